@@ -1,0 +1,63 @@
+# Fleetscope: `make demo` sets up and starts the demo, `make test` runs every test suite.
+SHELL := /bin/bash
+PORT ?= 8000
+export UV_PYTHON_DOWNLOADS := never
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+VENV := .venv
+PY := $(VENV)/bin/python
+FLEETSCOPE := $(VENV)/bin/fleetscope
+
+.PHONY: demo test install install-python install-frontend build system-deps test-deps \
+	test-backend test-frontend test-e2e lint typecheck clean
+
+demo: system-deps install build
+	$(FLEETSCOPE) demo --port $(PORT)
+
+test: test-deps install build
+	$(MAKE) lint typecheck
+	$(MAKE) test-backend
+	$(MAKE) test-frontend
+	$(MAKE) test-e2e
+
+install: install-python install-frontend
+
+install-python: $(VENV)/.synced
+$(VENV)/.synced: pyproject.toml uv.lock
+	@command -v uv >/dev/null || python3 -m pip install -q uv
+	uv sync --frozen
+	@touch $@
+
+install-frontend: frontend/node_modules/.installed
+frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+build: install-frontend
+	cd frontend && npm run build
+
+system-deps:
+	scripts/apt-install mosquitto
+
+test-deps:
+	scripts/apt-install mosquitto chromium postgresql
+
+lint:
+	$(VENV)/bin/ruff check backend benchmarks
+	$(VENV)/bin/ruff format --check backend benchmarks
+	cd frontend && npm run lint
+
+typecheck:
+	$(VENV)/bin/mypy
+	cd frontend && npm run typecheck
+
+test-backend:
+	$(VENV)/bin/pytest
+
+test-frontend:
+	cd frontend && npm test
+
+test-e2e:
+	cd frontend && npm run e2e
+
+clean:
+	rm -rf $(VENV) frontend/node_modules frontend/dist var

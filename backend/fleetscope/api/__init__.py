@@ -1,0 +1,1 @@
+"""HTTP API (FastAPI): thin route handlers over the logic modules."""

@@ -1,0 +1,1 @@
+"""Application store: tenants, users, sessions and settings, through SQLAlchemy 2."""

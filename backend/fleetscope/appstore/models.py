@@ -1,0 +1,139 @@
+"""Tables of the application store. Migrations in ``appstore/migrations`` mirror this file."""
+
+from datetime import date, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Role(StrEnum):
+    SUPERUSER = "superuser"
+    CUSTOMER = "customer"
+    PARTNER = "partner"
+    SUPPORT = "support"
+    SERVICE = "service"
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Organization(Base):
+    __tablename__ = "organizations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    sites: Mapped[list["Site"]] = relationship(back_populates="organization")
+
+
+class Site(Base):
+    __tablename__ = "sites"
+    __table_args__ = (UniqueConstraint("organization_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    organization_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    time_zone: Mapped[str] = mapped_column(String(64), default="Europe/Berlin")
+    # [{"id": "early", "name": "Early", "start": "06:00", "end": "14:00", "weekdays": [0..6]}]
+    shifts: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # Ordered regular expressions on orderId, each with a named group ``workflow``.
+    workflow_rules: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # Vehicles first seen on this MQTT interface name are registered in this site.
+    mqtt_interface: Mapped[str | None] = mapped_column(String(100), unique=True, default=None)
+
+    organization: Mapped[Organization] = relationship(back_populates="sites")
+    vehicles: Mapped[list["Vehicle"]] = relationship(back_populates="site")
+
+
+class Vehicle(Base):
+    __tablename__ = "vehicles"
+    __table_args__ = (UniqueConstraint("manufacturer", "serial_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"), index=True)
+    manufacturer: Mapped[str] = mapped_column(String(200))
+    serial_number: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(200))
+    model: Mapped[str | None] = mapped_column(String(200), default=None)
+    protocol_version: Mapped[str | None] = mapped_column(String(20), default=None)
+    battery_capacity_wh: Mapped[float | None] = mapped_column(Float, default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    site: Mapped[Site] = relationship(back_populates="vehicles")
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    email: Mapped[str] = mapped_column(String(320), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(20))
+    organization_id: Mapped[int | None] = mapped_column(
+        ForeignKey("organizations.id", ondelete="SET NULL"), default=None
+    )
+    display_name: Mapped[str] = mapped_column(String(200), default="")
+    language: Mapped[str] = mapped_column(String(5), default="en")
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PartnerLink(Base):
+    """A partner user sees the organizations linked here."""
+
+    __tablename__ = "partner_links"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    organization_id: Mapped[int] = mapped_column(
+        ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+
+
+class UserSession(Base):
+    __tablename__ = "user_sessions"
+
+    # SHA-256 of the cookie value: a leaked database does not leak live sessions.
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class UserSettings(Base):
+    __tablename__ = "user_settings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    date_mode: Mapped[str] = mapped_column(String(10), default="week")
+    date_from: Mapped[date | None] = mapped_column(Date, default=None)
+    date_to: Mapped[date | None] = mapped_column(Date, default=None)
+    combined: Mapped[bool] = mapped_column(Boolean, default=False)
+    workflow_shift: Mapped[str] = mapped_column(String(64), default="all")
+    selected_machines: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    onboarding_watched: Mapped[bool] = mapped_column(Boolean, default=False)
+    dashboard_layout: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
+
+
+class ApiToken(Base):
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)

@@ -1,0 +1,1 @@
+"""The ``fleetscope`` command line: one module per command group."""

@@ -1,0 +1,49 @@
+"""One place for configuration; read from the environment (prefix ``FLEETSCOPE_``) or ``.env``."""
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="FLEETSCOPE_", env_file=".env", extra="ignore")
+
+    environment: Literal["development", "production", "test"] = "development"
+    data_dir: Path = Path("var")
+    # SQLAlchemy URL of the application store; empty means a SQLite file in data_dir.
+    database_url: str = ""
+    # DuckDB file of the fact store; empty means data_dir/facts.duckdb.
+    facts_path: str = ""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    frontend_dist: Path = Path("frontend/dist")
+
+    session_days: int = 14
+    login_attempts_per_minute: int = 10
+
+    # MQTT ingestion runs inside the server only when a broker URL is set (mqtt://host:port).
+    mqtt_url: str = ""
+    mqtt_interface: str = "uagv"
+    mqtt_client_id: str = "fleetscope"
+    ingest_max_body_bytes: int = Field(default=16 * 1024 * 1024, gt=0)
+    offline_after_seconds: float = Field(default=65.0, gt=0)
+
+    @property
+    def secure_cookies(self) -> bool:
+        return self.environment == "production"
+
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'fleetscope.sqlite').resolve()}"
+
+    def resolved_facts_path(self) -> Path:
+        return Path(self.facts_path) if self.facts_path else self.data_dir / "facts.duckdb"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
