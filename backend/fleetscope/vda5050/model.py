@@ -2,11 +2,19 @@
 
 Enumerations are upper case as in 2.x; 1.1's lower-case values and 3.0's renames are mapped
 here once so the derivation never looks at a protocol version.
+
+The classes are frozen ``msgspec.Struct``s rather than frozen dataclasses: a state message
+holds a dozen nested objects, and building a frozen dataclass costs about 1 µs against
+0.1 µs for a Struct, which alone would use most of the 33 µs a message may take at the
+30,000 messages/s target. Attribute names, field order and keyword construction are the
+same as dataclasses; use ``msgspec.structs.replace``/``asdict`` instead of ``dataclasses``'.
 """
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import ClassVar
+
+from msgspec import Struct
 
 
 class MessageKind(StrEnum):
@@ -24,7 +32,12 @@ class ErrorLevel(StrEnum):
     @property
     def stops_vehicle(self) -> bool:
         """FATAL in 1.1-2.1; CRITICAL or FATAL in 3.0 (product.md section 2, rule 2)."""
-        return self in (ErrorLevel.CRITICAL, ErrorLevel.FATAL)
+        return self in _STOPPING_LEVELS
+
+
+# Sets for the properties: a class attribute lookup on an enum costs about 0.3 µs in
+# Python 3.11, a frozenset membership test 0.09 µs, and these run for every message.
+_STOPPING_LEVELS = frozenset({ErrorLevel.CRITICAL, ErrorLevel.FATAL})
 
 
 class OperatingMode(StrEnum):
@@ -38,12 +51,17 @@ class OperatingMode(StrEnum):
 
     @property
     def is_manual(self) -> bool:
-        return self in (
-            OperatingMode.MANUAL,
-            OperatingMode.SERVICE,
-            OperatingMode.TEACHIN,
-            OperatingMode.INTERVENED,
-        )
+        return self in _MANUAL_MODES
+
+
+_MANUAL_MODES = frozenset(
+    {
+        OperatingMode.MANUAL,
+        OperatingMode.SERVICE,
+        OperatingMode.TEACHIN,
+        OperatingMode.INTERVENED,
+    }
+)
 
 
 class ActionStatus(StrEnum):
@@ -57,23 +75,39 @@ class ActionStatus(StrEnum):
 
     @property
     def is_active(self) -> bool:
-        """Statuses that keep a vehicle from being idle (VDA 5050 section 6.6.8)."""
-        return self in (
-            ActionStatus.WAITING,
-            ActionStatus.INITIALIZING,
-            ActionStatus.RUNNING,
-            ActionStatus.PAUSED,
-        )
+        """Statuses that keep a vehicle from being idle (VDA 5050 section 6.6.8).
+
+        3.0's RETRIABLE counts as active: 3.0 defines idle as every action FINISHED or
+        FAILED, and a RETRIABLE action still waits for retry or skipRetry.
+        """
+        return self in _ACTIVE_ACTION_STATUSES
+
+    @property
+    def is_terminal(self) -> bool:
+        return self in _TERMINAL_ACTION_STATUSES
+
+
+_ACTIVE_ACTION_STATUSES = frozenset(
+    {
+        ActionStatus.WAITING,
+        ActionStatus.INITIALIZING,
+        ActionStatus.RUNNING,
+        ActionStatus.PAUSED,
+        ActionStatus.RETRIABLE,
+    }
+)
+
+_TERMINAL_ACTION_STATUSES = frozenset({ActionStatus.FINISHED, ActionStatus.FAILED})
 
 
 class ConnectionState(StrEnum):
     ONLINE = "ONLINE"
     OFFLINE = "OFFLINE"
-    CONNECTIONBROKEN = "CONNECTIONBROKEN"
+    CONNECTIONBROKEN = "CONNECTIONBROKEN"  # 3.0 spells it CONNECTION_BROKEN
+    HIBERNATING = "HIBERNATING"  # 3.0: connected but not sending states
 
 
-@dataclass(frozen=True, slots=True)
-class Header:
+class Header(Struct, frozen=True):
     interface: str
     major_version: str  # from the topic, e.g. "v2"
     version: str  # from the payload, e.g. "2.0.0"
@@ -83,8 +117,7 @@ class Header:
     timestamp: datetime  # timezone-aware UTC
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(Struct, frozen=True):
     x: float
     y: float
     theta: float
@@ -92,22 +125,19 @@ class Position:
     initialized: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class NodeState:
+class NodeState(Struct, frozen=True):
     node_id: str
     sequence_id: int
     released: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class EdgeState:
+class EdgeState(Struct, frozen=True):
     edge_id: str
     sequence_id: int
     released: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class ActionState:
+class ActionState(Struct, frozen=True):
     action_id: str
     action_type: str
     status: ActionStatus
@@ -115,14 +145,12 @@ class ActionState:
     result: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorReference:
+class ErrorReference(Struct, frozen=True):
     key: str
     value: str
 
 
-@dataclass(frozen=True, slots=True)
-class VehicleError:
+class VehicleError(Struct, frozen=True):
     error_type: str
     level: ErrorLevel
     description: str = ""
@@ -134,8 +162,7 @@ class VehicleError:
         return (self.error_type, self.level, tuple(sorted(self.references, key=lambda r: r.key)))
 
 
-@dataclass(frozen=True, slots=True)
-class Battery:
+class Battery(Struct, frozen=True):
     charge: float  # percent 0-100 (3.0: powerSupply.stateOfCharge)
     charging: bool
     voltage: float | None = None
@@ -143,8 +170,7 @@ class Battery:
     reach: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class StateMessage:
+class StateMessage(Struct, frozen=True):
     header: Header
     order_id: str
     order_update_id: int
@@ -162,24 +188,24 @@ class StateMessage:
     velocity: float | None = None
     loads: int = 0
     e_stop: str = "NONE"
-    kind: MessageKind = field(default=MessageKind.STATE, init=False)
+    # 3.0 reports instant actions apart from actionStates; 1.1-2.1 list them in actionStates.
+    instant_action_states: tuple[ActionState, ...] = ()
+    kind: ClassVar[MessageKind] = MessageKind.STATE
 
 
-@dataclass(frozen=True, slots=True)
-class ConnectionMessage:
+class ConnectionMessage(Struct, frozen=True):
     header: Header
     connection_state: ConnectionState
-    kind: MessageKind = field(default=MessageKind.CONNECTION, init=False)
+    kind: ClassVar[MessageKind] = MessageKind.CONNECTION
 
 
-@dataclass(frozen=True, slots=True)
-class FactsheetMessage:
+class FactsheetMessage(Struct, frozen=True):
     header: Header
     series_name: str
     series_description: str = ""
     agv_class: str = ""
     max_speed: float | None = None
-    kind: MessageKind = field(default=MessageKind.FACTSHEET, init=False)
+    kind: ClassVar[MessageKind] = MessageKind.FACTSHEET
 
 
 Message = StateMessage | ConnectionMessage | FactsheetMessage

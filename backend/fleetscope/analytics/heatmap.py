@@ -1,0 +1,68 @@
+"""Finished orders by site-local weekday and hour of day (the productivity heatmap).
+
+An order counts in the hour it ended, as in the rollups. Whole hours come from the hourly
+rollup (grouped by hour first, so the zone conversion runs once per hour, not per row);
+partial pieces from the orders themselves.
+"""
+
+from datetime import timedelta
+
+import duckdb
+
+from fleetscope.analytics.periods import Window, split_hours
+
+WEEKDAYS = 7
+HOURS = 24
+
+
+def empty_heatmap() -> list[list[int]]:
+    return [[0] * HOURS for _ in range(WEEKDAYS)]
+
+
+def add_order_heatmap(
+    cursor: duckdb.DuckDBPyConnection,
+    heatmap: list[list[int]],
+    *,
+    vehicle_ids: list[int],
+    windows: list[Window],
+    zone: str,
+    use_rollups: bool = True,
+) -> None:
+    """Adds the finished orders of ``vehicle_ids`` in ``windows`` (one site) to ``heatmap``."""
+    if not vehicle_ids or not windows:
+        return
+    if use_rollups:
+        split = split_hours(windows)
+        hours, pieces = split.hours, split.pieces
+    else:
+        hours, pieces = [], list(windows)
+    rows: list[tuple[int, int, int]] = []
+    if hours:
+        rows += cursor.execute(
+            "WITH per_hour AS (SELECT r.hour_utc, sum(r.orders_finished) AS finished "
+            "FROM rollup_hourly r WHERE r.vehicle_id IN (SELECT unnest(?::INTEGER[])) "
+            "AND r.hour_utc IN (SELECT unnest(?::TIMESTAMPTZ[])) "
+            "AND r.hour_utc >= ? AND r.hour_utc < ? GROUP BY r.hour_utc) "
+            "SELECT isodow(timezone(?, hour_utc)) - 1, hour(timezone(?, hour_utc)), "
+            "sum(finished)::BIGINT FROM per_hour GROUP BY ALL",
+            [vehicle_ids, hours, min(hours), max(hours) + timedelta(hours=1), zone, zone],
+        ).fetchall()
+    if pieces:
+        rows += cursor.execute(
+            "SELECT isodow(timezone(?, o.end_at)) - 1, hour(timezone(?, o.end_at)), count(*) "
+            "FROM orders o JOIN (SELECT unnest(?::TIMESTAMPTZ[]) AS lo, "
+            "unnest(?::TIMESTAMPTZ[]) AS hi) p ON o.end_at >= p.lo AND o.end_at < p.hi "
+            "WHERE o.vehicle_id IN (SELECT unnest(?::INTEGER[])) AND o.outcome = 'finished' "
+            "AND o.end_at >= ? AND o.end_at < ? GROUP BY ALL",
+            [
+                zone,
+                zone,
+                [piece.start for piece in pieces],
+                [piece.end for piece in pieces],
+                vehicle_ids,
+                min(piece.start for piece in pieces),
+                max(piece.end for piece in pieces),
+            ],
+        ).fetchall()
+    for weekday, hour, finished in rows:
+        heatmap[int(weekday)][int(hour)] += int(finished or 0)

@@ -1,0 +1,170 @@
+"""Result shapes of ``/v2/Analytics/`` (camelCase JSON, listed in the OpenAPI document).
+
+Durations are seconds, shares are fractions 0..1, distances km, charge percent. A KPI
+without a denominator (no planned time, no finished order...) is ``null``.
+"""
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import Field
+
+from fleetscope.appstore.schemas import CamelModel
+
+StateName = Literal["offline", "error", "manual", "charging", "working", "idle"]
+
+
+class StateTimes(CamelModel):
+    """Seconds in each vehicle state (summed over vehicles when combined)."""
+
+    offline: float = 0.0
+    error: float = 0.0
+    manual: float = 0.0
+    charging: float = 0.0
+    working: float = 0.0
+    idle: float = 0.0
+
+
+class Kpis(CamelModel):
+    period_seconds: float = Field(description="T: selected days x shift, clipped to now")
+    no_data_seconds: float = Field(description="part of T before a vehicle's first message")
+    planned_seconds: float = Field(description="T with a known state minus offline")
+    downtime_seconds: float = Field(description="error + manual")
+    availability: float | None
+    utilization: float | None
+    idle_share: float | None
+    charging_share: float | None
+    throughput_per_hour: float | None = Field(
+        description="finished orders per calendar hour of T (fleet) or planned hour (vehicle)"
+    )
+    orders_finished: int
+    orders_failed: int
+    orders_cancelled: int
+    order_success_rate: float | None
+    loads_handled: int
+    distance_km: float
+    distance_per_order_km: float | None
+    cycle_time_p50_seconds: float | None = Field(
+        description="median cycle time of finished orders (histogram estimate, within 10 %)"
+    )
+    mtbf_seconds: float | None
+    mttr_seconds: float | None
+    stop_errors: int = Field(description="stop-level episodes: FATAL, in 3.0 also CRITICAL")
+    errors: int = Field(description="error episodes of every level started in T")
+    mean_charge: float | None
+    min_charge: float | None
+
+
+class PeriodOut(CamelModel):
+    from_: date = Field(alias="from")
+    to: date
+    previous_from: date
+    previous_to: date
+    days: int
+    shift: str
+    combined: bool
+    vehicle_ids: list[int]
+
+
+class ProductivityEntry(CamelModel):
+    vehicle_id: int | None = Field(description="null: the selected vehicles combined")
+    name: str | None
+    states: StateTimes
+    previous_states: StateTimes
+    kpis: Kpis
+    previous: Kpis
+
+
+class ProductivityOut(CamelModel):
+    period: PeriodOut
+    entries: list[ProductivityEntry] = Field(
+        description="one per vehicle, or one combined entry (vehicleId null) when combined"
+    )
+    fleet: ProductivityEntry = Field(description="the selected vehicles combined, always")
+    heatmap: list[list[int]] = Field(
+        description="finished orders in T by site-local weekday (0 = Monday) and hour (0-23)"
+    )
+
+
+class HistoryPoint(CamelModel):
+    from_: date = Field(alias="from")
+    to: date
+    states: StateTimes
+    kpis: Kpis
+
+
+class HistorySeries(CamelModel):
+    vehicle_id: int | None
+    name: str | None
+    points: list[HistoryPoint]
+    previous_points: list[HistoryPoint] = Field(
+        description="the previous period in the same buckets, aligned by index"
+    )
+
+
+class ProductivityHistoryOut(CamelModel):
+    period: PeriodOut
+    granularity: Literal["day", "week", "month"]
+    series: list[HistorySeries]
+
+
+TileKey = Literal[
+    "availability",
+    "utilization",
+    "throughput",
+    "orders",
+    "cycleTimeP50",
+    "mtbf",
+    "mttr",
+    "errors",
+    "meanCharge",
+]
+
+
+class SparkPoint(CamelModel):
+    from_: date = Field(alias="from")
+    value: float | None
+
+
+class DashboardTile(CamelModel):
+    key: TileKey
+    unit: Literal["share", "perHour", "count", "seconds", "percent"]
+    value: float | None
+    previous: float | None
+    # Higher is better for most tiles; not for cycle time, MTTR and errors.
+    higher_is_better: bool
+    series: list[SparkPoint]
+
+
+class DashboardOut(CamelModel):
+    period: PeriodOut
+    granularity: Literal["day", "week", "month"]
+    tiles: list[DashboardTile]
+
+
+class ActiveError(CamelModel):
+    error_type: str
+    level: str
+    description: str
+
+
+class StatusTile(CamelModel):
+    vehicle_id: int
+    name: str
+    site_id: int
+    state: StateName
+    since: datetime | None
+    order_id: str
+    workflow: str
+    charge: float | None
+    charging: bool
+    active_errors: list[ActiveError]
+    last_message_at: datetime | None
+    seconds_since_last_message: float | None
+
+
+class StatusboardOut(CamelModel):
+    generated_at: datetime
+    state_order: list[StateName] = Field(description="worst first: the order of the tiles")
+    counts: dict[str, int]
+    vehicles: list[StatusTile]

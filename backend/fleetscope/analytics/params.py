@@ -1,0 +1,166 @@
+"""The query parameters every ``/v2/Analytics/`` resource takes, checked and resolved.
+
+``from``/``to`` (site-local days, inclusive), ``vehicles`` (comma-separated ids), ``combined``
+and ``shift`` (a shift id of the vehicles' sites, or ``all``). A parameter left out falls
+back to the user's saved settings; an empty vehicle selection means every visible vehicle.
+The result, ``AnalyticsScope``, holds only vehicles the user may see: a foreign or unknown
+id is "vehicle N not found" (404), never a hint that it exists.
+"""
+
+from dataclasses import dataclass, field
+from datetime import date
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel
+from sqlalchemy.orm import Session
+
+from fleetscope.analytics.periods import DaySpan, Shift
+from fleetscope.appstore.errors import InvalidInputError, NotFoundError
+from fleetscope.appstore.models import Site, User, Vehicle
+from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
+from fleetscope.appstore.settings_service import read_settings
+from fleetscope.appstore.tenants import visible_vehicles
+
+ALL_SHIFTS = "all"
+MAX_PERIOD_DAYS = 400
+MAX_VEHICLE_IDS = 2000
+
+
+class AnalyticsParams(BaseModel):
+    """The raw query values; ``None`` means "use the saved setting"."""
+
+    date_from: date | None = None
+    date_to: date | None = None
+    vehicles: str | None = None
+    combined: bool | None = None
+    shift: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VehicleRef:
+    id: int
+    name: str
+    site_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class SiteGroup:
+    """The selected vehicles of one site, with the site's zone and the selected shift there."""
+
+    site_id: int
+    zone: ZoneInfo
+    shift: Shift | None  # None: the whole day
+    # A shift id the site does not have: its vehicles have no time in T.
+    excluded: bool
+    vehicle_ids: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalyticsScope:
+    span: DaySpan
+    combined: bool
+    shift_id: str
+    vehicles: list[VehicleRef]
+    sites: list[SiteGroup]
+
+    @property
+    def vehicle_ids(self) -> list[int]:
+        return [vehicle.id for vehicle in self.vehicles]
+
+
+def parse_vehicle_ids(text: str) -> list[int]:
+    """``"3, 5,7"`` -> ``[3, 5, 7]`` (duplicates dropped); anything else is a 422."""
+    ids: list[int] = []
+    for part in text.split(","):
+        token = part.strip()
+        if not token:
+            continue
+        if not token.isascii() or not token.isdigit() or len(token) > 9:
+            raise InvalidInputError(f"vehicles: {token[:40]!r} is not a vehicle id")
+        ids.append(int(token))
+    if len(ids) > MAX_VEHICLE_IDS:
+        raise InvalidInputError(f"vehicles: at most {MAX_VEHICLE_IDS} ids, got {len(ids)}")
+    return list(dict.fromkeys(ids))
+
+
+def _zone(site: Site) -> ZoneInfo:
+    try:
+        return ZoneInfo(site.time_zone or DEFAULT_TIME_ZONE)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(DEFAULT_TIME_ZONE)
+
+
+def _site_shifts(site: Site) -> dict[str, Shift]:
+    shifts: dict[str, Shift] = {}
+    for entry in site.shifts or []:
+        if isinstance(entry, dict) and "id" in entry:
+            shifts[str(entry["id"])] = Shift.from_site(entry)
+    return shifts
+
+
+def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> AnalyticsScope:
+    saved = read_settings(session, user=user)
+    selector = saved.date_selector
+    first = params.date_from or selector.from_
+    last = params.date_to or selector.to
+    if first > last:
+        raise InvalidInputError(f"from: {first.isoformat()} is after to ({last.isoformat()})")
+    span = DaySpan(first, last)
+    if span.days > MAX_PERIOD_DAYS:
+        raise InvalidInputError(
+            f"to: the period has {span.days} days; at most {MAX_PERIOD_DAYS} are allowed"
+        )
+    visible = {vehicle.id: vehicle for vehicle in visible_vehicles(session, user=user)}
+    if params.vehicles is not None and params.vehicles.strip():
+        requested = parse_vehicle_ids(params.vehicles)
+        for vehicle_id in requested:
+            if vehicle_id not in visible:
+                raise NotFoundError(f"vehicle {vehicle_id} not found")
+        chosen = [visible[vehicle_id] for vehicle_id in requested]
+    else:
+        saved_ids = [v for v in saved.selected_machines if v in visible]
+        chosen = [visible[v] for v in saved_ids] if saved_ids else list(visible.values())
+    shift_id = params.shift if params.shift is not None else selector.workflow_shift
+    shift_id = shift_id.strip() or ALL_SHIFTS
+    sites, shift_id = _site_groups(chosen, shift_id=shift_id, explicit=params.shift is not None)
+    combined = params.combined if params.combined is not None else selector.combined
+    return AnalyticsScope(
+        span=span,
+        combined=combined,
+        shift_id=shift_id,
+        vehicles=[VehicleRef(v.id, v.name, v.site_id) for v in chosen],
+        sites=sites,
+    )
+
+
+def _site_groups(
+    vehicles: list[Vehicle], *, shift_id: str, explicit: bool
+) -> tuple[list[SiteGroup], str]:
+    """The vehicles by site, and the shift id in effect."""
+    groups: dict[int, SiteGroup] = {}
+    for vehicle in vehicles:
+        group = groups.get(vehicle.site_id)
+        if group is None:
+            site = vehicle.site
+            shift = None if shift_id == ALL_SHIFTS else _site_shifts(site).get(shift_id)
+            group = groups[vehicle.site_id] = SiteGroup(
+                site_id=site.id,
+                zone=_zone(site),
+                shift=shift,
+                excluded=shift_id != ALL_SHIFTS and shift is None,
+            )
+        group.vehicle_ids.append(vehicle.id)
+    result = list(groups.values())
+    if result and all(group.excluded for group in result):
+        if explicit:
+            raise InvalidInputError(
+                f"shift: unknown shift {shift_id[:64]!r} (use a shift id of the vehicles' "
+                f"sites or {ALL_SHIFTS!r})"
+            )
+        # A saved shift the selected sites do not have (any longer): all shifts.
+        result = [
+            SiteGroup(g.site_id, g.zone, None, excluded=False, vehicle_ids=g.vehicle_ids)
+            for g in result
+        ]
+        return result, ALL_SHIFTS
+    return result, shift_id

@@ -1,0 +1,199 @@
+"""Period T of the KPI glossary (product.md section 3) as UTC windows, and how to read them.
+
+T = the selected days in the site's time zone, clipped to now, intersected with the selected
+shift's windows. A shift belongs to the day it starts on; the night shift of the day before
+the first selected day therefore contributes its morning hours (00:00-06:00) to that day,
+and the night shift of the last day is cut at its midnight. Wall-clock times are converted
+with the site's zone, so a day with a daylight-saving change has 23 or 25 hours.
+"""
+
+import calendar
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+HOUR = timedelta(hours=1)
+Granularity = Literal["day", "week", "month"]
+DAILY_UP_TO_DAYS = 31
+WEEKLY_UP_TO_DAYS = 180
+
+
+@dataclass(frozen=True, slots=True)
+class Shift:
+    id: str
+    start: time
+    end: time  # at or before ``start``: the shift ends on the next day
+    weekdays: frozenset[int]  # days the shift starts on, Monday = 0
+
+    @classmethod
+    def from_site(cls, entry: dict[str, Any]) -> "Shift":
+        """A shift as the app store keeps it (validated there: HH:MM, weekdays 0..6)."""
+        return cls(
+            id=str(entry["id"]),
+            start=time.fromisoformat(str(entry["start"])),
+            end=time.fromisoformat(str(entry["end"])),
+            weekdays=frozenset(int(day) for day in entry.get("weekdays", range(7))),
+        )
+
+    @property
+    def crosses_midnight(self) -> bool:
+        return self.end <= self.start
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Window:
+    """A half-open UTC interval [start, end)."""
+
+    start: datetime
+    end: datetime
+
+    @property
+    def seconds(self) -> float:
+        return (self.end - self.start).total_seconds()
+
+
+@dataclass(frozen=True, slots=True)
+class DaySpan:
+    """Inclusive range of site-local days."""
+
+    first: date
+    last: date
+
+    @property
+    def days(self) -> int:
+        return (self.last - self.first).days + 1
+
+    def previous(self) -> "DaySpan":
+        """The same number of days immediately before."""
+        return DaySpan(self.first - timedelta(days=self.days), self.first - timedelta(days=1))
+
+    def each_day(self) -> Iterable[date]:
+        for offset in range(self.days):
+            yield self.first + timedelta(days=offset)
+
+
+def local_instant(day: date, clock: time, zone: ZoneInfo) -> datetime:
+    """The UTC instant of a site-local wall-clock time (a time skipped by DST maps forward)."""
+    return datetime.combine(day, clock, tzinfo=zone).astimezone(UTC)
+
+
+def midnight(day: date, zone: ZoneInfo) -> datetime:
+    return local_instant(day, time(), zone)
+
+
+def merge_windows(windows: Iterable[Window]) -> list[Window]:
+    merged: list[Window] = []
+    for window in sorted(windows):
+        if merged and window.start <= merged[-1].end:
+            if window.end > merged[-1].end:
+                merged[-1] = Window(merged[-1].start, window.end)
+        else:
+            merged.append(window)
+    return merged
+
+
+def shift_windows(shift: Shift, *, span: DaySpan, zone: ZoneInfo) -> list[Window]:
+    """Every window of ``shift`` starting on a day from the day before ``span`` to its last."""
+    windows = []
+    day = span.first - timedelta(days=1)
+    while day <= span.last:
+        if day.weekday() in shift.weekdays:
+            end_day = day + timedelta(days=1) if shift.crosses_midnight else day
+            start = local_instant(day, shift.start, zone)
+            windows.append(Window(start, local_instant(end_day, shift.end, zone)))
+        day += timedelta(days=1)
+    return windows
+
+
+def period_windows(
+    *, span: DaySpan, zone: ZoneInfo, shift: Shift | None, now: datetime
+) -> list[Window]:
+    """T for one site as sorted, disjoint UTC windows (empty when it lies in the future)."""
+    start = midnight(span.first, zone)
+    end = min(midnight(span.last + timedelta(days=1), zone), now)
+    if end <= start:
+        return []
+    if shift is None:
+        return [Window(start, end)]
+    clipped = (
+        Window(max(window.start, start), min(window.end, end))
+        for window in shift_windows(shift, span=span, zone=zone)
+    )
+    return merge_windows(window for window in clipped if window.start < window.end)
+
+
+def total_seconds(windows: Iterable[Window]) -> float:
+    return sum(window.seconds for window in windows)
+
+
+def _hour_floor(moment: datetime) -> datetime:
+    return moment.replace(minute=0, second=0, microsecond=0)
+
+
+@dataclass(slots=True)
+class HourSplit:
+    """Windows cut into whole UTC hours (read from the hourly rollup) and the partial pieces
+    at non-hour-aligned edges and at now (read exactly from the raw facts)."""
+
+    hours: list[datetime]
+    pieces: list[Window]
+
+
+def split_hours(windows: Iterable[Window]) -> HourSplit:
+    split = HourSplit(hours=[], pieces=[])
+    for window in windows:
+        first_whole = _hour_floor(window.start)
+        if first_whole < window.start:
+            first_whole += HOUR
+        last_whole = _hour_floor(window.end)  # end of the whole hours
+        if first_whole >= last_whole:
+            # No whole hour inside: one or two pieces around an hour boundary.
+            split.pieces.append(window)
+            continue
+        if window.start < first_whole:
+            split.pieces.append(Window(window.start, first_whole))
+        hour = first_whole
+        while hour < last_whole:
+            split.hours.append(hour)
+            hour += HOUR
+        if last_whole < window.end:
+            split.pieces.append(Window(last_whole, window.end))
+    return split
+
+
+def granularity_for(days: int) -> Granularity:
+    """History granularity: daily up to 31 days, weekly up to 180, monthly beyond."""
+    if days <= DAILY_UP_TO_DAYS:
+        return "day"
+    if days <= WEEKLY_UP_TO_DAYS:
+        return "week"
+    return "month"
+
+
+def calendar_buckets(span: DaySpan, granularity: Granularity) -> list[DaySpan]:
+    """The days, ISO weeks (Monday first) or calendar months of ``span``, cut to it."""
+    buckets: list[DaySpan] = []
+    day = span.first
+    while day <= span.last:
+        if granularity == "day":
+            last = day
+        elif granularity == "week":
+            last = day + timedelta(days=6 - day.weekday())
+        else:
+            last = day.replace(day=calendar.monthrange(day.year, day.month)[1])
+        last = min(last, span.last)
+        buckets.append(DaySpan(day, last))
+        day = last + timedelta(days=1)
+    return buckets
+
+
+def clip_to(windows: Sequence[Window], bounds: Window) -> list[Window]:
+    """The parts of ``windows`` inside ``bounds``."""
+    clipped = []
+    for window in windows:
+        start, end = max(window.start, bounds.start), min(window.end, bounds.end)
+        if start < end:
+            clipped.append(Window(start, end))
+    return clipped

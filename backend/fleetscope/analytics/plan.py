@@ -1,0 +1,110 @@
+"""T of every selected site for a list of day spans (buckets), and reading their measures.
+
+Each resource asks for one or more day spans (the period, the previous period, or the days,
+weeks or months of a history); every span becomes a bucket id, and one ``collect`` per site
+reads all buckets at once.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import duckdb
+
+from fleetscope.analytics.collect import CollectRequest, Key, Tagged, collect
+from fleetscope.analytics.measures import Measures
+from fleetscope.analytics.models import PeriodOut
+from fleetscope.analytics.params import AnalyticsScope, SiteGroup
+from fleetscope.analytics.periods import DaySpan, Window, merge_windows, period_windows
+
+
+@dataclass(frozen=True, slots=True)
+class BucketSpan:
+    bucket: int
+    span: DaySpan
+
+
+@dataclass(slots=True)
+class SiteWindows:
+    group: SiteGroup
+    windows: dict[int, list[Window]]  # bucket -> T of this site in that span
+
+    def seconds(self, bucket: int) -> float:
+        return sum(window.seconds for window in self.windows.get(bucket, ()))
+
+
+@dataclass(slots=True)
+class Collected:
+    """Measures per (vehicle or 0, bucket) and the T of each site per bucket."""
+
+    measures: dict[Key, Measures]
+    sites: list[SiteWindows]
+
+    def get(self, key: Key) -> Measures:
+        return self.measures.get(key) or Measures()
+
+    def vehicle_seconds(self, bucket: int) -> dict[int, float]:
+        """T of every selected vehicle in ``bucket``."""
+        return {
+            vehicle_id: site.seconds(bucket)
+            for site in self.sites
+            for vehicle_id in site.group.vehicle_ids
+        }
+
+    def calendar_seconds(self, bucket: int) -> float:
+        """Length of the union of the sites' T: the fleet's calendar time."""
+        windows = [w for site in self.sites for w in site.windows.get(bucket, ())]
+        return sum(window.seconds for window in merge_windows(windows))
+
+
+def read_buckets(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    spans: Sequence[BucketSpan],
+    *,
+    by_vehicle: bool,
+    with_cycles: bool,
+    now: datetime,
+    offline_after: timedelta,
+    use_rollups: bool = True,
+) -> Collected:
+    collected = Collected(measures={}, sites=[])
+    for group in scope.sites:
+        windows: dict[int, list[Window]] = {}
+        if not group.excluded:
+            for item in spans:
+                windows[item.bucket] = period_windows(
+                    span=item.span, zone=group.zone, shift=group.shift, now=now
+                )
+        collected.sites.append(SiteWindows(group=group, windows=windows))
+        tagged = [Tagged(w, bucket) for bucket, ws in windows.items() for w in ws]
+        request = CollectRequest(
+            vehicle_ids=group.vehicle_ids,
+            windows=tagged,
+            by_vehicle=by_vehicle,
+            with_cycles=with_cycles,
+            use_rollups=use_rollups,
+        )
+        for key, measures in collect(cursor, request, now=now, offline_after=offline_after).items():
+            existing = collected.measures.get(key)
+            if existing is None:
+                collected.measures[key] = measures
+            else:
+                existing.add(measures)
+    return collected
+
+
+def period_out(scope: AnalyticsScope) -> PeriodOut:
+    previous = scope.span.previous()
+    return PeriodOut.model_validate(
+        {
+            "from": scope.span.first,
+            "to": scope.span.last,
+            "previousFrom": previous.first,
+            "previousTo": previous.last,
+            "days": scope.span.days,
+            "shift": scope.shift_id,
+            "combined": scope.combined,
+            "vehicleIds": scope.vehicle_ids,
+        }
+    )

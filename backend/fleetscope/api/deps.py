@@ -1,0 +1,96 @@
+"""Dependencies of the route handlers, as ``Annotated`` aliases (store session, current user)."""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.orm import Session
+
+from fleetscope.api.errors import AUTHENTICATION_FAILED, ApiError
+from fleetscope.appstore.db import SessionFactory
+from fleetscope.appstore.models import User, UserSession
+from fleetscope.appstore.ratelimit import LoginRateLimiter
+from fleetscope.appstore.security import tokens_equal
+from fleetscope.appstore.sessions import resolve_session
+from fleetscope.appstore.tenants import can_administer, visible_vehicle_ids
+from fleetscope.settings import Settings
+
+SESSION_COOKIE = "fleetscope_session"
+CSRF_COOKIE = "fleetscope_csrf"
+CSRF_HEADER = "X-CSRF-Token"
+CSRF_FAILED = "missing or invalid CSRF token"
+STATE_CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def get_app_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_db(request: Request) -> Iterator[Session]:
+    factory: SessionFactory = request.app.state.session_factory
+    with factory() as session:
+        yield session
+
+
+def get_login_limiter(request: Request) -> LoginRateLimiter:
+    limiter: LoginRateLimiter = request.app.state.login_limiter
+    return limiter
+
+
+SettingsDep = Annotated[Settings, Depends(get_app_settings)]
+SessionDep = Annotated[Session, Depends(get_db)]
+LoginLimiterDep = Annotated[LoginRateLimiter, Depends(get_login_limiter)]
+
+
+@dataclass(frozen=True)
+class Authenticated:
+    user: User
+    session: UserSession
+
+
+def require_csrf(request: Request, user_session: UserSession) -> None:
+    """State-changing calls made with the session cookie must echo the session's CSRF token."""
+    if request.method not in STATE_CHANGING_METHODS:
+        return
+    header = request.headers.get(CSRF_HEADER, "")
+    if not header or not tokens_equal(header, user_session.csrf_token):
+        raise ApiError(403, CSRF_FAILED)
+
+
+def get_authenticated(request: Request, db: SessionDep) -> Authenticated:
+    resolved = resolve_session(db, token=request.cookies.get(SESSION_COOKIE, ""))
+    if resolved is None:
+        raise ApiError(401, AUTHENTICATION_FAILED)
+    user_session, user = resolved
+    require_csrf(request, user_session)
+    return Authenticated(user=user, session=user_session)
+
+
+AuthenticatedDep = Annotated[Authenticated, Depends(get_authenticated)]
+
+
+def get_current_user(authenticated: AuthenticatedDep) -> User:
+    return authenticated.user
+
+
+CurrentUser = Annotated[User, Depends(get_current_user)]
+
+
+def get_admin_user(user: CurrentUser) -> User:
+    """Administration is for superusers; support and service are read-only."""
+    if not can_administer(user):
+        raise ApiError(403, "administration needs the superuser role")
+    return user
+
+
+AdminUser = Annotated[User, Depends(get_admin_user)]
+
+
+def get_visible_vehicle_ids(db: SessionDep, user: CurrentUser) -> set[int]:
+    return visible_vehicle_ids(db, user=user)
+
+
+# The vehicles the current user may see: every analytics query filters by these ids.
+VisibleVehicleIds = Annotated[set[int], Depends(get_visible_vehicle_ids)]

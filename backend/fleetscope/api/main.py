@@ -1,0 +1,104 @@
+"""The FastAPI application: JSON API under ``/v2`` and the built single-page app at ``/``."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from fleetscope import __version__
+from fleetscope.api.envelope import failure_body
+from fleetscope.api.errors import install_error_handlers
+from fleetscope.api.routes import api_router
+from fleetscope.appstore.db import engine_for, make_session_factory, migrate_engine
+from fleetscope.appstore.errors import StoreError
+from fleetscope.appstore.ratelimit import LoginRateLimiter
+from fleetscope.ingest.service import start_ingestion
+from fleetscope.settings import Settings, get_settings
+
+API_PREFIX = "/v2"
+_REPOSITORY_ROOT = Path(__file__).resolve().parents[3]
+
+
+def frontend_missing_message(dist: Path) -> str:
+    return (
+        "Fleetscope's API is running, but the web app is not built: "
+        f"{dist} has no index.html.\n"
+        "Build it with `make build` (or `cd frontend && npm ci && npm run build`) "
+        "and restart the server. The API is at /v2/, its documentation at /v2/docs.\n"
+    )
+
+
+def resolve_frontend_dist(dist: Path) -> Path:
+    """A relative folder is looked up from the working directory, then the repository root."""
+    if dist.is_absolute() or (Path.cwd() / dist).is_dir():
+        return dist.resolve()
+    return _REPOSITORY_ROOT / dist
+
+
+def _mount_frontend(app: FastAPI, dist: Path) -> None:
+    if (dist / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=dist, html=True), name="frontend")
+        return
+    message = frontend_missing_message(dist)
+
+    @app.get("/", include_in_schema=False)
+    def frontend_missing() -> PlainTextResponse:
+        return PlainTextResponse(message, status_code=503)
+
+
+def _install_store_errors(app: FastAPI) -> None:
+    @app.exception_handler(StoreError)
+    async def _store_error(_: Request, exc: StoreError) -> JSONResponse:
+        return JSONResponse(failure_body(exc.msg), status_code=exc.status_code)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        msg = str(exc.detail)
+        if exc.status_code == 404 and msg == "Not Found":
+            msg = f"not found: {request.url.path}"
+        elif exc.status_code == 405 and msg == "Method Not Allowed":
+            msg = f"method {request.method} not allowed on {request.url.path}"
+        return JSONResponse(failure_body(msg), status_code=exc.status_code, headers=exc.headers)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application for ``settings``; the store is migrated when it starts (idempotent)."""
+    settings = settings or get_settings()
+    engine = engine_for(settings)
+
+    @asynccontextmanager
+    async def lifespan(running: FastAPI) -> AsyncIterator[None]:
+        await run_in_threadpool(migrate_engine, engine)
+        running.state.ingestion = await run_in_threadpool(
+            start_ingestion, settings, session_factory=running.state.session_factory
+        )
+        try:
+            yield
+        finally:
+            await run_in_threadpool(running.state.ingestion.stop)
+            engine.dispose()
+
+    app = FastAPI(
+        title="Fleetscope",
+        version=__version__,
+        summary="Analytics for fleets of automated vehicles speaking VDA 5050.",
+        lifespan=lifespan,
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url=f"{API_PREFIX}/docs",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.session_factory = make_session_factory(engine)
+    app.state.login_limiter = LoginRateLimiter(max_failures=settings.login_attempts_per_minute)
+    install_error_handlers(app)
+    _install_store_errors(app)
+    app.include_router(api_router, prefix=API_PREFIX)
+    # After the API, so the catch-all static mount never shadows a /v2 route.
+    _mount_frontend(app, resolve_frontend_dist(settings.frontend_dist))
+    return app

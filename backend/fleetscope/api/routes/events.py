@@ -1,0 +1,26 @@
+"""Usage events of the frontend (page views): which page and role, never which person."""
+
+from typing import Literal
+
+from fastapi import APIRouter
+from pydantic import Field
+
+from fleetscope.api.deps import CurrentUser, SessionDep
+from fleetscope.api.envelope import Envelope, ok
+from fleetscope.appstore.models import PageView
+from fleetscope.appstore.schemas import StrictCamelModel
+
+router = APIRouter(prefix="/Events", tags=["Events"])
+
+
+class EventBody(StrictCamelModel):
+    event: Literal["page_view"]
+    path: str = Field(min_length=1, max_length=500)
+
+
+@router.post("", response_model=Envelope[None])
+def record_event(body: EventBody, user: CurrentUser, db: SessionDep) -> Envelope[None]:
+    # Query strings may carry personal data (an email in a filter); only the path is kept.
+    db.add(PageView(role=user.role, path=body.path.split("?", 1)[0]))
+    db.commit()
+    return ok(None)

@@ -1,0 +1,125 @@
+"""HTTP ingestion of VDA 5050 messages (NDJSON, per-site API token) and the dead-letter list."""
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import Field
+
+from fleetscope.api.deps import AdminUser, SessionDep, SettingsDep
+from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.errors import ApiError
+from fleetscope.appstore.schemas import CamelModel
+from fleetscope.ingest.ndjson import numbered_lines, parse_line
+from fleetscope.ingest.pipeline import Verdict
+from fleetscope.ingest.service import IngestionHandle
+from fleetscope.ingest.tokens import site_of_token
+
+router = APIRouter(tags=["Ingest"])
+
+INVALID_TOKEN = "invalid or missing API token"
+
+
+class RejectedLine(CamelModel):
+    line: int
+    reason: str
+
+
+class IngestResult(CamelModel):
+    accepted: int
+    duplicates: int
+    rejected: list[RejectedLine]
+
+
+class DeadLetterOut(CamelModel):
+    id: int
+    received_at: datetime
+    topic: str
+    payload: str = Field(description="the first 4 KiB, UTF-8 with replacement characters")
+    reason: str
+
+
+class DeadLetterPage(CamelModel):
+    count: int
+    items: list[DeadLetterOut]
+
+
+def get_ingestion(request: Request) -> IngestionHandle:
+    handle: IngestionHandle | None = getattr(request.app.state, "ingestion", None)
+    if handle is None:
+        raise ApiError(503, "ingestion is not running on this server")
+    return handle
+
+
+IngestionDep = Annotated[IngestionHandle, Depends(get_ingestion)]
+
+
+def get_token_site(request: Request, db: SessionDep) -> int:
+    """The site of the request's ``Authorization: Bearer`` API token, else 401."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    site_id = site_of_token(db, token=token.strip()) if scheme.lower() == "bearer" else None
+    if site_id is None:
+        raise ApiError(401, INVALID_TOKEN)
+    return site_id
+
+
+TokenSite = Annotated[int, Depends(get_token_site)]
+
+
+async def read_limited_body(request: Request, *, limit: int) -> bytes:
+    """The body, refused with 413 as soon as it is known to exceed ``limit`` bytes."""
+    too_large = ApiError(413, f"request body exceeds the limit of {limit} bytes")
+    declared = request.headers.get("Content-Length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@router.post("/Ingest/vda5050", response_model=Envelope[IngestResult])
+async def ingest_vda5050(
+    request: Request, site_id: TokenSite, settings: SettingsDep, ingestion: IngestionDep
+) -> Envelope[IngestResult]:
+    """NDJSON, one ``{"topic": "...", "payload": {...}}`` per line; lines counted from 1."""
+    body = await read_limited_body(request, limit=settings.ingest_max_body_bytes)
+    received_at = datetime.now(UTC)
+    numbers: list[int] = []
+    messages = []
+    for number, line in numbered_lines(body.split(b"\n")):
+        numbers.append(number)
+        messages.append(parse_line(line, received_at=received_at, site_id=site_id))
+    if not messages:
+        return ok(IngestResult(accepted=0, duplicates=0, rejected=[]))
+    try:
+        outcome = await asyncio.wrap_future(ingestion.worker.submit(messages))
+    except Exception as err:
+        raise ApiError(
+            503, "ingestion failed, nothing of this request was stored; please retry"
+        ) from err
+    rejected = [
+        RejectedLine(line=numbers[index], reason=outcome.reasons.get(index, "rejected"))
+        for index, verdict in enumerate(outcome.verdicts)
+        if verdict is Verdict.REJECTED
+    ]
+    return ok(
+        IngestResult(accepted=outcome.accepted, duplicates=outcome.duplicates, rejected=rejected)
+    )
+
+
+@router.get("/DeadLetters", response_model=Envelope[DeadLetterPage])
+def list_dead_letters(
+    _: AdminUser,
+    ingestion: IngestionDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> Envelope[DeadLetterPage]:
+    """Messages that could not be ingested, newest first (superusers)."""
+    count, items = ingestion.store.dead_letter_page(limit=limit, offset=offset)
+    return ok(DeadLetterPage(count=count, items=[DeadLetterOut(**item) for item in items]))

@@ -1,0 +1,72 @@
+"""``GET /v2/Analytics/Statusboard/stream``: the statusboard pushed as Server-Sent Events.
+
+The user and scope are resolved with a session of their own that is closed before the
+stream starts: an open wall-TV connection must not hold a database connection for hours.
+"""
+
+from collections.abc import AsyncIterator
+
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
+from fleetscope.analytics.statusboard import read_live
+from fleetscope.analytics.stream import statusboard_events
+from fleetscope.api.deps import get_authenticated
+from fleetscope.api.errors import ApiError
+from fleetscope.api.routes.analytics import ParamsDep, get_fact_store, reading
+from fleetscope.appstore.db import SessionFactory
+from fleetscope.facts.model import LiveStatus
+from fleetscope.ingest.live import LiveHub
+
+router = APIRouter(prefix="/Analytics", tags=["Analytics"])
+
+
+def _resolve(request: Request, params: AnalyticsParams) -> AnalyticsScope:
+    factory: SessionFactory = request.app.state.session_factory
+    with factory() as db:
+        authenticated = get_authenticated(request, db)
+        return resolve_scope(db, user=authenticated.user, params=params)
+
+
+@router.get(
+    "/Statusboard/stream",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {"text/event-stream": {}},
+            "description": "events `snapshot` (StatusboardOut) and `tile` "
+            "({vehicle: StatusTile, counts}); a comment line every 15 s",
+        }
+    },
+)
+async def stream_statusboard(request: Request, params: ParamsDep) -> StreamingResponse:
+    scope = await run_in_threadpool(_resolve, request, params)
+    store = get_fact_store(request)
+    hub: LiveHub | None = getattr(request.app.state.ingestion, "hub", None)
+    if hub is None:
+        raise ApiError(503, "live updates are not available; try again in a moment")
+    ids = scope.vehicle_ids
+
+    def read() -> dict[int, LiveStatus]:
+        with reading(store) as cursor:
+            return read_live(cursor, ids)
+
+    async def read_statuses() -> dict[int, LiveStatus]:
+        return await run_in_threadpool(read)
+
+    async def events() -> AsyncIterator[str]:
+        async for chunk in statusboard_events(
+            hub=hub,
+            vehicles=scope.vehicles,
+            read_statuses=read_statuses,
+            is_disconnected=request.is_disconnected,
+        ):
+            yield chunk
+
+    return StreamingResponse(
+        events(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -1,0 +1,68 @@
+"""Per-site API tokens for HTTP ingestion (superusers). The token is shown once, at creation."""
+
+from datetime import datetime
+
+from fastapi import APIRouter
+from pydantic import Field
+
+from fleetscope.api.deps import AdminUser, SessionDep
+from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.errors import not_found
+from fleetscope.appstore.models import ApiToken, Site
+from fleetscope.appstore.schemas import CamelModel, StrictCamelModel
+from fleetscope.ingest.tokens import create_token, list_tokens, revoke_token
+
+router = APIRouter(prefix="/Sites/{site_id}/tokens", tags=["API tokens"])
+
+
+class TokenCreate(StrictCamelModel):
+    name: str = Field(min_length=1, max_length=200)
+
+
+class TokenOut(CamelModel):
+    id: int
+    site_id: int
+    name: str
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class TokenCreated(TokenOut):
+    token: str = Field(description="shown only in this answer; only its SHA-256 is stored")
+
+
+def _out(token: ApiToken) -> TokenOut:
+    return TokenOut(
+        id=token.id,
+        site_id=token.site_id,
+        name=token.name,
+        created_at=token.created_at,
+        revoked_at=token.revoked_at,
+    )
+
+
+def _site(db: SessionDep, site_id: int) -> Site:
+    site = db.get(Site, site_id)
+    if site is None:
+        raise not_found(f"site {site_id}")
+    return site
+
+
+@router.post("", response_model=Envelope[TokenCreated], status_code=201)
+def create_site_token(
+    site_id: int, body: TokenCreate, _: AdminUser, db: SessionDep
+) -> Envelope[TokenCreated]:
+    token, plain = create_token(db, site=_site(db, site_id), name=body.name)
+    return ok(TokenCreated(**_out(token).model_dump(), token=plain))
+
+
+@router.get("", response_model=Envelope[list[TokenOut]])
+def list_site_tokens(site_id: int, _: AdminUser, db: SessionDep) -> Envelope[list[TokenOut]]:
+    return ok([_out(token) for token in list_tokens(db, site=_site(db, site_id))])
+
+
+@router.delete("/{token_id}", response_model=Envelope[TokenOut])
+def revoke_site_token(
+    site_id: int, token_id: int, _: AdminUser, db: SessionDep
+) -> Envelope[TokenOut]:
+    return ok(_out(revoke_token(db, site=_site(db, site_id), token_id=token_id)))

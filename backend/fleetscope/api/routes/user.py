@@ -1,0 +1,156 @@
+"""The signed-in user: login, logout, profile, saved settings and dashboard layout."""
+
+import math
+from datetime import timedelta
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import Field
+from starlette.exceptions import HTTPException
+
+from fleetscope.api.deps import (
+    CSRF_COOKIE,
+    SESSION_COOKIE,
+    CurrentUser,
+    LoginLimiterDep,
+    SessionDep,
+    SettingsDep,
+    require_csrf,
+)
+from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.errors import ApiError
+from fleetscope.appstore.schemas import (
+    AppSettingsOut,
+    AppSettingsPatch,
+    DashboardWidget,
+    StrictCamelModel,
+    UserOut,
+    UserPatch,
+    user_out,
+)
+from fleetscope.appstore.sessions import close_session, open_session, resolve_session
+from fleetscope.appstore.settings_service import (
+    read_dashboard_layout,
+    read_settings,
+    save_dashboard_layout,
+    update_settings,
+)
+from fleetscope.appstore.users import authenticate, update_profile
+from fleetscope.settings import Settings
+
+router = APIRouter(prefix="/User", tags=["User"])
+
+INVALID_CREDENTIALS = "invalid email or password"
+
+
+class LoginBody(StrictCamelModel):
+    email: str = Field(max_length=320)
+    password: str = Field(max_length=1024)
+
+
+def _client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _set_session_cookies(
+    response: Response, *, settings: Settings, token: str, csrf_token: str
+) -> None:
+    max_age = settings.session_days * 24 * 3600
+    common: dict[str, Any] = {
+        "max_age": max_age,
+        "path": "/",
+        "secure": settings.secure_cookies,
+        "samesite": "lax",
+    }
+    response.set_cookie(SESSION_COOKIE, token, httponly=True, **common)
+    # Readable by the page on purpose: the app echoes it in the X-CSRF-Token header.
+    response.set_cookie(CSRF_COOKIE, csrf_token, httponly=False, **common)
+
+
+def _clear_session_cookies(response: Response, *, settings: Settings) -> None:
+    for name, http_only in ((SESSION_COOKIE, True), (CSRF_COOKIE, False)):
+        response.delete_cookie(
+            name, path="/", secure=settings.secure_cookies, httponly=http_only, samesite="lax"
+        )
+
+
+@router.post("/login", response_model=Envelope[UserOut])
+def login(
+    body: LoginBody,
+    request: Request,
+    response: Response,
+    db: SessionDep,
+    settings: SettingsDep,
+    limiter: LoginLimiterDep,
+) -> Envelope[UserOut]:
+    keys = (f"email:{body.email.strip().lower()}", f"address:{_client_address(request)}")
+    wait = limiter.retry_after(keys)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise HTTPException(
+            429,
+            detail=f"too many failed login attempts; try again in {seconds} seconds",
+            headers={"Retry-After": str(seconds)},
+        )
+    user = authenticate(db, email=body.email, password=body.password)
+    if user is None:
+        limiter.record_failure(keys)
+        raise ApiError(401, INVALID_CREDENTIALS)
+    previous = request.cookies.get(SESSION_COOKIE)
+    if previous:
+        # A fresh session id on every login: a planted cookie never becomes a live session.
+        close_session(db, token=previous)
+    issued = open_session(db, user=user, lifetime=timedelta(days=settings.session_days))
+    _set_session_cookies(
+        response, settings=settings, token=issued.token, csrf_token=issued.csrf_token
+    )
+    return ok(user_out(user))
+
+
+@router.post("/logout", response_model=Envelope[None])
+def logout(
+    request: Request, response: Response, db: SessionDep, settings: SettingsDep
+) -> Envelope[None]:
+    """Ends the server session; without a live session it only clears the cookies."""
+    token = request.cookies.get(SESSION_COOKIE, "")
+    resolved = resolve_session(db, token=token)
+    if resolved is not None:
+        require_csrf(request, resolved[0])
+        close_session(db, token=token)
+    _clear_session_cookies(response, settings=settings)
+    return ok(None)
+
+
+@router.get("/me", response_model=Envelope[UserOut])
+def read_me(user: CurrentUser) -> Envelope[UserOut]:
+    return ok(user_out(user))
+
+
+@router.patch("/me", response_model=Envelope[UserOut])
+def update_me(body: UserPatch, user: CurrentUser, db: SessionDep) -> Envelope[UserOut]:
+    updated = update_profile(db, user=user, language=body.language, display_name=body.display_name)
+    return ok(user_out(updated))
+
+
+@router.get("/settings", response_model=Envelope[AppSettingsOut])
+def read_app_settings(user: CurrentUser, db: SessionDep) -> Envelope[AppSettingsOut]:
+    return ok(read_settings(db, user=user))
+
+
+@router.patch("/settings", response_model=Envelope[AppSettingsOut])
+def update_app_settings(
+    body: AppSettingsPatch, user: CurrentUser, db: SessionDep
+) -> Envelope[AppSettingsOut]:
+    return ok(update_settings(db, user=user, patch=body))
+
+
+@router.get("/dashboard-layout", response_model=Envelope[list[dict[str, Any]]])
+def read_layout(user: CurrentUser, db: SessionDep) -> Envelope[list[dict[str, Any]]]:
+    return ok(read_dashboard_layout(db, user=user))
+
+
+@router.put("/dashboard-layout", response_model=Envelope[list[dict[str, Any]]])
+def save_layout(
+    body: list[DashboardWidget], user: CurrentUser, db: SessionDep
+) -> Envelope[list[dict[str, Any]]]:
+    return ok(save_dashboard_layout(db, user=user, widgets=body))

@@ -1,0 +1,92 @@
+"""Engine, sessions and migrations of the application store (SQLite file or PostgreSQL)."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from fleetscope.settings import Settings
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+SessionFactory = sessionmaker[Session]
+
+
+def create_db_engine(*, url: str) -> Engine:
+    """An engine for ``url``; SQLite gets foreign keys, WAL and a busy timeout."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        # Without this pragma SQLite ignores every ON DELETE rule of the schema.
+        cursor.execute("PRAGMA foreign_keys=ON")
+        # WAL lets the CLI write while the server reads.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    return engine
+
+
+def engine_for(settings: Settings) -> Engine:
+    return create_db_engine(url=settings.resolved_database_url())
+
+
+def make_session_factory(engine: Engine) -> SessionFactory:
+    return sessionmaker(bind=engine, expire_on_commit=False)
+
+
+def _alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+@cache
+def head_revisions() -> frozenset[str]:
+    return frozenset(ScriptDirectory.from_config(_alembic_config()).get_heads())
+
+
+def migrate_engine(engine: Engine) -> None:
+    """Bring the schema to the newest revision; a no-op when it is already there."""
+    with engine.begin() as connection:
+        current = MigrationContext.configure(connection).get_current_heads()
+        if frozenset(current) == head_revisions():
+            return
+        config = _alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def migrate(settings: Settings) -> None:
+    engine = engine_for(settings)
+    try:
+        migrate_engine(engine)
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def store_session(settings: Settings) -> Iterator[Session]:
+    """A migrated store and one session on it, for the command line and scripts."""
+    engine = engine_for(settings)
+    try:
+        migrate_engine(engine)
+        with make_session_factory(engine)() as session:
+            yield session
+    finally:
+        engine.dispose()

@@ -1,0 +1,125 @@
+"""Organizations (tenants) and their sites, with time zone and shift calendar."""
+
+import re
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
+from fleetscope.appstore.models import Organization, Site
+
+DEFAULT_TIME_ZONE = "Europe/Berlin"
+EVERY_DAY = [0, 1, 2, 3, 4, 5, 6]  # Monday = 0, as Python's date.weekday()
+_CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+
+
+def default_shifts() -> list[dict[str, Any]]:
+    """Early, late and night shift every day; the night shift crosses midnight."""
+    return [
+        {"id": "early", "name": "Early", "start": "06:00", "end": "14:00", "weekdays": EVERY_DAY},
+        {"id": "late", "name": "Late", "start": "14:00", "end": "22:00", "weekdays": EVERY_DAY},
+        {"id": "night", "name": "Night", "start": "22:00", "end": "06:00", "weekdays": EVERY_DAY},
+    ]
+
+
+def validate_time_zone(time_zone: str) -> str:
+    try:
+        ZoneInfo(time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidInputError(
+            f"timeZone: unknown time zone {time_zone!r} (use an IANA name like Europe/Berlin)"
+        ) from None
+    return time_zone
+
+
+def validate_shifts(shifts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: set[str] = set()
+    for index, shift in enumerate(shifts):
+        where = f"shifts[{index}]"
+        shift_id = shift.get("id")
+        if not isinstance(shift_id, str) or not shift_id or shift_id == "all":
+            raise InvalidInputError(f"{where}.id: must be a non-empty text other than 'all'")
+        if shift_id in seen:
+            raise InvalidInputError(f"{where}.id: duplicate shift id {shift_id!r}")
+        seen.add(shift_id)
+        for bound in ("start", "end"):
+            value = shift.get(bound)
+            if not isinstance(value, str) or not _CLOCK.match(value):
+                raise InvalidInputError(f"{where}.{bound}: must be a time HH:MM")
+        weekdays = shift.get("weekdays")
+        if not isinstance(weekdays, list) or not all(
+            isinstance(day, int) and 0 <= day <= 6 for day in weekdays
+        ):
+            raise InvalidInputError(f"{where}.weekdays: must be a list of 0 (Monday) to 6")
+    return shifts
+
+
+def create_organization(session: Session, *, name: str) -> Organization:
+    name = name.strip()
+    if not name:
+        raise InvalidInputError("name: must not be empty")
+    if find_organization(session, name=name) is not None:
+        raise ConflictError(f"organization {name!r} already exists")
+    organization = Organization(name=name)
+    session.add(organization)
+    session.commit()
+    return organization
+
+
+def find_organization(session: Session, *, name: str) -> Organization | None:
+    return session.scalars(select(Organization).where(Organization.name == name.strip())).first()
+
+
+def get_organization(session: Session, *, name: str) -> Organization:
+    organization = find_organization(session, name=name)
+    if organization is None:
+        raise NotFoundError(f"organization {name!r} not found")
+    return organization
+
+
+def list_organizations(session: Session) -> list[Organization]:
+    return list(session.scalars(select(Organization).order_by(Organization.name)))
+
+
+def create_site(
+    session: Session,
+    *,
+    organization: Organization,
+    name: str,
+    time_zone: str = DEFAULT_TIME_ZONE,
+    shifts: list[dict[str, Any]] | None = None,
+    mqtt_interface: str | None = None,
+) -> Site:
+    name = name.strip()
+    if not name:
+        raise InvalidInputError("name: must not be empty")
+    existing = session.scalars(
+        select(Site).where(Site.organization_id == organization.id, Site.name == name)
+    ).first()
+    if existing is not None:
+        raise ConflictError(f"site {name!r} already exists in organization {organization.name!r}")
+    if mqtt_interface is not None:
+        taken = session.scalars(select(Site).where(Site.mqtt_interface == mqtt_interface)).first()
+        if taken is not None:
+            raise ConflictError(
+                f"mqttInterface: {mqtt_interface!r} already belongs to {taken.name!r}"
+            )
+    site = Site(
+        organization_id=organization.id,
+        name=name,
+        time_zone=validate_time_zone(time_zone),
+        shifts=validate_shifts(shifts if shifts is not None else default_shifts()),
+        workflow_rules=[],
+        mqtt_interface=mqtt_interface,
+    )
+    session.add(site)
+    session.commit()
+    return site
+
+
+def list_sites(session: Session) -> list[Site]:
+    return list(
+        session.scalars(select(Site).join(Site.organization).order_by(Organization.name, Site.name))
+    )

@@ -1,0 +1,143 @@
+"""Shapes the API exchanges (camelCase JSON), built from the store's rows."""
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from fleetscope.appstore.models import Role, Site, User, Vehicle
+
+Language = Literal["en", "de"]
+DateMode = Literal["day", "week", "month", "year", "custom"]
+LANGUAGES: tuple[Language, ...] = ("en", "de")
+
+
+class CamelModel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+class StrictCamelModel(CamelModel):
+    """Request bodies: unknown fields are an error, not silently dropped."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class UserOut(CamelModel):
+    id: int
+    email: str
+    role: Role
+    organization_id: int | None
+    display_name: str
+    language: Language
+
+
+class ShiftOut(CamelModel):
+    id: str
+    name: str
+    start: str
+    end: str
+    weekdays: list[int]
+
+
+class SiteOut(CamelModel):
+    id: int
+    name: str
+    time_zone: str
+    organization_id: int
+    organization_name: str
+    shifts: list[ShiftOut]
+
+
+class VehicleOut(CamelModel):
+    id: int
+    name: str
+    manufacturer: str
+    serial_number: str
+    model: str | None
+    site_id: int
+    site_name: str
+    organization_id: int
+    organization_name: str
+    protocol_version: str | None
+    battery_capacity_wh: float | None
+
+
+class DateSelector(CamelModel):
+    mode: DateMode
+    from_: date = Field(alias="from")
+    to: date
+    combined: bool
+    workflow_shift: str
+
+
+class AppSettingsOut(CamelModel):
+    date_selector: DateSelector
+    selected_machines: list[int]
+    onboarding_watched: bool
+
+
+class DateSelectorPatch(StrictCamelModel):
+    mode: DateMode | None = None
+    from_: date | None = Field(default=None, alias="from")
+    to: date | None = None
+    combined: bool | None = None
+    workflow_shift: str | None = Field(default=None, min_length=1, max_length=64)
+
+
+class AppSettingsPatch(StrictCamelModel):
+    date_selector: DateSelectorPatch | None = None
+    selected_machines: list[int] | None = Field(default=None, max_length=10_000)
+    onboarding_watched: bool | None = None
+
+
+class UserPatch(StrictCamelModel):
+    language: Language | None = None
+    display_name: str | None = Field(default=None, max_length=200)
+
+
+class DashboardWidget(BaseModel):
+    """One widget of a user's dashboard; fields beyond id and kind belong to the widget."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str = Field(min_length=1, max_length=100)
+    kind: str = Field(min_length=1, max_length=100)
+
+
+def user_out(user: User) -> UserOut:
+    return UserOut(
+        id=user.id,
+        email=user.email,
+        role=Role(user.role),
+        organization_id=user.organization_id,
+        display_name=user.display_name,
+        language="de" if user.language == "de" else "en",
+    )
+
+
+def site_out(site: Site) -> SiteOut:
+    return SiteOut(
+        id=site.id,
+        name=site.name,
+        time_zone=site.time_zone,
+        organization_id=site.organization_id,
+        organization_name=site.organization.name,
+        shifts=[ShiftOut.model_validate(shift) for shift in site.shifts],
+    )
+
+
+def vehicle_out(vehicle: Vehicle) -> VehicleOut:
+    return VehicleOut(
+        id=vehicle.id,
+        name=vehicle.name,
+        manufacturer=vehicle.manufacturer,
+        serial_number=vehicle.serial_number,
+        model=vehicle.model,
+        site_id=vehicle.site_id,
+        site_name=vehicle.site.name,
+        organization_id=vehicle.site.organization_id,
+        organization_name=vehicle.site.organization.name,
+        protocol_version=vehicle.protocol_version,
+        battery_capacity_wh=vehicle.battery_capacity_wh,
+    )

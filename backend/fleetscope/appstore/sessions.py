@@ -1,0 +1,58 @@
+"""Server-side login sessions: the cookie holds a random token, the store only its SHA-256."""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from fleetscope.appstore.models import User, UserSession, utc_now
+from fleetscope.appstore.security import new_token, token_digest
+
+
+@dataclass(frozen=True)
+class IssuedSession:
+    """What the login response hands to the browser (the store keeps only the digest)."""
+
+    token: str
+    csrf_token: str
+    expires_at: datetime
+
+
+def open_session(session: Session, *, user: User, lifetime: timedelta) -> IssuedSession:
+    now = utc_now()
+    # Expired sessions are swept here, so the table does not grow without bound.
+    session.execute(delete(UserSession).where(UserSession.expires_at <= now))
+    token = new_token()
+    row = UserSession(
+        token_hash=token_digest(token),
+        user_id=user.id,
+        csrf_token=new_token(),
+        created_at=now,
+        expires_at=now + lifetime,
+    )
+    session.add(row)
+    session.commit()
+    return IssuedSession(token=token, csrf_token=row.csrf_token, expires_at=row.expires_at)
+
+
+def resolve_session(session: Session, *, token: str) -> tuple[UserSession, User] | None:
+    """The live session and its active user for a cookie token; None if unknown or expired."""
+    if not token:
+        return None
+    row = session.get(UserSession, token_digest(token))
+    if row is None:
+        return None
+    if row.expires_at <= utc_now():
+        session.delete(row)
+        session.commit()
+        return None
+    user = session.get(User, row.user_id)
+    if user is None or not user.is_active:
+        return None
+    return row, user
+
+
+def close_session(session: Session, *, token: str) -> None:
+    session.execute(delete(UserSession).where(UserSession.token_hash == token_digest(token)))
+    session.commit()

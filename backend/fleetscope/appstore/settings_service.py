@@ -1,0 +1,143 @@
+"""Per-user saved settings of the shell (spec section 7) and the dashboard layout."""
+
+import json
+from datetime import date, datetime, timedelta
+from typing import Any, get_args
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.orm import Session
+
+from fleetscope.appstore.errors import InvalidInputError
+from fleetscope.appstore.models import User, UserSettings
+from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
+from fleetscope.appstore.schemas import (
+    AppSettingsOut,
+    AppSettingsPatch,
+    DashboardWidget,
+    DateMode,
+    DateSelector,
+)
+from fleetscope.appstore.tenants import visible_shift_ids, visible_vehicle_ids
+
+DATE_MODES: tuple[DateMode, ...] = get_args(DateMode)
+DEFAULT_MODE: DateMode = "week"
+DEFAULT_DAYS = 7
+ALL_SHIFTS = "all"
+MAX_WIDGETS = 40
+MAX_LAYOUT_BYTES = 64 * 1024
+
+
+def _today() -> date:
+    return datetime.now(ZoneInfo(DEFAULT_TIME_ZONE)).date()
+
+
+def _defaults(user: User) -> UserSettings:
+    return UserSettings(
+        user_id=user.id,
+        date_mode=DEFAULT_MODE,
+        combined=False,
+        workflow_shift=ALL_SHIFTS,
+        selected_machines=[],
+        onboarding_watched=False,
+    )
+
+
+def _stored_or_default(session: Session, *, user: User) -> UserSettings:
+    """The user's row; an unsaved default (not added to the session) until the first change."""
+    return session.get(UserSettings, user.id) or _defaults(user)
+
+
+def _view(row: UserSettings, *, visible_ids: set[int]) -> AppSettingsOut:
+    # Until a user picks dates, the period rolls: the last 7 days ending today.
+    today = _today()
+    date_to = row.date_to or today
+    date_from = row.date_from or (date_to - timedelta(days=DEFAULT_DAYS - 1))
+    return AppSettingsOut(
+        date_selector=DateSelector(
+            mode=row.date_mode if row.date_mode in DATE_MODES else DEFAULT_MODE,
+            from_=date_from,
+            to=date_to,
+            combined=row.combined,
+            workflow_shift=row.workflow_shift,
+        ),
+        # A vehicle the user lost access to disappears from the saved selection.
+        selected_machines=[int(v) for v in row.selected_machines if v in visible_ids],
+        onboarding_watched=row.onboarding_watched,
+    )
+
+
+def read_settings(session: Session, *, user: User) -> AppSettingsOut:
+    row = _stored_or_default(session, user=user)
+    return _view(row, visible_ids=visible_vehicle_ids(session, user=user))
+
+
+def update_settings(session: Session, *, user: User, patch: AppSettingsPatch) -> AppSettingsOut:
+    """Apply any subset of the settings; the whole patch is checked before anything is saved."""
+    visible_ids = visible_vehicle_ids(session, user=user)
+    row = _stored_or_default(session, user=user)
+    current = _view(row, visible_ids=visible_ids).date_selector
+    selector = patch.date_selector
+    if selector is not None:
+        date_from = selector.from_ or current.from_
+        date_to = selector.to or current.to
+        if date_from > date_to:
+            raise InvalidInputError(
+                f"dateSelector: from ({date_from.isoformat()}) is after to ({date_to.isoformat()})"
+            )
+        shift = selector.workflow_shift
+        if (
+            shift is not None
+            and shift != ALL_SHIFTS
+            and shift not in visible_shift_ids(session, user=user)
+        ):
+            raise InvalidInputError(f"dateSelector.workflowShift: unknown shift {shift!r}")
+    machines: list[int] | None = None
+    if patch.selected_machines is not None:
+        machines = list(dict.fromkeys(patch.selected_machines))
+        for vehicle_id in machines:
+            if vehicle_id not in visible_ids:
+                raise InvalidInputError(f"selectedMachines: unknown vehicle id {vehicle_id}")
+
+    session.add(row)
+    if selector is not None:
+        if selector.mode is not None:
+            row.date_mode = selector.mode
+        if selector.from_ is not None or selector.to is not None:
+            # Once a user sets a period it is kept as chosen, no longer rolling.
+            row.date_from = selector.from_ or current.from_
+            row.date_to = selector.to or current.to
+        if selector.combined is not None:
+            row.combined = selector.combined
+        if selector.workflow_shift is not None:
+            row.workflow_shift = selector.workflow_shift
+    if machines is not None:
+        row.selected_machines = machines
+    if patch.onboarding_watched is not None:
+        row.onboarding_watched = patch.onboarding_watched
+    session.commit()
+    return _view(row, visible_ids=visible_ids)
+
+
+def read_dashboard_layout(session: Session, *, user: User) -> list[dict[str, Any]]:
+    row = session.get(UserSettings, user.id)
+    return list(row.dashboard_layout or []) if row is not None else []
+
+
+def save_dashboard_layout(
+    session: Session, *, user: User, widgets: list[DashboardWidget]
+) -> list[dict[str, Any]]:
+    if len(widgets) > MAX_WIDGETS:
+        raise InvalidInputError(f"widgets: at most {MAX_WIDGETS} widgets, got {len(widgets)}")
+    seen: set[str] = set()
+    for widget in widgets:
+        if widget.id in seen:
+            raise InvalidInputError(f"widgets: duplicate widget id {widget.id!r}")
+        seen.add(widget.id)
+    layout = [widget.model_dump(mode="json") for widget in widgets]
+    if len(json.dumps(layout)) > MAX_LAYOUT_BYTES:
+        raise InvalidInputError(f"widgets: the layout is larger than {MAX_LAYOUT_BYTES} bytes")
+    row = _stored_or_default(session, user=user)
+    row.dashboard_layout = layout
+    session.add(row)
+    session.commit()
+    return layout

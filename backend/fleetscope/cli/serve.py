@@ -1,0 +1,28 @@
+"""``fleetscope serve``: the API and the web app in one uvicorn process."""
+
+from typing import Annotated
+
+import typer
+import uvicorn
+
+from fleetscope.api.main import create_app
+from fleetscope.settings import Settings, get_settings
+
+
+def run_server(*, settings: Settings, host: str, port: int) -> None:
+    """Serve until interrupted; the store is migrated at start-up."""
+    typer.echo(f"Fleetscope at http://{host}:{port}/  (API documentation: /v2/docs)")
+    uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=True, log_level="info")
+
+
+def serve(
+    host: Annotated[str | None, typer.Option(help="Address to listen on.")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on.", min=1, max=65535)] = None,
+) -> None:
+    """Start the server (API under /v2, web app at /)."""
+    settings = get_settings()
+    run_server(
+        settings=settings,
+        host=host or settings.host,
+        port=port or settings.port,
+    )

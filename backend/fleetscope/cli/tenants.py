@@ -1,0 +1,82 @@
+"""``fleetscope organizations`` and ``fleetscope sites``: the tenants of an installation."""
+
+from typing import Annotated
+
+import typer
+
+from fleetscope.appstore.organizations import (
+    DEFAULT_TIME_ZONE,
+    create_organization,
+    create_site,
+    get_organization,
+    list_organizations,
+    list_sites,
+)
+from fleetscope.cli.store import cli_store
+
+organizations_app = typer.Typer(help="Manage organizations (tenants).", no_args_is_help=True)
+sites_app = typer.Typer(help="Manage sites of organizations.", no_args_is_help=True)
+
+
+@organizations_app.command("add")
+def add_organization(
+    name: Annotated[str, typer.Argument(help="Name of the organization.")],
+) -> None:
+    """Create an organization."""
+    with cli_store() as session:
+        organization = create_organization(session, name=name)
+        typer.echo(f"created organization {organization.name!r} (id {organization.id})")
+
+
+@organizations_app.command("list")
+def list_organizations_command() -> None:
+    """List organizations with their number of sites."""
+    with cli_store() as session:
+        organizations = list_organizations(session)
+        if not organizations:
+            typer.echo("no organizations yet: add one with `fleetscope organizations add NAME`")
+        for organization in organizations:
+            typer.echo(
+                f"{organization.id:>4}  {organization.name}  ({len(organization.sites)} sites)"
+            )
+
+
+@sites_app.command("add")
+def add_site(
+    name: Annotated[str, typer.Argument(help="Name of the site.")],
+    organization: Annotated[str, typer.Option(help="Organization the site belongs to.")],
+    time_zone: Annotated[str, typer.Option(help="IANA time zone.")] = DEFAULT_TIME_ZONE,
+    mqtt_interface: Annotated[
+        str | None,
+        typer.Option(help="MQTT interface name whose new vehicles are registered in this site."),
+    ] = None,
+) -> None:
+    """Create a site with the default shifts (early, late, night, every day)."""
+    with cli_store() as session:
+        org = get_organization(session, name=organization)
+        site = create_site(
+            session,
+            organization=org,
+            name=name,
+            time_zone=time_zone,
+            mqtt_interface=mqtt_interface,
+        )
+        typer.echo(f"created site {site.name!r} (id {site.id}) in {org.name!r}, {site.time_zone}")
+
+
+@sites_app.command("list")
+def list_sites_command() -> None:
+    """List sites with organization, time zone, shifts and MQTT interface."""
+    with cli_store() as session:
+        sites = list_sites(session)
+        if not sites:
+            typer.echo("no sites yet: add one with `fleetscope sites add --organization ORG NAME`")
+        for site in sites:
+            shifts = ", ".join(
+                f"{shift['id']} {shift['start']}-{shift['end']}" for shift in site.shifts
+            )
+            interface = f"  mqtt: {site.mqtt_interface}" if site.mqtt_interface else ""
+            typer.echo(
+                f"{site.id:>4}  {site.organization.name} / {site.name}  {site.time_zone}"
+                f"  [{shifts}]{interface}"
+            )

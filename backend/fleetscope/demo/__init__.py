@@ -1,0 +1,1 @@
+"""The demo installation: tenants, users and a simulated fleet."""

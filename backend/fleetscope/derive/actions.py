@@ -1,0 +1,191 @@
+"""Actions per actionId: first seen, first RUNNING, end (FINISHED/FAILED), type and order.
+
+VDA 5050 keeps an action in ``actionStates`` until the next order, so an id is tracked while
+it is listed and forgotten when it disappears (ids may be reused later). Which order an action
+belongs to is not in the message: an action listed while an order run is active belongs to
+that order, unless it is an instant action (3.0 ``instantActionStates``, or a type that exists
+only as an instant action). An action that disappears without FINISHED/FAILED was abandoned
+with its order (another order replaced it): it is dropped, since it neither finished nor
+failed (VDA 5050 reports the actions of a cancelled order as FAILED, and those are recorded).
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from fleetscope.derive.timecodec import dump_time, load_time, load_time_required
+from fleetscope.facts.model import ActionRecord
+from fleetscope.vda5050.model import ActionState, ActionStatus
+
+CANCEL_ORDER = "cancelOrder"
+# Predefined action types that VDA 5050 (1.1-3.0) allows only as instant actions.
+INSTANT_ONLY_TYPES = frozenset(
+    {
+        CANCEL_ORDER,
+        "startPause",
+        "stopPause",
+        "stateRequest",
+        "factsheetRequest",
+        "logReport",
+        "clearInstantActions",
+        "startHibernation",
+        "stopHibernation",
+        "shutdown",
+        "retry",
+        "skipRetry",
+    }
+)
+_RUNNING = ActionStatus.RUNNING
+_WAITING = ActionStatus.WAITING
+_FINISHED = ActionStatus.FINISHED
+_FAILED = ActionStatus.FAILED
+_TERMINAL = frozenset({_FINISHED, _FAILED})
+# Load handling actions (product.md section 3, "loads handled": finished pick/drop actions).
+LOAD_HANDLING_TYPES = frozenset({"pick", "drop"})
+
+
+@dataclass(slots=True)
+class _Action:
+    action_type: str
+    order_id: str
+    first_seen: datetime
+    started: datetime | None
+    ended: bool
+    status: ActionStatus
+
+
+@dataclass(slots=True)
+class ActionSummary:
+    """What the order and state logic need from one message's actions."""
+
+    order_failed_action: bool = False  # an action of the active order ended FAILED
+    order_waiting: bool = False  # an action of the active order is WAITING
+    cancel_finished: bool = False  # a cancelOrder action finished in this message
+    cancel_pending: bool = False  # a cancelOrder action is still running
+
+
+class ActionTracker:
+    __slots__ = ("live", "repeat", "vehicle_id")
+
+    def __init__(self, *, vehicle_id: int) -> None:
+        self.vehicle_id = vehicle_id
+        self.live: dict[str, _Action] = {}
+        # The previous call's input and result: most messages repeat the action list, and
+        # then nothing can change. Only a shortcut, so snapshots leave it out.
+        self.repeat: tuple[Any, ...] | None = None
+
+    def update(
+        self,
+        *,
+        at: datetime,
+        actions: tuple[ActionState, ...],
+        instant_actions: tuple[ActionState, ...],
+        order_id: str,
+        baseline: bool,
+        facts: list[Any],
+    ) -> ActionSummary:
+        """Applies one message. ``order_id`` is the active run's id ("" if none);
+        ``baseline`` marks the first message ever, whose finished actions are history."""
+        live = self.live
+        if not live and not actions and not instant_actions:
+            return ActionSummary()
+        repeat = self.repeat
+        if (
+            repeat is not None
+            and not baseline
+            and repeat[0] == actions
+            and repeat[1] == instant_actions
+            and repeat[2] == order_id
+        ):
+            return ActionSummary(order_waiting=repeat[3], cancel_pending=repeat[4])
+        summary = ActionSummary()
+        listed = 0
+        for instant, states in ((False, actions), (True, instant_actions)):
+            for action in states:
+                listed += 1
+                status = action.status
+                tracked = live.get(action.action_id)
+                if tracked is None:
+                    is_instant = instant or action.action_type in INSTANT_ONLY_TYPES
+                    tracked = live[action.action_id] = _Action(
+                        action.action_type,
+                        "" if is_instant else order_id,
+                        at,
+                        at if status is _RUNNING else None,
+                        baseline and status in _TERMINAL,
+                        status,
+                    )
+                elif tracked.status is not status:
+                    tracked.status = status
+                    if status is _RUNNING and tracked.started is None:
+                        tracked.started = at
+                if tracked.ended:
+                    continue
+                is_cancel = tracked.action_type == CANCEL_ORDER
+                if status in _TERMINAL:
+                    tracked.ended = True
+                    facts.append(self._record(action.action_id, tracked, at, status))
+                    if status is _FAILED and order_id and tracked.order_id == order_id:
+                        summary.order_failed_action = True
+                    elif is_cancel and status is _FINISHED:
+                        summary.cancel_finished = True
+                elif is_cancel:
+                    summary.cancel_pending = True
+                elif status is _WAITING and order_id and tracked.order_id == order_id:
+                    summary.order_waiting = True
+        # Every listed id is tracked now, so equal counts mean nothing disappeared
+        # (VDA 5050 requires unique actionIds within a message).
+        if listed != len(live):
+            present = {action.action_id for action in actions}
+            present.update(action.action_id for action in instant_actions)
+            for action_id in [action_id for action_id in live if action_id not in present]:
+                del live[action_id]
+        self.repeat = (
+            actions,
+            instant_actions,
+            order_id,
+            summary.order_waiting,
+            summary.cancel_pending,
+        )
+        return summary
+
+    def _record(
+        self, action_id: str, action: _Action, end: datetime, status: ActionStatus
+    ) -> ActionRecord:
+        return ActionRecord(
+            self.vehicle_id,
+            action_id,
+            action.action_type,
+            action.order_id,
+            action.first_seen,
+            action.started,
+            end,
+            str(status),
+        )
+
+    def dump(self) -> list[list[Any]]:
+        return [
+            [
+                action_id,
+                action.action_type,
+                action.order_id,
+                dump_time(action.first_seen),
+                dump_time(action.started),
+                action.ended,
+                action.status.value,
+            ]
+            for action_id, action in self.live.items()
+        ]
+
+    def load(self, data: list[list[Any]]) -> None:
+        self.live = {
+            action_id: _Action(
+                action_type,
+                order_id,
+                load_time_required(first_seen),
+                load_time(started),
+                ended,
+                ActionStatus(status),
+            )
+            for action_id, action_type, order_id, first_seen, started, ended, status in data
+        }

@@ -1,0 +1,46 @@
+"""Configuration of the derivation: offline timeout and a site's workflow rules."""
+
+import re
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+WORKFLOW_GROUP = "workflow"
+
+
+@dataclass(frozen=True, slots=True)
+class WorkflowRule:
+    """A regular expression on the orderId with a named group ``workflow``.
+
+    The pattern is searched (``re.search``), so anchor it with ``^``/``$`` to match whole ids.
+    """
+
+    pattern: str
+    regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            regex = re.compile(self.pattern)
+        except re.error as error:
+            raise ValueError(
+                f"workflow rule {self.pattern!r} is not a regular expression: {error}"
+            ) from None
+        if WORKFLOW_GROUP not in regex.groupindex:
+            raise ValueError(
+                f"workflow rule {self.pattern!r} has no named group (?P<{WORKFLOW_GROUP}>...)"
+            )
+        object.__setattr__(self, "regex", regex)
+
+
+# "TRANSPORT_A-000123" -> "TRANSPORT_A": the orderId without a trailing separator and number.
+DEFAULT_WORKFLOW_RULE = WorkflowRule(r"^(?P<workflow>.+?)[-_.:/#\s]\d+$")
+
+
+@dataclass(frozen=True, slots=True)
+class DerivationConfig:
+    # VDA 5050 requires a state at least every 30 s; 65 s tolerates one lost message.
+    offline_after: timedelta = timedelta(seconds=65)
+    workflow_rules: tuple[WorkflowRule, ...] = (DEFAULT_WORKFLOW_RULE,)
+
+    def __post_init__(self) -> None:
+        if self.offline_after <= timedelta(0):
+            raise ValueError("offline_after must be positive")

@@ -1,0 +1,207 @@
+"""Schema of the DuckDB fact store as ordered migrations (see docs/facts.md for every column).
+
+A migration is a function that takes the write connection inside a transaction. ``migrate``
+applies the ones newer than ``schema_version`` and records each; never edit a released
+migration, append a new one.
+"""
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import duckdb
+
+from fleetscope.facts.rollup import CYCLE_BUCKET_COUNT, MEASURES
+
+Migration = Callable[[duckdb.DuckDBPyConnection], None]
+
+_INITIAL_TABLES = (
+    # Raw messages: compressed frames per ingested batch, plus one key row per message for
+    # duplicate detection and arrival order (see facts/rawlog.py for the frame layout).
+    """CREATE TABLE raw_chunks (
+        chunk_id BIGINT PRIMARY KEY,
+        first_seq BIGINT NOT NULL,
+        last_seq BIGINT NOT NULL,
+        frame_count INTEGER NOT NULL,
+        received_from TIMESTAMPTZ NOT NULL,
+        received_to TIMESTAMPTZ NOT NULL,
+        codec VARCHAR NOT NULL,
+        data BLOB NOT NULL
+    )""",
+    """CREATE TABLE raw_keys (
+        seq BIGINT NOT NULL,
+        vehicle_id INTEGER NOT NULL,
+        kind VARCHAR NOT NULL,
+        header_id BIGINT NOT NULL,
+        sent_at TIMESTAMPTZ NOT NULL
+    )""",
+    """CREATE TABLE dead_letters (
+        id BIGINT NOT NULL,
+        received_at TIMESTAMPTZ NOT NULL,
+        topic VARCHAR NOT NULL,
+        payload BLOB NOT NULL,
+        reason VARCHAR NOT NULL
+    )""",
+    # The site time zone each vehicle's rollups were cut in (copied from the app store).
+    """CREATE TABLE vehicle_zones (
+        vehicle_id INTEGER PRIMARY KEY,
+        site_id INTEGER NOT NULL,
+        time_zone VARCHAR NOT NULL
+    )""",
+    """CREATE TABLE state_intervals (
+        vehicle_id INTEGER NOT NULL,
+        state VARCHAR NOT NULL,
+        start_at TIMESTAMPTZ NOT NULL,
+        end_at TIMESTAMPTZ NOT NULL
+    )""",
+    """CREATE TABLE orders (
+        vehicle_id INTEGER NOT NULL,
+        order_id VARCHAR NOT NULL,
+        workflow VARCHAR NOT NULL,
+        start_at TIMESTAMPTZ NOT NULL,
+        end_at TIMESTAMPTZ NOT NULL,
+        outcome VARCHAR NOT NULL,
+        distance_m DOUBLE NOT NULL,
+        nodes_traversed INTEGER NOT NULL,
+        nodes_total INTEGER NOT NULL,
+        paused_s DOUBLE NOT NULL,
+        waiting_s DOUBLE NOT NULL,
+        error_count INTEGER NOT NULL
+    )""",
+    """CREATE TABLE actions (
+        vehicle_id INTEGER NOT NULL,
+        action_id VARCHAR NOT NULL,
+        action_type VARCHAR NOT NULL,
+        order_id VARCHAR NOT NULL,
+        first_seen_at TIMESTAMPTZ NOT NULL,
+        started_at TIMESTAMPTZ,
+        end_at TIMESTAMPTZ NOT NULL,
+        status VARCHAR NOT NULL
+    )""",
+    """CREATE TABLE error_episodes (
+        vehicle_id INTEGER NOT NULL,
+        error_type VARCHAR NOT NULL,
+        level VARCHAR NOT NULL,
+        description VARCHAR NOT NULL,
+        references_json VARCHAR NOT NULL,
+        start_at TIMESTAMPTZ NOT NULL,
+        end_at TIMESTAMPTZ NOT NULL,
+        x DOUBLE,
+        y DOUBLE,
+        map_id VARCHAR NOT NULL,
+        order_id VARCHAR NOT NULL
+    )""",
+    """CREATE TABLE battery_samples (
+        vehicle_id INTEGER NOT NULL,
+        sampled_at TIMESTAMPTZ NOT NULL,
+        charge DOUBLE NOT NULL,
+        charging BOOLEAN NOT NULL,
+        voltage DOUBLE,
+        health DOUBLE
+    )""",
+    """CREATE TABLE charge_sessions (
+        vehicle_id INTEGER NOT NULL,
+        start_at TIMESTAMPTZ NOT NULL,
+        end_at TIMESTAMPTZ NOT NULL,
+        start_charge DOUBLE NOT NULL,
+        end_charge DOUBLE NOT NULL,
+        peak_before DOUBLE NOT NULL
+    )""",
+    """CREATE TABLE track_points (
+        vehicle_id INTEGER NOT NULL,
+        sampled_at TIMESTAMPTZ NOT NULL,
+        x DOUBLE NOT NULL,
+        y DOUBLE NOT NULL,
+        map_id VARCHAR NOT NULL,
+        distance_m DOUBLE NOT NULL
+    )""",
+    # Machine state of each vehicle's deriver, written in the transaction of the facts it made.
+    """CREATE TABLE deriver_snapshots (
+        vehicle_id INTEGER PRIMARY KEY,
+        snapshot JSON NOT NULL,
+        last_seq BIGINT NOT NULL
+    )""",
+    """CREATE TABLE live_status (
+        vehicle_id INTEGER PRIMARY KEY,
+        state VARCHAR NOT NULL,
+        since TIMESTAMPTZ NOT NULL,
+        last_message_at TIMESTAMPTZ,
+        order_id VARCHAR NOT NULL,
+        workflow VARCHAR NOT NULL,
+        charge DOUBLE,
+        charging BOOLEAN NOT NULL,
+        active_errors JSON NOT NULL,
+        x DOUBLE,
+        y DOUBLE,
+        map_id VARCHAR NOT NULL
+    )""",
+)
+
+
+def _measure_columns() -> str:
+    types = {
+        "sum": "DOUBLE NOT NULL DEFAULT 0",
+        "count": "BIGINT NOT NULL DEFAULT 0",
+        "min": "DOUBLE",
+        "max": "DOUBLE",
+        # Fixed size so the buckets of any two rows line up when added.
+        "hist": f"INTEGER[{CYCLE_BUCKET_COUNT}] NOT NULL",
+    }
+    return ",\n        ".join(f"{name} {types[kind]}" for name, kind in MEASURES)
+
+
+def _initial(connection: duckdb.DuckDBPyConnection) -> None:
+    for statement in _INITIAL_TABLES:
+        connection.execute(statement)
+    measures = _measure_columns()
+    connection.execute(
+        f"""CREATE TABLE rollup_daily (
+        vehicle_id INTEGER NOT NULL,
+        day DATE NOT NULL,
+        {measures},
+        PRIMARY KEY (vehicle_id, day)
+    )"""
+    )
+    connection.execute(
+        f"""CREATE TABLE rollup_hourly (
+        vehicle_id INTEGER NOT NULL,
+        hour_utc TIMESTAMPTZ NOT NULL,
+        {measures},
+        PRIMARY KEY (vehicle_id, hour_utc)
+    )"""
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (_initial,)
+
+
+def current_version(connection: duckdb.DuckDBPyConnection) -> int:
+    connection.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version "
+        "(version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)"
+    )
+    row = connection.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(
+    connection: duckdb.DuckDBPyConnection, *, migrations: tuple[Migration, ...] = MIGRATIONS
+) -> int:
+    """Bring the schema up to date; each migration commits with its version row. Returns it."""
+    version = current_version(connection)
+    if version > len(migrations):
+        raise RuntimeError(
+            f"fact store schema version {version} is newer than this Fleetscope "
+            f"({len(migrations)}); upgrade Fleetscope"
+        )
+    for number, migration in enumerate(migrations[version:], start=version + 1):
+        connection.execute("BEGIN TRANSACTION")
+        try:
+            migration(connection)
+            connection.execute(
+                "INSERT INTO schema_version VALUES (?, ?)", [number, datetime.now(UTC)]
+            )
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+    return len(migrations)

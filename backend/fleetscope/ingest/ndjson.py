@@ -1,0 +1,41 @@
+"""The NDJSON line format of HTTP ingestion and file import: {"topic", "payload"} per line."""
+
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+
+import orjson
+
+from fleetscope.ingest.pipeline import RawMessage
+
+
+def parse_line(line: bytes, *, received_at: datetime, site_id: int | None = None) -> RawMessage:
+    """One line as a message; an unreadable line comes back with ``error`` set (dead letter)."""
+    try:
+        envelope = orjson.loads(line)
+    except orjson.JSONDecodeError as err:
+        return _bad(line, received_at, site_id, f"line is not valid JSON: {err}")
+    if not isinstance(envelope, dict):
+        return _bad(line, received_at, site_id, 'line must be a JSON object {"topic", "payload"}')
+    topic = envelope.get("topic")
+    payload = envelope.get("payload")
+    if not isinstance(topic, str) or not topic:
+        return _bad(line, received_at, site_id, '"topic" is missing or not a string')
+    if not isinstance(payload, dict):
+        return _bad(line, received_at, site_id, '"payload" is missing or not a JSON object')
+    return RawMessage(
+        topic=topic, payload=orjson.dumps(payload), received_at=received_at, site_id=site_id
+    )
+
+
+def _bad(line: bytes, received_at: datetime, site_id: int | None, reason: str) -> RawMessage:
+    return RawMessage(
+        topic="", payload=line, received_at=received_at, site_id=site_id, error=reason
+    )
+
+
+def numbered_lines(lines: Iterable[bytes], *, start: int = 1) -> Iterator[tuple[int, bytes]]:
+    """Non-blank lines with their 1-based number in the input (blank lines keep counting)."""
+    for number, line in enumerate(lines, start=start):
+        stripped = line.strip()
+        if stripped:
+            yield number, stripped

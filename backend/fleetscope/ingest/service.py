@@ -1,0 +1,99 @@
+"""Ingestion inside the server: fact store, pipeline, worker thread, live hub, MQTT subscriber.
+
+``api.main``'s lifespan calls ``start_ingestion(settings, session_factory=...)`` on start
+and ``handle.stop()`` on shutdown. The handle is kept at ``app.state.ingestion``.
+"""
+
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from fleetscope.appstore.db import SessionFactory
+from fleetscope.appstore.models import Site
+from fleetscope.facts.store import FactStore
+from fleetscope.ingest.live import LiveHub
+from fleetscope.ingest.mqtt import MqttSubscriber
+from fleetscope.ingest.pipeline import IngestPipeline
+from fleetscope.ingest.registry import VehicleRegistry
+from fleetscope.ingest.worker import IngestWorker
+from fleetscope.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class IngestionHandle:
+    store: FactStore
+    pipeline: IngestPipeline
+    worker: IngestWorker
+    hub: LiveHub
+    mqtt: MqttSubscriber | None = None
+
+    def stop(self) -> None:
+        """Stop taking messages, write everything already queued, close the store."""
+        if self.mqtt is not None:
+            self.mqtt.stop()
+        self.worker.stop()
+        self.store.close()
+
+
+def site_interfaces(session_factory: SessionFactory) -> list[str]:
+    with session_factory() as session:
+        names = session.scalars(select(Site.mqtt_interface).where(Site.mqtt_interface.is_not(None)))
+        return [name for name in names if name]
+
+
+def build_pipeline(
+    settings: Settings,
+    *,
+    session_factory: SessionFactory,
+    store: FactStore,
+    hub: LiveHub | None = None,
+    default_site_id: int | None = None,
+) -> IngestPipeline:
+    registry = VehicleRegistry(session_factory=session_factory, default_site_id=default_site_id)
+    return IngestPipeline(
+        store=store,
+        registry=registry,
+        offline_after_s=settings.offline_after_seconds,
+        hub=hub,
+    )
+
+
+def start_ingestion(
+    settings: Settings,
+    *,
+    session_factory: SessionFactory,
+    default_site_id: int | None = None,
+    start_mqtt: bool = True,
+) -> IngestionHandle:
+    """Open the fact store and start the ingest worker (and MQTT when ``mqtt_url`` is set)."""
+    store = FactStore(settings.resolved_facts_path())
+    hub = LiveHub()
+    pipeline = build_pipeline(
+        settings,
+        session_factory=session_factory,
+        store=store,
+        hub=hub,
+        default_site_id=default_site_id,
+    )
+    # Clock ticks must reach vehicles that went silent while the server was down.
+    pipeline.restore_all(store.snapshot_vehicle_ids())
+    hub.publish(pipeline.live_statuses())
+    worker = IngestWorker(pipeline)
+    worker.start()
+    handle = IngestionHandle(store=store, pipeline=pipeline, worker=worker, hub=hub)
+    if settings.mqtt_url and start_mqtt:
+        interfaces = [settings.mqtt_interface, *site_interfaces(session_factory)]
+        handle.mqtt = MqttSubscriber(
+            url=settings.mqtt_url,
+            client_id=settings.mqtt_client_id,
+            interfaces=interfaces,
+            worker=worker,
+        )
+        handle.mqtt.start()
+        log.info(
+            "MQTT ingestion from %s on %s", settings.mqtt_url, ", ".join(sorted(set(interfaces)))
+        )
+    return handle

@@ -1,0 +1,141 @@
+"""One ingest thread draining a bounded queue: the only caller of the pipeline in the server.
+
+Producers (the MQTT network thread, HTTP requests) ``submit`` jobs; ``submit`` blocks while
+the queue is full, which throttles the producer (for MQTT at QoS 1 the broker holds the
+rest) instead of growing memory. The worker merges queued jobs into batches of up to
+``batch_size`` messages, so a busy stream is written in large transactions while a quiet
+one still reaches the fact store and the live hub within ``linger_s``.
+"""
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from fleetscope.ingest.pipeline import BatchOutcome, IngestPipeline, RawMessage
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class _Job:
+    messages: Sequence[RawMessage]
+    future: Future[BatchOutcome] | None = None
+
+
+_STOP = _Job(messages=())
+
+
+class IngestWorker:
+    def __init__(
+        self,
+        pipeline: IngestPipeline,
+        *,
+        max_queued_jobs: int = 20_000,
+        batch_size: int = 10_000,
+        linger_s: float = 0.05,
+        tick_interval_s: float = 1.0,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.pipeline = pipeline
+        self._queue: queue.Queue[_Job] = queue.Queue(maxsize=max_queued_jobs)
+        self._batch_size = batch_size
+        self._linger_s = linger_s
+        self._tick_interval_s = tick_interval_s
+        self._clock = clock
+        self._thread = threading.Thread(target=self._run, name="fleetscope-ingest", daemon=True)
+        self._stopping = False
+        self.processed = 0
+        self.failed_batches = 0
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def submit(self, messages: Sequence[RawMessage]) -> Future[BatchOutcome]:
+        """Queue messages (blocks while the queue is full); the future gives their verdicts."""
+        if self._stopping:
+            raise RuntimeError("ingestion is stopping")
+        future: Future[BatchOutcome] = Future()
+        self._queue.put(_Job(messages=messages, future=future))
+        return future
+
+    def submit_nowait_result(self, messages: Sequence[RawMessage]) -> None:
+        """Queue messages whose verdicts nobody waits for (MQTT); blocks while full."""
+        self._queue.put(_Job(messages=messages))
+
+    def stop(self, *, timeout_s: float = 30.0) -> None:
+        """Process everything already queued, then end the thread."""
+        self._stopping = True
+        if self._thread.is_alive():
+            self._queue.put(_STOP)
+            self._thread.join(timeout_s)
+
+    def _run(self) -> None:
+        next_tick = time.monotonic() + self._tick_interval_s
+        while True:
+            timeout = max(0.0, next_tick - time.monotonic())
+            try:
+                first = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                first = None
+            if first is _STOP:
+                return
+            if first is not None:
+                stop_after = self._process(self._gather(first))
+                if stop_after:
+                    return
+            if time.monotonic() >= next_tick:
+                next_tick = time.monotonic() + self._tick_interval_s
+                self._tick()
+
+    def _gather(self, first: _Job) -> list[_Job]:
+        jobs = [first]
+        count = len(first.messages)
+        deadline = time.monotonic() + self._linger_s
+        while count < self._batch_size:
+            remaining = deadline - time.monotonic()
+            try:
+                job = (
+                    self._queue.get(timeout=remaining)
+                    if remaining > 0
+                    else self._queue.get_nowait()
+                )
+            except queue.Empty:
+                break
+            jobs.append(job)
+            if job is _STOP:
+                break
+            count += len(job.messages)
+        return jobs
+
+    def _process(self, jobs: list[_Job]) -> bool:
+        stop_after = jobs[-1] is _STOP
+        work = [job for job in jobs if job is not _STOP]
+        messages = [message for job in work for message in job.messages]
+        try:
+            outcome = self.pipeline.process(messages)
+        except Exception as err:
+            self.failed_batches += 1
+            log.exception("ingest batch of %d messages failed", len(messages))
+            for job in work:
+                if job.future is not None:
+                    job.future.set_exception(err)
+            return stop_after
+        self.processed += len(messages)
+        start = 0
+        for job in work:
+            stop = start + len(job.messages)
+            if job.future is not None:
+                job.future.set_result(outcome.slice(start, stop))
+            start = stop
+        return stop_after
+
+    def _tick(self) -> None:
+        try:
+            self.pipeline.tick(now=self._clock())
+        except Exception:
+            log.exception("ingest clock tick failed")

@@ -1,0 +1,187 @@
+"""``decode(topic, payload)``: one VDA 5050 message of any supported version -> ``Message``.
+
+Pure: no I/O, no clock. Every failure raises ``DecodeError`` whose text is the dead-letter
+reason (invalid JSON, bad topic, unsupported version, schema violation naming the field,
+topic and payload disagreeing about the vehicle).
+
+Validation policy (measured on a 1.7 KB 2.0 state, one core of the 2-core dev machine):
+typed msgspec parsing enforces the schemas' required fields, JSON types and enumerations of
+everything the derivation reads, at about 100,000 messages/s including normalization;
+fastjsonschema with the official schema alone manages about 19,000/s, too slow for the
+30,000/s decode + derive target. States and connections therefore use typed parsing by
+default and full schema validation on request (``validate_schema=True``); factsheets, a few
+per connect, are always validated against the schema. 1.1 has no schema files, so 1.1 is
+checked by typed parsing only.
+"""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any
+
+import msgspec
+import orjson
+
+from fleetscope.vda5050 import normalize, schemas
+from fleetscope.vda5050.model import DecodeError, Header, Message, MessageKind
+from fleetscope.vda5050.topic import Topic, parse_topic
+from fleetscope.vda5050.wire import (
+    WireConnection,
+    WireFactsheet,
+    WireHeaderProbe,
+    WireStateV2,
+    WireStateV3,
+)
+
+SUPPORTED_VERSIONS = ((1, 1), (2, 0), (2, 1), (3, 0))
+
+
+@dataclass(frozen=True, slots=True)
+class _Family:
+    """Versions sharing one wire layout: 1.1, 2.x, 3.0."""
+
+    dialect: normalize.Dialect
+    state: msgspec.json.Decoder[Any]
+    connection: msgspec.json.Decoder[WireConnection]
+    factsheet: msgspec.json.Decoder[WireFactsheet] | None
+
+
+_FAMILIES = {
+    1: _Family(
+        normalize.DIALECT_1,
+        msgspec.json.Decoder(WireStateV2),
+        msgspec.json.Decoder(WireConnection),
+        None,  # the factsheet topic came with 2.0
+    ),
+    2: _Family(
+        normalize.DIALECT_2,
+        msgspec.json.Decoder(WireStateV2),
+        msgspec.json.Decoder(WireConnection),
+        msgspec.json.Decoder(WireFactsheet),
+    ),
+    3: _Family(
+        normalize.DIALECT_3,
+        msgspec.json.Decoder(WireStateV3),
+        msgspec.json.Decoder(WireConnection),
+        msgspec.json.Decoder(WireFactsheet),
+    ),
+}
+_PROBE = msgspec.json.Decoder(WireHeaderProbe)
+_SUPPORTED_TEXT = "1.1, 2.0, 2.1, 3.0"
+
+
+def decode(
+    topic: str,
+    payload: bytes,
+    *,
+    validate_schema: bool = False,
+    received_at: datetime | None = None,
+) -> Message:
+    """Decodes and normalizes one message; raises DecodeError with the reason.
+
+    ``received_at`` stands in for the timestamp of a factsheet without one (2.1 allows it).
+    """
+    route = parse_topic(topic)
+    family = _FAMILIES.get(route.major)
+    if family is None:
+        raise DecodeError(
+            f"unsupported VDA 5050 major version {route.major_version!r} in topic "
+            f"(supported: {_SUPPORTED_TEXT})"
+        )
+    kind = route.kind
+    decoder = family.state if kind is MessageKind.STATE else family.connection
+    if kind is MessageKind.FACTSHEET:
+        if family.factsheet is None:
+            raise DecodeError("VDA 5050 1.1 has no factsheet topic")
+        decoder = family.factsheet
+    try:
+        wire = decoder.decode(payload)
+    except msgspec.ValidationError as error:
+        raise _explain(payload, route, error) from None
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:
+        raise DecodeError(f"invalid JSON: {error}") from None
+
+    major, minor = _version(wire.version, route)
+    if wire.manufacturer != route.manufacturer:
+        raise DecodeError(
+            f"payload manufacturer {wire.manufacturer!r} does not match topic manufacturer "
+            f"{route.manufacturer!r}"
+        )
+    if wire.serialNumber != route.serial_number:
+        raise DecodeError(
+            f"payload serialNumber {wire.serialNumber!r} does not match topic serial number "
+            f"{route.serial_number!r}"
+        )
+    if validate_schema or kind is MessageKind.FACTSHEET:
+        try:
+            document = orjson.loads(payload)
+        except orjson.JSONDecodeError as error:  # stricter than msgspec on lone surrogates
+            raise DecodeError(f"invalid JSON: {error}") from None
+        schemas.validate(document, major=major, minor=minor, kind=kind)
+
+    timestamp = wire.timestamp if wire.timestamp is not None else received_at
+    if timestamp is None:
+        raise DecodeError("factsheet has no timestamp and no receive time was given")
+    header = Header(
+        route.interface,
+        route.major_version,
+        wire.version,
+        wire.manufacturer,
+        wire.serialNumber,
+        wire.headerId,
+        _utc(timestamp),
+    )
+    if isinstance(wire, WireStateV2):
+        return normalize.state_v2(wire, header, family.dialect)
+    if isinstance(wire, WireStateV3):
+        return normalize.state_v3(wire, header, family.dialect)
+    if isinstance(wire, WireConnection):
+        return normalize.connection(wire, header, family.dialect)
+    return normalize.factsheet(wire, header)
+
+
+def _utc(timestamp: datetime) -> datetime:
+    if timestamp.tzinfo is UTC:
+        return timestamp
+    if timestamp.tzinfo is None:  # VDA 5050 timestamps are UTC; tolerate a missing "Z"
+        return timestamp.replace(tzinfo=UTC)
+    return timestamp.astimezone(UTC)
+
+
+def _version(version: str, route: Topic) -> tuple[int, int]:
+    major, minor = _parse_version(version)
+    if (major, minor) not in SUPPORTED_VERSIONS:
+        raise DecodeError(
+            f"unsupported VDA 5050 version {version!r} (supported: {_SUPPORTED_TEXT})"
+        )
+    if major != route.major:
+        raise DecodeError(
+            f"payload version {version!r} does not match topic major version "
+            f"{route.major_version!r}"
+        )
+    return major, minor
+
+
+@lru_cache(maxsize=64)
+def _parse_version(version: str) -> tuple[int, int]:
+    """ "2.0.0" -> (2, 0); patch and pre-release parts are ignored."""
+    parts = version.split(".")
+    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
+        raise DecodeError(f"version {version!r} is not [major].[minor].[patch]")
+    return int(parts[0]), int(parts[1])
+
+
+def _explain(payload: bytes, route: Topic, error: msgspec.ValidationError) -> DecodeError:
+    """A typed decode failed: an unsupported version explains it better than the schema."""
+    try:
+        probe = _PROBE.decode(payload)
+    except msgspec.ValidationError:  # not an object at all
+        return DecodeError(f"schema violation: {error}")
+    except (msgspec.DecodeError, UnicodeDecodeError) as invalid:
+        return DecodeError(f"invalid JSON: {invalid}")
+    if isinstance(probe.version, str):
+        try:
+            _version(probe.version, route)
+        except DecodeError as version_error:
+            return version_error
+    return DecodeError(f"schema violation: {error}")

@@ -1,0 +1,297 @@
+"""Wire Structs of each protocol version -> the normalized message model.
+
+Each version family has a ``Dialect``: the enumeration values it allows, mapped to the
+model's enums. A value outside the dialect is a schema violation naming the field.
+"""
+
+import math
+from dataclasses import dataclass
+from typing import Any, NoReturn, TypeVar
+
+from fleetscope.vda5050.model import (
+    ActionState,
+    ActionStatus,
+    Battery,
+    ConnectionMessage,
+    ConnectionState,
+    DecodeError,
+    EdgeState,
+    ErrorLevel,
+    ErrorReference,
+    FactsheetMessage,
+    Header,
+    NodeState,
+    OperatingMode,
+    Position,
+    StateMessage,
+    VehicleError,
+)
+from fleetscope.vda5050.wire import (
+    WireActionState,
+    WireActionStateV3,
+    WireConnection,
+    WireEdgeState,
+    WireError,
+    WireFactsheet,
+    WireNodeState,
+    WireStateV2,
+    WireStateV3,
+    WireVelocity,
+)
+
+Member = TypeVar("Member")
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """The enumeration values one protocol version family allows."""
+
+    action_status: dict[str, ActionStatus]
+    error_level: dict[str, ErrorLevel]
+    operating_mode: dict[str, OperatingMode]
+    e_stop: dict[str, str]
+    connection_state: dict[str, ConnectionState]
+
+
+def _upper_case(*members: Member) -> dict[str, Member]:
+    return {str(member): member for member in members}
+
+
+def _any_case(mapping: dict[str, Member], **extra: Member) -> dict[str, Member]:
+    """1.1 writes enumerations in lower or camel case ("waiting", "autoAck")."""
+    tolerant = dict(mapping)
+    tolerant.update({key.lower(): value for key, value in mapping.items()})
+    tolerant.update(extra)
+    return tolerant
+
+
+_ACTION_STATUS_2 = _upper_case(
+    ActionStatus.WAITING,
+    ActionStatus.INITIALIZING,
+    ActionStatus.RUNNING,
+    ActionStatus.PAUSED,  # missing from the 2.1 schema file, listed in its text (6.11)
+    ActionStatus.FINISHED,
+    ActionStatus.FAILED,
+)
+_ERROR_LEVEL_2 = _upper_case(ErrorLevel.WARNING, ErrorLevel.FATAL)
+_OPERATING_MODE_2 = _upper_case(
+    OperatingMode.AUTOMATIC,
+    OperatingMode.SEMIAUTOMATIC,
+    OperatingMode.MANUAL,
+    OperatingMode.SERVICE,
+    OperatingMode.TEACHIN,
+)
+_E_STOP_2 = {value: value for value in ("AUTOACK", "MANUAL", "REMOTE", "NONE")}
+_CONNECTION_2 = _upper_case(
+    ConnectionState.ONLINE, ConnectionState.OFFLINE, ConnectionState.CONNECTIONBROKEN
+)
+
+DIALECT_1 = Dialect(
+    action_status=_any_case(_ACTION_STATUS_2),
+    error_level=_any_case(_ERROR_LEVEL_2),
+    # The 1.1 text names the mode TEACHING in one table and TEACHIN in another.
+    operating_mode=_any_case(_OPERATING_MODE_2, TEACHING=OperatingMode.TEACHIN),
+    e_stop=_any_case(_E_STOP_2, autoAck="AUTOACK"),
+    connection_state=_any_case(_CONNECTION_2, connectionBroken=ConnectionState.CONNECTIONBROKEN),
+)
+DIALECT_2 = Dialect(
+    action_status=_ACTION_STATUS_2,
+    error_level=_ERROR_LEVEL_2,
+    operating_mode=_OPERATING_MODE_2,
+    e_stop=_E_STOP_2,
+    connection_state=_CONNECTION_2,
+)
+DIALECT_3 = Dialect(
+    action_status={**_ACTION_STATUS_2, "RETRIABLE": ActionStatus.RETRIABLE},
+    error_level=_upper_case(
+        ErrorLevel.WARNING, ErrorLevel.URGENT, ErrorLevel.CRITICAL, ErrorLevel.FATAL
+    ),
+    operating_mode={
+        **_OPERATING_MODE_2,
+        "STARTUP": OperatingMode.STARTUP,
+        "INTERVENED": OperatingMode.INTERVENED,
+        "TEACH_IN": OperatingMode.TEACHIN,
+    },
+    e_stop={value: value for value in ("MANUAL", "REMOTE", "NONE")},
+    connection_state={
+        "ONLINE": ConnectionState.ONLINE,
+        "OFFLINE": ConnectionState.OFFLINE,
+        "HIBERNATING": ConnectionState.HIBERNATING,
+        "CONNECTION_BROKEN": ConnectionState.CONNECTIONBROKEN,
+    },
+)
+
+
+def _invalid(mapping: dict[str, Any], value: str, path: str, *index: int) -> NoReturn:
+    """Error path only: builds the JSON path lazily (f-strings per call cost throughput)."""
+    if index:
+        path = path.replace("[]", f"[{index[0]}]")
+    allowed = ", ".join(sorted(key for key in mapping if key.isupper()))
+    raise DecodeError(f"schema violation: {path} has invalid value {value!r} ({allowed})")
+
+
+def _nodes(wire: list[WireNodeState]) -> tuple[NodeState, ...]:
+    return tuple([NodeState(node.nodeId, node.sequenceId, node.released) for node in wire])
+
+
+def _edges(wire: list[WireEdgeState]) -> tuple[EdgeState, ...]:
+    return tuple([EdgeState(edge.edgeId, edge.sequenceId, edge.released) for edge in wire])
+
+
+def _errors(wire: list[WireError], dialect: Dialect) -> tuple[VehicleError, ...]:
+    levels = dialect.error_level
+    return tuple(
+        [
+            VehicleError(
+                error.errorType,
+                levels.get(error.errorLevel)
+                or _invalid(levels, error.errorLevel, "$.errors[].errorLevel", index),
+                error.errorDescription,
+                tuple(
+                    [
+                        ErrorReference(ref.referenceKey, ref.referenceValue)
+                        for ref in error.errorReferences
+                    ]
+                ),
+            )
+            for index, error in enumerate(wire)
+        ]
+    )
+
+
+def _actions_v2(wire: list[WireActionState], dialect: Dialect) -> tuple[ActionState, ...]:
+    statuses = dialect.action_status
+    return tuple(
+        [
+            ActionState(
+                action.actionId,
+                action.actionType,
+                statuses.get(action.actionStatus)
+                or _invalid(statuses, action.actionStatus, "$.actionStates[].actionStatus", i),
+                action.actionDescription,
+                action.resultDescription,
+            )
+            for i, action in enumerate(wire)
+        ]
+    )
+
+
+def _actions_v3(
+    wire: list[WireActionStateV3], dialect: Dialect, field: str
+) -> tuple[ActionState, ...]:
+    statuses = dialect.action_status
+    return tuple(
+        [
+            ActionState(
+                action.actionId,
+                action.actionType,
+                statuses.get(action.actionStatus)
+                or _invalid(statuses, action.actionStatus, f"$.{field}[].actionStatus", i),
+                action.actionDescriptor,
+                action.actionResult,
+            )
+            for i, action in enumerate(wire)
+        ]
+    )
+
+
+def _speed(velocity: WireVelocity | None) -> float | None:
+    if velocity is None or (velocity.vx is None and velocity.vy is None):
+        return None
+    return math.hypot(velocity.vx or 0.0, velocity.vy or 0.0)
+
+
+def state_v2(wire: WireStateV2, header: Header, dialect: Dialect) -> StateMessage:
+    """1.1, 2.0 and 2.1 state."""
+    battery = wire.batteryState
+    position = wire.agvPosition
+    return StateMessage(
+        header,
+        wire.orderId,
+        wire.orderUpdateId,
+        wire.lastNodeId,
+        wire.lastNodeSequenceId,
+        _nodes(wire.nodeStates),
+        _edges(wire.edgeStates),
+        _actions_v2(wire.actionStates, dialect),
+        _errors(wire.errors, dialect),
+        wire.driving,
+        wire.paused,
+        dialect.operating_mode.get(wire.operatingMode)
+        or _invalid(dialect.operating_mode, wire.operatingMode, "$.operatingMode"),
+        Battery(
+            battery.batteryCharge,
+            battery.charging,
+            battery.batteryVoltage,
+            battery.batteryHealth,
+            battery.reach,
+        ),
+        None
+        if position is None
+        else Position(
+            position.x, position.y, position.theta, position.mapId, position.positionInitialized
+        ),
+        _speed(wire.velocity),
+        0 if wire.loads is None else len(wire.loads),
+        dialect.e_stop.get(wire.safetyState.eStop)
+        or _invalid(dialect.e_stop, wire.safetyState.eStop, "$.safetyState.eStop"),
+    )
+
+
+def state_v3(wire: WireStateV3, header: Header, dialect: Dialect) -> StateMessage:
+    power = wire.powerSupply
+    position = wire.mobileRobotPosition
+    return StateMessage(
+        header,
+        wire.orderId,
+        wire.orderUpdateId,
+        wire.lastNodeId,
+        wire.lastNodeSequenceId,
+        _nodes(wire.nodeStates),
+        _edges(wire.edgeStates),
+        _actions_v3(wire.actionStates, dialect, "actionStates"),
+        _errors(wire.errors, dialect),
+        wire.driving,
+        wire.paused,
+        dialect.operating_mode.get(wire.operatingMode)
+        or _invalid(dialect.operating_mode, wire.operatingMode, "$.operatingMode"),
+        Battery(
+            power.stateOfCharge,
+            power.charging,
+            power.batteryVoltage,
+            power.batteryHealth,
+            power.range,
+        ),
+        None
+        if position is None
+        else Position(position.x, position.y, position.theta, position.mapId, position.localized),
+        _speed(wire.velocity),
+        0 if wire.loads is None else len(wire.loads),
+        dialect.e_stop.get(wire.safetyState.activeEmergencyStop)
+        or _invalid(
+            dialect.e_stop,
+            wire.safetyState.activeEmergencyStop,
+            "$.safetyState.activeEmergencyStop",
+        ),
+        _actions_v3(wire.instantActionStates, dialect, "instantActionStates"),
+    )
+
+
+def connection(wire: WireConnection, header: Header, dialect: Dialect) -> ConnectionMessage:
+    return ConnectionMessage(
+        header,
+        dialect.connection_state.get(wire.connectionState)
+        or _invalid(dialect.connection_state, wire.connectionState, "$.connectionState"),
+    )
+
+
+def factsheet(wire: WireFactsheet, header: Header) -> FactsheetMessage:
+    type_spec = wire.typeSpecification
+    physical = wire.physicalParameters
+    return FactsheetMessage(
+        header,
+        type_spec.seriesName,
+        type_spec.seriesDescription,
+        type_spec.mobileRobotClass or type_spec.agvClass,
+        physical.maximumSpeed if physical.maximumSpeed is not None else physical.speedMax,
+    )

@@ -1,0 +1,131 @@
+"""Battery samples and charge sessions."""
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+from derive_builders import Vehicle, at, deriver, feed_all, only
+from msgspec.structs import replace
+
+from fleetscope.facts.model import BatterySample, ChargeSession
+from fleetscope.vda5050.model import Battery
+
+
+def samples(facts: Sequence[object]) -> list[tuple[float, float, bool]]:
+    return [
+        ((sample.at - at(0)).total_seconds(), sample.charge, sample.charging)
+        for sample in only(facts, BatterySample)
+    ]
+
+
+def sessions(facts: Sequence[object]) -> list[tuple[float, float, float, float, float]]:
+    return [
+        (
+            (session.start - at(0)).total_seconds(),
+            (session.end - at(0)).total_seconds(),
+            session.start_charge,
+            session.end_charge,
+            session.peak_before,
+        )
+        for session in only(facts, ChargeSession)
+    ]
+
+
+def test_samples_on_one_point_change_every_60_s_and_flag_change() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, charge=80.0),
+            v.state(10, charge=79.5),  # 0.5 points: no
+            v.state(20, charge=79.0),  # 1 point from the last sample: yes
+            v.state(50, charge=78.7),  # no
+            v.state(80, charge=78.6),  # 60 s since the last sample: yes
+            v.state(85, charge=78.6, charging=True),  # flag: yes
+            v.state(86, charge=78.7, charging=True),  # no
+            v.state(87, charge=78.7, charging=False),  # flag: yes
+        ],
+    )
+    assert samples(facts) == [
+        (0, 80.0, False),
+        (20, 79.0, False),
+        (80, 78.6, False),
+        (85, 78.6, True),
+        (87, 78.7, False),
+    ]
+
+
+def test_samples_keep_voltage_and_health() -> None:
+    message = Vehicle().state(0)
+    message = replace(message, battery=Battery(70.0, False, voltage=47.9, health=93.0))
+    [sample] = only(deriver().feed(message), BatterySample)
+    assert (sample.charge, sample.voltage, sample.health) == (70.0, 47.9, 93.0)
+
+
+def test_charge_sessions_with_peak_before() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, charge=70.0),
+            v.state(10, charge=90.0),  # the highest charge before the first session
+            v.state(20, charge=40.0),
+            v.state(30, charge=35.0, charging=True),
+            v.state(40, charge=60.0, charging=True),
+            v.state(50, charge=80.0),
+            v.state(60, charge=75.0),
+            v.state(70, charge=50.0, charging=True),
+            v.state(80, charge=55.0),
+        ],
+    )
+    assert sessions(facts) == [
+        (30, 50, 35.0, 80.0, 90.0),
+        (70, 80, 50.0, 55.0, 80.0),  # highest since the previous session ended
+    ]
+
+
+def test_charge_session_continues_through_error_and_manual() -> None:
+    from derive_builders import error
+
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, charge=30.0, charging=True),
+            v.state(10, charge=40.0, charging=True, errors=[error("x", "FATAL")]),
+            v.state(20, charge=50.0, charging=True, mode="MANUAL"),
+            v.state(30, charge=60.0),
+        ],
+    )
+    assert sessions(facts) == [(0, 30, 30.0, 60.0, 30.0)]
+
+
+def test_going_offline_ends_a_charge_session() -> None:
+    v = Vehicle()
+    target = deriver()
+    facts = feed_all(
+        target,
+        [
+            v.state(0, charge=30.0, charging=True),
+            v.state(20, charge=35.0, charging=True),
+            v.state(500, charge=80.0, charging=True),  # back, still charging: a new session
+            v.state(510, charge=81.0),
+        ],
+    )
+    assert sessions(facts) == [(0, 85, 30.0, 35.0, 30.0), (500, 510, 80.0, 81.0, 80.0)]
+
+
+def test_tick_ends_a_charge_session_like_feeding() -> None:
+    v = Vehicle()
+    target = deriver()
+    target.feed(v.state(0, charge=30.0, charging=True))
+    facts = target.tick(now=at(0) + timedelta(seconds=100))
+    assert sessions(facts) == [(0, 65, 30.0, 30.0, 30.0)]
+
+
+def test_open_session_in_open_facts() -> None:
+    v = Vehicle()
+    target = deriver()
+    feed_all(
+        target, [v.state(0, charge=30.0, charging=True), v.state(10, charge=33.0, charging=True)]
+    )
+    assert sessions(target.open_facts(at=at(20))) == [(0, 20, 30.0, 33.0, 30.0)]

@@ -1,0 +1,405 @@
+"""Order runs: start, outcome (finished, failed, cancelled), nodes, distance, paused and
+waiting time, errors during the order, workflow."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from derive_builders import Vehicle, action, at, deriver, error, feed_all, only
+
+from fleetscope.derive import DerivationConfig, VehicleDeriver, WorkflowRule
+from fleetscope.facts.model import OrderOutcome, OrderRun
+
+ORDER = "TRANSPORT_A-000123"
+ROUTE = [("s1", 0), ("n2", 2), ("s3", 4)]
+EDGES = [("e1", 1), ("e2", 3)]
+
+
+def runs(facts: Sequence[object]) -> list[OrderRun]:
+    return only(facts, OrderRun)
+
+
+def drive_route(v: Vehicle, *, pick: str = "FINISHED", drop: str = "FINISHED") -> Sequence[object]:
+    """Order on three nodes: accept at s1, pick, drive 10 m to n2 and 10 m to s3, drop."""
+    return [
+        v.state(0),
+        v.state(
+            10,
+            order_id=ORDER,
+            nodes=ROUTE,
+            edges=EDGES,
+            last_node=("x9", 7),  # still the previous order's last node
+            actions=[action("pick", "WAITING"), action("drop", "WAITING", "drop")],
+        ),
+        v.state(
+            11,
+            order_id=ORDER,
+            nodes=ROUTE[1:],
+            edges=EDGES,
+            last_node=("s1", 0),
+            actions=[action("pick", "RUNNING"), action("drop", "WAITING", "drop")],
+        ),
+        v.state(
+            15,
+            order_id=ORDER,
+            nodes=ROUTE[1:],
+            edges=EDGES,
+            last_node=("s1", 0),
+            actions=[action("pick", pick), action("drop", "WAITING", "drop")],
+            driving=True,
+        ),
+        v.state(
+            20,
+            order_id=ORDER,
+            nodes=ROUTE[2:],
+            edges=EDGES[1:],
+            last_node=("n2", 2),
+            actions=[action("pick", pick), action("drop", "WAITING", "drop")],
+            driving=True,
+            position=(10.0, 0.0, "hall"),
+        ),
+        v.state(
+            25,
+            order_id=ORDER,
+            last_node=("s3", 4),
+            actions=[action("pick", pick), action("drop", drop, "drop")],
+            position=(20.0, 0.0, "hall"),
+        ),
+        v.state(40, order_id=ORDER, last_node=("s3", 4), position=(20.0, 0.0, "hall")),
+    ]
+
+
+def test_finished_order_with_every_field() -> None:
+    facts = feed_all(deriver(), drive_route(Vehicle()))
+    [run] = runs(facts)
+    assert (run.order_id, run.workflow, run.outcome) == (
+        ORDER,
+        "TRANSPORT_A",
+        OrderOutcome.FINISHED,
+    )
+    assert (run.start, run.end) == (at(10), at(25))
+    assert (run.nodes_traversed, run.nodes_total) == (3, 3)
+    assert run.distance_m == 20.0
+    assert run.paused_s == 0.0
+    assert run.waiting_s == 15.0  # the drop action waited from 10 s to 25 s
+    assert run.error_count == 0
+    assert run.vehicle_id == 7
+
+
+def test_failed_action_fails_the_order() -> None:
+    [run] = runs(feed_all(deriver(), drive_route(Vehicle(), pick="FAILED")))
+    assert run.outcome == OrderOutcome.FAILED
+    assert (run.nodes_traversed, run.nodes_total) == (3, 3)
+
+
+def test_failed_last_action_fails_the_order() -> None:
+    [run] = runs(feed_all(deriver(), drive_route(Vehicle(), drop="FAILED")))
+    assert run.outcome == OrderOutcome.FAILED
+
+
+def test_untraversed_nodes_when_idle_fail_the_order() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE, edges=EDGES, last_node=("s1", 0)),
+            v.state(5, order_id=ORDER, nodes=ROUTE[2:], edges=EDGES[1:], last_node=("n2", 2)),
+            v.state(9, order_id=ORDER, last_node=("n2", 2)),  # route dropped before s3
+        ],
+    )
+    [run] = runs(facts)
+    assert run.outcome == OrderOutcome.FAILED
+    assert (run.nodes_traversed, run.nodes_total, run.end) == (2, 3, at(9))
+
+
+def test_lost_messages_do_not_lose_traversed_nodes() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE, edges=EDGES, last_node=("s1", 0)),
+            v.state(30, order_id=ORDER, last_node=("s3", 4)),  # the n2 message was lost
+        ],
+    )
+    [run] = runs(facts)
+    assert (run.outcome, run.nodes_traversed, run.nodes_total) == (OrderOutcome.FINISHED, 3, 3)
+
+
+def test_fatal_error_that_ends_the_order_fails_it() -> None:
+    v = Vehicle()
+    fatal = [error("driveFault", "FATAL", "motor overheated")]
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE[1:], edges=EDGES, last_node=("s1", 0)),
+            v.state(5, order_id=ORDER, nodes=ROUTE[1:], last_node=("s1", 0), errors=fatal),
+            # the vehicle drops its route while the error is active
+            v.state(8, order_id=ORDER, last_node=("s1", 0), errors=fatal),
+        ],
+    )
+    [run] = runs(facts)
+    assert (run.outcome, run.end, run.error_count) == (OrderOutcome.FAILED, at(8), 1)
+
+
+def test_fatal_error_active_when_every_node_is_reached_still_fails() -> None:
+    v = Vehicle()
+    fatal = [error("driveFault", "FATAL")]
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=[("n2", 2)], edges=[("e1", 1)], last_node=("s1", 0)),
+            v.state(5, order_id=ORDER, last_node=("n2", 2), errors=fatal),
+        ],
+    )
+    assert runs(facts)[0].outcome == OrderOutcome.FAILED
+
+
+def test_fatal_error_cleared_before_the_order_ends_does_not_fail_it() -> None:
+    v = Vehicle()
+    fatal = [error("driveFault", "FATAL")]
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=[("n2", 2)], edges=[("e1", 1)], last_node=("s1", 0)),
+            v.state(5, order_id=ORDER, nodes=[("n2", 2)], last_node=("s1", 0), errors=fatal),
+            v.state(50, order_id=ORDER, nodes=[("n2", 2)], last_node=("s1", 0), driving=True),
+            v.state(60, order_id=ORDER, last_node=("n2", 2)),
+        ],
+    )
+    [run] = runs(facts)
+    assert (run.outcome, run.error_count) == (OrderOutcome.FINISHED, 1)
+
+
+def test_cancel_order_instant_action_cancels() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE, edges=EDGES, actions=[action("p", "WAITING")]),
+            v.state(
+                5,
+                order_id=ORDER,
+                nodes=ROUTE,
+                edges=EDGES,
+                actions=[action("p", "WAITING"), action("c1", "RUNNING", "cancelOrder")],
+                driving=True,
+            ),
+            # Route cleared, cancelOrder still running: not over yet.
+            v.state(
+                6,
+                order_id=ORDER,
+                actions=[action("p", "FAILED"), action("c1", "RUNNING", "cancelOrder")],
+            ),
+            v.state(
+                7,
+                order_id=ORDER,
+                actions=[action("p", "FAILED"), action("c1", "FINISHED", "cancelOrder")],
+            ),
+        ],
+    )
+    [run] = runs(facts)
+    assert (run.outcome, run.end) == (OrderOutcome.CANCELLED, at(7))
+
+
+def test_cancel_order_in_3_0_instant_action_states() -> None:
+    v = Vehicle()
+    cancel = action("c1", "FINISHED", "cancelOrder")
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE, edges=EDGES),
+            v.state(4, order_id=ORDER, instant_actions=[cancel]),
+            v.state(5, order_id=ORDER, instant_actions=[cancel]),
+        ],
+    )
+    [run] = runs(facts)
+    assert (run.outcome, run.end) == (OrderOutcome.CANCELLED, at(4))
+
+
+def test_failed_cancel_order_without_an_order_changes_nothing() -> None:
+    v = Vehicle()
+    target = deriver()
+    facts = feed_all(
+        target,
+        [
+            v.state(0, actions=[action("c1", "RUNNING", "cancelOrder")]),
+            v.state(1, actions=[action("c1", "FAILED", "cancelOrder")]),
+        ],
+    )
+    assert runs(facts) == []
+
+
+def test_order_replaced_before_idle_is_cancelled_and_the_new_one_starts() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE, edges=EDGES, driving=True),
+            v.state(8, order_id="RETURN-000001", nodes=[("n2", 0), ("p", 2)], edges=[("e", 1)]),
+            v.state(20, order_id="RETURN-000001", last_node=("p", 2)),
+        ],
+    )
+    first, second = runs(facts)
+    assert (first.order_id, first.outcome, first.end) == (ORDER, OrderOutcome.CANCELLED, at(8))
+    assert (second.order_id, second.workflow) == ("RETURN-000001", "RETURN")
+    assert (second.start, second.end, second.outcome) == (at(8), at(20), OrderOutcome.FINISHED)
+
+
+def test_order_first_seen_already_idle_is_not_a_run() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id="OLD-000001", last_node=("s3", 4)),
+            v.state(10, order_id="OLD-000001"),
+        ],
+    )
+    assert runs(facts) == []
+
+
+def test_order_in_progress_at_the_first_message_starts_there() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE[2:], edges=EDGES[1:], last_node=("n2", 2)),
+            v.state(5, order_id=ORDER, last_node=("s3", 4)),
+        ],
+    )
+    [run] = runs(facts)
+    assert (run.start, run.outcome, run.nodes_traversed, run.nodes_total) == (
+        at(0),
+        OrderOutcome.FINISHED,
+        1,
+        1,
+    )
+
+
+def test_order_id_lost_by_a_restarting_vehicle_is_judged_like_idle() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE, edges=EDGES, last_node=("s1", 0)),
+            v.state(30, header_id=1),  # restarted: headerId from 1, no order
+        ],
+    )
+    [run] = runs(facts)
+    assert (run.outcome, run.end) == (OrderOutcome.FAILED, at(30))
+
+
+def test_same_order_id_after_its_end_is_not_a_new_run() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=[("n2", 2)], last_node=("s1", 0)),
+            v.state(5, order_id=ORDER, last_node=("n2", 2)),
+            v.state(9, order_id=ORDER, nodes=[("s3", 4)], last_node=("n2", 2)),  # late update
+            v.state(15, order_id=ORDER, last_node=("s3", 4)),
+        ],
+    )
+    assert [run.end for run in runs(facts)] == [at(5)]
+
+
+def test_paused_and_waiting_time() -> None:
+    v = Vehicle()
+    route: dict[str, Any] = {
+        "order_id": ORDER,
+        "nodes": ROUTE[1:],
+        "edges": EDGES,
+        "last_node": ("s1", 0),
+    }
+    waiting = [action("drop", "WAITING", "drop")]
+    running = [action("drop", "RUNNING", "drop")]
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, **route, actions=running),
+            v.state(10, **route, actions=running, paused=True),
+            v.state(15, **route, actions=waiting, paused=True),
+            v.state(18, **route, actions=waiting),
+            v.state(30, **route, actions=running),
+            v.state(40, order_id=ORDER, last_node=("s3", 4), actions=[action("drop", "FINISHED")]),
+        ],
+    )
+    [run] = runs(facts)
+    assert run.paused_s == 8.0  # 10..18
+    assert run.waiting_s == 15.0  # 15..30
+
+
+def test_paused_time_stops_while_offline() -> None:
+    v = Vehicle()
+    route: dict[str, Any] = {
+        "order_id": ORDER,
+        "nodes": ROUTE[1:],
+        "edges": EDGES,
+        "last_node": ("s1", 0),
+    }
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, **route, paused=True),
+            v.state(200, **route, paused=True),  # offline from 65 to 200
+            v.state(210, order_id=ORDER, last_node=("s3", 4)),
+        ],
+    )
+    assert runs(facts)[0].paused_s == 75.0  # 0..65 and 200..210
+
+
+def test_errors_during_the_order_are_counted() -> None:
+    v = Vehicle()
+    route: dict[str, Any] = {
+        "order_id": ORDER,
+        "nodes": ROUTE[1:],
+        "edges": EDGES,
+        "last_node": ("s1", 0),
+    }
+    warn = error("lidar", "WARNING")
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, errors=[error("before")]),
+            v.state(1, **route),
+            v.state(2, **route, errors=[warn]),
+            v.state(3, **route, errors=[warn, error("slip", "WARNING")]),
+            v.state(4, **route),
+            v.state(5, **route, errors=[warn]),
+            v.state(6, order_id=ORDER, last_node=("s3", 4)),
+            v.state(7, order_id=ORDER, errors=[error("after")]),
+        ],
+    )
+    assert runs(facts)[0].error_count == 3
+
+
+def test_distance_counts_only_while_the_order_runs() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, position=(0.0, 0.0, "hall")),
+            v.state(10, order_id=ORDER, nodes=[("n2", 2)], position=(4.0, 0.0, "hall")),
+            v.state(20, order_id=ORDER, nodes=[("n2", 2)], position=(4.0, 30.0, "hall")),
+            v.state(30, order_id=ORDER, last_node=("n2", 2), position=(4.0, 33.0, "hall")),
+            v.state(40, order_id=ORDER, last_node=("n2", 2), position=(4.0, 40.0, "hall")),
+        ],
+    )
+    assert runs(facts)[0].distance_m == 33.0  # 4 m before the order and 7 m after are not in it
+
+
+def test_site_workflow_rules_in_order() -> None:
+    rules = (
+        WorkflowRule(r"^(?P<workflow>KITTING)"),
+        WorkflowRule(r"^(?:[A-Z]+)/(?P<workflow>[a-z]+)/"),
+    )
+    target = VehicleDeriver(vehicle_id=1, config=DerivationConfig(workflow_rules=rules))
+    v = Vehicle()
+    facts = feed_all(
+        target,
+        [
+            v.state(0, order_id="KITTING-7", nodes=[("n", 2)]),
+            v.state(1, order_id="WH/replenish/9", nodes=[("n", 2)]),
+            v.state(2, order_id="no-rule-for-this", nodes=[("n", 2)]),
+            v.state(3, order_id="END-1", nodes=[("n", 2)]),
+        ],
+    )
+    assert [run.workflow for run in runs(facts)] == ["KITTING", "replenish", "unassigned"]

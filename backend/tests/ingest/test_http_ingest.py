@@ -1,0 +1,162 @@
+"""HTTP ingestion: API tokens, per-line verdicts, site isolation, body limit, dead letters."""
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from fleetscope.api.main import create_app
+from fleetscope.demo.seed import DEMO_MANUFACTURER, DemoData
+from fleetscope.facts.store import FactStore
+from fleetscope.settings import Settings
+
+from .vda import T0, line, state
+
+SUPERUSER = "superuser@demo.fleetscope"
+INGEST = "/v2/Ingest/vda5050"
+INVALID_TOKEN = "invalid or missing API token"
+
+pytestmark = pytest.mark.sqlite_only
+
+
+def _ham(serial: str, header_id: int, **kw: Any) -> bytes:
+    payload = state(serial, header_id, T0, manufacturer=DEMO_MANUFACTURER, **kw)
+    return line(serial, "state", payload, manufacturer=DEMO_MANUFACTURER)
+
+
+def _token(client: TestClient, site_id: int, name: str = "plc gateway") -> str:
+    response = client.post(f"/v2/Sites/{site_id}/tokens", json={"name": name})
+    assert response.status_code == 201, response.text
+    token: str = response.json()["data"]["token"]
+    return token
+
+
+def _post(client: TestClient, token: str | None, body: bytes) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    return client.post(INGEST, content=body, headers=headers)
+
+
+def _store(app: FastAPI) -> FactStore:
+    store: FactStore = app.state.ingestion.store
+    return store
+
+
+def test_missing_wrong_or_revoked_token_is_refused(
+    client: TestClient, seeded: DemoData, login: Any
+) -> None:
+    login(client, SUPERUSER)
+    site = seeded.site_ids["Hamburg DC"]
+    token = _token(client, site)
+    body = _ham("HAM-01", 1)
+    for bad in (None, "", "fst_not-a-token"):
+        response = _post(client, bad, body)
+        assert response.status_code == 401
+        assert response.json() == {"status": False, "msg": INVALID_TOKEN, "data": None}
+    assert _post(client, token, body).status_code == 200
+    tokens = client.get(f"/v2/Sites/{site}/tokens").json()["data"]
+    assert [t["name"] for t in tokens] == ["plc gateway"]
+    assert all("token" not in t and "tokenHash" not in t for t in tokens)
+    revoked = client.delete(f"/v2/Sites/{site}/tokens/{tokens[0]['id']}")
+    assert revoked.status_code == 200 and revoked.json()["data"]["revokedAt"]
+    assert _post(client, token, _ham("HAM-01", 2)).status_code == 401
+
+
+def test_token_administration_is_for_superusers(
+    client: TestClient, seeded: DemoData, login: Any
+) -> None:
+    site = seeded.site_ids["Hamburg DC"]
+    login(client, "customer@demo.fleetscope")
+    assert client.post(f"/v2/Sites/{site}/tokens", json={"name": "x"}).status_code == 403
+    assert client.get(f"/v2/Sites/{site}/tokens").status_code == 403
+    assert client.get("/v2/DeadLetters").status_code == 403
+    login(client, SUPERUSER)
+    assert client.get("/v2/Sites/999999/tokens").status_code == 404
+    assert client.post("/v2/Sites/999999/tokens", json={"name": "x"}).status_code == 404
+    other = _token(client, seeded.site_ids["Munich Hub"])
+    assert other.startswith("fst_")
+    munich_tokens = client.get(f"/v2/Sites/{seeded.site_ids['Munich Hub']}/tokens").json()
+    token_id = munich_tokens["data"][0]["id"]
+    assert client.delete(f"/v2/Sites/{site}/tokens/{token_id}").status_code == 404
+
+
+def test_mixed_lines_give_counts_and_only_good_lines_are_stored(
+    app: FastAPI, client: TestClient, seeded: DemoData, login: Any
+) -> None:
+    login(client, SUPERUSER)
+    token = _token(client, seeded.site_ids["Hamburg DC"])
+    good = [_ham("HAM-01", 1), _ham("HAM-02", 1), _ham("HAM-01", 2, charge=70.0)]
+    body = b"\n".join(
+        [
+            good[0],
+            good[1],
+            b"",  # blank lines are skipped but counted
+            b"{this is not json",
+            good[0],  # duplicate
+            b'{"payload": {}}',
+            line("HAM-03", "state", {"headerId": "x"}, manufacturer=DEMO_MANUFACTURER),
+            good[2],
+        ]
+    )
+    response = _post(client, token, body)
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    assert (data["accepted"], data["duplicates"]) == (3, 1)
+    assert [r["line"] for r in data["rejected"]] == [4, 6, 7]
+    assert "not valid JSON" in data["rejected"][0]["reason"]
+    assert '"topic"' in data["rejected"][1]["reason"]
+    counts = _store(app).table_counts()
+    assert counts["raw_keys"] == 3 and counts["dead_letters"] == 3
+    dead = client.get("/v2/DeadLetters", params={"limit": 2}).json()["data"]
+    assert dead["count"] == 3 and len(dead["items"]) == 2
+    again = _post(client, token, b"\n".join(good)).json()["data"]
+    assert (again["accepted"], again["duplicates"], again["rejected"]) == (0, 3, [])
+
+
+def test_a_sites_token_cannot_write_into_another_site(
+    app: FastAPI, client: TestClient, seeded: DemoData, login: Any
+) -> None:
+    login(client, SUPERUSER)
+    munich = _token(client, seeded.site_ids["Munich Hub"])
+    response = _post(client, munich, _ham("HAM-01", 1) + b"\n" + _ham("NEW-01", 1))
+    data = response.json()["data"]
+    assert data["accepted"] == 1  # the new vehicle joins the token's site
+    assert data["rejected"][0]["line"] == 1
+    assert "belongs to another site" in data["rejected"][0]["reason"]
+    assert _store(app).table_counts()["raw_keys"] == 1
+
+
+@pytest.fixture
+def small_limit_client(settings: Settings) -> Iterator[TestClient]:
+    limited = create_app(settings.model_copy(update={"ingest_max_body_bytes": 2000}))
+    with TestClient(limited) as test_client:
+        yield test_client
+
+
+def test_a_body_over_the_limit_is_refused_and_nothing_is_stored(
+    small_limit_client: TestClient, login: Any
+) -> None:
+    from fleetscope.demo.seed import seed_demo
+
+    client = small_limit_client
+    app: FastAPI = client.app  # type: ignore[assignment]
+    with app.state.session_factory() as session:
+        seeded = seed_demo(session)
+    login(client, SUPERUSER)
+    token = _token(client, seeded.site_ids["Hamburg DC"])
+    big = b"\n".join(_ham("HAM-01", i) for i in range(1, 30))
+    assert len(big) > 2000
+    declared = _post(client, token, big)
+    assert declared.status_code == 413
+    assert "exceeds the limit of 2000 bytes" in declared.json()["msg"]
+
+    def streamed() -> Iterator[bytes]:  # no Content-Length: counted while reading
+        for start in range(0, len(big), 500):
+            yield big[start : start + 500]
+
+    chunked = client.post(INGEST, content=streamed(), headers={"Authorization": f"Bearer {token}"})
+    assert chunked.status_code == 413
+    assert _store(app).table_counts()["raw_keys"] == 0
+    small = _post(client, token, _ham("HAM-01", 1)).json()["data"]
+    assert small["accepted"] == 1

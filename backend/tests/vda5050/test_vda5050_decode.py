@@ -1,0 +1,296 @@
+"""decode(topic, payload): every supported version and every failure reason."""
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fleetscope.vda5050.decode import decode
+from fleetscope.vda5050.model import (
+    ActionStatus,
+    ConnectionMessage,
+    ConnectionState,
+    DecodeError,
+    ErrorLevel,
+    ErrorReference,
+    FactsheetMessage,
+    OperatingMode,
+    StateMessage,
+)
+
+PAYLOADS = Path(__file__).parent / "payloads"
+
+
+def payload(name: str) -> bytes:
+    return (PAYLOADS / name).read_bytes()
+
+
+def edited(name: str, **changes: Any) -> bytes:
+    document = json.loads(payload(name))
+    document.update(changes)
+    return json.dumps(document).encode()
+
+
+def state(topic: str, data: bytes, **options: Any) -> StateMessage:
+    message = decode(topic, data, **options)
+    assert isinstance(message, StateMessage)
+    return message
+
+
+def test_1_1_state_lower_case_enums_and_informations() -> None:
+    message = state("uagv/v1/acme/legacy-01/state", payload("state_1.1.json"))
+    assert message.header.version == "1.1.0"
+    assert message.header.major_version == "v1"
+    assert message.header.timestamp == datetime(2026, 3, 2, 8, 15, 2, 120000, tzinfo=UTC)
+    assert [action.status for action in message.action_states] == [
+        ActionStatus.FINISHED,
+        ActionStatus.WAITING,
+    ]
+    assert message.errors[0].level is ErrorLevel.WARNING
+    assert message.errors[0].references == (ErrorReference("battery", "main"),)
+    assert message.e_stop == "AUTOACK"
+    assert message.velocity == pytest.approx(1.0)
+    assert message.loads == 0
+    assert message.battery is not None and message.battery.reach == 3000
+
+
+def test_2_0_state_fields() -> None:
+    message = state("uagv/v2/acme/agv-02/state", payload("state_2.0.json"))
+    assert message.header.header_id == 88
+    assert message.header.serial_number == "agv-02"
+    assert message.order_id == "TRANSPORT_A-000123"
+    assert [(node.node_id, node.sequence_id) for node in message.node_states] == [("s2", 2)]
+    assert [(edge.edge_id, edge.sequence_id) for edge in message.edge_states] == [("s1-s2", 1)]
+    assert message.action_states[1].status is ActionStatus.PAUSED
+    assert message.action_states[0].description == "pick at s1"
+    assert message.operating_mode is OperatingMode.SEMIAUTOMATIC
+    assert message.position is not None and message.position.map_id == "hall"
+    assert message.battery is not None and message.battery.charge == 88
+    assert message.loads == 1
+    assert message.driving and not message.paused
+
+
+def test_2_1_state_converts_offsets_to_utc() -> None:
+    message = state("uagv/v2/acme/agv-21/state", payload("state_2.1.json"))
+    assert message.header.timestamp == datetime(2026, 3, 2, 8, 15, 2, 500000, tzinfo=UTC)
+    assert message.header.timestamp.tzinfo is UTC
+    assert message.errors[0].level.stops_vehicle
+    assert message.operating_mode.is_manual
+    assert message.position is not None and not message.position.initialized
+    assert message.battery is not None and message.battery.charging
+    assert message.battery.health == 97.5
+
+
+def test_3_0_state_renames_levels_modes_and_instant_actions() -> None:
+    message = state("uagv/v3/acme/amr-30/state", payload("state_3.0.json"))
+    assert message.position is not None
+    assert (message.position.x, message.position.y) == (20.0, 5.0)
+    assert message.battery is not None
+    assert (message.battery.charge, message.battery.reach) == (55.5, 1200)
+    assert [error.level for error in message.errors] == [ErrorLevel.CRITICAL, ErrorLevel.URGENT]
+    assert message.errors[0].level.stops_vehicle and not message.errors[1].level.stops_vehicle
+    assert message.operating_mode is OperatingMode.TEACHIN
+    assert message.action_states[0].status is ActionStatus.RETRIABLE
+    assert message.action_states[0].result == "blocked"
+    assert message.instant_action_states[0].action_type == "startPause"
+    assert message.loads == 2
+    assert message.paused
+
+
+@pytest.mark.parametrize(
+    ("name", "topic"),
+    [
+        ("state_2.0.json", "uagv/v2/acme/agv-02/state"),
+        ("state_2.1.json", "uagv/v2/acme/agv-21/state"),
+        ("state_3.0.json", "uagv/v3/acme/amr-30/state"),
+    ],
+)
+def test_full_schema_validation_accepts_the_real_payloads(name: str, topic: str) -> None:
+    assert decode(topic, payload(name), validate_schema=True) == decode(topic, payload(name))
+
+
+def test_patch_versions_are_accepted() -> None:
+    message = state("uagv/v2/acme/agv-02/state", edited("state_2.0.json", version="2.0.3"))
+    assert message.header.version == "2.0.3"
+
+
+@pytest.mark.parametrize(
+    ("version", "topic", "raw", "expected"),
+    [
+        ("1.1.0", "v1", "connectionBroken", ConnectionState.CONNECTIONBROKEN),
+        ("2.0.0", "v2", "CONNECTIONBROKEN", ConnectionState.CONNECTIONBROKEN),
+        ("2.1.0", "v2", "OFFLINE", ConnectionState.OFFLINE),
+        ("3.0.0", "v3", "CONNECTION_BROKEN", ConnectionState.CONNECTIONBROKEN),
+        ("3.0.0", "v3", "HIBERNATING", ConnectionState.HIBERNATING),
+    ],
+)
+def test_connection_states_of_every_version(
+    version: str, topic: str, raw: str, expected: ConnectionState
+) -> None:
+    data = json.dumps(
+        {
+            "headerId": 3,
+            "timestamp": "2026-03-02T08:00:00Z",
+            "version": version,
+            "manufacturer": "acme",
+            "serialNumber": "agv-1",
+            "connectionState": raw,
+        }
+    ).encode()
+    message = decode(f"uagv/{topic}/acme/agv-1/connection", data, validate_schema=True)
+    assert isinstance(message, ConnectionMessage)
+    assert message.connection_state is expected
+
+
+def test_factsheets_of_2_0_and_3_0() -> None:
+    old = decode("uagv/v2/acme/agv-02/factsheet", payload("factsheet_2.0.json"))
+    new = decode("uagv/v3/acme/amr-30/factsheet", payload("factsheet_3.0.json"))
+    assert isinstance(old, FactsheetMessage) and isinstance(new, FactsheetMessage)
+    assert (old.series_name, old.agv_class, old.max_speed) == ("Carrier 2000", "CARRIER", 1.8)
+    assert (new.series_name, new.agv_class, new.max_speed) == ("Picker 3", "CARRIER", 2.2)
+
+
+def test_factsheet_without_timestamp_takes_the_receive_time() -> None:
+    document = json.loads(payload("factsheet_2.0.json"))
+    del document["timestamp"], document["headerId"]
+    document["version"] = "2.1.0"
+    received = datetime(2026, 3, 2, 6, 0, 5, tzinfo=UTC)
+    data = json.dumps(document).encode()
+    message = decode("uagv/v2/acme/agv-02/factsheet", data, received_at=received)
+    assert message.header.timestamp == received
+    with pytest.raises(DecodeError, match="no timestamp"):
+        decode("uagv/v2/acme/agv-02/factsheet", data)
+
+
+# --- failures: the reason is the dead-letter text ------------------------------------------
+
+
+def reason(topic: str, data: bytes, **options: Any) -> str:
+    with pytest.raises(DecodeError) as caught:
+        decode(topic, data, **options)
+    return str(caught.value)
+
+
+def test_invalid_json() -> None:
+    assert reason("uagv/v2/acme/agv-02/state", b'{"headerId": 1,').startswith("invalid JSON")
+    assert reason("uagv/v2/acme/agv-02/state", b"\xff\xfe").startswith("invalid JSON")
+
+
+@pytest.mark.parametrize("validate_schema", [False, True])
+def test_invalid_utf_8_inside_strings(validate_schema: bool) -> None:
+    for broken in (b'"\x99"', b'"\\ud800"'):
+        data = payload("state_2.0.json").replace(b'"s2"', broken, 1)
+        text = reason("uagv/v2/acme/agv-02/state", data, validate_schema=validate_schema)
+        assert text.startswith("invalid JSON")
+
+
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        ("uagv/v2/acme/state", "is not {interface}/{major}/{manufacturer}/{serial}"),
+        ("uagv/v2/acme/agv-02/extra/state", "is not {interface}/{major}"),
+        ("uagv/v2//agv-02/state", "is not {interface}/{major}"),
+        ("uagv/v2/acme/agv-02/order", "not in state, connection or factsheet"),
+        ("uagv/2/acme/agv-02/state", "expected v1, v2 or v3"),
+        ("uagv/v4/acme/agv-02/state", "unsupported VDA 5050 major version 'v4'"),
+    ],
+)
+def test_bad_topics(topic: str, expected: str) -> None:
+    assert expected in reason(topic, payload("state_2.0.json"))
+
+
+def test_topic_and_payload_must_name_the_same_vehicle() -> None:
+    assert "manufacturer 'acme' does not match topic manufacturer 'other'" in reason(
+        "uagv/v2/other/agv-02/state", payload("state_2.0.json")
+    )
+    assert "serialNumber 'agv-02' does not match topic serial number 'agv-99'" in reason(
+        "uagv/v2/acme/agv-99/state", payload("state_2.0.json")
+    )
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [
+        ("2.2.0", "unsupported VDA 5050 version '2.2.0'"),
+        ("1.0.0", "unsupported VDA 5050 version '1.0.0'"),
+        ("two", "version 'two' is not [major].[minor].[patch]"),
+        ("3.0.0", "payload version '3.0.0' does not match topic major version 'v2'"),
+    ],
+)
+def test_unsupported_or_mismatched_versions(version: str, expected: str) -> None:
+    data = edited("state_2.0.json", version=version)
+    assert expected in reason("uagv/v2/acme/agv-02/state", data)
+
+
+def test_unsupported_version_explains_better_than_the_schema() -> None:
+    document = json.loads(payload("state_2.0.json"))
+    document["version"] = "4.0.0"
+    del document["batteryState"]
+    data = json.dumps(document).encode()
+    assert "unsupported VDA 5050 version '4.0.0'" in reason("uagv/v2/acme/agv-02/state", data)
+
+
+def test_1_1_has_no_factsheet() -> None:
+    assert "1.1 has no factsheet" in reason("uagv/v1/acme/agv-02/factsheet", b"{}")
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"headerId": "88"}, "Expected `int`, got `str` - at `$.headerId`"),
+        ({"timestamp": "yesterday"}, "at `$.timestamp`"),
+        ({"driving": None}, "at `$.driving`"),
+        ({"operatingMode": "AUTO"}, "$.operatingMode has invalid value 'AUTO'"),
+        ({"nodeStates": [{"nodeId": "n1", "sequenceId": 1}]}, "`released` - at `$.nodeStates[0]`"),
+        (
+            {"actionStates": [{"actionId": "a", "actionStatus": "waiting"}]},
+            "$.actionStates[0].actionStatus has invalid value 'waiting'",
+        ),
+        (
+            {"errors": [{"errorType": "x", "errorLevel": "CRITICAL"}]},
+            "$.errors[0].errorLevel has invalid value 'CRITICAL'",
+        ),
+        ({"safetyState": {"eStop": "NONE"}}, "`fieldViolation` - at `$.safetyState`"),
+    ],
+)
+def test_schema_violations_name_the_field(change: dict[str, Any], expected: str) -> None:
+    text = reason("uagv/v2/acme/agv-02/state", edited("state_2.0.json", **change))
+    assert text.startswith("schema violation")
+    assert expected in text
+
+
+def test_missing_required_field_is_named() -> None:
+    document = json.loads(payload("state_3.0.json"))
+    del document["instantActionStates"]
+    text = reason("uagv/v3/acme/amr-30/state", json.dumps(document).encode())
+    assert "missing required field `instantActionStates`" in text
+
+
+def test_3_0_names_are_required_in_3_0() -> None:
+    # A 2.x payload under a v3 topic and version lacks 3.0's renamed fields.
+    data = edited("state_2.0.json", version="3.0.0", serialNumber="agv-02")
+    text = reason("uagv/v3/acme/agv-02/state", data)
+    assert "schema violation" in text and "missing required field" in text
+
+
+def test_not_an_object() -> None:
+    assert reason("uagv/v2/acme/agv-02/state", b"[1, 2]").startswith("schema violation")
+
+
+def test_full_schema_validation_checks_what_typed_parsing_skips() -> None:
+    # A trajectory is not read by the derivation, so only the schema checks it.
+    document = json.loads(payload("state_2.0.json"))
+    document["edgeStates"][0]["trajectory"]["controlPoints"] = [{"x": 1}]
+    data = json.dumps(document).encode()
+    assert isinstance(decode("uagv/v2/acme/agv-02/state", data), StateMessage)
+    text = reason("uagv/v2/acme/agv-02/state", data, validate_schema=True)
+    assert text.startswith("schema violation: $.edgeStates[0].trajectory.controlPoints[0]")
+
+
+def test_factsheets_are_always_schema_validated() -> None:
+    document = json.loads(payload("factsheet_2.0.json"))
+    document["typeSpecification"]["agvClass"] = "SPACESHIP"
+    text = reason("uagv/v2/acme/agv-02/factsheet", json.dumps(document).encode())
+    assert "schema violation: $.typeSpecification.agvClass" in text

@@ -1,0 +1,224 @@
+import {
+  AUTHENTICATION_FAILED_MESSAGE,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  EXCLUDED_ROUTE_PATTERNS,
+} from '../constants';
+import { cacheKey } from './cacheKey';
+import { readCookie } from './cookies';
+import {
+  dataOf,
+  type Envelope,
+  emptyFailedBody,
+  isEnvelope,
+  messageOf,
+  unwrapEnvelope,
+} from './envelope';
+import { type AppError, makeError } from './errors';
+import { ResponseCache } from './responseCache';
+
+/**
+ * The one request chain every server call goes through (spec sections 7 to 9):
+ * response cache, envelope unwrapping and the error catalogue.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RequestOptions {
+  method?: HttpMethod;
+  body?: unknown;
+  /** A refresh request: clears the whole response cache before asking the server. */
+  refresh?: boolean;
+  /** POST reads (queries with a body) opt into the cache; GET is cached by default. */
+  cache?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiResult {
+  ok: boolean;
+  httpStatus: number;
+  /** The body after envelope unwrapping (spec section 7). */
+  body: unknown;
+}
+
+export interface RequestChainHooks {
+  /** Who is logged in, for error reports (email), or null. */
+  currentUser: () => string | null;
+  reportError: (error: AppError) => void;
+  /** Server said "authentication failed" on a non-excluded route (cache already cleared). */
+  onAuthenticationFailed: () => void;
+  isOnline: () => boolean;
+  fetch: typeof fetch;
+}
+
+const defaultHooks: RequestChainHooks = {
+  currentUser: () => null,
+  reportError: () => undefined,
+  onAuthenticationFailed: () => undefined,
+  isOnline: () => navigator.onLine,
+  fetch: (...args) => globalThis.fetch(...args),
+};
+
+let hooks: RequestChainHooks = defaultHooks;
+const cache = new ResponseCache<ApiResult>();
+
+export function configureRequestChain(overrides: Partial<RequestChainHooks>): void {
+  hooks = { ...defaultHooks, ...overrides };
+}
+
+export function clearResponseCache(): void {
+  cache.clear();
+}
+
+export function responseCacheSize(): number {
+  return cache.size;
+}
+
+export function isExcludedRoute(url: string): boolean {
+  return EXCLUDED_ROUTE_PATTERNS.some((pattern) => pattern.test(url));
+}
+
+const WRITE_METHODS: ReadonlySet<HttpMethod> = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+function serializeBody(body: unknown): string | null {
+  return body === undefined ? null : JSON.stringify(body);
+}
+
+function buildInit(method: HttpMethod, options: RequestOptions): RequestInit {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+  }
+  if (WRITE_METHODS.has(method)) {
+    const token = readCookie(CSRF_COOKIE);
+    if (token) {
+      headers[CSRF_HEADER] = token;
+    }
+  }
+  const init: RequestInit = { method, headers, credentials: 'same-origin' };
+  const serialized = serializeBody(options.body);
+  if (serialized !== null) {
+    init.body = serialized;
+  }
+  if (options.signal) {
+    init.signal = options.signal;
+  }
+  return init;
+}
+
+/** Reads the response as an envelope; a body that is no envelope becomes one by HTTP status. */
+async function readEnvelope(response: Response): Promise<Envelope> {
+  let parsed: unknown = null;
+  try {
+    parsed = await response.json();
+  } catch {
+    parsed = null;
+  }
+  if (isEnvelope(parsed)) {
+    return parsed;
+  }
+  return {
+    status: response.ok,
+    msg: response.ok ? null : `HTTP ${response.status}`,
+    data: parsed,
+  };
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+export async function request(url: string, options: RequestOptions = {}): Promise<ApiResult> {
+  const method = options.method ?? 'GET';
+  const excluded = isExcludedRoute(url);
+  if (options.refresh) {
+    cache.clear();
+  }
+  const cacheable = !excluded && (method === 'GET' || options.cache === true);
+  const key = cacheKey(url, options.body);
+  if (cacheable) {
+    const hit = cache.get(key);
+    if (hit) {
+      return hit;
+    }
+  }
+
+  let response: Response;
+  try {
+    response = await hooks.fetch(url, buildInit(method, options));
+  } catch (error) {
+    if (isAbort(error)) {
+      throw error;
+    }
+    if (!excluded && !hooks.isOnline()) {
+      hooks.reportError(
+        makeError({
+          type: 'NO_INTERNET',
+          url,
+          user: hooks.currentUser(),
+          body: serializeBody(options.body),
+        }),
+      );
+    }
+    return { ok: false, httpStatus: 0, body: emptyFailedBody() };
+  }
+
+  const envelope = await readEnvelope(response);
+  const result: ApiResult = {
+    ok: response.ok && envelope.status,
+    httpStatus: response.status,
+    body: unwrapEnvelope(envelope),
+  };
+  if (excluded) {
+    return result;
+  }
+  if (envelope.msg?.trim().toLowerCase() === AUTHENTICATION_FAILED_MESSAGE) {
+    cache.clear();
+    hooks.onAuthenticationFailed();
+    return result;
+  }
+  if (!envelope.status) {
+    hooks.reportError(
+      makeError({
+        type: 'NETWORK',
+        url,
+        user: hooks.currentUser(),
+        message: envelope.msg,
+        body: serializeBody(options.body),
+      }),
+    );
+    return result;
+  }
+  if (result.ok && cacheable) {
+    cache.set(key, result);
+  }
+  if (result.ok && WRITE_METHODS.has(method) && !cacheable) {
+    // What was cached for this url is stale after a successful write to it.
+    cache.deleteUrl(url);
+  }
+  return result;
+}
+
+/** A failed call as seen by TanStack Query and components. */
+export class ApiFailure extends Error {
+  constructor(
+    message: string,
+    readonly httpStatus: number,
+    readonly body: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiFailure';
+  }
+}
+
+/** Request plus payload extraction; throws ApiFailure on failure. */
+export async function callApi<T>(url: string, options: RequestOptions = {}): Promise<T> {
+  const result = await request(url, options);
+  if (!result.ok) {
+    const message =
+      messageOf(result.body) ??
+      (result.httpStatus === 0 ? 'network unreachable' : `HTTP ${result.httpStatus}`);
+    throw new ApiFailure(message, result.httpStatus, result.body);
+  }
+  return dataOf<T>(result.body);
+}

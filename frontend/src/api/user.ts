@@ -1,0 +1,48 @@
+import { callApi, clearResponseCache, request } from './client';
+import { dataOf, messageOf } from './envelope';
+import type { User } from './types';
+
+export type LoginOutcome =
+  | { ok: true; user: User }
+  | { ok: false; reason: 'credentials' | 'rate_limited' | 'unavailable'; message: string | null };
+
+/** POST /v2/User/login (an excluded route: the login page shows its own errors). */
+export async function login({
+  email,
+  password,
+}: {
+  email: string;
+  password: string;
+}): Promise<LoginOutcome> {
+  const result = await request('/v2/User/login', { method: 'POST', body: { email, password } });
+  if (result.ok) {
+    return { ok: true, user: dataOf<User>(result.body) };
+  }
+  const message = messageOf(result.body);
+  if (result.httpStatus === 429) {
+    return { ok: false, reason: 'rate_limited', message };
+  }
+  if (result.httpStatus === 401 || result.httpStatus === 400 || result.httpStatus === 422) {
+    return { ok: false, reason: 'credentials', message };
+  }
+  return { ok: false, reason: 'unavailable', message };
+}
+
+/** The user is fetched at start-up; null when no session exists. */
+export async function fetchCurrentUser(): Promise<User | null> {
+  const result = await request('/v2/User/me');
+  return result.ok ? dataOf<User>(result.body) : null;
+}
+
+/** Logout: path '/v2/User/logout'; it clears the request cache (spec section 7). */
+export async function logout(): Promise<void> {
+  try {
+    await request('/v2/User/logout', { method: 'POST' });
+  } finally {
+    clearResponseCache();
+  }
+}
+
+export function saveLanguage({ language }: { language: string }): Promise<User> {
+  return callApi<User>('/v2/User/me', { method: 'PATCH', body: { language } });
+}

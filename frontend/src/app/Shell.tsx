@@ -1,0 +1,101 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { logout } from '../api/user';
+import { AnalysisFiltersProvider } from '../components/filters/AnalysisFiltersProvider';
+import { CookieConsent } from '../components/layout/CookieConsent';
+import { MobileNav } from '../components/layout/MobileNav';
+import { SideNav } from '../components/layout/SideNav';
+import { StartupScreen } from '../components/layout/StartupScreen';
+import { HelpOverlay } from '../components/overlays/HelpOverlay';
+import { OnboardingOverlay } from '../components/overlays/OnboardingOverlay';
+import { navigationKind, pageHeight } from './layout';
+import { buildMenu, type MenuCallbackAction, mobileEntry } from './menu';
+import { endSession, useSession } from './session';
+import { usePageViews } from './usePageViews';
+import { useViewport } from './useViewport';
+
+/** The shell around every analytics page: navigation, overlays, saved filters. */
+export function Shell() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const viewport = useViewport();
+  const [helpOpened, setHelpOpened] = useState(false);
+  const [mobileMenuOpened, setMobileMenuOpened] = useState(false);
+  const role = user?.role;
+  usePageViews(location.pathname, role);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the menu is rebuilt when the language changes
+  const menu = useMemo(() => (role ? buildMenu(role, t) : []), [role, t, i18n.language]);
+
+  const onCallback = useCallback(
+    (action: MenuCallbackAction) => {
+      if (action === 'openHelp') {
+        setHelpOpened(true);
+      } else if (action === 'openMobileMenu') {
+        setMobileMenuOpened(true);
+      } else {
+        void logout().finally(() => {
+          endSession();
+          void navigate('/login');
+        });
+      }
+    },
+    [navigate],
+  );
+
+  if (!user) {
+    return <StartupScreen />;
+  }
+  const kind = navigationKind({ width: viewport.width, search: location.search });
+  const height = pageHeight(viewport);
+  const mobile = mobileEntry(menu);
+
+  return (
+    <AnalysisFiltersProvider>
+      <div
+        className="fs-shell"
+        style={height === null ? undefined : { height }}
+        data-testid="shell"
+        data-navigation={kind}
+      >
+        {kind === 'side' && (
+          <SideNav
+            menu={menu}
+            role={user.role}
+            pathname={location.pathname}
+            search={location.search}
+            onCallback={onCallback}
+          />
+        )}
+        <div className="fs-main">
+          {kind === 'mobile' && mobile && (
+            <MobileNav
+              entry={mobile}
+              role={user.role}
+              pathname={location.pathname}
+              search={location.search}
+              opened={mobileMenuOpened}
+              onOpenedChange={setMobileMenuOpened}
+              onCallback={onCallback}
+            />
+          )}
+          <main className="fs-content" data-testid="shell-content">
+            <div className="fs-content-inner">
+              <Outlet />
+            </div>
+          </main>
+        </div>
+      </div>
+      <HelpOverlay
+        opened={helpOpened}
+        onClose={() => setHelpOpened(false)}
+        pathname={location.pathname}
+      />
+      <OnboardingOverlay />
+      <CookieConsent />
+    </AnalysisFiltersProvider>
+  );
+}

@@ -1,0 +1,78 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { demoUser } from '../test/fakeApi';
+import { renderApp } from '../test/renderApp';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function landsOn(path: string, expected: string, user = demoUser('customer')) {
+  const { router } = renderApp(path, { user });
+  await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(expected));
+  return router;
+}
+
+describe('routes and redirects of spec section 2', () => {
+  it('sends a logged-out user to login, remembering where they came from', async () => {
+    const { router } = renderApp('/productivity/history');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toBe(`?from=${encodeURIComponent('/productivity/history')}`);
+    expect(await screen.findByTestId('login-form')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/', '/dashboards/dashboard'],
+    ['/dashboards', '/dashboards/dashboard'],
+    ['/productivity', '/productivity/analysis'],
+    ['/processes', '/processes/analysis'],
+    ['/failures', '/failures/analysis'],
+    ['/no/such/page', '/dashboards/dashboard'],
+    ['/dashboards?displayMode=true', '/dashboards/dashboard?displayMode=true'],
+  ])('redirects %s to %s', async (from, to) => {
+    await landsOn(from, to);
+  });
+
+  it.each([
+    ['/dashboards/dashboard', 'page-dashboard'],
+    ['/dashboards/statusboard', 'page-statusboard'],
+    ['/productivity/analysis', 'page-productivityAnalysis'],
+    ['/productivity/history', 'page-productivityHistory'],
+    ['/processes/analysis', 'page-processesAnalysis'],
+    ['/processes/workflows', 'page-processesWorkflows'],
+    ['/processes/actions', 'page-processesActions'],
+    ['/failures/analysis', 'page-failuresAnalysis'],
+    ['/failures/overview', 'page-failuresOverview'],
+    ['/failures/visualization', 'page-failuresVisualization'],
+    ['/failures/history', 'page-failuresHistory'],
+    ['/battery', 'page-battery'],
+  ])('%s shows its lazily loaded page with header, selectors and the no-data state', async (path, testId) => {
+    renderApp(path, { user: demoUser('support') });
+    const page = await screen.findByTestId(testId, {}, { timeout: 3000 });
+    expect(page).toContainElement(screen.getByTestId('machine-selector'));
+    expect(page).toContainElement(screen.getByTestId('date-picker'));
+    expect(page).toContainElement(screen.getByTestId('shift-selector'));
+    expect(page).toContainElement(screen.getByTestId('combined-switch'));
+    expect(page).toContainElement(screen.getByTestId('no-data'));
+  });
+
+  it('areas behind the extra check show a clear empty state without vehicles', async () => {
+    renderApp('/battery', { user: demoUser('customer'), vehicles: [] });
+    expect(await screen.findByTestId('no-vehicles', {}, { timeout: 3000 })).toHaveTextContent('No vehicles yet');
+    expect(screen.queryByTestId('page-battery')).toBeNull();
+  });
+
+  it('dashboards do not need the extra check', async () => {
+    renderApp('/dashboards/dashboard', { user: demoUser('customer'), vehicles: [] });
+    expect(await screen.findByTestId('page-dashboard', {}, { timeout: 3000 })).toBeInTheDocument();
+  });
+
+  it('a logged-in user visiting login is sent on', async () => {
+    await landsOn('/login?from=%2Fbattery', '/battery');
+  });
+
+  it('login?error=session shows the expired-session message in German', async () => {
+    renderApp('/login?error=session', {}, 'de');
+    expect(await screen.findByTestId('login-error')).toHaveTextContent('Ihre Sitzung ist abgelaufen');
+  });
+});

@@ -1,0 +1,73 @@
+import '@mantine/dates/styles.css';
+import 'dayjs/locale/de';
+import 'dayjs/locale/en-gb';
+import { DatePicker, DatesProvider, MonthPicker, YearPicker } from '@mantine/dates';
+import { useState } from 'react';
+import type { DateMode } from '../../api/types';
+import { type DateRange, rangeFor } from '../../lib/dateRange';
+
+interface DatePickerPanelProps {
+  mode: DateMode;
+  from: string;
+  to: string;
+  maxDate: string;
+  language: string;
+  onPick: (range: DateRange) => void;
+}
+
+function isoOf(value: unknown): string | null {
+  if (typeof value === 'string' && value.length >= 10) {
+    return value.slice(0, 10);
+  }
+  if (value instanceof Date) {
+    return `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`;
+  }
+  return null;
+}
+
+/** The calendars of the date selector (lazy module: @mantine/dates stays out of the entry). */
+export default function DatePickerPanel({
+  mode,
+  from,
+  to,
+  maxDate,
+  language,
+  onPick,
+}: DatePickerPanelProps) {
+  const [range, setRange] = useState<[string | null, string | null]>([from, to]);
+  const locale = language.startsWith('de') ? 'de' : 'en-gb';
+  const pickAnchor = (value: unknown) => {
+    const iso = isoOf(value);
+    if (iso) {
+      onPick(rangeFor(mode, iso));
+    }
+  };
+
+  return (
+    <DatesProvider settings={{ locale, firstDayOfWeek: 1 }}>
+      <div data-testid={`date-calendar-${mode}`}>
+        {mode === 'month' && <MonthPicker value={from} maxDate={maxDate} onChange={pickAnchor} />}
+        {mode === 'year' && <YearPicker value={from} maxDate={maxDate} onChange={pickAnchor} />}
+        {(mode === 'day' || mode === 'week') && (
+          <DatePicker value={from} maxDate={maxDate} defaultDate={from} onChange={pickAnchor} />
+        )}
+        {mode === 'custom' && (
+          <DatePicker
+            type="range"
+            allowSingleDateInRange
+            value={range}
+            maxDate={maxDate}
+            defaultDate={from}
+            onChange={(value) => {
+              const next: [string | null, string | null] = [isoOf(value[0]), isoOf(value[1])];
+              setRange(next);
+              if (next[0] && next[1]) {
+                onPick({ from: next[0], to: next[1] });
+              }
+            }}
+          />
+        )}
+      </div>
+    </DatesProvider>
+  );
+}

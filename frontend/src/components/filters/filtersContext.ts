@@ -1,0 +1,49 @@
+import { createContext, useContext } from 'react';
+import type { DateMode, Id, Site, Vehicle, WorkflowShift } from '../../api/types';
+
+export interface DateFilter {
+  mode: DateMode;
+  from: string;
+  to: string;
+}
+
+/** What later pages need to query their data. */
+export interface AnalysisFilters {
+  /** Settings are loaded; before that the values are defaults. */
+  ready: boolean;
+  mode: DateMode;
+  from: string;
+  to: string;
+  /** The machines in scope: the selection, or every visible vehicle when none is selected. */
+  vehicles: Vehicle[];
+  combined: boolean;
+  shift: WorkflowShift;
+}
+
+export interface AnalysisFilterControls extends AnalysisFilters {
+  selectedMachines: Id[];
+  allVehicles: Vehicle[];
+  /** Sites of the machines in scope (their shifts can be chosen). */
+  scopeSites: Site[];
+  setDateFilter: (filter: DateFilter) => void;
+  setCombined: (combined: boolean) => void;
+  setMachines: (ids: Id[]) => void;
+  setShift: (shift: WorkflowShift) => void;
+  resetPeriodAndShift: () => void;
+}
+
+export const AnalysisFiltersContext = createContext<AnalysisFilterControls | null>(null);
+
+export function useAnalysisFilterControls(): AnalysisFilterControls {
+  const value = useContext(AnalysisFiltersContext);
+  if (!value) {
+    throw new Error('useAnalysisFilters must be used inside AnalysisFiltersProvider (the shell)');
+  }
+  return value;
+}
+
+/** {from, to, vehicles, combined, shift} (plus mode and ready) for the analysis pages. */
+export function useAnalysisFilters(): AnalysisFilters {
+  const { ready, mode, from, to, vehicles, combined, shift } = useAnalysisFilterControls();
+  return { ready, mode, from, to, vehicles, combined, shift };
+}

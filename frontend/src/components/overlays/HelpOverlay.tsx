@@ -1,0 +1,63 @@
+import { Button, Divider, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { PAGES, pageForPath } from '../../app/pages';
+
+interface HelpOverlayProps {
+  opened: boolean;
+  onClose: () => void;
+  pathname: string;
+}
+
+/** Help for the current page: what it shows and the KPI definitions that apply to it. */
+export function HelpOverlay({ opened, onClose, pathname }: HelpOverlayProps) {
+  const { t } = useTranslation();
+  const page = pageForPath(pathname) ?? PAGES[0];
+  if (!page) {
+    return null;
+  }
+  const title = t(`pages.${page.topic}.title`);
+  return (
+    <Modal opened={opened} onClose={onClose} withCloseButton={false} size="lg" centered>
+      <Stack gap="md" data-testid="help-overlay" data-help-topic={page.topic}>
+        <Title order={3} data-testid="help-title">
+          {t('help.title', { page: title })}
+        </Title>
+        <div>
+          <Text fw={600} mb={4}>
+            {t('help.whatItShows')}
+          </Text>
+          <Text size="sm">{t(`pages.${page.topic}.summary`)}</Text>
+        </div>
+        <div>
+          <Text fw={600} mb={4}>
+            {t('help.filters')}
+          </Text>
+          <Text size="sm">{t('help.filtersText')}</Text>
+        </div>
+        <Divider />
+        <div>
+          <Text fw={600} mb="xs">
+            {t('help.definitions')}
+          </Text>
+          <Stack gap="xs" component="dl" m={0} data-testid="help-kpis">
+            {page.kpis.map((kpi) => (
+              <div key={kpi} data-testid={`help-kpi-${kpi}`}>
+                <Text component="dt" size="sm" fw={600}>
+                  {t(`kpi.${kpi}.name`)}
+                </Text>
+                <Text component="dd" size="sm" c="dimmed" m={0}>
+                  {t(`kpi.${kpi}.definition`)}
+                </Text>
+              </div>
+            ))}
+          </Stack>
+        </div>
+        <Group justify="flex-end">
+          <Button onClick={onClose} data-testid="help-close">
+            {t('help.close')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

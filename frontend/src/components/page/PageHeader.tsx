@@ -1,0 +1,30 @@
+import { Group, Stack, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { PageTopic } from '../../app/pages';
+import { FilterBar } from '../filters/FilterBar';
+import { AccountMenu } from '../layout/AccountMenu';
+import { BetaBadge } from '../layout/BetaBadge';
+
+interface PageHeaderProps {
+  topic: PageTopic;
+  beta?: boolean;
+}
+
+/** Title of the page, the saved selectors and the account menu. */
+export function PageHeader({ topic, beta = false }: PageHeaderProps) {
+  const { t } = useTranslation();
+  return (
+    <header className="fs-header" data-testid="page-header">
+      <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
+        <Group gap="sm">
+          <Title order={1} size="h2" data-testid="page-title">
+            {t(`pages.${topic}.title`)}
+          </Title>
+          {beta && <BetaBadge testId="page-beta" />}
+        </Group>
+        <FilterBar />
+      </Stack>
+      <AccountMenu />
+    </header>
+  );
+}

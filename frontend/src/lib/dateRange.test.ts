@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canMoveForward,
+  isIsoDate,
+  rangeFor,
+  rangeForModeChange,
+  rangeLengthDays,
+  shiftRange,
+  todayIso,
+} from './dateRange';
+
+describe('rangeFor', () => {
+  it('gives the day, ISO week (Monday first), month and year of an anchor', () => {
+    expect(rangeFor('day', '2026-03-05')).toEqual({ from: '2026-03-05', to: '2026-03-05' });
+    expect(rangeFor('week', '2026-03-05')).toEqual({ from: '2026-03-02', to: '2026-03-08' });
+    expect(rangeFor('week', '2026-03-08')).toEqual({ from: '2026-03-02', to: '2026-03-08' });
+    expect(rangeFor('month', '2024-02-10')).toEqual({ from: '2024-02-01', to: '2024-02-29' });
+    expect(rangeFor('year', '2026-07-01')).toEqual({ from: '2026-01-01', to: '2026-12-31' });
+  });
+});
+
+describe('shiftRange', () => {
+  it('moves by whole periods', () => {
+    expect(shiftRange('day', { from: '2026-03-01', to: '2026-03-01' }, -1)).toEqual({
+      from: '2026-02-28',
+      to: '2026-02-28',
+    });
+    expect(shiftRange('week', { from: '2026-03-02', to: '2026-03-08' }, 1)).toEqual({
+      from: '2026-03-09',
+      to: '2026-03-15',
+    });
+    expect(shiftRange('month', { from: '2026-01-01', to: '2026-01-31' }, 1)).toEqual({
+      from: '2026-02-01',
+      to: '2026-02-28',
+    });
+    expect(shiftRange('month', { from: '2026-01-01', to: '2026-01-31' }, -1)).toEqual({
+      from: '2025-12-01',
+      to: '2025-12-31',
+    });
+    expect(shiftRange('year', { from: '2026-01-01', to: '2026-12-31' }, -1)).toEqual({
+      from: '2025-01-01',
+      to: '2025-12-31',
+    });
+  });
+
+  it('moves a custom range by its own length', () => {
+    expect(shiftRange('custom', { from: '2026-03-01', to: '2026-03-10' }, 1)).toEqual({
+      from: '2026-03-11',
+      to: '2026-03-20',
+    });
+    expect(rangeLengthDays({ from: '2026-03-01', to: '2026-03-10' })).toBe(10);
+  });
+});
+
+describe('helpers', () => {
+  it('keeps the custom range on mode change and snaps other modes', () => {
+    const current = { from: '2026-03-04', to: '2026-03-20' };
+    expect(rangeForModeChange('custom', current)).toBe(current);
+    expect(rangeForModeChange('month', current)).toEqual({ from: '2026-03-01', to: '2026-03-31' });
+  });
+
+  it('validates ISO dates and computes today in the local calendar', () => {
+    expect(isIsoDate('2026-02-28')).toBe(true);
+    expect(isIsoDate('2026-2-28')).toBe(false);
+    expect(isIsoDate(3)).toBe(false);
+    expect(todayIso(new Date(2026, 4, 7, 23, 59))).toBe('2026-05-07');
+  });
+
+  it('forbids moving past today', () => {
+    expect(canMoveForward({ from: '2026-03-01', to: '2026-03-07' }, '2026-03-07')).toBe(false);
+    expect(canMoveForward({ from: '2026-03-01', to: '2026-03-06' }, '2026-03-07')).toBe(true);
+  });
+});

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import type { Site, Vehicle } from '../api/types';
+import {
+  effectiveVehicles,
+  idsFromValues,
+  normalizeSettings,
+  shiftFromValue,
+  shiftGroups,
+  sitesInScope,
+  validShift,
+  vehicleGroups,
+} from './filters';
+
+function vehicle(id: number, name: string, siteId: number, siteName: string): Vehicle {
+  return {
+    id,
+    name,
+    manufacturer: 'Acme',
+    serialNumber: `SN${id}`,
+    model: null,
+    siteId,
+    siteName,
+    organizationId: 1,
+    organizationName: 'Org',
+    protocolVersion: '2.0.0',
+    batteryCapacityWh: null,
+  };
+}
+
+const vehicles = [
+  vehicle(3, 'AGV 10', 2, 'Werk B'),
+  vehicle(1, 'AGV 2', 1, 'Werk A'),
+  vehicle(2, 'AGV 1', 1, 'Werk A'),
+];
+const sites: Site[] = [
+  {
+    id: 1,
+    name: 'Werk A',
+    timeZone: 'Europe/Berlin',
+    organizationId: 1,
+    organizationName: 'Org',
+    shifts: [{ id: 11, name: 'Early', start: '06:00', end: '14:00', weekdays: [1, 2, 3, 4, 5] }],
+  },
+  {
+    id: 2,
+    name: 'Werk B',
+    timeZone: 'Europe/Berlin',
+    organizationId: 1,
+    organizationName: 'Org',
+    shifts: [],
+  },
+  {
+    id: 3,
+    name: 'Werk C',
+    timeZone: 'UTC',
+    organizationId: 1,
+    organizationName: 'Org',
+    shifts: [],
+  },
+];
+
+describe('normalizeSettings', () => {
+  it('keeps valid saved settings', () => {
+    const saved = {
+      dateSelector: {
+        mode: 'month' as const,
+        from: '2026-01-01',
+        to: '2026-01-31',
+        combined: true,
+        workflowShift: 11,
+      },
+      selectedMachines: [1],
+      onboardingWatched: true,
+    };
+    expect(normalizeSettings(saved, '2026-03-04')).toEqual(saved);
+  });
+
+  it('falls back to the current week, all shifts, not combined, onboarding not watched', () => {
+    expect(normalizeSettings(null, '2026-03-04')).toEqual({
+      dateSelector: {
+        mode: 'week',
+        from: '2026-03-02',
+        to: '2026-03-08',
+        combined: false,
+        workflowShift: 'all',
+      },
+      selectedMachines: [],
+      onboardingWatched: false,
+    });
+    const reversed = normalizeSettings(
+      {
+        dateSelector: {
+          mode: 'day',
+          from: '2026-03-05',
+          to: '2026-03-01',
+          combined: false,
+          workflowShift: 'all',
+        },
+      },
+      '2026-03-04',
+    );
+    expect(reversed.dateSelector).toMatchObject({
+      mode: 'day',
+      from: '2026-03-02',
+      to: '2026-03-08',
+    });
+  });
+});
+
+describe('machines', () => {
+  it('groups vehicles by site, sorted naturally', () => {
+    expect(vehicleGroups(vehicles)).toEqual([
+      {
+        group: 'Werk A',
+        items: [
+          { value: '2', label: 'AGV 1' },
+          { value: '1', label: 'AGV 2' },
+        ],
+      },
+      { group: 'Werk B', items: [{ value: '3', label: 'AGV 10' }] },
+    ]);
+  });
+
+  it('no selection or only unknown ids means all visible vehicles', () => {
+    expect(effectiveVehicles([], vehicles)).toHaveLength(3);
+    expect(effectiveVehicles([99], vehicles)).toHaveLength(3);
+    expect(effectiveVehicles([1, 99], vehicles).map((v) => v.id)).toEqual([1]);
+  });
+
+  it('maps selector values back to ids and drops unknown ones', () => {
+    expect(idsFromValues(['1', '3', 'x'], vehicles)).toEqual([1, 3]);
+  });
+});
+
+describe('shifts', () => {
+  it('offers all shifts plus the shifts of the sites in scope', () => {
+    const scope = sitesInScope(sites, vehicles);
+    expect(scope.map((site) => site.name)).toEqual(['Werk A', 'Werk B']);
+    expect(shiftGroups(scope, 'All shifts')).toEqual([
+      { group: '', items: [{ value: 'all', label: 'All shifts' }] },
+      { group: 'Werk A', items: [{ value: '11', label: 'Early (06:00–14:00)' }] },
+    ]);
+  });
+
+  it('maps values back and drops shifts of sites out of scope', () => {
+    expect(shiftFromValue('11', sites)).toBe(11);
+    expect(shiftFromValue('all', sites)).toBe('all');
+    expect(shiftFromValue('77', sites)).toBe('all');
+    expect(validShift(11, sites)).toBe(11);
+    expect(validShift(11, [sites[1] as Site])).toBe('all');
+  });
+});

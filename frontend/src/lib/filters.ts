@@ -1,0 +1,141 @@
+import type {
+  AppSettings,
+  DateMode,
+  DateSelectorSettings,
+  Id,
+  Site,
+  Vehicle,
+  WorkflowShift,
+} from '../api/types';
+import { DATE_MODES } from '../api/types';
+import { isIsoDate, rangeFor, todayIso } from './dateRange';
+
+/** Pure rules of the analysis filters (date selector, machines, combined, shift). */
+
+export interface SelectGroup {
+  group: string;
+  items: Array<{ value: string; label: string }>;
+}
+
+export function defaultDateSelector(today: string = todayIso()): DateSelectorSettings {
+  return { mode: 'week', ...rangeFor('week', today), combined: false, workflowShift: 'all' };
+}
+
+/** Saved settings as received, made safe: unknown or missing parts fall back to defaults. */
+export function normalizeSettings(
+  raw: Partial<AppSettings> | null | undefined,
+  today: string = todayIso(),
+): AppSettings {
+  const fallback = defaultDateSelector(today);
+  const saved: Partial<DateSelectorSettings> = raw?.dateSelector ?? {};
+  const mode: DateMode = DATE_MODES.includes(saved.mode as DateMode)
+    ? (saved.mode as DateMode)
+    : fallback.mode;
+  const validRange = isIsoDate(saved.from) && isIsoDate(saved.to) && saved.from <= saved.to;
+  return {
+    dateSelector: {
+      mode,
+      from: validRange ? (saved.from as string) : fallback.from,
+      to: validRange ? (saved.to as string) : fallback.to,
+      combined: typeof saved.combined === 'boolean' ? saved.combined : false,
+      workflowShift: saved.workflowShift ?? 'all',
+    },
+    selectedMachines: Array.isArray(raw?.selectedMachines) ? raw.selectedMachines : [],
+    onboardingWatched: raw?.onboardingWatched === true,
+  };
+}
+
+/** Vehicles grouped by site (sites and vehicles sorted by name) for the machine selector. */
+export function vehicleGroups(vehicles: readonly Vehicle[]): SelectGroup[] {
+  const bySite = new Map<string, SelectGroup>();
+  for (const vehicle of vehicles) {
+    const group = bySite.get(String(vehicle.siteId)) ?? { group: vehicle.siteName, items: [] };
+    group.items.push({ value: String(vehicle.id), label: vehicle.name });
+    bySite.set(String(vehicle.siteId), group);
+  }
+  const groups = [...bySite.values()].sort((a, b) => a.group.localeCompare(b.group));
+  for (const group of groups) {
+    group.items.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
+  }
+  return groups;
+}
+
+/** The selected machines the user can still see; none selected means all visible ones. */
+export function effectiveVehicles(
+  selected: readonly Id[],
+  vehicles: readonly Vehicle[],
+): Vehicle[] {
+  const wanted = new Set(selected.map(String));
+  const chosen = vehicles.filter((vehicle) => wanted.has(String(vehicle.id)));
+  return chosen.length > 0 ? chosen : [...vehicles];
+}
+
+/** Selector values are strings; map them back to the ids the server uses. */
+export function idsFromValues(values: readonly string[], vehicles: readonly Vehicle[]): Id[] {
+  const byValue = new Map(vehicles.map((vehicle) => [String(vehicle.id), vehicle.id]));
+  return values.flatMap((value) => {
+    const id = byValue.get(value);
+    return id === undefined ? [] : [id];
+  });
+}
+
+/** Sites of the machines in scope: their shifts are the ones that can be chosen. */
+export function sitesInScope(sites: readonly Site[], vehicles: readonly Vehicle[]): Site[] {
+  const siteIds = new Set(vehicles.map((vehicle) => String(vehicle.siteId)));
+  return sites.filter((site) => siteIds.has(String(site.id)));
+}
+
+export const ALL_SHIFTS_VALUE = 'all';
+
+export function shiftGroups(sites: readonly Site[], allShiftsLabel: string): SelectGroup[] {
+  const groups: SelectGroup[] = [
+    { group: '', items: [{ value: ALL_SHIFTS_VALUE, label: allShiftsLabel }] },
+  ];
+  for (const site of [...sites].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (site.shifts.length > 0) {
+      groups.push({
+        group: site.name,
+        items: site.shifts.map((shift) => ({
+          value: String(shift.id),
+          label: `${shift.name} (${shift.start}–${shift.end})`,
+        })),
+      });
+    }
+  }
+  return groups;
+}
+
+export function shiftFromValue(value: string | null, sites: readonly Site[]): WorkflowShift {
+  if (!value || value === ALL_SHIFTS_VALUE) {
+    return 'all';
+  }
+  for (const site of sites) {
+    const shift = site.shifts.find((candidate) => String(candidate.id) === value);
+    if (shift) {
+      return shift.id;
+    }
+  }
+  return 'all';
+}
+
+/** A saved shift that belongs to none of the sites in scope falls back to all shifts. */
+export function validShift(shift: WorkflowShift, sites: readonly Site[]): WorkflowShift {
+  if (shift === 'all') {
+    return 'all';
+  }
+  return sites.some((site) =>
+    site.shifts.some((candidate) => String(candidate.id) === String(shift)),
+  )
+    ? shift
+    : 'all';
+}
+
+export function shiftName(shift: WorkflowShift, sites: readonly Site[]): string | null {
+  for (const site of sites) {
+    const found = site.shifts.find((candidate) => String(candidate.id) === String(shift));
+    if (found) {
+      return found.name;
+    }
+  }
+  return null;
+}

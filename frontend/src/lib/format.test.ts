@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { formatIsoDate, formatNumber, formatPeriod } from './format';
+
+describe('Intl formatting', () => {
+  it('formats numbers per language', () => {
+    expect(formatNumber(1234.5, 'en')).toBe('1,234.5');
+    expect(formatNumber(1234.5, 'de')).toBe('1.234,5');
+  });
+
+  it('formats ISO dates per language without time-zone shifts', () => {
+    expect(formatIsoDate('2026-03-01', 'en', { dateStyle: 'short' })).toBe('01/03/2026');
+    expect(formatIsoDate('2026-03-01', 'de', { dateStyle: 'short' })).toBe('01.03.26');
+  });
+});
+
+describe('formatPeriod', () => {
+  it('labels each mode in the user language', () => {
+    expect(formatPeriod({ mode: 'month', from: '2026-03-01', to: '2026-03-31' }, 'de')).toBe(
+      'März 2026',
+    );
+    expect(formatPeriod({ mode: 'month', from: '2026-03-01', to: '2026-03-31' }, 'en')).toBe(
+      'March 2026',
+    );
+    expect(formatPeriod({ mode: 'year', from: '2026-01-01', to: '2026-12-31' }, 'en')).toBe('2026');
+    expect(formatPeriod({ mode: 'day', from: '2026-03-03', to: '2026-03-03' }, 'de')).toBe(
+      'Dienstag, 3. März 2026',
+    );
+    expect(formatPeriod({ mode: 'week', from: '2026-03-02', to: '2026-03-08' }, 'en')).toMatch(
+      /2.+8 Mar 2026/,
+    );
+  });
+});
