@@ -43,5 +43,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Whole-app tests render Mantine in jsdom; on 2 shared cores the first render can take seconds.
+    testTimeout: 20_000,
   },
 });

@@ -167,6 +167,14 @@ def set_password(session: Session, *, user: User, password: str) -> None:
     session.commit()
 
 
+def set_active(session: Session, *, user: User, active: bool) -> None:
+    """Switch a login on or off; switching off ends every open session of the user."""
+    user.is_active = active
+    if not active:
+        session.execute(delete(UserSession).where(UserSession.user_id == user.id))
+    session.commit()
+
+
 def authenticate(session: Session, *, email: str, password: str) -> User | None:
     """The active user with these credentials, or None (same cost whether the email exists)."""
     user = find_user(session, email=email)

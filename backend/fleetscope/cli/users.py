@@ -15,6 +15,7 @@ from fleetscope.appstore.users import (
     parse_language,
     parse_role,
     partner_organizations,
+    set_active,
     set_password,
     set_role,
     unlink_partner,
@@ -149,3 +150,21 @@ def set_password_command(
         user = get_user(session, email=email)
         set_password(session, user=user, password=_password(password))
         typer.echo(f"password of {user.email} changed")
+
+
+@app.command("deactivate")
+def deactivate(email: Annotated[str, typer.Argument(help="Email of the user.")]) -> None:
+    """Block a user's login and end the user's open sessions (the account is kept)."""
+    with cli_store() as session:
+        user = get_user(session, email=email)
+        set_active(session, user=user, active=False)
+        typer.echo(f"{user.email} can no longer log in")
+
+
+@app.command("activate")
+def activate(email: Annotated[str, typer.Argument(help="Email of the user.")]) -> None:
+    """Allow a deactivated user to log in again."""
+    with cli_store() as session:
+        user = get_user(session, email=email)
+        set_active(session, user=user, active=True)
+        typer.echo(f"{user.email} can log in again")

@@ -15,7 +15,7 @@ import orjson
 
 from fleetscope.derive.timecodec import dump_time, load_time_required
 from fleetscope.facts.model import ErrorEpisode
-from fleetscope.vda5050.model import ErrorLevel, Position, VehicleError
+from fleetscope.vda5050.model import Position, VehicleError
 
 # (errorType, level, references sorted by key then value)
 Identity = tuple[str, str, tuple[tuple[str, str], ...]]
@@ -91,9 +91,6 @@ class ErrorTracker:
 
     def open_episodes(self, at: datetime) -> list[ErrorEpisode]:
         return [self._episode(identity, episode, at) for identity, episode in self.open.items()]
-
-    def has_stopping_error(self) -> bool:
-        return any(ErrorLevel(identity[1]).stops_vehicle for identity in self.open)
 
     def _episode(self, identity: Identity, episode: _Open, end: datetime) -> ErrorEpisode:
         error_type, level, references = identity

@@ -7,7 +7,6 @@ from fleetscope.derive.timecodec import dump_time, load_time
 from fleetscope.facts.model import StateInterval, VehicleState
 from fleetscope.vda5050.model import ActionStatus, ErrorLevel, OperatingMode, StateMessage
 
-
 # Derived once from the model's properties: a frozenset test is cheaper than the property
 # call, and this runs for every message.
 _ACTIVE_STATUSES = frozenset(status for status in ActionStatus if status.is_active)
@@ -24,17 +23,11 @@ def is_vda_idle(message: StateMessage) -> bool:
     """Idle in the sense of VDA 5050 6.6.8, and not driving: no route and no active action."""
     if message.node_states or message.edge_states or message.driving:
         return False
-    for action in message.action_states:
-        if action.status in _ACTIVE_STATUSES:
-            return False
-    return True
+    return all(action.status not in _ACTIVE_STATUSES for action in message.action_states)
 
 
 def has_stopping_error(message: StateMessage) -> bool:
-    for error in message.errors:
-        if error.level in _STOPPING_LEVELS:
-            return True
-    return False
+    return any(error.level in _STOPPING_LEVELS for error in message.errors)
 
 
 def state_of(message: StateMessage, *, vda_idle: bool) -> VehicleState:

@@ -8,12 +8,13 @@ several batches merge with an upsert.
 """
 
 import math
-from dataclasses import dataclass
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
+from fleetscope.derive.actions import LOAD_HANDLING_TYPES
 from fleetscope.facts.model import (
     ActionRecord,
     BatterySample,
@@ -36,7 +37,9 @@ CYCLE_BUCKET_COUNT = 48
 CYCLE_BUCKET_BASE_S = 5.0
 _BUCKETS_PER_DOUBLING = 4
 
-LOAD_HANDLING_ACTIONS = frozenset({"pick", "drop", "load", "unload"})
+
+# Finished actions of these types count as loads handled (the derivation's definition).
+LOAD_HANDLING_ACTIONS = LOAD_HANDLING_TYPES
 
 MEASURES: tuple[tuple[str, MeasureKind], ...] = (
     *((f"{state.value}_s", "sum") for state in VehicleState),
@@ -136,7 +139,7 @@ class RollupAccumulator:
         elif isinstance(fact, ErrorEpisode):
             self._add_error(fact)
         elif isinstance(fact, ActionRecord):
-            if fact.status == "FINISHED" and fact.action_type.lower() in LOAD_HANDLING_ACTIONS:
+            if fact.status == "FINISHED" and fact.action_type in LOAD_HANDLING_TYPES:
                 self._add(fact.vehicle_id, fact.end, "loads_handled", 1)
         elif isinstance(fact, ChargeSession):
             self._add(fact.vehicle_id, fact.start, "charge_sessions", 1)

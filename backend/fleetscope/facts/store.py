@@ -135,6 +135,14 @@ class FactStore:
             connection.execute("DELETE FROM probe_keys")
         return {(int(v), str(k), int(h), t) for v, k, h, t in found}
 
+    def latest_sent(self) -> dict[tuple[int, str], datetime]:
+        """The newest header timestamp stored per vehicle and message kind."""
+        with self._write_lock:
+            rows = self._connection.execute(
+                "SELECT vehicle_id, kind, max(sent_at) FROM raw_keys GROUP BY ALL"
+            ).fetchall()
+        return {(int(vehicle), str(kind)): sent for vehicle, kind, sent in rows}
+
     def write_batch(self, batch: StoreBatch) -> None:
         if batch.is_empty():
             return

@@ -111,6 +111,7 @@ class IngestPipeline:
         self._derivers: dict[int, VehicleDeriver] = {}
         self._vehicles: dict[int, VehicleInfo] = {}
         self._details: dict[int, tuple[str | None, str | None]] = {}  # model, protocol version
+        self._latest_sent = store.latest_sent()
 
     # --- messages ------------------------------------------------------------------------
 
@@ -119,7 +120,7 @@ class IngestPipeline:
         outcome = BatchOutcome(verdicts=[Verdict.REJECTED] * len(messages))
         batch = StoreBatch()
         candidates = self._decode_and_resolve(messages, outcome, batch)
-        stored = self.store.find_stored([c.key for c in candidates])
+        stored = self.store.find_stored([c.key for c in candidates if self._maybe_stored(c.key)])
         seen: set[DedupKey] = set()
         accepted: list[_Accepted] = []
         for candidate in candidates:
@@ -128,10 +129,21 @@ class IngestPipeline:
                 continue
             seen.add(candidate.key)
             accepted.append(candidate)
+            stream = (candidate.key[0], candidate.key[1])
+            newest = self._latest_sent.get(stream)
+            if newest is None or candidate.key[3] > newest:
+                self._latest_sent[stream] = candidate.key[3]
             outcome.verdicts[candidate.index] = Verdict.ACCEPTED
         self._derive(accepted, batch)
         self._commit(batch)
         return outcome
+
+    def _maybe_stored(self, key: DedupKey) -> bool:
+        """False when the key is newer than anything stored for its vehicle and kind: a
+        duplicate repeats an earlier (headerId, timestamp), so streaming data in time order
+        never needs a look-up; only late, repeated or re-imported messages are probed."""
+        newest = self._latest_sent.get((key[0], key[1]))
+        return newest is not None and key[3] <= newest
 
     def _decode_and_resolve(
         self, messages: Sequence[RawMessage], outcome: BatchOutcome, batch: StoreBatch

@@ -117,7 +117,7 @@ class ShiftVolume:
 class Incidents:
     """Probabilities that shape failures; rates are per event named in the field."""
 
-    error_per_node: float = 0.007  # chance of an error when a vehicle reaches a node
+    error_per_node: float = 0.005  # chance of an error when a vehicle reaches a node
     hotspot_factor: float = 6.0  # how much likelier errors are at a hotspot node
     zipf_exponent: float = 1.1
     cancel_per_order: float = 0.02  # cancelOrder instant action

@@ -84,7 +84,7 @@ def publish_mqtt(
 
     One MQTT client publishes for every vehicle, so real per-vehicle last wills are not
     possible; the simulator publishes the CONNECTIONBROKEN message itself when a vehicle
-    drops. ``connection`` messages are retained, as VDA 5050 asks.
+    drops. ``connection`` and ``factsheet`` messages are retained, as VDA 5050 asks.
     """
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
@@ -111,9 +111,10 @@ def publish_mqtt(
                 delay = wall_start + (at_ms - sim_start) / 1000 / options.speed - now()
             if delay > 0:
                 sleep(delay)
-            is_connection = topic.endswith("/connection")
-            qos = options.connection_qos if is_connection else options.state_qos
-            pending = client.publish(topic, payload, qos=qos, retain=is_connection)
+            # connection and factsheet: QoS 1 and retained, as VDA 5050 asks.
+            is_retained = not topic.endswith("/state")
+            qos = options.connection_qos if is_retained else options.state_qos
+            pending = client.publish(topic, payload, qos=qos, retain=is_retained)
             count += 1
             if count % 500 == 0:
                 pending.wait_for_publish()  # bounded memory: never run far ahead of acks

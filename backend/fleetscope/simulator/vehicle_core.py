@@ -10,6 +10,7 @@ import math
 import random
 from datetime import datetime
 
+from fleetscope.simulator.factsheet import factsheet_body
 from fleetscope.simulator.payloads import (
     ActiveError,
     JsonObject,
@@ -53,6 +54,8 @@ class VehicleCore:
         base = f"{scenario.interface}/{spec.version.major_topic}/{scenario.manufacturer}/"
         self.state_topic = f"{base}{spec.serial_number}/state"
         self.connection_topic = f"{base}{spec.serial_number}/connection"
+        self.factsheet_topic = f"{base}{spec.serial_number}/factsheet"
+        self._factsheet = factsheet_body(spec=spec, manufacturer=scenario.manufacturer)
         self.truth = VehicleTruthRecorder(
             manufacturer=scenario.manufacturer, serial_number=spec.serial_number
         )
@@ -92,6 +95,7 @@ class VehicleCore:
         self.odometer = 0.0
         self.state_header_id = 0
         self.connection_header_id = 0
+        self.factsheet_header_id = 0
         self.last_state_ms = 0
         self.last_message_ms = 0
         self._message_number = 0
@@ -244,6 +248,19 @@ class VehicleCore:
         self.connection_header_id += 1
         self.last_message_ms = self.t
         self._publish(self.connection_topic, payload)
+
+    def emit_factsheet(self) -> None:
+        """Publish the factsheet (a vehicle does at start-up); 1.1 has none."""
+        if self._factsheet is None:
+            return
+        payload = self.encoder.frame(
+            header_id=self.factsheet_header_id,
+            timestamp=self._timestamp(self.t),
+            body=self._factsheet,
+        )
+        self.factsheet_header_id += 1
+        self.last_message_ms = self.t
+        self._publish(self.factsheet_topic, payload, state_may_change=False)
 
     def _publish(self, topic: str, payload: bytes, *, state_may_change: bool = True) -> None:
         if self.truth.first_ms is None:

@@ -117,7 +117,7 @@ def warehouse_error_types() -> tuple[ErrorType, ...]:
             stopping,
             "Laser scanner field contaminated",
             "FATAL",
-            (300, 1800),
+            (180, 900),
             ("DOCK-1",),
         ),
         ErrorType(
@@ -128,11 +128,11 @@ def warehouse_error_types() -> tuple[ErrorType, ...]:
             stopping,
             "Load sensor does not match expected load",
             "CRITICAL",
-            (180, 1200),
+            (120, 600),
             ("RACK-2", "RACK-3"),
         ),
         ErrorType(
-            "driveMotorOvercurrent", stopping, "Drive motor overcurrent", "FATAL", (600, 3600)
+            "driveMotorOvercurrent", stopping, "Drive motor overcurrent", "FATAL", (300, 1800)
         ),
         ErrorType(
             "wifiWeakSignal",
@@ -142,7 +142,7 @@ def warehouse_error_types() -> tuple[ErrorType, ...]:
             (10, 120),
             ("LINE-3", "X24"),
         ),
-        ErrorType("emergencyStopPressed", stopping, "Emergency stop pressed", "FATAL", (60, 600)),
+        ErrorType("emergencyStopPressed", stopping, "Emergency stop pressed", "FATAL", (60, 300)),
         ErrorType(
             "pathBlocked", warning, "Path blocked, waiting", "URGENT", (10, 180), ("X11", "X21")
         ),
@@ -151,7 +151,7 @@ def warehouse_error_types() -> tuple[ErrorType, ...]:
             stopping,
             "Fork position out of tolerance",
             "CRITICAL",
-            (300, 2400),
+            (180, 900),
             ("RACK-4",),
         ),
     )

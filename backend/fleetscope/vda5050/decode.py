@@ -4,14 +4,15 @@ Pure: no I/O, no clock. Every failure raises ``DecodeError`` whose text is the d
 reason (invalid JSON, bad topic, unsupported version, schema violation naming the field,
 topic and payload disagreeing about the vehicle).
 
-Validation policy (measured on a 1.7 KB 2.0 state, one core of the 2-core dev machine):
-typed msgspec parsing enforces the schemas' required fields, JSON types and enumerations of
-everything the derivation reads, at about 100,000 messages/s including normalization;
-fastjsonschema with the official schema alone manages about 19,000/s, too slow for the
-30,000/s decode + derive target. States and connections therefore use typed parsing by
-default and full schema validation on request (``validate_schema=True``); factsheets, a few
-per connect, are always validated against the schema. 1.1 has no schema files, so 1.1 is
-checked by typed parsing only.
+Validation policy (measured with benchmarks/bench_decode_derive.py, 1.6 KB 2.0 states, CPU
+time of one process on the 2-core dev machine): typed msgspec parsing enforces the schemas'
+required fields, JSON types and enumerations of everything the derivation reads, at 70,000
+to 95,000 messages/s including normalization; with fastjsonschema and the official schema
+on top, decode manages 9,000 to 19,000/s, too slow for the 30,000/s decode + derive
+target. States and connections therefore use typed parsing by default and full schema
+validation on request (``validate_schema=True``); factsheets, a few per connect, are always
+validated against the schema. 1.1 has no schema files, so 1.1 is checked by typed parsing
+only.
 """
 
 from dataclasses import dataclass

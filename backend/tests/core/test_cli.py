@@ -6,7 +6,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from fleetscope.appstore.db import store_session
+from fleetscope.appstore.users import authenticate
 from fleetscope.cli import tenants, users
+from fleetscope.cli.main import app as main_app
 from fleetscope.settings import Settings, get_settings
 
 runner = CliRunner()
@@ -98,3 +101,22 @@ def test_bad_input_ends_with_a_clear_message_and_exit_code_1() -> None:
     assert "unknown time zone" in _fails(
         tenants.sites_app, "add", "--organization", "Acme", "Moon", "--time-zone", "Moon/Base"
     )
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_deactivated_user_loses_login_until_activated() -> None:
+    _ok(users.app, "add", "a@acme.io", "--role", "support", "--password", "s3cret-pass")
+    _ok(users.app, "deactivate", "a@acme.io")
+    assert "(inactive)" in _ok(users.app, "list")
+    with store_session(get_settings()) as session:
+        assert authenticate(session, email="a@acme.io", password="s3cret-pass") is None
+    _ok(users.app, "activate", "a@acme.io")
+    with store_session(get_settings()) as session:
+        assert authenticate(session, email="a@acme.io", password="s3cret-pass") is not None
+
+
+def test_command_groups_are_registered() -> None:
+    listing = _ok(main_app, "--help")
+    for command in ("serve", "users", "organizations", "sites"):
+        assert command in listing
+    assert "--port" in _ok(main_app, "serve", "--help")

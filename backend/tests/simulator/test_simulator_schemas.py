@@ -83,6 +83,7 @@ def test_every_payload_validates_against_its_version(stress_run: Run) -> None:
     for version in ("1.1.0", "2.0.0", "2.1.0", "3.0.0"):
         assert seen[(version, "state")] > 100
         assert seen[(version, "connection")] >= 2
+    assert seen[("2.0.0", "factsheet")] >= 1 and seen[("2.1.0", "factsheet")] >= 1
 
 
 def test_topics_follow_the_vda5050_layout(stress_run: Run) -> None:
@@ -96,7 +97,7 @@ def test_topics_follow_the_vda5050_layout(stress_run: Run) -> None:
             document["serialNumber"],
         )
         assert major == majors[document["version"]]
-        assert kind in ("state", "connection")
+        assert kind in ("state", "connection", "factsheet")
 
 
 def test_versions_spell_their_own_fields(stress_run: Run) -> None:

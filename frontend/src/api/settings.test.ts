@@ -13,14 +13,20 @@ import {
 import { loadVehicles, resetLoadedVehicles } from './vehicles';
 
 function recordingFetch(count: number) {
-  const fetchMock = fakeFetch(...Array.from({ length: count }, () => () => jsonResponse(ok({ saved: true }))));
+  const fetchMock = fakeFetch(
+    ...Array.from({ length: count }, () => () => jsonResponse(ok({ saved: true }))),
+  );
   configureRequestChain({ fetch: fetchMock as unknown as typeof fetch });
   return fetchMock;
 }
 
 function sent(fetchMock: ReturnType<typeof fakeFetch>, index = 0) {
   const [url, init] = fetchMock.mock.calls[index] ?? [];
-  return { url, method: init?.method, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+  return {
+    url,
+    method: init?.method,
+    body: init?.body ? JSON.parse(String(init.body)) : undefined,
+  };
 }
 
 beforeEach(() => {
@@ -47,7 +53,12 @@ describe('saved operations of spec section 7, one call each', () => {
 
   it('save date filter plus workflow shift', async () => {
     const fetchMock = recordingFetch(1);
-    await saveDateFilterAndShift({ mode: 'day', from: '2026-03-02', to: '2026-03-02', workflowShift: 'early' });
+    await saveDateFilterAndShift({
+      mode: 'day',
+      from: '2026-03-02',
+      to: '2026-03-02',
+      workflowShift: 'early',
+    });
     expect(sent(fetchMock).body).toEqual({
       dateSelector: { mode: 'day', from: '2026-03-02', to: '2026-03-02', workflowShift: 'early' },
     });
@@ -62,7 +73,10 @@ describe('saved operations of spec section 7, one call each', () => {
   it('save vehicles plus mode', async () => {
     const fetchMock = recordingFetch(1);
     await saveVehiclesAndMode({ selectedMachines: [3, 1], combined: false });
-    expect(sent(fetchMock).body).toEqual({ selectedMachines: [3, 1], dateSelector: { combined: false } });
+    expect(sent(fetchMock).body).toEqual({
+      selectedMachines: [3, 1],
+      dateSelector: { combined: false },
+    });
   });
 
   it('save workflow shift', async () => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { responseCacheSize, request } from '../api/client';
+import { request, responseCacheSize } from '../api/client';
 import type { User } from '../api/types';
 import { createI18n } from '../i18n';
 import { failed, fakeFetch, jsonResponse, ok } from '../test/fakeServer';
@@ -45,7 +45,10 @@ describe('request chain wired to the app', () => {
   });
 
   it('authentication failed while logged out (start-up check) does not navigate', async () => {
-    vi.stubGlobal('fetch', fakeFetch(() => jsonResponse(failed('authentication failed'), 401)));
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch(() => jsonResponse(failed('authentication failed'), 401)),
+    );
     await request('/v2/User/me');
     expect(navigate).not.toHaveBeenCalled();
     vi.unstubAllGlobals();
@@ -53,9 +56,16 @@ describe('request chain wired to the app', () => {
 
   it('a network error carries the logged-in user into the overlay', async () => {
     startSession(user);
-    vi.stubGlobal('fetch', fakeFetch(() => jsonResponse(failed('site 9 not found'), 404)));
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch(() => jsonResponse(failed('site 9 not found'), 404)),
+    );
     await request('/v2/Sites/9');
-    expect(currentError()).toMatchObject({ type: 'NETWORK', user: 'customer@demo.fleetscope', message: 'site 9 not found' });
+    expect(currentError()).toMatchObject({
+      type: 'NETWORK',
+      user: 'customer@demo.fleetscope',
+      message: 'site 9 not found',
+    });
     vi.unstubAllGlobals();
   });
 

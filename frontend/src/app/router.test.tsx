@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoUser } from '../test/fakeApi';
 import { renderApp } from '../test/renderApp';
@@ -9,7 +9,9 @@ afterEach(() => {
 
 async function landsOn(path: string, expected: string, user = demoUser('customer')) {
   const { router } = renderApp(path, { user });
-  await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(expected));
+  await waitFor(() =>
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(expected),
+  );
   return router;
 }
 
@@ -17,7 +19,9 @@ describe('routes and redirects of spec section 2', () => {
   it('sends a logged-out user to login, remembering where they came from', async () => {
     const { router } = renderApp('/productivity/history');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(router.state.location.search).toBe(`?from=${encodeURIComponent('/productivity/history')}`);
+    expect(router.state.location.search).toBe(
+      `?from=${encodeURIComponent('/productivity/history')}`,
+    );
     expect(await screen.findByTestId('login-form')).toBeInTheDocument();
   });
 
@@ -33,38 +37,49 @@ describe('routes and redirects of spec section 2', () => {
     await landsOn(from, to);
   });
 
-  it.each([
-    ['/dashboards/dashboard', 'page-dashboard'],
-    ['/dashboards/statusboard', 'page-statusboard'],
-    ['/productivity/analysis', 'page-productivityAnalysis'],
-    ['/productivity/history', 'page-productivityHistory'],
-    ['/processes/analysis', 'page-processesAnalysis'],
-    ['/processes/workflows', 'page-processesWorkflows'],
-    ['/processes/actions', 'page-processesActions'],
-    ['/failures/analysis', 'page-failuresAnalysis'],
-    ['/failures/overview', 'page-failuresOverview'],
-    ['/failures/visualization', 'page-failuresVisualization'],
-    ['/failures/history', 'page-failuresHistory'],
-    ['/battery', 'page-battery'],
-  ])('%s shows its lazily loaded page with header, selectors and the no-data state', async (path, testId) => {
-    renderApp(path, { user: demoUser('support') });
-    const page = await screen.findByTestId(testId, {}, { timeout: 3000 });
-    expect(page).toContainElement(screen.getByTestId('machine-selector'));
-    expect(page).toContainElement(screen.getByTestId('date-picker'));
-    expect(page).toContainElement(screen.getByTestId('shift-selector'));
-    expect(page).toContainElement(screen.getByTestId('combined-switch'));
-    expect(page).toContainElement(screen.getByTestId('no-data'));
+  it('shows every page lazily loaded, with header, selectors and the no-data state', async () => {
+    const pages = [
+      ['/dashboards/dashboard', 'page-dashboard'],
+      ['/dashboards/statusboard', 'page-statusboard'],
+      ['/productivity/analysis', 'page-productivityAnalysis'],
+      ['/productivity/history', 'page-productivityHistory'],
+      ['/processes/analysis', 'page-processesAnalysis'],
+      ['/processes/workflows', 'page-processesWorkflows'],
+      ['/processes/actions', 'page-processesActions'],
+      ['/failures/analysis', 'page-failuresAnalysis'],
+      ['/failures/overview', 'page-failuresOverview'],
+      ['/failures/visualization', 'page-failuresVisualization'],
+      ['/failures/history', 'page-failuresHistory'],
+      ['/battery', 'page-battery'],
+    ];
+    const { router } = renderApp('/dashboards/dashboard', { user: demoUser('support') });
+    for (const [path, testId] of pages) {
+      await act(() => router.navigate(path as string));
+      const page = await screen.findByTestId(testId as string, {}, { timeout: 8000 });
+      for (const part of [
+        'machine-selector',
+        'date-picker',
+        'date-mode',
+        'shift-selector',
+        'combined-switch',
+        'no-data',
+      ]) {
+        expect(page).toContainElement(screen.getByTestId(part));
+      }
+    }
   });
 
   it('areas behind the extra check show a clear empty state without vehicles', async () => {
     renderApp('/battery', { user: demoUser('customer'), vehicles: [] });
-    expect(await screen.findByTestId('no-vehicles', {}, { timeout: 3000 })).toHaveTextContent('No vehicles yet');
+    expect(await screen.findByTestId('no-vehicles', {}, { timeout: 8000 })).toHaveTextContent(
+      'No vehicles yet',
+    );
     expect(screen.queryByTestId('page-battery')).toBeNull();
   });
 
   it('dashboards do not need the extra check', async () => {
     renderApp('/dashboards/dashboard', { user: demoUser('customer'), vehicles: [] });
-    expect(await screen.findByTestId('page-dashboard', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('page-dashboard', {}, { timeout: 8000 })).toBeInTheDocument();
   });
 
   it('a logged-in user visiting login is sent on', async () => {
@@ -73,6 +88,8 @@ describe('routes and redirects of spec section 2', () => {
 
   it('login?error=session shows the expired-session message in German', async () => {
     renderApp('/login?error=session', {}, 'de');
-    expect(await screen.findByTestId('login-error')).toHaveTextContent('Ihre Sitzung ist abgelaufen');
+    expect(await screen.findByTestId('login-error')).toHaveTextContent(
+      'Ihre Sitzung ist abgelaufen',
+    );
   });
 });

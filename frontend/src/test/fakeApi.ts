@@ -10,7 +10,14 @@ export interface FakeApiState {
 }
 
 export function demoUser(role: Role, language = 'en'): User {
-  return { id: 1, email: `${role}@demo.fleetscope`, role, organizationId: 1, displayName: null, language };
+  return {
+    id: 1,
+    email: `${role}@demo.fleetscope`,
+    role,
+    organizationId: 1,
+    displayName: null,
+    language,
+  };
 }
 
 export function demoVehicle(id: number): Vehicle {
@@ -35,7 +42,9 @@ export const demoSite: Site = {
   timeZone: 'Europe/Berlin',
   organizationId: 1,
   organizationName: 'Acme',
-  shifts: [{ id: 'early', name: 'Early', start: '06:00', end: '14:00', weekdays: [0, 1, 2, 3, 4, 5, 6] }],
+  shifts: [
+    { id: 'early', name: 'Early', start: '06:00', end: '14:00', weekdays: [0, 1, 2, 3, 4, 5, 6] },
+  ],
 };
 
 /** A small in-memory stand-in for the server's API contract, for component tests. */
@@ -43,7 +52,13 @@ export function fakeApi(partial: Partial<FakeApiState> = {}) {
   const state: FakeApiState = {
     user: null,
     settings: {
-      dateSelector: { mode: 'week', from: '2026-03-02', to: '2026-03-08', combined: false, workflowShift: 'all' },
+      dateSelector: {
+        mode: 'week',
+        from: '2026-03-02',
+        to: '2026-03-08',
+        combined: false,
+        workflowShift: 'all',
+      },
       selectedMachines: [],
       onboardingWatched: true,
     },

@@ -11,7 +11,11 @@ import { createI18n } from '../i18n';
 import { type FakeApiState, fakeApi } from './fakeApi';
 
 /** The whole app (same route table) in memory, against a fake API. */
-export function renderApp(path: string, api: Partial<FakeApiState> = {}, language: 'en' | 'de' = 'en') {
+export function renderApp(
+  path: string,
+  api: Partial<FakeApiState> = {},
+  language: 'en' | 'de' = 'en',
+) {
   createI18n(language);
   clearResponseCache();
   clearError();

@@ -21,7 +21,14 @@ export function CookieConsent() {
       radius="md"
       p="md"
       maw={420}
-      style={{ position: 'fixed', left: 16, right: 16, bottom: 16, marginLeft: 'auto', zIndex: 150 }}
+      style={{
+        position: 'fixed',
+        left: 16,
+        right: 16,
+        bottom: 16,
+        marginLeft: 'auto',
+        zIndex: 150,
+      }}
       role="dialog"
       aria-label={t('consent.setting')}
       data-testid="consent-banner"

@@ -1,0 +1,119 @@
+"""Period T: site-local days, shifts across midnight and DST, hours vs partial pieces."""
+
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from fleetscope.analytics.periods import (
+    DaySpan,
+    Shift,
+    Window,
+    calendar_buckets,
+    granularity_for,
+    period_windows,
+    split_hours,
+    total_seconds,
+)
+
+BERLIN = ZoneInfo("Europe/Berlin")
+KOLKATA = ZoneInfo("Asia/Kolkata")  # UTC+05:30: local hours are not UTC hours
+LATER = datetime(2030, 1, 1, tzinfo=UTC)
+EVERY_DAY = frozenset(range(7))
+NIGHT = Shift("night", time(22), time(6), EVERY_DAY)
+EARLY = Shift("early", time(6), time(14), EVERY_DAY)
+
+
+def _day(text: str) -> DaySpan:
+    day = date.fromisoformat(text)
+    return DaySpan(day, day)
+
+
+@pytest.mark.parametrize(
+    ("day", "hours"), [("2026-03-29", 23), ("2026-10-25", 25), ("2026-06-01", 24)]
+)
+def test_a_day_has_the_hours_of_the_clock(day: str, hours: int) -> None:
+    windows = period_windows(span=_day(day), zone=BERLIN, shift=None, now=LATER)
+    assert total_seconds(windows) == hours * 3600
+    assert windows[0].start == datetime.combine(date.fromisoformat(day), time(), BERLIN)
+
+
+def test_night_shift_takes_the_morning_of_the_night_before_and_the_evening() -> None:
+    windows = period_windows(span=_day("2026-06-02"), zone=BERLIN, shift=NIGHT, now=LATER)
+    assert windows == [
+        Window(datetime(2026, 6, 1, 22, tzinfo=UTC), datetime(2026, 6, 2, 4, tzinfo=UTC)),
+        Window(datetime(2026, 6, 2, 20, tzinfo=UTC), datetime(2026, 6, 2, 22, tzinfo=UTC)),
+    ]
+    two_days = DaySpan(date(2026, 6, 2), date(2026, 6, 3))
+    merged = period_windows(span=two_days, zone=BERLIN, shift=NIGHT, now=LATER)
+    # The night from the 2nd to the 3rd is one window: 8 hours across midnight.
+    assert merged[1] == Window(
+        datetime(2026, 6, 2, 20, tzinfo=UTC), datetime(2026, 6, 3, 4, tzinfo=UTC)
+    )
+    assert total_seconds(merged) == (6 + 8 + 2) * 3600
+
+
+@pytest.mark.parametrize(("day", "hours"), [("2026-03-29", 5 + 2), ("2026-10-25", 7 + 2)])
+def test_night_shift_on_a_dst_day(day: str, hours: int) -> None:
+    windows = period_windows(span=_day(day), zone=BERLIN, shift=NIGHT, now=LATER)
+    assert total_seconds(windows) == hours * 3600
+
+
+def test_shift_weekdays_are_the_days_it_starts_on() -> None:
+    weekdays_only = Shift("night", time(22), time(6), frozenset(range(5)))
+    saturday = period_windows(span=_day("2026-06-06"), zone=BERLIN, shift=weekdays_only, now=LATER)
+    # Friday's night shift reaches into Saturday morning; Saturday has no night shift.
+    assert total_seconds(saturday) == 6 * 3600
+    monday = period_windows(span=_day("2026-06-08"), zone=BERLIN, shift=weekdays_only, now=LATER)
+    assert total_seconds(monday) == 2 * 3600
+
+
+def test_now_clips_the_period_and_the_future_is_empty() -> None:
+    now = datetime(2026, 6, 2, 9, 30, tzinfo=UTC)
+    today = period_windows(span=_day("2026-06-02"), zone=BERLIN, shift=EARLY, now=now)
+    assert today == [Window(datetime(2026, 6, 2, 4, tzinfo=UTC), now)]
+    assert period_windows(span=_day("2026-06-03"), zone=BERLIN, shift=None, now=now) == []
+
+
+def test_whole_hours_and_partial_pieces() -> None:
+    now = datetime(2026, 6, 2, 9, 30, tzinfo=UTC)
+    split = split_hours(period_windows(span=_day("2026-06-02"), zone=BERLIN, shift=EARLY, now=now))
+    assert split.hours == [datetime(2026, 6, 2, h, tzinfo=UTC) for h in range(4, 9)]
+    assert split.pieces == [Window(datetime(2026, 6, 2, 9, tzinfo=UTC), now)]
+    kolkata = split_hours(
+        period_windows(span=_day("2026-06-02"), zone=KOLKATA, shift=EARLY, now=LATER)
+    )
+    # 06:00-14:00 IST = 00:30-08:30 UTC: seven whole hours and two half hours.
+    assert len(kolkata.hours) == 7
+    assert [piece.seconds for piece in kolkata.pieces] == [1800, 1800]
+    inside = split_hours(
+        [Window(datetime(2026, 1, 1, 5, 10, tzinfo=UTC), datetime(2026, 1, 1, 5, 20, tzinfo=UTC))]
+    )
+    assert inside.hours == [] and len(inside.pieces) == 1
+
+
+def test_previous_period_has_the_same_number_of_days() -> None:
+    span = DaySpan(date(2026, 3, 1), date(2026, 3, 31))
+    assert span.previous() == DaySpan(date(2026, 1, 29), date(2026, 2, 28))
+
+
+@pytest.mark.parametrize(
+    ("days", "granularity"),
+    [(1, "day"), (31, "day"), (32, "week"), (180, "week"), (181, "month"), (400, "month")],
+)
+def test_granularity_follows_the_period_length(days: int, granularity: str) -> None:
+    assert granularity_for(days) == granularity
+
+
+def test_weeks_and_months_are_cut_to_the_period() -> None:
+    span = DaySpan(date(2026, 6, 3), date(2026, 6, 17))  # Wednesday to Wednesday
+    weeks = calendar_buckets(span, "week")
+    assert [(w.first.isoformat(), w.last.isoformat()) for w in weeks] == [
+        ("2026-06-03", "2026-06-07"),
+        ("2026-06-08", "2026-06-14"),
+        ("2026-06-15", "2026-06-17"),
+    ]
+    months = calendar_buckets(DaySpan(date(2026, 1, 15), date(2026, 3, 2)), "month")
+    assert [m.days for m in months] == [17, 28, 2]
+    assert sum(d.days for d in calendar_buckets(span, "day")) == span.days
+    assert timedelta(days=span.days) == span.last - span.first + timedelta(days=1)

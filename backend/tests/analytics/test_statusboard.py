@@ -1,0 +1,148 @@
+"""Statusboard snapshot and its Server-Sent Events stream."""
+
+import asyncio
+import json
+import threading
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from fleetscope.analytics.params import VehicleRef
+from fleetscope.analytics.statusboard import STATE_ORDER, build_statusboard
+from fleetscope.analytics.stream import statusboard_events
+from fleetscope.facts.model import LiveStatus, VehicleState
+from fleetscope.ingest.live import LiveHub
+
+from .conftest import World
+
+NOW = datetime(2026, 11, 2, 12, tzinfo=UTC)
+FLEET = [VehicleRef(1, "AGV 01", 1), VehicleRef(2, "AGV 02", 1), VehicleRef(3, "AGV 03", 1)]
+
+
+def _status(vehicle_id: int, state: VehicleState, *, since_s: float = 60, **kw: Any) -> LiveStatus:
+    values: dict[str, Any] = {
+        "vehicle_id": vehicle_id,
+        "state": state,
+        "since": NOW - timedelta(seconds=since_s),
+        "last_message_at": NOW - timedelta(seconds=2),
+        "order_id": "",
+        "workflow": "",
+        "charge": 55.0,
+        "charging": False,
+        "active_errors": (),
+        "x": 1.0,
+        "y": 2.0,
+        "map_id": "hall-1",
+    }
+    values.update(kw)
+    return LiveStatus(**values)
+
+
+def test_tiles_are_sorted_worst_state_first_and_counted() -> None:
+    statuses = {
+        1: _status(1, VehicleState.WORKING, order_id="T-1", workflow="T"),
+        2: _status(
+            2,
+            VehicleState.ERROR,
+            active_errors=(("laserBlocked", "FATAL", "scanner blocked"),),
+        ),
+    }
+    board = build_statusboard(FLEET, statuses, now=NOW)
+    assert [tile.vehicle_id for tile in board.vehicles] == [2, 3, 1]
+    assert [tile.state for tile in board.vehicles] == ["error", "offline", "working"]
+    assert board.counts == {
+        "error": 1,
+        "offline": 1,
+        "manual": 0,
+        "charging": 0,
+        "idle": 0,
+        "working": 1,
+    }
+    error_tile = board.vehicles[0]
+    assert error_tile.active_errors[0].error_type == "laserBlocked"
+    assert error_tile.seconds_since_last_message == 2
+    never_seen = board.vehicles[1]
+    assert never_seen.since is None and never_seen.last_message_at is None
+    assert list(board.state_order) == list(STATE_ORDER)
+
+
+def test_longest_in_the_worst_state_comes_first() -> None:
+    statuses = {
+        1: _status(1, VehicleState.ERROR, since_s=10),
+        2: _status(2, VehicleState.ERROR, since_s=900),
+        3: _status(3, VehicleState.IDLE),
+    }
+    board = build_statusboard(FLEET, statuses, now=NOW)
+    assert [tile.vehicle_id for tile in board.vehicles] == [2, 1, 3]
+
+
+def _data(chunk: str) -> dict[str, Any]:
+    lines = chunk.strip().splitlines()
+    assert lines[1].startswith("data: ")
+    parsed: dict[str, Any] = json.loads(lines[1].removeprefix("data: "))
+    return parsed
+
+
+def test_stream_pushes_changed_tiles_of_the_scope_only() -> None:
+    async def run() -> None:
+        hub = LiveHub()
+        disconnected = asyncio.Event()
+
+        async def read_statuses() -> dict[int, LiveStatus]:
+            return {1: _status(1, VehicleState.IDLE)}
+
+        async def is_disconnected() -> bool:
+            return disconnected.is_set()
+
+        events = statusboard_events(
+            hub=hub,
+            vehicles=FLEET[:2],
+            read_statuses=read_statuses,
+            is_disconnected=is_disconnected,
+            heartbeat_s=0.2,
+            clock=lambda: NOW,
+        )
+        assert (await anext(events)).startswith("retry: ")
+        snapshot = await anext(events)
+        assert snapshot.startswith("event: snapshot\n")
+        assert [t["vehicleId"] for t in _data(snapshot)["vehicles"]] == [2, 1]
+
+        # The ingest worker publishes from its own thread; vehicle 3 is outside the scope.
+        foreign = _status(3, VehicleState.ERROR)
+        changed = _status(1, VehicleState.ERROR, active_errors=(("x", "FATAL", "stop"),))
+        loop = asyncio.get_running_loop()
+        sent_at = loop.time()
+        threading.Thread(target=hub.publish, args=([foreign, changed],)).start()
+        tile = await asyncio.wait_for(anext(events), timeout=1.0)
+        assert loop.time() - sent_at < 1.0
+        assert tile.startswith("event: tile\n")
+        payload = _data(tile)
+        assert payload["vehicle"]["vehicleId"] == 1
+        assert payload["vehicle"]["state"] == "error"
+        assert payload["counts"]["error"] == 1 and payload["counts"]["offline"] == 1
+
+        assert await asyncio.wait_for(anext(events), timeout=1.0) == ": heartbeat\n\n"
+        disconnected.set()
+        remaining = [chunk async for chunk in events]
+        assert remaining == []
+        # Unsubscribed: publishing reaches no queue any more and raises nothing.
+        hub.publish([changed])
+
+    asyncio.run(run())
+
+
+def test_statusboard_resource_lists_every_vehicle_of_the_user(
+    world: World, customer: TestClient
+) -> None:
+    response = customer.get("/v2/Analytics/Statusboard")
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    ham = sorted(v for s, v in world.demo.vehicle_ids.items() if s.startswith("HAM"))
+    assert sorted(tile["vehicleId"] for tile in data["vehicles"]) == ham
+    assert sum(data["counts"].values()) == len(ham)
+    ranks = [STATE_ORDER.index(tile["state"]) for tile in data["vehicles"]]
+    assert ranks == sorted(ranks)
+    seen = [t for t in data["vehicles"] if t["lastMessageAt"] is not None]
+    assert len(seen) == len(world.ham_ids)
+    assert all(t["secondsSinceLastMessage"] > 0 for t in seen)

@@ -1,0 +1,42 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests in Debian's Chromium against one real Fleetscope server (started by
+ * e2e/global-setup.ts with fresh demo data). `npm run e2e` runs them; `npm run screenshots`
+ * refreshes the README screenshots in docs/screenshots/ (not part of the default run).
+ */
+const inCi = process.env.CI === 'true';
+const screenshots = process.env.E2E_SCREENSHOTS === '1';
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  viewport: { width: 1280, height: 800 },
+  locale: 'en-GB',
+  timezoneId: 'Europe/Berlin',
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--disable-gpu', '--disable-quic'],
+  },
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  globalSetup: './e2e/global-setup.ts',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 2,
+  retries: inCi ? 1 : 0,
+  forbidOnly: inCi,
+  timeout: 30_000,
+  expect: { timeout: 7_500 },
+  reporter: inCi ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  use: {
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+  },
+  projects: screenshots
+    ? [{ name: 'screenshots', testMatch: /screenshots\.ts$/, use: chromium }]
+    : [{ name: 'chromium', testMatch: /\.spec\.ts$/, use: chromium }],
+});
