@@ -24,9 +24,11 @@ _MAX_THETA = 3.1415
 
 
 class TimestampFormatter:
-    """ISO 8601 UTC with milliseconds; the text up to the minute is cached (it repeats)."""
+    """ISO 8601 UTC with milliseconds; the date and the text up to the minute are cached."""
 
     def __init__(self) -> None:
+        self._day = -1
+        self._date = ""
         self._minute = -1
         self._prefix = ""
 
@@ -34,7 +36,12 @@ class TimestampFormatter:
         minute, rest = divmod(at_ms, 60_000)
         if minute != self._minute:
             self._minute = minute
-            self._prefix = datetime.fromtimestamp(minute * 60, UTC).strftime("%Y-%m-%dT%H:%M:")
+            day, minute_of_day = divmod(minute, 1440)
+            if day != self._day:
+                self._day = day
+                self._date = datetime.fromtimestamp(day * 86_400, UTC).strftime("%Y-%m-%d")
+            hour, minute_of_hour = divmod(minute_of_day, 60)
+            self._prefix = f"{self._date}T{hour:02d}:{minute_of_hour:02d}:"
         seconds, millis = divmod(rest, 1000)
         return f"{self._prefix}{seconds:02d}.{millis:03d}Z"
 

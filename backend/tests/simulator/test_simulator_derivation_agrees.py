@@ -5,7 +5,7 @@ feeds ``fleetscope.vda5050.decode`` and ``fleetscope.derive.VehicleDeriver`` dir
 the incident-heavy fleet, so a disagreement points at the simulator or the derivation.
 """
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from datetime import datetime
 
 from fleetscope.derive import DerivationConfig, VehicleDeriver
@@ -48,7 +48,7 @@ def test_derived_facts_match_the_truth(stress_run: Run) -> None:
     facts = _derive(stress_run)
     for vehicle in truth.vehicles:
         derived = facts[vehicle.serial_number]
-        seconds: Counter[str] = Counter()
+        seconds: dict[str, float] = defaultdict(float)
         for fact in derived:
             if isinstance(fact, StateInterval):
                 seconds[fact.state.value] += _seconds(fact.start, fact.end)

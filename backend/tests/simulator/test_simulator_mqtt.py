@@ -33,7 +33,7 @@ class _Collector:
         self._client.on_connect = lambda c, *_: c.subscribe("uagv/#", qos=1)
         self._client.on_subscribe = lambda *_: self.subscribed.set()
         self._client.on_message = lambda _c, _u, m: self.received.append(
-            (m.topic, m.payload, m.retain)
+            (m.topic, bytes(m.payload), m.retain)
         )
         self._client.connect("127.0.0.1", broker.port)
         self._client.loop_start()

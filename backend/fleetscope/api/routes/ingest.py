@@ -6,13 +6,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import Field
+from starlette.concurrency import run_in_threadpool
 
 from fleetscope.api.deps import AdminUser, SessionDep, SettingsDep
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import ApiError
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.ingest.ndjson import numbered_lines, parse_line
-from fleetscope.ingest.pipeline import Verdict
+from fleetscope.ingest.pipeline import RawMessage, Verdict
 from fleetscope.ingest.service import IngestionHandle
 from fleetscope.ingest.tokens import site_of_token
 
@@ -83,18 +84,24 @@ async def read_limited_body(request: Request, *, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def _parse_body(body: bytes, site_id: int) -> tuple[list[int], list[RawMessage]]:
+    received_at = datetime.now(UTC)
+    numbers: list[int] = []
+    messages: list[RawMessage] = []
+    for number, line in numbered_lines(body.split(b"\n")):
+        numbers.append(number)
+        messages.append(parse_line(line, received_at=received_at, site_id=site_id))
+    return numbers, messages
+
+
 @router.post("/Ingest/vda5050", response_model=Envelope[IngestResult])
 async def ingest_vda5050(
     request: Request, site_id: TokenSite, settings: SettingsDep, ingestion: IngestionDep
 ) -> Envelope[IngestResult]:
     """NDJSON, one ``{"topic": "...", "payload": {...}}`` per line; lines counted from 1."""
     body = await read_limited_body(request, limit=settings.ingest_max_body_bytes)
-    received_at = datetime.now(UTC)
-    numbers: list[int] = []
-    messages = []
-    for number, line in numbered_lines(body.split(b"\n")):
-        numbers.append(number)
-        messages.append(parse_line(line, received_at=received_at, site_id=site_id))
+    # Parsing up to 16 MiB of JSON would stall the event loop: a worker thread does it.
+    numbers, messages = await run_in_threadpool(_parse_body, body, site_id)
     if not messages:
         return ok(IngestResult(accepted=0, duplicates=0, rejected=[]))
     try:

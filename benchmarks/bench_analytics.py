@@ -1,0 +1,173 @@
+"""Server time of every ``/v2/Analytics/`` resource on a large fleet, rollups versus raw facts.
+
+Reads the fleet of ``benchmarks/generate_fleet.py`` (default ``var/bench``: 100 vehicles x
+365 days) and measures, for periods of the last 30 and 365 days (all vehicles, per vehicle,
+all shifts; plus the night shift):
+- the analytics function called directly (``direct``), reading the hourly rollups;
+- the same through the ASGI app, with login cookie, scope resolution and JSON (``asgi``);
+- the same query on the raw facts without rollups (``raw``), fewer repeats.
+Prints p50 and p95 in milliseconds; asserts nothing.
+
+    .venv/bin/python benchmarks/bench_analytics.py [--data var/bench] [--repeat 20]
+"""
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from fastapi.testclient import TestClient
+from generate_fleet import BENCH_PASSWORD, BENCH_USER, ZONE
+
+from fleetscope.analytics.dashboard import dashboard
+from fleetscope.analytics.history import productivity_history
+from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
+from fleetscope.analytics.productivity import productivity
+from fleetscope.analytics.statusboard import statusboard
+from fleetscope.api.main import create_app
+from fleetscope.appstore.models import User
+from fleetscope.facts.store import FactStore
+from fleetscope.settings import Settings
+
+OFFLINE_AFTER = timedelta(seconds=65)
+Resource = Callable[..., Any]
+RESOURCES: dict[str, Resource] = {
+    "Productivity": productivity,
+    "ProductivityHistory": productivity_history,
+    "Dashboard": dashboard,
+}
+
+
+def _percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return statistics.median(ordered), p95
+
+
+def _time(call: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    call()  # warm-up: first-call caches are not what a user waits for every morning
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        call()
+        samples.append((time.perf_counter() - started) * 1000)
+    return _percentiles(samples)
+
+
+def _scope(app: Any, *, days: int, shift: str) -> tuple[AnalyticsScope, dict[str, str]]:
+    today = datetime.now(ZoneInfo(ZONE)).date()
+    params = {
+        "from": (today - timedelta(days=days - 1)).isoformat(),
+        "to": today.isoformat(),
+        "shift": shift,
+        "combined": "false",
+    }
+    with app.state.session_factory() as session:
+        user = session.query(User).filter(User.email == BENCH_USER).one()
+        scope = resolve_scope(
+            session,
+            user=user,
+            params=AnalyticsParams(
+                date_from=today - timedelta(days=days - 1),
+                date_to=today,
+                shift=shift,
+                combined=False,
+            ),
+        )
+    return scope, params
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=Path("var/bench"))
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--raw-repeat", type=int, default=3)
+    args = parser.parse_args()
+    settings = Settings(
+        _env_file=None,
+        environment="test",
+        data_dir=args.data,
+        database_url=f"sqlite:///{(args.data / 'fleetscope.sqlite').resolve()}",
+        facts_path=str(args.data / "facts.duckdb"),
+        frontend_dist=args.data / "no-frontend",
+        mqtt_url="",
+    )
+    app = create_app(settings)
+    with TestClient(app) as client:
+        response = client.post(
+            "/v2/User/login", json={"email": BENCH_USER, "password": BENCH_PASSWORD}
+        )
+        response.raise_for_status()
+        store: FactStore = app.state.ingestion.store
+        counts = store.table_counts()
+        print(
+            f"fleet: {counts['state_intervals']:,} state intervals, {counts['orders']:,} orders, "
+            f"{counts['battery_samples']:,} battery samples, "
+            f"{counts['rollup_hourly']:,} hourly rollup rows"
+        )
+        print(
+            f"{'resource':<22}{'period':>8}{'shift':>7}  {'direct p50/p95':>16}  "
+            f"{'asgi p50/p95':>16}  {'raw p50/p95':>18}"
+        )
+        cursor = store.cursor()
+        for days in (30, 365):
+            for shift in ("all", "night"):
+                scope, params = _scope(app, days=days, shift=shift)
+                for name, function in RESOURCES.items():
+                    _row(name, function, cursor, client, scope, params, args, label=(days, shift))
+                if days == 30 and shift == "all":
+                    _row(
+                        "Statusboard",
+                        None,
+                        cursor,
+                        client,
+                        scope,
+                        params,
+                        args,
+                        label=(days, shift),
+                    )
+        cursor.close()
+
+
+def _row(
+    name: str,
+    function: Resource | None,
+    cursor: Any,
+    client: TestClient,
+    scope: AnalyticsScope,
+    params: dict[str, str],
+    args: argparse.Namespace,
+    *,
+    label: tuple[int, str],
+) -> None:
+    def direct(use_rollups: bool = True) -> Any:
+        now = datetime.now(UTC)
+        if function is None:
+            return statusboard(cursor, scope.vehicles, now=now)
+        return function(
+            cursor, scope, now=now, offline_after=OFFLINE_AFTER, use_rollups=use_rollups
+        )
+
+    def asgi() -> None:
+        client.get(f"/v2/Analytics/{name}", params=params).raise_for_status()
+
+    fast = _time(direct, args.repeat)
+    through_app = _time(asgi, args.repeat)
+    raw = "-"
+    if function is not None:
+        raw_p50, raw_p95 = _time(lambda: direct(False), args.raw_repeat)
+        raw = f"{raw_p50:8.1f}/{raw_p95:8.1f}"
+    days, shift = label
+    print(
+        f"{name:<22}{days:>6} d{shift:>7}  {fast[0]:7.1f}/{fast[1]:7.1f}  "
+        f"{through_app[0]:7.1f}/{through_app[1]:7.1f}  {raw:>18}",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()
