@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,14 +40,79 @@ function ensureBuild(): void {
   execFileSync('npm', ['run', 'build'], { cwd: frontendDir, stdio: 'inherit' });
 }
 
+function listFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? listFiles(dir, join(prefix, entry.name))
+      : [join(prefix, entry.name)],
+  );
+}
+
+/**
+ * A private copy of the build for this run: a rebuild of frontend/dist while the tests run
+ * (vite empties the folder first) must not pull pages away from under them.
+ */
+async function snapshotBuild(target: string): Promise<void> {
+  const dist = join(frontendDir, 'dist');
+  for (let attempt = 1; attempt <= 5; attempt += 1) {
+    const before = listFiles(dist).sort().join('\n');
+    const indexBefore = readFileSync(join(dist, 'index.html'), 'utf8');
+    rmSync(target, { recursive: true, force: true });
+    cpSync(dist, target, { recursive: true });
+    const stable =
+      existsSync(join(dist, 'index.html')) &&
+      listFiles(dist).sort().join('\n') === before &&
+      listFiles(target).sort().join('\n') === before &&
+      readFileSync(join(dist, 'index.html'), 'utf8') === indexBefore;
+    if (stable) {
+      return;
+    }
+    console.log('[e2e] frontend/dist changed while copying; trying again');
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    ensureBuild();
+  }
+  throw new Error('frontend/dist keeps changing (a build is running?); try again later');
+}
+
 /**
  * Starts ONE real server with fresh demo data for every test, adds the users the tests own
  * and hands the address to the workers through the environment.
  */
+async function addTestUsers(dataDir: string, { existingOk }: { existingOk: boolean }) {
+  await Promise.all(
+    Object.values(E2E_USERS).map(async (user) => {
+      try {
+        await fleetscopeCli({ repoRoot, dataDir, args: cliArgsFor(user) });
+      } catch (error) {
+        if (!(existingOk && String(error).includes('already exists'))) {
+          throw error;
+        }
+      }
+    }),
+  );
+}
+
+/**
+ * Starts ONE real server with fresh demo data for every test, adds the users the tests own
+ * and hands the address to the workers through the environment.
+ *
+ * For quick iterations on the tests themselves, E2E_BASE_URL and E2E_DATA_DIR may point at
+ * a demo server that is already running (`fleetscope demo --days 0 --no-live`); it is
+ * neither rebuilt nor stopped then.
+ */
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  const reuseUrl = process.env.E2E_BASE_URL;
+  const reuseDataDir = process.env.E2E_DATA_DIR;
+  if (reuseUrl && reuseDataDir) {
+    await addTestUsers(reuseDataDir, { existingOk: true });
+    console.log(`[e2e] using the running server at ${reuseUrl}`);
+    return async () => undefined;
+  }
   ensureBuild();
   const workDir = mkdtempSync(join(tmpdir(), 'fleetscope-e2e-'));
-  const server = await startDemoServer({ repoRoot, workDir });
+  const distCopy = join(workDir, 'dist');
+  await snapshotBuild(distCopy);
+  const server = await startDemoServer({ repoRoot, workDir, frontendDist: distCopy });
   const teardown = async () => {
     await stopServer(server);
     if (!process.env.E2E_KEEP_DATA) {
@@ -47,17 +120,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     }
   };
   try {
-    await Promise.all(
-      Object.values(E2E_USERS).map((user) =>
-        fleetscopeCli({ repoRoot, dataDir: server.dataDir, args: cliArgsFor(user) }),
-      ),
-    );
+    await addTestUsers(server.dataDir, { existingOk: false });
   } catch (error) {
     await teardown();
     throw error;
   }
   process.env.E2E_BASE_URL = server.url;
-  process.env.E2E_SERVER_LOG = server.logFile;
   console.log(`[e2e] fleetscope demo at ${server.url} (log: ${server.logFile})`);
   return teardown;
 }

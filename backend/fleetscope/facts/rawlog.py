@@ -46,22 +46,34 @@ def from_micros(micros: int) -> datetime:
 
 
 def encode_chunk(frames: Iterable[RawFrame]) -> bytes:
+    return compress_frames(pack_frames(frames))
+
+
+def compress_frames(packed: bytes) -> bytes:
+    """zlib releases the interpreter lock: callers may run this in another thread."""
+    return zlib.compress(packed, _COMPRESSION_LEVEL)
+
+
+def pack_frames(frames: Iterable[RawFrame]) -> bytes:
     parts: list[bytes] = []
+    pack = _HEADER.pack
+    # Topics and receive times repeat within a batch: convert each once.
+    topics: dict[str, bytes] = {}
+    micros: dict[datetime, int] = {}
     for frame in frames:
-        topic = frame.topic.encode()
+        topic = topics.get(frame.topic)
+        if topic is None:
+            topic = topics[frame.topic] = frame.topic.encode()
+        received = micros.get(frame.received_at)
+        if received is None:
+            received = micros[frame.received_at] = to_micros(frame.received_at)
+        payload = frame.payload
         parts.append(
-            _HEADER.pack(
-                frame.kind,
-                frame.seq,
-                to_micros(frame.received_at),
-                frame.vehicle_id,
-                len(topic),
-                len(frame.payload),
-            )
+            pack(frame.kind, frame.seq, received, frame.vehicle_id, len(topic), len(payload))
         )
         parts.append(topic)
-        parts.append(frame.payload)
-    return zlib.compress(b"".join(parts), _COMPRESSION_LEVEL)
+        parts.append(payload)
+    return b"".join(parts)
 
 
 def decode_chunk(data: bytes, *, codec: str = CODEC) -> Iterator[RawFrame]:

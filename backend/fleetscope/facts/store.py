@@ -10,6 +10,8 @@ Readers (analytics, API) take ``cursor()``: a connection of their own to the sam
 import json
 import threading
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -63,7 +65,8 @@ class StoreBatch:
 
 
 class FactStore:
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, seq_base: int = 0) -> None:
+        """``seq_base``: arrival sequence numbers start above it (disjoint partitions)."""
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -78,20 +81,37 @@ class FactStore:
         schema.migrate(self._connection)
         self._create_staging()
         self._write_lock = threading.Lock()
+        self._compressor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fleetscope-zlib")
         self._cursor_lock = threading.Lock()
-        self._next_seq = self._scalar("SELECT coalesce(max(last_seq), 0) + 1 FROM raw_chunks")
+        self._seq_base = seq_base
+        self._zones: dict[int, ZoneInfo] = {}
+        self._load_counters()
+
+    def _load_counters(self) -> None:
+        last_seq = self._scalar("SELECT coalesce(max(last_seq), 0) FROM raw_chunks")
+        self._next_seq = max(last_seq, self._seq_base) + 1
         self._next_chunk = self._scalar("SELECT coalesce(max(chunk_id), 0) + 1 FROM raw_chunks")
         self._next_dead_letter = self._scalar("SELECT coalesce(max(id), 0) + 1 FROM dead_letters")
-        self._zones: dict[int, ZoneInfo] = {
+        self._zones = {
             vehicle: ZoneInfo(zone)
             for vehicle, zone in self._connection.execute(
                 "SELECT vehicle_id, time_zone FROM vehicle_zones"
             ).fetchall()
         }
 
+    @contextmanager
+    def exclusive(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """The write connection for a bulk operation (``facts.merge``); counters reload after."""
+        with self._write_lock:
+            try:
+                yield self._connection
+            finally:
+                self._load_counters()
+
     def close(self) -> None:
         with self._write_lock:
             self._connection.close()
+        self._compressor.shutdown()
 
     def __enter__(self) -> "FactStore":
         return self
@@ -148,41 +168,31 @@ class FactStore:
             return
         for vehicle, (_, zone) in batch.zones.items():
             self._zones[vehicle] = ZoneInfo(zone)
+        # Compression runs on the other core while this thread folds rollups and appends.
+        chunk = (
+            self._compressor.submit(rawlog.compress_frames, rawlog.pack_frames(batch.frames))
+            if batch.frames
+            else None
+        )
         rollups = RollupAccumulator(zone_of=self._zones.__getitem__)
         rollups.add_all(batch.facts)
         with self._write_lock:
             connection = self._connection
             connection.execute("BEGIN TRANSACTION")
             try:
-                self._write_rows(batch, rollups)
+                self._write_rows(batch, rollups, chunk)
                 connection.execute("COMMIT")
             except BaseException:
                 connection.execute("ROLLBACK")
                 raise
 
-    def _write_rows(self, batch: StoreBatch, rollups: RollupAccumulator) -> None:
+    def _write_rows(
+        self, batch: StoreBatch, rollups: RollupAccumulator, chunk: Future[bytes] | None
+    ) -> None:
         connection = self._connection
         if batch.zones:
             zone_rows = [(v, site, zone) for v, (site, zone) in batch.zones.items()]
             self._append("vehicle_zones", zone_rows, action="upsert")
-        if batch.frames:
-            frames = batch.frames
-            self._append(
-                "raw_chunks",
-                [
-                    (
-                        self._next_chunk,
-                        frames[0].seq,
-                        frames[-1].seq,
-                        len(frames),
-                        min(frame.received_at for frame in frames),
-                        max(frame.received_at for frame in frames),
-                        rawlog.CODEC,
-                        rawlog.encode_chunk(frames),
-                    )
-                ],
-            )
-            self._next_chunk += 1
         if batch.keys:
             self._append("raw_keys", [(k.seq, *k.key) for k in batch.keys])
         for table, rows in rows_by_table(batch.facts).items():
@@ -203,6 +213,21 @@ class FactStore:
             self._append("deriver_snapshots", snapshot_rows, action="upsert")
         if batch.live:
             self._append("live_status", [live_row(s) for s in batch.live.values()], action="upsert")
+        if chunk is not None:
+            frames = batch.frames
+            received = [frame.received_at for frame in frames]
+            row = (
+                self._next_chunk,
+                frames[0].seq,
+                frames[-1].seq,
+                len(frames),
+                min(received),
+                max(received),
+                rawlog.CODEC,
+                chunk.result(),
+            )
+            self._append("raw_chunks", [row])
+            self._next_chunk += 1
         if batch.dead_letters:
             first = self._next_dead_letter
             self._next_dead_letter += len(batch.dead_letters)
@@ -221,14 +246,16 @@ class FactStore:
             appender.append_rows(rows)
 
     def reset_derived(self) -> None:
-        """Drop every fact, rollup, snapshot and live status (raw messages stay) for rebuild."""
+        """Drop facts, rollups, snapshots, live statuses and zones (raw log stays): rebuild."""
         with self._write_lock:
             connection = self._connection
             connection.execute("BEGIN TRANSACTION")
             try:
-                for table in (*DERIVED_TABLES, "live_status"):
+                # Zones too: a rebuild cuts days in the sites' current time zones.
+                for table in (*DERIVED_TABLES, "live_status", "vehicle_zones"):
                     connection.execute(f"DELETE FROM {table}")  # noqa: S608 - constant name
                 connection.execute("COMMIT")
+                self._zones.clear()
             except BaseException:
                 connection.execute("ROLLBACK")
                 raise

@@ -149,18 +149,28 @@ class IngestPipeline:
         self, messages: Sequence[RawMessage], outcome: BatchOutcome, batch: StoreBatch
     ) -> list[_Accepted]:
         candidates = []
+        # One registry look-up per vehicle and batch (a batch holds thousands of messages).
+        resolved: dict[tuple[str, str, str, int | None], VehicleInfo] = {}
         for index, raw in enumerate(messages):
             try:
                 if raw.error is not None:
                     raise DecodeError(raw.error)
                 message = decode(raw.topic, raw.payload, received_at=raw.received_at)
                 header = message.header
-                vehicle = self.registry.resolve(
-                    manufacturer=header.manufacturer,
-                    serial_number=header.serial_number,
-                    interface=header.interface,
-                    site_id=raw.site_id,
+                identity = (
+                    header.manufacturer,
+                    header.serial_number,
+                    header.interface,
+                    raw.site_id,
                 )
+                vehicle = resolved.get(identity)
+                if vehicle is None:
+                    vehicle = resolved[identity] = self.registry.resolve(
+                        manufacturer=header.manufacturer,
+                        serial_number=header.serial_number,
+                        interface=header.interface,
+                        site_id=raw.site_id,
+                    )
             except (DecodeError, RegistryError) as err:
                 reason = str(err) or type(err).__name__
                 outcome.reasons[index] = reason
@@ -261,6 +271,8 @@ class IngestPipeline:
                 vehicle = self._vehicles.get(frame.vehicle_id) or self.registry.by_id(
                     frame.vehicle_id
                 )
+                if not self.store.known_zone(vehicle.vehicle_id):
+                    batch.zones[vehicle.vehicle_id] = (vehicle.site_id, vehicle.time_zone)
                 deriver = self._deriver_for(vehicle)
                 if frame.kind is FrameKind.TICK:
                     batch.facts.extend(deriver.tick(now=frame.received_at))

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.models import Site, Vehicle
@@ -153,12 +154,12 @@ class VehicleRegistry:
         self._remember(identity, info)
         return info
 
-    def _home_site(self, session: Any, *, interface: str, site_id: int | None) -> Site:
+    def _home_site(self, session: Session, *, interface: str, site_id: int | None) -> Site:
         if site_id is not None:
-            site = session.get(Site, site_id)
-            if site is None:
+            token_site = session.get(Site, site_id)
+            if token_site is None:
                 raise RegistryError(f"site {site_id} of the API token no longer exists")
-            return site  # type: ignore[no-any-return]
+            return token_site
         site = session.scalars(select(Site).where(Site.mqtt_interface == interface)).one_or_none()
         if site is None and self._default_site_id is not None:
             site = session.get(Site, self._default_site_id)
@@ -167,4 +168,4 @@ class VehicleRegistry:
                 f"no site receives vehicles of interface {interface!r}: set a site's MQTT "
                 "interface to it (administration) or configure a default site"
             )
-        return site  # type: ignore[no-any-return]
+        return site

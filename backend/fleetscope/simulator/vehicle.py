@@ -65,8 +65,13 @@ class VehicleProcess(OrderDriver):
         self.t = self._start_ms + self.index * 1000 + self.rng.randrange(1000)
         if self.t > self.end_ms:
             raise SimulationEnd
-        parking = [n.node_id for n in self.scenario.layout.nodes if n.node_id.startswith("X")]
-        self.node = self.rng.choice(parking)
+        scenario = self.scenario
+        busy = {*scenario.chargers}
+        for workflow in scenario.workflows:
+            busy.update(workflow.sources, workflow.targets)
+        nodes = [n.node_id for n in scenario.layout.nodes]
+        # Start somewhere out of the way: any node that is no station nor charger.
+        self.node = self.rng.choice([n for n in nodes if n not in busy] or nodes)
         self.x, self.y = self._router.point(self.node)
         self._schedule_episodes()
         self.online = True

@@ -68,10 +68,12 @@ async function waitUntilServing(server: RunningServer, timeoutMs: number): Promi
 export async function startDemoServer({
   repoRoot,
   workDir,
+  frontendDist,
   timeoutMs = 150_000,
 }: {
   repoRoot: string;
   workDir: string;
+  frontendDist: string;
   timeoutMs?: number;
 }): Promise<RunningServer> {
   const port = await freePort();
@@ -88,7 +90,7 @@ export async function startDemoServer({
       stdio: ['ignore', log, log],
       env: {
         ...process.env,
-        FLEETSCOPE_FRONTEND_DIST: join(repoRoot, 'frontend/dist'),
+        FLEETSCOPE_FRONTEND_DIST: frontendDist,
       },
     },
   );

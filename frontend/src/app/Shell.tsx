@@ -9,6 +9,7 @@ import { SideNav } from '../components/layout/SideNav';
 import { StartupScreen } from '../components/layout/StartupScreen';
 import { HelpOverlay } from '../components/overlays/HelpOverlay';
 import { OnboardingOverlay } from '../components/overlays/OnboardingOverlay';
+import { MAX_CONTENT_WIDTH_PX } from '../constants';
 import { navigationKind, pageHeight } from './layout';
 import { buildMenu, type MenuCallbackAction, mobileEntry } from './menu';
 import { endSession, useSession } from './session';
@@ -83,7 +84,7 @@ export function Shell() {
             />
           )}
           <main className="fs-content" data-testid="shell-content">
-            <div className="fs-content-inner">
+            <div className="fs-content-inner" style={{ maxWidth: MAX_CONTENT_WIDTH_PX }}>
               <Outlet />
             </div>
           </main>

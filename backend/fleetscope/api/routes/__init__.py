@@ -4,6 +4,7 @@ from fastapi import APIRouter
 
 from fleetscope.api.routes import (
     analytics,
+    analytics_processes,
     events,
     ingest,
     sites,
@@ -21,4 +22,5 @@ api_router.include_router(events.router)
 api_router.include_router(ingest.router)
 api_router.include_router(tokens.router)
 api_router.include_router(analytics.router)
+api_router.include_router(analytics_processes.router)
 api_router.include_router(statusboard_stream.router)

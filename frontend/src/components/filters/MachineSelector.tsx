@@ -22,6 +22,7 @@ export function MachineSelector() {
       clearable
       nothingFoundMessage={t('state.noVehiclesTitle')}
       comboboxProps={{ withinPortal: true }}
+      styles={{ inputField: { minWidth: 24, flexBasis: 24 } }}
       data-testid="machine-selector"
     />
   );

@@ -1,4 +1,4 @@
-import { Badge, Group, Popover, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Group, Popover, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconChartDots3, IconCheck, IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Role } from '../../api/types';
@@ -27,7 +27,7 @@ export function AppList({ role }: { role: Role }) {
             style={active ? undefined : { cursor: 'not-allowed', opacity: 0.75 }}
           >
             <Group gap="sm" wrap="nowrap">
-              <Icon size={20} stroke={1.6} />
+              <Icon size={22} stroke={1.6} style={{ flex: 'none' }} />
               <div>
                 <Text size="sm" fw={600}>
                   {t(`app.${app}`)}
@@ -35,14 +35,15 @@ export function AppList({ role }: { role: Role }) {
                 <Text size="xs" c="dimmed">
                   {active ? t('app.analyticsDescription') : t('app.administrationDescription')}
                 </Text>
+                {!active && (
+                  <Text size="xs" fw={600} c="orange.8" data-testid={`app-${app}-notice`}>
+                    {t('app.comingLater')}
+                  </Text>
+                )}
               </div>
             </Group>
-            {active ? (
-              <IconCheck size={16} aria-label={t('app.active')} />
-            ) : (
-              <Badge size="xs" variant="default">
-                {t('app.comingLater')}
-              </Badge>
+            {active && (
+              <IconCheck size={16} aria-label={t('app.active')} style={{ flex: 'none' }} />
             )}
           </UnstyledButton>
         );

@@ -56,7 +56,10 @@ export default function LoginPage() {
   return (
     <Box
       mih="100vh"
-      style={{ display: 'flex', background: 'var(--fs-nav-bg)' }}
+      style={{
+        display: 'flex',
+        background: 'radial-gradient(circle at 15% 10%, #12404a 0%, var(--fs-nav-bg) 55%)',
+      }}
       data-testid="login-page"
     >
       <Stack justify="center" align="center" style={{ flex: 1 }} p="md">

@@ -1,0 +1,195 @@
+"""``GET /v2/Analytics/Actions`` and ``/Actions/{actionType}/Failures``.
+
+Actions count in T where they **end** (FINISHED or FAILED; actions that vanished unfinished
+when another order replaced theirs are not facts). Per action type: count, failed, failure
+rate = failed / count, duration (end - first RUNNING) p50/p90 of the finished actions that
+ran, and the wait before start (first RUNNING - first seen) of every action that ran, with
+the previous period's count and failure rate. The drill-down lists the failed actions of
+one type, paged; a type none of the selected vehicles ever reported is a 404.
+"""
+
+from datetime import datetime
+from typing import Any
+
+import duckdb
+from pydantic import Field
+
+from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
+from fleetscope.analytics.models import PeriodOut
+from fleetscope.analytics.paging import Page, PageRequest, page_count, page_ordering, parse_sort
+from fleetscope.analytics.params import AnalyticsScope
+from fleetscope.analytics.plan import period_out
+from fleetscope.appstore.errors import InvalidInputError, NotFoundError
+from fleetscope.appstore.schemas import CamelModel
+
+MAX_ACTION_TYPE_LENGTH = 200
+_RAN = "started_at IS NOT NULL"
+_FINISHED_RAN = f"status = 'FINISHED' AND {_RAN}"
+_ACTION_COLUMNS = (
+    "f.vehicle_id, f.action_id, f.action_type, f.order_id, f.first_seen_at, f.started_at, "
+    "f.end_at, f.status, epoch(f.end_at) - epoch(f.started_at) AS run_s, "
+    "epoch(f.started_at) - epoch(f.first_seen_at) AS wait_s"
+)
+_AGGREGATES = (
+    "count(*), count(*) FILTER (WHERE status = 'FAILED'), "
+    f"quantile_cont(run_s, [0.5, 0.9]) FILTER (WHERE {_FINISHED_RAN}), "
+    f"avg(wait_s) FILTER (WHERE {_RAN}), quantile_cont(wait_s, 0.5) FILTER (WHERE {_RAN})"
+)
+
+
+class ActionRow(CamelModel):
+    action_type: str
+    count: int = Field(description="actions ended in T (FINISHED + FAILED)")
+    failed: int
+    failure_rate: float | None
+    duration_p50_seconds: float | None = Field(description="finished actions: end - RUNNING")
+    duration_p90_seconds: float | None
+    mean_wait_seconds: float | None = Field(description="first RUNNING - first seen")
+    wait_p50_seconds: float | None
+    previous_count: int
+    previous_failure_rate: float | None
+
+
+class ActionsOut(CamelModel):
+    period: PeriodOut
+    actions: list[ActionRow] = Field(description="by count, most frequent first")
+
+
+class FailedAction(CamelModel):
+    vehicle_id: int
+    vehicle_name: str
+    action_id: str
+    action_type: str
+    order_id: str = Field(description="empty for instant actions")
+    first_seen: datetime
+    started: datetime | None
+    end: datetime
+    duration_seconds: float = Field(description="end - first RUNNING, else end - first seen")
+
+
+def _rate(failed: int, count: int) -> float | None:
+    return failed / count if count else None
+
+
+def actions(
+    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
+) -> ActionsOut:
+    rows_sql, parameters = rows_in_periods(
+        select_periods(scope, now=now), table="actions", at="end_at", columns=_ACTION_COLUMNS
+    )
+    sql = f"SELECT action_type, bucket, {_AGGREGATES} FROM ({rows_sql}) GROUP BY ALL"  # noqa: S608 - constants only
+    found: dict[str, dict[int, tuple[Any, ...]]] = {}
+    for row in cursor.execute(sql, parameters).fetchall():
+        found.setdefault(str(row[0]), {})[int(row[1])] = tuple(row[2:])
+    result = []
+    for action_type, buckets in found.items():
+        count, failed, durations, mean_wait, wait_p50 = buckets.get(
+            CURRENT, (0, 0, None, None, None)
+        )
+        previous = buckets.get(PREVIOUS, (0, 0, None, None, None))
+        durations = durations or [None, None]
+        result.append(
+            ActionRow(
+                action_type=action_type,
+                count=count,
+                failed=failed,
+                failure_rate=_rate(failed, count),
+                duration_p50_seconds=durations[0],
+                duration_p90_seconds=durations[1],
+                mean_wait_seconds=mean_wait,
+                wait_p50_seconds=wait_p50,
+                previous_count=previous[0],
+                previous_failure_rate=_rate(previous[1], previous[0]),
+            )
+        )
+    result.sort(key=lambda row: (-row.count, row.action_type))
+    return ActionsOut(period=period_out(scope), actions=result)
+
+
+FAILURE_SORTS = {
+    "end": "end_at",
+    "firstSeen": "first_seen_at",
+    "duration": "duration_s",
+    "vehicle": "vehicle_id",
+    "orderId": "order_id",
+}
+_FAILURE_COLUMNS = (
+    "f.vehicle_id, f.action_id, f.action_type, f.order_id, f.first_seen_at, f.started_at, "
+    "f.end_at, f.status, epoch(f.end_at) - epoch(coalesce(f.started_at, f.first_seen_at)) "
+    "AS duration_s"
+)
+
+
+def require_action_type(
+    cursor: duckdb.DuckDBPyConnection, *, action_type: str, vehicle_ids: list[int]
+) -> None:
+    if len(action_type) > MAX_ACTION_TYPE_LENGTH:
+        raise InvalidInputError(f"actionType: longer than {MAX_ACTION_TYPE_LENGTH} characters")
+    row = cursor.execute(
+        "SELECT 1 FROM actions WHERE action_type = ? AND vehicle_id IN "
+        "(SELECT unnest(?::INTEGER[])) LIMIT 1",
+        [action_type, vehicle_ids],
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(f"action type {action_type[:80]!r} not found")
+
+
+def failed_actions(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    action_type: str,
+    page: PageRequest,
+    vehicle_id: int | None = None,
+) -> Page[FailedAction]:
+    require_action_type(cursor, action_type=action_type, vehicle_ids=scope.vehicle_ids)
+    column, descending = parse_sort(page.sort, columns=FAILURE_SORTS, default="-end")
+    selection = select_periods(scope, now=now, previous=False)
+    if vehicle_id is not None:
+        selection = selection.restricted_to({vehicle_id})
+    rows_sql, parameters = rows_in_periods(
+        selection, table="actions", at="end_at", columns=_FAILURE_COLUMNS
+    )
+    base = f"FROM ({rows_sql}) WHERE action_type = ? AND status = 'FAILED'"
+    parameters.append(action_type)
+    total_row = cursor.execute(f"SELECT count(*) {base}", parameters).fetchone()
+    total = int(total_row[0]) if total_row else 0
+    ordering = page_ordering(
+        page,
+        total=total,
+        column_sql=FAILURE_SORTS[column],
+        descending=descending,
+        tie_breakers=["vehicle_id", "end_at", "action_id"],
+    )
+    items: list[FailedAction] = []
+    if ordering.limit > 0:
+        names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+        rows = cursor.execute(
+            f"SELECT * EXCLUDE (bucket) {base} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
+            [*parameters, ordering.limit, ordering.offset],
+        ).fetchall()
+        if ordering.reversed_read:
+            rows.reverse()
+        items = [
+            FailedAction(
+                vehicle_id=row[0],
+                vehicle_name=names.get(row[0], ""),
+                action_id=row[1],
+                action_type=row[2],
+                order_id=row[3],
+                first_seen=row[4],
+                started=row[5],
+                end=row[6],
+                duration_seconds=row[8],
+            )
+            for row in rows
+        ]
+    return Page[FailedAction](
+        items=items,
+        total=total,
+        page=page.page,
+        page_size=page.page_size,
+        pages=page_count(total, page.page_size),
+        sort=f"{'-' if descending else ''}{column}",
+    )

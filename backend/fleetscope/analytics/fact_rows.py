@@ -1,0 +1,150 @@
+"""The fact rows of the selected vehicles that lie in T, as a parameterised SQL subquery.
+
+Processes, failures and battery read facts directly (exact percentiles and lists need the
+rows, not the rollups). Each site group of the scope has its own T (zone and shift), so the
+subquery is a ``UNION ALL`` of one part per site; each part keeps the rows of that site's
+vehicles whose time column lies in one of the site's windows and tags them with the
+window's bucket (0 = the period, 1 = the previous period). The outer ``WHERE`` bounds on
+the time column let DuckDB skip row groups outside T by their zone maps; a few windows are
+a ``CASE``; many (a shift over a year) a hash join on the UTC hour for whole hours plus a
+``CASE`` for the partial pieces (at now), or a range join for windows off the full hour. Only constants are formatted into the
+SQL; ids, times and buckets go in as parameters.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from fleetscope.analytics.params import AnalyticsScope
+from fleetscope.analytics.periods import DaySpan, Window, period_windows, split_hours
+
+CURRENT = 0
+PREVIOUS = 1
+# Up to this many windows per site the bucket is a CASE; beyond, a range join.
+_CASE_WINDOWS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSlice:
+    vehicle_ids: list[int]
+    windows: list[tuple[Window, int]]  # (window, bucket), disjoint
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """T of the scope per site, for one or more buckets."""
+
+    slices: list[SiteSlice]
+
+    @property
+    def empty(self) -> bool:
+        return not any(part.windows and part.vehicle_ids for part in self.slices)
+
+    @property
+    def bounds(self) -> Window | None:
+        windows = [w for part in self.slices for w, _ in part.windows]
+        if not windows:
+            return None
+        return Window(min(w.start for w in windows), max(w.end for w in windows))
+
+    def restricted_to(self, vehicle_ids: set[int]) -> "Selection":
+        return Selection(
+            [
+                SiteSlice([v for v in part.vehicle_ids if v in vehicle_ids], part.windows)
+                for part in self.slices
+            ]
+        )
+
+
+def select_periods(scope: AnalyticsScope, *, now: datetime, previous: bool = True) -> Selection:
+    """T of every site for the period (bucket 0) and, if asked, the previous period (1)."""
+    spans: list[tuple[DaySpan, int]] = [(scope.span, CURRENT)]
+    if previous:
+        spans.append((scope.span.previous(), PREVIOUS))
+    slices = []
+    for group in scope.sites:
+        if group.excluded:
+            continue
+        windows = [
+            (window, bucket)
+            for span, bucket in spans
+            for window in period_windows(span=span, zone=group.zone, shift=group.shift, now=now)
+        ]
+        slices.append(SiteSlice(list(group.vehicle_ids), sorted(windows, key=lambda w: w[0])))
+    return Selection(slices)
+
+
+def _case(at: str, windows: list[tuple[Window, int]], parameters: list[Any]) -> str:
+    """``CASE`` giving the bucket of the window holding ``f.{at}`` (NULL outside)."""
+    if not windows:
+        return "NULL::INTEGER"
+    cases = " ".join(f"WHEN f.{at} >= ? AND f.{at} < ? THEN {bucket}" for _, bucket in windows)
+    for window, _ in windows:
+        parameters += [window.start, window.end]
+    return f"CASE {cases} END"
+
+
+def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters: list[Any]) -> str:
+    first = min(window.start for window, _ in part.windows)
+    last = max(window.end for window, _ in part.windows)
+    where = f"list_contains(?::INTEGER[], f.vehicle_id) AND f.{at} >= ? AND f.{at} < ?"
+    if len(part.windows) <= _CASE_WINDOWS:
+        bucket = _case(at, part.windows, parameters)
+        parameters += [part.vehicle_ids, first, last]
+        return (
+            f"SELECT * FROM (SELECT {columns}, {bucket} AS bucket "  # noqa: S608 - constants only
+            f"FROM {table} f WHERE {where}) WHERE bucket IS NOT NULL"
+        )
+    hour_keys: list[int] = []
+    hour_buckets: list[int] = []
+    pieces: list[tuple[Window, int]] = []
+    for window, bucket in part.windows:
+        split = split_hours([window])
+        hour_keys += [int(hour.timestamp()) // 3600 for hour in split.hours]
+        hour_buckets += [bucket] * len(split.hours)
+        pieces += [(piece, bucket) for piece in split.pieces]
+    if len(pieces) > _CASE_WINDOWS:
+        # Windows off the full hour (a shift starting 05:30): a range join, slower but exact.
+        parameters += [
+            [window.start for window, _ in part.windows],
+            [window.end for window, _ in part.windows],
+            [bucket for _, bucket in part.windows],
+            part.vehicle_ids,
+            first,
+            last,
+        ]
+        return (
+            f"SELECT {columns}, w.bucket FROM {table} f JOIN "  # noqa: S608 - constants only
+            "(SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi, "
+            f"unnest(?::INTEGER[]) AS bucket) w ON f.{at} >= w.lo AND f.{at} < w.hi "
+            f"WHERE {where}"
+        )
+    # Whole UTC hours by a hash join on the hour, the partial pieces (now) by a CASE.
+    parameters += [hour_keys, hour_buckets]
+    piece_case = _case(at, pieces, parameters)
+    parameters += [part.vehicle_ids, first, last]
+    return (
+        f"SELECT * FROM (SELECT {columns}, coalesce(h.bucket, {piece_case}) AS bucket "  # noqa: S608 - constants only
+        f"FROM {table} f LEFT JOIN (SELECT unnest(?::BIGINT[]) AS hour_key, "
+        "unnest(?::INTEGER[]) AS bucket) h "
+        f"ON h.hour_key = (epoch(f.{at}) // 3600)::BIGINT WHERE {where}) "
+        "WHERE bucket IS NOT NULL"
+    )
+
+
+def rows_in_periods(
+    selection: Selection, *, table: str, at: str, columns: str
+) -> tuple[str, list[Any]]:
+    """``(sql, parameters)`` of a subquery with ``columns`` of ``table`` (alias ``f``) and
+    ``bucket``, for the rows whose column ``at`` lies in T. ``table``, ``at`` and
+    ``columns`` are constants of the caller, never user input."""
+    parts: list[str] = []
+    parameters: list[Any] = []
+    for part in selection.slices:
+        if part.windows and part.vehicle_ids:
+            parts.append(
+                _site_rows(part, table=table, at=at, columns=columns, parameters=parameters)
+            )
+    if not parts:
+        return f"SELECT {columns}, 0 AS bucket FROM {table} f WHERE false", []  # noqa: S608 - constants only
+    return " UNION ALL ".join(f"({sql})" for sql in parts), parameters

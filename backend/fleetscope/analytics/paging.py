@@ -1,0 +1,98 @@
+"""Paging and sorting of the analytics lists (error history, workflow orders, failed actions).
+
+``page`` starts at 1, ``pageSize`` is 1..500 (default 50); a page beyond the end is an empty
+``items`` list with the real ``total``, so a client can jump back. ``sort`` is one column of
+the list's allow-list, ``-`` in front for descending; anything else is a 422 naming the
+allowed columns. Every list sorts by a unique key behind the chosen column, so pages never
+overlap or skip rows, and reading the order backwards gives exactly the reversed list: a
+page in the second half is read from the end (``LIMIT`` from the other side), which keeps
+the last page as cheap as the first.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from pydantic import Field
+
+from fleetscope.appstore.errors import InvalidInputError
+from fleetscope.appstore.schemas import CamelModel
+
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 500
+
+ItemT = TypeVar("ItemT")
+
+
+@dataclass(frozen=True, slots=True)
+class PageRequest:
+    page: int = 1
+    page_size: int = DEFAULT_PAGE_SIZE
+    sort: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ordering:
+    """``ORDER BY`` terms (constants of the caller) and whether the page is read reversed."""
+
+    terms: list[str]
+    offset: int
+    limit: int
+    reversed_read: bool
+
+    @property
+    def sql(self) -> str:
+        return ", ".join(self.terms)
+
+
+def parse_sort(sort: str | None, *, columns: Mapping[str, str], default: str) -> tuple[str, bool]:
+    """``"-start"`` -> ``("start", True)``; unknown columns are a 422 listing the allowed."""
+    text = (sort or default).strip() or default
+    descending = text.startswith("-")
+    name = text[1:] if descending else text
+    if name not in columns:
+        allowed = ", ".join(sorted(columns))
+        raise InvalidInputError(f"sort: unknown column {name[:40]!r} (allowed: {allowed})")
+    return name, descending
+
+
+def page_ordering(
+    request: PageRequest,
+    *,
+    total: int,
+    column_sql: str,
+    descending: bool,
+    tie_breakers: Sequence[str],
+) -> Ordering:
+    """Terms, offset and limit that read ``request.page`` of ``total`` rows.
+
+    ``tie_breakers`` (ascending) make the order total. Pages in the second half are read
+    from the end with every direction flipped; the caller reverses the rows it gets.
+    """
+    start = (request.page - 1) * request.page_size
+    limit = max(0, min(request.page_size, total - start))
+    from_end = total - start - limit
+    reversed_read = from_end < start
+    first_desc = descending != reversed_read
+    nulls = "NULLS FIRST" if reversed_read else "NULLS LAST"
+    terms = [f"{column_sql} {'DESC' if first_desc else 'ASC'} {nulls}"]
+    terms += [f"{term} {'DESC' if reversed_read else 'ASC'}" for term in tie_breakers]
+    return Ordering(
+        terms=terms,
+        offset=from_end if reversed_read else start,
+        limit=limit,
+        reversed_read=reversed_read,
+    )
+
+
+class Page(CamelModel, Generic[ItemT]):
+    items: list[ItemT]
+    total: int = Field(description="rows matching the filters (all pages)")
+    page: int
+    page_size: int
+    pages: int = Field(description="number of pages; a page beyond it has no items")
+    sort: str = Field(description="the sort in effect, '-' prefix for descending")
+
+
+def page_count(total: int, page_size: int) -> int:
+    return (total + page_size - 1) // page_size

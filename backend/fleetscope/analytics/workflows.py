@@ -1,0 +1,293 @@
+"""``GET /v2/Analytics/Workflows`` and the drill-down into one workflow.
+
+- the table: per workflow, orders ended in T, success rate, cycle time p50/p90 and the same
+  for the previous period (trend = current - previous), sortable;
+- ``/Workflows/{workflow}/Orders``: the workflow's orders ended in T, paged and sortable;
+- ``/Workflows/{workflow}/Histogram``: its cycle-time histogram and percentiles.
+A workflow none of the selected vehicles ever ran is "workflow ... not found" (404); one
+they ran, but not in T, is an empty result.
+"""
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, Literal
+
+import duckdb
+from pydantic import Field
+
+from fleetscope.analytics.fact_rows import (
+    CURRENT,
+    PREVIOUS,
+    Selection,
+    rows_in_periods,
+    select_periods,
+)
+from fleetscope.analytics.models import PeriodOut
+from fleetscope.analytics.paging import (
+    Page,
+    PageRequest,
+    page_count,
+    page_ordering,
+    parse_sort,
+)
+from fleetscope.analytics.params import AnalyticsScope
+from fleetscope.analytics.plan import period_out
+from fleetscope.analytics.processes import (
+    ORDER_AGGREGATES,
+    ORDER_COLUMNS,
+    ProcessFigures,
+    figures,
+    histogram_edges,
+)
+from fleetscope.appstore.errors import InvalidInputError, NotFoundError
+from fleetscope.appstore.schemas import CamelModel
+
+Outcome = Literal["finished", "failed", "cancelled"]
+MAX_WORKFLOW_LENGTH = 200
+
+
+class WorkflowRow(CamelModel):
+    workflow: str
+    orders: int = Field(description="orders ended in T (finished + failed + cancelled)")
+    finished: int
+    success_rate: float | None
+    cycle_p50_seconds: float | None
+    cycle_p90_seconds: float | None
+    previous_orders: int
+    previous_success_rate: float | None
+    previous_cycle_p50_seconds: float | None
+    previous_cycle_p90_seconds: float | None
+    orders_trend: int = Field(description="orders - previousOrders")
+
+
+class WorkflowsOut(CamelModel):
+    period: PeriodOut
+    sort: str
+    workflows: list[WorkflowRow]
+
+
+class WorkflowOrder(CamelModel):
+    vehicle_id: int
+    vehicle_name: str
+    order_id: str
+    start: datetime
+    end: datetime
+    duration_seconds: float
+    outcome: str
+    distance_meters: float
+    nodes_traversed: int
+    nodes_total: int
+    paused_seconds: float
+    waiting_seconds: float
+    error_count: int
+
+
+class WorkflowHistogramOut(CamelModel):
+    period: PeriodOut
+    workflow: str
+    histogram_edges: list[float]
+    current: ProcessFigures
+    previous: ProcessFigures
+
+
+def _sort_value(key: str) -> Callable[[WorkflowRow], Any]:
+    def value(row: WorkflowRow) -> Any:
+        return getattr(row, key)
+
+    return value
+
+
+WORKFLOW_SORTS = {
+    "workflow": "workflow",
+    "orders": "orders",
+    "successRate": "success_rate",
+    "cycleP50": "cycle_p50_seconds",
+    "cycleP90": "cycle_p90_seconds",
+    "ordersTrend": "orders_trend",
+}
+
+
+def workflows(
+    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, sort: str | None
+) -> WorkflowsOut:
+    column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
+    rows_sql, parameters = rows_in_periods(
+        select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
+    )
+    sql = f"SELECT workflow, bucket, {ORDER_AGGREGATES} FROM ({rows_sql}) GROUP BY ALL"  # noqa: S608 - constants only
+    found: dict[str, dict[int, ProcessFigures]] = {}
+    for row in cursor.execute(sql, parameters).fetchall():
+        found.setdefault(str(row[0]), {})[int(row[1])] = figures(row[2:])
+    empty = figures(None)
+    result = []
+    for workflow, buckets in found.items():
+        now_figures = buckets.get(CURRENT, empty)
+        before = buckets.get(PREVIOUS, empty)
+        result.append(
+            WorkflowRow(
+                workflow=workflow,
+                orders=now_figures.outcomes.total,
+                finished=now_figures.outcomes.finished,
+                success_rate=now_figures.outcomes.success_rate,
+                cycle_p50_seconds=now_figures.cycle.p50_seconds,
+                cycle_p90_seconds=now_figures.cycle.p90_seconds,
+                previous_orders=before.outcomes.total,
+                previous_success_rate=before.outcomes.success_rate,
+                previous_cycle_p50_seconds=before.cycle.p50_seconds,
+                previous_cycle_p90_seconds=before.cycle.p90_seconds,
+                orders_trend=now_figures.outcomes.total - before.outcomes.total,
+            )
+        )
+    attribute = WORKFLOW_SORTS[column]
+    # Rows without a value (no finished order) last in either direction; name breaks ties.
+    result.sort(key=lambda row: row.workflow)
+    with_value = [row for row in result if getattr(row, attribute) is not None]
+    without = [row for row in result if getattr(row, attribute) is None]
+    with_value.sort(key=_sort_value(attribute), reverse=descending)
+    return WorkflowsOut(
+        period=period_out(scope),
+        sort=f"{'-' if descending else ''}{column}",
+        workflows=with_value + without,
+    )
+
+
+def require_workflow(
+    cursor: duckdb.DuckDBPyConnection, *, workflow: str, vehicle_ids: list[int]
+) -> None:
+    """404 unless one of ``vehicle_ids`` ever ran ``workflow``."""
+    if len(workflow) > MAX_WORKFLOW_LENGTH:
+        raise InvalidInputError(f"workflow: longer than {MAX_WORKFLOW_LENGTH} characters")
+    row = cursor.execute(
+        "SELECT 1 FROM orders WHERE workflow = ? AND vehicle_id IN "
+        "(SELECT unnest(?::INTEGER[])) LIMIT 1",
+        [workflow, vehicle_ids],
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(f"workflow {workflow[:80]!r} not found")
+
+
+def workflow_histogram(
+    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, workflow: str
+) -> WorkflowHistogramOut:
+    require_workflow(cursor, workflow=workflow, vehicle_ids=scope.vehicle_ids)
+    rows_sql, parameters = rows_in_periods(
+        select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
+    )
+    sql = f"SELECT bucket, {ORDER_AGGREGATES} FROM ({rows_sql}) WHERE workflow = ? GROUP BY bucket"  # noqa: S608 - constants only
+    found = {
+        int(row[0]): figures(row[1:])
+        for row in cursor.execute(sql, [*parameters, workflow]).fetchall()
+    }
+    return WorkflowHistogramOut(
+        period=period_out(scope),
+        workflow=workflow,
+        histogram_edges=histogram_edges(),
+        current=found.get(CURRENT) or figures(None),
+        previous=found.get(PREVIOUS) or figures(None),
+    )
+
+
+ORDER_SORTS = {
+    "start": "start_at",
+    "end": "end_at",
+    "duration": "duration_s",
+    "distance": "distance_m",
+    "vehicle": "vehicle_id",
+    "outcome": "outcome",
+    "orderId": "order_id",
+}
+_ORDER_LIST_COLUMNS = (
+    "f.vehicle_id, f.order_id, f.workflow, f.start_at, f.end_at, "
+    "epoch(f.end_at) - epoch(f.start_at) AS duration_s, f.outcome, f.distance_m, "
+    "f.nodes_traversed, f.nodes_total, f.paused_s, f.waiting_s, f.error_count"
+)
+
+
+def workflow_orders(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    workflow: str,
+    page: PageRequest,
+    outcome: Outcome | None = None,
+    vehicle_id: int | None = None,
+) -> Page[WorkflowOrder]:
+    require_workflow(cursor, workflow=workflow, vehicle_ids=scope.vehicle_ids)
+    column, descending = parse_sort(page.sort, columns=ORDER_SORTS, default="-start")
+    selection = select_periods(scope, now=now, previous=False)
+    if vehicle_id is not None:
+        selection = selection.restricted_to({vehicle_id})
+    return _paged_orders(
+        cursor,
+        selection,
+        scope=scope,
+        workflow=workflow,
+        outcome=outcome,
+        page=page,
+        column=column,
+        descending=descending,
+    )
+
+
+def _paged_orders(
+    cursor: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    *,
+    scope: AnalyticsScope,
+    workflow: str,
+    outcome: Outcome | None,
+    page: PageRequest,
+    column: str,
+    descending: bool,
+) -> Page[WorkflowOrder]:
+    rows_sql, parameters = rows_in_periods(
+        selection, table="orders", at="end_at", columns=_ORDER_LIST_COLUMNS
+    )
+    where = "workflow = ?" + (" AND outcome = ?" if outcome else "")
+    filters: list[Any] = [workflow, *([outcome] if outcome else [])]
+    base = f"FROM ({rows_sql}) WHERE {where}"
+    total_row = cursor.execute(f"SELECT count(*) {base}", [*parameters, *filters]).fetchone()
+    total = int(total_row[0]) if total_row else 0
+    ordering = page_ordering(
+        page,
+        total=total,
+        column_sql=ORDER_SORTS[column],
+        descending=descending,
+        tie_breakers=["vehicle_id", "start_at", "order_id"],
+    )
+    items: list[WorkflowOrder] = []
+    if ordering.limit > 0:
+        names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+        rows = cursor.execute(
+            f"SELECT * EXCLUDE (bucket) {base} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
+            [*parameters, *filters, ordering.limit, ordering.offset],
+        ).fetchall()
+        if ordering.reversed_read:
+            rows.reverse()
+        items = [
+            WorkflowOrder(
+                vehicle_id=row[0],
+                vehicle_name=names.get(row[0], ""),
+                order_id=row[1],
+                start=row[3],
+                end=row[4],
+                duration_seconds=row[5],
+                outcome=row[6],
+                distance_meters=row[7],
+                nodes_traversed=row[8],
+                nodes_total=row[9],
+                paused_seconds=row[10],
+                waiting_seconds=row[11],
+                error_count=row[12],
+            )
+            for row in rows
+        ]
+    return Page[WorkflowOrder](
+        items=items,
+        total=total,
+        page=page.page,
+        page_size=page.page_size,
+        pages=page_count(total, page.page_size),
+        sort=f"{'-' if descending else ''}{column}",
+    )

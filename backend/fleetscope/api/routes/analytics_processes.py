@@ -1,0 +1,134 @@
+"""``/v2/Analytics/``: processes (analysis, workflows with drill-down, actions with failures).
+
+Same query parameters as productivity (``from``, ``to``, ``vehicles``, ``combined``,
+``shift``); lists add ``page``, ``pageSize``, ``sort`` and their filters.
+"""
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Query
+
+from fleetscope.analytics.actions import ActionsOut, FailedAction, actions, failed_actions
+from fleetscope.analytics.paging import MAX_PAGE_SIZE, Page, PageRequest
+from fleetscope.analytics.params import AnalyticsScope
+from fleetscope.analytics.processes import ProcessesOut, processes
+from fleetscope.analytics.workflows import (
+    Outcome,
+    WorkflowHistogramOut,
+    WorkflowOrder,
+    WorkflowsOut,
+    workflow_histogram,
+    workflow_orders,
+    workflows,
+)
+from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.routes.analytics import FactStoreDep, ScopeDep, reading
+from fleetscope.appstore.errors import NotFoundError
+
+router = APIRouter(prefix="/Analytics", tags=["Analytics"])
+MAX_PAGE = 1_000_000
+
+
+def page_request(
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="page number, from 1")] = 1,
+    page_size: Annotated[
+        int, Query(alias="pageSize", ge=1, le=MAX_PAGE_SIZE, description="rows per page")
+    ] = 50,
+    sort: Annotated[
+        str | None,
+        Query(max_length=64, description="a column of the list, '-' prefix for descending"),
+    ] = None,
+) -> PageRequest:
+    return PageRequest(page=page, page_size=page_size, sort=sort)
+
+
+PageDep = Annotated[PageRequest, Depends(page_request)]
+
+
+def selected_vehicle(scope: AnalyticsScope, vehicle: int | None) -> int | None:
+    """The ``vehicle`` filter of a list: one of the selected vehicles, else a 404."""
+    if vehicle is not None and vehicle not in scope.vehicle_ids:
+        raise NotFoundError(f"vehicle {vehicle} not found")
+    return vehicle
+
+
+VehicleFilter = Annotated[
+    int | None, Query(ge=0, le=2**31 - 1, description="only this vehicle (of the selection)")
+]
+WorkflowPath = Annotated[str, Path(min_length=1, max_length=200)]
+ActionTypePath = Annotated[str, Path(alias="actionType", min_length=1, max_length=200)]
+
+
+@router.get("/Processes", response_model=Envelope[ProcessesOut])
+def get_processes(scope: ScopeDep, store: FactStoreDep) -> Envelope[ProcessesOut]:
+    with reading(store) as cursor:
+        return ok(processes(cursor, scope, now=datetime.now(UTC)))
+
+
+@router.get("/Workflows", response_model=Envelope[WorkflowsOut])
+def get_workflows(
+    scope: ScopeDep,
+    store: FactStoreDep,
+    sort: Annotated[str | None, Query(max_length=64)] = None,
+) -> Envelope[WorkflowsOut]:
+    with reading(store) as cursor:
+        return ok(workflows(cursor, scope, now=datetime.now(UTC), sort=sort))
+
+
+@router.get("/Workflows/{workflow}/Orders", response_model=Envelope[Page[WorkflowOrder]])
+def get_workflow_orders(
+    workflow: WorkflowPath,
+    scope: ScopeDep,
+    store: FactStoreDep,
+    page: PageDep,
+    outcome: Outcome | None = None,
+    vehicle: VehicleFilter = None,
+) -> Envelope[Page[WorkflowOrder]]:
+    vehicle_id = selected_vehicle(scope, vehicle)
+    with reading(store) as cursor:
+        result = workflow_orders(
+            cursor,
+            scope,
+            now=datetime.now(UTC),
+            workflow=workflow,
+            page=page,
+            outcome=outcome,
+            vehicle_id=vehicle_id,
+        )
+    return ok(result)
+
+
+@router.get("/Workflows/{workflow}/Histogram", response_model=Envelope[WorkflowHistogramOut])
+def get_workflow_histogram(
+    workflow: WorkflowPath, scope: ScopeDep, store: FactStoreDep
+) -> Envelope[WorkflowHistogramOut]:
+    with reading(store) as cursor:
+        return ok(workflow_histogram(cursor, scope, now=datetime.now(UTC), workflow=workflow))
+
+
+@router.get("/Actions", response_model=Envelope[ActionsOut])
+def get_actions(scope: ScopeDep, store: FactStoreDep) -> Envelope[ActionsOut]:
+    with reading(store) as cursor:
+        return ok(actions(cursor, scope, now=datetime.now(UTC)))
+
+
+@router.get("/Actions/{actionType}/Failures", response_model=Envelope[Page[FailedAction]])
+def get_failed_actions(
+    action_type: ActionTypePath,
+    scope: ScopeDep,
+    store: FactStoreDep,
+    page: PageDep,
+    vehicle: VehicleFilter = None,
+) -> Envelope[Page[FailedAction]]:
+    vehicle_id = selected_vehicle(scope, vehicle)
+    with reading(store) as cursor:
+        result = failed_actions(
+            cursor,
+            scope,
+            now=datetime.now(UTC),
+            action_type=action_type,
+            page=page,
+            vehicle_id=vehicle_id,
+        )
+    return ok(result)

@@ -1,0 +1,73 @@
+"""Merging partition stores: parallel bulk loading on several cores.
+
+DuckDB allows one writing process per file, and decoding plus derivation are bound to one
+core per Python process. For an initial backfill, each worker process therefore ingests a
+disjoint set of vehicles into a partition file of its own (``FactStore(path, seq_base=...)``
+with non-overlapping sequence ranges), and the main store absorbs the partitions with plain
+SQL (``INSERT ... SELECT``), which DuckDB runs at millions of rows per second.
+
+Partitions must not hold vehicles that already have raw messages in the main store (their
+duplicates and machine state could not be reconciled); ``absorb_partition`` refuses them.
+"""
+
+from pathlib import Path
+
+import duckdb
+
+from fleetscope.facts.rollup import merge_sql
+from fleetscope.facts.rows import FACT_TABLES
+from fleetscope.facts.store import FactStore
+
+# Tables copied as they are (disjoint vehicles and sequence ranges).
+_PLAIN = (*FACT_TABLES.values(), "raw_keys", "deriver_snapshots", "live_status", "vehicle_zones")
+_ALIAS = "partition_store"
+
+
+class PartitionConflictError(ValueError):
+    """The partition holds vehicles the main store already has raw messages for."""
+
+
+def absorb_partition(store: FactStore, *, path: Path) -> int:
+    """Copy everything of the partition file at ``path`` into ``store``; returns its messages."""
+    with store.exclusive() as connection:
+        connection.execute(f"ATTACH ? AS {_ALIAS} (READ_ONLY)", [str(path)])
+        try:
+            overlap = connection.execute(
+                f"SELECT count(*) FROM (SELECT DISTINCT vehicle_id FROM {_ALIAS}.raw_keys) p "  # noqa: S608
+                "WHERE p.vehicle_id IN (SELECT DISTINCT vehicle_id FROM raw_keys)"
+            ).fetchone()
+            if overlap and overlap[0]:
+                raise PartitionConflictError(
+                    f"{path}: {overlap[0]} vehicles already have messages in the fact store"
+                )
+            connection.execute("BEGIN TRANSACTION")
+            try:
+                messages = _copy(connection)
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+        finally:
+            connection.execute(f"DETACH {_ALIAS}")
+    return messages
+
+
+def _copy(connection: duckdb.DuckDBPyConnection) -> int:
+    for table in _PLAIN:
+        connection.execute(f"INSERT INTO {table} SELECT * FROM {_ALIAS}.{table}")  # noqa: S608
+    # Chunk and dead-letter ids are local to each file: renumber above the main store's.
+    connection.execute(
+        "INSERT INTO raw_chunks SELECT chunk_id + (SELECT coalesce(max(chunk_id), 0) "  # noqa: S608
+        f"FROM raw_chunks), * EXCLUDE (chunk_id) FROM {_ALIAS}.raw_chunks"
+    )
+    connection.execute(
+        "INSERT INTO dead_letters SELECT id + (SELECT coalesce(max(id), 0) FROM dead_letters), "  # noqa: S608
+        f"* EXCLUDE (id) FROM {_ALIAS}.dead_letters"
+    )
+    for table, key in (
+        ("rollup_daily", ("vehicle_id", "day")),
+        ("rollup_hourly", ("vehicle_id", "hour_utc")),
+    ):
+        connection.execute(merge_sql(table, key, f"{_ALIAS}.{table}"))
+    row = connection.execute(f"SELECT count(*) FROM {_ALIAS}.raw_keys").fetchone()  # noqa: S608
+    return int(row[0]) if row else 0

@@ -1,0 +1,192 @@
+"""Processes (analysis, workflows, actions) against the simulator's ground truth."""
+
+from collections import Counter
+
+from fastapi.testclient import TestClient
+
+from fleetscope.simulator.truth import OrderTruth
+
+from .conftest import PERIOD, World, close, get_data, ham_ids, quantile_cont
+
+
+def _cycles(orders: list[OrderTruth]) -> list[float]:
+    return [
+        (order.end - order.start).total_seconds()
+        for order in orders
+        if order.outcome == "finished" and order.end is not None
+    ]
+
+
+def _assert_figures(figures: dict, orders: list[OrderTruth]) -> None:
+    outcomes = Counter(order.outcome for order in orders)
+    assert figures["outcomes"]["finished"] == outcomes["finished"]
+    assert figures["outcomes"]["failed"] == outcomes["failed"]
+    assert figures["outcomes"]["cancelled"] == outcomes["cancelled"]
+    assert figures["outcomes"]["total"] == len(orders)
+    cycles = _cycles(orders)
+    cycle = figures["cycle"]
+    assert cycle["count"] == len(cycles) == sum(figures["histogram"])
+    for key, quantile in (("p50Seconds", 0.5), ("p90Seconds", 0.9), ("p95Seconds", 0.95)):
+        assert close(cycle[key], quantile_cont(cycles, quantile)), (key, cycle[key])
+    assert close(cycle["maxSeconds"], max(cycles))
+
+
+def test_cycle_times_and_outcomes_per_vehicle(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "Processes", **PERIOD, vehicles=ham_ids(world), combined="false")
+    entries = {entry["vehicleId"]: entry for entry in data["entries"]}
+    assert len(entries) == len(world.ham_ids)
+    for vehicle in world.truth.vehicles:
+        orders = [o for o in world.truth.orders if o.serial_number == vehicle.serial_number]
+        _assert_figures(entries[world.vehicle_id(vehicle.serial_number)]["current"], orders)
+    _assert_figures(data["fleet"]["current"], world.truth.orders)
+    assert len(data["histogramEdges"]) == len(data["fleet"]["current"]["histogram"])
+    # The simulation starts on the first day: the previous period has no orders.
+    assert data["fleet"]["previous"]["outcomes"]["total"] == 0
+    assert data["fleet"]["previous"]["cycle"]["p50Seconds"] is None
+
+
+def test_combined_gives_one_entry_equal_to_the_fleet(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "Processes", **PERIOD, vehicles=ham_ids(world), combined="true")
+    assert [entry["vehicleId"] for entry in data["entries"]] == [None]
+    assert data["entries"][0] == data["fleet"]
+    times = data["fleet"]["current"]["times"]
+    assert times["pausedSeconds"] >= 0 and times["waitingSeconds"] > 0
+
+
+def test_previous_period_is_the_day_before(world: World, customer: TestClient) -> None:
+    last = get_data(
+        customer,
+        "Processes",
+        **{"from": "2026-10-26", "to": "2026-10-26"},
+        shift="all",
+        vehicles=ham_ids(world),
+        combined="true",
+    )
+    before = get_data(
+        customer,
+        "Processes",
+        **{"from": "2026-10-25", "to": "2026-10-25"},
+        shift="all",
+        vehicles=ham_ids(world),
+        combined="true",
+    )
+    assert last["fleet"]["previous"] == before["fleet"]["current"]
+
+
+def test_workflow_table_matches_truth(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "Workflows", **PERIOD, vehicles=ham_ids(world))
+    rows = {row["workflow"]: row for row in data["workflows"]}
+    by_workflow = Counter(order.workflow for order in world.truth.orders)
+    assert set(rows) == set(by_workflow)
+    for workflow, count in by_workflow.items():
+        orders = [o for o in world.truth.orders if o.workflow == workflow]
+        row = rows[workflow]
+        assert row["orders"] == count
+        finished = sum(1 for o in orders if o.outcome == "finished")
+        assert row["successRate"] == finished / count
+        assert close(row["cycleP50Seconds"], quantile_cont(_cycles(orders), 0.5))
+        assert close(row["cycleP90Seconds"], quantile_cont(_cycles(orders), 0.9))
+        assert row["ordersTrend"] == count  # nothing in the previous period
+    counts = [row["orders"] for row in data["workflows"]]
+    assert counts == sorted(counts, reverse=True) and data["sort"] == "-orders"
+    by_name = get_data(customer, "Workflows", **PERIOD, vehicles=ham_ids(world), sort="workflow")
+    assert [r["workflow"] for r in by_name["workflows"]] == sorted(by_workflow)
+
+
+def test_workflow_orders_pages_cover_the_truth(world: World, customer: TestClient) -> None:
+    workflow = "REPLENISH"
+    truth = sorted((o for o in world.truth.orders if o.workflow == workflow), key=lambda o: o.start)
+    seen = []
+    page = 1
+    while True:
+        data = get_data(
+            customer,
+            f"Workflows/{workflow}/Orders",
+            **PERIOD,
+            vehicles=ham_ids(world),
+            page=page,
+            pageSize=100,
+            sort="start",
+        )
+        assert data["total"] == len(truth)
+        seen += data["items"]
+        if page >= data["pages"]:
+            break
+        page += 1
+    assert [item["orderId"] for item in seen] == [o.order_id for o in truth]
+    for item, order in zip(seen, truth, strict=True):
+        assert item["outcome"] == order.outcome
+        assert close(item["durationSeconds"], (order.end - order.start).total_seconds())
+        assert abs(item["distanceMeters"] - order.distance_m) <= 0.01 * order.distance_m + 0.01
+    failed = get_data(
+        customer,
+        f"Workflows/{workflow}/Orders",
+        **PERIOD,
+        vehicles=ham_ids(world),
+        outcome="failed",
+        sort="-duration",
+    )
+    assert failed["total"] == sum(1 for o in truth if o.outcome == "failed")
+    durations = [item["durationSeconds"] for item in failed["items"]]
+    assert durations == sorted(durations, reverse=True)
+
+
+def test_last_page_read_from_the_end_equals_the_forward_order(
+    world: World, customer: TestClient
+) -> None:
+    common = {**PERIOD, "vehicles": ham_ids(world), "sort": "-duration", "pageSize": 7}
+    first = get_data(customer, "Workflows/TRANSPORT_A/Orders", **common, page=1)
+    every = get_data(
+        customer,
+        "Workflows/TRANSPORT_A/Orders",
+        **PERIOD,
+        vehicles=ham_ids(world),
+        sort="-duration",
+        pageSize=500,
+    )
+    last = get_data(customer, "Workflows/TRANSPORT_A/Orders", **common, page=first["pages"])
+    expected_last = every["items"][(first["pages"] - 1) * 7 :]
+    assert last["items"] == expected_last
+    assert first["items"] == every["items"][:7]
+
+
+def test_workflow_histogram(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "Workflows/PICK_TO_LINE/Histogram", **PERIOD, vehicles=ham_ids(world))
+    _assert_figures(
+        data["current"], [o for o in world.truth.orders if o.workflow == "PICK_TO_LINE"]
+    )
+
+
+def test_actions_match_truth(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "Actions", **PERIOD, vehicles=ham_ids(world))
+    rows = {row["actionType"]: row for row in data["actions"]}
+    totals: Counter[str] = Counter()
+    failures: Counter[str] = Counter()
+    for vehicle in world.truth.vehicles:
+        for action_type, counts in vehicle.actions.items():
+            totals[action_type] += counts["finished"] + counts["failed"]
+            failures[action_type] += counts["failed"]
+    assert set(rows) == set(totals)
+    for action_type, total in totals.items():
+        row = rows[action_type]
+        assert row["count"] == total, action_type
+        assert row["failed"] == failures[action_type], action_type
+        assert row["failureRate"] == failures[action_type] / total
+    assert rows["pick"]["durationP50Seconds"] > 0
+    assert rows["pick"]["meanWaitSeconds"] >= 0
+
+
+def test_failed_actions_drill_down(world: World, customer: TestClient) -> None:
+    expected = sum(v.actions["drop"]["failed"] for v in world.truth.vehicles)
+    data = get_data(
+        customer, "Actions/drop/Failures", **PERIOD, vehicles=ham_ids(world), pageSize=500
+    )
+    assert data["total"] == expected == len(data["items"])
+    ends = [item["end"] for item in data["items"]]
+    assert ends == sorted(ends, reverse=True)
+    one = world.vehicle_id("HAM-02")
+    only = get_data(
+        customer, "Actions/drop/Failures", **PERIOD, vehicles=ham_ids(world), vehicle=one
+    )
+    assert only["total"] == world.truth.vehicles[1].actions["drop"]["failed"]
+    assert {item["vehicleId"] for item in only["items"]} == {one}

@@ -1,0 +1,80 @@
+"""``fleetscope import``, ``rebuild`` and ``tokens`` as an operator runs them."""
+
+import gzip
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fleetscope.appstore.db import store_session
+from fleetscope.cli.main import app
+from fleetscope.demo.seed import DEMO_MANUFACTURER, seed_demo
+from fleetscope.facts.store import FactStore
+from fleetscope.settings import Settings, get_settings
+
+from .facts_dump import dump
+from .vda import T0, line, state
+
+runner = CliRunner()
+pytestmark = pytest.mark.sqlite_only
+
+
+@pytest.fixture
+def cli_settings(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
+    monkeypatch.setenv("FLEETSCOPE_DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("FLEETSCOPE_DATA_DIR", str(settings.data_dir))
+    get_settings.cache_clear()
+    with store_session(settings) as session:
+        seed_demo(session)
+    yield get_settings()
+    get_settings.cache_clear()
+
+
+def _run(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _ham(header_id: int) -> bytes:
+    payload = state("HAM-01", header_id, T0, manufacturer=DEMO_MANUFACTURER)
+    return line("HAM-01", "state", payload, manufacturer=DEMO_MANUFACTURER)
+
+
+def test_import_gzip_then_rebuild(cli_settings: Settings, tmp_path: Path) -> None:
+    file = tmp_path / "history.ndjson.gz"
+    file.write_bytes(gzip.compress(b"\n".join([_ham(1), _ham(2), _ham(1), b"[]"]) + b"\n"))
+    out = _run("import", str(file), "--site", "Hamburg DC")
+    assert "accepted 2, duplicates 1, rejected 1" in out
+    assert "messages/s" in out
+    again = _run("import", str(file))
+    assert "accepted 0, duplicates 3, rejected 1" in again
+    with FactStore(cli_settings.resolved_facts_path()) as store:
+        before = dump(store)
+    assert "replayed 2 raw frames" in _run("rebuild")
+    with FactStore(cli_settings.resolved_facts_path()) as store:
+        assert dump(store) == before
+
+
+def test_import_with_another_sites_name_refuses_its_vehicles(
+    cli_settings: Settings, tmp_path: Path
+) -> None:
+    file = tmp_path / "history.ndjson"
+    file.write_bytes(_ham(1) + b"\n")
+    result = runner.invoke(app, ["import", str(file), "--site", "Munich Hub"])
+    assert result.exit_code == 0
+    assert "line 1: vehicle Fleetscope Sim/HAM-01 belongs to another site" in result.stderr
+    assert "accepted 0, duplicates 0, rejected 1" in result.stdout
+
+
+def test_tokens_are_created_listed_and_revoked(cli_settings: Settings) -> None:
+    token = _run("tokens", "create", "--site", "Hamburg DC", "--name", "gateway").strip()
+    assert token.startswith("fst_") and len(token) > 40
+    listed = _run("tokens", "list", "--site", "Hamburg DC")
+    assert "gateway" in listed and "active" in listed and token not in listed
+    token_id = listed.split()[0]
+    assert "revoked token" in _run("tokens", "revoke", token_id, "--site", "Hamburg DC")
+    assert "revoked" in _run("tokens", "list", "--site", "Hamburg DC")
+    missing = runner.invoke(app, ["tokens", "create", "--site", "Nowhere"])
+    assert missing.exit_code == 1 and "site 'Nowhere' not found" in missing.stderr

@@ -1,0 +1,84 @@
+import { expect, test } from './support/fixtures';
+import { type Language, text } from './support/i18n';
+import { E2E_USERS } from './support/users';
+
+/** Spec section 2: menu points depend on the language; all texts in English and German. */
+const user = E2E_USERS.language;
+const AREAS = ['dashboards', 'productivity', 'processes', 'failures', 'battery', 'help', 'logout'];
+
+async function expectMenuIn(page: import('@playwright/test').Page, language: Language) {
+  const nav = page.getByTestId('nav-side');
+  for (const id of AREAS) {
+    await expect(nav.getByTestId(`menu-entry-${id}`)).toHaveAccessibleName(
+      text(language, `menu.${id}`),
+    );
+  }
+  await nav.getByTestId('menu-entry-failures').hover();
+  await expect(page.getByTestId('menu-entry-failures-overview')).toHaveText(
+    text(language, 'menu.overview'),
+  );
+  await page.mouse.move(700, 500);
+  await expect(page.getByTestId('page-title')).toHaveText(
+    text(language, 'pages.failuresAnalysis.title'),
+  );
+}
+
+test.beforeEach(async ({ app }) => {
+  await app.login(user, { language: 'en' });
+});
+
+test('switching to German changes the menu and page texts and is saved', async ({
+  app,
+  page,
+}) => {
+  await app.open('/failures/analysis');
+  await expectMenuIn(page, 'en');
+
+  await page.getByTestId('account-menu').click();
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === 'PATCH' && response.url().endsWith('/v2/User/me'),
+  );
+  await page.getByTestId('language-de').click();
+  expect((await saved).ok()).toBe(true);
+  await page.keyboard.press('Escape');
+  await expectMenuIn(page, 'de');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  expect(await (await page.request.get('/v2/User/me')).json()).toMatchObject({
+    data: { language: 'de' },
+  });
+
+  // The saved language wins after a reload.
+  await page.reload();
+  await expectMenuIn(page, 'de');
+
+  await page.getByTestId('account-menu').click();
+  await page.getByTestId('language-en').click();
+  await page.keyboard.press('Escape');
+  await expectMenuIn(page, 'en');
+});
+
+test('the help and error overlays speak German too', async ({ app, page }) => {
+  await app.patchMe({ language: 'de' });
+  await app.open('/failures/analysis');
+  await expect(page.getByTestId('page-title')).toHaveText(
+    text('de', 'pages.failuresAnalysis.title'),
+  );
+
+  await page.getByTestId('menu-entry-help').click();
+  await expect(page.getByTestId('help-title')).toHaveText(
+    text('de', 'help.title', { page: text('de', 'pages.failuresAnalysis.title') }),
+  );
+  await page.getByTestId('help-close').click();
+  await expect(page.getByTestId('help-overlay')).toHaveCount(0);
+
+  await page.route('**/v2/User/settings', (route) =>
+    route.request().method() === 'PATCH'
+      ? route.fulfill({ status: 500, json: { status: false, msg: 'boom', data: null } })
+      : route.fallback(),
+  );
+  await page.getByTestId('combined-switch').click({ force: true });
+  await expect(page.getByTestId('error-overlay-header')).toHaveText(text('de', 'network.header'));
+  await expect(page.getByTestId('error-overlay-close')).toHaveText(text('de', 'errorOverlay.close'));
+  await page.getByTestId('error-overlay-close').click();
+  await expect(page.getByTestId('error-overlay')).toHaveCount(0);
+});

@@ -1,0 +1,160 @@
+import { expect, expectRoute, test } from './support/fixtures';
+import { text } from './support/i18n';
+import { DEMO_USERS } from './support/users';
+
+/** Spec section 2 (shell layout) and section 9 (layout constants). */
+test.describe.configure({ mode: 'parallel' });
+
+const MOBILE = { width: 390, height: 844 };
+const TABLET = { width: 820, height: 1180 };
+
+test.describe('desktop', () => {
+  test('side navigation 4.25rem wide next to the page; full window height', async ({
+    app,
+    page,
+  }) => {
+    await app.login(DEMO_USERS.customer);
+    await app.open('/dashboards/dashboard');
+    await expect(page.getByTestId('shell')).toHaveAttribute('data-navigation', 'side');
+    const nav = await page.getByTestId('nav-side').boundingBox();
+    expect(nav?.width).toBe(68); // 4.25rem at 16px
+    expect(nav?.x).toBe(0);
+    await expect(page.getByTestId('nav-mobile')).toHaveCount(0);
+    const shell = await page.getByTestId('shell').boundingBox();
+    expect(shell?.height).toBe(800);
+  });
+
+  test('displayMode=true in the address hides the navigation', async ({ app, page }) => {
+    await app.login(DEMO_USERS.support);
+    // As a user types it: the query at the end of the address, inside the hash route.
+    await app.open('/dashboards/statusboard?displayMode=true');
+    await expect(page.getByTestId('page-statusboard')).toBeVisible();
+    await expect(page.getByTestId('shell')).toHaveAttribute('data-navigation', 'hidden');
+    await expect(page.getByTestId('nav-side')).toHaveCount(0);
+    await expect(page.getByTestId('nav-mobile')).toHaveCount(0);
+    const content = await page.getByTestId('shell-content').boundingBox();
+    expect(content?.x).toBe(0);
+
+    // Redirects keep the display mode.
+    await app.open('/dashboards?displayMode=true');
+    await expectRoute(page, '/dashboards/dashboard?displayMode=true');
+    await expect(page.getByTestId('page-dashboard')).toBeVisible();
+    await expect(page.getByTestId('nav-side')).toHaveCount(0);
+
+    // Any other value, or none, shows the navigation again.
+    await app.open('/dashboards/statusboard?displayMode=false');
+    await expect(page.getByTestId('nav-side')).toBeVisible();
+    await app.open('/dashboards/statusboard');
+    await expect(page.getByTestId('nav-side')).toBeVisible();
+  });
+
+  test('content is at most 1920px wide on a 2560px screen', async ({ app, page }) => {
+    await page.setViewportSize({ width: 2560, height: 1200 });
+    await app.login(DEMO_USERS.customer);
+    await app.open('/productivity/analysis');
+    await expect(page.getByTestId('page-productivityAnalysis')).toBeVisible();
+    const inner = page.getByTestId('shell-content').locator('> .fs-content-inner');
+    const box = await inner.boundingBox();
+    expect(box?.width).toBe(1920);
+    // Centred in the space beside the 68px navigation.
+    const free = 2560 - 68;
+    expect(Math.abs((box?.x ?? 0) - (68 + (free - 1920) / 2))).toBeLessThanOrEqual(1);
+    const header = await page.getByTestId('page-header').boundingBox();
+    expect(header?.width ?? 0).toBeLessThanOrEqual(1920);
+  });
+});
+
+test.describe('mobile', () => {
+  test.use({ viewport: MOBILE, hasTouch: true, isMobile: true });
+
+  test('one menu entry that holds all items; page height is the inner height', async ({
+    app,
+    page,
+  }) => {
+    await app.login(DEMO_USERS.customer);
+    await app.open('/dashboards/dashboard');
+    const bar = page.getByTestId('nav-mobile');
+    await expect(bar).toBeVisible();
+    await expect(page.getByTestId('nav-side')).toHaveCount(0);
+    await expect(page.getByTestId('shell')).toHaveAttribute('data-navigation', 'mobile');
+    await expect(bar.locator('[data-testid^="menu-entry-"]')).toHaveCount(1);
+
+    const innerHeight = await page.evaluate(() => window.innerHeight);
+    const shell = await page.getByTestId('shell').boundingBox();
+    expect(shell?.height).toBe(innerHeight);
+    expect(await page.getByTestId('shell').evaluate((el) => el.style.height)).toBe(
+      `${innerHeight}px`,
+    );
+
+    await bar.getByTestId('menu-entry-mobile-menu').click();
+    const drawer = page.getByTestId('mobile-menu-drawer');
+    await expect(drawer).toBeVisible();
+    await expect(page.getByRole('dialog')).toContainText(text('en', 'menu.menu'));
+    const top = ['dashboards', 'productivity', 'processes', 'failures', 'battery', 'help', 'logout'];
+    for (const id of top) {
+      await expect(drawer.getByTestId(`mobile-menu-entry-${id}`)).toContainText(
+        text('en', `menu.${id}`),
+      );
+    }
+    await expect(drawer.getByTestId('app-analytics')).toHaveAttribute('data-active', 'true');
+    // The dashboards group is open on a dashboard page, with its beta marks.
+    await expect(drawer.getByTestId('mobile-menu-beta-dashboards-dashboard')).toBeVisible();
+    await expect(drawer.getByTestId('mobile-menu-beta-dashboards-statusboard')).toBeVisible();
+
+    await drawer.getByTestId('mobile-menu-entry-processes').click();
+    for (const sub of ['analysis', 'workflows', 'actions']) {
+      await expect(drawer.getByTestId(`mobile-menu-entry-processes-${sub}`)).toBeVisible();
+    }
+    await drawer.getByTestId('mobile-menu-entry-processes-workflows').click();
+    await expectRoute(page, '/processes/workflows');
+    await expect(page.getByTestId('page-processesWorkflows')).toBeVisible();
+    await expect(drawer).toBeHidden();
+
+    await bar.getByTestId('menu-entry-mobile-menu').click();
+    await page.getByTestId('mobile-menu-entry-help').click();
+    await expect(page.getByTestId('help-overlay')).toHaveAttribute(
+      'data-help-topic',
+      'processesWorkflows',
+    );
+    await page.getByTestId('help-close').click();
+    await expect(page.getByTestId('help-overlay')).toHaveCount(0);
+  });
+
+  test('the mobile menu follows the role: no help for service', async ({ app, page }) => {
+    await app.login(DEMO_USERS.service);
+    await app.open('/battery');
+    await page.getByTestId('menu-entry-mobile-menu').click();
+    const drawer = page.getByTestId('mobile-menu-drawer');
+    await expect(drawer.getByTestId('mobile-menu-entry-battery')).toBeVisible();
+    await expect(drawer.getByTestId('mobile-menu-entry-logout')).toBeVisible();
+    await expect(drawer.getByTestId('mobile-menu-entry-help')).toHaveCount(0);
+  });
+
+  test('display mode does not hide the mobile navigation', async ({ app, page }) => {
+    await app.login(DEMO_USERS.partner);
+    await app.open('/dashboards/statusboard?displayMode=true');
+    await expect(page.getByTestId('page-statusboard')).toBeVisible();
+    await expect(page.getByTestId('nav-mobile')).toBeVisible();
+  });
+});
+
+test.describe('tablet', () => {
+  test.use({ viewport: TABLET, hasTouch: true, isMobile: true });
+
+  test('below 1024px the mobile navigation is used and the height follows the window', async ({
+    app,
+    page,
+  }) => {
+    await app.login(DEMO_USERS.superuser);
+    await app.open('/failures/overview');
+    await expect(page.getByTestId('nav-mobile')).toBeVisible();
+    const innerHeight = await page.evaluate(() => window.innerHeight);
+    expect((await page.getByTestId('shell').boundingBox())?.height).toBe(innerHeight);
+
+    // Resizing (for example turning the device) keeps the page at the window's height.
+    await page.setViewportSize({ width: 1000, height: 700 });
+    await expect
+      .poll(async () => (await page.getByTestId('shell').boundingBox())?.height)
+      .toBe(700);
+  });
+});

@@ -1,0 +1,64 @@
+import { expect, expectRoute, SESSION_COOKIE, serverUrl, test } from './support/fixtures';
+import { text } from './support/i18n';
+import { DEMO_USERS } from './support/users';
+
+/**
+ * Spec section 4 and 8: an 'authentication failed' answer while logged in logs the user out
+ * and sends them to login with error=session.
+ */
+test.describe.configure({ mode: 'parallel' });
+
+async function expectSessionExpiredLogin(page: import('@playwright/test').Page): Promise<void> {
+  await expectRoute(page, '/login?error=session');
+  await expect(page.getByTestId('login-page')).toBeVisible();
+  await expect(page.getByTestId('login-error')).toHaveText(text('en', 'login.errorSession'));
+  await expect(page.getByTestId('shell')).toHaveCount(0);
+  await expect(page.getByTestId('error-overlay')).toHaveCount(0);
+}
+
+test('the server ends the session: the next request leads to login?error=session', async ({
+  app,
+  page,
+  playwright,
+}) => {
+  await app.login(DEMO_USERS.customer);
+  await app.open('/productivity/analysis');
+  await expect(page.getByTestId('filter-bar')).toBeVisible();
+
+  // The same session, ended from elsewhere (another tab, an administrator, expiry).
+  const cookies = await page.context().cookies(serverUrl());
+  const cookieHeader = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
+  const csrf = cookies.find((cookie) => cookie.name === 'fleetscope_csrf')?.value ?? '';
+  const elsewhere = await playwright.request.newContext({
+    baseURL: serverUrl(),
+    extraHTTPHeaders: { Cookie: cookieHeader, 'X-CSRF-Token': csrf },
+  });
+  const ended = await elsewhere.post('/v2/User/logout');
+  expect(ended.ok()).toBe(true);
+  await elsewhere.dispose();
+
+  await page.getByTestId('date-prev').click();
+  await expectSessionExpiredLogin(page);
+
+  // Logging in again works from there.
+  await app.loginWithForm(DEMO_USERS.customer);
+  await expectRoute(page, '/dashboards/dashboard');
+  await expect(page.getByTestId('page-dashboard')).toBeVisible();
+});
+
+test('a lost session cookie leads to login?error=session on the next request', async ({
+  app,
+  page,
+  context,
+}) => {
+  await app.login(DEMO_USERS.partner);
+  await app.open('/dashboards/dashboard');
+  await expect(page.getByTestId('filter-bar')).toBeVisible();
+  await context.clearCookies({ name: SESSION_COOKIE });
+
+  await page.getByTestId('date-prev').click();
+  await expectSessionExpiredLogin(page);
+  // Nothing of the old session is left in the app: pages need a login again.
+  await app.open('/battery');
+  await expectRoute(page, /^\/login\?from=/);
+});
