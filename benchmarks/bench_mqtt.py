@@ -105,14 +105,18 @@ def _run(broker: PrivateMosquitto, messages: list[tuple[str, bytes]], qos: int) 
             started = time.perf_counter()
             publisher.start()
             published_s = results.get(timeout=600)
-            stored, stored_at, done_at = 0, time.perf_counter(), time.perf_counter()
-            while stored < len(messages) and time.perf_counter() - stored_at < SETTLE_S:
+            subscriber = handle.mqtt
+            received, changed_at = -1, time.perf_counter()
+            # Done when everything is stored, or nothing more arrives and the queue is empty.
+            while handle.worker.processed < len(messages):
                 time.sleep(0.05)
-                count = handle.worker.processed
-                if count != stored:
-                    stored, stored_at = count, time.perf_counter()
-                    done_at = stored_at
-            elapsed = done_at - started
+                if subscriber.received != received:
+                    received, changed_at = subscriber.received, time.perf_counter()
+                idle = time.perf_counter() - changed_at > SETTLE_S
+                if idle and handle.worker.processed >= received:
+                    break
+            stored = handle.worker.processed
+            elapsed = time.perf_counter() - started
         finally:
             publisher.join(10)
             handle.stop()

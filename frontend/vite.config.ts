@@ -25,7 +25,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps for error reporting, without advertising them to every browser.
+    sourcemap: 'hidden',
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -25,7 +25,7 @@ test.describe('desktop', () => {
   });
 
   test('displayMode=true in the address hides the navigation', async ({ app, page }) => {
-    await app.login(DEMO_USERS.support);
+    await app.login(DEMO_USERS.customer);
     // As a user types it: the query at the end of the address, inside the hash route.
     await app.open('/dashboards/statusboard?displayMode=true');
     await expect(page.getByTestId('page-statusboard')).toBeVisible();
@@ -145,7 +145,7 @@ test.describe('tablet', () => {
     app,
     page,
   }) => {
-    await app.login(DEMO_USERS.superuser);
+    await app.login(DEMO_USERS.partner);
     await app.open('/failures/overview');
     await expect(page.getByTestId('nav-mobile')).toBeVisible();
     const innerHeight = await page.evaluate(() => window.innerHeight);

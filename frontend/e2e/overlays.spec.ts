@@ -63,7 +63,7 @@ test('a server failure shows the network error overlay with its details; close c
 });
 
 test('a failed save carries the request body in the error overlay', async ({ app, page }) => {
-  await app.login(DEMO_USERS.support);
+  await app.login(DEMO_USERS.customer);
   await app.open('/processes/analysis');
   await expect(page.getByTestId('filter-bar')).toBeVisible();
   await page.route('**/v2/User/settings', (route) =>
@@ -85,7 +85,7 @@ test('going offline shows the no-internet error; back online or close clears it'
   page,
   context,
 }) => {
-  await app.login(DEMO_USERS.service);
+  await app.login(DEMO_USERS.partner);
   await app.open('/dashboards/dashboard');
   await expect(page.getByTestId('page-dashboard')).toBeVisible();
 

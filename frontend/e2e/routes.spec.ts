@@ -41,7 +41,7 @@ test('every page of the menu has its route with its own page', async ({ app, pag
 });
 
 test('redirects: dashboards, area roots and unknown paths', async ({ app, page }) => {
-  await app.login(DEMO_USERS.support);
+  await app.login(DEMO_USERS.partner);
   for (const { from, to } of REDIRECTS) {
     await app.open(from);
     await expectRoute(page, to);
@@ -57,7 +57,7 @@ test('logged out, a page sends to login and login returns to that page', async (
   await expect(page.getByTestId('login-error')).toHaveCount(0);
   await expect(page.getByTestId('shell')).toHaveCount(0);
 
-  await app.loginWithForm(DEMO_USERS.service);
+  await app.loginWithForm(DEMO_USERS.partner);
   await expectRoute(page, '/failures/overview?displayMode=false');
   await expect(page.getByTestId('page-failuresOverview')).toBeVisible();
 });
@@ -85,7 +85,7 @@ test('a logged-in user opening the login page goes to the app', async ({ app, pa
 });
 
 test('logout from the menu ends the session: pages need a login again', async ({ app, page }) => {
-  await app.login(DEMO_USERS.superuser);
+  await app.login(DEMO_USERS.customer);
   await app.open('/processes/actions');
   await expect(page.getByTestId('page-processesActions')).toBeVisible();
   await page.getByTestId('menu-entry-logout').click();

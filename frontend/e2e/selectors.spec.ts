@@ -5,9 +5,9 @@ import { DEMO_USERS, E2E_USERS, SECOND_ORGANIZATION } from './support/users';
 
 /**
  * Spec sections 4 and 7: saved settings fill the selectors of the page header at start-up
- * and every change is saved. The service user's saved selectors belong to this file.
+ * and every change is saved. The saved selectors of customer2 belong to this file.
  */
-const user = DEMO_USERS.service;
+const user = DEMO_USERS.customer2;
 
 interface SiteShift {
   id: string | number;
@@ -179,4 +179,25 @@ test('a user without vehicles gets a clear empty state on the analysis pages', a
   }
   // The navigation stays, so the user can go elsewhere.
   await expect(page.getByTestId('nav-side')).toBeVisible();
+});
+
+test('a user who sees several sites can open an analysis page and pick any shift', async ({
+  app,
+  page,
+}) => {
+  // Known app bug (reported): every demo site has shifts with the ids early/late/night, the
+  // shift selector offers one option per site and shift with the bare id as value, and
+  // Mantine throws "Duplicate options are not supported" -> the page cannot be shown for
+  // superuser, support and service. Remove this line once the shift values are unique.
+  test.fail(true, 'shift selector: duplicate option values across sites crash the page');
+  await app.login(DEMO_USERS.support);
+  await app.patchSettings({ selectedMachines: [] });
+  const sites = (await (await page.request.get('/v2/Sites')).json()).data as ApiSite[];
+  expect(sites.length).toBeGreaterThan(1);
+
+  await app.open('/productivity/analysis');
+  await expect(page.getByTestId('filter-bar')).toBeVisible();
+  await page.getByTestId('shift-selector').click();
+  const shiftCount = sites.reduce((count, site) => count + site.shifts.length, 0);
+  await expect(page.getByRole('option')).toHaveCount(shiftCount + 1);
 });

@@ -12,23 +12,33 @@ hours and pieces as list parameters.
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import duckdb
 
-from fleetscope.analytics.measures import STATES, Measures
-from fleetscope.analytics.periods import Window, split_hours
+from fleetscope.analytics.measures import Measures
+from fleetscope.analytics.periods import Window, split_hour_ranges
+from fleetscope.analytics.rollup_read import (
+    FLEET,
+    VEHICLES,
+    Key,
+    entry,
+    read_daily,
+    read_hourly,
+    vehicle_column,
+    vehicles_cut_in,
+    whole_days,
+)
 from fleetscope.facts.rollup import (
     CYCLE_BUCKET_BASE_S,
     CYCLE_BUCKET_COUNT,
     LOAD_HANDLING_ACTIONS,
 )
 
-Key = tuple[int, int]  # (vehicle id, or 0 when summed over vehicles; bucket)
-FLEET = 0
-_STOP_LEVELS = ["CRITICAL", "FATAL"]
 _LOADS = sorted(LOAD_HANDLING_ACTIONS)
+__all__ = ["FLEET", "CollectRequest", "Key", "Tagged", "collect", "open_intervals"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,25 +54,14 @@ class CollectRequest:
     by_vehicle: bool
     with_cycles: bool = True
     use_rollups: bool = True
+    # The site's zone when T has whole local days (no shift): those come from rollup_daily.
+    daily_zone: ZoneInfo | None = None
 
 
-def _vehicle_column(by_vehicle: bool, alias: str) -> str:
-    return f"{alias}.vehicle_id" if by_vehicle else str(FLEET)
-
-
-_HIST_SUMS = ", ".join(f"sum(cycle_hist[{i + 1}])::BIGINT" for i in range(CYCLE_BUCKET_COUNT))
-_ROLLUP_MEASURES = (
-    ", ".join(f"sum({state}_s)" for state in STATES)
-    + ", sum(orders_finished), sum(orders_failed), sum(orders_cancelled)"
-    + ", sum(errors_warning + errors_urgent + errors_critical + errors_fatal)"
-    + ", sum(stop_errors), sum(stop_error_s), sum(distance_m), sum(loads_handled)"
-    + ", sum(battery_samples), sum(battery_charge_sum), min(battery_charge_min)"
-)
 _PIECES = (
     "(SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi, "
     "unnest(?::INTEGER[]) AS bucket) p"
 )
-_VEHICLES = "(SELECT unnest(?::INTEGER[]))"
 # The rollup's cycle-time bucket (facts/rollup.py ``cycle_bucket``) computed in SQL;
 # -1 for orders that did not finish (they have no cycle time).
 _CYCLE_S = "(epoch(f.end_at) - epoch(f.start_at))"
@@ -83,73 +82,67 @@ def collect(
     result: dict[Key, Measures] = {}
     if not request.vehicle_ids or not request.windows:
         return result
-    hours: list[datetime] = []
-    hour_buckets: list[int] = []
-    pieces: list[Tagged] = []
-    for tagged in request.windows:
-        if not request.use_rollups:
-            pieces.append(tagged)
-            continue
-        split = split_hours([tagged.window])
-        hours.extend(split.hours)
-        hour_buckets.extend([tagged.bucket] * len(split.hours))
-        pieces.extend(Tagged(piece, tagged.bucket) for piece in split.pieces)
-    if hours:
-        _rollup(cursor, request, hours, hour_buckets, result)
-    if pieces:
-        _raw(cursor, request, pieces, result)
+    if not request.use_rollups:
+        _raw(cursor, request, request.vehicle_ids, request.windows, result)
+    else:
+        zone = request.daily_zone
+        daily = vehicles_cut_in(cursor, request.vehicle_ids, zone) if zone else set()
+        by_days = [v for v in request.vehicle_ids if v in daily]
+        by_hours = [v for v in request.vehicle_ids if v not in daily]
+        for vehicle_ids, use_days in ((by_days, True), (by_hours, False)):
+            if vehicle_ids:
+                _from_rollups(cursor, request, vehicle_ids, result, use_days=use_days)
     _open_states(cursor, request, result, now=now, offline_after=offline_after)
     return result
 
 
-def _entry(result: dict[Key, Measures], key: Key) -> Measures:
-    measures = result.get(key)
-    if measures is None:
-        measures = result[key] = Measures()
-    return measures
-
-
-def _rollup(
+def _from_rollups(
     cursor: duckdb.DuckDBPyConnection,
     request: CollectRequest,
-    hours: list[datetime],
-    buckets: list[int],
+    vehicle_ids: list[int],
     result: dict[Key, Measures],
+    *,
+    use_days: bool,
 ) -> None:
-    hist = f", [{_HIST_SUMS}]" if request.with_cycles else ""
-    sql = (
-        f"SELECT {_vehicle_column(request.by_vehicle, 'r')}, sel.bucket, {_ROLLUP_MEASURES}{hist} "  # noqa: S608 - constants only
-        "FROM rollup_hourly r JOIN (SELECT unnest(?::TIMESTAMPTZ[]) AS hour_utc, "
-        "unnest(?::INTEGER[]) AS bucket) sel ON r.hour_utc = sel.hour_utc "
-        f"WHERE r.vehicle_id IN {_VEHICLES} AND r.hour_utc >= ? AND r.hour_utc < ? "
-        "GROUP BY ALL"
-    )
-    parameters = [hours, buckets, request.vehicle_ids, min(hours), max(hours) + timedelta(hours=1)]
-    for row in cursor.execute(sql, parameters).fetchall():
-        measures = _entry(result, (int(row[0]), int(row[1])))
-        values = row[2:]
-        for index, state in enumerate(STATES):
-            measures.states[state] += float(values[index] or 0.0)
-        rest = values[len(STATES) :]
-        measures.orders_finished += int(rest[0] or 0)
-        measures.orders_failed += int(rest[1] or 0)
-        measures.orders_cancelled += int(rest[2] or 0)
-        measures.errors += int(rest[3] or 0)
-        measures.stop_errors += int(rest[4] or 0)
-        measures.stop_error_s += float(rest[5] or 0.0)
-        measures.distance_m += float(rest[6] or 0.0)
-        measures.loads_handled += int(rest[7] or 0)
-        measures.battery_samples += int(rest[8] or 0)
-        measures.battery_charge_sum += float(rest[9] or 0.0)
-        measures.add(Measures(battery_charge_min=rest[10]))
-        if request.with_cycles:
-            for index, count in enumerate(rest[11]):
-                measures.cycle_hist[index] += int(count or 0)
+    days: list[tuple[tuple[date, date], int]] = []
+    ranges: list[tuple[Window, int]] = []
+    pieces: list[Tagged] = []
+    for tagged in request.windows:
+        rest = [tagged.window]
+        if use_days and request.daily_zone is not None:
+            whole, rest = whole_days(tagged.window, request.daily_zone)
+            if whole is not None:
+                days.append((whole, tagged.bucket))
+        split = split_hour_ranges(rest)
+        ranges.extend((whole_hours, tagged.bucket) for whole_hours in split.ranges)
+        pieces.extend(Tagged(piece, tagged.bucket) for piece in split.pieces)
+    by_vehicle, with_cycles = request.by_vehicle, request.with_cycles
+    if days:
+        read_daily(
+            cursor,
+            vehicle_ids=vehicle_ids,
+            days=days,
+            by_vehicle=by_vehicle,
+            with_cycles=with_cycles,
+            result=result,
+        )
+    if ranges:
+        read_hourly(
+            cursor,
+            vehicle_ids=vehicle_ids,
+            ranges=ranges,
+            by_vehicle=by_vehicle,
+            with_cycles=with_cycles,
+            result=result,
+        )
+    if pieces:
+        _raw(cursor, request, vehicle_ids, pieces, result)
 
 
 def _raw(
     cursor: duckdb.DuckDBPyConnection,
     request: CollectRequest,
+    vehicle_ids: list[int],
     pieces: Sequence[Tagged],
     result: dict[Key, Measures],
 ) -> None:
@@ -157,7 +150,7 @@ def _raw(
     highs = [tagged.window.end for tagged in pieces]
     first, last = min(lows), max(highs)
     piece_params: list[Any] = [lows, highs, [tagged.bucket for tagged in pieces]]
-    vehicle = _vehicle_column(request.by_vehicle, "f")
+    vehicle = vehicle_column(request.by_vehicle, "f")
 
     def rows(
         select: str, table: str, at: str, *, where: str = "", extra: Sequence[Any] = ()
@@ -172,19 +165,19 @@ def _raw(
             bounds, bound_params = f"f.{at} >= ? AND f.{at} < ?", [first, last]
         sql = (
             f"SELECT {vehicle}, p.bucket, {select} FROM {table} f JOIN {_PIECES} ON {join} "  # noqa: S608 - constants only
-            f"WHERE f.vehicle_id IN {_VEHICLES} AND {bounds}{where} GROUP BY ALL"
+            f"WHERE f.vehicle_id IN {VEHICLES} AND {bounds}{where} GROUP BY ALL"
         )
-        parameters = [*piece_params, request.vehicle_ids, *bound_params, *extra]
+        parameters = [*piece_params, vehicle_ids, *bound_params, *extra]
         return cursor.execute(sql, parameters).fetchall()
 
     clipped = "sum(epoch(least(f.end_at, p.hi)) - epoch(greatest(f.start_at, p.lo)))"
     for key, bucket, state, seconds in rows(f"f.state, {clipped}", "state_intervals", "overlap"):
-        _entry(result, (int(key), int(bucket))).states[str(state)] += float(seconds)
+        entry(result, (int(key), int(bucket))).states[str(state)] += float(seconds)
 
     for key, bucket, outcome, cycle_bucket, count in rows(
         f"f.outcome, {_CYCLE_BUCKET_OF_ORDER}, count(*)", "orders", "end_at"
     ):
-        measures = _entry(result, (int(key), int(bucket)))
+        measures = entry(result, (int(key), int(bucket)))
         if outcome == "finished":
             measures.orders_finished += int(count)
             measures.cycle_hist[int(cycle_bucket)] += int(count)
@@ -200,7 +193,7 @@ def _raw(
         "error_episodes",
         "start_at",
     ):
-        measures = _entry(result, (int(key), int(bucket)))
+        measures = entry(result, (int(key), int(bucket)))
         measures.errors += int(errors)
         measures.stop_errors += int(stops)
         measures.stop_error_s += float(stop_s)
@@ -212,15 +205,15 @@ def _raw(
         where=" AND f.status = 'FINISHED' AND list_contains(?, lower(f.action_type))",
         extra=[_LOADS],
     ):
-        _entry(result, (int(key), int(bucket))).loads_handled += int(loads)
+        entry(result, (int(key), int(bucket))).loads_handled += int(loads)
 
     for key, bucket, distance in rows("sum(f.distance_m)", "track_points", "sampled_at"):
-        _entry(result, (int(key), int(bucket))).distance_m += float(distance or 0.0)
+        entry(result, (int(key), int(bucket))).distance_m += float(distance or 0.0)
 
     for key, bucket, samples, charge_sum, charge_min in rows(
         "count(*), sum(f.charge), min(f.charge)", "battery_samples", "sampled_at"
     ):
-        _entry(result, (int(key), int(bucket))).add(
+        entry(result, (int(key), int(bucket))).add(
             Measures(
                 battery_samples=int(samples),
                 battery_charge_sum=float(charge_sum or 0.0),
@@ -264,7 +257,7 @@ def _open_states(
     ends = [tagged.window.end for tagged in windows]
     live = cursor.execute(
         f"SELECT vehicle_id, state, since, last_message_at FROM live_status "  # noqa: S608 - constants only
-        f"WHERE vehicle_id IN {_VEHICLES} AND since < ?",
+        f"WHERE vehicle_id IN {VEHICLES} AND since < ?",
         [request.vehicle_ids, now],
     ).fetchall()
     for vehicle_id, state, since, last_message_at in live:
@@ -282,6 +275,6 @@ def _open_states(
                 tagged = windows[index]
                 overlap = min(end, tagged.window.end) - max(start, tagged.window.start)
                 if overlap > timedelta(0):
-                    measures = _entry(result, (key_vehicle, tagged.bucket))
+                    measures = entry(result, (key_vehicle, tagged.bucket))
                     measures.states[open_state] += overlap.total_seconds()
                 index += 1

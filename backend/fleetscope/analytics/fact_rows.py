@@ -7,8 +7,8 @@ vehicles whose time column lies in one of the site's windows and tags them with 
 window's bucket (0 = the period, 1 = the previous period). The outer ``WHERE`` bounds on
 the time column let DuckDB skip row groups outside T by their zone maps; a few windows are
 a ``CASE``; many (a shift over a year) a hash join on the UTC hour for whole hours plus a
-``CASE`` for the partial pieces (at now), or a range join for windows off the full hour. Only constants are formatted into the
-SQL; ids, times and buckets go in as parameters.
+``CASE`` for the partial pieces (at now), or a range join for windows off the full hour.
+Only constants are formatted into the SQL; ids, times and buckets go in as parameters.
 """
 
 from dataclasses import dataclass
@@ -89,10 +89,10 @@ def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters
     last = max(window.end for window, _ in part.windows)
     where = f"list_contains(?::INTEGER[], f.vehicle_id) AND f.{at} >= ? AND f.{at} < ?"
     if len(part.windows) <= _CASE_WINDOWS:
-        bucket = _case(at, part.windows, parameters)
+        bucket_case = _case(at, part.windows, parameters)
         parameters += [part.vehicle_ids, first, last]
         return (
-            f"SELECT * FROM (SELECT {columns}, {bucket} AS bucket "  # noqa: S608 - constants only
+            f"SELECT * FROM (SELECT {columns}, {bucket_case} AS bucket "  # noqa: S608 - constants only
             f"FROM {table} f WHERE {where}) WHERE bucket IS NOT NULL"
         )
     hour_keys: list[int] = []

@@ -5,11 +5,10 @@ rollup (grouped by hour first, so the zone conversion runs once per hour, not pe
 partial pieces from the orders themselves.
 """
 
-from datetime import timedelta
-
 import duckdb
 
-from fleetscope.analytics.periods import Window, split_hours
+from fleetscope.analytics.periods import Window, split_hour_ranges
+from fleetscope.analytics.rollup_read import HOURS_OF_RANGES, range_parameters
 
 WEEKDAYS = 7
 HOURS = 24
@@ -32,20 +31,27 @@ def add_order_heatmap(
     if not vehicle_ids or not windows:
         return
     if use_rollups:
-        split = split_hours(windows)
-        hours, pieces = split.hours, split.pieces
+        split = split_hour_ranges(windows)
+        ranges, pieces = [(whole, 0) for whole in split.ranges], split.pieces
     else:
-        hours, pieces = [], list(windows)
+        ranges, pieces = [], list(windows)
     rows: list[tuple[int, int, int]] = []
-    if hours:
+    if ranges:
         rows += cursor.execute(
-            "WITH per_hour AS (SELECT r.hour_utc, sum(r.orders_finished) AS finished "
-            "FROM rollup_hourly r WHERE r.vehicle_id IN (SELECT unnest(?::INTEGER[])) "
-            "AND r.hour_utc IN (SELECT unnest(?::TIMESTAMPTZ[])) "
+            "WITH per_hour AS (SELECT r.hour_utc, sum(r.orders_finished) AS finished "  # noqa: S608 - constants only
+            f"FROM rollup_hourly r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
+            "WHERE r.vehicle_id IN (SELECT unnest(?::INTEGER[])) "
             "AND r.hour_utc >= ? AND r.hour_utc < ? GROUP BY r.hour_utc) "
             "SELECT isodow(timezone(?, hour_utc)) - 1, hour(timezone(?, hour_utc)), "
             "sum(finished)::BIGINT FROM per_hour GROUP BY ALL",
-            [vehicle_ids, hours, min(hours), max(hours) + timedelta(hours=1), zone, zone],
+            [
+                *range_parameters(ranges),
+                vehicle_ids,
+                ranges[0][0].start,
+                ranges[-1][0].end,
+                zone,
+                zone,
+            ],
         ).fetchall()
     if pieces:
         rows += cursor.execute(

@@ -70,7 +70,7 @@ def productivity_history(
         scope,
         [*current, *previous],
         by_vehicle=not scope.combined,
-        with_cycles=True,
+        with_cycles=False,  # cycle-time percentiles: Dashboard and the processes pages
         now=now,
         offline_after=offline_after,
         use_rollups=use_rollups,

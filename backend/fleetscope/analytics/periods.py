@@ -163,6 +163,33 @@ def split_hours(windows: Iterable[Window]) -> HourSplit:
     return split
 
 
+@dataclass(slots=True)
+class HourRanges:
+    """Like ``HourSplit``, with the whole hours as hour-aligned ranges instead of one entry
+    per hour (a year of hours is cheaper to expand inside the database than to pass in)."""
+
+    ranges: list[Window]
+    pieces: list[Window]
+
+
+def split_hour_ranges(windows: Iterable[Window]) -> HourRanges:
+    split = HourRanges(ranges=[], pieces=[])
+    for window in windows:
+        first_whole = _hour_floor(window.start)
+        if first_whole < window.start:
+            first_whole += HOUR
+        last_whole = _hour_floor(window.end)
+        if first_whole >= last_whole:
+            split.pieces.append(window)
+            continue
+        if window.start < first_whole:
+            split.pieces.append(Window(window.start, first_whole))
+        split.ranges.append(Window(first_whole, last_whole))
+        if last_whole < window.end:
+            split.pieces.append(Window(last_whole, window.end))
+    return split
+
+
 def granularity_for(days: int) -> Granularity:
     """History granularity: daily up to 31 days, weekly up to 180, monthly beyond."""
     if days <= DAILY_UP_TO_DAYS:

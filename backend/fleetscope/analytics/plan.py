@@ -84,6 +84,7 @@ def read_buckets(
             by_vehicle=by_vehicle,
             with_cycles=with_cycles,
             use_rollups=use_rollups,
+            daily_zone=group.zone if group.shift is None else None,
         )
         for key, measures in collect(cursor, request, now=now, offline_after=offline_after).items():
             existing = collected.measures.get(key)

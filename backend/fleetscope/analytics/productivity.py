@@ -60,7 +60,7 @@ def productivity(
         scope,
         spans,
         by_vehicle=True,
-        with_cycles=True,
+        with_cycles=False,  # cycle-time percentiles: Dashboard and the processes pages
         now=now,
         offline_after=offline_after,
         use_rollups=use_rollups,

@@ -26,7 +26,8 @@ class FrameKind(IntEnum):
     TICK = 1
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass costs several times more to create, once per message.
+@dataclass(slots=True)
 class RawFrame:
     kind: FrameKind
     seq: int

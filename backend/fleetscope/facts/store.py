@@ -42,7 +42,7 @@ class DeadLetter:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # one per message: not frozen, cheaper to create
 class StoredKey:
     seq: int
     key: DedupKey

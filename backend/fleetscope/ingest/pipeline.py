@@ -27,7 +27,8 @@ from fleetscope.vda5050.model import DecodeError, FactsheetMessage, Message
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: one per message, and a frozen dataclass costs several times more to create.
+@dataclass(slots=True)
 class RawMessage:
     topic: str
     payload: bytes
@@ -68,7 +69,7 @@ class BatchOutcome:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Accepted:
     index: int
     message: Message

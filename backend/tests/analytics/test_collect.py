@@ -8,7 +8,8 @@ import pytest
 
 from fleetscope.analytics.collect import CollectRequest, Tagged, collect, open_intervals
 from fleetscope.analytics.kpis import compute_kpis
-from fleetscope.analytics.periods import DaySpan, Shift, period_windows
+from fleetscope.analytics.measures import Measures
+from fleetscope.analytics.periods import DaySpan, Shift, Window, period_windows
 from fleetscope.facts.model import (
     ActionRecord,
     ErrorEpisode,
@@ -94,11 +95,16 @@ def _measures(
     now: datetime,
     *,
     rollups: bool,
-):
+    daily_zone: ZoneInfo | None = None,
+) -> tuple[Measures | None, list[Window]]:
     span = DaySpan(date(2026, 6, 2), date(2026, 6, 3))
     windows = period_windows(span=span, zone=zone, shift=shift, now=now)
     request = CollectRequest(
-        [vehicle_id], [Tagged(w, 0) for w in windows], by_vehicle=True, use_rollups=rollups
+        [vehicle_id],
+        [Tagged(w, 0) for w in windows],
+        by_vehicle=True,
+        use_rollups=rollups,
+        daily_zone=daily_zone,
     )
     cursor = store.cursor()
     try:
@@ -124,7 +130,11 @@ def test_rollups_with_raw_edges_equal_the_raw_facts(
     store: FactStore, vehicle_id: int, zone: ZoneInfo, shift: Shift | None
 ) -> None:
     now = T0 + timedelta(days=1, hours=15, minutes=23)  # mid-period, mid-hour
-    fast, windows = _measures(store, vehicle_id, zone, shift, now, rollups=True)
+    # Without a shift, whole local days come from rollup_daily, the rest from the hours.
+    daily_zone = zone if shift is None else None
+    fast, windows = _measures(
+        store, vehicle_id, zone, shift, now, rollups=True, daily_zone=daily_zone
+    )
     slow, _ = _measures(store, vehicle_id, zone, shift, now, rollups=False)
     assert fast is not None and slow is not None
     for state, seconds in slow.states.items():
@@ -141,6 +151,17 @@ def test_rollups_with_raw_edges_equal_the_raw_facts(
     # Every moment of T after the first fact has a state (Kolkata's day starts 3.5 h earlier).
     with_data = sum(max(0.0, (w.end - max(w.start, T0)).total_seconds()) for w in windows)
     assert fast.covered_s == pytest.approx(with_data)
+
+
+def test_days_cut_in_another_zone_are_read_from_the_hours(store: FactStore) -> None:
+    """Vehicle 2's daily rollups were cut at Kolkata's midnights: a Berlin period must not
+    use them (they would cover the wrong hours)."""
+    now = T0 + timedelta(days=2)
+    fast, _ = _measures(store, 2, BERLIN, None, now, rollups=True, daily_zone=BERLIN)
+    slow, _ = _measures(store, 2, BERLIN, None, now, rollups=False)
+    assert fast is not None and slow is not None
+    assert fast.states == pytest.approx(slow.states)
+    assert fast.orders_finished == slow.orders_finished > 0
 
 
 def test_the_open_state_runs_up_to_now_then_offline_after_silence(store: FactStore) -> None:

@@ -96,7 +96,8 @@ export function Shell() {
         pathname={location.pathname}
       />
       <OnboardingOverlay />
-      <CookieConsent />
+      {/* A wall screen in display mode has nobody to answer the banner. */}
+      {kind !== 'hidden' && <CookieConsent />}
     </AnalysisFiltersProvider>
   );
 }

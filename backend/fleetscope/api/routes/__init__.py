@@ -4,6 +4,8 @@ from fastapi import APIRouter
 
 from fleetscope.api.routes import (
     analytics,
+    analytics_battery,
+    analytics_failures,
     analytics_processes,
     events,
     ingest,
@@ -23,4 +25,6 @@ api_router.include_router(ingest.router)
 api_router.include_router(tokens.router)
 api_router.include_router(analytics.router)
 api_router.include_router(analytics_processes.router)
+api_router.include_router(analytics_failures.router)
+api_router.include_router(analytics_battery.router)
 api_router.include_router(statusboard_stream.router)

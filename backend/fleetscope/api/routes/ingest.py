@@ -105,7 +105,9 @@ async def ingest_vda5050(
     if not messages:
         return ok(IngestResult(accepted=0, duplicates=0, rejected=[]))
     try:
-        outcome = await asyncio.wrap_future(ingestion.worker.submit(messages))
+        # ``submit`` blocks while the ingest queue is full (backpressure): not on the loop.
+        pending = await run_in_threadpool(ingestion.worker.submit, messages)
+        outcome = await asyncio.wrap_future(pending)
     except Exception as err:
         raise ApiError(
             503, "ingestion failed, nothing of this request was stored; please retry"

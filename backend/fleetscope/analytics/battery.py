@@ -1,0 +1,265 @@
+"""``GET /v2/Analytics/Battery``: charge over time, charge sessions, depth of discharge,
+equivalent full cycles, health trend, time below 20 %, charging share, energy.
+
+Definitions (product.md section 3; samples and sessions as the derivation records them):
+- charge over time: each vehicle's samples in T, cut into ``SERIES_BUCKETS`` equal time
+  buckets; per bucket the lowest and the highest sample (so dips and peaks survive), at most
+  ``2 * SERIES_BUCKETS`` points per vehicle;
+- charge sessions starting in T: count, mean duration, mean added charge (end - start);
+- depth of discharge per cycle = the highest charge since the previous session ended
+  (``peak_before``) - the charge at this session's start; histogram in 10-point bins;
+- equivalent full cycles = all discharged percent / 100 (the sum of the depths);
+- health (SoH): the latest sample in T and the least-squares slope over T, per 30 days;
+- time below 20 %: time from a sample under 20 % to the next sample, each step capped at
+  ``offline_after`` (longer silence is no data, not time at low charge);
+- charging share, mean and minimum charge: as productivity (time in state, samples);
+- energy in Wh (added and discharged) = percent / 100 x the vehicle's battery capacity, for
+  vehicles whose capacity is known.
+"""
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+import duckdb
+from pydantic import Field
+
+from fleetscope.analytics.fact_rows import (
+    CURRENT,
+    PREVIOUS,
+    Selection,
+    SiteSlice,
+    rows_in_periods,
+    select_periods,
+)
+from fleetscope.analytics.kpis import compute_kpis
+from fleetscope.analytics.measures import total
+from fleetscope.analytics.models import PeriodOut
+from fleetscope.analytics.params import AnalyticsScope
+from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
+from fleetscope.appstore.schemas import CamelModel
+
+SERIES_BUCKETS = 250
+LOW_CHARGE = 20.0
+DOD_BIN = 10
+DOD_BINS = 10
+SECONDS_PER_30_DAYS = 30 * 86400
+
+
+class ChargePoint(CamelModel):
+    at: datetime
+    charge: float
+
+
+class ChargeSeries(CamelModel):
+    vehicle_id: int
+    name: str
+    points: list[ChargePoint]
+
+
+class SessionFigures(CamelModel):
+    count: int
+    mean_duration_seconds: float | None
+    mean_added_charge: float | None = Field(description="percentage points per session")
+    added_charge: float = Field(description="sum of end - start charge")
+    discharged: float = Field(description="sum of the depths of discharge")
+    equivalent_full_cycles: float = Field(description="discharged / 100")
+    mean_depth_of_discharge: float | None
+    depth_histogram: list[int] = Field(description="cycles per 10-point bin: 0-10, ..., 90-100")
+    added_energy_wh: float | None = Field(description="null unless the capacity is known")
+    discharged_energy_wh: float | None
+
+
+class BatteryFigures(CamelModel):
+    sessions: SessionFigures
+    mean_charge: float | None
+    min_charge: float | None
+    below_low_seconds: float = Field(description="time with the charge under 20 %")
+    charging_share: float | None = Field(description="charging time / planned time")
+    health_latest: float | None
+    health_slope_per_30_days: float | None = Field(description="least squares over T")
+
+
+class BatteryEntry(CamelModel):
+    vehicle_id: int | None = Field(description="null: the selected vehicles together")
+    name: str | None
+    battery_capacity_wh: float | None
+    current: BatteryFigures
+    previous: BatteryFigures
+
+
+class BatteryOut(CamelModel):
+    period: PeriodOut
+    low_charge_threshold: float
+    series: list[ChargeSeries] = Field(description="per vehicle, downsampled, period only")
+    entries: list[BatteryEntry] = Field(description="per vehicle, or the combined entry")
+    fleet: BatteryEntry
+
+
+_SESSION_COLUMNS = (
+    "f.vehicle_id, epoch(f.end_at) - epoch(f.start_at) AS duration_s, "
+    "f.end_charge - f.start_charge AS added, greatest(0, f.peak_before - f.start_charge) AS dod"
+)
+_SAMPLE_COLUMNS = "f.vehicle_id, f.sampled_at, f.charge, f.health"
+
+
+def _sessions(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> dict[Any, list[Any]]:
+    sql, parameters = rows_in_periods(
+        selection, table="charge_sessions", at="start_at", columns=_SESSION_COLUMNS
+    )
+    bins = f"least({DOD_BINS - 1}, floor(dod / {DOD_BIN}))::INTEGER"
+    rows = cursor.execute(
+        f"SELECT vehicle_id, bucket, count(*), sum(duration_s), sum(added), sum(dod), "  # noqa: S608 - constants only
+        f"histogram({bins}) FROM ({sql}) GROUP BY ALL",
+        parameters,
+    ).fetchall()
+    return {(int(row[0]), int(row[1])): list(row[2:]) for row in rows}
+
+
+def _samples(
+    cursor: duckdb.DuckDBPyConnection, selection: Selection, *, offline_after: timedelta
+) -> dict[Any, list[Any]]:
+    """Per (vehicle, bucket): time below 20 %, latest health and the health slope."""
+    sql, parameters = rows_in_periods(
+        selection, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
+    )
+    step = (
+        "least(epoch(lead(sampled_at) OVER (PARTITION BY vehicle_id, bucket "
+        "ORDER BY sampled_at)) - epoch(sampled_at), ?)"
+    )
+    rows = cursor.execute(
+        "SELECT vehicle_id, bucket, "  # noqa: S608 - constants only
+        f"coalesce(sum(step) FILTER (WHERE charge < {LOW_CHARGE}), 0), "
+        "arg_max(health, sampled_at) FILTER (WHERE health IS NOT NULL), "
+        "regr_slope(health, epoch(sampled_at)) "
+        f"FROM (SELECT *, {step} AS step FROM ({sql})) GROUP BY ALL",
+        [offline_after.total_seconds(), *parameters],
+    ).fetchall()
+    return {(int(row[0]), int(row[1])): list(row[2:]) for row in rows}
+
+
+def _series(
+    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, selection: Selection
+) -> list[ChargeSeries]:
+    current = Selection(
+        [
+            SiteSlice(part.vehicle_ids, [w for w in part.windows if w[1] == CURRENT])
+            for part in selection.slices
+        ]
+    )
+    points: dict[int, list[ChargePoint]] = {}
+    current_bounds = current.bounds
+    if current_bounds is not None:
+        sql, parameters = rows_in_periods(
+            current, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
+        )
+        width = max(current_bounds.seconds / SERIES_BUCKETS, 1.0)
+        slot = "floor((epoch(sampled_at) - ?) / ?)::INTEGER"
+        rows = cursor.execute(
+            f"SELECT vehicle_id, {slot} AS slot, arg_min(sampled_at, charge), min(charge), "  # noqa: S608 - constants only
+            f"arg_max(sampled_at, charge), max(charge) FROM ({sql}) GROUP BY ALL ORDER BY 1, 2",
+            [current_bounds.start.timestamp(), width, *parameters],
+        ).fetchall()
+        for vehicle_id, _, low_at, low, high_at, high in rows:
+            series = points.setdefault(int(vehicle_id), [])
+            pair = sorted([(low_at, low), (high_at, high)], key=lambda point: point[0])
+            for at, charge in pair if low_at != high_at else pair[:1]:
+                series.append(ChargePoint(at=at, charge=charge))
+    return [
+        ChargeSeries(vehicle_id=v.id, name=v.name, points=points.get(v.id, []))
+        for v in scope.vehicles
+    ]
+
+
+def _session_figures(parts: list[list[Any]], capacities: list[float | None]) -> SessionFigures:
+    count = sum(int(p[0]) for p in parts)
+    duration = sum(float(p[1] or 0) for p in parts)
+    added = sum(float(p[2] or 0) for p in parts)
+    discharged = sum(float(p[3] or 0) for p in parts)
+    histogram = [0] * DOD_BINS
+    for part in parts:
+        for index, cycles in (part[4] or {}).items():
+            histogram[int(index)] += int(cycles)
+    known = [(p, c) for p, c in zip(parts, capacities, strict=True) if c is not None]
+    added_wh = sum(float(p[2] or 0) / 100 * c for p, c in known) if known else None
+    discharged_wh = sum(float(p[3] or 0) / 100 * c for p, c in known) if known else None
+    return SessionFigures(
+        count=count,
+        mean_duration_seconds=duration / count if count else None,
+        mean_added_charge=added / count if count else None,
+        added_charge=added,
+        discharged=discharged,
+        equivalent_full_cycles=discharged / 100,
+        mean_depth_of_discharge=discharged / count if count else None,
+        depth_histogram=histogram,
+        added_energy_wh=added_wh,
+        discharged_energy_wh=discharged_wh,
+    )
+
+
+def battery(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    offline_after: timedelta,
+    capacities: Mapping[int, float | None],
+) -> BatteryOut:
+    selection = select_periods(scope, now=now)
+    sessions = _sessions(cursor, selection)
+    samples = _samples(cursor, selection, offline_after=offline_after)
+    spans = [BucketSpan(CURRENT, scope.span), BucketSpan(PREVIOUS, scope.span.previous())]
+    collected = read_buckets(
+        cursor,
+        scope,
+        spans,
+        by_vehicle=True,
+        with_cycles=False,
+        now=now,
+        offline_after=offline_after,
+    )
+    empty_session = [0, 0.0, 0.0, 0.0, None]
+
+    def figures(vehicle_ids: list[int], bucket: int) -> BatteryFigures:
+        kpis = compute_kpis(total([collected.get((v, bucket)) for v in vehicle_ids]), period_s=0)
+        known = [samples[(v, bucket)] for v in vehicle_ids if (v, bucket) in samples]
+        health = [row[1] for row in known if row[1] is not None]
+        slopes = [row[2] * SECONDS_PER_30_DAYS for row in known if row[2] is not None]
+        return BatteryFigures(
+            sessions=_session_figures(
+                [sessions.get((v, bucket), empty_session) for v in vehicle_ids],
+                [capacities.get(v) for v in vehicle_ids],
+            ),
+            mean_charge=kpis.mean_charge,
+            min_charge=kpis.min_charge,
+            below_low_seconds=sum(float(row[0]) for row in known),
+            charging_share=kpis.charging_share,
+            # Several vehicles: the mean of their latest values and of their slopes.
+            health_latest=sum(health) / len(health) if health else None,
+            health_slope_per_30_days=sum(slopes) / len(slopes) if slopes else None,
+        )
+
+    def entry(vehicle_ids: list[int], vehicle_id: int | None, name: str | None) -> BatteryEntry:
+        known = [capacities.get(v) for v in vehicle_ids if capacities.get(v) is not None]
+        return BatteryEntry(
+            vehicle_id=vehicle_id,
+            name=name,
+            # The fleet's capacity: the sum of the known ones.
+            battery_capacity_wh=sum(c for c in known if c is not None) if known else None,
+            current=figures(vehicle_ids, CURRENT),
+            previous=figures(vehicle_ids, PREVIOUS),
+        )
+
+    fleet = entry(scope.vehicle_ids, None, None)
+    entries = (
+        [fleet]
+        if scope.combined
+        else [entry([vehicle.id], vehicle.id, vehicle.name) for vehicle in scope.vehicles]
+    )
+    return BatteryOut(
+        period=period_out(scope),
+        low_charge_threshold=LOW_CHARGE,
+        series=_series(cursor, scope, selection),
+        entries=entries,
+        fleet=fleet,
+    )

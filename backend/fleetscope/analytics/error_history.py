@@ -1,0 +1,207 @@
+"""``GET /v2/Analytics/ErrorHistory`` (paged) and ``ErrorHistory.csv`` (the filtered list).
+
+Error episodes starting in T of the selected vehicles, filtered by ``errorType``, ``level``
+and ``vehicle``, sorted by an allow-listed column with a unique tie-break (vehicle, start,
+type, level, references), so pages never overlap. The count runs on the filtered episodes;
+a page in the second half is read from the end (see ``analytics.paging``), so the last page
+costs what the first does. The CSV has the same rows in the same order, streamed in chunks.
+"""
+
+import csv
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import duckdb
+from pydantic import Field
+
+from fleetscope.analytics.fact_rows import rows_in_periods, select_periods
+from fleetscope.analytics.failures import ErrorFilter
+from fleetscope.analytics.paging import Page, PageRequest, page_count, page_ordering, parse_sort
+from fleetscope.analytics.params import AnalyticsScope
+from fleetscope.appstore.schemas import CamelModel
+
+HISTORY_SORTS = {
+    "start": "start_at",
+    "end": "end_at",
+    "duration": "duration_s",
+    "vehicle": "vehicle_id",
+    "errorType": "error_type",
+    "level": "severity",
+}
+_TIE_BREAKERS = ["vehicle_id", "start_at", "error_type", "level", "references_json"]
+_COLUMNS = (
+    "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, f.end_at, "
+    "epoch(f.end_at) - epoch(f.start_at) AS duration_s, f.order_id, f.x, f.y, f.map_id, "
+    "f.references_json, CASE upper(f.level) WHEN 'FATAL' THEN 4 WHEN 'CRITICAL' THEN 3 "
+    "WHEN 'URGENT' THEN 2 ELSE 1 END AS severity"
+)
+_SELECT = (
+    "vehicle_id, error_type, level, description, start_at, end_at, duration_s, order_id, "
+    "x, y, map_id"
+)
+CSV_CHUNK_ROWS = 5000
+CSV_HEADERS = {
+    "en": [
+        "vehicle id", "vehicle", "error type", "level", "description", "start (UTC)",
+        "end (UTC)", "duration (s)", "order", "x (m)", "y (m)", "map",
+    ],
+    "de": [
+        "Fahrzeug-ID", "Fahrzeug", "Fehlertyp", "Stufe", "Beschreibung", "Beginn (UTC)",
+        "Ende (UTC)", "Dauer (s)", "Auftrag", "x (m)", "y (m)", "Karte",
+    ],
+}  # fmt: skip
+
+
+class ErrorEpisodeRow(CamelModel):
+    vehicle_id: int
+    vehicle_name: str
+    error_type: str
+    level: str
+    description: str
+    start: datetime
+    end: datetime
+    duration_seconds: float
+    order_id: str = Field(description="the order at the start; empty when none")
+    x: float | None
+    y: float | None
+    map_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryQuery:
+    sql: str  # FROM ... WHERE ... of the filtered episodes
+    parameters: list[Any]
+    column: str
+    descending: bool
+
+    @property
+    def sort(self) -> str:
+        return f"{'-' if self.descending else ''}{self.column}"
+
+
+def history_query(
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    errors: ErrorFilter,
+    vehicle_id: int | None,
+    sort: str | None,
+) -> HistoryQuery:
+    column, descending = parse_sort(sort, columns=HISTORY_SORTS, default="-start")
+    selection = select_periods(scope, now=now, previous=False)
+    if vehicle_id is not None:
+        selection = selection.restricted_to({vehicle_id})
+    rows_sql, parameters = rows_in_periods(
+        selection, table="error_episodes", at="start_at", columns=_COLUMNS
+    )
+    where, filter_parameters = errors.sql()
+    return HistoryQuery(
+        sql=f"FROM ({rows_sql}) WHERE {where}",
+        parameters=[*parameters, *filter_parameters],
+        column=column,
+        descending=descending,
+    )
+
+
+def _row(row: Any, names: dict[int, str]) -> ErrorEpisodeRow:
+    return ErrorEpisodeRow(
+        vehicle_id=row[0],
+        vehicle_name=names.get(row[0], ""),
+        error_type=row[1],
+        level=row[2],
+        description=row[3],
+        start=row[4],
+        end=row[5],
+        duration_seconds=row[6],
+        order_id=row[7],
+        x=row[8],
+        y=row[9],
+        map_id=row[10],
+    )
+
+
+def error_history(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    page: PageRequest,
+    errors: ErrorFilter,
+    vehicle_id: int | None = None,
+) -> Page[ErrorEpisodeRow]:
+    query = history_query(scope, now=now, errors=errors, vehicle_id=vehicle_id, sort=page.sort)
+    counted = cursor.execute(f"SELECT count(*) {query.sql}", query.parameters).fetchone()
+    total = int(counted[0]) if counted else 0
+    ordering = page_ordering(
+        page,
+        total=total,
+        column_sql=HISTORY_SORTS[query.column],
+        descending=query.descending,
+        tie_breakers=_TIE_BREAKERS,
+    )
+    items: list[ErrorEpisodeRow] = []
+    if ordering.limit > 0:
+        rows = cursor.execute(
+            f"SELECT {_SELECT} {query.sql} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
+            [*query.parameters, ordering.limit, ordering.offset],
+        ).fetchall()
+        if ordering.reversed_read:
+            rows.reverse()
+        names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+        items = [_row(row, names) for row in rows]
+    return Page[ErrorEpisodeRow](
+        items=items,
+        total=total,
+        page=page.page,
+        page_size=page.page_size,
+        pages=page_count(total, page.page_size),
+        sort=query.sort,
+    )
+
+
+def _cell(value: Any) -> Any:
+    """Text cells starting like a formula are quoted (CSV injection in spreadsheets)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return "" if value is None else value
+
+
+def error_history_csv(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    query: HistoryQuery,
+    language: str,
+) -> Iterator[str]:
+    """The filtered list as CSV text chunks, in the list's order; closes ``cursor`` at the end."""
+    ordering = page_ordering(
+        PageRequest(page=1, page_size=1),
+        total=1,
+        column_sql=HISTORY_SORTS[query.column],
+        descending=query.descending,
+        tie_breakers=_TIE_BREAKERS,
+    )
+    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    try:
+        writer.writerow(CSV_HEADERS.get(language, CSV_HEADERS["en"]))
+        result = cursor.execute(
+            f"SELECT {_SELECT} {query.sql} ORDER BY {ordering.sql}", query.parameters
+        )
+        while True:
+            rows = result.fetchmany(CSV_CHUNK_ROWS)
+            for row in rows:
+                writer.writerow([_cell(v) for v in (row[0], names.get(row[0], ""), *row[1:])])
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+            if not rows:
+                return
+    finally:
+        cursor.close()

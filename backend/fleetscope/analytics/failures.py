@@ -1,0 +1,244 @@
+"""``GET /v2/Analytics/Failures`` (Pareto, MTBF/MTTR, errors per 1,000 orders) and
+``GET /v2/Analytics/FailureMatrix`` (error types x vehicles).
+
+Error episodes count in T where they **start** (as in the rollups). Stop-level episodes are
+the ones that put a vehicle into the ``error`` state: FATAL, and in VDA 5050 3.0 also
+CRITICAL (earlier versions have no CRITICAL level). Glossary (product.md section 3):
+- MTBF = (planned - downtime) / stop-level episodes; MTTR = their mean duration; both per
+  vehicle and for the selected vehicles together, from the same measures as productivity;
+- downtime of an error type in the Pareto = the summed duration of its stop-level episodes
+  (a WARNING does not stop the vehicle);
+- errors per 1,000 orders = episodes / orders ended in T (finished, failed, cancelled) x 1000,
+  for every level and for the stop levels and WARNING separately.
+The filters ``errorType`` and ``level`` narrow the Pareto and the matrix.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+import duckdb
+from pydantic import Field
+
+from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
+from fleetscope.analytics.kpis import compute_kpis
+from fleetscope.analytics.measures import Measures, total
+from fleetscope.analytics.models import PeriodOut
+from fleetscope.analytics.params import AnalyticsScope
+from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
+from fleetscope.appstore.errors import InvalidInputError
+from fleetscope.appstore.schemas import CamelModel
+
+ErrorLevel = Literal["WARNING", "URGENT", "CRITICAL", "FATAL"]
+LEVELS: tuple[ErrorLevel, ...] = ("WARNING", "URGENT", "CRITICAL", "FATAL")
+STOP_LEVELS = ("CRITICAL", "FATAL")
+MAX_ERROR_TYPE_LENGTH = 200
+_DURATION = "epoch(f.end_at) - epoch(f.start_at)"
+EPISODE_COLUMNS = (
+    f"f.vehicle_id, f.error_type, upper(f.level) AS level, f.start_at, {_DURATION} AS duration_s"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorFilter:
+    error_type: str | None = None
+    level: ErrorLevel | None = None
+
+    def sql(self) -> tuple[str, list[Any]]:
+        """An extra ``WHERE`` on the episode subquery (always valid: starts with TRUE)."""
+        clauses, parameters = ["TRUE"], []
+        if self.error_type is not None:
+            if len(self.error_type) > MAX_ERROR_TYPE_LENGTH:
+                raise InvalidInputError(
+                    f"errorType: longer than {MAX_ERROR_TYPE_LENGTH} characters"
+                )
+            clauses.append("error_type = ?")
+            parameters.append(self.error_type)
+        if self.level is not None:
+            clauses.append("level = ?")
+            parameters.append(self.level)
+        return " AND ".join(clauses), parameters
+
+    def matches(self, *, error_type: str, level: str) -> bool:
+        return (self.error_type is None or error_type == self.error_type) and (
+            self.level is None or level == self.level
+        )
+
+
+class LevelCounts(CamelModel):
+    warning: int = 0
+    urgent: int = 0
+    critical: int = 0
+    fatal: int = 0
+
+
+class ParetoItem(CamelModel):
+    error_type: str
+    count: int
+    downtime_seconds: float = Field(description="summed duration of its stop-level episodes")
+    levels: LevelCounts
+    share: float = Field(description="of all episodes (by count) or all downtime")
+    cumulative_share: float
+
+
+class ReliabilityFigures(CamelModel):
+    planned_seconds: float
+    downtime_seconds: float
+    episodes: int = Field(description="error episodes of every level started in T")
+    stop_episodes: int = Field(description="FATAL (3.0: CRITICAL or FATAL)")
+    warnings: int
+    mtbf_seconds: float | None
+    mttr_seconds: float | None
+    orders: int = Field(description="orders ended in T")
+    errors_per_1000_orders: float | None
+    stop_errors_per_1000_orders: float | None
+    warnings_per_1000_orders: float | None
+
+
+class ReliabilityEntry(CamelModel):
+    vehicle_id: int | None = Field(description="null: the selected vehicles together")
+    name: str | None
+    current: ReliabilityFigures
+    previous: ReliabilityFigures
+
+
+class FailuresOut(CamelModel):
+    period: PeriodOut
+    pareto_by_count: list[ParetoItem]
+    pareto_by_downtime: list[ParetoItem] = Field(description="types with downtime only")
+    levels: LevelCounts
+    entries: list[ReliabilityEntry] = Field(description="per vehicle, or the combined entry")
+    fleet: ReliabilityEntry
+
+
+def _per_1000(count: int, orders: int) -> float | None:
+    return count * 1000 / orders if orders else None
+
+
+def level_counts(counts: dict[str, int]) -> LevelCounts:
+    return LevelCounts(**{level.lower(): counts.get(level, 0) for level in LEVELS})
+
+
+def _reliability(measures: Measures, levels: dict[str, int]) -> ReliabilityFigures:
+    kpis = compute_kpis(measures, period_s=0.0)
+    orders = measures.orders_finished + measures.orders_failed + measures.orders_cancelled
+    episodes = sum(levels.values())
+    stops = sum(levels.get(level, 0) for level in STOP_LEVELS)
+    warnings = levels.get("WARNING", 0)
+    return ReliabilityFigures(
+        planned_seconds=kpis.planned_seconds,
+        downtime_seconds=kpis.downtime_seconds,
+        episodes=episodes,
+        stop_episodes=measures.stop_errors,
+        warnings=warnings,
+        mtbf_seconds=kpis.mtbf_seconds,
+        mttr_seconds=kpis.mttr_seconds,
+        orders=orders,
+        errors_per_1000_orders=_per_1000(episodes, orders),
+        stop_errors_per_1000_orders=_per_1000(stops, orders),
+        warnings_per_1000_orders=_per_1000(warnings, orders),
+    )
+
+
+def _pareto(items: dict[str, dict[str, Any]], *, key: str) -> list[ParetoItem]:
+    ranked = sorted(
+        (item for item in items.values() if item[key] > 0),
+        key=lambda item: (-item[key], item["error_type"]),
+    )
+    whole = sum(item[key] for item in ranked)
+    result, running = [], 0.0
+    for item in ranked:
+        running += item[key]
+        result.append(
+            ParetoItem(
+                error_type=item["error_type"],
+                count=item["count"],
+                downtime_seconds=item["downtime"],
+                levels=level_counts(item["levels"]),
+                share=item[key] / whole,
+                cumulative_share=min(1.0, running / whole),
+            )
+        )
+    return result
+
+
+def failures(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    offline_after: timedelta,
+    errors: ErrorFilter,
+) -> FailuresOut:
+    rows_sql, parameters = rows_in_periods(
+        select_periods(scope, now=now),
+        table="error_episodes",
+        at="start_at",
+        columns=EPISODE_COLUMNS,
+    )
+    # Grouped small (vehicle x type x level); the filters apply to the Pareto only, so
+    # MTBF, MTTR and the per-1,000 rates always describe every episode.
+    sql = (
+        "SELECT vehicle_id, bucket, error_type, level, count(*), "  # noqa: S608 - constants only
+        f"coalesce(sum(duration_s) FILTER (WHERE level IN {STOP_LEVELS}), 0) "
+        f"FROM ({rows_sql}) GROUP BY ALL"
+    )
+    types: dict[str, dict[str, Any]] = {}
+    levels: dict[tuple[int, int], dict[str, int]] = {}
+    for vehicle_id, bucket, error_type, level, count, downtime in cursor.execute(
+        sql, parameters
+    ).fetchall():
+        per_vehicle = levels.setdefault((int(vehicle_id), int(bucket)), {})
+        per_vehicle[level] = per_vehicle.get(level, 0) + int(count)
+        if bucket != CURRENT or not errors.matches(error_type=error_type, level=level):
+            continue
+        item = types.setdefault(
+            error_type,
+            {"error_type": error_type, "count": 0, "downtime": 0.0, "levels": {}},
+        )
+        item["count"] += int(count)
+        item["downtime"] += float(downtime)
+        item["levels"][level] = item["levels"].get(level, 0) + int(count)
+
+    spans = [BucketSpan(CURRENT, scope.span), BucketSpan(PREVIOUS, scope.span.previous())]
+    collected = read_buckets(
+        cursor,
+        scope,
+        spans,
+        by_vehicle=True,
+        with_cycles=False,
+        now=now,
+        offline_after=offline_after,
+    )
+
+    def entry(vehicle_ids: list[int], vehicle_id: int | None, name: str | None) -> ReliabilityEntry:
+        figures = []
+        for bucket in (CURRENT, PREVIOUS):
+            measures = total([collected.get((v, bucket)) for v in vehicle_ids])
+            counted: dict[str, int] = {}
+            for v in vehicle_ids:
+                for level, count in levels.get((v, bucket), {}).items():
+                    counted[level] = counted.get(level, 0) + count
+            figures.append(_reliability(measures, counted))
+        return ReliabilityEntry(
+            vehicle_id=vehicle_id, name=name, current=figures[0], previous=figures[1]
+        )
+
+    fleet = entry(scope.vehicle_ids, None, None)
+    entries = (
+        [fleet]
+        if scope.combined
+        else [entry([vehicle.id], vehicle.id, vehicle.name) for vehicle in scope.vehicles]
+    )
+    all_levels: dict[str, int] = {}
+    for item in types.values():
+        for level, count in item["levels"].items():
+            all_levels[level] = all_levels.get(level, 0) + count
+    return FailuresOut(
+        period=period_out(scope),
+        pareto_by_count=_pareto(types, key="count"),
+        pareto_by_downtime=_pareto(types, key="downtime"),
+        levels=level_counts(all_levels),
+        entries=entries,
+        fleet=fleet,
+    )

@@ -1,0 +1,39 @@
+"""``/v2/Analytics/Battery``: charge, sessions, depth of discharge, cycles, health, energy.
+
+Same query parameters as productivity (``from``, ``to``, ``vehicles``, ``combined``,
+``shift``). Battery capacities (for energy in Wh) come from the application store.
+"""
+
+from datetime import UTC, datetime, timedelta
+
+from fastapi import APIRouter
+from sqlalchemy import select
+
+from fleetscope.analytics.battery import BatteryOut, battery
+from fleetscope.api.deps import SessionDep, SettingsDep
+from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.routes.analytics import FactStoreDep, ScopeDep, reading
+from fleetscope.appstore.models import Vehicle
+
+router = APIRouter(prefix="/Analytics", tags=["Analytics"])
+
+
+@router.get("/Battery", response_model=Envelope[BatteryOut])
+def get_battery(
+    scope: ScopeDep, store: FactStoreDep, settings: SettingsDep, db: SessionDep
+) -> Envelope[BatteryOut]:
+    capacities = {
+        vehicle_id: capacity
+        for vehicle_id, capacity in db.execute(
+            select(Vehicle.id, Vehicle.battery_capacity_wh).where(Vehicle.id.in_(scope.vehicle_ids))
+        ).tuples()
+    }
+    with reading(store) as cursor:
+        result = battery(
+            cursor,
+            scope,
+            now=datetime.now(UTC),
+            offline_after=timedelta(seconds=settings.offline_after_seconds),
+            capacities=capacities,
+        )
+    return ok(result)

@@ -1,0 +1,121 @@
+"""``/v2/Analytics/``: failures (analysis, matrix, map, history with CSV export).
+
+Same query parameters as productivity (``from``, ``to``, ``vehicles``, ``combined``,
+``shift``) plus the filters ``errorType`` and ``level`` (WARNING, URGENT, CRITICAL, FATAL);
+the history adds ``page``, ``pageSize``, ``sort`` and ``vehicle``.
+"""
+
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import StreamingResponse
+
+from fleetscope.analytics.error_history import (
+    ErrorEpisodeRow,
+    error_history,
+    error_history_csv,
+    history_query,
+)
+from fleetscope.analytics.failure_map import FailureMapOut, failure_map
+from fleetscope.analytics.failure_matrix import FailureMatrixOut, failure_matrix
+from fleetscope.analytics.failures import (
+    MAX_ERROR_TYPE_LENGTH,
+    ErrorFilter,
+    ErrorLevel,
+    FailuresOut,
+    failures,
+)
+from fleetscope.analytics.paging import Page
+from fleetscope.api.deps import CurrentUser, SettingsDep
+from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.routes.analytics import FactStoreDep, ScopeDep, reading
+from fleetscope.api.routes.analytics_processes import PageDep, VehicleFilter, selected_vehicle
+
+router = APIRouter(prefix="/Analytics", tags=["Analytics"])
+
+
+def error_filter(
+    error_type: Annotated[
+        str | None,
+        Query(alias="errorType", min_length=1, max_length=MAX_ERROR_TYPE_LENGTH),
+    ] = None,
+    level: Annotated[ErrorLevel | None, Query(description="one error level")] = None,
+) -> ErrorFilter:
+    return ErrorFilter(error_type=error_type, level=level)
+
+
+ErrorFilterDep = Annotated[ErrorFilter, Depends(error_filter)]
+
+
+@router.get("/Failures", response_model=Envelope[FailuresOut])
+def get_failures(
+    scope: ScopeDep, store: FactStoreDep, settings: SettingsDep, errors: ErrorFilterDep
+) -> Envelope[FailuresOut]:
+    with reading(store) as cursor:
+        result = failures(
+            cursor,
+            scope,
+            now=datetime.now(UTC),
+            offline_after=timedelta(seconds=settings.offline_after_seconds),
+            errors=errors,
+        )
+    return ok(result)
+
+
+@router.get("/FailureMatrix", response_model=Envelope[FailureMatrixOut])
+def get_failure_matrix(
+    scope: ScopeDep, store: FactStoreDep, errors: ErrorFilterDep
+) -> Envelope[FailureMatrixOut]:
+    with reading(store) as cursor:
+        return ok(failure_matrix(cursor, scope, now=datetime.now(UTC), errors=errors))
+
+
+@router.get("/FailureMap", response_model=Envelope[FailureMapOut])
+def get_failure_map(
+    scope: ScopeDep, store: FactStoreDep, errors: ErrorFilterDep
+) -> Envelope[FailureMapOut]:
+    with reading(store) as cursor:
+        return ok(failure_map(cursor, scope, now=datetime.now(UTC), errors=errors))
+
+
+@router.get("/ErrorHistory", response_model=Envelope[Page[ErrorEpisodeRow]])
+def get_error_history(
+    scope: ScopeDep,
+    store: FactStoreDep,
+    errors: ErrorFilterDep,
+    page: PageDep,
+    vehicle: VehicleFilter = None,
+) -> Envelope[Page[ErrorEpisodeRow]]:
+    vehicle_id = selected_vehicle(scope, vehicle)
+    with reading(store) as cursor:
+        result = error_history(
+            cursor, scope, now=datetime.now(UTC), page=page, errors=errors, vehicle_id=vehicle_id
+        )
+    return ok(result)
+
+
+@router.get(
+    "/ErrorHistory.csv",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/csv": {}}, "description": "the filtered list as CSV"}},
+)
+def get_error_history_csv(
+    scope: ScopeDep,
+    store: FactStoreDep,
+    user: CurrentUser,
+    errors: ErrorFilterDep,
+    sort: Annotated[str | None, Query(max_length=64)] = None,
+    vehicle: VehicleFilter = None,
+) -> StreamingResponse:
+    vehicle_id = selected_vehicle(scope, vehicle)
+    query = history_query(
+        scope, now=datetime.now(UTC), errors=errors, vehicle_id=vehicle_id, sort=sort
+    )
+    filename = f"error-history-{scope.span.first.isoformat()}-{scope.span.last.isoformat()}.csv"
+    chunks = error_history_csv(store.cursor(), scope, query=query, language=user.language)
+    return StreamingResponse(
+        chunks,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )

@@ -1,0 +1,85 @@
+"""Battery against the simulator's ground truth: sessions, depth of discharge, cycles."""
+
+from fastapi.testclient import TestClient
+
+from fleetscope.simulator.truth import ChargeSessionTruth
+
+from .conftest import PERIOD, World, close, get_data, ham_ids
+
+
+def _sessions(world: World, serial: str) -> list[ChargeSessionTruth]:
+    return sorted(
+        (s for s in world.truth.charge_sessions if s.serial_number == serial),
+        key=lambda s: s.start,
+    )
+
+
+def _depths(world: World, serial: str) -> list[float]:
+    """Charge only falls outside charging, so the peak before a session is the previous
+    session's end charge (the initial charge before the first)."""
+    initial = next(
+        v.initial_charge for v in world.ham_scenario.vehicles if v.serial_number == serial
+    )
+    depths, peak = [], initial
+    for session in _sessions(world, serial):
+        depths.append(max(0.0, peak - session.start_charge))
+        assert session.end_charge is not None
+        peak = session.end_charge
+    return depths
+
+
+def test_sessions_depth_and_cycles_match_truth(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "Battery", **PERIOD, vehicles=ham_ids(world), combined="false")
+    entries = {entry["vehicleId"]: entry["current"] for entry in data["entries"]}
+    all_depths = []
+    for vehicle in world.truth.vehicles:
+        figures = entries[world.vehicle_id(vehicle.serial_number)]
+        truth = _sessions(world, vehicle.serial_number)
+        sessions = figures["sessions"]
+        assert sessions["count"] == len(truth)
+        durations = [(s.end - s.start).total_seconds() for s in truth if s.end]
+        assert close(sessions["meanDurationSeconds"], sum(durations) / len(durations))
+        added = [s.end_charge - s.start_charge for s in truth if s.end_charge is not None]
+        assert abs(sessions["meanAddedCharge"] - sum(added) / len(added)) < 1e-6
+        depths = _depths(world, vehicle.serial_number)
+        all_depths += depths
+        assert abs(sessions["discharged"] - sum(depths)) < 1e-6
+        assert abs(sessions["equivalentFullCycles"] - sum(depths) / 100) < 1e-8
+        histogram = [0] * 10
+        for depth in depths:
+            histogram[min(9, int(depth // 10))] += 1
+        assert sessions["depthHistogram"] == histogram
+        assert 0 < figures["chargingShare"] < 1
+        assert figures["healthLatest"] is not None
+        assert figures["minCharge"] <= figures["meanCharge"]
+    fleet = data["fleet"]["current"]["sessions"]
+    assert fleet["count"] == len(world.truth.charge_sessions)
+    assert abs(fleet["equivalentFullCycles"] - sum(all_depths) / 100) < 1e-8
+
+
+def test_charge_series_is_downsampled_and_keeps_extremes(
+    world: World, customer: TestClient
+) -> None:
+    data = get_data(customer, "Battery", **PERIOD, vehicles=ham_ids(world), combined="true")
+    assert [entry["vehicleId"] for entry in data["entries"]] == [None]
+    assert [s["vehicleId"] for s in data["series"]] == world.ham_ids
+    for series in data["series"]:
+        points = series["points"]
+        assert 0 < len(points) <= 500
+        times = [p["at"] for p in points]
+        assert times == sorted(times)
+        # Charging below 30 % and up to 90 %: the extremes survive downsampling.
+        charges = [p["charge"] for p in points]
+        assert min(charges) < 31 and max(charges) >= 89
+
+
+def test_energy_needs_a_known_capacity(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "Battery", **PERIOD, vehicles=ham_ids(world), combined="false")
+    assert {entry["batteryCapacityWh"] is None for entry in data["entries"]} == {True, False}
+    for entry in data["entries"]:
+        sessions = entry["current"]["sessions"]
+        if entry["batteryCapacityWh"] is None:
+            assert sessions["addedEnergyWh"] is None
+        else:
+            expected = sessions["addedCharge"] / 100 * entry["batteryCapacityWh"]
+            assert abs(sessions["addedEnergyWh"] - expected) < 1e-6

@@ -1,0 +1,165 @@
+"""Failures (analysis, matrix, map, history, CSV) against the simulator's ground truth."""
+
+import csv
+import io
+from collections import Counter
+
+from fastapi.testclient import TestClient
+
+from fleetscope.simulator.truth import ErrorEpisodeTruth
+
+from .conftest import PERIOD, World, close, get_data, ham_ids
+
+STOP = ("CRITICAL", "FATAL")
+
+
+def _seconds(episode: ErrorEpisodeTruth) -> float:
+    assert episode.end is not None
+    return (episode.end - episode.start).total_seconds()
+
+
+def _planned_uptime(states: dict[str, float]) -> float:
+    planned = sum(states.values()) - states["offline"]
+    return planned - states["error"] - states["manual"]
+
+
+def test_pareto_counts_and_downtime_match_truth(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "Failures", **PERIOD, vehicles=ham_ids(world), combined="false")
+    episodes = world.truth.error_episodes
+    by_type = Counter(e.error_type for e in episodes)
+    pareto = {item["errorType"]: item for item in data["paretoByCount"]}
+    assert {t: item["count"] for t, item in pareto.items()} == dict(by_type)
+    counts = [item["count"] for item in data["paretoByCount"]]
+    assert counts == sorted(counts, reverse=True)
+    assert data["paretoByCount"][-1]["cumulativeShare"] == 1.0
+    for error_type, item in pareto.items():
+        stops = [e for e in episodes if e.error_type == error_type and e.level in STOP]
+        assert close(item["downtimeSeconds"], sum(_seconds(e) for e in stops)), error_type
+        levels = Counter(e.level for e in episodes if e.error_type == error_type)
+        assert item["levels"] == {
+            level.lower(): levels[level] for level in ("WARNING", "URGENT", "CRITICAL", "FATAL")
+        }
+    downtime = [item["downtimeSeconds"] for item in data["paretoByDowntime"]]
+    assert downtime == sorted(downtime, reverse=True) and all(d > 0 for d in downtime)
+    levels = Counter(e.level for e in episodes)
+    assert data["levels"]["fatal"] == levels["FATAL"]
+    assert data["levels"]["warning"] == levels["WARNING"]
+
+
+def test_mtbf_mttr_and_rates_per_vehicle_and_fleet(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "Failures", **PERIOD, vehicles=ham_ids(world), combined="false")
+    entries = {entry["vehicleId"]: entry["current"] for entry in data["entries"]}
+    for vehicle in world.truth.vehicles:
+        figures = entries[world.vehicle_id(vehicle.serial_number)]
+        mine = [e for e in world.truth.error_episodes if e.serial_number == vehicle.serial_number]
+        stops = [e for e in mine if e.level in STOP]
+        orders = sum(1 for o in world.truth.orders if o.serial_number == vehicle.serial_number)
+        assert figures["episodes"] == len(mine)
+        assert figures["stopEpisodes"] == len(stops)
+        assert figures["orders"] == orders
+        assert abs(figures["errorsPer1000Orders"] - len(mine) * 1000 / orders) < 1e-9
+        warnings = sum(1 for e in mine if e.level == "WARNING")
+        assert abs(figures["warningsPer1000Orders"] - warnings * 1000 / orders) < 1e-9
+        if stops:
+            expected_mtbf = _planned_uptime(vehicle.state_seconds) / len(stops)
+            assert abs(figures["mtbfSeconds"] - expected_mtbf) <= 0.005 * expected_mtbf
+            assert close(figures["mttrSeconds"], sum(map(_seconds, stops)) / len(stops))
+    fleet = data["fleet"]["current"]
+    stops = [e for e in world.truth.error_episodes if e.level in STOP]
+    uptime = sum(_planned_uptime(v.state_seconds) for v in world.truth.vehicles)
+    assert fleet["stopEpisodes"] == len(stops)
+    assert abs(fleet["mtbfSeconds"] - uptime / len(stops)) <= 0.005 * uptime / len(stops)
+    assert close(fleet["mttrSeconds"], sum(map(_seconds, stops)) / len(stops))
+    assert fleet["stopErrorsPer1000Orders"] == len(stops) * 1000 / len(world.truth.orders)
+    assert data["fleet"]["previous"]["episodes"] == 0
+
+
+def test_level_filter_narrows_the_pareto(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "Failures", **PERIOD, vehicles=ham_ids(world), level="FATAL")
+    fatal = Counter(e.error_type for e in world.truth.error_episodes if e.level == "FATAL")
+    assert {i["errorType"]: i["count"] for i in data["paretoByCount"]} == dict(fatal)
+    # MTBF and the rates still describe every episode.
+    assert data["fleet"]["current"]["episodes"] == len(world.truth.error_episodes)
+
+
+def test_matrix_matches_truth(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "FailureMatrix", **PERIOD, vehicles=ham_ids(world))
+    cells = {(c["errorType"], c["vehicleId"]): c for c in data["cells"]}
+    expected = Counter(
+        (e.error_type, world.vehicle_id(e.serial_number)) for e in world.truth.error_episodes
+    )
+    assert {key: cell["count"] for key, cell in cells.items()} == dict(expected)
+    assert data["maxCount"] == max(expected.values())
+    assert [v["vehicleId"] for v in data["vehicles"]] == world.ham_ids
+    for row in data["errorTypes"]:
+        starts = [e.start for e in world.truth.error_episodes if e.error_type == row["errorType"]]
+        assert row["firstSeen"].replace("Z", "+00:00") == min(starts).isoformat()
+        assert row["lastSeen"].replace("Z", "+00:00") == max(starts).isoformat()
+
+
+def test_failure_map_is_bounded_and_consistent(world: World, customer: TestClient) -> None:
+    data = get_data(customer, "FailureMap", **PERIOD, vehicles=ham_ids(world))
+    (layer,) = data["maps"]
+    assert layer["mapId"] == "hall-1"
+    assert 0 < layer["pointsTotal"] <= len(world.truth.error_episodes)
+    assert len(layer["points"]) == min(layer["pointsTotal"], 2000)
+    assert sum(cell[2] for cell in layer["density"]["cells"]) == layer["pointsTotal"]
+    track = layer["track"]
+    assert track["cells"] and len(track["cells"]) <= track["columns"] * track["rows"]
+    assert max(track["columns"], track["rows"]) <= 120
+    box = layer["bounds"]
+    for point in layer["points"]:
+        assert box["minX"] <= point["x"] <= box["maxX"]
+        assert box["minY"] <= point["y"] <= box["maxY"]
+    fatal = get_data(customer, "FailureMap", **PERIOD, vehicles=ham_ids(world), level="FATAL")
+    assert {p["level"] for p in fatal["maps"][0]["points"]} == {"FATAL"}
+
+
+def test_history_pages_and_csv_match_truth(world: World, customer: TestClient) -> None:
+    common = {**PERIOD, "vehicles": ham_ids(world), "sort": "start"}
+    first = get_data(customer, "ErrorHistory", **common, pageSize=100)
+    assert first["total"] == len(world.truth.error_episodes)
+    rows = []
+    for page in range(1, first["pages"] + 1):
+        rows += get_data(customer, "ErrorHistory", **common, pageSize=100, page=page)["items"]
+    truth = sorted(world.truth.error_episodes, key=lambda e: e.start)
+    assert [r["start"].replace("Z", "+00:00") for r in rows] == [e.start.isoformat() for e in truth]
+    assert Counter((r["errorType"], r["level"]) for r in rows) == Counter(
+        (e.error_type, e.level) for e in truth
+    )
+    response = customer.get("/v2/Analytics/ErrorHistory.csv", params=common)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/csv")
+    assert "attachment" in response.headers["content-disposition"]
+    table = list(csv.reader(io.StringIO(response.text)))
+    assert table[0][:3] == ["vehicle id", "vehicle", "error type"]
+    assert [(int(r[0]), r[2], r[3]) for r in table[1:]] == [
+        (r["vehicleId"], r["errorType"], r["level"]) for r in rows
+    ]
+
+
+def test_history_filters_and_sorting(world: World, customer: TestClient) -> None:
+    common = {**PERIOD, "vehicles": ham_ids(world)}
+    fatal = get_data(customer, "ErrorHistory", **common, level="FATAL", pageSize=500)
+    assert fatal["total"] == sum(1 for e in world.truth.error_episodes if e.level == "FATAL")
+    assert {r["level"] for r in fatal["items"]} == {"FATAL"}
+    one = world.vehicle_id("HAM-03")
+    mine = get_data(customer, "ErrorHistory", **common, vehicle=one, sort="-duration")
+    assert mine["total"] == sum(
+        1 for e in world.truth.error_episodes if e.serial_number == "HAM-03"
+    )
+    durations = [r["durationSeconds"] for r in mine["items"]]
+    assert durations == sorted(durations, reverse=True) and mine["sort"] == "-duration"
+    typed = get_data(customer, "ErrorHistory", **common, errorType="obstacleDetected")
+    assert {r["errorType"] for r in typed["items"]} == {"obstacleDetected"}
+
+
+def test_history_last_page_equals_the_tail(world: World, customer: TestClient) -> None:
+    common = {**PERIOD, "vehicles": ham_ids(world), "sort": "-level"}
+    everything = get_data(customer, "ErrorHistory", **common, pageSize=500)["items"]
+    page_size = 13
+    pages = (len(everything) + page_size - 1) // page_size
+    last = get_data(customer, "ErrorHistory", **common, pageSize=page_size, page=pages)
+    assert last["items"] == everything[(pages - 1) * page_size :]
+    middle = get_data(customer, "ErrorHistory", **common, pageSize=page_size, page=pages - 2)
+    assert middle["items"] == everything[(pages - 3) * page_size : (pages - 2) * page_size]

@@ -1,0 +1,114 @@
+"""Tenant scoping of every processes/failures/battery resource, and bad parameters."""
+
+import pytest
+from fastapi.testclient import TestClient
+
+from .conftest import PERIOD, World, get_data, ham_ids
+
+RESOURCES = [
+    "Processes",
+    "Workflows",
+    "Workflows/TRANSPORT_A/Orders",
+    "Workflows/TRANSPORT_A/Histogram",
+    "Actions",
+    "Actions/pick/Failures",
+    "Failures",
+    "FailureMatrix",
+    "FailureMap",
+    "ErrorHistory",
+    "ErrorHistory.csv",
+    "Battery",
+]
+MUC_DAY = {"from": "2026-10-24", "to": "2026-10-24", "shift": "all"}
+
+
+@pytest.mark.parametrize("resource", RESOURCES)
+def test_foreign_vehicles_are_not_found(resource: str, world: World, customer2: TestClient) -> None:
+    response = customer2.get(
+        f"/v2/Analytics/{resource}", params={**PERIOD, "vehicles": ham_ids(world)}
+    )
+    assert response.status_code == 404
+    assert response.json() == {
+        "status": False,
+        "msg": f"vehicle {world.ham_ids[0]} not found",
+        "data": None,
+    }
+
+
+@pytest.mark.parametrize(
+    "resource", ["Workflows/TRANSPORT_A/Orders", "Actions/pick/Failures", "ErrorHistory"]
+)
+def test_guessed_vehicle_filter_is_not_found(
+    resource: str, world: World, customer2: TestClient
+) -> None:
+    for page in (1, 2):
+        response = customer2.get(
+            f"/v2/Analytics/{resource}",
+            params={**MUC_DAY, "vehicle": world.ham_ids[1], "page": page},
+        )
+        assert response.status_code == 404, response.text
+        assert str(world.ham_ids[1]) in response.json()["msg"]
+
+
+def test_second_organization_sees_only_its_own_rows(world: World, customer2: TestClient) -> None:
+    muc = set(world.muc_ids)
+    processes = get_data(customer2, "Processes", **MUC_DAY, combined="false")
+    assert {entry["vehicleId"] for entry in processes["entries"]} == muc
+    assert processes["fleet"]["current"]["outcomes"]["total"] == len(world.muc_truth.orders)
+    history = get_data(customer2, "ErrorHistory", **MUC_DAY, pageSize=500)
+    assert history["total"] == len(world.muc_truth.error_episodes)
+    assert {row["vehicleId"] for row in history["items"]} <= muc
+    orders = get_data(customer2, "Workflows/TRANSPORT_A/Orders", **MUC_DAY, pageSize=500)
+    assert {row["vehicleId"] for row in orders["items"]} <= muc
+    failed = get_data(customer2, "Actions/pick/Failures", **MUC_DAY, pageSize=500)
+    assert {row["vehicleId"] for row in failed["items"]} <= muc
+    matrix = get_data(customer2, "FailureMatrix", **MUC_DAY)
+    assert {cell["vehicleId"] for cell in matrix["cells"]} <= muc
+    battery = get_data(customer2, "Battery", **MUC_DAY)
+    assert {series["vehicleId"] for series in battery["series"]} == muc
+    csv_text = customer2.get("/v2/Analytics/ErrorHistory.csv", params=MUC_DAY).text
+    assert all(int(line.split(",")[0]) in muc for line in csv_text.splitlines()[1:])
+
+
+@pytest.mark.parametrize(
+    ("resource", "params", "status", "names"),
+    [
+        ("ErrorHistory", {"page": 0}, 422, "page"),
+        ("ErrorHistory", {"pageSize": -5}, 422, "pageSize"),
+        ("ErrorHistory", {"pageSize": 501}, 422, "pageSize"),
+        ("ErrorHistory", {"level": "SEVERE"}, 422, "level"),
+        ("ErrorHistory", {"sort": "password"}, 422, "sort"),
+        ("ErrorHistory", {"vehicle": "x"}, 422, "vehicle"),
+        ("Failures", {"level": "fatal!"}, 422, "level"),
+        ("FailureMap", {"errorType": ""}, 422, "errorType"),
+        ("Workflows", {"sort": "-nothing"}, 422, "sort"),
+        ("Workflows/NO_SUCH_FLOW/Orders", {}, 404, "workflow"),
+        ("Workflows/NO_SUCH_FLOW/Histogram", {}, 404, "workflow"),
+        ("Workflows/TRANSPORT_A/Orders", {"outcome": "lost"}, 422, "outcome"),
+        ("Actions/teleport/Failures", {}, 404, "action type"),
+        ("Processes", {"from": "2016-01-01", "to": "2026-01-01"}, 422, "to"),
+        ("Battery", {"from": "2026-10-26", "to": "2026-10-24"}, 422, "from"),
+    ],
+)
+def test_bad_parameters_are_clear_4xx(
+    resource: str,
+    params: dict[str, object],
+    status: int,
+    names: str,
+    world: World,
+    customer: TestClient,
+) -> None:
+    response = customer.get(
+        f"/v2/Analytics/{resource}", params={**PERIOD, "vehicles": ham_ids(world), **params}
+    )
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["status"] is False and names in body["msg"]
+
+
+def test_page_beyond_the_end_is_empty_with_the_total(world: World, customer: TestClient) -> None:
+    data = get_data(
+        customer, "ErrorHistory", **PERIOD, vehicles=ham_ids(world), page=10_000, pageSize=50
+    )
+    assert data["items"] == [] and data["total"] == len(world.truth.error_episodes)
+    assert data["pages"] == (data["total"] + 49) // 50

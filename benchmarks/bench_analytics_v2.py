@@ -1,0 +1,124 @@
+"""Server time of the processes, failures and battery resources of ``/v2/Analytics/``.
+
+Reads the fleet of ``benchmarks/generate_fleet.py`` (default ``var/bench``: 100 vehicles x
+365 days) and measures every resource for the last 30 and 365 days (all 100 vehicles, per
+vehicle, all shifts; plus the night shift), through the ASGI app with login cookie, scope
+resolution and JSON, like a browser would call it. The error history is measured on its
+first and its last page. Prints p50 and p95 in milliseconds; asserts nothing.
+
+    .venv/bin/python benchmarks/bench_analytics_v2.py [--data var/bench] [--repeat 20]
+"""
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from fastapi.testclient import TestClient
+
+from fleetscope.api.main import create_app
+from fleetscope.settings import Settings
+from generate_fleet import BENCH_PASSWORD, BENCH_USER, ZONE
+
+RESOURCES: list[tuple[str, dict[str, Any]]] = [
+    ("Processes", {}),
+    ("Workflows", {}),
+    ("Workflows/TRANSPORT_A/Orders", {"sort": "-duration"}),
+    ("Workflows/TRANSPORT_A/Histogram", {}),
+    ("Actions", {}),
+    ("Actions/pick/Failures", {}),
+    ("Failures", {}),
+    ("FailureMatrix", {}),
+    ("FailureMap", {}),
+    ("ErrorHistory", {"page": "first"}),
+    ("ErrorHistory", {"page": "last"}),
+    ("ErrorHistory", {"page": "last", "sort": "-duration", "level": "FATAL"}),
+    ("Battery", {}),
+]
+
+
+def _percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return statistics.median(ordered), p95
+
+
+def _time(call: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    call()  # warm-up: first-call caches are not what a user waits for every morning
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        call()
+        samples.append((time.perf_counter() - started) * 1000)
+    return _percentiles(samples)
+
+
+def _period(days: int, shift: str) -> dict[str, str]:
+    today = datetime.now(ZoneInfo(ZONE)).date()
+    return {
+        "from": (today - timedelta(days=days - 1)).isoformat(),
+        "to": today.isoformat(),
+        "shift": shift,
+        "combined": "false",
+    }
+
+
+def _params(client: TestClient, name: str, extra: dict[str, Any], period: dict[str, str]) -> Any:
+    params: dict[str, Any] = {**period, **extra}
+    if extra.get("page") == "first":
+        params["page"] = 1
+    elif extra.get("page") == "last":
+        params["page"] = 1
+        first = client.get(f"/v2/Analytics/{name}", params=params).json()["data"]
+        params["page"] = max(1, first["pages"])
+    return params
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=Path("var/bench"))
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+    settings = Settings(
+        _env_file=None,
+        environment="test",
+        data_dir=args.data,
+        database_url=f"sqlite:///{(args.data / 'fleetscope.sqlite').resolve()}",
+        facts_path=str(args.data / "facts.duckdb"),
+        frontend_dist=args.data / "no-frontend",
+        mqtt_url="",
+    )
+    app = create_app(settings)
+    with TestClient(app) as client:
+        login = {"email": BENCH_USER, "password": BENCH_PASSWORD}
+        client.post("/v2/User/login", json=login).raise_for_status()
+        counts = app.state.ingestion.store.table_counts()
+        print(
+            f"fleet: {counts['orders']:,} orders, {counts['actions']:,} actions, "
+            f"{counts['error_episodes']:,} error episodes, {counts['track_points']:,} track "
+            f"points, {counts['battery_samples']:,} battery samples; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+        print(f"{'resource':<34}{'extra':<28}{'period':>8}{'shift':>7}  {'p50/p95 ms':>16}")
+        for days in (30, 365):
+            for shift in ("all", "night"):
+                period = _period(days, shift)
+                for name, extra in RESOURCES:
+                    params = _params(client, name, extra, period)
+                    path = f"/v2/Analytics/{name}"
+
+                    def call(path: str = path, params: dict[str, Any] = params) -> None:
+                        client.get(path, params=params).raise_for_status()
+
+                    p50, p95 = _time(call, args.repeat)
+                    label = ",".join(f"{k}={v}" for k, v in extra.items())
+                    print(f"{name:<34}{label:<28}{days:>6} d{shift:>7}  {p50:7.1f}/{p95:7.1f}")
+
+
+if __name__ == "__main__":
+    main()
