@@ -20,10 +20,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from fastapi.testclient import TestClient
+from generate_fleet import BENCH_PASSWORD, BENCH_USER, ZONE
 
 from fleetscope.api.main import create_app
 from fleetscope.settings import Settings
-from generate_fleet import BENCH_PASSWORD, BENCH_USER, ZONE
 
 RESOURCES: list[tuple[str, dict[str, Any]]] = [
     ("Processes", {}),

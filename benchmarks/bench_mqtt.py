@@ -96,7 +96,7 @@ def _run(broker: PrivateMosquitto, messages: list[tuple[str, bytes]], qos: int) 
             )
             session.commit()
         handle = start_ingestion(settings, session_factory=factory)
-        assert handle.mqtt is not None and handle.mqtt.connected.wait(10)
+        assert handle.mqtt is not None and handle.mqtt.subscribed.wait(10)
         results: multiprocessing.Queue[float] = multiprocessing.Queue()
         publisher = multiprocessing.Process(
             target=_publish, args=(messages, broker.port, qos, results), daemon=True

@@ -9,7 +9,7 @@ waiting time are the sums (and means per ended order) of the orders' ``paused_s`
 ``waiting_s``: time with the order paused, and time with one of its actions WAITING.
 """
 
-from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -35,17 +35,80 @@ _CYCLE_BUCKET_SQL = (
 ORDER_COLUMNS = (
     f"f.vehicle_id, f.workflow, f.outcome, {CYCLE_SQL} AS cycle_s, f.paused_s, f.waiting_s"
 )
-FINISHED = "outcome = 'finished'"
-# Aggregates over orders of the subquery: counts, exact cycle-time statistics, histogram.
-ORDER_AGGREGATES = (
-    f"count(*) FILTER (WHERE {FINISHED}), count(*) FILTER (WHERE outcome = 'failed'), "
-    "count(*) FILTER (WHERE outcome = 'cancelled'), "
-    f"quantile_cont(cycle_s, [0.5, 0.9, 0.95]) FILTER (WHERE {FINISHED}), "
-    f"max(cycle_s) FILTER (WHERE {FINISHED}), avg(cycle_s) FILTER (WHERE {FINISHED}), "
-    f"histogram({_CYCLE_BUCKET_SQL}) FILTER (WHERE {FINISHED}), "
-    "coalesce(sum(paused_s), 0), coalesce(sum(waiting_s), 0)"
+# Counts, histogram, max and sums group small (by outcome and cycle bucket) and add up in
+# Python; only the exact percentiles need a pass over the finished orders' cycle times.
+_SUMMARY = (
+    f"outcome, CASE WHEN outcome = 'finished' THEN {_CYCLE_BUCKET_SQL} END AS cycle_bucket, "
+    "count(*), max(cycle_s), sum(paused_s), sum(waiting_s)"
 )
-AGGREGATE_COUNT = 9
+_QUANTILES = "count(*), quantile_cont(cycle_s, [0.5, 0.9, 0.95]), avg(cycle_s)"
+
+Key = tuple[Any, ...]
+
+
+@dataclass(slots=True)
+class OrderSummary:
+    outcomes: dict[str, int] = field(default_factory=dict)
+    histogram: list[int] = field(default_factory=lambda: [0] * CYCLE_BUCKET_COUNT)
+    max_cycle_s: float | None = None
+    paused_s: float = 0.0
+    waiting_s: float = 0.0
+    quantiles: list[float] | None = None
+    mean_cycle_s: float | None = None
+
+    def add(self, other: "OrderSummary") -> None:
+        for outcome, count in other.outcomes.items():
+            self.outcomes[outcome] = self.outcomes.get(outcome, 0) + count
+        for index, count in enumerate(other.histogram):
+            self.histogram[index] += count
+        if other.max_cycle_s is not None:
+            self.max_cycle_s = max(self.max_cycle_s or 0.0, other.max_cycle_s)
+        self.paused_s += other.paused_s
+        self.waiting_s += other.waiting_s
+
+
+def summarize_orders(
+    cursor: duckdb.DuckDBPyConnection,
+    rows: tuple[str, list[Any]],
+    *,
+    keys: list[str],
+    fleet_keys: list[str] | None = None,
+    where: tuple[str, list[Any]] = ("TRUE", []),
+) -> dict[Key, OrderSummary]:
+    """Per value of ``keys`` (constant column names): outcomes, histogram, max, sums and the
+    exact percentiles of finished orders. With ``fleet_keys`` (a subset of ``keys``) the
+    groups summed over the other keys are added too, as keys padded with ``None``."""
+    rows_sql, parameters = rows
+    condition, condition_parameters = where
+    source = f"FROM ({rows_sql}) WHERE {condition}"
+    columns = ", ".join(keys)
+    result: dict[Key, OrderSummary] = {}
+    summary_sql = f"SELECT {columns}, {_SUMMARY} {source} GROUP BY ALL"
+    width = len(keys)
+    for row in cursor.execute(summary_sql, [*parameters, *condition_parameters]).fetchall():
+        part = OrderSummary()
+        outcome, bucket, count, max_cycle, paused, waiting = row[width:]
+        part.outcomes[str(outcome)] = int(count)
+        if bucket is not None:
+            part.histogram[int(bucket)] = int(count)
+            part.max_cycle_s = max_cycle
+        part.paused_s, part.waiting_s = float(paused or 0.0), float(waiting or 0.0)
+        keys_of_row = [tuple(row[:width])]
+        if fleet_keys is not None:
+            keys_of_row.append(
+                tuple(row[i] if k in fleet_keys else None for i, k in enumerate(keys))
+            )
+        for key in keys_of_row:
+            result.setdefault(key, OrderSummary()).add(part)
+    sets = f"({columns})" + (f", ({', '.join(fleet_keys)})" if fleet_keys is not None else "")
+    quantile_sql = (
+        f"SELECT {columns}, {_QUANTILES} {source} AND outcome = 'finished' "
+        f"GROUP BY GROUPING SETS ({sets})"
+    )
+    for row in cursor.execute(quantile_sql, [*parameters, *condition_parameters]).fetchall():
+        summary = result.setdefault(tuple(row[:width]), OrderSummary())
+        summary.quantiles, summary.mean_cycle_s = row[width + 1], row[width + 2]
+    return result
 
 
 class CycleTimes(CamelModel):
@@ -99,24 +162,22 @@ def _share(numerator: float, denominator: float) -> float | None:
     return numerator / denominator if denominator > 0 else None
 
 
-def figures(row: Sequence[Any] | None) -> ProcessFigures:
-    """Figures from the ``ORDER_AGGREGATES`` columns of one group (``None``: no orders)."""
-    values: list[Any] = list(row) if row is not None else [0, 0, 0] + [None] * 4 + [0.0, 0.0]
-    finished, failed, cancelled = (int(v or 0) for v in values[:3])
-    quantiles = values[3] or [None, None, None]
-    histogram = [0] * CYCLE_BUCKET_COUNT
-    for bucket, count in (values[6] or {}).items():
-        histogram[int(bucket)] = int(count)
+def figures(summary: OrderSummary | None) -> ProcessFigures:
+    summary = summary or OrderSummary()
+    finished, failed, cancelled = (
+        summary.outcomes.get(outcome, 0) for outcome in ("finished", "failed", "cancelled")
+    )
+    none: list[float | None] = [None, None, None]
+    quantiles: list[float | None] = list(summary.quantiles) if summary.quantiles else none
     ended = finished + failed + cancelled
-    paused, waiting = float(values[7] or 0.0), float(values[8] or 0.0)
     return ProcessFigures(
         cycle=CycleTimes(
             count=finished,
             p50_seconds=quantiles[0],
             p90_seconds=quantiles[1],
             p95_seconds=quantiles[2],
-            max_seconds=values[4],
-            mean_seconds=values[5],
+            max_seconds=summary.max_cycle_s,
+            mean_seconds=summary.mean_cycle_s,
         ),
         outcomes=Outcomes(
             finished=finished,
@@ -126,12 +187,12 @@ def figures(row: Sequence[Any] | None) -> ProcessFigures:
             success_rate=_share(finished, ended),
         ),
         times=OrderTimes(
-            paused_seconds=paused,
-            waiting_seconds=waiting,
-            mean_paused_seconds=_share(paused, ended),
-            mean_waiting_seconds=_share(waiting, ended),
+            paused_seconds=summary.paused_s,
+            waiting_seconds=summary.waiting_s,
+            mean_paused_seconds=_share(summary.paused_s, ended),
+            mean_waiting_seconds=_share(summary.waiting_s, ended),
         ),
-        histogram=histogram,
+        histogram=list(summary.histogram),
     )
 
 
@@ -146,23 +207,23 @@ def processes(
     rows_sql, parameters = rows_in_periods(
         selection, table="orders", at="end_at", columns=ORDER_COLUMNS
     )
-    by_vehicle = not scope.combined
-    groups = "GROUPING SETS ((vehicle_id, bucket), (bucket))" if by_vehicle else "bucket"
-    vehicle = "vehicle_id" if by_vehicle else "NULL::INTEGER"
-    sql = (
-        f"SELECT {vehicle} AS grouped_vehicle, bucket, {ORDER_AGGREGATES} "  # noqa: S608 - constants only
-        f"FROM ({rows_sql}) GROUP BY {groups}"
-    )
-    found: dict[tuple[int | None, int], Sequence[Any]] = {}
-    for row in cursor.execute(sql, parameters).fetchall():
-        found[(row[0], int(row[1]))] = row[2:]
+    if scope.combined:
+        found = summarize_orders(cursor, (rows_sql, parameters), keys=["bucket"])
+        summaries: dict[tuple[int | None, int], OrderSummary] = {
+            (None, key[0]): value for key, value in found.items()
+        }
+    else:
+        found = summarize_orders(
+            cursor, (rows_sql, parameters), keys=["vehicle_id", "bucket"], fleet_keys=["bucket"]
+        )
+        summaries = {(key[0], key[1]): value for key, value in found.items()}
 
     def entry(vehicle_id: int | None, name: str | None) -> ProcessEntry:
         return ProcessEntry(
             vehicle_id=vehicle_id,
             name=name,
-            current=figures(found.get((vehicle_id, CURRENT))),
-            previous=figures(found.get((vehicle_id, PREVIOUS))),
+            current=figures(summaries.get((vehicle_id, CURRENT))),
+            previous=figures(summaries.get((vehicle_id, PREVIOUS))),
         )
 
     fleet = entry(None, None)

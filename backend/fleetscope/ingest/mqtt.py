@@ -73,6 +73,8 @@ class MqttSubscriber:
         self.topics = subscriptions(interfaces)
         self._worker = worker
         self.connected = threading.Event()
+        # Set once the broker confirmed the subscriptions: from then on nothing is missed.
+        self.subscribed = threading.Event()
         self.received = 0
         client = mqtt.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
@@ -88,6 +90,7 @@ class MqttSubscriber:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.on_subscribe = self._on_subscribe
         self._client = client
 
     def start(self) -> None:
@@ -100,6 +103,7 @@ class MqttSubscriber:
         self._client.disconnect()
         self._client.loop_stop()
         self.connected.clear()
+        self.subscribed.clear()
 
     def _on_connect(
         self, client: mqtt.Client, _userdata: Any, flags: Any, reason: Any, _props: Any
@@ -117,10 +121,20 @@ class MqttSubscriber:
         client.subscribe(self.topics)
         self.connected.set()
 
+    def _on_subscribe(
+        self, _client: mqtt.Client, _userdata: Any, _mid: int, reasons: Any, _props: Any
+    ) -> None:
+        refused = [reason for reason in reasons if reason.is_failure]
+        if refused:
+            log.error("MQTT broker refused subscriptions %s: %s", self.topics, refused)
+            return
+        self.subscribed.set()
+
     def _on_disconnect(
         self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any
     ) -> None:
         self.connected.clear()
+        self.subscribed.clear()
         if reason.is_failure:
             log.warning("MQTT connection lost (%s); reconnecting with back-off", reason)
 

@@ -1,10 +1,9 @@
-"""The ``factsheet`` a simulated vehicle publishes when it comes online (2.0 and 2.1).
+"""The ``factsheet`` a simulated vehicle publishes when it comes online (2.0, 2.1, 3.0).
 
 VDA 5050 1.1 has no factsheet topic. 3.0 renamed most fields (``mobileRobot...``,
-``maximum...``/``minimum...``); both spellings are built here. 3.0 factsheets are not
-published yet: the official 3.0 factsheet schema types ``pauseAllowed``/``cancelAllowed``
-as strings while the text (section 6.13) says boolean, so a correct 3.0 factsheet fails
-the schema check of ``fleetscope.vda5050.decode`` until that defect is repaired there.
+``maximum...``/``minimum...``); both spellings are built here. The official 3.0 factsheet
+schema types ``pauseAllowed``/``cancelAllowed`` as strings while the text says boolean;
+``fleetscope.vda5050.schemas`` repairs that defect when it loads the schema.
 """
 
 from typing import Any
@@ -15,7 +14,7 @@ from fleetscope.simulator.scenario import ProtocolVersion, VehicleSpec
 
 SERIES_NAME = "FS-Carrier 1200"
 SERIES_DESCRIPTION = "Fleetscope simulated load carrier"
-PUBLISHED_VERSIONS = frozenset({ProtocolVersion.V2_0, ProtocolVersion.V2_1})
+PUBLISHED_VERSIONS = frozenset({ProtocolVersion.V2_0, ProtocolVersion.V2_1, ProtocolVersion.V3_0})
 _ACTIONS = (
     ("pick", ("NODE",)),
     ("drop", ("NODE",)),

@@ -61,6 +61,23 @@ def _repair(schema: dict[str, Any], *, folder: str, kind: MessageKind) -> None:
             "mobileRobotKinematics" if name == "mobileRobotKinematic" else name
             for name in type_spec["required"]
         ]
+        _booleans_declared_as_strings(schema, names=("pauseAllowed", "cancelAllowed"))
+
+
+def _booleans_declared_as_strings(node: Any, *, names: tuple[str, ...]) -> None:
+    """3.0 factsheet declares ``pauseAllowed``/``cancelAllowed`` as strings; the text uses booleans."""
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            for name in names:
+                declared = properties.get(name)
+                if isinstance(declared, dict) and declared.get("type") == "string":
+                    declared["type"] = "boolean"
+        for value in node.values():
+            _booleans_declared_as_strings(value, names=names)
+    elif isinstance(node, list):
+        for value in node:
+            _booleans_declared_as_strings(value, names=names)
 
 
 def _strip_keys(node: Any) -> None:

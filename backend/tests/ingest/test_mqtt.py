@@ -80,7 +80,7 @@ def _start(env: IngestEnv, broker: PrivateMosquitto, client_id: str) -> Ingestio
     settings = env.settings.model_copy(update={"mqtt_url": broker.url, "mqtt_client_id": client_id})
     handle = start_ingestion(settings, session_factory=env.session_factory)
     assert handle.mqtt is not None
-    assert handle.mqtt.connected.wait(5), "subscriber did not connect"
+    assert handle.mqtt.subscribed.wait(5), "subscriber did not subscribe"
     return handle
 
 

@@ -1,39 +1,32 @@
 """Every emitted payload validates against the official VDA 5050 schema of its version.
 
-2.0, 2.1 and 3.0 use the upstream schema files (the 2.0 state file's trailing comma, a known
-upstream defect, is removed before parsing). 1.1 published no schema: its payloads are
+2.0, 2.1 and 3.0 use the upstream schema files with the known upstream defects repaired as
+``fleetscope.vda5050.schemas`` repairs them (see its schemas/README.md).
+1.1 published no schema: its payloads are
 checked against the 2.0 schema spelled as the 1.1 text (section 6.10.6) spells it: lower-case
 ``actionStatus``/``errorLevel``/``eStop`` values and ``informations`` instead of
 ``information``.
 """
 
 import copy
-import json
 import re
 from collections import Counter
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import fastjsonschema
 import orjson
 
+from fleetscope.vda5050.model import MessageKind
+from fleetscope.vda5050.schemas import load_schema
+
 from .conftest import Run
 
-_TRAILING_COMMA = re.compile(r",(\s*[\]}])")
 _HEADER = re.compile(rb'\{"headerId":\d+,"timestamp":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"')
 
 
 def _official(version: str, kind: str) -> dict[str, Any]:
-    text = (
-        resources.files("fleetscope.vda5050")
-        .joinpath("schemas", version, f"{kind}.schema.json")
-        .read_text(encoding="utf-8")
-    )
-    schema: dict[str, Any] = json.loads(_TRAILING_COMMA.sub(r"\1", text))
-    # Declared 2020-12; only draft-07 keywords are used, which fastjsonschema supports.
-    schema["$schema"] = "http://json-schema.org/draft-07/schema#"
-    return schema
+    return copy.deepcopy(load_schema(folder=version, kind=MessageKind(kind)))
 
 
 def _as_version_1_1(schema: dict[str, Any]) -> dict[str, Any]:

@@ -58,3 +58,54 @@ export function formatPeriod(
       );
   }
 }
+
+/** A fraction 0..1 as a percentage ("96.2 %" / "96,2 %"); null stays null for "no data". */
+export function formatShare(
+  share: number,
+  language: string,
+  { digits = 1 }: { digits?: number } = {},
+): string {
+  return new Intl.NumberFormat(localeFor(language), {
+    style: 'percent',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(share);
+}
+
+/** A number with a fixed count of decimals, grouped in the user's language. */
+export function formatDecimal(value: number, language: string, digits = 1): string {
+  return new Intl.NumberFormat(localeFor(language), {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(value);
+}
+
+/**
+ * A duration in seconds, readable at a glance: "2 h 05 min", "12 min", "45 s", and days for
+ * long spans ("3 d 4 h"). The unit symbols are the same in English and German.
+ */
+export function formatDuration(seconds: number, language: string): string {
+  const sign = seconds < 0 ? '-' : '';
+  const total = Math.round(Math.abs(seconds));
+  const number = (value: number) => formatNumber(value, language);
+  if (total < 60) {
+    return `${sign}${number(total)} s`;
+  }
+  const minutes = Math.round(total / 60);
+  if (minutes < 60) {
+    return `${sign}${number(minutes)} min`;
+  }
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) {
+    return `${sign}${number(hours)} h ${String(minutes % 60).padStart(2, '0')} min`;
+  }
+  return `${sign}${number(Math.floor(hours / 24))} d ${number(hours % 24)} h`;
+}
+
+/** A timestamp (ISO with zone) as local date and time in the user's language. */
+export function formatDateTime(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(localeFor(language), {
+    dateStyle: 'short',
+    timeStyle: 'medium',
+  }).format(new Date(iso));
+}

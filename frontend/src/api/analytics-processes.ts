@@ -1,0 +1,248 @@
+import type { AnalysisFilters } from '../components/filters/filtersContext';
+import { callApi } from './client';
+
+/**
+ * Processes analytics (`/v2/Analytics/Processes`, `/Workflows`, `/Actions` and their
+ * drill-downs), through the one request chain. Also home of the query-string builder the
+ * failures and battery calls share: every analytics call sends the same period, vehicles,
+ * combined and shift as the page header shows.
+ */
+
+export type AnalysisScope = Pick<AnalysisFilters, 'from' | 'to' | 'vehicles' | 'combined' | 'shift'>;
+
+export type QueryValue = string | number | null | undefined;
+
+/** `?from=..&to=..&vehicles=1,2&combined=false&shift=all` plus the extra non-empty values. */
+export function analyticsQuery(
+  scope: AnalysisScope,
+  extra: Readonly<Record<string, QueryValue>> = {},
+): string {
+  const params = new URLSearchParams();
+  params.set('from', scope.from);
+  params.set('to', scope.to);
+  if (scope.vehicles.length > 0) {
+    params.set('vehicles', scope.vehicles.map((vehicle) => String(vehicle.id)).join(','));
+  }
+  params.set('combined', String(scope.combined));
+  params.set('shift', String(scope.shift));
+  for (const [key, value] of Object.entries(extra)) {
+    if (value !== null && value !== undefined && value !== '') {
+      params.set(key, String(value));
+    }
+  }
+  return `?${params.toString()}`;
+}
+
+/** The period the server resolved (site-local days, inclusive) and its previous period. */
+export interface AnalyticsPeriod {
+  from: string;
+  to: string;
+  previousFrom: string;
+  previousTo: string;
+  days: number;
+  shift: string;
+  combined: boolean;
+  vehicleIds: number[];
+}
+
+/** One page of a server-side paged list; a page beyond `pages` has no items. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pages: number;
+  /** The sort in effect, `-` prefix for descending. */
+  sort: string;
+}
+
+export interface PageQuery {
+  page: number;
+  pageSize: number;
+  sort: string | null;
+}
+
+export interface CycleTimes {
+  count: number;
+  p50Seconds: number | null;
+  p90Seconds: number | null;
+  p95Seconds: number | null;
+  maxSeconds: number | null;
+  meanSeconds: number | null;
+}
+
+export interface Outcomes {
+  finished: number;
+  failed: number;
+  cancelled: number;
+  total: number;
+  successRate: number | null;
+}
+
+export interface OrderTimes {
+  pausedSeconds: number;
+  waitingSeconds: number;
+  meanPausedSeconds: number | null;
+  meanWaitingSeconds: number | null;
+}
+
+export interface ProcessFigures {
+  cycle: CycleTimes;
+  outcomes: Outcomes;
+  times: OrderTimes;
+  /** Finished orders per bucket of `histogramEdges`. */
+  histogram: number[];
+}
+
+export interface ProcessEntry {
+  /** null: the selected vehicles combined. */
+  vehicleId: number | null;
+  name: string | null;
+  current: ProcessFigures;
+  previous: ProcessFigures;
+}
+
+export interface ProcessesResult {
+  period: AnalyticsPeriod;
+  /** Lower edge in seconds of each bucket; the last bucket is open above. */
+  histogramEdges: number[];
+  entries: ProcessEntry[];
+  fleet: ProcessEntry;
+}
+
+export interface WorkflowRow {
+  workflow: string;
+  orders: number;
+  finished: number;
+  successRate: number | null;
+  cycleP50Seconds: number | null;
+  cycleP90Seconds: number | null;
+  previousOrders: number;
+  previousSuccessRate: number | null;
+  previousCycleP50Seconds: number | null;
+  previousCycleP90Seconds: number | null;
+  ordersTrend: number;
+}
+
+export interface WorkflowsResult {
+  period: AnalyticsPeriod;
+  sort: string;
+  workflows: WorkflowRow[];
+}
+
+export type OrderOutcome = 'finished' | 'failed' | 'cancelled';
+
+export interface WorkflowOrder {
+  vehicleId: number;
+  vehicleName: string;
+  orderId: string;
+  start: string;
+  end: string;
+  durationSeconds: number;
+  outcome: OrderOutcome | string;
+  distanceMeters: number;
+  nodesTraversed: number;
+  nodesTotal: number;
+  pausedSeconds: number;
+  waitingSeconds: number;
+  errorCount: number;
+}
+
+export interface WorkflowHistogramResult {
+  period: AnalyticsPeriod;
+  workflow: string;
+  histogramEdges: number[];
+  current: ProcessFigures;
+  previous: ProcessFigures;
+}
+
+export interface ActionRow {
+  actionType: string;
+  count: number;
+  failed: number;
+  failureRate: number | null;
+  durationP50Seconds: number | null;
+  durationP90Seconds: number | null;
+  meanWaitSeconds: number | null;
+  waitP50Seconds: number | null;
+  previousCount: number;
+  previousFailureRate: number | null;
+}
+
+export interface ActionsResult {
+  period: AnalyticsPeriod;
+  actions: ActionRow[];
+}
+
+export interface FailedAction {
+  vehicleId: number;
+  vehicleName: string;
+  actionId: string;
+  actionType: string;
+  /** Empty for instant actions. */
+  orderId: string;
+  firstSeen: string;
+  started: string | null;
+  end: string;
+  durationSeconds: number;
+}
+
+/** Columns the server sorts the lists by (allow-listed there). */
+export const WORKFLOW_SORTS = [
+  'workflow',
+  'orders',
+  'successRate',
+  'cycleP50',
+  'cycleP90',
+  'ordersTrend',
+] as const;
+export const ORDER_SORTS = ['start', 'end', 'duration', 'distance', 'vehicle', 'outcome', 'orderId'] as const;
+export const FAILED_ACTION_SORTS = ['end', 'firstSeen', 'duration', 'vehicle', 'orderId'] as const;
+
+const BASE = '/v2/Analytics';
+
+function pageParams(query: PageQuery): Record<string, QueryValue> {
+  return { page: query.page, pageSize: query.pageSize, sort: query.sort };
+}
+
+export function loadProcesses(scope: AnalysisScope): Promise<ProcessesResult> {
+  return callApi<ProcessesResult>(`${BASE}/Processes${analyticsQuery(scope)}`);
+}
+
+export function loadWorkflows(scope: AnalysisScope, sort: string | null): Promise<WorkflowsResult> {
+  return callApi<WorkflowsResult>(`${BASE}/Workflows${analyticsQuery(scope, { sort })}`);
+}
+
+export function loadWorkflowOrders(
+  scope: AnalysisScope,
+  workflow: string,
+  query: PageQuery & { outcome?: OrderOutcome | null },
+): Promise<Page<WorkflowOrder>> {
+  const extra = { ...pageParams(query), outcome: query.outcome ?? null };
+  return callApi<Page<WorkflowOrder>>(
+    `${BASE}/Workflows/${encodeURIComponent(workflow)}/Orders${analyticsQuery(scope, extra)}`,
+  );
+}
+
+export function loadWorkflowHistogram(
+  scope: AnalysisScope,
+  workflow: string,
+): Promise<WorkflowHistogramResult> {
+  return callApi<WorkflowHistogramResult>(
+    `${BASE}/Workflows/${encodeURIComponent(workflow)}/Histogram${analyticsQuery(scope)}`,
+  );
+}
+
+export function loadActions(scope: AnalysisScope): Promise<ActionsResult> {
+  return callApi<ActionsResult>(`${BASE}/Actions${analyticsQuery(scope)}`);
+}
+
+export function loadFailedActions(
+  scope: AnalysisScope,
+  actionType: string,
+  query: PageQuery,
+): Promise<Page<FailedAction>> {
+  return callApi<Page<FailedAction>>(
+    `${BASE}/Actions/${encodeURIComponent(actionType)}/Failures${analyticsQuery(scope, pageParams(query))}`,
+  );
+}

@@ -1,0 +1,217 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconChartBar, IconDatabaseOff, IconDownload, IconTable } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { csvFileName, downloadCsv, toCsv } from './csv';
+import type { EmptyReason } from './emptyReason';
+import type { TableData } from './types';
+import { formatValue } from './values';
+
+export type ChartStatus =
+  | { kind: 'loading' }
+  | { kind: 'error'; message?: string; onRetry?: () => void }
+  | { kind: 'empty'; reason: EmptyReason }
+  | { kind: 'ready' };
+
+interface ChartCardProps {
+  /** Stable id: test id `chart-<name>` and part of the CSV file name. */
+  name: string;
+  title: string;
+  status: ChartStatus;
+  /** The chart's data as a table (table view and CSV export). */
+  table?: TableData;
+  /** Page topic and period, for the CSV file name. */
+  exportScope: { page: string; from: string; to: string };
+  height?: number;
+  /** Extra controls in the header (left of the table toggle). */
+  actions?: ReactNode;
+  /** The chart (usually <EChart option=... />), shown in chart view when ready. */
+  children: ReactNode;
+}
+
+/**
+ * Frame of every chart: title, loading skeleton, an empty state that says why, an error
+ * state with retry, a chart/table toggle and CSV export of the table.
+ */
+export function ChartCard({
+  name,
+  title,
+  status,
+  table,
+  exportScope,
+  height = 320,
+  actions,
+  children,
+}: ChartCardProps) {
+  const { t, i18n } = useTranslation();
+  const [view, setView] = useState<'chart' | 'table'>('chart');
+  const canUseTable = status.kind === 'ready' && table !== undefined && table.rows.length > 0;
+  const showTable = view === 'table' && canUseTable;
+
+  const exportCsv = () => {
+    if (!table) {
+      return;
+    }
+    downloadCsv({
+      csv: toCsv(table, i18n.language),
+      fileName: csvFileName({ ...exportScope, chart: name }),
+    });
+  };
+
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p="md"
+      data-testid={`chart-${name}`}
+      data-status={status.kind}
+      data-view={showTable ? 'table' : 'chart'}
+      style={{ minWidth: 0 }}
+    >
+      <Group justify="space-between" wrap="nowrap" mb="sm" gap="xs">
+        <Title order={4} size="h5" style={{ minWidth: 0 }}>
+          {title}
+        </Title>
+        <Group gap={4} wrap="nowrap">
+          {actions}
+          {table && (
+            <>
+              <Tooltip label={showTable ? t('charts.showChart') : t('charts.showTable')}>
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={showTable ? t('charts.showChart') : t('charts.showTable')}
+                  aria-pressed={showTable}
+                  disabled={!canUseTable}
+                  onClick={() => setView(showTable ? 'chart' : 'table')}
+                  data-testid="chart-table-toggle"
+                >
+                  {showTable ? <IconChartBar size={18} /> : <IconTable size={18} />}
+                </ActionIcon>
+              </Tooltip>
+              <Tooltip label={t('charts.exportCsv')}>
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={t('charts.exportCsv')}
+                  disabled={!canUseTable}
+                  onClick={exportCsv}
+                  data-testid="csv-export"
+                >
+                  <IconDownload size={18} />
+                </ActionIcon>
+              </Tooltip>
+            </>
+          )}
+        </Group>
+      </Group>
+      <ChartBody status={status} height={height}>
+        {showTable && table ? <DataTable table={table} language={i18n.language} /> : children}
+      </ChartBody>
+    </Paper>
+  );
+}
+
+function ChartBody({
+  status,
+  height,
+  children,
+}: {
+  status: ChartStatus;
+  height: number;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  switch (status.kind) {
+    case 'loading':
+      return <Skeleton height={height} radius="md" data-testid="chart-loading" />;
+    case 'error':
+      return (
+        <Alert
+          color="red"
+          variant="light"
+          title={t('state.loadFailedTitle')}
+          data-testid="chart-error"
+        >
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{status.message ?? t('state.loadFailedBody')}</Text>
+            {status.onRetry && (
+              <Button size="xs" variant="light" color="red" onClick={status.onRetry}>
+                {t('state.retry')}
+              </Button>
+            )}
+          </Stack>
+        </Alert>
+      );
+    case 'empty':
+      return (
+        <Stack
+          align="center"
+          justify="center"
+          gap="xs"
+          mih={Math.min(height, 200)}
+          data-testid="chart-empty"
+          data-reason={status.reason}
+        >
+          <IconDatabaseOff size={28} stroke={1.5} color="var(--mantine-color-dimmed)" />
+          <Text fw={500}>{t(`charts.empty.${status.reason}.title`)}</Text>
+          <Text size="sm" c="dimmed" ta="center" maw={420}>
+            {t(`charts.empty.${status.reason}.body`)}
+          </Text>
+        </Stack>
+      );
+    default:
+      return <>{children}</>;
+  }
+}
+
+/** The table view: scrolls horizontally on a phone instead of squeezing columns. */
+export function DataTable({ table, language }: { table: TableData; language: string }) {
+  return (
+    <Table.ScrollContainer minWidth={Math.max(320, table.columns.length * 110)} maxHeight={420}>
+      <Table striped stickyHeader highlightOnHover data-testid="chart-table">
+        <Table.Thead>
+          <Table.Tr>
+            {table.columns.map((column) => (
+              <Table.Th key={column.key} ta={column.format === 'text' ? 'left' : 'right'}>
+                {column.label}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {table.rows.map((row, index) => (
+            // Rows have no identity beyond their position in the transform's output.
+            // biome-ignore lint/suspicious/noArrayIndexKey: static rows, never reordered
+            <Table.Tr key={index}>
+              {table.columns.map((column) => (
+                <Table.Td
+                  key={column.key}
+                  ta={column.format === 'text' ? 'left' : 'right'}
+                  style={{ whiteSpace: 'nowrap' }}
+                >
+                  {formatValue({
+                    value: row[column.key] ?? null,
+                    format: column.format,
+                    language,
+                    digits: column.digits,
+                  })}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * ECharts, tree-shaken: only the charts and components the pages use are registered.
+ * Imported only by EChartCanvas (a lazy module), so ECharts stays out of the main chunk.
+ * A page that needs another chart type registers it here (one line each).
+ */
+import { BarChart, HeatmapChart, LineChart, PieChart, ScatterChart } from 'echarts/charts';
+import {
+  AriaComponent,
+  DatasetComponent,
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  TooltipComponent,
+  VisualMapComponent,
+} from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+
+echarts.use([
+  BarChart,
+  LineChart,
+  HeatmapChart,
+  ScatterChart,
+  PieChart,
+  AriaComponent,
+  DatasetComponent,
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  TooltipComponent,
+  VisualMapComponent,
+  CanvasRenderer,
+]);
+
+export { echarts };

@@ -1,0 +1,58 @@
+/**
+ * Shared chart foundation (ECharts 6, tree-shaken, lazy). Usage:
+ *
+ * 1. Write a PURE transform per chart, tested in vitest without a DOM:
+ *      export function ordersChart(data: MyApiShape, ctx: ChartContext): ChartModel
+ *    returning `{ option, table }` (ECharts option + the same data as a table). Use
+ *    `ctx.language` with `formatValue`/lib/format for every number and date, `ctx.t` for
+ *    texts, `ctx.theme` (+ `baseCartesian`, `axisStyle`) for colours and `STATE_COLORS`
+ *    for vehicle states. Table columns carry a `format` (share, duration, integer,
+ *    decimal, date, text) that drives both the table view and the CSV export.
+ * 2. Render it thinly:
+ *      const ctx = useChartContext();
+ *      const model = useMemo(() => data && ordersChart(data, ctx), [data, ctx]);
+ *      <ChartCard name="orders" title={t('processes.orders')}
+ *                 status={chartStatus({ isPending, error, isEmpty, emptyReason, onRetry: refetch })}
+ *                 table={model?.table} exportScope={{ page: 'processesAnalysis', from, to }}>
+ *        {model && <EChart option={model.option} ariaLabel={t('processes.orders')} />}
+ *      </ChartCard>
+ *    ChartCard gives test ids `chart-<name>` (data-status, data-view), `chart-table-toggle`,
+ *    `csv-export`, `chart-table`, `chart-loading`, `chart-empty` (data-reason), `chart-error`.
+ * 3. Empty states say why: `emptyReasonFor({ vehicleCount, shift })` or a reason of your own
+ *    from EmptyReason (texts under `charts.empty.<reason>` in en/de).
+ * 4. KPI tiles: <KpiTile name="availability" label value trend={trendOf(...)} deltaText />
+ *    (test id `kpi-<name>`), optionally with a sparkline: <EChart option={sparklineOption(...)} height={48} />.
+ *
+ * EChart is lazy: ECharts is loaded with the first chart, never in the main chunk. To use
+ * a chart type or component not yet registered, add it in ./echarts.ts.
+ */
+export { type ChartStatus, ChartCard, DataTable } from './ChartCard';
+export { csvFileName, csvSeparator, downloadCsv, quoteCsvField, toCsv } from './csv';
+export { EChart, type EChartProps } from './EChart';
+export { type EmptyReason, emptyReasonFor } from './emptyReason';
+export { KpiTile } from './KpiTile';
+export { sparklineOption } from './sparkline';
+export { chartStatus } from './status';
+export {
+  axisStyle,
+  baseCartesian,
+  chartTheme,
+  STATE_COLORS,
+  STATE_TEXT_COLORS,
+  VEHICLE_STATES,
+  type VehicleState,
+} from './theme';
+export { type Trend, trendOf } from './trend';
+export type {
+  ChartContext,
+  ChartModel,
+  ChartOption,
+  ChartTheme,
+  TableCell,
+  TableColumn,
+  TableData,
+  TableRow,
+  ValueFormat,
+} from './types';
+export { useChartContext } from './useChartContext';
+export { csvValue, formatValue } from './values';

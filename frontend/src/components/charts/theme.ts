@@ -1,0 +1,85 @@
+import type { ChartTheme } from './types';
+
+/** The vehicle states, in the order of the stacked bars (worst first, like the statusboard). */
+export const VEHICLE_STATES = [
+  'error',
+  'offline',
+  'manual',
+  'charging',
+  'idle',
+  'working',
+] as const;
+export type VehicleState = (typeof VEHICLE_STATES)[number];
+
+/**
+ * One colour per state, app-wide (charts, statusboard tiles, legends): offline grey, error
+ * red, manual orange, charging blue, working green, idle a light green (available, unused).
+ */
+export const STATE_COLORS: Record<VehicleState, string> = {
+  offline: '#868e96',
+  error: '#e03131',
+  manual: '#f76707',
+  charging: '#1c7ed6',
+  working: '#2f9e44',
+  idle: '#b2f2bb',
+};
+
+/** Text on a tile of the state's colour, readable on a wall screen (contrast >= 4.5). */
+export const STATE_TEXT_COLORS: Record<VehicleState, string> = {
+  offline: '#ffffff',
+  error: '#ffffff',
+  manual: '#ffffff',
+  charging: '#ffffff',
+  working: '#ffffff',
+  idle: '#1b4d24',
+};
+
+const PALETTE = ['#059683', '#1c7ed6', '#f08c00', '#9c36b5', '#e8590c', '#2f9e44', '#c2255c'];
+
+export function chartTheme(scheme: 'light' | 'dark'): ChartTheme {
+  if (scheme === 'dark') {
+    return {
+      scheme,
+      text: '#c9c9c9',
+      mutedText: '#909296',
+      axisLine: '#5c5f66',
+      splitLine: '#373a40',
+      tooltipBackground: '#25262b',
+      palette: PALETTE,
+      previous: '#909296',
+    };
+  }
+  return {
+    scheme,
+    text: '#212529',
+    mutedText: '#6c757d',
+    axisLine: '#adb5bd',
+    splitLine: '#e9ecef',
+    tooltipBackground: '#ffffff',
+    palette: PALETTE,
+    previous: '#868e96',
+  };
+}
+
+/** Axis, grid and tooltip settings shared by the cartesian charts. */
+export function baseCartesian(theme: ChartTheme) {
+  return {
+    textStyle: { color: theme.text },
+    grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
+    tooltip: {
+      trigger: 'axis',
+      backgroundColor: theme.tooltipBackground,
+      textStyle: { color: theme.text },
+      confine: true,
+    },
+    legend: { top: 0, type: 'scroll', textStyle: { color: theme.text } },
+  };
+}
+
+export function axisStyle(theme: ChartTheme) {
+  return {
+    axisLine: { lineStyle: { color: theme.axisLine } },
+    axisLabel: { color: theme.mutedText },
+    splitLine: { lineStyle: { color: theme.splitLine } },
+  };
+}

@@ -1,0 +1,35 @@
+/** Trend of a KPI against the previous period, for the arrow and its colour. */
+export interface Trend {
+  direction: 'up' | 'down' | 'flat';
+  /** value - previous, in the KPI's own unit (a share stays a fraction). */
+  delta: number;
+  /** true: the change is good, false: bad, null: no change or no meaning. */
+  good: boolean | null;
+}
+
+/**
+ * Compares with the previous period. Changes smaller than `tolerance` (relative to the
+ * larger magnitude) count as flat, so rounding noise never shows a red arrow.
+ */
+export function trendOf({
+  value,
+  previous,
+  higherIsBetter,
+  tolerance = 0.005,
+}: {
+  value: number | null;
+  previous: number | null;
+  higherIsBetter: boolean;
+  tolerance?: number;
+}): Trend | null {
+  if (value === null || previous === null) {
+    return null;
+  }
+  const delta = value - previous;
+  const scale = Math.max(Math.abs(value), Math.abs(previous));
+  if (scale === 0 || Math.abs(delta) <= tolerance * scale) {
+    return { direction: 'flat', delta: 0, good: null };
+  }
+  const direction = delta > 0 ? 'up' : 'down';
+  return { direction, delta, good: (direction === 'up') === higherIsBetter };
+}

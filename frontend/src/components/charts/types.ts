@@ -1,0 +1,55 @@
+import type { EChartsCoreOption } from 'echarts/core';
+
+/** An ECharts option object (type only: importing it pulls no ECharts code into a chunk). */
+export type ChartOption = EChartsCoreOption;
+
+/**
+ * How a table value is shown and exported:
+ * - `share`: a fraction 0..1, shown as "96.2 %", exported as percent (96.2);
+ * - `duration`: seconds, shown as "2 h 05 min", exported as hours (2.08);
+ * - `date`: ISO date (YYYY-MM-DD), shown in the user's language, exported as ISO.
+ */
+export type ValueFormat = 'text' | 'date' | 'integer' | 'decimal' | 'share' | 'duration';
+
+export interface TableColumn {
+  key: string;
+  label: string;
+  format: ValueFormat;
+  /** Decimals for `decimal` (default 1). */
+  digits?: number;
+}
+
+export type TableCell = string | number | null;
+export type TableRow = Record<string, TableCell>;
+
+export interface TableData {
+  columns: TableColumn[];
+  rows: TableRow[];
+}
+
+/** What every pure chart transform returns: the chart and the same data as a table. */
+export interface ChartModel {
+  option: ChartOption;
+  table: TableData;
+}
+
+export interface ChartTheme {
+  scheme: 'light' | 'dark';
+  text: string;
+  mutedText: string;
+  axisLine: string;
+  splitLine: string;
+  tooltipBackground: string;
+  /** Series colours for things without a fixed meaning (vehicles, KPIs). */
+  palette: string[];
+  /** The previous period (dashed lines, ghost bars). */
+  previous: string;
+}
+
+/** The inputs every transform takes besides its data. */
+export interface ChartContext {
+  language: string;
+  theme: ChartTheme;
+  /** Translate a key (i18next `t`), so transforms stay pure and testable. */
+  t: (key: string, options?: Record<string, unknown>) => string;
+}

@@ -1,0 +1,159 @@
+import { Alert, Button, Group, Select, Skeleton, Table, Text, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../lib/format';
+import { PAGE_SIZES, pageRange, parseSort } from './listState';
+
+export interface PagedColumn<T> {
+  key: string;
+  label: string;
+  /** The server's sort column, when the list can be sorted by it. */
+  sortKey?: string;
+  align?: 'left' | 'right';
+  render: (row: T) => ReactNode;
+}
+
+interface PagedTableProps<T> {
+  testId: string;
+  columns: PagedColumn<T>[];
+  rows: T[] | undefined;
+  rowKey: (row: T) => string;
+  rowTestId?: (row: T) => string;
+  /** The sort in effect (as the server reports it). */
+  sort: string;
+  onSort: (column: string) => void;
+  page: number;
+  pages: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+  onPageSize: (pageSize: number) => void;
+  isPending: boolean;
+  error: unknown;
+  onRetry: () => void;
+  /** Shown instead of the table when the filtered list has no rows (says why). */
+  empty: ReactNode;
+}
+
+/** A server-side paged and sorted list: sortable headers, pager, states. */
+export function PagedTable<T>(props: PagedTableProps<T>) {
+  const { t, i18n } = useTranslation();
+  const { column: sortColumn, descending } = parseSort(props.sort, props.sort);
+  if (props.error) {
+    return (
+      <Alert color="red" variant="light" title={t('state.loadFailedTitle')} data-testid={`${props.testId}-error`}>
+        <Group gap="sm">
+          <Text size="sm">
+            {props.error instanceof Error ? props.error.message : t('state.loadFailedBody')}
+          </Text>
+          <Button size="xs" variant="light" color="red" onClick={props.onRetry}>
+            {t('state.retry')}
+          </Button>
+        </Group>
+      </Alert>
+    );
+  }
+  if (props.isPending || !props.rows) {
+    return <Skeleton height={240} radius="md" data-testid={`${props.testId}-loading`} />;
+  }
+  const { first, last } = pageRange(props);
+  const number = (value: number) => formatNumber(value, i18n.language);
+  return (
+    <div>
+      {props.rows.length === 0 ? (
+        props.empty
+      ) : (
+        <Table.ScrollContainer minWidth={Math.max(480, props.columns.length * 120)}>
+          <Table striped highlightOnHover data-testid={props.testId} data-sort={props.sort}>
+            <Table.Thead>
+              <Table.Tr>
+                {props.columns.map((column) => (
+                  <Table.Th key={column.key} ta={column.align ?? 'left'}>
+                    {column.sortKey ? (
+                      <UnstyledButton
+                        onClick={() => column.sortKey && props.onSort(column.sortKey)}
+                        data-testid={`sort-${column.sortKey}`}
+                        aria-sort={
+                          sortColumn === column.sortKey
+                            ? descending
+                              ? 'descending'
+                              : 'ascending'
+                            : 'none'
+                        }
+                        fw={600}
+                        fz="sm"
+                      >
+                        <Group gap={4} wrap="nowrap" justify={column.align === 'right' ? 'flex-end' : 'flex-start'}>
+                          {column.label}
+                          {sortColumn !== column.sortKey ? (
+                            <IconArrowsSort size={14} opacity={0.4} />
+                          ) : descending ? (
+                            <IconArrowDown size={14} />
+                          ) : (
+                            <IconArrowUp size={14} />
+                          )}
+                        </Group>
+                      </UnstyledButton>
+                    ) : (
+                      column.label
+                    )}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {props.rows.map((row) => (
+                <Table.Tr key={props.rowKey(row)} data-testid={props.rowTestId?.(row)}>
+                  {props.columns.map((column) => (
+                    <Table.Td key={column.key} ta={column.align ?? 'left'} style={{ whiteSpace: 'nowrap' }}>
+                      {column.render(row)}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Group justify="space-between" mt="sm" gap="xs" wrap="wrap">
+        <Text size="sm" c="dimmed" data-testid="pager-info" data-page={props.page} data-pages={props.pages} data-total={props.total}>
+          {t('processes.list.range', { first: number(first), last: number(last), total: number(props.total) })}
+        </Text>
+        <Group gap="xs" wrap="nowrap">
+          <Select
+            size="xs"
+            w={90}
+            aria-label={t('processes.list.pageSize')}
+            data={PAGE_SIZES.map((size) => String(size))}
+            value={String(props.pageSize)}
+            onChange={(value) => value && props.onPageSize(Number(value))}
+            allowDeselect={false}
+            data-testid="pager-size"
+          />
+          <Button
+            size="xs"
+            variant="default"
+            disabled={props.page <= 1}
+            onClick={() => props.onPage(props.page - 1)}
+            data-testid="pager-prev"
+          >
+            {t('processes.list.previous')}
+          </Button>
+          <Text size="sm" data-testid="pager-page">
+            {t('processes.list.page', { page: number(props.page), pages: number(Math.max(1, props.pages)) })}
+          </Text>
+          <Button
+            size="xs"
+            variant="default"
+            disabled={props.page >= props.pages}
+            onClick={() => props.onPage(props.page + 1)}
+            data-testid="pager-next"
+          >
+            {t('processes.list.next')}
+          </Button>
+        </Group>
+      </Group>
+    </div>
+  );
+}
