@@ -53,7 +53,7 @@ typecheck:
 	cd frontend && npm run typecheck
 
 test-backend:
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -q
 
 test-frontend:
 	cd frontend && npm test

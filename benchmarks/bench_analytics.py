@@ -35,6 +35,15 @@ from fleetscope.settings import Settings
 
 OFFLINE_AFTER = timedelta(seconds=65)
 Resource = Callable[..., Any]
+# (label, resource, combined): Productivity per vehicle (100 entries), the history both
+# combined and per vehicle (100 series), the dashboard is always the fleet.
+CASES = (
+    ("Productivity", "Productivity", False),
+    ("History combined", "ProductivityHistory", True),
+    ("History per vehicle", "ProductivityHistory", False),
+    ("Dashboard", "Dashboard", True),
+    ("Statusboard", "Statusboard", False),
+)
 RESOURCES: dict[str, Resource] = {
     "Productivity": productivity,
     "ProductivityHistory": productivity_history,
@@ -58,13 +67,15 @@ def _time(call: Callable[[], Any], repeat: int) -> tuple[float, float]:
     return _percentiles(samples)
 
 
-def _scope(app: Any, *, days: int, shift: str) -> tuple[AnalyticsScope, dict[str, str]]:
+def _scope(
+    app: Any, *, days: int, shift: str, combined: bool
+) -> tuple[AnalyticsScope, dict[str, str]]:
     today = datetime.now(ZoneInfo(ZONE)).date()
     params = {
         "from": (today - timedelta(days=days - 1)).isoformat(),
         "to": today.isoformat(),
         "shift": shift,
-        "combined": "false",
+        "combined": "true" if combined else "false",
     }
     with app.state.session_factory() as session:
         user = session.query(User).filter(User.email == BENCH_USER).one()
@@ -75,7 +86,7 @@ def _scope(app: Any, *, days: int, shift: str) -> tuple[AnalyticsScope, dict[str
                 date_from=today - timedelta(days=days - 1),
                 date_to=today,
                 shift=shift,
-                combined=False,
+                combined=combined,
             ),
         )
     return scope, params
@@ -116,24 +127,18 @@ def main() -> None:
         cursor = store.cursor()
         for days in (30, 365):
             for shift in ("all", "night"):
-                scope, params = _scope(app, days=days, shift=shift)
-                for name, function in RESOURCES.items():
-                    _row(name, function, cursor, client, scope, params, args, label=(days, shift))
-                if days == 30 and shift == "all":
-                    _row(
-                        "Statusboard",
-                        None,
-                        cursor,
-                        client,
-                        scope,
-                        params,
-                        args,
-                        label=(days, shift),
-                    )
+                for label, name, combined in CASES:
+                    once = label.endswith("per vehicle") or name == "Statusboard"
+                    if once and shift != "all":
+                        continue
+                    scope, params = _scope(app, days=days, shift=shift, combined=combined)
+                    function = RESOURCES.get(name)
+                    _row(label, name, function, cursor, client, scope, params, args, (days, shift))
         cursor.close()
 
 
 def _row(
+    label: str,
     name: str,
     function: Resource | None,
     cursor: Any,
@@ -141,8 +146,7 @@ def _row(
     scope: AnalyticsScope,
     params: dict[str, str],
     args: argparse.Namespace,
-    *,
-    label: tuple[int, str],
+    period: tuple[int, str],
 ) -> None:
     def direct(use_rollups: bool = True) -> Any:
         now = datetime.now(UTC)
@@ -161,9 +165,9 @@ def _row(
     if function is not None:
         raw_p50, raw_p95 = _time(lambda: direct(False), args.raw_repeat)
         raw = f"{raw_p50:8.1f}/{raw_p95:8.1f}"
-    days, shift = label
+    days, shift = period
     print(
-        f"{name:<22}{days:>6} d{shift:>7}  {fast[0]:7.1f}/{fast[1]:7.1f}  "
+        f"{label:<22}{days:>6} d{shift:>7}  {fast[0]:7.1f}/{fast[1]:7.1f}  "
         f"{through_app[0]:7.1f}/{through_app[1]:7.1f}  {raw:>18}",
         flush=True,
     )

@@ -31,7 +31,9 @@ function newestMtime(path: string): number {
 /** One build for the whole run; rebuilt only when the sources are newer than it. */
 function ensureBuild(): void {
   const index = join(frontendDir, 'dist/index.html');
-  const sources = ['src', 'index.html', 'public', 'vite.config.ts'].map((p) => join(frontendDir, p));
+  const sources = ['src', 'index.html', 'public', 'vite.config.ts'].map((p) =>
+    join(frontendDir, p),
+  );
   const newestSource = Math.max(...sources.filter(existsSync).map(newestMtime));
   if (existsSync(index) && statSync(index).mtimeMs >= newestSource) {
     return;
@@ -42,9 +44,7 @@ function ensureBuild(): void {
 
 function listFiles(dir: string, prefix = ''): string[] {
   return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? listFiles(dir, join(prefix, entry.name))
-      : [join(prefix, entry.name)],
+    entry.isDirectory() ? listFiles(dir, join(prefix, entry.name)) : [join(prefix, entry.name)],
   );
 }
 

@@ -27,10 +27,7 @@ test.beforeEach(async ({ app }) => {
   await app.login(user, { language: 'en' });
 });
 
-test('switching to German changes the menu and page texts and is saved', async ({
-  app,
-  page,
-}) => {
+test('switching to German changes the menu and page texts and is saved', async ({ app, page }) => {
   await app.open('/failures/analysis');
   await expectMenuIn(page, 'en');
 
@@ -76,9 +73,11 @@ test('the help and error overlays speak German too', async ({ app, page }) => {
       ? route.fulfill({ status: 500, json: { status: false, msg: 'boom', data: null } })
       : route.fallback(),
   );
-  await page.getByTestId('combined-switch').click({ force: true });
+  await page.getByTestId('combined-switch').click();
   await expect(page.getByTestId('error-overlay-header')).toHaveText(text('de', 'network.header'));
-  await expect(page.getByTestId('error-overlay-close')).toHaveText(text('de', 'errorOverlay.close'));
+  await expect(page.getByTestId('error-overlay-close')).toHaveText(
+    text('de', 'errorOverlay.close'),
+  );
   await page.getByTestId('error-overlay-close').click();
   await expect(page.getByTestId('error-overlay')).toHaveCount(0);
 });

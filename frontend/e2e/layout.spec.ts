@@ -90,7 +90,15 @@ test.describe('mobile', () => {
     const drawer = page.getByTestId('mobile-menu-drawer');
     await expect(drawer).toBeVisible();
     await expect(page.getByRole('dialog')).toContainText(text('en', 'menu.menu'));
-    const top = ['dashboards', 'productivity', 'processes', 'failures', 'battery', 'help', 'logout'];
+    const top = [
+      'dashboards',
+      'productivity',
+      'processes',
+      'failures',
+      'battery',
+      'help',
+      'logout',
+    ];
     for (const id of top) {
       await expect(drawer.getByTestId(`mobile-menu-entry-${id}`)).toContainText(
         text('en', `menu.${id}`),

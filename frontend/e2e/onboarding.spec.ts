@@ -20,7 +20,13 @@ const SAVED_DAY = '2026-01-15';
 async function startFresh(app: App, language: Language): Promise<void> {
   await app.login(user, { onboardingWatched: false, language });
   await app.patchSettings({
-    dateSelector: { mode: 'day', from: SAVED_DAY, to: SAVED_DAY, combined: false, workflowShift: 'all' },
+    dateSelector: {
+      mode: 'day',
+      from: SAVED_DAY,
+      to: SAVED_DAY,
+      combined: false,
+      workflowShift: 'all',
+    },
   });
 }
 
@@ -61,9 +67,9 @@ async function expectSlide(page: Page, language: Language, number: number): Prom
   await expect(image).toBeVisible();
   await expect(image).toHaveAttribute('data-language', language);
   await expect(image).toHaveCSS('max-height', '320px');
-  expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(
-    true,
-  );
+  expect(
+    await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+  ).toBe(true);
   // The browser shows exactly this language's image file of this slide.
   const src = await image.evaluate((img: HTMLImageElement) => img.currentSrc);
   const served = await (await page.request.get(src)).text();

@@ -19,7 +19,9 @@ test('help opens from the menu with the current page and closes on close', async
   await expect(help).toBeVisible();
   await expect(help).toHaveAttribute('data-help-topic', 'productivityAnalysis');
   const title = text('en', 'pages.productivityAnalysis.title');
-  await expect(page.getByTestId('help-title')).toHaveText(text('en', 'help.title', { page: title }));
+  await expect(page.getByTestId('help-title')).toHaveText(
+    text('en', 'help.title', { page: title }),
+  );
   await expect(help).toContainText(text('en', 'pages.productivityAnalysis.summary'));
   // The KPI definitions that apply to the page.
   const availability = page.getByTestId('help-kpi-availability');
@@ -92,7 +94,9 @@ test('going offline shows the no-internet error; back online or close clears it'
   await context.setOffline(true);
   const overlay = page.getByTestId('error-overlay');
   await expect(overlay).toHaveAttribute('data-error-type', 'NO_INTERNET');
-  await expect(page.getByTestId('error-overlay-header')).toHaveText(text('en', 'no_internet.header'));
+  await expect(page.getByTestId('error-overlay-header')).toHaveText(
+    text('en', 'no_internet.header'),
+  );
   await page.getByTestId('error-overlay-close').click();
   await expect(overlay).toHaveCount(0);
 

@@ -30,8 +30,7 @@ function machinePills(page: Page) {
 
 async function savedAfter(page: Page, action: () => Promise<void>): Promise<unknown> {
   const request = page.waitForRequest(
-    (candidate) =>
-      candidate.method() === 'PATCH' && candidate.url().endsWith('/v2/User/settings'),
+    (candidate) => candidate.method() === 'PATCH' && candidate.url().endsWith('/v2/User/settings'),
   );
   const response = page.waitForResponse(
     (candidate) =>
@@ -53,7 +52,9 @@ test('the saved settings fill the selectors of an analysis page', async ({ app, 
     throw new Error('the demo needs at least two vehicles');
   }
   const sites = (await (await page.request.get('/v2/Sites')).json()).data as ApiSite[];
-  const site = sites.find((candidate) => candidate.name === (first as { siteName?: string }).siteName);
+  const site = sites.find(
+    (candidate) => candidate.name === (first as { siteName?: string }).siteName,
+  );
   const shift = site?.shifts[0];
   if (!shift) {
     throw new Error('the demo site of the first vehicle needs a shift');
@@ -86,7 +87,13 @@ test('a change in the page header is saved and still there after a reload', asyn
 }) => {
   await app.login(user);
   await app.patchSettings({
-    dateSelector: { mode: 'week', from: '2026-11-09', to: '2026-11-15', combined: false, workflowShift: 'all' },
+    dateSelector: {
+      mode: 'week',
+      from: '2026-11-09',
+      to: '2026-11-15',
+      combined: false,
+      workflowShift: 'all',
+    },
     selectedMachines: [],
   });
   const [vehicle] = await app.vehicles();
@@ -103,9 +110,7 @@ test('a change in the page header is saved and still there after a reload', asyn
   expect(modeBody).toMatchObject({ dateSelector: { mode: 'month' } });
 
   // Combined view.
-  const combinedBody = await savedAfter(page, () =>
-    page.getByText(text('en', 'filters.combined'), { exact: true }).click(),
-  );
+  const combinedBody = await savedAfter(page, () => page.getByTestId('combined-switch').click());
   expect(combinedBody).toEqual({ dateSelector: { combined: true } });
 
   // One machine.
@@ -123,7 +128,10 @@ test('a change in the page header is saved and still there after a reload', asyn
 
   await page.reload();
   await expect(page.getByTestId('date-mode').getByRole('radio', { name: 'Month' })).toBeChecked();
-  await expect(page.getByTestId('date-picker')).toHaveAttribute('data-from', saved.dateSelector.from);
+  await expect(page.getByTestId('date-picker')).toHaveAttribute(
+    'data-from',
+    saved.dateSelector.from,
+  );
   await expect(page.getByRole('switch', { name: text('en', 'filters.combined') })).toBeChecked();
   await expect(machinePills(page)).toHaveText([vehicle.name]);
 

@@ -119,23 +119,40 @@ def _sessions(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> dict[A
 def _samples(
     cursor: duckdb.DuckDBPyConnection, selection: Selection, *, offline_after: timedelta
 ) -> dict[Any, list[Any]]:
-    """Per (vehicle, bucket): time below 20 %, latest health and the health slope."""
+    """Per (vehicle, bucket): [time below 20 %, latest health, health slope per second]."""
     sql, parameters = rows_in_periods(
         selection, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
     )
-    step = (
-        "least(epoch(lead(sampled_at) OVER (PARTITION BY vehicle_id, bucket "
-        "ORDER BY sampled_at)) - epoch(sampled_at), ?)"
-    )
     rows = cursor.execute(
         "SELECT vehicle_id, bucket, "  # noqa: S608 - constants only
-        f"coalesce(sum(step) FILTER (WHERE charge < {LOW_CHARGE}), 0), "
+        f"count(*) FILTER (WHERE charge < {LOW_CHARGE}), "
         "arg_max(health, sampled_at) FILTER (WHERE health IS NOT NULL), "
-        "regr_slope(health, epoch(sampled_at)) "
-        f"FROM (SELECT *, {step} AS step FROM ({sql})) GROUP BY ALL",
-        [offline_after.total_seconds(), *parameters],
+        f"regr_slope(health, epoch(sampled_at)) FROM ({sql}) GROUP BY ALL",
+        parameters,
     ).fetchall()
-    return {(int(row[0]), int(row[1])): list(row[2:]) for row in rows}
+    result = {(int(row[0]), int(row[1])): [0.0, row[3], row[4]] for row in rows}
+    low = {int(row[0]) for row in rows if row[2]}
+    if low:
+        # The step to the next sample needs a window over the samples in order; only the
+        # vehicles that were below 20 % at all pay for it.
+        sql, parameters = rows_in_periods(
+            selection.restricted_to(low),
+            table="battery_samples",
+            at="sampled_at",
+            columns=_SAMPLE_COLUMNS,
+        )
+        step = (
+            "least(epoch(lead(sampled_at) OVER (PARTITION BY vehicle_id, bucket "
+            "ORDER BY sampled_at)) - epoch(sampled_at), ?)"
+        )
+        for vehicle_id, bucket, seconds in cursor.execute(
+            "SELECT vehicle_id, bucket, "  # noqa: S608 - constants only
+            f"coalesce(sum(step) FILTER (WHERE charge < {LOW_CHARGE}), 0) "
+            f"FROM (SELECT *, {step} AS step FROM ({sql})) GROUP BY ALL",
+            [offline_after.total_seconds(), *parameters],
+        ).fetchall():
+            result[(int(vehicle_id), int(bucket))][0] = float(seconds)
+    return result
 
 
 def _series(

@@ -13,7 +13,6 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -58,10 +57,6 @@ class CollectRequest:
     daily_zone: ZoneInfo | None = None
 
 
-_PIECES = (
-    "(SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi, "
-    "unnest(?::INTEGER[]) AS bucket) p"
-)
 # The rollup's cycle-time bucket (facts/rollup.py ``cycle_bucket``) computed in SQL;
 # -1 for orders that did not finish (they have no cycle time).
 _CYCLE_S = "(epoch(f.end_at) - epoch(f.start_at))"
@@ -139,6 +134,68 @@ def _from_rollups(
         _raw(cursor, request, vehicle_ids, pieces, result)
 
 
+# One query for every fact table (one round trip): rows of (kind, vehicle, bucket, label,
+# n, a, b). $1..$3 the pieces, $4 the vehicle ids, $5/$6 first/last instant, $7 the
+# load-handling action types. The bounds on each time column let the zone maps skip row
+# groups outside the pieces.
+_PIECES_CTE = (
+    "WITH p AS (SELECT unnest($1::TIMESTAMPTZ[]) AS lo, unnest($2::TIMESTAMPTZ[]) AS hi, "
+    "unnest($3::INTEGER[]) AS bucket) "
+)
+_STOP = "upper(f.level) IN ('CRITICAL', 'FATAL')"
+_RAW_PARTS = (
+    # kind, table, join of a fact to its piece, label, n, a, b
+    (
+        "s",
+        "state_intervals",
+        "f.start_at < p.hi AND f.end_at > p.lo AND f.start_at < $6 AND f.end_at > $5",
+        "f.state",
+        "0",
+        "sum(epoch(least(f.end_at, p.hi)) - epoch(greatest(f.start_at, p.lo)))",
+        "NULL",
+    ),
+    ("o", "orders", "end_at", "f.outcome", "count(*)", _CYCLE_BUCKET_OF_ORDER, "NULL"),
+    (
+        "e",
+        "error_episodes",
+        "start_at",
+        "NULL",
+        "count(*)",
+        f"count(*) FILTER (WHERE {_STOP})",
+        f"sum(epoch(f.end_at) - epoch(f.start_at)) FILTER (WHERE {_STOP})",
+    ),
+    (
+        "l",
+        "actions",
+        "end_at AND f.status = 'FINISHED' AND list_contains($7, lower(f.action_type))",
+        "NULL",
+        "count(*)",
+        "NULL",
+        "NULL",
+    ),
+    ("t", "track_points", "sampled_at", "NULL", "0", "sum(f.distance_m)", "NULL"),
+    ("b", "battery_samples", "sampled_at", "NULL", "count(*)", "sum(f.charge)", "min(f.charge)"),
+)
+
+
+def _raw_sql(by_vehicle: bool) -> str:
+    vehicle = vehicle_column(by_vehicle, "f")
+    parts = []
+    for kind, table, at, label, n, a, b in _RAW_PARTS:
+        if kind == "s":
+            join = at
+        else:
+            column, _, extra = at.partition(" AND ")
+            join = f"f.{column} >= p.lo AND f.{column} < p.hi AND f.{column} >= $5 "
+            join += f"AND f.{column} < $6" + (f" AND {extra}" if extra else "")
+        parts.append(
+            f"SELECT '{kind}' AS kind, {vehicle} AS vehicle, p.bucket, {label}::VARCHAR, "  # noqa: S608 - constants only
+            f"({n})::BIGINT, ({a})::DOUBLE, ({b})::DOUBLE FROM {table} f JOIN p ON {join} "
+            "WHERE f.vehicle_id IN (SELECT unnest($4::INTEGER[])) GROUP BY ALL"
+        )
+    return _PIECES_CTE + " UNION ALL ".join(parts)
+
+
 def _raw(
     cursor: duckdb.DuckDBPyConnection,
     request: CollectRequest,
@@ -148,78 +205,43 @@ def _raw(
 ) -> None:
     lows = [tagged.window.start for tagged in pieces]
     highs = [tagged.window.end for tagged in pieces]
-    first, last = min(lows), max(highs)
-    piece_params: list[Any] = [lows, highs, [tagged.bucket for tagged in pieces]]
-    vehicle = vehicle_column(request.by_vehicle, "f")
-
-    def rows(
-        select: str, table: str, at: str, *, where: str = "", extra: Sequence[Any] = ()
-    ) -> list[Any]:
-        """Grouped rows of ``table`` whose time column ``at`` lies in a piece; state
-        intervals (``at="overlap"``) join every piece they overlap."""
-        if at == "overlap":
-            join = "f.start_at < p.hi AND f.end_at > p.lo"
-            bounds, bound_params = "f.start_at < ? AND f.end_at > ?", [last, first]
+    parameters = [
+        lows,
+        highs,
+        [tagged.bucket for tagged in pieces],
+        vehicle_ids,
+        min(lows),
+        max(highs),
+        _LOADS,
+    ]
+    for kind, vehicle, bucket, label, n, a, b in cursor.execute(
+        _raw_sql(request.by_vehicle), parameters
+    ).fetchall():
+        measures = entry(result, (int(vehicle), int(bucket)))
+        if kind == "s":
+            measures.states[str(label)] += float(a)
+        elif kind == "o":
+            if label == "finished":
+                measures.orders_finished += int(n)
+                measures.cycle_hist[int(a)] += int(n)
+            elif label == "failed":
+                measures.orders_failed += int(n)
+            elif label == "cancelled":
+                measures.orders_cancelled += int(n)
+        elif kind == "e":
+            measures.errors += int(n)
+            measures.stop_errors += int(a)
+            measures.stop_error_s += float(b or 0.0)
+        elif kind == "l":
+            measures.loads_handled += int(n)
+        elif kind == "t":
+            measures.distance_m += float(a or 0.0)
         else:
-            join = f"f.{at} >= p.lo AND f.{at} < p.hi"
-            bounds, bound_params = f"f.{at} >= ? AND f.{at} < ?", [first, last]
-        sql = (
-            f"SELECT {vehicle}, p.bucket, {select} FROM {table} f JOIN {_PIECES} ON {join} "  # noqa: S608 - constants only
-            f"WHERE f.vehicle_id IN {VEHICLES} AND {bounds}{where} GROUP BY ALL"
-        )
-        parameters = [*piece_params, vehicle_ids, *bound_params, *extra]
-        return cursor.execute(sql, parameters).fetchall()
-
-    clipped = "sum(epoch(least(f.end_at, p.hi)) - epoch(greatest(f.start_at, p.lo)))"
-    for key, bucket, state, seconds in rows(f"f.state, {clipped}", "state_intervals", "overlap"):
-        entry(result, (int(key), int(bucket))).states[str(state)] += float(seconds)
-
-    for key, bucket, outcome, cycle_bucket, count in rows(
-        f"f.outcome, {_CYCLE_BUCKET_OF_ORDER}, count(*)", "orders", "end_at"
-    ):
-        measures = entry(result, (int(key), int(bucket)))
-        if outcome == "finished":
-            measures.orders_finished += int(count)
-            measures.cycle_hist[int(cycle_bucket)] += int(count)
-        elif outcome == "failed":
-            measures.orders_failed += int(count)
-        elif outcome == "cancelled":
-            measures.orders_cancelled += int(count)
-
-    stop = "upper(f.level) IN ('CRITICAL', 'FATAL')"
-    for key, bucket, errors, stops, stop_s in rows(
-        f"count(*), count(*) FILTER (WHERE {stop}), "
-        f"coalesce(sum(epoch(f.end_at) - epoch(f.start_at)) FILTER (WHERE {stop}), 0)",
-        "error_episodes",
-        "start_at",
-    ):
-        measures = entry(result, (int(key), int(bucket)))
-        measures.errors += int(errors)
-        measures.stop_errors += int(stops)
-        measures.stop_error_s += float(stop_s)
-
-    for key, bucket, loads in rows(
-        "count(*)",
-        "actions",
-        "end_at",
-        where=" AND f.status = 'FINISHED' AND list_contains(?, lower(f.action_type))",
-        extra=[_LOADS],
-    ):
-        entry(result, (int(key), int(bucket))).loads_handled += int(loads)
-
-    for key, bucket, distance in rows("sum(f.distance_m)", "track_points", "sampled_at"):
-        entry(result, (int(key), int(bucket))).distance_m += float(distance or 0.0)
-
-    for key, bucket, samples, charge_sum, charge_min in rows(
-        "count(*), sum(f.charge), min(f.charge)", "battery_samples", "sampled_at"
-    ):
-        entry(result, (int(key), int(bucket))).add(
-            Measures(
-                battery_samples=int(samples),
-                battery_charge_sum=float(charge_sum or 0.0),
-                battery_charge_min=charge_min,
+            measures.add(
+                Measures(
+                    battery_samples=int(n), battery_charge_sum=float(a or 0.0), battery_charge_min=b
+                )
             )
-        )
 
 
 def open_intervals(

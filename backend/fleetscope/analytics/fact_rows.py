@@ -22,6 +22,8 @@ CURRENT = 0
 PREVIOUS = 1
 # Up to this many windows per site the bucket is a CASE; beyond, a range join.
 _CASE_WINDOWS = 4
+# Integer arithmetic: ``epoch()`` is a DOUBLE, and its cast to BIGINT rounds to the nearest.
+_MICROSECONDS_PER_HOUR = 3_600_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,7 @@ def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters
     pieces: list[tuple[Window, int]] = []
     for window, bucket in part.windows:
         split = split_hours([window])
-        hour_keys += [int(hour.timestamp()) // 3600 for hour in split.hours]
+        hour_keys += [int(hour.timestamp()) // 3600 for hour in split.hours]  # whole hours
         hour_buckets += [bucket] * len(split.hours)
         pieces += [(piece, bucket) for piece in split.pieces]
     if len(pieces) > _CASE_WINDOWS:
@@ -127,7 +129,7 @@ def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters
         f"SELECT * FROM (SELECT {columns}, coalesce(h.bucket, {piece_case}) AS bucket "  # noqa: S608 - constants only
         f"FROM {table} f LEFT JOIN (SELECT unnest(?::BIGINT[]) AS hour_key, "
         "unnest(?::INTEGER[]) AS bucket) h "
-        f"ON h.hour_key = (epoch(f.{at}) // 3600)::BIGINT WHERE {where}) "
+        f"ON h.hour_key = epoch_us(f.{at}) // {_MICROSECONDS_PER_HOUR} WHERE {where}) "
         "WHERE bucket IS NOT NULL"
     )
 

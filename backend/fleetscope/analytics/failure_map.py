@@ -1,8 +1,9 @@
 """``GET /v2/Analytics/FailureMap``: error positions on the site layout.
 
 VDA 5050 has no layout drawing, so the layout is the driven track: the track points of the
-selected vehicles in T, thinned to a grid of at most ``TRACK_CELLS`` cells on the longer side
-(each occupied cell once, with the number of points in it), per map. On top: the error
+selected vehicles in the last ``LAYOUT_DAYS`` days of T, thinned to a grid of at most
+``TRACK_CELLS`` cells on the longer side (each occupied cell once, with the number of points
+in it), per map. On top: the error
 episodes starting in T that carry a position, as points (the newest ``MAX_POINTS``, with
 type, level, time, vehicle and description; ``pointsTotal`` says how many there are) and as
 a density grid of ``DENSITY_CELLS`` cells on the longer side, counting every one of them.
@@ -11,22 +12,26 @@ bounded whatever the period.
 """
 
 import math
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import duckdb
 from pydantic import Field
 
-from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
+from fleetscope.analytics.fact_rows import Selection, SiteSlice, rows_in_periods, select_periods
 from fleetscope.analytics.failures import ErrorFilter
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
+from fleetscope.analytics.periods import Window
 from fleetscope.analytics.plan import period_out
 from fleetscope.appstore.schemas import CamelModel
 
 TRACK_CELLS = 120
 DENSITY_CELLS = 40
 MAX_POINTS = 2000
+# The layout changes rarely: the track of the last 30 days of T draws it, so a year costs
+# no more than a month.
+LAYOUT_DAYS = 30
 MIN_EXTENT_M = 1.0
 GridSpec = tuple["Bounds", float, int, int]  # bounds, cell size, columns, rows
 _TRACK_COLUMNS = "f.vehicle_id, f.x, f.y, f.map_id"
@@ -128,6 +133,27 @@ def _cells(
     return result
 
 
+def latest(selection: Selection, days: int) -> Selection:
+    """The part of ``selection`` in its last ``days`` days."""
+    bounds = selection.bounds
+    if bounds is None:
+        return selection
+    start = bounds.end - timedelta(days=days)
+    return Selection(
+        [
+            SiteSlice(
+                part.vehicle_ids,
+                [
+                    (Window(max(window.start, start), window.end), bucket)
+                    for window, bucket in part.windows
+                    if window.end > start
+                ],
+            )
+            for part in selection.slices
+        ]
+    )
+
+
 def _union(track: list[float] | None, errors: list[float] | None) -> Bounds:
     parts = [part for part in (track, errors) if part is not None]
     return Bounds(
@@ -143,7 +169,10 @@ def failure_map(
 ) -> FailureMapOut:
     selection: Selection = select_periods(scope, now=now, previous=False)
     track_sql, track_parameters = rows_in_periods(
-        selection, table="track_points", at="sampled_at", columns=_TRACK_COLUMNS
+        latest(selection, LAYOUT_DAYS),
+        table="track_points",
+        at="sampled_at",
+        columns=_TRACK_COLUMNS,
     )
     episodes_sql, episode_parameters = rows_in_periods(
         selection, table="error_episodes", at="start_at", columns=_ERROR_COLUMNS

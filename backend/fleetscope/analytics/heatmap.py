@@ -5,6 +5,8 @@ rollup (grouped by hour first, so the zone conversion runs once per hour, not pe
 partial pieces from the orders themselves.
 """
 
+from typing import Any
+
 import duckdb
 
 from fleetscope.analytics.periods import Window, split_hour_ranges
@@ -37,21 +39,24 @@ def add_order_heatmap(
         ranges, pieces = [], list(windows)
     rows: list[tuple[int, int, int]] = []
     if ranges:
+        # One range (T without a shift) is a plain time filter; many (a shift) a join on
+        # their hours expanded inside DuckDB.
+        if len(ranges) == 1:
+            hours = "rollup_hourly r WHERE r.hour_utc >= ? AND r.hour_utc < ?"
+            hour_params: list[Any] = [ranges[0][0].start, ranges[0][0].end]
+        else:
+            hours = (
+                f"rollup_hourly r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
+                "WHERE r.hour_utc >= ? AND r.hour_utc < ?"
+            )
+            hour_params = [*range_parameters(ranges), ranges[0][0].start, ranges[-1][0].end]
         rows += cursor.execute(
             "WITH per_hour AS (SELECT r.hour_utc, sum(r.orders_finished) AS finished "  # noqa: S608 - constants only
-            f"FROM rollup_hourly r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
-            "WHERE r.vehicle_id IN (SELECT unnest(?::INTEGER[])) "
-            "AND r.hour_utc >= ? AND r.hour_utc < ? GROUP BY r.hour_utc) "
+            f"FROM {hours} AND r.vehicle_id IN (SELECT unnest(?::INTEGER[])) "
+            "GROUP BY r.hour_utc) "
             "SELECT isodow(timezone(?, hour_utc)) - 1, hour(timezone(?, hour_utc)), "
             "sum(finished)::BIGINT FROM per_hour GROUP BY ALL",
-            [
-                *range_parameters(ranges),
-                vehicle_ids,
-                ranges[0][0].start,
-                ranges[-1][0].end,
-                zone,
-                zone,
-            ],
+            [*hour_params, vehicle_ids, zone, zone],
         ).fetchall()
     if pieces:
         rows += cursor.execute(

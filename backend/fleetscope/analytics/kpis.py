@@ -20,7 +20,15 @@ def _ratio(numerator: float, denominator: float) -> float | None:
 
 
 def state_times(measures: Measures) -> StateTimes:
-    return StateTimes.model_validate(measures.states)
+    states = measures.states
+    return StateTimes(
+        offline=states["offline"],
+        error=states["error"],
+        manual=states["manual"],
+        charging=states["charging"],
+        working=states["working"],
+        idle=states["idle"],
+    )
 
 
 def compute_kpis(measures: Measures, *, period_s: float, calendar_s: float | None = None) -> Kpis:

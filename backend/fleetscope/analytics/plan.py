@@ -6,7 +6,7 @@ reads all buckets at once.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import duckdb
@@ -39,22 +39,32 @@ class Collected:
 
     measures: dict[Key, Measures]
     sites: list[SiteWindows]
+    # Per bucket, computed once: responses ask for them per vehicle and bucket.
+    _vehicle_seconds: dict[int, dict[int, float]] = field(default_factory=dict)
+    _calendar_seconds: dict[int, float] = field(default_factory=dict)
 
     def get(self, key: Key) -> Measures:
         return self.measures.get(key) or Measures()
 
     def vehicle_seconds(self, bucket: int) -> dict[int, float]:
         """T of every selected vehicle in ``bucket``."""
-        return {
-            vehicle_id: site.seconds(bucket)
-            for site in self.sites
-            for vehicle_id in site.group.vehicle_ids
-        }
+        cached = self._vehicle_seconds.get(bucket)
+        if cached is None:
+            cached = self._vehicle_seconds[bucket] = {}
+            for site in self.sites:
+                seconds = site.seconds(bucket)
+                for vehicle_id in site.group.vehicle_ids:
+                    cached[vehicle_id] = seconds
+        return cached
 
     def calendar_seconds(self, bucket: int) -> float:
         """Length of the union of the sites' T: the fleet's calendar time."""
-        windows = [w for site in self.sites for w in site.windows.get(bucket, ())]
-        return sum(window.seconds for window in merge_windows(windows))
+        cached = self._calendar_seconds.get(bucket)
+        if cached is None:
+            windows = [w for site in self.sites for w in site.windows.get(bucket, ())]
+            cached = sum(window.seconds for window in merge_windows(windows))
+            self._calendar_seconds[bucket] = cached
+        return cached
 
 
 def read_buckets(

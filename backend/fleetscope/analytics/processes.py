@@ -41,7 +41,7 @@ _SUMMARY = (
     f"outcome, CASE WHEN outcome = 'finished' THEN {_CYCLE_BUCKET_SQL} END AS cycle_bucket, "
     "count(*), max(cycle_s), sum(paused_s), sum(waiting_s)"
 )
-_QUANTILES = "count(*), quantile_cont(cycle_s, [0.5, 0.9, 0.95]), avg(cycle_s)"
+_QUANTILES = "quantile_cont(cycle_s, [0.5, 0.9, 0.95]), avg(cycle_s)"
 
 Key = tuple[Any, ...]
 
@@ -107,7 +107,7 @@ def summarize_orders(
     )
     for row in cursor.execute(quantile_sql, [*parameters, *condition_parameters]).fetchall():
         summary = result.setdefault(tuple(row[:width]), OrderSummary())
-        summary.quantiles, summary.mean_cycle_s = row[width + 1], row[width + 2]
+        summary.quantiles, summary.mean_cycle_s = row[width], row[width + 1]
     return result
 
 

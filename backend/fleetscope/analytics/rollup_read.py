@@ -139,23 +139,29 @@ def read_hourly(
 
 
 def _add_rows(rows: list[Any], result: dict[Key, Measures], *, with_cycles: bool) -> None:
+    state_count = len(STATES)
     for row in rows:
-        measures = entry(result, (int(row[0]), int(row[1])))
         values = row[2:]
-        for index, state in enumerate(STATES):
-            measures.states[state] += float(values[index] or 0.0)
-        rest = values[len(STATES) :]
-        measures.orders_finished += int(rest[0] or 0)
-        measures.orders_failed += int(rest[1] or 0)
-        measures.orders_cancelled += int(rest[2] or 0)
-        measures.errors += int(rest[3] or 0)
-        measures.stop_errors += int(rest[4] or 0)
-        measures.stop_error_s += float(rest[5] or 0.0)
-        measures.distance_m += float(rest[6] or 0.0)
-        measures.loads_handled += int(rest[7] or 0)
-        measures.battery_samples += int(rest[8] or 0)
-        measures.battery_charge_sum += float(rest[9] or 0.0)
-        measures.add(Measures(battery_charge_min=rest[10]))
-        if with_cycles:
-            for index, count in enumerate(rest[11]):
-                measures.cycle_hist[index] += int(count or 0)
+        rest = values[state_count:]
+        charge_min = rest[10]
+        measures = Measures(
+            states={state: float(values[i] or 0.0) for i, state in enumerate(STATES)},
+            orders_finished=int(rest[0] or 0),
+            orders_failed=int(rest[1] or 0),
+            orders_cancelled=int(rest[2] or 0),
+            cycle_hist=[int(c or 0) for c in rest[11]] if with_cycles else Measures().cycle_hist,
+            errors=int(rest[3] or 0),
+            stop_errors=int(rest[4] or 0),
+            stop_error_s=float(rest[5] or 0.0),
+            distance_m=float(rest[6] or 0.0),
+            loads_handled=int(rest[7] or 0),
+            battery_samples=int(rest[8] or 0),
+            battery_charge_sum=float(rest[9] or 0.0),
+            battery_charge_min=None if charge_min is None else float(charge_min),
+        )
+        key = (int(row[0]), int(row[1]))
+        existing = result.get(key)
+        if existing is None:
+            result[key] = measures
+        else:
+            existing.add(measures)

@@ -33,11 +33,11 @@ from fleetscope.analytics.paging import (
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
 from fleetscope.analytics.processes import (
-    ORDER_AGGREGATES,
     ORDER_COLUMNS,
     ProcessFigures,
     figures,
     histogram_edges,
+    summarize_orders,
 )
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.schemas import CamelModel
@@ -114,10 +114,10 @@ def workflows(
     rows_sql, parameters = rows_in_periods(
         select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
     )
-    sql = f"SELECT workflow, bucket, {ORDER_AGGREGATES} FROM ({rows_sql}) GROUP BY ALL"  # noqa: S608 - constants only
     found: dict[str, dict[int, ProcessFigures]] = {}
-    for row in cursor.execute(sql, parameters).fetchall():
-        found.setdefault(str(row[0]), {})[int(row[1])] = figures(row[2:])
+    summaries = summarize_orders(cursor, (rows_sql, parameters), keys=["workflow", "bucket"])
+    for (workflow, bucket), summary in summaries.items():
+        found.setdefault(str(workflow), {})[int(bucket)] = figures(summary)
     empty = figures(None)
     result = []
     for workflow, buckets in found.items():
@@ -173,11 +173,10 @@ def workflow_histogram(
     rows_sql, parameters = rows_in_periods(
         select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
     )
-    sql = f"SELECT bucket, {ORDER_AGGREGATES} FROM ({rows_sql}) WHERE workflow = ? GROUP BY bucket"  # noqa: S608 - constants only
-    found = {
-        int(row[0]): figures(row[1:])
-        for row in cursor.execute(sql, [*parameters, workflow]).fetchall()
-    }
+    summaries = summarize_orders(
+        cursor, (rows_sql, parameters), keys=["bucket"], where=("workflow = ?", [workflow])
+    )
+    found = {int(key[0]): figures(summary) for key, summary in summaries.items()}
     return WorkflowHistogramOut(
         period=period_out(scope),
         workflow=workflow,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from fleetscope.facts.rollup import merge_sql
+from fleetscope.facts.rollup import merge_statements
 from fleetscope.facts.rows import FACT_TABLES
 from fleetscope.facts.store import FactStore
 
@@ -68,6 +68,7 @@ def _copy(connection: duckdb.DuckDBPyConnection) -> int:
         ("rollup_daily", ("vehicle_id", "day")),
         ("rollup_hourly", ("vehicle_id", "hour_utc")),
     ):
-        connection.execute(merge_sql(table, key, f"{_ALIAS}.{table}"))
+        for statement in merge_statements(table, key, f"{_ALIAS}.{table}"):
+            connection.execute(statement)
     row = connection.execute(f"SELECT count(*) FROM {_ALIAS}.raw_keys").fetchone()  # noqa: S608
     return int(row[0]) if row else 0

@@ -241,23 +241,34 @@ class RollupAccumulator:
             cursor = piece_end
 
 
-def merge_sql(table: str, key_columns: tuple[str, ...], staging: str) -> str:
-    """Upsert that adds a staged batch of rollup rows to the stored ones (constant names only)."""
+def merge_statements(table: str, key_columns: tuple[str, ...], staging: str) -> tuple[str, str]:
+    """Add a staged batch of rollup rows to the stored ones (constant names only).
+
+    An UPDATE of the rows that exist, then an INSERT of the new ones. Not ``INSERT ... ON
+    CONFLICT DO UPDATE``: DuckDB 2.0 corrupts ARRAY values (the histogram) in conflict
+    updates once the input spans several vectors (2,048 rows).
+    """
+    target = "target_rollup"
     assignments = []
     for name, kind in MEASURES:
+        old, new = f"{target}.{name}", f"staged.{name}"
         if kind == "hist":
-            expr = (
-                f"list_transform(list_zip({table}.{name}, excluded.{name}), lambda p: p[1] + p[2])"
-            )
+            expr = f"list_transform(list_zip({old}, {new}), lambda p: p[1] + p[2])"
         elif kind == "min":
-            expr = f"least({table}.{name}, excluded.{name})"
+            expr = f"least({old}, {new})"
         elif kind == "max":
-            expr = f"greatest({table}.{name}, excluded.{name})"
+            expr = f"greatest({old}, {new})"
         else:
-            expr = f"{table}.{name} + excluded.{name}"
+            expr = f"{old} + {new}"
         assignments.append(f"{name} = {expr}")
+    matches = " AND ".join(f"{target}.{key} = staged.{key}" for key in key_columns)
     columns = ", ".join((*key_columns, *MEASURE_NAMES))
-    return (
-        f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {staging} "  # noqa: S608 - constants
-        f"ON CONFLICT ({', '.join(key_columns)}) DO UPDATE SET {', '.join(assignments)}"
+    update = (
+        f"UPDATE {table} AS {target} SET {', '.join(assignments)} "  # noqa: S608 - constants
+        f"FROM {staging} AS staged WHERE {matches}"
     )
+    insert = (
+        f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {staging} AS staged "  # noqa: S608
+        f"WHERE NOT EXISTS (SELECT 1 FROM {table} AS {target} WHERE {matches})"
+    )
+    return update, insert

@@ -22,7 +22,7 @@ import duckdb
 
 from fleetscope.facts import rawlog, schema
 from fleetscope.facts.model import Fact, LiveStatus
-from fleetscope.facts.rollup import MEASURE_NAMES, RollupAccumulator, merge_sql
+from fleetscope.facts.rollup import MEASURE_NAMES, RollupAccumulator, merge_statements
 from fleetscope.facts.rows import FACT_TABLES, Row, live_row, rows_by_table
 
 DedupKey = tuple[int, str, int, datetime]  # vehicle_id, message kind, headerId, header timestamp
@@ -203,7 +203,8 @@ class FactStore:
         ):
             if rows:
                 self._append(staging, rows)
-                connection.execute(merge_sql(table, key, staging))
+                for statement in merge_statements(table, key, staging):
+                    connection.execute(statement)
                 connection.execute(f"DELETE FROM {staging}")  # noqa: S608 - constant name
         if batch.snapshots:
             snapshot_rows = [

@@ -6,6 +6,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from fleetscope.analytics.params import VehicleRef
@@ -146,3 +147,63 @@ def test_statusboard_resource_lists_every_vehicle_of_the_user(
     seen = [t for t in data["vehicles"] if t["lastMessageAt"] is not None]
     assert len(seen) == len(world.ham_ids)
     assert all(t["secondsSinceLastMessage"] > 0 for t in seen)
+
+
+def test_stream_through_the_app_pushes_a_message_within_a_second(
+    world: World, app: FastAPI, customer: TestClient
+) -> None:
+    """The real route on the real app: snapshot, then the tile of a vehicle whose status the
+    pipeline publishes, then a clean end when the client disconnects."""
+    vehicle_id = world.ham_ids[0]
+    cookie = "; ".join(f"{name}={value}" for name, value in customer.cookies.items())
+
+    async def run() -> None:
+        sent: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        gone = asyncio.Event()
+
+        async def receive() -> dict[str, Any]:
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            await sent.put(message)
+
+        async def next_event() -> str:
+            while True:
+                message = await asyncio.wait_for(sent.get(), timeout=5)
+                body = message.get("body", b"").decode()
+                if body.startswith(("event:", ": ")):
+                    return str(body)
+
+        query = f"vehicles={vehicle_id}".encode()
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0", "spec_version": "2.3"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": "/v2/Analytics/Statusboard/stream",
+            "raw_path": b"/v2/Analytics/Statusboard/stream",
+            "query_string": query,
+            "root_path": "",
+            "headers": [(b"cookie", cookie.encode()), (b"host", b"testserver")],
+            "client": ("127.0.0.1", 50000),
+            "server": ("testserver", 80),
+        }
+        task = asyncio.create_task(app(scope, receive, send))
+        start = await asyncio.wait_for(sent.get(), timeout=5)
+        assert start["status"] == 200
+        assert (b"content-type", b"text/event-stream; charset=utf-8") in start["headers"]
+        snapshot = await next_event()
+        assert snapshot.startswith("event: snapshot")
+        hub: LiveHub = app.state.ingestion.hub
+        status = _status(vehicle_id, VehicleState.MANUAL, since_s=1)
+        published = asyncio.get_running_loop().time()
+        threading.Thread(target=hub.publish, args=([status],)).start()
+        tile = await next_event()
+        assert asyncio.get_running_loop().time() - published < 1.0
+        assert _data(tile)["vehicle"]["state"] == "manual"
+        gone.set()
+        await asyncio.wait_for(task, timeout=5)
+
+    asyncio.run(run())

@@ -1,12 +1,16 @@
 """Processes (analysis, workflows, actions) against the simulator's ground truth."""
 
 from collections import Counter
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from fastapi.testclient import TestClient
 
 from fleetscope.simulator.truth import OrderTruth
 
 from .conftest import PERIOD, World, close, get_data, ham_ids, quantile_cont
+
+BERLIN = ZoneInfo("Europe/Berlin")
 
 
 def _cycles(orders: list[OrderTruth]) -> list[float]:
@@ -190,3 +194,27 @@ def test_failed_actions_drill_down(world: World, customer: TestClient) -> None:
     )
     assert only["total"] == world.truth.vehicles[1].actions["drop"]["failed"]
     assert {item["vehicleId"] for item in only["items"]} == {one}
+
+
+def test_late_shift_counts_orders_ending_in_its_windows(world: World, customer: TestClient) -> None:
+    """Six windows (three days and the three before): T is read by the hourly join."""
+    data = get_data(
+        customer,
+        "Processes",
+        **{**PERIOD, "shift": "late"},
+        vehicles=ham_ids(world),
+        combined="true",
+    )
+    windows = [
+        (
+            datetime(2026, 10, day, 14, tzinfo=BERLIN),
+            datetime(2026, 10, day, 22, tzinfo=BERLIN),
+        )
+        for day in (24, 25, 26)
+    ]
+    inside = [
+        order
+        for order in world.truth.orders
+        if order.end is not None and any(start <= order.end < end for start, end in windows)
+    ]
+    _assert_figures(data["fleet"]["current"], inside)

@@ -131,3 +131,30 @@ def test_batches_merge_additively_in_the_store(tmp_path: Path) -> None:
         ).fetchone()
         cursor.close()
     assert row == (2, 1800.0, 1200.0, 30.0, 2)
+
+
+def test_merging_more_rows_than_one_vector_keeps_histograms(tmp_path: Path) -> None:
+    """DuckDB 2.0 corrupted ARRAY columns in ON CONFLICT updates beyond 2,048 input rows."""
+    t = datetime(2026, 1, 1, tzinfo=UTC)
+    long_idle = StateInterval(1, VehicleState.IDLE, t, t + timedelta(hours=3000))
+    order = OrderRun(1, "o", "w", t, t + timedelta(seconds=100), OrderOutcome.FINISHED,
+                     0.0, 1, 1, 0.0, 0.0, 0)  # fmt: skip
+    with FactStore(tmp_path / "facts.duckdb") as store:
+        for _ in range(2):
+            store.write_batch(
+                StoreBatch(
+                    zones={1: (1, "Europe/Berlin")},
+                    facts=[long_idle, order],
+                    snapshots={1: ({}, 0)},
+                )
+            )
+        cursor = store.cursor()
+        hourly = cursor.execute(
+            "SELECT count(*), sum(idle_s), sum(list_sum(cycle_hist)) FROM rollup_hourly"
+        ).fetchone()
+        daily = cursor.execute(
+            "SELECT sum(idle_s), sum(orders_finished) FROM rollup_daily"
+        ).fetchone()
+        cursor.close()
+    assert hourly == (3000, 2 * 3000 * 3600.0, 2)
+    assert daily == (2 * 3000 * 3600.0, 2)

@@ -64,7 +64,10 @@ export class App {
    */
   async login(
     user: TestUser,
-    { onboardingWatched = true, language }: { onboardingWatched?: boolean; language?: Language } = {},
+    {
+      onboardingWatched = true,
+      language,
+    }: { onboardingWatched?: boolean; language?: Language } = {},
   ): Promise<void> {
     const response = await this.page.request.post('/v2/User/login', {
       data: { email: user.email, password: user.password },
@@ -122,12 +125,15 @@ export class App {
 }
 
 export const test = base.extend<{ app: App }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring pattern.
   baseURL: async ({}, use) => {
     await use(serverUrl());
   },
   context: async ({ context }, use) => {
     // The cookie banner is answered: it would cover the bottom right of every page.
-    await context.addCookies([{ name: CONSENT_ANSWERED_COOKIE, value: 'denied', url: serverUrl() }]);
+    await context.addCookies([
+      { name: CONSENT_ANSWERED_COOKIE, value: 'denied', url: serverUrl() },
+    ]);
     await use(context);
   },
   app: async ({ page }, use) => {

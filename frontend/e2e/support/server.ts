@@ -62,7 +62,9 @@ async function waitUntilServing(server: RunningServer, timeoutMs: number): Promi
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`fleetscope demo did not serve within ${timeoutMs} ms:\n${logTail(server.logFile)}`);
+  throw new Error(
+    `fleetscope demo did not serve within ${timeoutMs} ms:\n${logTail(server.logFile)}`,
+  );
 }
 
 export async function startDemoServer({
@@ -95,7 +97,12 @@ export async function startDemoServer({
     },
   );
   closeSync(log);
-  const server: RunningServer = { url: `http://127.0.0.1:${port}`, dataDir, logFile, process: child };
+  const server: RunningServer = {
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    logFile,
+    process: child,
+  };
   try {
     await waitUntilServing(server, timeoutMs);
   } catch (error) {

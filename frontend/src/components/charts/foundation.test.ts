@@ -132,3 +132,32 @@ describe('states and reasons', () => {
     expect(option.series[0]?.connectNulls).toBe(false);
   });
 });
+
+describe('KPI formatting', () => {
+  it('formats values by unit and language', async () => {
+    const { formatKpiValue, formatKpiDelta } = await import('./kpiFormat');
+    const noData = 'no data';
+    expect(formatKpiValue({ value: 0.962, unit: 'share', language: 'de', noData })).toBe(
+      '96,2\u00a0%',
+    );
+    expect(formatKpiValue({ value: 3.44, unit: 'perHour', language: 'de', noData })).toBe('3,4 /h');
+    expect(formatKpiValue({ value: 1234, unit: 'count', language: 'de', noData })).toBe('1.234');
+    expect(formatKpiValue({ value: 4000, unit: 'seconds', language: 'en', noData })).toBe(
+      '1 h 07 min',
+    );
+    expect(formatKpiValue({ value: null, unit: 'km', language: 'en', noData })).toBe('no data');
+    expect(
+      formatKpiDelta({ delta: 0.012, unit: 'share', language: 'de', pointsLabel: 'Pp.' }),
+    ).toBe('+1,2 Pp.');
+    expect(formatKpiDelta({ delta: -3, unit: 'count', language: 'en', pointsLabel: 'pp' })).toBe(
+      '\u22123',
+    );
+  });
+
+  it('keeps a neutral KPI neutral', () => {
+    expect(trendOf({ value: 5, previous: 3, higherIsBetter: null })).toMatchObject({
+      direction: 'up',
+      good: null,
+    });
+  });
+});

@@ -26,11 +26,12 @@
  * EChart is lazy: ECharts is loaded with the first chart, never in the main chunk. To use
  * a chart type or component not yet registered, add it in ./echarts.ts.
  */
-export { type ChartStatus, ChartCard, DataTable } from './ChartCard';
+export { ChartCard, type ChartStatus, DataTable } from './ChartCard';
 export { csvFileName, csvSeparator, downloadCsv, quoteCsvField, toCsv } from './csv';
 export { EChart, type EChartProps } from './EChart';
 export { type EmptyReason, emptyReasonFor } from './emptyReason';
 export { KpiTile } from './KpiTile';
+export { formatKpiDelta, formatKpiValue, type KpiUnit } from './kpiFormat';
 export { sparklineOption } from './sparkline';
 export { chartStatus } from './status';
 export {

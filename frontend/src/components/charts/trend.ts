@@ -19,7 +19,8 @@ export function trendOf({
 }: {
   value: number | null;
   previous: number | null;
-  higherIsBetter: boolean;
+  /** null: neither direction is better (e.g. distance); the arrow stays neutral. */
+  higherIsBetter: boolean | null;
   tolerance?: number;
 }): Trend | null {
   if (value === null || previous === null) {
@@ -31,5 +32,9 @@ export function trendOf({
     return { direction: 'flat', delta: 0, good: null };
   }
   const direction = delta > 0 ? 'up' : 'down';
-  return { direction, delta, good: (direction === 'up') === higherIsBetter };
+  return {
+    direction,
+    delta,
+    good: higherIsBetter === null ? null : (direction === 'up') === higherIsBetter,
+  };
 }

@@ -1,6 +1,60 @@
+import { Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type ErrorFilter, loadFailureMap } from '../../api/analytics-failures';
+import { ChartCard, EChart, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { formatNumber } from '../../lib/format';
+import { useAnalytics } from '../processes/useAnalytics';
+import { ErrorFilterControls } from './ErrorFilterControls';
+import { densityChart, errorMapChart } from './mapCharts';
+import { useErrorTypes } from './useErrorTypes';
 
-/** failures/visualization. Its analysis arrives in a later release; until then the header and an honest empty state. */
+/** failures/visualization: the site drawn from the driven track, error points and their density. */
 export default function FailuresVisualizationPage() {
-  return <AnalysisPage topic="failuresVisualization" />;
+  const { t, i18n } = useTranslation();
+  const ctx = useChartContext();
+  const [filter, setFilter] = useState<ErrorFilter>({ errorType: null, level: null });
+  const [mapId, setMapId] = useState<string | null>(null);
+  const errorTypes = useErrorTypes();
+  const { query, scope, statusFor } = useAnalytics(
+    'failureMap',
+    (s) => loadFailureMap(s, filter),
+    [filter.errorType, filter.level],
+    { keepPrevious: true },
+  );
+  const maps = query.data?.maps ?? [];
+  const layer = maps.find((candidate) => candidate.mapId === mapId) ?? maps[0];
+  const points = useMemo(() => layer && errorMapChart(layer, ctx), [layer, ctx]);
+  const density = useMemo(() => layer && densityChart(layer, ctx), [layer, ctx]);
+  const exportScope = { page: 'failuresVisualization', from: scope.from, to: scope.to };
+  const noPoints = () => !layer || layer.pointsTotal === 0;
+  return (
+    <AnalysisPage topic="failuresVisualization">
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-end" wrap="wrap">
+          <ErrorFilterControls filter={filter} errorTypes={errorTypes} onChange={(change) => setFilter((current) => ({ ...current, ...change }))} />
+          {maps.length > 1 && layer && (
+            <SegmentedControl size="xs" data-testid="map-select" value={layer.mapId} onChange={setMapId} data={maps.map((candidate) => candidate.mapId)} />
+          )}
+        </Group>
+        {layer && layer.pointsTotal > layer.points.length && (
+          <Text size="sm" c="dimmed" data-testid="map-points-limited">
+            {t('failures.pointsLimited', {
+              shown: formatNumber(layer.points.length, i18n.language),
+              total: formatNumber(layer.pointsTotal, i18n.language),
+            })}
+          </Text>
+        )}
+        <SimpleGrid cols={{ base: 1, xl: 2 }} spacing="md">
+          <ChartCard name="error-map" title={layer ? t('failures.mapTitle', { map: layer.mapId }) : t('failures.mapTitleNone')} status={statusFor(noPoints)} table={points?.table} exportScope={exportScope} height={420}>
+            {points && <EChart option={points.option} height={420} ariaLabel={t('failures.mapTitleNone')} />}
+          </ChartCard>
+          <ChartCard name="error-density" title={t('failures.densityTitle')} status={statusFor(noPoints)} table={density?.table} exportScope={exportScope} height={420}>
+            {density && <EChart option={density.option} height={420} ariaLabel={t('failures.densityTitle')} />}
+          </ChartCard>
+        </SimpleGrid>
+      </Stack>
+    </AnalysisPage>
+  );
 }

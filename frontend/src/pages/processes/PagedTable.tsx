@@ -34,6 +34,10 @@ interface PagedTableProps<T> {
   onRetry: () => void;
   /** Shown instead of the table when the filtered list has no rows (says why). */
   empty: ReactNode;
+  /** Rows open a drill-down: clickable and keyboard-reachable. */
+  onRowClick?: (row: T) => void;
+  /** false: a short list on one page (no pager). */
+  paged?: boolean;
 }
 
 /** A server-side paged and sorted list: sortable headers, pager, states. */
@@ -104,7 +108,23 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
             </Table.Thead>
             <Table.Tbody>
               {props.rows.map((row) => (
-                <Table.Tr key={props.rowKey(row)} data-testid={props.rowTestId?.(row)}>
+                <Table.Tr
+                  key={props.rowKey(row)}
+                  data-testid={props.rowTestId?.(row)}
+                  onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
+                  onKeyDown={
+                    props.onRowClick
+                      ? (event) => {
+                          if (event.key === 'Enter' || event.key === ' ') {
+                            event.preventDefault();
+                            props.onRowClick?.(row);
+                          }
+                        }
+                      : undefined
+                  }
+                  tabIndex={props.onRowClick ? 0 : undefined}
+                  style={props.onRowClick ? { cursor: 'pointer' } : undefined}
+                >
                   {props.columns.map((column) => (
                     <Table.Td key={column.key} ta={column.align ?? 'left'} style={{ whiteSpace: 'nowrap' }}>
                       {column.render(row)}
@@ -116,6 +136,7 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
           </Table>
         </Table.ScrollContainer>
       )}
+      {props.paged !== false && (
       <Group justify="space-between" mt="sm" gap="xs" wrap="wrap">
         <Text size="sm" c="dimmed" data-testid="pager-info" data-page={props.page} data-pages={props.pages} data-total={props.total}>
           {t('processes.list.range', { first: number(first), last: number(last), total: number(props.total) })}
@@ -154,6 +175,7 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
           </Button>
         </Group>
       </Group>
+      )}
     </div>
   );
 }

@@ -1,6 +1,70 @@
+import { Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type ActionRow, loadActions } from '../../api/analytics-processes';
+import { ChartCard, EChart, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { actionsChart } from './actionsCharts';
+import { cellText } from './durations';
+import { FailedActionsDrilldown } from './FailedActionsDrilldown';
+import { type PagedColumn, PagedTable } from './PagedTable';
+import { useAnalytics } from './useAnalytics';
 
-/** processes/actions. Its analysis arrives in a later release; until then the header and an honest empty state. */
+/** processes/actions: per action type count, durations, failure rate, waiting; drill-down to failures. */
 export default function ProcessesActionsPage() {
-  return <AnalysisPage topic="processesActions" />;
+  const { t, i18n } = useTranslation();
+  const ctx = useChartContext();
+  const language = i18n.language;
+  const [selected, setSelected] = useState<string | null>(null);
+  const { query, scope, statusFor } = useAnalytics('actions', loadActions);
+  const rows = query.data?.actions;
+  const chart = useMemo(() => rows && actionsChart(rows, ctx), [rows, ctx]);
+  const columns: PagedColumn<ActionRow>[] = [
+    { key: 'actionType', label: t('processes.actionType'), render: (row) => <Text fw={500} size="sm" c="teal">{row.actionType}</Text> },
+    { key: 'count', label: t('processes.count'), align: 'right', render: (row) => cellText(row.count, 'integer', language) },
+    { key: 'failed', label: t('processes.outcome.failed'), align: 'right', render: (row) => cellText(row.failed, 'integer', language) },
+    { key: 'failureRate', label: t('processes.failureRate'), align: 'right', render: (row) => cellText(row.failureRate, 'share', language) },
+    { key: 'p50', label: t('processes.durationP50'), align: 'right', render: (row) => cellText(row.durationP50Seconds, 'duration', language) },
+    { key: 'p90', label: t('processes.durationP90'), align: 'right', render: (row) => cellText(row.durationP90Seconds, 'duration', language) },
+    { key: 'wait', label: t('processes.meanWait'), align: 'right', render: (row) => cellText(row.meanWaitSeconds, 'duration', language) },
+    { key: 'previousFailureRate', label: t('processes.previousFailureRate'), align: 'right', render: (row) => cellText(row.previousFailureRate, 'share', language) },
+  ];
+  return (
+    <AnalysisPage topic="processesActions">
+      <Stack gap="md">
+        <ChartCard name="actions" title={t('processes.actionsTitle')} status={statusFor((d) => d.actions.length === 0)} table={chart?.table} exportScope={{ page: 'processesActions', from: scope.from, to: scope.to }} height={280}>
+          {chart && <EChart option={chart.option} height={280} ariaLabel={t('processes.actionsTitle')} />}
+        </ChartCard>
+        {rows && rows.length > 0 && (
+          <div data-testid="actions-list">
+            <Text size="sm" c="dimmed" mb="xs">{t('processes.openActionHint')}</Text>
+            <PagedTable
+              testId="actions-table"
+              paged={false}
+              columns={columns}
+              rows={rows}
+              rowKey={(row) => row.actionType}
+              rowTestId={(row) => `action-row-${row.actionType}`}
+              onRowClick={(row) => setSelected(row.actionType)}
+              sort=""
+              onSort={() => undefined}
+              page={1}
+              pages={1}
+              pageSize={rows.length}
+              total={rows.length}
+              onPage={() => undefined}
+              onPageSize={() => undefined}
+              isPending={false}
+              error={null}
+              onRetry={() => void query.refetch()}
+              empty={null}
+            />
+          </div>
+        )}
+        {selected && (
+          <FailedActionsDrilldown key={selected} scope={scope} actionType={selected} onClose={() => setSelected(null)} />
+        )}
+      </Stack>
+    </AnalysisPage>
+  );
 }

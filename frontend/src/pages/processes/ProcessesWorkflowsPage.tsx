@@ -1,6 +1,78 @@
+import { Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { loadWorkflows, type WorkflowRow } from '../../api/analytics-processes';
+import { ChartCard, EChart, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { cellText, signedCount } from './durations';
+import { nextSort } from './listState';
+import { type PagedColumn, PagedTable } from './PagedTable';
+import { useAnalytics } from './useAnalytics';
+import { WorkflowDrilldown } from './WorkflowDrilldown';
+import { workflowCycleChart } from './workflowCharts';
 
-/** processes/workflows. Its analysis arrives in a later release; until then the header and an honest empty state. */
+const WORKFLOW_DEFAULT_SORT = '-orders';
+
+/** processes/workflows: the workflows table (sorted by the server) and one workflow's drill-down. */
 export default function ProcessesWorkflowsPage() {
-  return <AnalysisPage topic="processesWorkflows" />;
+  const { t, i18n } = useTranslation();
+  const ctx = useChartContext();
+  const language = i18n.language;
+  const [sort, setSort] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const { query, scope, statusFor, emptyReason } = useAnalytics(
+    'workflows',
+    (s) => loadWorkflows(s, sort),
+    [sort],
+    { keepPrevious: true },
+  );
+  const rows = query.data?.workflows;
+  const chart = useMemo(() => rows && workflowCycleChart(rows, ctx), [rows, ctx]);
+  const columns: PagedColumn<WorkflowRow>[] = [
+    { key: 'workflow', label: t('processes.workflow'), sortKey: 'workflow', render: (row) => <Text fw={500} size="sm" c="teal">{row.workflow}</Text> },
+    { key: 'orders', label: t('processes.orders'), sortKey: 'orders', align: 'right', render: (row) => cellText(row.orders, 'integer', language) },
+    { key: 'successRate', label: t('processes.successRate'), sortKey: 'successRate', align: 'right', render: (row) => cellText(row.successRate, 'share', language) },
+    { key: 'p50', label: t('processes.cycleP50'), sortKey: 'cycleP50', align: 'right', render: (row) => cellText(row.cycleP50Seconds, 'duration', language) },
+    { key: 'p90', label: t('processes.cycleP90'), sortKey: 'cycleP90', align: 'right', render: (row) => cellText(row.cycleP90Seconds, 'duration', language) },
+    { key: 'trend', label: t('processes.ordersTrend'), sortKey: 'ordersTrend', align: 'right', render: (row) => signedCount(row.ordersTrend, language) },
+    { key: 'previousSuccessRate', label: t('processes.previousSuccessRate'), align: 'right', render: (row) => cellText(row.previousSuccessRate, 'share', language) },
+  ];
+  return (
+    <AnalysisPage topic="processesWorkflows">
+      <Stack gap="md">
+        <ChartCard name="workflows" title={t('processes.workflowsTitle')} status={statusFor((d) => d.workflows.length === 0)} table={chart?.table} exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }} height={280}>
+          {chart && <EChart option={chart.option} height={280} ariaLabel={t('processes.workflowsTitle')} />}
+        </ChartCard>
+        {rows && rows.length > 0 && (
+          <div data-testid="workflows-list">
+            <Text size="sm" c="dimmed" mb="xs">{t('processes.openWorkflowHint')}</Text>
+            <PagedTable
+              testId="workflows-table"
+              paged={false}
+              columns={columns}
+              rows={rows}
+              rowKey={(row) => row.workflow}
+              rowTestId={(row) => `workflow-row-${row.workflow}`}
+              onRowClick={(row) => setSelected(row.workflow)}
+              sort={query.data?.sort ?? sort ?? WORKFLOW_DEFAULT_SORT}
+              onSort={(column) => setSort((current) => nextSort(current ?? WORKFLOW_DEFAULT_SORT, column, { fallback: WORKFLOW_DEFAULT_SORT, defaultDescending: column !== 'workflow' }))}
+              page={1}
+              pages={1}
+              pageSize={rows.length}
+              total={rows.length}
+              onPage={() => undefined}
+              onPageSize={() => undefined}
+              isPending={false}
+              error={null}
+              onRetry={() => void query.refetch()}
+              empty={null}
+            />
+          </div>
+        )}
+        {selected && (
+          <WorkflowDrilldown key={selected} scope={scope} workflow={selected} emptyReason={emptyReason} onClose={() => setSelected(null)} />
+        )}
+      </Stack>
+    </AnalysisPage>
+  );
 }

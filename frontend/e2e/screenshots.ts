@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from './support/fixtures';
+import { DEMO_USERS } from './support/users';
+
+/**
+ * README screenshots (desktop 1440x900, English), run on demand with `npm run screenshots`;
+ * not part of the default test run. Output: docs/screenshots/*.png.
+ */
+const outDir = join(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
+
+test.use({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+
+test.beforeAll(() => {
+  mkdirSync(outDir, { recursive: true });
+});
+
+async function settle(page: import('@playwright/test').Page): Promise<void> {
+  await expect(page.getByTestId('filter-bar')).toBeVisible();
+  await expect(page.getByTestId('no-data-filters')).toBeVisible();
+  await page.mouse.move(1400, 880);
+  await page.evaluate(async () => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    await document.fonts.ready;
+  });
+}
+
+test('dashboard', async ({ app, page }) => {
+  await app.login(DEMO_USERS.customer, { language: 'en' });
+  await app.open('/dashboards/dashboard');
+  await expect(page.getByTestId('page-dashboard')).toBeVisible();
+  await settle(page);
+  await page.screenshot({ path: join(outDir, 'dashboard.png'), animations: 'disabled' });
+});
+
+test('analysis page with the productivity menu open', async ({ app, page }) => {
+  await app.login(DEMO_USERS.customer, { language: 'en' });
+  await app.open('/productivity/analysis');
+  await expect(page.getByTestId('page-productivityAnalysis')).toBeVisible();
+  await settle(page);
+  await page.getByTestId('menu-entry-productivity').hover();
+  await expect(page.getByTestId('menu-flyout-productivity')).toBeVisible();
+  await page.screenshot({
+    path: join(outDir, 'productivity-analysis.png'),
+    animations: 'disabled',
+  });
+});

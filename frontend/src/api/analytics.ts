@@ -1,0 +1,186 @@
+import { type AnalysisScope, type AnalyticsPeriod, analyticsQuery } from './analytics-processes';
+import { callApi } from './client';
+
+/**
+ * Productivity, history, dashboard and statusboard (`/v2/Analytics/...`, docs/analytics.md),
+ * through the one request chain. Durations are seconds, shares fractions 0..1, distances
+ * km, charge percent; a KPI without a denominator is null ("no data", never 0).
+ */
+
+export type StateName = 'offline' | 'error' | 'manual' | 'charging' | 'working' | 'idle';
+export type StateTimes = Record<StateName, number>;
+
+export interface Kpis {
+  periodSeconds: number;
+  noDataSeconds: number;
+  plannedSeconds: number;
+  downtimeSeconds: number;
+  availability: number | null;
+  utilization: number | null;
+  idleShare: number | null;
+  chargingShare: number | null;
+  throughputPerHour: number | null;
+  ordersFinished: number;
+  ordersFailed: number;
+  ordersCancelled: number;
+  orderSuccessRate: number | null;
+  loadsHandled: number;
+  distanceKm: number;
+  distancePerOrderKm: number | null;
+  cycleTimeP50Seconds: number | null;
+  mtbfSeconds: number | null;
+  mttrSeconds: number | null;
+  stopErrors: number;
+  errors: number;
+  meanCharge: number | null;
+  minCharge: number | null;
+}
+
+export interface ProductivityEntry {
+  /** null: the selected vehicles combined. */
+  vehicleId: number | null;
+  name: string | null;
+  states: StateTimes;
+  previousStates: StateTimes;
+  kpis: Kpis;
+  previous: Kpis;
+}
+
+export interface Productivity {
+  period: AnalyticsPeriod;
+  entries: ProductivityEntry[];
+  fleet: ProductivityEntry;
+  /** Finished orders by site-local weekday (0 = Monday) and hour (0..23). */
+  heatmap: number[][];
+}
+
+export type Granularity = 'day' | 'week' | 'month';
+
+export interface HistoryPoint {
+  from: string;
+  to: string;
+  states: StateTimes;
+  kpis: Kpis;
+}
+
+export interface HistorySeries {
+  vehicleId: number | null;
+  name: string | null;
+  points: HistoryPoint[];
+  /** The previous period in the same buckets, aligned by index. */
+  previousPoints: HistoryPoint[];
+}
+
+export interface ProductivityHistory {
+  period: AnalyticsPeriod;
+  granularity: Granularity;
+  series: HistorySeries[];
+}
+
+export const DASHBOARD_TILE_KEYS = [
+  'availability',
+  'utilization',
+  'throughput',
+  'orders',
+  'cycleTimeP50',
+  'mtbf',
+  'mttr',
+  'errors',
+  'meanCharge',
+] as const;
+export type DashboardTileKey = (typeof DASHBOARD_TILE_KEYS)[number];
+export type TileUnit = 'share' | 'perHour' | 'count' | 'seconds' | 'percent';
+
+export interface DashboardTile {
+  key: DashboardTileKey;
+  unit: TileUnit;
+  value: number | null;
+  previous: number | null;
+  higherIsBetter: boolean;
+  series: Array<{ from: string; value: number | null }>;
+}
+
+export interface Dashboard {
+  period: AnalyticsPeriod;
+  granularity: Granularity;
+  tiles: DashboardTile[];
+}
+
+export interface ActiveError {
+  errorType: string;
+  level: string;
+  description: string;
+}
+
+export interface StatusTile {
+  vehicleId: number;
+  name: string;
+  siteId: number;
+  state: StateName;
+  since: string | null;
+  orderId: string;
+  workflow: string;
+  charge: number | null;
+  charging: boolean;
+  activeErrors: ActiveError[];
+  lastMessageAt: string | null;
+  secondsSinceLastMessage: number | null;
+}
+
+export interface Statusboard {
+  generatedAt: string;
+  stateOrder: StateName[];
+  counts: Record<string, number>;
+  vehicles: StatusTile[];
+}
+
+/** A `tile` event of the statusboard stream. */
+export interface StatusTileEvent {
+  vehicle: StatusTile;
+  counts: Record<string, number>;
+}
+
+/** One widget of the user's dashboard; fields beyond id and kind belong to the widget. */
+export interface DashboardWidget {
+  id: string;
+  kind: string;
+  [field: string]: unknown;
+}
+
+export function loadProductivity(scope: AnalysisScope): Promise<Productivity> {
+  return callApi<Productivity>(`/v2/Analytics/Productivity${analyticsQuery(scope)}`);
+}
+
+export function loadProductivityHistory(scope: AnalysisScope): Promise<ProductivityHistory> {
+  return callApi<ProductivityHistory>(`/v2/Analytics/ProductivityHistory${analyticsQuery(scope)}`);
+}
+
+export function loadDashboard(scope: AnalysisScope): Promise<Dashboard> {
+  return callApi<Dashboard>(`/v2/Analytics/Dashboard${analyticsQuery(scope)}`);
+}
+
+/**
+ * The first snapshot, shown until the stream connects. It may come from the chain's
+ * 3-minute cache; the stream's own snapshot (its first event) replaces it within moments.
+ */
+export function loadStatusboard(scope: AnalysisScope): Promise<Statusboard> {
+  return callApi<Statusboard>(`/v2/Analytics/Statusboard${analyticsQuery(scope)}`);
+}
+
+/**
+ * URL of the live stream. EventSource goes around the request chain on purpose: the chain
+ * caches and unwraps envelopes, a stream has neither (the spec excludes live streams).
+ */
+export function statusboardStreamUrl(scope: AnalysisScope): string {
+  return `/v2/Analytics/Statusboard/stream${analyticsQuery(scope)}`;
+}
+
+const LAYOUT_URL = '/v2/User/dashboard-layout';
+
+export function loadDashboardLayout(): Promise<DashboardWidget[]> {
+  return callApi<DashboardWidget[]>(LAYOUT_URL);
+}
+
+export function saveDashboardLayout(widgets: DashboardWidget[]): Promise<DashboardWidget[]> {
+  return callApi<DashboardWidget[]>(LAYOUT_URL, { method: 'PUT', body: widgets });
+}

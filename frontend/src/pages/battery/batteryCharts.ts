@@ -1,0 +1,196 @@
+import type { BatteryEntry, BatteryResult } from '../../api/analytics-battery';
+import type { ChartContext, ChartModel } from '../../components/charts';
+import { axisStyle, baseCartesian } from '../../components/charts';
+import { formatDateTime, formatNumber } from '../../lib/format';
+import { categoryAxis, countAxis, entryName, numberFormatter } from '../processes/chartParts';
+
+/** Pure transforms of the battery page. Charges are percentages (0..100). */
+
+const percent = (ctx: ChartContext) => (value: unknown) =>
+  typeof value === 'number'
+    ? `${formatNumber(value, ctx.language, { maximumFractionDigits: 1 })} %`
+    : '–';
+
+/** Charge over time, one line per vehicle, with the low-charge threshold marked. */
+export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel {
+  const format = percent(ctx);
+  return {
+    option: {
+      ...baseCartesian(ctx.theme),
+      color: ctx.theme.palette,
+      tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: format },
+      xAxis: {
+        type: 'time',
+        ...axisStyle(ctx.theme),
+        axisLabel: {
+          color: ctx.theme.mutedText,
+          hideOverlap: true,
+          formatter: (value: number) =>
+            new Intl.DateTimeFormat(ctx.language.startsWith('de') ? 'de-DE' : 'en-GB', {
+              day: '2-digit',
+              month: '2-digit',
+              hour: '2-digit',
+              minute: '2-digit',
+            }).format(new Date(value)),
+        },
+      },
+      yAxis: {
+        type: 'value',
+        min: 0,
+        max: 100,
+        ...axisStyle(ctx.theme),
+        axisLabel: { color: ctx.theme.mutedText, formatter: format },
+      },
+      dataZoom: [{ type: 'inside' }],
+      series: data.series.map((series, index) => ({
+        name: series.name,
+        type: 'line',
+        showSymbol: false,
+        sampling: 'lttb',
+        data: series.points.map((point) => [point.at, point.charge]),
+        lineStyle: { width: 1.5 },
+        ...(index === 0
+          ? {
+              markLine: {
+                silent: true,
+                symbol: 'none',
+                lineStyle: { color: '#e03131', type: 'dashed' },
+                label: { formatter: ctx.t('battery.lowCharge', { value: format(data.lowChargeThreshold) }) },
+                data: [{ yAxis: data.lowChargeThreshold }],
+              },
+            }
+          : {}),
+      })),
+    },
+    table: {
+      columns: [
+        { key: 'vehicle', label: ctx.t('battery.vehicle'), format: 'text' },
+        { key: 'at', label: ctx.t('battery.time'), format: 'text' },
+        { key: 'charge', label: ctx.t('battery.charge'), format: 'decimal' },
+      ],
+      rows: data.series.flatMap((series) =>
+        series.points.map((point) => ({
+          vehicle: series.name,
+          at: formatDateTime(point.at, ctx.language),
+          charge: point.charge,
+        })),
+      ),
+    },
+  };
+}
+
+/** Depth-of-discharge histogram (10-point bins), current against the previous period. */
+export function depthHistogramChart(entry: BatteryEntry, ctx: ChartContext): ChartModel {
+  const labels = entry.current.sessions.depthHistogram.map(
+    (_, index) => `${formatNumber(index * 10, ctx.language)}–${formatNumber(index * 10 + 10, ctx.language)} %`,
+  );
+  const current = ctx.t('processes.currentPeriod');
+  const previous = ctx.t('processes.previousPeriod');
+  return {
+    option: {
+      ...baseCartesian(ctx.theme),
+      tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: numberFormatter(ctx) },
+      xAxis: { ...categoryAxis(ctx, labels, 30), name: ctx.t('battery.depthOfDischarge') },
+      yAxis: { ...countAxis(ctx), name: ctx.t('battery.cycles') },
+      series: [
+        {
+          name: current,
+          type: 'bar',
+          data: entry.current.sessions.depthHistogram,
+          itemStyle: { color: ctx.theme.palette[1] },
+        },
+        {
+          name: previous,
+          type: 'bar',
+          data: labels.map((_, index) => entry.previous.sessions.depthHistogram[index] ?? 0),
+          itemStyle: { color: ctx.theme.previous, opacity: 0.45 },
+        },
+      ],
+    },
+    table: {
+      columns: [
+        { key: 'bin', label: ctx.t('battery.depthOfDischarge'), format: 'text' },
+        { key: 'current', label: current, format: 'integer' },
+        { key: 'previous', label: previous, format: 'integer' },
+      ],
+      rows: labels.map((bin, index) => ({
+        bin,
+        current: entry.current.sessions.depthHistogram[index] ?? 0,
+        previous: entry.previous.sessions.depthHistogram[index] ?? 0,
+      })),
+    },
+  };
+}
+
+/**
+ * Per vehicle: equivalent full cycles (bars) and health (line, right axis), with every
+ * battery figure in the table. Shares arrive as fractions; charges as percentages.
+ */
+export function vehicleBatteryChart(entries: BatteryEntry[], ctx: ChartContext): ChartModel {
+  const names = entries.map((entry) => entryName(entry.name, ctx));
+  const format = percent(ctx);
+  return {
+    option: {
+      ...baseCartesian(ctx.theme),
+      tooltip: { ...baseCartesian(ctx.theme).tooltip, axisPointer: { type: 'shadow' } },
+      xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
+      yAxis: [
+        { ...countAxis(ctx), minInterval: undefined, name: ctx.t('battery.equivalentFullCycles') },
+        {
+          type: 'value',
+          min: (range: { min: number }) => Math.max(0, Math.floor(range.min - 5)),
+          max: 100,
+          splitLine: { show: false },
+          axisLabel: { color: ctx.theme.mutedText, formatter: format },
+        },
+      ],
+      series: [
+        {
+          name: ctx.t('battery.equivalentFullCycles'),
+          type: 'bar',
+          data: entries.map((entry) => entry.current.sessions.equivalentFullCycles),
+          itemStyle: { color: ctx.theme.palette[1] },
+          tooltip: { valueFormatter: numberFormatter(ctx, 2) },
+        },
+        {
+          name: ctx.t('battery.health'),
+          type: 'line',
+          yAxisIndex: 1,
+          data: entries.map((entry) => entry.current.healthLatest),
+          itemStyle: { color: ctx.theme.palette[0] },
+          tooltip: { valueFormatter: format },
+        },
+      ],
+    },
+    table: {
+      columns: [
+        { key: 'name', label: ctx.t('battery.vehicle'), format: 'text' },
+        { key: 'sessions', label: ctx.t('battery.sessions'), format: 'integer' },
+        { key: 'meanDuration', label: ctx.t('battery.meanSessionDuration'), format: 'duration' },
+        { key: 'meanAdded', label: ctx.t('battery.meanAddedCharge'), format: 'decimal' },
+        { key: 'efc', label: ctx.t('battery.equivalentFullCycles'), format: 'decimal', digits: 2 },
+        { key: 'meanDepth', label: ctx.t('battery.meanDepth'), format: 'decimal' },
+        { key: 'health', label: ctx.t('battery.health'), format: 'decimal' },
+        { key: 'slope', label: ctx.t('battery.healthSlope'), format: 'decimal', digits: 2 },
+        { key: 'belowLow', label: ctx.t('battery.belowLow'), format: 'duration' },
+        { key: 'chargingShare', label: ctx.t('battery.chargingShare'), format: 'share' },
+        { key: 'addedWh', label: ctx.t('battery.addedEnergy'), format: 'integer' },
+        { key: 'dischargedWh', label: ctx.t('battery.dischargedEnergy'), format: 'integer' },
+      ],
+      rows: entries.map((entry, index) => ({
+        name: names[index] ?? '',
+        sessions: entry.current.sessions.count,
+        meanDuration: entry.current.sessions.meanDurationSeconds,
+        meanAdded: entry.current.sessions.meanAddedCharge,
+        efc: entry.current.sessions.equivalentFullCycles,
+        meanDepth: entry.current.sessions.meanDepthOfDischarge,
+        health: entry.current.healthLatest,
+        slope: entry.current.healthSlopePer30Days,
+        belowLow: entry.current.belowLowSeconds,
+        chargingShare: entry.current.chargingShare,
+        addedWh: entry.current.sessions.addedEnergyWh,
+        dischargedWh: entry.current.sessions.dischargedEnergyWh,
+      })),
+    },
+  };
+}

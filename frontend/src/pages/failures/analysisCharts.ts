@@ -1,0 +1,164 @@
+import type { ParetoItem, ReliabilityEntry } from '../../api/analytics-failures';
+import type { ChartContext, ChartModel } from '../../components/charts';
+import { baseCartesian } from '../../components/charts';
+import { formatShare } from '../../lib/format';
+import {
+  categoryAxis,
+  countAxis,
+  durationAxis,
+  durationFormatter,
+  entryName,
+  numberFormatter,
+} from '../processes/chartParts';
+import { LEVEL_COLORS } from './levels';
+
+/** Pure transforms of failures/analysis. */
+
+/**
+ * Pareto of error types: bars by count (stacked by level, in the level colours) or by
+ * downtime, with the cumulative share as a line on the right axis (0..100 %).
+ */
+export function paretoChart(
+  items: ParetoItem[],
+  measure: 'count' | 'downtime',
+  ctx: ChartContext,
+): ChartModel {
+  const names = items.map((item) => item.errorType);
+  const share = (value: unknown) =>
+    typeof value === 'number' ? formatShare(value, ctx.language) : '–';
+  const bars =
+    measure === 'count'
+      ? (['warning', 'urgent', 'critical', 'fatal'] as const).map((level) => ({
+          name: ctx.t(`failures.level.${level.toUpperCase()}`),
+          type: 'bar',
+          stack: 'count',
+          data: items.map((item) => item.levels[level]),
+          itemStyle: { color: LEVEL_COLORS[level.toUpperCase() as keyof typeof LEVEL_COLORS] },
+          tooltip: { valueFormatter: numberFormatter(ctx) },
+        }))
+      : [
+          {
+            name: ctx.t('failures.downtime'),
+            type: 'bar',
+            data: items.map((item) => item.downtimeSeconds),
+            itemStyle: { color: LEVEL_COLORS.FATAL },
+            tooltip: { valueFormatter: durationFormatter(ctx) },
+          },
+        ];
+  return {
+    option: {
+      ...baseCartesian(ctx.theme),
+      tooltip: { ...baseCartesian(ctx.theme).tooltip, axisPointer: { type: 'shadow' } },
+      xAxis: categoryAxis(ctx, names, names.length > 4 ? 30 : 0),
+      yAxis: [
+        measure === 'count' ? countAxis(ctx) : durationAxis(ctx),
+        {
+          type: 'value',
+          min: 0,
+          max: 1,
+          splitLine: { show: false },
+          axisLabel: { color: ctx.theme.mutedText, formatter: share },
+        },
+      ],
+      series: [
+        ...bars,
+        {
+          name: ctx.t('failures.cumulativeShare'),
+          type: 'line',
+          yAxisIndex: 1,
+          data: items.map((item) => item.cumulativeShare),
+          itemStyle: { color: ctx.theme.text },
+          lineStyle: { color: ctx.theme.text },
+          tooltip: { valueFormatter: share },
+        },
+      ],
+    },
+    table: {
+      columns: [
+        { key: 'errorType', label: ctx.t('failures.errorType'), format: 'text' },
+        { key: 'count', label: ctx.t('failures.count'), format: 'integer' },
+        { key: 'downtime', label: ctx.t('failures.downtime'), format: 'duration' },
+        { key: 'fatal', label: ctx.t('failures.level.FATAL'), format: 'integer' },
+        { key: 'warning', label: ctx.t('failures.level.WARNING'), format: 'integer' },
+        { key: 'share', label: ctx.t('failures.share'), format: 'share' },
+        { key: 'cumulativeShare', label: ctx.t('failures.cumulativeShare'), format: 'share' },
+      ],
+      rows: items.map((item) => ({
+        errorType: item.errorType,
+        count: item.count,
+        downtime: item.downtimeSeconds,
+        fatal: item.levels.fatal,
+        warning: item.levels.warning,
+        share: item.share,
+        cumulativeShare: item.cumulativeShare,
+      })),
+    },
+  };
+}
+
+/** MTBF and MTTR per vehicle plus the fleet, with errors per 1,000 orders in the table. */
+export function reliabilityChart(
+  entries: ReliabilityEntry[],
+  fleet: ReliabilityEntry,
+  ctx: ChartContext,
+): ChartModel {
+  const all = entries.some((entry) => entry.vehicleId === null) ? entries : [...entries, fleet];
+  const names = all.map((entry) =>
+    entry.vehicleId === null ? ctx.t('failures.fleet') : entryName(entry.name, ctx),
+  );
+  return {
+    option: {
+      ...baseCartesian(ctx.theme),
+      tooltip: {
+        ...baseCartesian(ctx.theme).tooltip,
+        axisPointer: { type: 'shadow' },
+        valueFormatter: durationFormatter(ctx),
+      },
+      xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
+      yAxis: [durationAxis(ctx), { ...durationAxis(ctx), splitLine: { show: false } }],
+      series: [
+        {
+          name: ctx.t('failures.mtbf'),
+          type: 'bar',
+          data: all.map((entry) => entry.current.mtbfSeconds),
+          itemStyle: { color: ctx.theme.palette[0] },
+        },
+        {
+          name: ctx.t('failures.mttr'),
+          type: 'bar',
+          yAxisIndex: 1,
+          data: all.map((entry) => entry.current.mttrSeconds),
+          itemStyle: { color: LEVEL_COLORS.URGENT },
+        },
+      ],
+    },
+    table: {
+      columns: [
+        { key: 'name', label: ctx.t('processes.vehicle'), format: 'text' },
+        { key: 'mtbf', label: ctx.t('failures.mtbf'), format: 'duration' },
+        { key: 'mttr', label: ctx.t('failures.mttr'), format: 'duration' },
+        { key: 'stops', label: ctx.t('failures.stopEpisodes'), format: 'integer' },
+        { key: 'warnings', label: ctx.t('failures.warnings'), format: 'integer' },
+        { key: 'downtime', label: ctx.t('failures.downtime'), format: 'duration' },
+        { key: 'orders', label: ctx.t('processes.orders'), format: 'integer' },
+        { key: 'per1000', label: ctx.t('failures.errorsPer1000'), format: 'decimal' },
+        { key: 'stopsPer1000', label: ctx.t('failures.stopsPer1000'), format: 'decimal' },
+        { key: 'warningsPer1000', label: ctx.t('failures.warningsPer1000'), format: 'decimal' },
+        { key: 'previousMtbf', label: ctx.t('failures.previousMtbf'), format: 'duration' },
+      ],
+      rows: all.map((entry, index) => ({
+        name: names[index] ?? '',
+        mtbf: entry.current.mtbfSeconds,
+        mttr: entry.current.mttrSeconds,
+        stops: entry.current.stopEpisodes,
+        warnings: entry.current.warnings,
+        downtime: entry.current.downtimeSeconds,
+        orders: entry.current.orders,
+        per1000: entry.current.errorsPer1000Orders,
+        stopsPer1000: entry.current.stopErrorsPer1000Orders,
+        warningsPer1000: entry.current.warningsPer1000Orders,
+        previousMtbf: entry.previous.mtbfSeconds,
+      })),
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import type { ErrorPoint, MapLayer } from '../../api/analytics-failures';
+import type { ChartContext, ChartModel } from '../../components/charts';
+import { axisStyle } from '../../components/charts';
+import { formatDateTime, formatNumber } from '../../lib/format';
+import { escapeHtml } from './matrixCharts';
+import { typeColor } from './levels';
+
+/** Pure transforms of failures/visualization: the site drawn from the driven track. */
+
+interface PointDatum {
+  value: [number, number];
+  point: ErrorPoint;
+}
+
+export function pointTooltip(point: ErrorPoint, ctx: ChartContext): string {
+  return [
+    `<b>${escapeHtml(point.errorType)}</b> (${ctx.t(`failures.level.${point.level}`)})`,
+    formatDateTime(point.start, ctx.language),
+    escapeHtml(point.vehicleName),
+    escapeHtml(point.description),
+  ].join('<br/>');
+}
+
+function metreAxis(ctx: ChartContext, min: number, max: number) {
+  return {
+    type: 'value',
+    min: Math.floor(min),
+    max: Math.ceil(max),
+    ...axisStyle(ctx.theme),
+    axisLabel: {
+      color: ctx.theme.mutedText,
+      formatter: (value: number) => `${formatNumber(value, ctx.language)} m`,
+    },
+  };
+}
+
+/** Cell centres of the driven track (grey) under the error points (one series per type). */
+export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
+  const { track, bounds } = layer;
+  const margin = track.cellSize;
+  const trackPoints = track.cells.map(([column, row]) => [
+    track.originX + (column + 0.5) * track.cellSize,
+    track.originY + (row + 0.5) * track.cellSize,
+  ]);
+  const byType = new Map<string, PointDatum[]>();
+  for (const point of layer.points) {
+    const list = byType.get(point.errorType) ?? [];
+    list.push({ value: [point.x, point.y], point });
+    byType.set(point.errorType, list);
+  }
+  const types = [...byType.keys()].sort();
+  return {
+    option: {
+      textStyle: { color: ctx.theme.text },
+      grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
+      legend: { top: 0, type: 'scroll', data: types, textStyle: { color: ctx.theme.text } },
+      tooltip: {
+        trigger: 'item',
+        backgroundColor: ctx.theme.tooltipBackground,
+        textStyle: { color: ctx.theme.text },
+        confine: true,
+        formatter: (params: { data?: PointDatum | number[] }) =>
+          params.data && 'point' in params.data ? pointTooltip(params.data.point, ctx) : '',
+      },
+      xAxis: metreAxis(ctx, bounds.minX - margin, bounds.maxX + margin),
+      yAxis: metreAxis(ctx, bounds.minY - margin, bounds.maxY + margin),
+      series: [
+        {
+          name: ctx.t('failures.track'),
+          type: 'scatter',
+          data: trackPoints,
+          symbol: 'rect',
+          symbolSize: 5,
+          silent: true,
+          itemStyle: { color: ctx.theme.axisLine, opacity: 0.6 },
+          tooltip: { show: false },
+        },
+        ...types.map((type) => ({
+          name: type,
+          type: 'scatter',
+          data: byType.get(type) ?? [],
+          symbolSize: 9,
+          itemStyle: { color: typeColor(type), opacity: 0.75, borderColor: '#fff', borderWidth: 0.5 },
+        })),
+      ],
+    },
+    table: {
+      columns: [
+        { key: 'start', label: ctx.t('failures.start'), format: 'text' },
+        { key: 'vehicle', label: ctx.t('processes.vehicle'), format: 'text' },
+        { key: 'errorType', label: ctx.t('failures.errorType'), format: 'text' },
+        { key: 'level', label: ctx.t('failures.levelLabel'), format: 'text' },
+        { key: 'description', label: ctx.t('failures.description'), format: 'text' },
+        { key: 'x', label: 'x (m)', format: 'decimal' },
+        { key: 'y', label: 'y (m)', format: 'decimal' },
+      ],
+      rows: layer.points.map((point) => ({
+        start: formatDateTime(point.start, ctx.language),
+        vehicle: point.vehicleName,
+        errorType: point.errorType,
+        level: ctx.t(`failures.level.${point.level}`),
+        description: point.description,
+        x: point.x,
+        y: point.y,
+      })),
+    },
+  };
+}
+
+/** Errors per grid cell as a heatmap over the same area. */
+export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
+  const { density } = layer;
+  const label = (origin: number, index: number) =>
+    formatNumber(origin + index * density.cellSize, ctx.language, { maximumFractionDigits: 1 });
+  const columns = Array.from({ length: density.columns }, (_, index) => label(density.originX, index));
+  const rows = Array.from({ length: density.rows }, (_, index) => label(density.originY, index));
+  const max = density.cells.reduce((top, [, , count]) => Math.max(top, count), 1);
+  return {
+    option: {
+      textStyle: { color: ctx.theme.text },
+      grid: { left: 8, right: 16, top: 16, bottom: 56, containLabel: true },
+      tooltip: {
+        backgroundColor: ctx.theme.tooltipBackground,
+        textStyle: { color: ctx.theme.text },
+        confine: true,
+        formatter: (params: { value?: [number, number, number] }) =>
+          params.value
+            ? `x ${columns[params.value[0]]} m, y ${rows[params.value[1]]} m<br/>${ctx.t('failures.count')}: ${formatNumber(params.value[2], ctx.language)}`
+            : '',
+      },
+      xAxis: { type: 'category', data: columns, ...axisStyle(ctx.theme), splitArea: { show: false } },
+      yAxis: { type: 'category', data: rows, ...axisStyle(ctx.theme) },
+      visualMap: {
+        min: 0,
+        max,
+        calculable: true,
+        orient: 'horizontal',
+        left: 'center',
+        bottom: 0,
+        itemHeight: 120,
+        textStyle: { color: ctx.theme.mutedText },
+        inRange: { color: ['#fff3bf', '#f59f00', '#e03131', '#a61e1e'] },
+      },
+      series: [{ name: ctx.t('failures.count'), type: 'heatmap', data: density.cells }],
+    },
+    table: {
+      columns: [
+        { key: 'x', label: 'x (m)', format: 'decimal' },
+        { key: 'y', label: 'y (m)', format: 'decimal' },
+        { key: 'count', label: ctx.t('failures.count'), format: 'integer' },
+      ],
+      rows: [...density.cells]
+        .sort((a, b) => b[2] - a[2])
+        .map(([column, row, count]) => ({
+          x: density.originX + column * density.cellSize,
+          y: density.originY + row * density.cellSize,
+          count,
+        })),
+    },
+  };
+}

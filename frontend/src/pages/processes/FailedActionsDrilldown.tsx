@@ -1,0 +1,75 @@
+import { ActionIcon, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconX } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useReducer } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type AnalysisScope, type FailedAction, loadFailedActions } from '../../api/analytics-processes';
+import { cellText } from './durations';
+import { initialListState, listReducer } from './listState';
+import { type PagedColumn, PagedTable } from './PagedTable';
+
+const FAILED_DEFAULT_SORT = '-end';
+const reduceFailures = listReducer<Record<string, never>>(FAILED_DEFAULT_SORT);
+
+/** The failed actions of one action type, paged and sortable by the server. */
+export function FailedActionsDrilldown({
+  scope,
+  actionType,
+  onClose,
+}: {
+  scope: AnalysisScope;
+  actionType: string;
+  onClose: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const [list, dispatch] = useReducer(reduceFailures, initialListState({}));
+  const failures = useQuery({
+    queryKey: ['analytics', 'failedActions', scope.from, scope.to, scope.vehicles.map((v) => v.id).join(','), scope.combined, scope.shift, actionType, list],
+    queryFn: () => loadFailedActions(scope, actionType, { page: list.page, pageSize: list.pageSize, sort: list.sort }),
+    placeholderData: keepPreviousData,
+  });
+  const columns: PagedColumn<FailedAction>[] = [
+    { key: 'vehicle', label: t('processes.vehicle'), sortKey: 'vehicle', render: (row) => row.vehicleName },
+    { key: 'actionId', label: t('processes.actionId'), render: (row) => row.actionId },
+    { key: 'orderId', label: t('processes.orderId'), sortKey: 'orderId', render: (row) => row.orderId || t('processes.instantAction') },
+    { key: 'firstSeen', label: t('processes.firstSeen'), sortKey: 'firstSeen', render: (row) => cellText(row.firstSeen, 'dateTime', language) },
+    { key: 'started', label: t('processes.started'), render: (row) => cellText(row.started, 'dateTime', language) },
+    { key: 'end', label: t('processes.end'), sortKey: 'end', render: (row) => cellText(row.end, 'dateTime', language) },
+    { key: 'duration', label: t('processes.duration'), sortKey: 'duration', align: 'right', render: (row) => cellText(row.durationSeconds, 'duration', language) },
+  ];
+  const page = failures.data;
+  return (
+    <Paper withBorder radius="lg" p="md" data-testid="drilldown-failed-actions" data-action-type={actionType}>
+      <Stack gap="md">
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={3} size="h4" data-testid="drilldown-title">
+            {t('processes.failedActionsOf', { actionType })}
+          </Title>
+          <ActionIcon variant="subtle" aria-label={t('processes.closeDrilldown')} onClick={onClose} data-testid="drilldown-close">
+            <IconX size={18} />
+          </ActionIcon>
+        </Group>
+        <PagedTable
+          testId="drilldown-failures"
+          columns={columns}
+          rows={page?.items}
+          rowKey={(row) => `${row.vehicleId}-${row.actionId}-${row.end}`}
+          rowTestId={(row) => `failed-action-row-${row.actionId}`}
+          sort={page?.sort ?? list.sort ?? FAILED_DEFAULT_SORT}
+          onSort={(column) => dispatch({ type: 'sort', column })}
+          page={list.page}
+          pages={page?.pages ?? 1}
+          pageSize={list.pageSize}
+          total={page?.total ?? 0}
+          onPage={(next) => dispatch({ type: 'page', page: next, pages: page?.pages ?? 1 })}
+          onPageSize={(size) => dispatch({ type: 'pageSize', pageSize: size })}
+          isPending={failures.isPending}
+          error={failures.error}
+          onRetry={() => void failures.refetch()}
+          empty={<Text c="dimmed" data-testid="drilldown-failures-empty">{t('processes.noFailedActions')}</Text>}
+        />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,131 @@
+import { ActionIcon, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { IconX } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useReducer } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  type AnalysisScope,
+  loadWorkflowHistogram,
+  loadWorkflowOrders,
+  type OrderOutcome,
+  type WorkflowOrder,
+} from '../../api/analytics-processes';
+import { ChartCard, chartStatus, EChart, type EmptyReason, useChartContext } from '../../components/charts';
+import { cellText } from './durations';
+import { initialListState, listReducer } from './listState';
+import { OutcomeBadge } from './OutcomeBadge';
+import { type PagedColumn, PagedTable } from './PagedTable';
+import { cycleHistogramChart } from './processesCharts';
+
+const ORDER_DEFAULT_SORT = '-start';
+const reduceOrders = listReducer<{ outcome: OrderOutcome | null }>(ORDER_DEFAULT_SORT);
+
+/** One workflow: its cycle-time histogram and its orders (paged, sortable, by outcome). */
+export function WorkflowDrilldown({
+  scope,
+  workflow,
+  emptyReason,
+  onClose,
+}: {
+  scope: AnalysisScope;
+  workflow: string;
+  emptyReason: EmptyReason;
+  onClose: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const ctx = useChartContext();
+  const language = i18n.language;
+  const [list, dispatch] = useReducer(reduceOrders, initialListState({ outcome: null }));
+  const key = [scope.from, scope.to, scope.vehicles.map((v) => v.id).join(','), scope.combined, scope.shift, workflow];
+  const histogram = useQuery({
+    queryKey: ['analytics', 'workflowHistogram', ...key],
+    queryFn: () => loadWorkflowHistogram(scope, workflow),
+  });
+  const orders = useQuery({
+    queryKey: ['analytics', 'workflowOrders', ...key, list],
+    queryFn: () =>
+      loadWorkflowOrders(scope, workflow, {
+        page: list.page,
+        pageSize: list.pageSize,
+        sort: list.sort,
+        outcome: list.filters.outcome,
+      }),
+    placeholderData: (previous) => previous,
+  });
+  const model = useMemo(() => histogram.data && cycleHistogramChart(histogram.data, ctx), [histogram.data, ctx]);
+  const columns: PagedColumn<WorkflowOrder>[] = [
+    { key: 'orderId', label: t('processes.orderId'), sortKey: 'orderId', render: (row) => row.orderId },
+    { key: 'vehicle', label: t('processes.vehicle'), sortKey: 'vehicle', render: (row) => row.vehicleName },
+    { key: 'start', label: t('processes.start'), sortKey: 'start', render: (row) => cellText(row.start, 'dateTime', language) },
+    { key: 'end', label: t('processes.end'), sortKey: 'end', render: (row) => cellText(row.end, 'dateTime', language) },
+    { key: 'duration', label: t('processes.duration'), sortKey: 'duration', align: 'right', render: (row) => cellText(row.durationSeconds, 'duration', language) },
+    { key: 'outcome', label: t('processes.outcomeLabel'), sortKey: 'outcome', render: (row) => <OutcomeBadge outcome={row.outcome} /> },
+    { key: 'distance', label: t('processes.distance'), sortKey: 'distance', align: 'right', render: (row) => cellText(row.distanceMeters, 'metres', language) },
+    { key: 'errors', label: t('processes.errors'), align: 'right', render: (row) => cellText(row.errorCount, 'integer', language) },
+  ];
+  const page = orders.data;
+  return (
+    <Paper withBorder radius="lg" p="md" data-testid="drilldown-workflow" data-workflow={workflow}>
+      <Stack gap="md">
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={3} size="h4" data-testid="drilldown-title">
+            {t('processes.workflowDrilldown', { workflow })}
+          </Title>
+          <ActionIcon variant="subtle" aria-label={t('processes.closeDrilldown')} onClick={onClose} data-testid="drilldown-close">
+            <IconX size={18} />
+          </ActionIcon>
+        </Group>
+        <ChartCard
+          name="workflow-histogram"
+          title={t('processes.cycleHistogram')}
+          status={chartStatus({
+            isPending: histogram.isPending,
+            error: histogram.error,
+            isEmpty: histogram.data !== undefined && histogram.data.current.cycle.count === 0 && histogram.data.previous.cycle.count === 0,
+            emptyReason,
+            onRetry: () => void histogram.refetch(),
+          })}
+          table={model?.table}
+          exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}
+          height={260}
+        >
+          {model && <EChart option={model.option} height={260} ariaLabel={t('processes.cycleHistogram')} />}
+        </ChartCard>
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Title order={4} size="h5">{t('processes.workflowOrders')}</Title>
+          <SegmentedControl
+            size="xs"
+            data-testid="drilldown-outcome"
+            value={list.filters.outcome ?? 'all'}
+            onChange={(value) => dispatch({ type: 'filter', filters: { outcome: value === 'all' ? null : (value as OrderOutcome) } })}
+            data={[
+              { value: 'all', label: t('processes.allOutcomes') },
+              { value: 'finished', label: t('processes.outcome.finished') },
+              { value: 'failed', label: t('processes.outcome.failed') },
+              { value: 'cancelled', label: t('processes.outcome.cancelled') },
+            ]}
+          />
+        </Group>
+        <PagedTable
+          testId="drilldown-orders"
+          columns={columns}
+          rows={page?.items}
+          rowKey={(row) => `${row.vehicleId}-${row.orderId}`}
+          rowTestId={(row) => `order-row-${row.orderId}`}
+          sort={page?.sort ?? list.sort ?? ORDER_DEFAULT_SORT}
+          onSort={(column) => dispatch({ type: 'sort', column })}
+          page={list.page}
+          pages={page?.pages ?? 1}
+          pageSize={list.pageSize}
+          total={page?.total ?? 0}
+          onPage={(next) => dispatch({ type: 'page', page: next, pages: page?.pages ?? 1 })}
+          onPageSize={(size) => dispatch({ type: 'pageSize', pageSize: size })}
+          isPending={orders.isPending}
+          error={orders.error}
+          onRetry={() => void orders.refetch()}
+          empty={<Text c="dimmed" data-testid="drilldown-orders-empty">{t('processes.noOrders')}</Text>}
+        />
+      </Stack>
+    </Paper>
+  );
+}

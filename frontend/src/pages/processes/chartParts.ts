@@ -1,0 +1,68 @@
+import { axisStyle, baseCartesian, type ChartContext } from '../../components/charts';
+import { formatDuration, formatNumber } from '../../lib/format';
+
+/** Pieces the processes, failures and battery transforms share (pure). */
+
+/** Outcome colours, app-wide: finished green, failed red, cancelled grey. */
+export const OUTCOME_COLORS = { finished: '#2f9e44', failed: '#e03131', cancelled: '#868e96' } as const;
+
+/** "2 min – 4 min" for each bucket; the last bucket is open above ("≥ 30 min"). */
+export function bucketLabels(edges: readonly number[], language: string): string[] {
+  return edges.map((edge, index) => {
+    const next = edges[index + 1];
+    return next === undefined
+      ? `≥ ${formatDuration(edge, language)}`
+      : `${formatDuration(edge, language)} – ${formatDuration(next, language)}`;
+  });
+}
+
+/** The name of an entry: the vehicle's, or "selected vehicles" for the combined one. */
+export function entryName(name: string | null, ctx: ChartContext): string {
+  return name ?? ctx.t('processes.combined');
+}
+
+export function durationAxis(ctx: ChartContext) {
+  return {
+    type: 'value',
+    ...axisStyle(ctx.theme),
+    axisLabel: {
+      color: ctx.theme.mutedText,
+      formatter: (value: number) => formatDuration(value, ctx.language),
+    },
+  };
+}
+
+export function countAxis(ctx: ChartContext) {
+  return {
+    type: 'value',
+    minInterval: 1,
+    ...axisStyle(ctx.theme),
+    axisLabel: {
+      color: ctx.theme.mutedText,
+      formatter: (value: number) => formatNumber(value, ctx.language),
+    },
+  };
+}
+
+export function categoryAxis(ctx: ChartContext, data: string[], rotate = 0) {
+  return {
+    type: 'category',
+    data,
+    ...axisStyle(ctx.theme),
+    axisLabel: { color: ctx.theme.mutedText, rotate, hideOverlap: true },
+  };
+}
+
+/** Tooltip value formatter: numbers in the user's language. */
+export function numberFormatter(ctx: ChartContext, digits = 0) {
+  return (value: unknown) =>
+    typeof value === 'number'
+      ? formatNumber(value, ctx.language, { maximumFractionDigits: digits })
+      : '–';
+}
+
+export function durationFormatter(ctx: ChartContext) {
+  return (value: unknown) => (typeof value === 'number' ? formatDuration(value, ctx.language) : '–');
+}
+
+export { baseCartesian };

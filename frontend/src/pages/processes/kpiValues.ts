@@ -1,0 +1,67 @@
+import { type Trend, trendOf } from '../../components/charts';
+import { formatDecimal, formatDuration, formatNumber, formatShare } from '../../lib/format';
+
+/**
+ * The texts of a KPI tile (value, change against the previous period, previous value) in
+ * the user's language. Pure: the pages only place them.
+ */
+export type KpiUnit = 'duration' | 'share' | 'integer' | 'decimal' | 'percentPoints';
+
+export interface KpiTexts {
+  value: string;
+  trend: Trend | null;
+  deltaText?: string;
+  previousText?: string;
+}
+
+function formatIn(unit: KpiUnit, value: number, language: string): string {
+  switch (unit) {
+    case 'duration':
+      return formatDuration(value, language);
+    case 'share':
+      return formatShare(value, language);
+    case 'integer':
+      return formatNumber(Math.round(value), language);
+    case 'percentPoints':
+      return `${formatDecimal(value, language)} %`;
+    default:
+      return formatDecimal(value, language);
+  }
+}
+
+function formatDelta(unit: KpiUnit, delta: number, language: string): string {
+  const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
+  const size = Math.abs(delta);
+  if (unit === 'share') {
+    // A change of a share is in percentage points, not percent.
+    return `${sign}${formatDecimal(size * 100, language)} pp`;
+  }
+  if (unit === 'percentPoints') {
+    return `${sign}${formatDecimal(size, language)} pp`;
+  }
+  return `${sign}${formatIn(unit, size, language)}`;
+}
+
+export function kpiTexts({
+  value,
+  previous,
+  unit,
+  higherIsBetter,
+  language,
+  noData,
+}: {
+  value: number | null;
+  previous: number | null;
+  unit: KpiUnit;
+  higherIsBetter: boolean;
+  language: string;
+  noData: string;
+}): KpiTexts {
+  const trend = trendOf({ value, previous, higherIsBetter });
+  return {
+    value: value === null ? noData : formatIn(unit, value, language),
+    trend,
+    deltaText: trend ? formatDelta(unit, trend.delta, language) : undefined,
+    previousText: previous === null ? undefined : formatIn(unit, previous, language),
+  };
+}

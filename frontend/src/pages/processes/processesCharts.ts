@@ -1,0 +1,176 @@
+import type { ChartContext, ChartModel } from '../../components/charts';
+import { baseCartesian } from '../../components/charts';
+import type { ProcessEntry, ProcessFigures } from '../../api/analytics-processes';
+import {
+  bucketLabels,
+  categoryAxis,
+  countAxis,
+  durationAxis,
+  durationFormatter,
+  entryName,
+  numberFormatter,
+  OUTCOME_COLORS,
+} from './chartParts';
+
+/** Pure transforms of the processes analysis: API data + language -> chart and table. */
+
+/** First and last bucket with orders in either period (0..0 when there are none). */
+export function occupiedSpan(...histograms: number[][]): { first: number; last: number } {
+  let first = Number.POSITIVE_INFINITY;
+  let last = -1;
+  for (const histogram of histograms) {
+    histogram.forEach((count, index) => {
+      if (count > 0) {
+        first = Math.min(first, index);
+        last = Math.max(last, index);
+      }
+    });
+  }
+  return last < 0 ? { first: 0, last: -1 } : { first, last };
+}
+
+/** Cycle-time histogram, current period against the previous one. */
+export function cycleHistogramChart(
+  data: { histogramEdges: number[]; current: ProcessFigures; previous: ProcessFigures },
+  ctx: ChartContext,
+): ChartModel {
+  // The server's buckets cover seconds to hours; show only the span that has orders.
+  const { first, last } = occupiedSpan(data.current.histogram, data.previous.histogram);
+  const labels = bucketLabels(data.histogramEdges, ctx.language).slice(first, last + 1);
+  const currentCounts = labels.map((_, index) => data.current.histogram[first + index] ?? 0);
+  const previousCounts = labels.map((_, index) => data.previous.histogram[first + index] ?? 0);
+  const current = ctx.t('processes.currentPeriod');
+  const previous = ctx.t('processes.previousPeriod');
+  const count = numberFormatter(ctx);
+  return {
+    option: {
+      ...baseCartesian(ctx.theme),
+      tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: count },
+      xAxis: { ...categoryAxis(ctx, labels, 30), name: ctx.t('processes.cycleTime') },
+      yAxis: { ...countAxis(ctx), name: ctx.t('processes.orders') },
+      series: [
+        {
+          name: current,
+          type: 'bar',
+          data: currentCounts,
+          itemStyle: { color: ctx.theme.palette[0] },
+        },
+        {
+          name: previous,
+          type: 'bar',
+          data: previousCounts,
+          itemStyle: { color: ctx.theme.previous, opacity: 0.45 },
+        },
+      ],
+    },
+    table: {
+      columns: [
+        { key: 'bucket', label: ctx.t('processes.cycleTime'), format: 'text' },
+        { key: 'current', label: current, format: 'integer' },
+        { key: 'previous', label: previous, format: 'integer' },
+      ],
+      rows: labels.map((bucket, index) => ({
+        bucket,
+        current: currentCounts[index] ?? 0,
+        previous: previousCounts[index] ?? 0,
+      })),
+    },
+  };
+}
+
+/** Finished, failed and cancelled orders per vehicle (or combined), stacked. */
+export function outcomesChart(entries: ProcessEntry[], ctx: ChartContext): ChartModel {
+  const names = entries.map((entry) => entryName(entry.name, ctx));
+  const keys = ['finished', 'failed', 'cancelled'] as const;
+  return {
+    option: {
+      ...baseCartesian(ctx.theme),
+      tooltip: {
+        ...baseCartesian(ctx.theme).tooltip,
+        axisPointer: { type: 'shadow' },
+        valueFormatter: numberFormatter(ctx),
+      },
+      xAxis: countAxis(ctx),
+      yAxis: { ...categoryAxis(ctx, names), inverse: true },
+      series: keys.map((key) => ({
+        name: ctx.t(`processes.outcome.${key}`),
+        type: 'bar',
+        stack: 'outcomes',
+        data: entries.map((entry) => entry.current.outcomes[key]),
+        itemStyle: { color: OUTCOME_COLORS[key] },
+      })),
+    },
+    table: {
+      columns: [
+        { key: 'name', label: ctx.t('processes.vehicle'), format: 'text' },
+        ...keys.map((key) => ({
+          key,
+          label: ctx.t(`processes.outcome.${key}`),
+          format: 'integer' as const,
+        })),
+        { key: 'successRate', label: ctx.t('processes.successRate'), format: 'share' },
+        { key: 'previousSuccessRate', label: ctx.t('processes.previousSuccessRate'), format: 'share' },
+      ],
+      rows: entries.map((entry, index) => ({
+        name: names[index] ?? '',
+        finished: entry.current.outcomes.finished,
+        failed: entry.current.outcomes.failed,
+        cancelled: entry.current.outcomes.cancelled,
+        successRate: entry.current.outcomes.successRate,
+        previousSuccessRate: entry.previous.outcomes.successRate,
+      })),
+    },
+  };
+}
+
+/** p50, p90, p95 of the cycle time per vehicle, with max, paused and waiting in the table. */
+export function cyclePercentilesChart(entries: ProcessEntry[], ctx: ChartContext): ChartModel {
+  const names = entries.map((entry) => entryName(entry.name, ctx));
+  const percentiles = [
+    ['p50', 'p50Seconds'],
+    ['p90', 'p90Seconds'],
+    ['p95', 'p95Seconds'],
+  ] as const;
+  return {
+    option: {
+      ...baseCartesian(ctx.theme),
+      tooltip: {
+        ...baseCartesian(ctx.theme).tooltip,
+        axisPointer: { type: 'shadow' },
+        valueFormatter: durationFormatter(ctx),
+      },
+      xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
+      yAxis: durationAxis(ctx),
+      series: percentiles.map(([label, key], index) => ({
+        name: label,
+        type: 'bar',
+        data: entries.map((entry) => entry.current.cycle[key]),
+        itemStyle: { color: ctx.theme.palette[index] },
+      })),
+    },
+    table: {
+      columns: [
+        { key: 'name', label: ctx.t('processes.vehicle'), format: 'text' },
+        { key: 'count', label: ctx.t('processes.finishedOrders'), format: 'integer' },
+        { key: 'p50', label: 'p50', format: 'duration' },
+        { key: 'p90', label: 'p90', format: 'duration' },
+        { key: 'p95', label: 'p95', format: 'duration' },
+        { key: 'max', label: ctx.t('processes.max'), format: 'duration' },
+        { key: 'previousP50', label: ctx.t('processes.previousP50'), format: 'duration' },
+        { key: 'paused', label: ctx.t('processes.pausedTime'), format: 'duration' },
+        { key: 'waiting', label: ctx.t('processes.waitingTime'), format: 'duration' },
+      ],
+      rows: entries.map((entry, index) => ({
+        name: names[index] ?? '',
+        count: entry.current.cycle.count,
+        p50: entry.current.cycle.p50Seconds,
+        p90: entry.current.cycle.p90Seconds,
+        p95: entry.current.cycle.p95Seconds,
+        max: entry.current.cycle.maxSeconds,
+        previousP50: entry.previous.cycle.p50Seconds,
+        paused: entry.current.times.pausedSeconds,
+        waiting: entry.current.times.waitingSeconds,
+      })),
+    },
+  };
+}

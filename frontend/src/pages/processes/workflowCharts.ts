@@ -1,0 +1,72 @@
+import type { WorkflowRow } from '../../api/analytics-processes';
+import type { ChartContext, ChartModel, TableData } from '../../components/charts';
+import { baseCartesian } from '../../components/charts';
+import { categoryAxis, durationAxis, durationFormatter } from './chartParts';
+
+/** Pure transforms of processes/workflows and processes/actions. */
+
+export function workflowsTable(rows: WorkflowRow[], ctx: ChartContext): TableData {
+  return {
+    columns: [
+      { key: 'workflow', label: ctx.t('processes.workflow'), format: 'text' },
+      { key: 'orders', label: ctx.t('processes.orders'), format: 'integer' },
+      { key: 'successRate', label: ctx.t('processes.successRate'), format: 'share' },
+      { key: 'p50', label: ctx.t('processes.cycleP50'), format: 'duration' },
+      { key: 'p90', label: ctx.t('processes.cycleP90'), format: 'duration' },
+      { key: 'previousOrders', label: ctx.t('processes.previousOrders'), format: 'integer' },
+      { key: 'ordersTrend', label: ctx.t('processes.ordersTrend'), format: 'integer' },
+      { key: 'previousSuccessRate', label: ctx.t('processes.previousSuccessRate'), format: 'share' },
+      { key: 'previousP50', label: ctx.t('processes.previousP50'), format: 'duration' },
+    ],
+    rows: rows.map((row) => ({
+      workflow: row.workflow,
+      orders: row.orders,
+      successRate: row.successRate,
+      p50: row.cycleP50Seconds,
+      p90: row.cycleP90Seconds,
+      previousOrders: row.previousOrders,
+      ordersTrend: row.ordersTrend,
+      previousSuccessRate: row.previousSuccessRate,
+      previousP50: row.previousCycleP50Seconds,
+    })),
+  };
+}
+
+/** Cycle time p50 and p90 per workflow against the previous period's p50. */
+export function workflowCycleChart(rows: WorkflowRow[], ctx: ChartContext): ChartModel {
+  const names = rows.map((row) => row.workflow);
+  return {
+    option: {
+      ...baseCartesian(ctx.theme),
+      tooltip: {
+        ...baseCartesian(ctx.theme).tooltip,
+        axisPointer: { type: 'shadow' },
+        valueFormatter: durationFormatter(ctx),
+      },
+      xAxis: categoryAxis(ctx, names, names.length > 5 ? 30 : 0),
+      yAxis: durationAxis(ctx),
+      series: [
+        {
+          name: ctx.t('processes.cycleP50'),
+          type: 'bar',
+          data: rows.map((row) => row.cycleP50Seconds),
+          itemStyle: { color: ctx.theme.palette[0] },
+        },
+        {
+          name: ctx.t('processes.cycleP90'),
+          type: 'bar',
+          data: rows.map((row) => row.cycleP90Seconds),
+          itemStyle: { color: ctx.theme.palette[1] },
+        },
+        {
+          name: ctx.t('processes.previousP50'),
+          type: 'line',
+          data: rows.map((row) => row.previousCycleP50Seconds),
+          lineStyle: { type: 'dashed', color: ctx.theme.previous },
+          itemStyle: { color: ctx.theme.previous },
+        },
+      ],
+    },
+    table: workflowsTable(rows, ctx),
+  };
+}
