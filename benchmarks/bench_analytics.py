@@ -128,8 +128,9 @@ def main() -> None:
         for days in (30, 365):
             for shift in ("all", "night"):
                 for label, name, combined in CASES:
-                    once = label.endswith("per vehicle") or name == "Statusboard"
-                    if once and shift != "all":
+                    if name == "Statusboard" and (days, shift) != (30, "all"):
+                        continue  # live: the period does not matter
+                    if label.endswith("per vehicle") and shift != "all":
                         continue
                     scope, params = _scope(app, days=days, shift=shift, combined=combined)
                     function = RESOURCES.get(name)

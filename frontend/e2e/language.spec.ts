@@ -4,6 +4,8 @@ import { E2E_USERS } from './support/users';
 
 /** Spec section 2: menu points depend on the language; all texts in English and German. */
 const user = E2E_USERS.language;
+// One after the other: the tests share this user's language.
+test.describe.configure({ mode: 'default' });
 const AREAS = ['dashboards', 'productivity', 'processes', 'failures', 'battery', 'help', 'logout'];
 
 async function expectMenuIn(page: import('@playwright/test').Page, language: Language) {

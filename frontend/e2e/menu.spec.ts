@@ -5,6 +5,9 @@ import { DEMO_USERS, ROLES, type Role } from './support/users';
 /** Spec section 2 (menu) and section 6 (help only for superuser, customer and partner). */
 const HELP_ROLES: readonly Role[] = ['superuser', 'customer', 'partner'];
 
+// Read-only: the tests of this file may run side by side.
+test.describe.configure({ mode: 'parallel' });
+
 const AREAS = ['dashboards', 'productivity', 'processes', 'failures', 'battery'] as const;
 
 /** Sub-pages per area in menu order, with the translation key of their name and beta flag. */

@@ -124,3 +124,20 @@ test('a page module that fails to load while online shows the chunk error', asyn
   await page.getByTestId('error-overlay-close').click();
   await expect(overlay).toHaveCount(0);
 });
+
+test('a request that fails in transport shows a toast, not the error overlay', async ({
+  app,
+  page,
+}) => {
+  await app.login(DEMO_USERS.customer);
+  await app.open('/failures/analysis');
+  await expect(page.getByTestId('filter-bar')).toBeVisible();
+  await page.route('**/v2/User/settings', (route) =>
+    route.request().method() === 'PATCH' ? route.abort('connectionreset') : route.fallback(),
+  );
+  await page.getByTestId('date-prev').click();
+  // Mantine renders one toast container per screen position; the toast sits top right.
+  const toasts = page.locator('[data-testid="toast-container"][data-position="top-right"]');
+  await expect(toasts.getByText(text('en', 'filters.saveFailed'))).toBeVisible();
+  await expect(page.getByTestId('error-overlay')).toHaveCount(0);
+});

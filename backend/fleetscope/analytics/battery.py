@@ -18,7 +18,7 @@ Definitions (product.md section 3; samples and sessions as the derivation record
 """
 
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import duckdb
@@ -44,17 +44,16 @@ LOW_CHARGE = 20.0
 DOD_BIN = 10
 DOD_BINS = 10
 SECONDS_PER_30_DAYS = 30 * 86400
-
-
-class ChargePoint(CamelModel):
-    at: datetime
-    charge: float
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class ChargeSeries(CamelModel):
+    """Columns rather than point objects: 100 vehicles x 500 points build and serialise fast."""
+
     vehicle_id: int
     name: str
-    points: list[ChargePoint]
+    at: list[datetime] = Field(description="sample times, ascending")
+    charge: list[float] = Field(description="the charge at each time")
 
 
 class SessionFigures(CamelModel):
@@ -126,7 +125,7 @@ def _samples(
     rows = cursor.execute(
         "SELECT vehicle_id, bucket, "  # noqa: S608 - constants only
         f"count(*) FILTER (WHERE charge < {LOW_CHARGE}), "
-        "arg_max(health, sampled_at) FILTER (WHERE health IS NOT NULL), "
+        "arg_max(health, epoch_us(sampled_at)) FILTER (WHERE health IS NOT NULL), "
         f"regr_slope(health, epoch(sampled_at)) FROM ({sql}) GROUP BY ALL",
         parameters,
     ).fetchall()
@@ -164,26 +163,35 @@ def _series(
             for part in selection.slices
         ]
     )
-    points: dict[int, list[ChargePoint]] = {}
+    points: dict[int, tuple[list[datetime], list[float]]] = {}
     current_bounds = current.bounds
     if current_bounds is not None:
         sql, parameters = rows_in_periods(
             current, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
         )
-        width = max(current_bounds.seconds / SERIES_BUCKETS, 1.0)
-        slot = "floor((epoch(sampled_at) - ?) / ?)::INTEGER"
+        width_us = max(int(current_bounds.seconds * 1e6) // SERIES_BUCKETS, 1_000_000)
+        start_us = int(current_bounds.start.timestamp() * 1e6)
+        # Times as integer microseconds: arg_min/arg_max returning TIMESTAMPTZ is 3x slower.
+        at_us = "epoch_us(sampled_at)"
         rows = cursor.execute(
-            f"SELECT vehicle_id, {slot} AS slot, arg_min(sampled_at, charge), min(charge), "  # noqa: S608 - constants only
-            f"arg_max(sampled_at, charge), max(charge) FROM ({sql}) GROUP BY ALL ORDER BY 1, 2",
-            [current_bounds.start.timestamp(), width, *parameters],
+            f"SELECT vehicle_id, ({at_us} - ?) // ? AS slot, arg_min({at_us}, charge), "  # noqa: S608 - constants only
+            f"min(charge), arg_max({at_us}, charge), max(charge) FROM ({sql}) "
+            "GROUP BY ALL ORDER BY 1, 2",
+            [start_us, width_us, *parameters],
         ).fetchall()
         for vehicle_id, _, low_at, low, high_at, high in rows:
-            series = points.setdefault(int(vehicle_id), [])
-            pair = sorted([(low_at, low), (high_at, high)], key=lambda point: point[0])
+            times, charges = points.setdefault(int(vehicle_id), ([], []))
+            pair = sorted([(low_at, low), (high_at, high)])
             for at, charge in pair if low_at != high_at else pair[:1]:
-                series.append(ChargePoint(at=at, charge=charge))
+                times.append(_EPOCH + timedelta(microseconds=at))
+                charges.append(charge)
     return [
-        ChargeSeries(vehicle_id=v.id, name=v.name, points=points.get(v.id, []))
+        ChargeSeries(
+            vehicle_id=v.id,
+            name=v.name,
+            at=points.get(v.id, ([], []))[0],
+            charge=points.get(v.id, ([], []))[1],
+        )
         for v in scope.vehicles
     ]
 

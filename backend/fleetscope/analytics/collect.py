@@ -1,12 +1,13 @@
 """Measures from the fact store for windows of T, each window tagged with a bucket.
 
-Whole UTC hours are read from ``rollup_hourly``; the partial pieces (window edges that are
-not on a full hour, and the current hour up to now) exactly from the raw facts, clipped to
-the piece. A vehicle's current state has no closed interval yet: it is taken from
-``live_status`` up to now (offline after ``offline_after`` of silence, as the derivation's
-clock would decide). With ``use_rollups=False`` every window is read from the raw facts,
-which the benchmark uses as the baseline. Every value goes in as a parameter; vehicle ids,
-hours and pieces as list parameters.
+Whole site-local days (T without a shift) are read from ``rollup_daily``, whole UTC hours
+from ``rollup_hourly`` (see rollup_read.py); the partial pieces (window edges that are not
+on a full hour, and the current hour up to now) exactly from the raw facts, clipped to the
+piece, in one query over all fact tables. A vehicle's current state has no closed interval
+yet: it is taken from ``live_status`` up to now (offline after ``offline_after`` of
+silence, as the derivation's clock would decide). With ``use_rollups=False`` every window
+is read from the raw facts, which the benchmark uses as the baseline. Every value goes in
+as a parameter; vehicle ids, hour ranges and pieces as list parameters.
 """
 
 import bisect

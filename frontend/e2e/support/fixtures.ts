@@ -124,16 +124,20 @@ export class App {
   }
 }
 
-export const test = base.extend<{ app: App }>({
+export const test = base.extend<{ app: App; consentAnswered: boolean }>({
+  /** Whether the cookie banner counts as answered (declined) when the test starts. */
+  consentAnswered: [true, { option: true }],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring pattern.
   baseURL: async ({}, use) => {
     await use(serverUrl());
   },
-  context: async ({ context }, use) => {
-    // The cookie banner is answered: it would cover the bottom right of every page.
-    await context.addCookies([
-      { name: CONSENT_ANSWERED_COOKIE, value: 'denied', url: serverUrl() },
-    ]);
+  context: async ({ context, consentAnswered }, use) => {
+    // The answered banner stays away: it would cover the bottom right of every page.
+    if (consentAnswered) {
+      await context.addCookies([
+        { name: CONSENT_ANSWERED_COOKIE, value: 'denied', url: serverUrl() },
+      ]);
+    }
     await use(context);
   },
   app: async ({ page }, use) => {

@@ -174,8 +174,13 @@ export function loadFailureMatrix(
   );
 }
 
-export function loadFailureMap(scope: AnalysisScope, filter: ErrorFilter): Promise<FailureMapResult> {
-  return callApi<FailureMapResult>(`${BASE}/FailureMap${analyticsQuery(scope, filterParams(filter))}`);
+export function loadFailureMap(
+  scope: AnalysisScope,
+  filter: ErrorFilter,
+): Promise<FailureMapResult> {
+  return callApi<FailureMapResult>(
+    `${BASE}/FailureMap${analyticsQuery(scope, filterParams(filter))}`,
+  );
 }
 
 function historyParams(query: HistoryQuery): Record<string, QueryValue> {

@@ -8,7 +8,10 @@ import { callApi } from './client';
  * combined and shift as the page header shows.
  */
 
-export type AnalysisScope = Pick<AnalysisFilters, 'from' | 'to' | 'vehicles' | 'combined' | 'shift'>;
+export type AnalysisScope = Pick<
+  AnalysisFilters,
+  'from' | 'to' | 'vehicles' | 'combined' | 'shift'
+>;
 
 export type QueryValue = string | number | null | undefined;
 
@@ -196,7 +199,15 @@ export const WORKFLOW_SORTS = [
   'cycleP90',
   'ordersTrend',
 ] as const;
-export const ORDER_SORTS = ['start', 'end', 'duration', 'distance', 'vehicle', 'outcome', 'orderId'] as const;
+export const ORDER_SORTS = [
+  'start',
+  'end',
+  'duration',
+  'distance',
+  'vehicle',
+  'outcome',
+  'orderId',
+] as const;
 export const FAILED_ACTION_SORTS = ['end', 'firstSeen', 'duration', 'vehicle', 'orderId'] as const;
 
 const BASE = '/v2/Analytics';

@@ -22,12 +22,10 @@ router = APIRouter(prefix="/Analytics", tags=["Analytics"])
 def get_battery(
     scope: ScopeDep, store: FactStoreDep, settings: SettingsDep, db: SessionDep
 ) -> Envelope[BatteryOut]:
-    capacities = {
-        vehicle_id: capacity
-        for vehicle_id, capacity in db.execute(
-            select(Vehicle.id, Vehicle.battery_capacity_wh).where(Vehicle.id.in_(scope.vehicle_ids))
-        ).tuples()
-    }
+    rows = db.execute(
+        select(Vehicle.id, Vehicle.battery_capacity_wh).where(Vehicle.id.in_(scope.vehicle_ids))
+    )
+    capacities = {int(vehicle_id): capacity for vehicle_id, capacity in rows}
     with reading(store) as cursor:
         result = battery(
             cursor,

@@ -55,5 +55,6 @@ export type {
   TableRow,
   ValueFormat,
 } from './types';
+export { useAnalyticsQuery } from './useAnalyticsQuery';
 export { useChartContext } from './useChartContext';
 export { csvValue, formatValue } from './values';

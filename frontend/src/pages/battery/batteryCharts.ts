@@ -55,7 +55,9 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
                 silent: true,
                 symbol: 'none',
                 lineStyle: { color: '#e03131', type: 'dashed' },
-                label: { formatter: ctx.t('battery.lowCharge', { value: format(data.lowChargeThreshold) }) },
+                label: {
+                  formatter: ctx.t('battery.lowCharge', { value: format(data.lowChargeThreshold) }),
+                },
                 data: [{ yAxis: data.lowChargeThreshold }],
               },
             }
@@ -82,7 +84,8 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
 /** Depth-of-discharge histogram (10-point bins), current against the previous period. */
 export function depthHistogramChart(entry: BatteryEntry, ctx: ChartContext): ChartModel {
   const labels = entry.current.sessions.depthHistogram.map(
-    (_, index) => `${formatNumber(index * 10, ctx.language)}–${formatNumber(index * 10 + 10, ctx.language)} %`,
+    (_, index) =>
+      `${formatNumber(index * 10, ctx.language)}–${formatNumber(index * 10 + 10, ctx.language)} %`,
   );
   const current = ctx.t('processes.currentPeriod');
   const previous = ctx.t('processes.previousPeriod');

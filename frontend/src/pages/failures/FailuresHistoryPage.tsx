@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useReducer } from 'react';
+import { useEffect, useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type ErrorEpisode,
@@ -32,58 +32,138 @@ export default function FailuresHistoryPage() {
   const filters = useAnalysisFilters();
   const errorTypes = useErrorTypes();
   const [list, dispatch] = useReducer(reduceHistory, initialListState(NO_FILTERS));
-  const scope = { from: filters.from, to: filters.to, vehicles: filters.vehicles, combined: filters.combined, shift: filters.shift };
-  const historyQuery: HistoryQuery = { page: list.page, pageSize: list.pageSize, sort: list.sort, ...list.filters };
+  const scope = {
+    from: filters.from,
+    to: filters.to,
+    vehicles: filters.vehicles,
+    combined: filters.combined,
+    shift: filters.shift,
+  };
+  const scopeKey = [
+    scope.from,
+    scope.to,
+    scope.vehicles.map((v) => v.id).join(','),
+    scope.combined,
+    scope.shift,
+  ].join('|');
+  // A new period or vehicle selection has other pages: start again at the first.
+  useEffect(() => {
+    if (scopeKey) {
+      dispatch({ type: 'page', page: 1, pages: 1 });
+    }
+  }, [scopeKey]);
+  const historyQuery: HistoryQuery = {
+    page: list.page,
+    pageSize: list.pageSize,
+    sort: list.sort,
+    ...list.filters,
+  };
   const history = useQuery({
-    queryKey: ['analytics', 'errorHistory', scope.from, scope.to, scope.vehicles.map((v) => v.id).join(','), scope.combined, scope.shift, list],
+    queryKey: ['analytics', 'errorHistory', scopeKey, list],
     queryFn: () => loadErrorHistory(scope, historyQuery),
     enabled: filters.ready && filters.vehicles.length > 0,
     placeholderData: keepPreviousData,
   });
   const page = history.data;
   const columns: PagedColumn<ErrorEpisode>[] = [
-    { key: 'vehicle', label: t('processes.vehicle'), sortKey: 'vehicle', render: (row) => row.vehicleName },
-    { key: 'errorType', label: t('failures.errorType'), sortKey: 'errorType', render: (row) => row.errorType },
+    {
+      key: 'vehicle',
+      label: t('processes.vehicle'),
+      sortKey: 'vehicle',
+      render: (row) => row.vehicleName,
+    },
+    {
+      key: 'errorType',
+      label: t('failures.errorType'),
+      sortKey: 'errorType',
+      render: (row) => row.errorType,
+    },
     {
       key: 'level',
       label: t('failures.levelLabel'),
       sortKey: 'level',
       render: (row) => (
-        <Badge size="sm" variant={row.level === 'FATAL' ? 'filled' : 'light'} color={isErrorLevel(row.level) ? LEVEL_BADGE_COLORS[row.level] : 'gray'}>
+        <Badge
+          size="sm"
+          variant={row.level === 'FATAL' ? 'filled' : 'light'}
+          color={isErrorLevel(row.level) ? LEVEL_BADGE_COLORS[row.level] : 'gray'}
+        >
           {isErrorLevel(row.level) ? t(`failures.level.${row.level}`) : row.level}
         </Badge>
       ),
     },
-    { key: 'description', label: t('failures.description'), render: (row) => <Text size="sm" truncate maw={280} title={row.description}>{row.description}</Text> },
-    { key: 'start', label: t('failures.start'), sortKey: 'start', render: (row) => cellText(row.start, 'dateTime', language) },
-    { key: 'end', label: t('failures.end'), sortKey: 'end', render: (row) => cellText(row.end, 'dateTime', language) },
-    { key: 'duration', label: t('processes.duration'), sortKey: 'duration', align: 'right', render: (row) => cellText(row.durationSeconds, 'duration', language) },
+    {
+      key: 'description',
+      label: t('failures.description'),
+      render: (row) => (
+        <Text size="sm" truncate maw={280} title={row.description}>
+          {row.description}
+        </Text>
+      ),
+    },
+    {
+      key: 'start',
+      label: t('failures.start'),
+      sortKey: 'start',
+      render: (row) => cellText(row.start, 'dateTime', language),
+    },
+    {
+      key: 'end',
+      label: t('failures.end'),
+      sortKey: 'end',
+      render: (row) => cellText(row.end, 'dateTime', language),
+    },
+    {
+      key: 'duration',
+      label: t('processes.duration'),
+      sortKey: 'duration',
+      align: 'right',
+      render: (row) => cellText(row.durationSeconds, 'duration', language),
+    },
     { key: 'order', label: t('processes.orderId'), render: (row) => row.orderId || '–' },
     {
       key: 'position',
       label: t('failures.position'),
       align: 'right',
       render: (row) =>
-        row.x === null || row.y === null ? '–' : `${cellText(row.x, 'decimal', language)} / ${cellText(row.y, 'decimal', language)} m`,
+        row.x === null || row.y === null
+          ? '–'
+          : `${cellText(row.x, 'decimal', language)} / ${cellText(row.y, 'decimal', language)} m`,
     },
   ];
   if (filters.ready && filters.vehicles.length === 0) {
-    return <AnalysisPage topic="failuresHistory"><EmptyState kind="noVehicles" /></AnalysisPage>;
+    return (
+      <AnalysisPage topic="failuresHistory">
+        <EmptyState kind="noVehicles" />
+      </AnalysisPage>
+    );
   }
   return (
     <AnalysisPage topic="failuresHistory">
       <Stack gap="md">
         <Group justify="space-between" align="flex-end" wrap="wrap" gap="xs">
           <Group gap="xs" align="flex-end" wrap="wrap">
-            <ErrorFilterControls filter={list.filters} errorTypes={errorTypes} onChange={(change) => dispatch({ type: 'filter', filters: change })} />
+            <ErrorFilterControls
+              filter={list.filters}
+              errorTypes={errorTypes}
+              onChange={(change) => dispatch({ type: 'filter', filters: change })}
+            />
             <Select
               size="xs"
               w={{ base: '100%', xs: 180 }}
               label={t('processes.vehicle')}
               placeholder={t('failures.allVehicles')}
-              data={filters.vehicles.map((vehicle) => ({ value: String(vehicle.id), label: vehicle.name }))}
+              data={filters.vehicles.map((vehicle) => ({
+                value: String(vehicle.id),
+                label: vehicle.name,
+              }))}
               value={list.filters.vehicle === null ? null : String(list.filters.vehicle)}
-              onChange={(value) => dispatch({ type: 'filter', filters: { vehicle: value === null ? null : Number(value) } })}
+              onChange={(value) =>
+                dispatch({
+                  type: 'filter',
+                  filters: { vehicle: value === null ? null : Number(value) },
+                })
+              }
               searchable
               clearable
               data-testid="filter-vehicle"
@@ -109,7 +189,13 @@ export default function FailuresHistoryPage() {
           rowKey={(row) => `${row.vehicleId}-${row.start}-${row.errorType}-${row.level}`}
           rowTestId={(row) => `error-row-${row.vehicleId}-${row.start}`}
           sort={page?.sort ?? list.sort ?? HISTORY_DEFAULT_SORT}
-          onSort={(column) => dispatch({ type: 'sort', column, defaultDescending: !['vehicle', 'errorType'].includes(column) })}
+          onSort={(column) =>
+            dispatch({
+              type: 'sort',
+              column,
+              defaultDescending: !['vehicle', 'errorType'].includes(column),
+            })
+          }
           page={list.page}
           pages={page?.pages ?? 1}
           pageSize={list.pageSize}

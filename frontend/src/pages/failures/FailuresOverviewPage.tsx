@@ -13,17 +13,28 @@ import { matrixChart } from './matrixCharts';
 export default function FailuresOverviewPage() {
   const { t, i18n } = useTranslation();
   const ctx = useChartContext();
-  const { query, scope, statusFor } = useAnalytics('failureMatrix', (s) =>
-    loadFailureMatrix(s, { errorType: null, level: null }),
-  [null, null]);
+  const { query, scope, statusFor } = useAnalytics(
+    'failureMatrix',
+    (s) => loadFailureMatrix(s, { errorType: null, level: null }),
+    [null, null],
+  );
   const data = query.data;
   const model = useMemo(() => data && matrixChart(data, ctx), [data, ctx]);
   const height = Math.max(260, 48 + (data?.errorTypes.length ?? 0) * 34);
   return (
     <AnalysisPage topic="failuresOverview">
       <Stack gap="md">
-        <ChartCard name="failure-matrix" title={t('failures.matrixTitle')} status={statusFor((d) => d.cells.length === 0)} table={model?.table} exportScope={{ page: 'failuresOverview', from: scope.from, to: scope.to }} height={height}>
-          {model && <EChart option={model.option} height={height} ariaLabel={t('failures.matrixTitle')} />}
+        <ChartCard
+          name="failure-matrix"
+          title={t('failures.matrixTitle')}
+          status={statusFor((d) => d.cells.length === 0)}
+          table={model?.table}
+          exportScope={{ page: 'failuresOverview', from: scope.from, to: scope.to }}
+          height={height}
+        >
+          {model && (
+            <EChart option={model.option} height={height} ariaLabel={t('failures.matrixTitle')} />
+          )}
         </ChartCard>
         {data && data.errorTypes.length > 0 && (
           <Table.ScrollContainer minWidth={640}>
@@ -40,19 +51,35 @@ export default function FailuresOverviewPage() {
               <Table.Tbody>
                 {data.errorTypes.map((type) => (
                   <Table.Tr key={type.errorType} data-testid={`error-type-row-${type.errorType}`}>
-                    <Table.Td><Text size="sm" fw={500}>{type.errorType}</Text></Table.Td>
+                    <Table.Td>
+                      <Text size="sm" fw={500}>
+                        {type.errorType}
+                      </Text>
+                    </Table.Td>
                     <Table.Td ta="right">{cellText(type.count, 'integer', i18n.language)}</Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
-                        {ERROR_LEVELS.filter((level) => type.levels[LEVEL_KEYS[level]] > 0).map((level) => (
-                          <Badge key={level} size="sm" variant={level === 'FATAL' ? 'filled' : 'light'} color={LEVEL_BADGE_COLORS[level]}>
-                            {t(`failures.level.${level}`)} {cellText(type.levels[LEVEL_KEYS[level]], 'integer', i18n.language)}
-                          </Badge>
-                        ))}
+                        {ERROR_LEVELS.filter((level) => type.levels[LEVEL_KEYS[level]] > 0).map(
+                          (level) => (
+                            <Badge
+                              key={level}
+                              size="sm"
+                              variant={level === 'FATAL' ? 'filled' : 'light'}
+                              color={LEVEL_BADGE_COLORS[level]}
+                            >
+                              {t(`failures.level.${level}`)}{' '}
+                              {cellText(type.levels[LEVEL_KEYS[level]], 'integer', i18n.language)}
+                            </Badge>
+                          ),
+                        )}
                       </Group>
                     </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{cellText(type.firstSeen, 'dateTime', i18n.language)}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{cellText(type.lastSeen, 'dateTime', i18n.language)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      {cellText(type.firstSeen, 'dateTime', i18n.language)}
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      {cellText(type.lastSeen, 'dateTime', i18n.language)}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -33,9 +33,19 @@ export default function FailuresVisualizationPage() {
     <AnalysisPage topic="failuresVisualization">
       <Stack gap="md">
         <Group justify="space-between" align="flex-end" wrap="wrap">
-          <ErrorFilterControls filter={filter} errorTypes={errorTypes} onChange={(change) => setFilter((current) => ({ ...current, ...change }))} />
+          <ErrorFilterControls
+            filter={filter}
+            errorTypes={errorTypes}
+            onChange={(change) => setFilter((current) => ({ ...current, ...change }))}
+          />
           {maps.length > 1 && layer && (
-            <SegmentedControl size="xs" data-testid="map-select" value={layer.mapId} onChange={setMapId} data={maps.map((candidate) => candidate.mapId)} />
+            <SegmentedControl
+              size="xs"
+              data-testid="map-select"
+              value={layer.mapId}
+              onChange={setMapId}
+              data={maps.map((candidate) => candidate.mapId)}
+            />
           )}
         </Group>
         {layer && layer.pointsTotal > layer.points.length && (
@@ -47,11 +57,31 @@ export default function FailuresVisualizationPage() {
           </Text>
         )}
         <SimpleGrid cols={{ base: 1, xl: 2 }} spacing="md">
-          <ChartCard name="error-map" title={layer ? t('failures.mapTitle', { map: layer.mapId }) : t('failures.mapTitleNone')} status={statusFor(noPoints)} table={points?.table} exportScope={exportScope} height={420}>
-            {points && <EChart option={points.option} height={420} ariaLabel={t('failures.mapTitleNone')} />}
+          <ChartCard
+            name="error-map"
+            title={
+              layer ? t('failures.mapTitle', { map: layer.mapId }) : t('failures.mapTitleNone')
+            }
+            status={statusFor(noPoints)}
+            table={points?.table}
+            exportScope={exportScope}
+            height={420}
+          >
+            {points && (
+              <EChart option={points.option} height={420} ariaLabel={t('failures.mapTitleNone')} />
+            )}
           </ChartCard>
-          <ChartCard name="error-density" title={t('failures.densityTitle')} status={statusFor(noPoints)} table={density?.table} exportScope={exportScope} height={420}>
-            {density && <EChart option={density.option} height={420} ariaLabel={t('failures.densityTitle')} />}
+          <ChartCard
+            name="error-density"
+            title={t('failures.densityTitle')}
+            status={statusFor(noPoints)}
+            table={density?.table}
+            exportScope={exportScope}
+            height={420}
+          >
+            {density && (
+              <EChart option={density.option} height={420} ariaLabel={t('failures.densityTitle')} />
+            )}
           </ChartCard>
         </SimpleGrid>
       </Stack>

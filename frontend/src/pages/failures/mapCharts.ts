@@ -2,8 +2,8 @@ import type { ErrorPoint, MapLayer } from '../../api/analytics-failures';
 import type { ChartContext, ChartModel } from '../../components/charts';
 import { axisStyle } from '../../components/charts';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { escapeHtml } from './matrixCharts';
 import { typeColor } from './levels';
+import { escapeHtml } from './matrixCharts';
 
 /** Pure transforms of failures/visualization: the site drawn from the driven track. */
 
@@ -80,7 +80,12 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
           type: 'scatter',
           data: byType.get(type) ?? [],
           symbolSize: 9,
-          itemStyle: { color: typeColor(type), opacity: 0.75, borderColor: '#fff', borderWidth: 0.5 },
+          itemStyle: {
+            color: typeColor(type),
+            opacity: 0.75,
+            borderColor: '#fff',
+            borderWidth: 0.5,
+          },
         })),
       ],
     },
@@ -112,7 +117,9 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const { density } = layer;
   const label = (origin: number, index: number) =>
     formatNumber(origin + index * density.cellSize, ctx.language, { maximumFractionDigits: 1 });
-  const columns = Array.from({ length: density.columns }, (_, index) => label(density.originX, index));
+  const columns = Array.from({ length: density.columns }, (_, index) =>
+    label(density.originX, index),
+  );
   const rows = Array.from({ length: density.rows }, (_, index) => label(density.originY, index));
   const max = density.cells.reduce((top, [, , count]) => Math.max(top, count), 1);
   return {
@@ -128,7 +135,12 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
             ? `x ${columns[params.value[0]]} m, y ${rows[params.value[1]]} m<br/>${ctx.t('failures.count')}: ${formatNumber(params.value[2], ctx.language)}`
             : '',
       },
-      xAxis: { type: 'category', data: columns, ...axisStyle(ctx.theme), splitArea: { show: false } },
+      xAxis: {
+        type: 'category',
+        data: columns,
+        ...axisStyle(ctx.theme),
+        splitArea: { show: false },
+      },
       yAxis: { type: 'category', data: rows, ...axisStyle(ctx.theme) },
       visualMap: {
         min: 0,

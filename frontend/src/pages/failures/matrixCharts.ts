@@ -41,7 +41,9 @@ export function matrixChart(data: FailureMatrixResult, ctx: ChartContext): Chart
     const y = row.get(cell.errorType);
     return x === undefined || y === undefined ? [] : [{ value: [x, y, cell.count], cell }];
   });
-  const counts = new Map(data.cells.map((cell) => [`${cell.errorType}\u0000${cell.vehicleId}`, cell.count]));
+  const counts = new Map(
+    data.cells.map((cell) => [`${cell.errorType}\u0000${cell.vehicleId}`, cell.count]),
+  );
   const vehicleColumns: TableColumn[] = data.vehicles.map((vehicle) => ({
     key: `vehicle-${vehicle.vehicleId}`,
     label: vehicle.name,
@@ -75,7 +77,10 @@ export function matrixChart(data: FailureMatrixResult, ctx: ChartContext): Chart
             ? matrixCellText(params.data.cell, vehicleNames[params.data.value[0]] ?? '', ctx)
             : '',
       },
-      xAxis: { ...categoryAxis(ctx, vehicleNames, vehicleNames.length > 6 ? 45 : 0), splitArea: { show: true } },
+      xAxis: {
+        ...categoryAxis(ctx, vehicleNames, vehicleNames.length > 6 ? 45 : 0),
+        splitArea: { show: true },
+      },
       yAxis: { ...categoryAxis(ctx, typeNames), inverse: true, splitArea: { show: true } },
       visualMap: {
         min: 0,

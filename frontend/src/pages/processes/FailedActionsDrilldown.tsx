@@ -3,7 +3,11 @@ import { IconX } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type AnalysisScope, type FailedAction, loadFailedActions } from '../../api/analytics-processes';
+import {
+  type AnalysisScope,
+  type FailedAction,
+  loadFailedActions,
+} from '../../api/analytics-processes';
 import { cellText } from './durations';
 import { initialListState, listReducer } from './listState';
 import { type PagedColumn, PagedTable } from './PagedTable';
@@ -25,28 +29,84 @@ export function FailedActionsDrilldown({
   const language = i18n.language;
   const [list, dispatch] = useReducer(reduceFailures, initialListState({}));
   const failures = useQuery({
-    queryKey: ['analytics', 'failedActions', scope.from, scope.to, scope.vehicles.map((v) => v.id).join(','), scope.combined, scope.shift, actionType, list],
-    queryFn: () => loadFailedActions(scope, actionType, { page: list.page, pageSize: list.pageSize, sort: list.sort }),
+    queryKey: [
+      'analytics',
+      'failedActions',
+      scope.from,
+      scope.to,
+      scope.vehicles.map((v) => v.id).join(','),
+      scope.combined,
+      scope.shift,
+      actionType,
+      list,
+    ],
+    queryFn: () =>
+      loadFailedActions(scope, actionType, {
+        page: list.page,
+        pageSize: list.pageSize,
+        sort: list.sort,
+      }),
     placeholderData: keepPreviousData,
   });
   const columns: PagedColumn<FailedAction>[] = [
-    { key: 'vehicle', label: t('processes.vehicle'), sortKey: 'vehicle', render: (row) => row.vehicleName },
+    {
+      key: 'vehicle',
+      label: t('processes.vehicle'),
+      sortKey: 'vehicle',
+      render: (row) => row.vehicleName,
+    },
     { key: 'actionId', label: t('processes.actionId'), render: (row) => row.actionId },
-    { key: 'orderId', label: t('processes.orderId'), sortKey: 'orderId', render: (row) => row.orderId || t('processes.instantAction') },
-    { key: 'firstSeen', label: t('processes.firstSeen'), sortKey: 'firstSeen', render: (row) => cellText(row.firstSeen, 'dateTime', language) },
-    { key: 'started', label: t('processes.started'), render: (row) => cellText(row.started, 'dateTime', language) },
-    { key: 'end', label: t('processes.end'), sortKey: 'end', render: (row) => cellText(row.end, 'dateTime', language) },
-    { key: 'duration', label: t('processes.duration'), sortKey: 'duration', align: 'right', render: (row) => cellText(row.durationSeconds, 'duration', language) },
+    {
+      key: 'orderId',
+      label: t('processes.orderId'),
+      sortKey: 'orderId',
+      render: (row) => row.orderId || t('processes.instantAction'),
+    },
+    {
+      key: 'firstSeen',
+      label: t('processes.firstSeen'),
+      sortKey: 'firstSeen',
+      render: (row) => cellText(row.firstSeen, 'dateTime', language),
+    },
+    {
+      key: 'started',
+      label: t('processes.started'),
+      render: (row) => cellText(row.started, 'dateTime', language),
+    },
+    {
+      key: 'end',
+      label: t('processes.end'),
+      sortKey: 'end',
+      render: (row) => cellText(row.end, 'dateTime', language),
+    },
+    {
+      key: 'duration',
+      label: t('processes.duration'),
+      sortKey: 'duration',
+      align: 'right',
+      render: (row) => cellText(row.durationSeconds, 'duration', language),
+    },
   ];
   const page = failures.data;
   return (
-    <Paper withBorder radius="lg" p="md" data-testid="drilldown-failed-actions" data-action-type={actionType}>
+    <Paper
+      withBorder
+      radius="lg"
+      p="md"
+      data-testid="drilldown-failed-actions"
+      data-action-type={actionType}
+    >
       <Stack gap="md">
         <Group justify="space-between" wrap="nowrap">
           <Title order={3} size="h4" data-testid="drilldown-title">
             {t('processes.failedActionsOf', { actionType })}
           </Title>
-          <ActionIcon variant="subtle" aria-label={t('processes.closeDrilldown')} onClick={onClose} data-testid="drilldown-close">
+          <ActionIcon
+            variant="subtle"
+            aria-label={t('processes.closeDrilldown')}
+            onClick={onClose}
+            data-testid="drilldown-close"
+          >
             <IconX size={18} />
           </ActionIcon>
         </Group>
@@ -67,7 +127,11 @@ export function FailedActionsDrilldown({
           isPending={failures.isPending}
           error={failures.error}
           onRetry={() => void failures.refetch()}
-          empty={<Text c="dimmed" data-testid="drilldown-failures-empty">{t('processes.noFailedActions')}</Text>}
+          empty={
+            <Text c="dimmed" data-testid="drilldown-failures-empty">
+              {t('processes.noFailedActions')}
+            </Text>
+          }
         />
       </Stack>
     </Paper>

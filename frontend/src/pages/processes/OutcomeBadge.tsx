@@ -6,7 +6,12 @@ const COLORS: Record<string, string> = { finished: 'green', failed: 'red', cance
 export function OutcomeBadge({ outcome }: { outcome: string }) {
   const { t } = useTranslation();
   return (
-    <Badge variant="light" color={COLORS[outcome] ?? 'gray'} data-testid="outcome-badge" data-outcome={outcome}>
+    <Badge
+      variant="light"
+      color={COLORS[outcome] ?? 'gray'}
+      data-testid="outcome-badge"
+      data-outcome={outcome}
+    >
       {COLORS[outcome] ? t(`processes.outcome.${outcome}`) : outcome}
     </Badge>
   );

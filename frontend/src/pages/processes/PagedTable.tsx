@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Select, Skeleton, Table, Text, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../lib/format';
@@ -46,7 +46,12 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
   const { column: sortColumn, descending } = parseSort(props.sort, props.sort);
   if (props.error) {
     return (
-      <Alert color="red" variant="light" title={t('state.loadFailedTitle')} data-testid={`${props.testId}-error`}>
+      <Alert
+        color="red"
+        variant="light"
+        title={t('state.loadFailedTitle')}
+        data-testid={`${props.testId}-error`}
+      >
         <Group gap="sm">
           <Text size="sm">
             {props.error instanceof Error ? props.error.message : t('state.loadFailedBody')}
@@ -88,7 +93,11 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
                         fw={600}
                         fz="sm"
                       >
-                        <Group gap={4} wrap="nowrap" justify={column.align === 'right' ? 'flex-end' : 'flex-start'}>
+                        <Group
+                          gap={4}
+                          wrap="nowrap"
+                          justify={column.align === 'right' ? 'flex-end' : 'flex-start'}
+                        >
                           {column.label}
                           {sortColumn !== column.sortKey ? (
                             <IconArrowsSort size={14} opacity={0.4} />
@@ -126,7 +135,11 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
                   style={props.onRowClick ? { cursor: 'pointer' } : undefined}
                 >
                   {props.columns.map((column) => (
-                    <Table.Td key={column.key} ta={column.align ?? 'left'} style={{ whiteSpace: 'nowrap' }}>
+                    <Table.Td
+                      key={column.key}
+                      ta={column.align ?? 'left'}
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
                       {column.render(row)}
                     </Table.Td>
                   ))}
@@ -137,44 +150,58 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
         </Table.ScrollContainer>
       )}
       {props.paged !== false && (
-      <Group justify="space-between" mt="sm" gap="xs" wrap="wrap">
-        <Text size="sm" c="dimmed" data-testid="pager-info" data-page={props.page} data-pages={props.pages} data-total={props.total}>
-          {t('processes.list.range', { first: number(first), last: number(last), total: number(props.total) })}
-        </Text>
-        <Group gap="xs" wrap="nowrap">
-          <Select
-            size="xs"
-            w={90}
-            aria-label={t('processes.list.pageSize')}
-            data={PAGE_SIZES.map((size) => String(size))}
-            value={String(props.pageSize)}
-            onChange={(value) => value && props.onPageSize(Number(value))}
-            allowDeselect={false}
-            data-testid="pager-size"
-          />
-          <Button
-            size="xs"
-            variant="default"
-            disabled={props.page <= 1}
-            onClick={() => props.onPage(props.page - 1)}
-            data-testid="pager-prev"
+        <Group justify="space-between" mt="sm" gap="xs" wrap="wrap">
+          <Text
+            size="sm"
+            c="dimmed"
+            data-testid="pager-info"
+            data-page={props.page}
+            data-pages={props.pages}
+            data-total={props.total}
           >
-            {t('processes.list.previous')}
-          </Button>
-          <Text size="sm" data-testid="pager-page">
-            {t('processes.list.page', { page: number(props.page), pages: number(Math.max(1, props.pages)) })}
+            {t('processes.list.range', {
+              first: number(first),
+              last: number(last),
+              total: number(props.total),
+            })}
           </Text>
-          <Button
-            size="xs"
-            variant="default"
-            disabled={props.page >= props.pages}
-            onClick={() => props.onPage(props.page + 1)}
-            data-testid="pager-next"
-          >
-            {t('processes.list.next')}
-          </Button>
+          <Group gap="xs" wrap="nowrap">
+            <Select
+              size="xs"
+              w={90}
+              aria-label={t('processes.list.pageSize')}
+              data={PAGE_SIZES.map((size) => String(size))}
+              value={String(props.pageSize)}
+              onChange={(value) => value && props.onPageSize(Number(value))}
+              allowDeselect={false}
+              data-testid="pager-size"
+            />
+            <Button
+              size="xs"
+              variant="default"
+              disabled={props.page <= 1}
+              onClick={() => props.onPage(props.page - 1)}
+              data-testid="pager-prev"
+            >
+              {t('processes.list.previous')}
+            </Button>
+            <Text size="sm" data-testid="pager-page">
+              {t('processes.list.page', {
+                page: number(props.page),
+                pages: number(Math.max(1, props.pages)),
+              })}
+            </Text>
+            <Button
+              size="xs"
+              variant="default"
+              disabled={props.page >= props.pages}
+              onClick={() => props.onPage(props.page + 1)}
+              data-testid="pager-next"
+            >
+              {t('processes.list.next')}
+            </Button>
+          </Group>
         </Group>
-      </Group>
       )}
     </div>
   );

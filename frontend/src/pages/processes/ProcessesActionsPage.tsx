@@ -20,24 +20,78 @@ export default function ProcessesActionsPage() {
   const rows = query.data?.actions;
   const chart = useMemo(() => rows && actionsChart(rows, ctx), [rows, ctx]);
   const columns: PagedColumn<ActionRow>[] = [
-    { key: 'actionType', label: t('processes.actionType'), render: (row) => <Text fw={500} size="sm" c="teal">{row.actionType}</Text> },
-    { key: 'count', label: t('processes.count'), align: 'right', render: (row) => cellText(row.count, 'integer', language) },
-    { key: 'failed', label: t('processes.outcome.failed'), align: 'right', render: (row) => cellText(row.failed, 'integer', language) },
-    { key: 'failureRate', label: t('processes.failureRate'), align: 'right', render: (row) => cellText(row.failureRate, 'share', language) },
-    { key: 'p50', label: t('processes.durationP50'), align: 'right', render: (row) => cellText(row.durationP50Seconds, 'duration', language) },
-    { key: 'p90', label: t('processes.durationP90'), align: 'right', render: (row) => cellText(row.durationP90Seconds, 'duration', language) },
-    { key: 'wait', label: t('processes.meanWait'), align: 'right', render: (row) => cellText(row.meanWaitSeconds, 'duration', language) },
-    { key: 'previousFailureRate', label: t('processes.previousFailureRate'), align: 'right', render: (row) => cellText(row.previousFailureRate, 'share', language) },
+    {
+      key: 'actionType',
+      label: t('processes.actionType'),
+      render: (row) => (
+        <Text fw={500} size="sm" c="teal">
+          {row.actionType}
+        </Text>
+      ),
+    },
+    {
+      key: 'count',
+      label: t('processes.count'),
+      align: 'right',
+      render: (row) => cellText(row.count, 'integer', language),
+    },
+    {
+      key: 'failed',
+      label: t('processes.outcome.failed'),
+      align: 'right',
+      render: (row) => cellText(row.failed, 'integer', language),
+    },
+    {
+      key: 'failureRate',
+      label: t('processes.failureRate'),
+      align: 'right',
+      render: (row) => cellText(row.failureRate, 'share', language),
+    },
+    {
+      key: 'p50',
+      label: t('processes.durationP50'),
+      align: 'right',
+      render: (row) => cellText(row.durationP50Seconds, 'duration', language),
+    },
+    {
+      key: 'p90',
+      label: t('processes.durationP90'),
+      align: 'right',
+      render: (row) => cellText(row.durationP90Seconds, 'duration', language),
+    },
+    {
+      key: 'wait',
+      label: t('processes.meanWait'),
+      align: 'right',
+      render: (row) => cellText(row.meanWaitSeconds, 'duration', language),
+    },
+    {
+      key: 'previousFailureRate',
+      label: t('processes.previousFailureRate'),
+      align: 'right',
+      render: (row) => cellText(row.previousFailureRate, 'share', language),
+    },
   ];
   return (
     <AnalysisPage topic="processesActions">
       <Stack gap="md">
-        <ChartCard name="actions" title={t('processes.actionsTitle')} status={statusFor((d) => d.actions.length === 0)} table={chart?.table} exportScope={{ page: 'processesActions', from: scope.from, to: scope.to }} height={280}>
-          {chart && <EChart option={chart.option} height={280} ariaLabel={t('processes.actionsTitle')} />}
+        <ChartCard
+          name="actions"
+          title={t('processes.actionsTitle')}
+          status={statusFor((d) => d.actions.length === 0)}
+          table={chart?.table}
+          exportScope={{ page: 'processesActions', from: scope.from, to: scope.to }}
+          height={280}
+        >
+          {chart && (
+            <EChart option={chart.option} height={280} ariaLabel={t('processes.actionsTitle')} />
+          )}
         </ChartCard>
         {rows && rows.length > 0 && (
           <div data-testid="actions-list">
-            <Text size="sm" c="dimmed" mb="xs">{t('processes.openActionHint')}</Text>
+            <Text size="sm" c="dimmed" mb="xs">
+              {t('processes.openActionHint')}
+            </Text>
             <PagedTable
               testId="actions-table"
               paged={false}
@@ -62,7 +116,12 @@ export default function ProcessesActionsPage() {
           </div>
         )}
         {selected && (
-          <FailedActionsDrilldown key={selected} scope={scope} actionType={selected} onClose={() => setSelected(null)} />
+          <FailedActionsDrilldown
+            key={`${selected}|${scope.from}|${scope.to}|${scope.vehicles.map((v) => v.id).join(',')}|${scope.combined}|${scope.shift}`}
+            scope={scope}
+            actionType={selected}
+            onClose={() => setSelected(null)}
+          />
         )}
       </Stack>
     </AnalysisPage>

@@ -21,33 +21,99 @@ export default function ProcessesAnalysisPage() {
   const outcomes = useMemo(() => data && outcomesChart(data.entries, ctx), [data, ctx]);
   const percentiles = useMemo(() => data && cyclePercentilesChart(data.entries, ctx), [data, ctx]);
   const exportScope = { page: 'processesAnalysis', from: scope.from, to: scope.to };
-  const noOrders = (d: NonNullable<typeof data>) => d.fleet.current.outcomes.total === 0 && d.fleet.previous.outcomes.total === 0;
+  const noOrders = (d: NonNullable<typeof data>) =>
+    d.fleet.current.outcomes.total === 0 && d.fleet.previous.outcomes.total === 0;
   const current = data?.fleet.current;
   const previous = data?.fleet.previous;
-  const kpi = (value: number | null | undefined, before: number | null | undefined, unit: 'duration' | 'share', higherIsBetter: boolean) =>
-    kpiTexts({ value: value ?? null, previous: before ?? null, unit, higherIsBetter, language: ctx.language, noData: '–' });
+  const kpi = (
+    value: number | null | undefined,
+    before: number | null | undefined,
+    unit: 'duration' | 'share',
+    higherIsBetter: boolean,
+  ) =>
+    kpiTexts({
+      value: value ?? null,
+      previous: before ?? null,
+      unit,
+      higherIsBetter,
+      language: ctx.language,
+      noData: '–',
+    });
   return (
     <AnalysisPage topic="processesAnalysis">
       <Stack gap="md">
         {current && previous && (
           <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" data-testid="processes-kpis">
-            <KpiTile name="cycle-p50" label={t('processes.cycleP50')} {...kpi(current.cycle.p50Seconds, previous.cycle.p50Seconds, 'duration', false)} />
-            <KpiTile name="cycle-p90" label={t('processes.cycleP90')} {...kpi(current.cycle.p90Seconds, previous.cycle.p90Seconds, 'duration', false)} />
-            <KpiTile name="cycle-p95" label={t('processes.cycleP95')} {...kpi(current.cycle.p95Seconds, previous.cycle.p95Seconds, 'duration', false)} />
-            <KpiTile name="cycle-max" label={t('processes.cycleMax')} {...kpi(current.cycle.maxSeconds, previous.cycle.maxSeconds, 'duration', false)} />
-            <KpiTile name="success-rate" label={t('processes.successRate')} {...kpi(current.outcomes.successRate, previous.outcomes.successRate, 'share', true)} />
-            <KpiTile name="mean-waiting" label={t('processes.meanWaiting')} {...kpi(current.times.meanWaitingSeconds, previous.times.meanWaitingSeconds, 'duration', false)} />
+            <KpiTile
+              name="cycle-p50"
+              label={t('processes.cycleP50')}
+              {...kpi(current.cycle.p50Seconds, previous.cycle.p50Seconds, 'duration', false)}
+            />
+            <KpiTile
+              name="cycle-p90"
+              label={t('processes.cycleP90')}
+              {...kpi(current.cycle.p90Seconds, previous.cycle.p90Seconds, 'duration', false)}
+            />
+            <KpiTile
+              name="cycle-p95"
+              label={t('processes.cycleP95')}
+              {...kpi(current.cycle.p95Seconds, previous.cycle.p95Seconds, 'duration', false)}
+            />
+            <KpiTile
+              name="cycle-max"
+              label={t('processes.cycleMax')}
+              {...kpi(current.cycle.maxSeconds, previous.cycle.maxSeconds, 'duration', false)}
+            />
+            <KpiTile
+              name="success-rate"
+              label={t('processes.successRate')}
+              {...kpi(current.outcomes.successRate, previous.outcomes.successRate, 'share', true)}
+            />
+            <KpiTile
+              name="mean-waiting"
+              label={t('processes.meanWaiting')}
+              {...kpi(
+                current.times.meanWaitingSeconds,
+                previous.times.meanWaitingSeconds,
+                'duration',
+                false,
+              )}
+            />
           </SimpleGrid>
         )}
-        <ChartCard name="cycle-histogram" title={t('processes.cycleHistogram')} status={statusFor((d) => d.fleet.current.cycle.count === 0 && d.fleet.previous.cycle.count === 0)} table={histogram?.table} exportScope={exportScope}>
-          {histogram && <EChart option={histogram.option} ariaLabel={t('processes.cycleHistogram')} />}
+        <ChartCard
+          name="cycle-histogram"
+          title={t('processes.cycleHistogram')}
+          status={statusFor(
+            (d) => d.fleet.current.cycle.count === 0 && d.fleet.previous.cycle.count === 0,
+          )}
+          table={histogram?.table}
+          exportScope={exportScope}
+        >
+          {histogram && (
+            <EChart option={histogram.option} ariaLabel={t('processes.cycleHistogram')} />
+          )}
         </ChartCard>
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-          <ChartCard name="outcomes" title={t('processes.outcomes')} status={statusFor(noOrders)} table={outcomes?.table} exportScope={exportScope}>
+          <ChartCard
+            name="outcomes"
+            title={t('processes.outcomes')}
+            status={statusFor(noOrders)}
+            table={outcomes?.table}
+            exportScope={exportScope}
+          >
             {outcomes && <EChart option={outcomes.option} ariaLabel={t('processes.outcomes')} />}
           </ChartCard>
-          <ChartCard name="cycle-percentiles" title={t('processes.cyclePercentiles')} status={statusFor(noOrders)} table={percentiles?.table} exportScope={exportScope}>
-            {percentiles && <EChart option={percentiles.option} ariaLabel={t('processes.cyclePercentiles')} />}
+          <ChartCard
+            name="cycle-percentiles"
+            title={t('processes.cyclePercentiles')}
+            status={statusFor(noOrders)}
+            table={percentiles?.table}
+            exportScope={exportScope}
+          >
+            {percentiles && (
+              <EChart option={percentiles.option} ariaLabel={t('processes.cyclePercentiles')} />
+            )}
           </ChartCard>
         </SimpleGrid>
       </Stack>

@@ -29,23 +29,78 @@ export default function ProcessesWorkflowsPage() {
   const rows = query.data?.workflows;
   const chart = useMemo(() => rows && workflowCycleChart(rows, ctx), [rows, ctx]);
   const columns: PagedColumn<WorkflowRow>[] = [
-    { key: 'workflow', label: t('processes.workflow'), sortKey: 'workflow', render: (row) => <Text fw={500} size="sm" c="teal">{row.workflow}</Text> },
-    { key: 'orders', label: t('processes.orders'), sortKey: 'orders', align: 'right', render: (row) => cellText(row.orders, 'integer', language) },
-    { key: 'successRate', label: t('processes.successRate'), sortKey: 'successRate', align: 'right', render: (row) => cellText(row.successRate, 'share', language) },
-    { key: 'p50', label: t('processes.cycleP50'), sortKey: 'cycleP50', align: 'right', render: (row) => cellText(row.cycleP50Seconds, 'duration', language) },
-    { key: 'p90', label: t('processes.cycleP90'), sortKey: 'cycleP90', align: 'right', render: (row) => cellText(row.cycleP90Seconds, 'duration', language) },
-    { key: 'trend', label: t('processes.ordersTrend'), sortKey: 'ordersTrend', align: 'right', render: (row) => signedCount(row.ordersTrend, language) },
-    { key: 'previousSuccessRate', label: t('processes.previousSuccessRate'), align: 'right', render: (row) => cellText(row.previousSuccessRate, 'share', language) },
+    {
+      key: 'workflow',
+      label: t('processes.workflow'),
+      sortKey: 'workflow',
+      render: (row) => (
+        <Text fw={500} size="sm" c="teal">
+          {row.workflow}
+        </Text>
+      ),
+    },
+    {
+      key: 'orders',
+      label: t('processes.orders'),
+      sortKey: 'orders',
+      align: 'right',
+      render: (row) => cellText(row.orders, 'integer', language),
+    },
+    {
+      key: 'successRate',
+      label: t('processes.successRate'),
+      sortKey: 'successRate',
+      align: 'right',
+      render: (row) => cellText(row.successRate, 'share', language),
+    },
+    {
+      key: 'p50',
+      label: t('processes.cycleP50'),
+      sortKey: 'cycleP50',
+      align: 'right',
+      render: (row) => cellText(row.cycleP50Seconds, 'duration', language),
+    },
+    {
+      key: 'p90',
+      label: t('processes.cycleP90'),
+      sortKey: 'cycleP90',
+      align: 'right',
+      render: (row) => cellText(row.cycleP90Seconds, 'duration', language),
+    },
+    {
+      key: 'trend',
+      label: t('processes.ordersTrend'),
+      sortKey: 'ordersTrend',
+      align: 'right',
+      render: (row) => signedCount(row.ordersTrend, language),
+    },
+    {
+      key: 'previousSuccessRate',
+      label: t('processes.previousSuccessRate'),
+      align: 'right',
+      render: (row) => cellText(row.previousSuccessRate, 'share', language),
+    },
   ];
   return (
     <AnalysisPage topic="processesWorkflows">
       <Stack gap="md">
-        <ChartCard name="workflows" title={t('processes.workflowsTitle')} status={statusFor((d) => d.workflows.length === 0)} table={chart?.table} exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }} height={280}>
-          {chart && <EChart option={chart.option} height={280} ariaLabel={t('processes.workflowsTitle')} />}
+        <ChartCard
+          name="workflows"
+          title={t('processes.workflowsTitle')}
+          status={statusFor((d) => d.workflows.length === 0)}
+          table={chart?.table}
+          exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}
+          height={280}
+        >
+          {chart && (
+            <EChart option={chart.option} height={280} ariaLabel={t('processes.workflowsTitle')} />
+          )}
         </ChartCard>
         {rows && rows.length > 0 && (
           <div data-testid="workflows-list">
-            <Text size="sm" c="dimmed" mb="xs">{t('processes.openWorkflowHint')}</Text>
+            <Text size="sm" c="dimmed" mb="xs">
+              {t('processes.openWorkflowHint')}
+            </Text>
             <PagedTable
               testId="workflows-table"
               paged={false}
@@ -55,7 +110,14 @@ export default function ProcessesWorkflowsPage() {
               rowTestId={(row) => `workflow-row-${row.workflow}`}
               onRowClick={(row) => setSelected(row.workflow)}
               sort={query.data?.sort ?? sort ?? WORKFLOW_DEFAULT_SORT}
-              onSort={(column) => setSort((current) => nextSort(current ?? WORKFLOW_DEFAULT_SORT, column, { fallback: WORKFLOW_DEFAULT_SORT, defaultDescending: column !== 'workflow' }))}
+              onSort={(column) =>
+                setSort((current) =>
+                  nextSort(current ?? WORKFLOW_DEFAULT_SORT, column, {
+                    fallback: WORKFLOW_DEFAULT_SORT,
+                    defaultDescending: column !== 'workflow',
+                  }),
+                )
+              }
               page={1}
               pages={1}
               pageSize={rows.length}
@@ -70,7 +132,13 @@ export default function ProcessesWorkflowsPage() {
           </div>
         )}
         {selected && (
-          <WorkflowDrilldown key={selected} scope={scope} workflow={selected} emptyReason={emptyReason} onClose={() => setSelected(null)} />
+          <WorkflowDrilldown
+            key={`${selected}|${scope.from}|${scope.to}|${scope.vehicles.map((v) => v.id).join(',')}|${scope.combined}|${scope.shift}`}
+            scope={scope}
+            workflow={selected}
+            emptyReason={emptyReason}
+            onClose={() => setSelected(null)}
+          />
         )}
       </Stack>
     </AnalysisPage>

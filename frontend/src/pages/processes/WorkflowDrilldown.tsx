@@ -10,7 +10,13 @@ import {
   type OrderOutcome,
   type WorkflowOrder,
 } from '../../api/analytics-processes';
-import { ChartCard, chartStatus, EChart, type EmptyReason, useChartContext } from '../../components/charts';
+import {
+  ChartCard,
+  chartStatus,
+  EChart,
+  type EmptyReason,
+  useChartContext,
+} from '../../components/charts';
 import { cellText } from './durations';
 import { initialListState, listReducer } from './listState';
 import { OutcomeBadge } from './OutcomeBadge';
@@ -36,7 +42,14 @@ export function WorkflowDrilldown({
   const ctx = useChartContext();
   const language = i18n.language;
   const [list, dispatch] = useReducer(reduceOrders, initialListState({ outcome: null }));
-  const key = [scope.from, scope.to, scope.vehicles.map((v) => v.id).join(','), scope.combined, scope.shift, workflow];
+  const key = [
+    scope.from,
+    scope.to,
+    scope.vehicles.map((v) => v.id).join(','),
+    scope.combined,
+    scope.shift,
+    workflow,
+  ];
   const histogram = useQuery({
     queryKey: ['analytics', 'workflowHistogram', ...key],
     queryFn: () => loadWorkflowHistogram(scope, workflow),
@@ -52,16 +65,61 @@ export function WorkflowDrilldown({
       }),
     placeholderData: (previous) => previous,
   });
-  const model = useMemo(() => histogram.data && cycleHistogramChart(histogram.data, ctx), [histogram.data, ctx]);
+  const model = useMemo(
+    () => histogram.data && cycleHistogramChart(histogram.data, ctx),
+    [histogram.data, ctx],
+  );
   const columns: PagedColumn<WorkflowOrder>[] = [
-    { key: 'orderId', label: t('processes.orderId'), sortKey: 'orderId', render: (row) => row.orderId },
-    { key: 'vehicle', label: t('processes.vehicle'), sortKey: 'vehicle', render: (row) => row.vehicleName },
-    { key: 'start', label: t('processes.start'), sortKey: 'start', render: (row) => cellText(row.start, 'dateTime', language) },
-    { key: 'end', label: t('processes.end'), sortKey: 'end', render: (row) => cellText(row.end, 'dateTime', language) },
-    { key: 'duration', label: t('processes.duration'), sortKey: 'duration', align: 'right', render: (row) => cellText(row.durationSeconds, 'duration', language) },
-    { key: 'outcome', label: t('processes.outcomeLabel'), sortKey: 'outcome', render: (row) => <OutcomeBadge outcome={row.outcome} /> },
-    { key: 'distance', label: t('processes.distance'), sortKey: 'distance', align: 'right', render: (row) => cellText(row.distanceMeters, 'metres', language) },
-    { key: 'errors', label: t('processes.errors'), align: 'right', render: (row) => cellText(row.errorCount, 'integer', language) },
+    {
+      key: 'orderId',
+      label: t('processes.orderId'),
+      sortKey: 'orderId',
+      render: (row) => row.orderId,
+    },
+    {
+      key: 'vehicle',
+      label: t('processes.vehicle'),
+      sortKey: 'vehicle',
+      render: (row) => row.vehicleName,
+    },
+    {
+      key: 'start',
+      label: t('processes.start'),
+      sortKey: 'start',
+      render: (row) => cellText(row.start, 'dateTime', language),
+    },
+    {
+      key: 'end',
+      label: t('processes.end'),
+      sortKey: 'end',
+      render: (row) => cellText(row.end, 'dateTime', language),
+    },
+    {
+      key: 'duration',
+      label: t('processes.duration'),
+      sortKey: 'duration',
+      align: 'right',
+      render: (row) => cellText(row.durationSeconds, 'duration', language),
+    },
+    {
+      key: 'outcome',
+      label: t('processes.outcomeLabel'),
+      sortKey: 'outcome',
+      render: (row) => <OutcomeBadge outcome={row.outcome} />,
+    },
+    {
+      key: 'distance',
+      label: t('processes.distance'),
+      sortKey: 'distance',
+      align: 'right',
+      render: (row) => cellText(row.distanceMeters, 'metres', language),
+    },
+    {
+      key: 'errors',
+      label: t('processes.errors'),
+      align: 'right',
+      render: (row) => cellText(row.errorCount, 'integer', language),
+    },
   ];
   const page = orders.data;
   return (
@@ -71,7 +129,12 @@ export function WorkflowDrilldown({
           <Title order={3} size="h4" data-testid="drilldown-title">
             {t('processes.workflowDrilldown', { workflow })}
           </Title>
-          <ActionIcon variant="subtle" aria-label={t('processes.closeDrilldown')} onClick={onClose} data-testid="drilldown-close">
+          <ActionIcon
+            variant="subtle"
+            aria-label={t('processes.closeDrilldown')}
+            onClick={onClose}
+            data-testid="drilldown-close"
+          >
             <IconX size={18} />
           </ActionIcon>
         </Group>
@@ -81,7 +144,10 @@ export function WorkflowDrilldown({
           status={chartStatus({
             isPending: histogram.isPending,
             error: histogram.error,
-            isEmpty: histogram.data !== undefined && histogram.data.current.cycle.count === 0 && histogram.data.previous.cycle.count === 0,
+            isEmpty:
+              histogram.data !== undefined &&
+              histogram.data.current.cycle.count === 0 &&
+              histogram.data.previous.cycle.count === 0,
             emptyReason,
             onRetry: () => void histogram.refetch(),
           })}
@@ -89,15 +155,24 @@ export function WorkflowDrilldown({
           exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}
           height={260}
         >
-          {model && <EChart option={model.option} height={260} ariaLabel={t('processes.cycleHistogram')} />}
+          {model && (
+            <EChart option={model.option} height={260} ariaLabel={t('processes.cycleHistogram')} />
+          )}
         </ChartCard>
         <Group justify="space-between" wrap="wrap" gap="xs">
-          <Title order={4} size="h5">{t('processes.workflowOrders')}</Title>
+          <Title order={4} size="h5">
+            {t('processes.workflowOrders')}
+          </Title>
           <SegmentedControl
             size="xs"
             data-testid="drilldown-outcome"
             value={list.filters.outcome ?? 'all'}
-            onChange={(value) => dispatch({ type: 'filter', filters: { outcome: value === 'all' ? null : (value as OrderOutcome) } })}
+            onChange={(value) =>
+              dispatch({
+                type: 'filter',
+                filters: { outcome: value === 'all' ? null : (value as OrderOutcome) },
+              })
+            }
             data={[
               { value: 'all', label: t('processes.allOutcomes') },
               { value: 'finished', label: t('processes.outcome.finished') },
@@ -123,7 +198,11 @@ export function WorkflowDrilldown({
           isPending={orders.isPending}
           error={orders.error}
           onRetry={() => void orders.refetch()}
-          empty={<Text c="dimmed" data-testid="drilldown-orders-empty">{t('processes.noOrders')}</Text>}
+          empty={
+            <Text c="dimmed" data-testid="drilldown-orders-empty">
+              {t('processes.noOrders')}
+            </Text>
+          }
         />
       </Stack>
     </Paper>

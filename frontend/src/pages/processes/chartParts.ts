@@ -4,7 +4,11 @@ import { formatDuration, formatNumber } from '../../lib/format';
 /** Pieces the processes, failures and battery transforms share (pure). */
 
 /** Outcome colours, app-wide: finished green, failed red, cancelled grey. */
-export const OUTCOME_COLORS = { finished: '#2f9e44', failed: '#e03131', cancelled: '#868e96' } as const;
+export const OUTCOME_COLORS = {
+  finished: '#2f9e44',
+  failed: '#e03131',
+  cancelled: '#868e96',
+} as const;
 
 /** "2 min – 4 min" for each bucket; the last bucket is open above ("≥ 30 min"). */
 export function bucketLabels(edges: readonly number[], language: string): string[] {
@@ -62,7 +66,8 @@ export function numberFormatter(ctx: ChartContext, digits = 0) {
 }
 
 export function durationFormatter(ctx: ChartContext) {
-  return (value: unknown) => (typeof value === 'number' ? formatDuration(value, ctx.language) : '–');
+  return (value: unknown) =>
+    typeof value === 'number' ? formatDuration(value, ctx.language) : '–';
 }
 
 export { baseCartesian };

@@ -1,4 +1,10 @@
-import { formatDateTime, formatDecimal, formatDuration, formatNumber, formatShare } from '../../lib/format';
+import {
+  formatDateTime,
+  formatDecimal,
+  formatDuration,
+  formatNumber,
+  formatShare,
+} from '../../lib/format';
 
 /** Cell texts of the lists (null is "no data", never 0). */
 export function cellText(

@@ -35,7 +35,10 @@ export function clampPage(page: number, pages: number): number {
 }
 
 /** The column and direction of a sort string; `fallback` is the server's default. */
-export function parseSort(sort: string | null, fallback: string): { column: string; descending: boolean } {
+export function parseSort(
+  sort: string | null,
+  fallback: string,
+): { column: string; descending: boolean } {
   const text = sort ?? fallback;
   return text.startsWith('-')
     ? { column: text.slice(1), descending: true }

@@ -1,6 +1,6 @@
+import type { ProcessEntry, ProcessFigures } from '../../api/analytics-processes';
 import type { ChartContext, ChartModel } from '../../components/charts';
 import { baseCartesian } from '../../components/charts';
-import type { ProcessEntry, ProcessFigures } from '../../api/analytics-processes';
 import {
   bucketLabels,
   categoryAxis,
@@ -109,7 +109,11 @@ export function outcomesChart(entries: ProcessEntry[], ctx: ChartContext): Chart
           format: 'integer' as const,
         })),
         { key: 'successRate', label: ctx.t('processes.successRate'), format: 'share' },
-        { key: 'previousSuccessRate', label: ctx.t('processes.previousSuccessRate'), format: 'share' },
+        {
+          key: 'previousSuccessRate',
+          label: ctx.t('processes.previousSuccessRate'),
+          format: 'share',
+        },
       ],
       rows: entries.map((entry, index) => ({
         name: names[index] ?? '',

@@ -15,7 +15,11 @@ export function workflowsTable(rows: WorkflowRow[], ctx: ChartContext): TableDat
       { key: 'p90', label: ctx.t('processes.cycleP90'), format: 'duration' },
       { key: 'previousOrders', label: ctx.t('processes.previousOrders'), format: 'integer' },
       { key: 'ordersTrend', label: ctx.t('processes.ordersTrend'), format: 'integer' },
-      { key: 'previousSuccessRate', label: ctx.t('processes.previousSuccessRate'), format: 'share' },
+      {
+        key: 'previousSuccessRate',
+        label: ctx.t('processes.previousSuccessRate'),
+        format: 'share',
+      },
       { key: 'previousP50', label: ctx.t('processes.previousP50'), format: 'duration' },
     ],
     rows: rows.map((row) => ({

@@ -1,6 +1,112 @@
+import { SimpleGrid, Stack } from '@mantine/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { loadProductivity } from '../../api/analytics';
+import {
+  ChartCard,
+  EChart,
+  KpiTile,
+  useAnalyticsQuery,
+  useChartContext,
+} from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import {
+  distanceLoadsChart,
+  hasNoData,
+  heatmapIsEmpty,
+  ordersHeatmapChart,
+  productivityTiles,
+  timeInStateChart,
+  timeInStateHeight,
+} from './analysisCharts';
 
-/** productivity/analysis. Its analysis arrives in a later release; until then the header and an honest empty state. */
+const PAGE = 'productivityAnalysis';
+
+/** productivity/analysis: KPI tiles, time in state, orders heatmap, distance and loads. */
 export default function ProductivityAnalysisPage() {
-  return <AnalysisPage topic="productivityAnalysis" />;
+  const { t } = useTranslation();
+  const ctx = useChartContext();
+  const { query, filters, statusFor } = useAnalyticsQuery('productivity', loadProductivity);
+  const data = query.data;
+  const models = useMemo(
+    () =>
+      data && {
+        tiles: productivityTiles(data, ctx),
+        timeInState: timeInStateChart(data, ctx),
+        heatmap: ordersHeatmapChart(data.heatmap, ctx),
+        distanceLoads: distanceLoadsChart(data, ctx),
+      },
+    [data, ctx],
+  );
+  const exportScope = { page: PAGE, from: filters.from, to: filters.to };
+  const emptyStatus = statusFor(hasNoData);
+  const tilesReady = emptyStatus.kind === 'ready' && models;
+
+  return (
+    <AnalysisPage topic={PAGE}>
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" data-testid="kpi-tiles">
+          {tilesReady
+            ? models.tiles.map((tile) => (
+                <KpiTile
+                  key={tile.key}
+                  name={tile.key}
+                  label={tile.label}
+                  value={tile.value}
+                  trend={tile.trend}
+                  deltaText={tile.deltaText}
+                  previousText={tile.previousText}
+                />
+              ))
+            : null}
+        </SimpleGrid>
+        <ChartCard
+          name="timeInState"
+          title={t('productivity.charts.timeInState')}
+          status={emptyStatus}
+          table={models?.timeInState.table}
+          exportScope={exportScope}
+          height={timeInStateHeight(data?.entries.length ?? 1)}
+        >
+          {models && (
+            <EChart
+              option={models.timeInState.option}
+              height={timeInStateHeight(data?.entries.length ?? 1)}
+              ariaLabel={t('productivity.charts.timeInState')}
+            />
+          )}
+        </ChartCard>
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+          <ChartCard
+            name="ordersHeatmap"
+            title={t('productivity.charts.ordersHeatmap')}
+            status={statusFor((loaded) => heatmapIsEmpty(loaded.heatmap))}
+            table={models?.heatmap.table}
+            exportScope={exportScope}
+          >
+            {models && (
+              <EChart
+                option={models.heatmap.option}
+                ariaLabel={t('productivity.charts.ordersHeatmap')}
+              />
+            )}
+          </ChartCard>
+          <ChartCard
+            name="distanceLoads"
+            title={t('productivity.charts.distanceLoads')}
+            status={emptyStatus}
+            table={models?.distanceLoads.table}
+            exportScope={exportScope}
+          >
+            {models && (
+              <EChart
+                option={models.distanceLoads.option}
+                ariaLabel={t('productivity.charts.distanceLoads')}
+              />
+            )}
+          </ChartCard>
+        </SimpleGrid>
+      </Stack>
+    </AnalysisPage>
+  );
 }

@@ -1,6 +1,67 @@
+import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { loadProductivityHistory } from '../../api/analytics';
+import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { historyChart, historyIsEmpty } from './historyCharts';
+import { PRODUCTIVITY_KPIS } from './kpis';
 
-/** productivity/history. Its analysis arrives in a later release; until then the header and an honest empty state. */
+const PAGE = 'productivityHistory';
+
+/** productivity/history: every productivity KPI over the period's buckets, previous period dashed. */
 export default function ProductivityHistoryPage() {
-  return <AnalysisPage topic="productivityHistory" />;
+  const { t } = useTranslation();
+  const ctx = useChartContext();
+  const { query, filters, statusFor } = useAnalyticsQuery(
+    'productivityHistory',
+    loadProductivityHistory,
+  );
+  const data = query.data;
+  const charts = useMemo(
+    () =>
+      data
+        ? PRODUCTIVITY_KPIS.map((kpi) => ({ kpi, model: historyChart(data, kpi.key, ctx) }))
+        : null,
+    [data, ctx],
+  );
+  const status = statusFor(historyIsEmpty);
+  const exportScope = { page: PAGE, from: filters.from, to: filters.to };
+
+  return (
+    <AnalysisPage topic={PAGE}>
+      <Stack gap="md">
+        {data && (
+          <Group gap="xs" data-testid="history-granularity" data-granularity={data.granularity}>
+            <Text size="sm" c="dimmed">
+              {t('productivity.granularityLabel')}
+            </Text>
+            <Badge variant="light">{t(`productivity.granularity.${data.granularity}`)}</Badge>
+            <Text size="sm" c="dimmed">
+              {t('productivity.previousDashed')}
+            </Text>
+          </Group>
+        )}
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+          {PRODUCTIVITY_KPIS.map((kpi, index) => {
+            const model = charts?.[index]?.model;
+            const title = t(`productivity.kpi.${kpi.key}`);
+            return (
+              <ChartCard
+                key={kpi.key}
+                name={`history-${kpi.key}`}
+                title={title}
+                status={status}
+                table={model?.table}
+                exportScope={exportScope}
+                height={280}
+              >
+                {model && <EChart option={model.option} height={280} ariaLabel={title} />}
+              </ChartCard>
+            );
+          })}
+        </SimpleGrid>
+      </Stack>
+    </AnalysisPage>
+  );
 }

@@ -9,7 +9,7 @@ import {
   timeInStateChart,
   weekdayNames,
 } from './analysisCharts';
-import { entry, productivity, states, testContext } from './testData';
+import { entry, kpis, productivity, states, testContext } from './testData';
 
 interface BarSeries {
   name: string;
@@ -80,6 +80,14 @@ describe('productivityTiles', () => {
     expect(byKey.orders?.deltaText).toBe('+10');
     expect(byKey.distance?.value).toBe('12,3 km');
     expect(byKey.distance?.trend?.direction).toBe('flat');
+  });
+
+  it('compares with nothing when the previous period has no recorded time', () => {
+    const data = productivity([entry(1, 'AGV 01')]);
+    data.fleet.previous = kpis({ plannedSeconds: 0, ordersFinished: 0, availability: null });
+    const tiles = productivityTiles(data, testContext());
+    expect(tiles.every((tile) => tile.trend === null)).toBe(true);
+    expect(tiles.find((tile) => tile.key === 'orders')?.previousText).toBe('charts.noValue');
   });
 
   it('shows no data and no trend for a KPI without a denominator', () => {

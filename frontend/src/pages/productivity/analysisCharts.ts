@@ -1,4 +1,4 @@
-import type { Productivity, ProductivityEntry } from '../../api/analytics';
+import type { Kpis, Productivity, ProductivityEntry } from '../../api/analytics';
 import {
   axisStyle,
   baseCartesian,
@@ -18,6 +18,11 @@ import { PRODUCTIVITY_KPIS, type ProductivityKpiKey } from './kpis';
 /** The label of an entry: the vehicle's name, or "selected machines" for the combined one. */
 export function entryLabel(entry: ProductivityEntry, ctx: ChartContext): string {
   return entry.name ?? ctx.t('productivity.combined');
+}
+
+/** True when a period has any time with a known state or any finished order. */
+export function hasRecordedTime(kpis: Kpis): boolean {
+  return kpis.plannedSeconds > 0 || kpis.ordersFinished > 0;
 }
 
 /** True when the selection has no recorded time at all (nothing to draw). */
@@ -103,9 +108,12 @@ export interface KpiTileModel {
 export function productivityTiles(data: Productivity, ctx: ChartContext): KpiTileModel[] {
   const { language, t } = ctx;
   const noData = t('charts.noValue');
+  // A previous period without any recorded time (e.g. before the fleet was connected) is
+  // no comparison at all: "+4,108 orders against 0" would only mislead.
+  const previousKnown = hasRecordedTime(data.fleet.previous);
   return PRODUCTIVITY_KPIS.map((kpi) => {
     const value = kpi.pick(data.fleet.kpis);
-    const previous = kpi.pick(data.fleet.previous);
+    const previous = previousKnown ? kpi.pick(data.fleet.previous) : null;
     const trend = trendOf({ value, previous, higherIsBetter: kpi.higherIsBetter });
     return {
       key: kpi.key,

@@ -1,0 +1,52 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { AnalysisScope } from '../../api/analytics-processes';
+import { useAnalysisFilters } from '../filters/filtersContext';
+import type { ChartStatus } from './ChartCard';
+import { emptyReasonFor } from './emptyReason';
+import { chartStatus } from './status';
+
+/**
+ * One analytics call for the header's filters (TanStack Query over the request chain).
+ * Waits for the saved settings and at least one vehicle; the key carries every filter, so
+ * changing a selector loads anew, while the last result stays visible (no flicker).
+ */
+export function useAnalyticsQuery<T>(name: string, load: (scope: AnalysisScope) => Promise<T>) {
+  const filters = useAnalysisFilters();
+  const scope: AnalysisScope = {
+    from: filters.from,
+    to: filters.to,
+    vehicles: filters.vehicles,
+    combined: filters.combined,
+    shift: filters.shift,
+  };
+  const vehicleIds = filters.vehicles.map((vehicle) => vehicle.id).join(',');
+  const query = useQuery({
+    queryKey: [
+      'analytics',
+      name,
+      filters.from,
+      filters.to,
+      vehicleIds,
+      filters.combined,
+      filters.shift,
+    ],
+    queryFn: () => load(scope),
+    enabled: filters.ready && filters.vehicles.length > 0,
+    placeholderData: keepPreviousData,
+  });
+  const noVehicles = filters.ready && filters.vehicles.length === 0;
+  const emptyReason = emptyReasonFor({
+    vehicleCount: filters.vehicles.length,
+    shift: filters.shift,
+  });
+  /** The ChartCard status of a chart fed by this call; `isEmpty` judges the loaded data. */
+  const statusFor = (isEmpty: (data: T) => boolean): ChartStatus =>
+    chartStatus({
+      isPending: !noVehicles && query.isPending,
+      error: query.error,
+      isEmpty: noVehicles || (query.data !== undefined && isEmpty(query.data)),
+      emptyReason,
+      onRetry: () => void query.refetch(),
+    });
+  return { query, scope, filters, statusFor };
+}

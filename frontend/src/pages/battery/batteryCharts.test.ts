@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { BatteryEntry, BatteryFigures, BatteryResult } from '../../api/analytics-battery';
+import { testContext } from '../processes/testContext';
+import { chargeChart, depthHistogramChart, vehicleBatteryChart } from './batteryCharts';
+import { healthSlopeText } from './batteryTexts';
+
+type Series = { name: string; data: unknown[]; markLine?: { data: { yAxis: number }[] } };
+const seriesOf = (option: unknown) => (option as { series: Series[] }).series;
+
+function figures(histogram: number[], energy: number | null): BatteryFigures {
+  return {
+    sessions: {
+      count: 5,
+      meanDurationSeconds: 6800,
+      meanAddedCharge: 60.4,
+      addedCharge: 302,
+      discharged: 297,
+      equivalentFullCycles: 2.97,
+      meanDepthOfDischarge: 59.4,
+      depthHistogram: histogram,
+      addedEnergyWh: energy,
+      dischargedEnergyWh: energy,
+    },
+    meanCharge: 60,
+    minCharge: 28.7,
+    belowLowSeconds: 120,
+    chargingShare: 0.15,
+    healthLatest: 95.9,
+    healthSlopePer30Days: -1.88,
+  };
+}
+
+const entry: BatteryEntry = {
+  vehicleId: 1,
+  name: 'AGV 01',
+  batteryCapacityWh: 2400,
+  current: figures([0, 0, 0, 0, 0, 1, 4, 0, 0, 0], 7248),
+  previous: figures([1, 1, 0, 0, 0, 0, 0, 0, 0, 0], null),
+};
+
+const data: BatteryResult = {
+  period: {} as BatteryResult['period'],
+  lowChargeThreshold: 20,
+  series: [
+    {
+      vehicleId: 1,
+      name: 'AGV 01',
+      points: [
+        { at: '2026-11-21T10:00:00Z', charge: 35.3 },
+        { at: '2026-11-21T10:15:00Z', charge: 33.4 },
+      ],
+    },
+    { vehicleId: 2, name: 'AGV 02', points: [{ at: '2026-11-21T10:00:00Z', charge: 80 }] },
+  ],
+  entries: [entry],
+  fleet: entry,
+};
+
+describe('battery transforms', () => {
+  it('draws one charge line per vehicle with the low-charge threshold marked once', () => {
+    const model = chargeChart(data, testContext());
+    const series = seriesOf(model.option);
+    expect(series.map((s) => s.name)).toEqual(['AGV 01', 'AGV 02']);
+    expect(series[0]?.data).toEqual([
+      ['2026-11-21T10:00:00Z', 35.3],
+      ['2026-11-21T10:15:00Z', 33.4],
+    ]);
+    expect(series[0]?.markLine?.data).toEqual([{ yAxis: 20 }]);
+    expect(series[1]?.markLine).toBeUndefined();
+    expect(model.table.rows).toHaveLength(3);
+    expect(model.table.rows[2]).toMatchObject({ vehicle: 'AGV 02', charge: 80 });
+  });
+
+  it('bins depth of discharge in 10-point steps, German labels with the user number format', () => {
+    const model = depthHistogramChart(entry, testContext('de'));
+    expect(model.table.rows[6]).toEqual({ bin: '60–70 %', current: 4, previous: 0 });
+    expect(model.table.rows[0]).toEqual({ bin: '0–10 %', current: 0, previous: 1 });
+    expect(seriesOf(model.option)[0]?.data).toEqual([0, 0, 0, 0, 0, 1, 4, 0, 0, 0]);
+  });
+
+  it('tabulates cycles, health, slope, low-charge time, charging share and energy per vehicle', () => {
+    const model = vehicleBatteryChart(
+      [entry, { ...entry, vehicleId: 2, name: 'AGV 02', current: figures([], null) }],
+      testContext(),
+    );
+    expect(model.table.rows[0]).toMatchObject({
+      sessions: 5,
+      efc: 2.97,
+      health: 95.9,
+      slope: -1.88,
+      belowLow: 120,
+      chargingShare: 0.15,
+      addedWh: 7248,
+    });
+    expect(model.table.rows[1]).toMatchObject({ addedWh: null, dischargedWh: null });
+  });
+
+  it('writes the health slope signed in the user language', () => {
+    expect(healthSlopeText(-1.884, 'de')).toBe('−1,88');
+    expect(healthSlopeText(0.5, 'en')).toBe('+0.50');
+    expect(healthSlopeText(null, 'en')).toBeNull();
+  });
+});

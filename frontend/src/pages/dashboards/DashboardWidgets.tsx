@@ -1,0 +1,119 @@
+import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconGripVertical, IconX } from '@tabler/icons-react';
+import { type DragEvent, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+interface EditableWidgetProps {
+  id: string;
+  label: string;
+  editing: boolean;
+  isFirst: boolean;
+  isLast: boolean;
+  canRemove: boolean;
+  onMove: (step: -1 | 1) => void;
+  onDropOn: (draggedId: string) => void;
+  onRemove: () => void;
+  children: (actions: ReactNode) => ReactNode;
+}
+
+const DRAG_TYPE = 'application/x-fleetscope-widget';
+
+/**
+ * One dashboard widget. In edit mode it gets move up/down and remove buttons (keyboard and
+ * screen-reader friendly) and can also be dragged onto another widget's place.
+ */
+export function EditableWidget({
+  id,
+  label,
+  editing,
+  isFirst,
+  isLast,
+  canRemove,
+  onMove,
+  onDropOn,
+  onRemove,
+  children,
+}: EditableWidgetProps) {
+  const { t } = useTranslation();
+  const [dropTarget, setDropTarget] = useState(false);
+  const dragProps = editing
+    ? {
+        draggable: true,
+        onDragStart: (event: DragEvent) => {
+          event.dataTransfer.setData(DRAG_TYPE, id);
+          event.dataTransfer.effectAllowed = 'move';
+        },
+        onDragOver: (event: DragEvent) => {
+          if (event.dataTransfer.types.includes(DRAG_TYPE)) {
+            event.preventDefault();
+            setDropTarget(true);
+          }
+        },
+        onDragLeave: () => setDropTarget(false),
+        onDrop: (event: DragEvent) => {
+          event.preventDefault();
+          setDropTarget(false);
+          const dragged = event.dataTransfer.getData(DRAG_TYPE);
+          if (dragged && dragged !== id) {
+            onDropOn(dragged);
+          }
+        },
+      }
+    : {};
+  const actions = editing ? (
+    <Group gap={2} wrap="nowrap">
+      <IconGripVertical size={16} aria-hidden style={{ cursor: 'grab', opacity: 0.6 }} />
+      <Tooltip label={t('dashboard.moveUp')}>
+        <ActionIcon
+          size="sm"
+          variant="subtle"
+          aria-label={t('dashboard.moveUpNamed', { name: label })}
+          disabled={isFirst}
+          onClick={() => onMove(-1)}
+          data-testid={`widget-move-up-${id}`}
+        >
+          <IconArrowUp size={14} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label={t('dashboard.moveDown')}>
+        <ActionIcon
+          size="sm"
+          variant="subtle"
+          aria-label={t('dashboard.moveDownNamed', { name: label })}
+          disabled={isLast}
+          onClick={() => onMove(1)}
+          data-testid={`widget-move-down-${id}`}
+        >
+          <IconArrowDown size={14} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label={canRemove ? t('dashboard.remove') : t('dashboard.keepOne')}>
+        <ActionIcon
+          size="sm"
+          variant="subtle"
+          color="red"
+          aria-label={t('dashboard.removeNamed', { name: label })}
+          disabled={!canRemove}
+          onClick={onRemove}
+          data-testid={`widget-remove-${id}`}
+        >
+          <IconX size={14} />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  ) : null;
+  return (
+    <div
+      data-testid={`widget-${id}`}
+      data-editing={editing}
+      style={{
+        minWidth: 0,
+        borderRadius: 'var(--mantine-radius-lg)',
+        outline: dropTarget ? '2px dashed var(--mantine-primary-color-filled)' : undefined,
+      }}
+      {...dragProps}
+    >
+      {children(actions)}
+    </div>
+  );
+}

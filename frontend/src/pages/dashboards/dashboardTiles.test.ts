@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { DashboardTile } from '../../api/analytics';
+import { testContext } from '../productivity/testData';
+import { dashboardTileModel } from './dashboardTiles';
+
+function tile(overrides: Partial<DashboardTile>): DashboardTile {
+  return {
+    key: 'availability',
+    unit: 'share',
+    value: 0.96,
+    previous: 0.95,
+    higherIsBetter: true,
+    series: [
+      { from: '2026-11-19', value: 0.97 },
+      { from: '2026-11-20', value: null },
+      { from: '2026-11-21', value: 0.95 },
+    ],
+    ...overrides,
+  };
+}
+
+describe('dashboardTileModel', () => {
+  it('formats a share with its trend and a sparkline with gaps', () => {
+    const model = dashboardTileModel(tile({}), 'day', testContext('de'));
+    expect(model.value).toBe('96,0\u00a0%');
+    expect(model.trend).toMatchObject({ direction: 'up', good: true });
+    expect(model.deltaText).toBe('+1,0 productivity.points');
+    const option = model.sparkline as {
+      series: Array<{ data: unknown[] }>;
+      xAxis: { data: string[] };
+    };
+    expect(option.series[0]?.data).toEqual([0.97, null, 0.95]);
+    expect(option.xAxis.data[0]).toBe('19.11.26');
+  });
+
+  it('colours a rise of a lower-is-better KPI as bad', () => {
+    const model = dashboardTileModel(
+      tile({ key: 'mttr', unit: 'seconds', value: 600, previous: 300, higherIsBetter: false }),
+      'day',
+      testContext('en'),
+    );
+    expect(model.value).toBe('10 min');
+    expect(model.trend).toMatchObject({ direction: 'up', good: false });
+    expect(model.deltaText).toBe('+5 min');
+  });
+
+  it('shows no data without a trend and no sparkline for one bucket', () => {
+    const model = dashboardTileModel(
+      tile({
+        key: 'mtbf',
+        unit: 'seconds',
+        value: null,
+        series: [{ from: '2026-11-21', value: null }],
+      }),
+      'day',
+      testContext(),
+    );
+    expect(model.value).toBe('charts.noValue');
+    expect(model.trend).toBeNull();
+    expect(model.sparkline).toBeNull();
+  });
+});

@@ -1,0 +1,309 @@
+import { describe, expect, it } from 'vitest';
+import type {
+  FailureMatrixResult,
+  MapLayer,
+  ParetoItem,
+  ReliabilityEntry,
+  ReliabilityFigures,
+} from '../../api/analytics-failures';
+import { testContext } from '../processes/testContext';
+import { paretoChart, reliabilityChart } from './analysisCharts';
+import { LEVEL_COLORS, levelColor, typeColor, worstLevel } from './levels';
+import { densityChart, errorMapChart, pointTooltip } from './mapCharts';
+import { escapeHtml, matrixChart } from './matrixCharts';
+
+type Series = {
+  name: string;
+  type: string;
+  data: unknown[];
+  yAxisIndex?: number;
+  itemStyle?: { color: string };
+};
+const seriesOf = (option: unknown) => (option as { series: Series[] }).series;
+
+const levels = (warning: number, fatal: number) => ({ warning, urgent: 0, critical: 0, fatal });
+const pareto: ParetoItem[] = [
+  {
+    errorType: 'obstacle',
+    count: 6,
+    downtimeSeconds: 0,
+    levels: levels(6, 0),
+    share: 0.6,
+    cumulativeShare: 0.6,
+  },
+  {
+    errorType: 'estop',
+    count: 4,
+    downtimeSeconds: 900,
+    levels: levels(0, 4),
+    share: 0.4,
+    cumulativeShare: 1,
+  },
+];
+
+describe('failures analysis transforms', () => {
+  it('stacks the Pareto by count per level in the level colours, cumulative share on the right axis', () => {
+    const series = seriesOf(paretoChart(pareto, 'count', testContext()).option);
+    expect(series.map((s) => s.itemStyle?.color).slice(0, 4)).toEqual([
+      LEVEL_COLORS.WARNING,
+      LEVEL_COLORS.URGENT,
+      LEVEL_COLORS.CRITICAL,
+      LEVEL_COLORS.FATAL,
+    ]);
+    expect(series[0]?.data).toEqual([6, 0]);
+    expect(series[3]?.data).toEqual([0, 4]);
+    expect(series[4]).toMatchObject({ type: 'line', yAxisIndex: 1, data: [0.6, 1] });
+  });
+
+  it('draws the Pareto by downtime as one bar series with the same table', () => {
+    const model = paretoChart([pareto[1] as ParetoItem], 'downtime', testContext());
+    expect(seriesOf(model.option).map((s) => s.type)).toEqual(['bar', 'line']);
+    expect(model.table.rows).toEqual([
+      {
+        errorType: 'estop',
+        count: 4,
+        downtime: 900,
+        fatal: 4,
+        warning: 0,
+        share: 0.4,
+        cumulativeShare: 1,
+      },
+    ]);
+  });
+
+  it('adds the fleet after the vehicles for MTBF and MTTR', () => {
+    const figures = (mtbf: number | null): ReliabilityFigures => ({
+      plannedSeconds: 36000,
+      downtimeSeconds: 600,
+      episodes: 5,
+      stopEpisodes: 2,
+      warnings: 3,
+      mtbfSeconds: mtbf,
+      mttrSeconds: 300,
+      orders: 100,
+      errorsPer1000Orders: 50,
+      stopErrorsPer1000Orders: 20,
+      warningsPer1000Orders: 30,
+    });
+    const vehicle: ReliabilityEntry = {
+      vehicleId: 1,
+      name: 'AGV 01',
+      current: figures(18000),
+      previous: figures(null),
+    };
+    const fleet: ReliabilityEntry = {
+      vehicleId: null,
+      name: null,
+      current: figures(9000),
+      previous: figures(7000),
+    };
+    const model = reliabilityChart([vehicle], fleet, testContext());
+    expect(seriesOf(model.option)[0]?.data).toEqual([18000, 9000]);
+    expect(model.table.rows.map((row) => row.name)).toEqual(['AGV 01', 'failures.fleet']);
+    expect(model.table.rows[1]).toMatchObject({
+      stops: 2,
+      warnings: 3,
+      stopsPer1000: 20,
+      previousMtbf: 7000,
+    });
+    // Combined mode: the entry already is the fleet; it is not shown twice.
+    expect(reliabilityChart([fleet], fleet, testContext()).table.rows).toHaveLength(1);
+  });
+});
+
+describe('levels and type colours', () => {
+  it('colours levels amber, orange, red and keeps a type colour stable', () => {
+    expect(levelColor('warning')).toBe('#f59f00');
+    expect(levelColor('URGENT')).toBe('#f76707');
+    expect(levelColor('unknown')).toBe('#868e96');
+    expect(typeColor('estop')).toBe(typeColor('estop'));
+    expect(worstLevel(levels(3, 1))).toBe('FATAL');
+    expect(worstLevel(levels(0, 0))).toBeNull();
+  });
+});
+
+describe('failure matrix transform', () => {
+  const data: FailureMatrixResult = {
+    period: {} as FailureMatrixResult['period'],
+    errorTypes: [
+      {
+        errorType: 'obstacle',
+        count: 5,
+        levels: levels(5, 0),
+        firstSeen: '2026-11-20T08:00:00Z',
+        lastSeen: '2026-11-21T09:00:00Z',
+      },
+      {
+        errorType: '<b>x</b>',
+        count: 1,
+        levels: levels(0, 1),
+        firstSeen: '2026-11-20T08:00:00Z',
+        lastSeen: '2026-11-20T08:00:00Z',
+      },
+    ],
+    vehicles: [
+      { vehicleId: 7, name: 'AGV 07', count: 4 },
+      { vehicleId: 9, name: 'AGV 09', count: 2 },
+    ],
+    cells: [
+      {
+        errorType: 'obstacle',
+        vehicleId: 7,
+        count: 4,
+        worstLevel: 'WARNING',
+        firstSeen: '2026-11-20T08:00:00Z',
+        lastSeen: '2026-11-21T09:00:00Z',
+      },
+      {
+        errorType: 'obstacle',
+        vehicleId: 9,
+        count: 1,
+        worstLevel: 'WARNING',
+        firstSeen: '2026-11-20T08:00:00Z',
+        lastSeen: '2026-11-20T08:00:00Z',
+      },
+      {
+        errorType: '<b>x</b>',
+        vehicleId: 9,
+        count: 1,
+        worstLevel: 'FATAL',
+        firstSeen: '2026-11-20T08:00:00Z',
+        lastSeen: '2026-11-20T08:00:00Z',
+      },
+    ],
+    maxCount: 4,
+  };
+
+  it('places cells at (vehicle column, type row) with the colour scale up to the largest cell', () => {
+    const model = matrixChart(data, testContext());
+    const cells = seriesOf(model.option)[0]?.data as { value: number[] }[];
+    expect(cells.map((cell) => cell.value)).toEqual([
+      [0, 0, 4],
+      [1, 0, 1],
+      [1, 1, 1],
+    ]);
+    expect((model.option as { visualMap: { max: number } }).visualMap.max).toBe(4);
+  });
+
+  it('tabulates every type with its level, first and last seen and a column per vehicle (zeros too)', () => {
+    const model = matrixChart(data, testContext('de'));
+    expect(model.table.columns.map((column) => column.key)).toEqual([
+      'errorType',
+      'level',
+      'count',
+      'firstSeen',
+      'lastSeen',
+      'vehicle-7',
+      'vehicle-9',
+    ]);
+    expect(model.table.rows[1]).toMatchObject({
+      errorType: '<b>x</b>',
+      level: 'failures.level.FATAL',
+      'vehicle-7': 0,
+      'vehicle-9': 1,
+    });
+    expect(String(model.table.rows[0]?.firstSeen)).toMatch(/^20\.11\.26/);
+  });
+
+  it('never renders vehicle-supplied text as HTML', () => {
+    expect(escapeHtml('<img onerror="x">&')).toBe('&lt;img onerror=&quot;x&quot;&gt;&amp;');
+  });
+});
+
+describe('failure map transforms', () => {
+  const layer: MapLayer = {
+    mapId: 'hall-1',
+    bounds: { minX: 5, minY: 5, maxX: 20, maxY: 10 },
+    track: {
+      originX: 5,
+      originY: 5,
+      cellSize: 1,
+      columns: 15,
+      rows: 5,
+      cells: [
+        [0, 0, 3],
+        [2, 1, 1],
+      ],
+    },
+    density: {
+      originX: 5,
+      originY: 5,
+      cellSize: 3,
+      columns: 5,
+      rows: 2,
+      cells: [
+        [0, 0, 1],
+        [3, 1, 4],
+      ],
+    },
+    points: [
+      {
+        vehicleId: 1,
+        vehicleName: 'AGV 01',
+        errorType: 'obstacle',
+        level: 'WARNING',
+        description: 'Obstacle <near>',
+        start: '2026-11-21T10:00:00Z',
+        x: 6,
+        y: 6,
+      },
+      {
+        vehicleId: 2,
+        vehicleName: 'AGV 02',
+        errorType: 'estop',
+        level: 'FATAL',
+        description: 'E-stop',
+        start: '2026-11-21T11:00:00Z',
+        x: 9,
+        y: 7,
+      },
+      {
+        vehicleId: 1,
+        vehicleName: 'AGV 01',
+        errorType: 'obstacle',
+        level: 'WARNING',
+        description: 'Obstacle',
+        start: '2026-11-21T12:00:00Z',
+        x: 10,
+        y: 7,
+      },
+    ],
+    pointsTotal: 3,
+  };
+
+  it('draws the track cell centres and one point series per error type in its colour', () => {
+    const series = seriesOf(errorMapChart(layer, testContext()).option);
+    expect(series[0]?.data).toEqual([
+      [5.5, 5.5],
+      [7.5, 6.5],
+    ]);
+    expect(series.slice(1).map((s) => [s.name, s.data.length, s.itemStyle?.color])).toEqual([
+      ['estop', 1, typeColor('estop')],
+      ['obstacle', 2, typeColor('obstacle')],
+    ]);
+  });
+
+  it('shows time, vehicle and description in the tooltip, escaped', () => {
+    const text = pointTooltip(layer.points[0] as MapLayer['points'][number], testContext('de'));
+    expect(text).toContain('AGV 01');
+    expect(text).toContain('Obstacle &lt;near&gt;');
+    expect(text).toContain('21.11.26');
+    expect(text).toContain('failures.level.WARNING');
+  });
+
+  it('turns the density grid into a heatmap over the cells, densest first in the table', () => {
+    const model = densityChart(layer, testContext());
+    expect((model.option as { xAxis: { data: string[] } }).xAxis.data).toEqual([
+      '5',
+      '8',
+      '11',
+      '14',
+      '17',
+    ]);
+    expect((model.option as { visualMap: { max: number } }).visualMap.max).toBe(4);
+    expect(model.table.rows).toEqual([
+      { x: 14, y: 8, count: 4 },
+      { x: 5, y: 5, count: 1 },
+    ]);
+  });
+});

@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import type { ActionRow, ProcessEntry, WorkflowRow } from '../../api/analytics-processes';
+import { actionsChart } from './actionsCharts';
+import { bucketLabels } from './chartParts';
+import { cellText, signedCount } from './durations';
+import { kpiTexts } from './kpiValues';
+import {
+  cycleHistogramChart,
+  cyclePercentilesChart,
+  occupiedSpan,
+  outcomesChart,
+} from './processesCharts';
+import { emptyFigures, testContext } from './testContext';
+import { workflowCycleChart, workflowsTable } from './workflowCharts';
+
+type Series = { name: string; data: unknown[]; itemStyle?: { color: string } };
+
+const edges = [0, 60, 120, 240, 480];
+
+function entry(
+  name: string | null,
+  finished: number,
+  failed: number,
+  cancelled: number,
+): ProcessEntry {
+  const current = emptyFigures([0, 2, 5, 1, 0]);
+  current.outcomes = {
+    finished,
+    failed,
+    cancelled,
+    total: finished + failed + cancelled,
+    successRate: finished / (finished + failed + cancelled),
+  };
+  current.cycle = {
+    count: finished,
+    p50Seconds: 130,
+    p90Seconds: 200,
+    p95Seconds: 230,
+    maxSeconds: 300,
+    meanSeconds: 140,
+  };
+  current.times.waitingSeconds = 3600;
+  return { vehicleId: name ? 1 : null, name, current, previous: emptyFigures([0, 1, 0, 0, 0]) };
+}
+
+describe('processes analysis transforms', () => {
+  it('labels histogram buckets as duration ranges, the last open above', () => {
+    expect(bucketLabels([0, 60, 3600], 'en')).toEqual([
+      '0 s – 1 min',
+      '1 min – 1 h 00 min',
+      '≥ 1 h 00 min',
+    ]);
+  });
+
+  it('shows only the buckets that have orders in either period', () => {
+    expect(occupiedSpan([0, 0, 3, 0, 1, 0], [0, 2, 0, 0, 0, 0])).toEqual({ first: 1, last: 4 });
+    expect(occupiedSpan([0, 0], [0])).toEqual({ first: 0, last: -1 });
+    const model = cycleHistogramChart(
+      {
+        histogramEdges: edges,
+        current: emptyFigures([0, 2, 5, 1, 0]),
+        previous: emptyFigures([0, 1, 0, 0, 0]),
+      },
+      testContext(),
+    );
+    const series = (model.option as { series: Series[] }).series;
+    expect(series[0]?.data).toEqual([2, 5, 1]);
+    expect(series[1]?.data).toEqual([1, 0, 0]);
+    expect(model.table.rows).toEqual([
+      { bucket: '1 min – 2 min', current: 2, previous: 1 },
+      { bucket: '2 min – 4 min', current: 5, previous: 0 },
+      { bucket: '4 min – 8 min', current: 1, previous: 0 },
+    ]);
+  });
+
+  it('stacks outcomes per vehicle in the outcome colours and names the combined entry', () => {
+    const model = outcomesChart([entry('AGV 01', 8, 1, 1), entry(null, 20, 3, 2)], testContext());
+    const series = (model.option as { series: Series[] }).series;
+    expect(series.map((s) => s.name)).toEqual([
+      'processes.outcome.finished',
+      'processes.outcome.failed',
+      'processes.outcome.cancelled',
+    ]);
+    expect(series.map((s) => s.itemStyle?.color)).toEqual(['#2f9e44', '#e03131', '#868e96']);
+    expect(series[1]?.data).toEqual([1, 3]);
+    expect(model.table.rows[1]).toMatchObject({
+      name: 'processes.combined',
+      finished: 20,
+      successRate: 0.8,
+    });
+  });
+
+  it('puts p50/p90/p95 per vehicle in the chart and the max, paused and waiting time in the table', () => {
+    const model = cyclePercentilesChart([entry('AGV 01', 8, 1, 1)], testContext());
+    expect((model.option as { series: Series[] }).series.map((s) => s.data)).toEqual([
+      [130],
+      [200],
+      [230],
+    ]);
+    expect(model.table.rows[0]).toMatchObject({
+      count: 8,
+      max: 300,
+      waiting: 3600,
+      previousP50: null,
+    });
+  });
+});
+
+describe('workflows and actions transforms', () => {
+  const workflow: WorkflowRow = {
+    workflow: 'TRANSPORT_A',
+    orders: 10,
+    finished: 9,
+    successRate: 0.9,
+    cycleP50Seconds: 140,
+    cycleP90Seconds: 170,
+    previousOrders: 4,
+    previousSuccessRate: 1,
+    previousCycleP50Seconds: 150,
+    previousCycleP90Seconds: null,
+    ordersTrend: 6,
+  };
+
+  it('keeps the server order of the workflows and their previous period', () => {
+    const model = workflowCycleChart(
+      [workflow, { ...workflow, workflow: 'REPLENISH' }],
+      testContext(),
+    );
+    expect((model.option as { xAxis: { data: string[] } }).xAxis.data).toEqual([
+      'TRANSPORT_A',
+      'REPLENISH',
+    ]);
+    expect(workflowsTable([workflow], testContext()).rows[0]).toEqual({
+      workflow: 'TRANSPORT_A',
+      orders: 10,
+      successRate: 0.9,
+      p50: 140,
+      p90: 170,
+      previousOrders: 4,
+      ordersTrend: 6,
+      previousSuccessRate: 1,
+      previousP50: 150,
+    });
+  });
+
+  it('splits action counts into finished and failed, with the failure rate on the right axis', () => {
+    const action: ActionRow = {
+      actionType: 'pick',
+      count: 100,
+      failed: 4,
+      failureRate: 0.04,
+      durationP50Seconds: 20,
+      durationP90Seconds: 30,
+      meanWaitSeconds: 40,
+      waitP50Seconds: 42,
+      previousCount: 50,
+      previousFailureRate: null,
+    };
+    const model = actionsChart([action], testContext());
+    const series = (model.option as { series: (Series & { yAxisIndex?: number })[] }).series;
+    expect(series.map((s) => s.data)).toEqual([[96], [4], [0.04]]);
+    expect(series[2]?.yAxisIndex).toBe(1);
+    expect(model.table.rows[0]).toMatchObject({
+      actionType: 'pick',
+      failed: 4,
+      wait: 40,
+      previousFailureRate: null,
+    });
+  });
+});
+
+describe('cell and KPI texts in the user language', () => {
+  it('formats list cells in German and English, null as a dash', () => {
+    expect(cellText(1234.5, 'metres', 'de')).toBe('1.234,5 m');
+    expect(cellText(1234.5, 'metres', 'en')).toBe('1,234.5 m');
+    expect(cellText(0.9181, 'share', 'de')).toBe('91,8\u00a0%');
+    expect(cellText(null, 'duration', 'de')).toBe('–');
+    expect(cellText(135, 'duration', 'en')).toBe('2 min');
+    expect(cellText('2026-11-21T10:00:00Z', 'dateTime', 'de')).toMatch(/^21\.11\.26/);
+    expect(signedCount(1151, 'de')).toBe('+1.151');
+    expect(signedCount(-3, 'en')).toBe('−3');
+    expect(signedCount(0, 'en')).toBe('±0');
+  });
+
+  it('gives value, change and previous value of a KPI, a share change in points', () => {
+    const share = kpiTexts({
+      value: 0.918,
+      previous: 0.953,
+      unit: 'share',
+      higherIsBetter: true,
+      language: 'de',
+      noData: '–',
+    });
+    expect(share.value).toBe('91,8\u00a0%');
+    expect(share.deltaText).toBe('−3,5 pp');
+    expect(share.previousText).toBe('95,3\u00a0%');
+    expect(share.trend).toMatchObject({ direction: 'down', good: false });
+    const duration = kpiTexts({
+      value: 130,
+      previous: null,
+      unit: 'duration',
+      higherIsBetter: false,
+      language: 'en',
+      noData: '–',
+    });
+    expect(duration).toEqual({
+      value: '2 min',
+      trend: null,
+      deltaText: undefined,
+      previousText: undefined,
+    });
+    expect(
+      kpiTexts({
+        value: null,
+        previous: 3,
+        unit: 'integer',
+        higherIsBetter: false,
+        language: 'en',
+        noData: '–',
+      }).value,
+    ).toBe('–');
+  });
+});
