@@ -108,6 +108,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     console.log(`[e2e] using the running server at ${reuseUrl}`);
     return async () => undefined;
   }
+  const started = Date.now();
+  const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
   ensureBuild();
   const workDir = mkdtempSync(join(tmpdir(), 'fleetscope-e2e-'));
   const distCopy = join(workDir, 'dist');
@@ -119,6 +121,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       rmSync(workDir, { recursive: true, force: true });
     }
   };
+  console.log(`[e2e] server up after ${seconds()}`);
   try {
     await addTestUsers(server.dataDir, { existingOk: false });
   } catch (error) {
@@ -126,6 +129,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw error;
   }
   process.env.E2E_BASE_URL = server.url;
-  console.log(`[e2e] fleetscope demo at ${server.url} (log: ${server.logFile})`);
+  console.log(`[e2e] fleetscope demo at ${server.url}, ready after ${seconds()}`);
+  console.log(`[e2e] server log: ${server.logFile}`);
   return teardown;
 }

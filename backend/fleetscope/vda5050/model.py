@@ -8,6 +8,11 @@ holds a dozen nested objects, and building a frozen dataclass costs about 1 µs 
 0.1 µs for a Struct, which alone would use most of the 33 µs a message may take at the
 30,000 messages/s target. Attribute names, field order and keyword construction are the
 same as dataclasses; use ``msgspec.structs.replace``/``asdict`` instead of ``dataclasses``'.
+
+They are also ``gc=False``: the cyclic garbage collector never tracks them. A batch keeps
+thousands of decoded messages alive at once, and tracking their dozens of parts each made
+collections cost about a quarter of the ingestion time. This is safe because they are frozen
+and hold only atoms and tuples of other such Structs, so they can never be part of a cycle.
 """
 
 from datetime import datetime
@@ -107,7 +112,7 @@ class ConnectionState(StrEnum):
     HIBERNATING = "HIBERNATING"  # 3.0: connected but not sending states
 
 
-class Header(Struct, frozen=True):
+class Header(Struct, frozen=True, gc=False):
     interface: str
     major_version: str  # from the topic, e.g. "v2"
     version: str  # from the payload, e.g. "2.0.0"
@@ -117,7 +122,7 @@ class Header(Struct, frozen=True):
     timestamp: datetime  # timezone-aware UTC
 
 
-class Position(Struct, frozen=True):
+class Position(Struct, frozen=True, gc=False):
     x: float
     y: float
     theta: float
@@ -125,19 +130,19 @@ class Position(Struct, frozen=True):
     initialized: bool = True
 
 
-class NodeState(Struct, frozen=True):
+class NodeState(Struct, frozen=True, gc=False):
     node_id: str
     sequence_id: int
     released: bool = True
 
 
-class EdgeState(Struct, frozen=True):
+class EdgeState(Struct, frozen=True, gc=False):
     edge_id: str
     sequence_id: int
     released: bool = True
 
 
-class ActionState(Struct, frozen=True):
+class ActionState(Struct, frozen=True, gc=False):
     action_id: str
     action_type: str
     status: ActionStatus
@@ -145,12 +150,12 @@ class ActionState(Struct, frozen=True):
     result: str = ""
 
 
-class ErrorReference(Struct, frozen=True):
+class ErrorReference(Struct, frozen=True, gc=False):
     key: str
     value: str
 
 
-class VehicleError(Struct, frozen=True):
+class VehicleError(Struct, frozen=True, gc=False):
     error_type: str
     level: ErrorLevel
     description: str = ""
@@ -162,7 +167,7 @@ class VehicleError(Struct, frozen=True):
         return (self.error_type, self.level, tuple(sorted(self.references, key=lambda r: r.key)))
 
 
-class Battery(Struct, frozen=True):
+class Battery(Struct, frozen=True, gc=False):
     charge: float  # percent 0-100 (3.0: powerSupply.stateOfCharge)
     charging: bool
     voltage: float | None = None
@@ -170,7 +175,7 @@ class Battery(Struct, frozen=True):
     reach: float | None = None
 
 
-class StateMessage(Struct, frozen=True):
+class StateMessage(Struct, frozen=True, gc=False):
     header: Header
     order_id: str
     order_update_id: int
@@ -193,13 +198,13 @@ class StateMessage(Struct, frozen=True):
     kind: ClassVar[MessageKind] = MessageKind.STATE
 
 
-class ConnectionMessage(Struct, frozen=True):
+class ConnectionMessage(Struct, frozen=True, gc=False):
     header: Header
     connection_state: ConnectionState
     kind: ClassVar[MessageKind] = MessageKind.CONNECTION
 
 
-class FactsheetMessage(Struct, frozen=True):
+class FactsheetMessage(Struct, frozen=True, gc=False):
     header: Header
     series_name: str
     series_description: str = ""

@@ -128,6 +128,7 @@ def test_time_below_twenty_percent_caps_silence(cursor: duckdb.DuckDBPyConnectio
     assert first.health_slope_per_30_days == pytest.approx(slope)
     assert first.min_charge is None  # no rollups written by hand: productivity's measure
     # 250 buckets of 345.6 s: the lowest and highest of each (19 % lies between 25 and 18).
-    assert result.series[0].charge == [25.0, 18.0, 17.0, 30.0]
-    assert result.series[0].at[1] == start + timedelta(seconds=120)
+    points = result.series[0].points
+    assert [point.charge for point in points] == [25.0, 18.0, 17.0, 30.0]
+    assert points[1].at == start + timedelta(seconds=120)
     assert result.entries[1].current.below_low_seconds == 0

@@ -1,6 +1,91 @@
+import { Alert, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { isDisplayModeRequested } from '../../app/layout';
+import { useAnalysisFilters } from '../../components/filters/filtersContext';
+import { EmptyState } from '../../components/layout/EmptyState';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { localeFor } from '../../lib/format';
+import { LiveIndicator, StateCounts, StatusTiles } from './StatusTiles';
+import { useNow, useStatusboard } from './useStatusboard';
 
-/** dashboards/statusboard (beta, separately loaded component). Its analysis arrives in a later release; until then the header and an honest empty state. */
+/**
+ * dashboards/statusboard (beta): one live tile per vehicle, worst state first. With
+ * `?displayMode=true` (wall TV) the shell hides the navigation and the page drops the
+ * selectors for larger tiles.
+ */
 export default function StatusboardPage() {
-  return <AnalysisPage topic="statusboard" beta />;
+  const { t, i18n } = useTranslation();
+  const location = useLocation();
+  const displayMode = isDisplayModeRequested(location.search);
+  const filters = useAnalysisFilters();
+  const hasVehicles = filters.vehicles.length > 0;
+  const { board, live, snapshot } = useStatusboard(
+    {
+      from: filters.from,
+      to: filters.to,
+      vehicles: filters.vehicles,
+      combined: filters.combined,
+      shift: filters.shift,
+    },
+    filters.ready && hasVehicles,
+  );
+  const now = useNow();
+
+  let content: ReactNode;
+  if (filters.ready && !hasVehicles) {
+    content = <EmptyState kind="noVehicles" />;
+  } else if (board) {
+    content = (
+      <Stack gap="md">
+        <Group justify="space-between" gap="xs">
+          <StateCounts board={board} large={displayMode} />
+          {!displayMode && <LiveIndicator status={live} large={false} />}
+        </Group>
+        <StatusTiles board={board} now={now} large={displayMode} />
+      </Stack>
+    );
+  } else if (snapshot.isError) {
+    content = (
+      <Alert
+        color="red"
+        variant="light"
+        title={t('state.loadFailedTitle')}
+        data-testid="statusboard-error"
+      >
+        <Text size="sm">
+          {snapshot.error instanceof Error ? snapshot.error.message : t('state.loadFailedBody')}
+        </Text>
+      </Alert>
+    );
+  } else {
+    content = <Skeleton height={240} radius="lg" data-testid="statusboard-loading" />;
+  }
+
+  if (displayMode) {
+    return (
+      <section
+        data-testid="page-statusboard"
+        data-display-mode="true"
+        style={{ padding: 'var(--mantine-spacing-md)' }}
+      >
+        <Group justify="space-between" mb="md">
+          <Title order={1}>{t('pages.statusboard.title')}</Title>
+          <Group gap="md">
+            <Text fz={28} fw={600} data-testid="statusboard-clock">
+              {new Intl.DateTimeFormat(localeFor(i18n.language), { timeStyle: 'short' }).format(now)}
+            </Text>
+            <LiveIndicator status={live} large />
+          </Group>
+        </Group>
+        {content}
+      </section>
+    );
+  }
+  return (
+    <AnalysisPage topic="statusboard" beta>
+      {content}
+    </AnalysisPage>
+  );
 }

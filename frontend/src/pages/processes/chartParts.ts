@@ -10,13 +10,38 @@ export const OUTCOME_COLORS = {
   cancelled: '#868e96',
 } as const;
 
+/**
+ * A duration precise enough for cycle times: seconds below ten minutes ("2 min 15 s",
+ * "45 s", "1,5 s"), else the app's rounded form ("2 h 05 min"). Order cycles of a few
+ * minutes would otherwise all read "2 min".
+ */
+export function formatPreciseDuration(seconds: number, language: string): string {
+  const size = Math.abs(seconds);
+  if (size >= 600) {
+    return formatDuration(seconds, language);
+  }
+  const sign = seconds < 0 ? '-' : '';
+  if (size < 10) {
+    return `${sign}${formatNumber(size, language, { maximumFractionDigits: 1 })} s`;
+  }
+  const total = Math.round(size);
+  const minutes = Math.floor(total / 60);
+  const rest = total % 60;
+  if (minutes === 0) {
+    return `${sign}${formatNumber(rest, language)} s`;
+  }
+  return rest === 0
+    ? `${sign}${formatNumber(minutes, language)} min`
+    : `${sign}${formatNumber(minutes, language)} min ${String(rest).padStart(2, '0')} s`;
+}
+
 /** "2 min – 4 min" for each bucket; the last bucket is open above ("≥ 30 min"). */
 export function bucketLabels(edges: readonly number[], language: string): string[] {
   return edges.map((edge, index) => {
     const next = edges[index + 1];
     return next === undefined
-      ? `≥ ${formatDuration(edge, language)}`
-      : `${formatDuration(edge, language)} – ${formatDuration(next, language)}`;
+      ? `≥ ${formatPreciseDuration(edge, language)}`
+      : `${formatPreciseDuration(edge, language)} – ${formatPreciseDuration(next, language)}`;
   });
 }
 
@@ -31,7 +56,7 @@ export function durationAxis(ctx: ChartContext) {
     ...axisStyle(ctx.theme),
     axisLabel: {
       color: ctx.theme.mutedText,
-      formatter: (value: number) => formatDuration(value, ctx.language),
+      formatter: (value: number) => formatPreciseDuration(value, ctx.language),
     },
   };
 }
@@ -67,7 +92,7 @@ export function numberFormatter(ctx: ChartContext, digits = 0) {
 
 export function durationFormatter(ctx: ChartContext) {
   return (value: unknown) =>
-    typeof value === 'number' ? formatDuration(value, ctx.language) : '–';
+    typeof value === 'number' ? formatPreciseDuration(value, ctx.language) : '–';
 }
 
 export { baseCartesian };

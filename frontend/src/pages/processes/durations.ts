@@ -1,10 +1,5 @@
-import {
-  formatDateTime,
-  formatDecimal,
-  formatDuration,
-  formatNumber,
-  formatShare,
-} from '../../lib/format';
+import { formatDateTime, formatDecimal, formatNumber, formatShare } from '../../lib/format';
+import { formatPreciseDuration } from './chartParts';
 
 /** Cell texts of the lists (null is "no data", never 0). */
 export function cellText(
@@ -20,7 +15,7 @@ export function cellText(
   }
   switch (kind) {
     case 'duration':
-      return formatDuration(value, language);
+      return formatPreciseDuration(value, language);
     case 'share':
       return formatShare(value, language);
     case 'integer':

@@ -1,5 +1,6 @@
 import { type Trend, trendOf } from '../../components/charts';
-import { formatDecimal, formatDuration, formatNumber, formatShare } from '../../lib/format';
+import { formatDecimal, formatNumber, formatShare } from '../../lib/format';
+import { formatPreciseDuration } from './chartParts';
 
 /**
  * The texts of a KPI tile (value, change against the previous period, previous value) in
@@ -17,7 +18,7 @@ export interface KpiTexts {
 function formatIn(unit: KpiUnit, value: number, language: string): string {
   switch (unit) {
     case 'duration':
-      return formatDuration(value, language);
+      return formatPreciseDuration(value, language);
     case 'share':
       return formatShare(value, language);
     case 'integer':

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionRow, ProcessEntry, WorkflowRow } from '../../api/analytics-processes';
 import { actionsChart } from './actionsCharts';
-import { bucketLabels } from './chartParts';
+import { bucketLabels, formatPreciseDuration } from './chartParts';
 import { cellText, signedCount } from './durations';
 import { kpiTexts } from './kpiValues';
 import {
@@ -50,6 +50,14 @@ describe('processes analysis transforms', () => {
       '1 min – 1 h 00 min',
       '≥ 1 h 00 min',
     ]);
+  });
+
+  it('keeps seconds in short durations so cycle times stay apart', () => {
+    expect(formatPreciseDuration(4.25, 'de')).toBe('4,3 s');
+    expect(formatPreciseDuration(45, 'en')).toBe('45 s');
+    expect(formatPreciseDuration(120, 'en')).toBe('2 min');
+    expect(formatPreciseDuration(185.2, 'de')).toBe('3 min 05 s');
+    expect(formatPreciseDuration(7500, 'en')).toBe('2 h 05 min');
   });
 
   it('shows only the buckets that have orders in either period', () => {
@@ -175,7 +183,7 @@ describe('cell and KPI texts in the user language', () => {
     expect(cellText(1234.5, 'metres', 'en')).toBe('1,234.5 m');
     expect(cellText(0.9181, 'share', 'de')).toBe('91,8\u00a0%');
     expect(cellText(null, 'duration', 'de')).toBe('–');
-    expect(cellText(135, 'duration', 'en')).toBe('2 min');
+    expect(cellText(135, 'duration', 'en')).toBe('2 min 15 s');
     expect(cellText('2026-11-21T10:00:00Z', 'dateTime', 'de')).toMatch(/^21\.11\.26/);
     expect(signedCount(1151, 'de')).toBe('+1.151');
     expect(signedCount(-3, 'en')).toBe('−3');
@@ -204,7 +212,7 @@ describe('cell and KPI texts in the user language', () => {
       noData: '–',
     });
     expect(duration).toEqual({
-      value: '2 min',
+      value: '2 min 10 s',
       trend: null,
       deltaText: undefined,
       previousText: undefined,

@@ -1,0 +1,184 @@
+import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconBattery2, IconBolt, IconRoute } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { StatusTile } from '../../api/analytics';
+import { STATE_COLORS, STATE_TEXT_COLORS } from '../../components/charts';
+import { formatDecimal, formatDuration } from '../../lib/format';
+import { type Board, orderedCounts, secondsSinceLastMessage } from './statusboardModel';
+import type { LiveStatus } from './useStatusboard';
+
+const LIVE_COLORS: Record<LiveStatus, string> = {
+  live: 'teal',
+  connecting: 'gray',
+  reconnecting: 'orange',
+  unsupported: 'gray',
+};
+
+export function LiveIndicator({ status, large }: { status: LiveStatus; large: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Badge
+      size={large ? 'xl' : 'lg'}
+      variant="dot"
+      color={LIVE_COLORS[status]}
+      data-testid="live-indicator"
+      data-status={status}
+      aria-live="polite"
+    >
+      {t(`statusboard.live.${status}`)}
+    </Badge>
+  );
+}
+
+export function StateCounts({ board, large }: { board: Board; large: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" data-testid="state-counts">
+      {orderedCounts(board).map(({ state, count }) => (
+        <Paper
+          key={state}
+          withBorder
+          radius="md"
+          px={large ? 'md' : 'sm'}
+          py={4}
+          data-testid={`state-count-${state}`}
+          data-count={count}
+          style={{ borderLeft: `6px solid ${STATE_COLORS[state]}` }}
+        >
+          <Group gap={6} wrap="nowrap">
+            <Text fw={700} fz={large ? 28 : 'lg'}>
+              {count}
+            </Text>
+            <Text fz={large ? 'lg' : 'sm'} c="dimmed">
+              {t(`productivity.states.${state}`)}
+            </Text>
+          </Group>
+        </Paper>
+      ))}
+    </Group>
+  );
+}
+
+interface TilesProps {
+  board: Board;
+  now: number;
+  large: boolean;
+}
+
+export function StatusTiles({ board, now, large }: TilesProps) {
+  return (
+    <SimpleGrid
+      cols={large ? { base: 2, md: 4, xl: 5 } : { base: 1, xs: 2, md: 3, xl: 4 }}
+      spacing={large ? 'md' : 'sm'}
+      data-testid="status-tiles"
+    >
+      {board.tiles.map((tile) => (
+        <VehicleTile
+          key={tile.vehicleId}
+          tile={tile}
+          now={now}
+          offsetMs={board.clockOffsetMs}
+          large={large}
+        />
+      ))}
+    </SimpleGrid>
+  );
+}
+
+function VehicleTile({
+  tile,
+  now,
+  offsetMs,
+  large,
+}: {
+  tile: StatusTile;
+  now: number;
+  offsetMs: number;
+  large: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const color = STATE_TEXT_COLORS[tile.state];
+  const age = secondsSinceLastMessage(tile, now, offsetMs);
+  const inStateSeconds =
+    tile.since === null ? null : Math.max(0, (now + offsetMs - Date.parse(tile.since)) / 1000);
+  const firstError = tile.activeErrors[0];
+  return (
+    <Paper
+      radius="lg"
+      p={large ? 'lg' : 'md'}
+      data-testid={`status-tile-${tile.vehicleId}`}
+      data-state={tile.state}
+      style={{ background: STATE_COLORS[tile.state], color, minWidth: 0 }}
+    >
+      <Stack gap={large ? 6 : 4}>
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Text fw={800} fz={large ? 30 : 'xl'} truncate c={color}>
+            {tile.name}
+          </Text>
+          <Text
+            fw={700}
+            fz={large ? 'xl' : 'sm'}
+            tt="uppercase"
+            c={color}
+            data-testid="status-state"
+          >
+            {t(`productivity.states.${tile.state}`)}
+          </Text>
+        </Group>
+        <Text fz={large ? 'lg' : 'sm'} c={color} opacity={0.9}>
+          {inStateSeconds === null
+            ? t('statusboard.neverSeen')
+            : t('statusboard.inStateFor', { duration: formatDuration(inStateSeconds, language) })}
+        </Text>
+        <Group gap={6} wrap="nowrap" c={color}>
+          <IconRoute size={large ? 22 : 16} aria-hidden />
+          <Text fz={large ? 'lg' : 'sm'} truncate c={color} data-testid="status-order">
+            {tile.orderId ? `${tile.workflow || '–'} · ${tile.orderId}` : t('statusboard.noOrder')}
+          </Text>
+        </Group>
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap={4} wrap="nowrap" c={color} data-testid="status-charge">
+            {tile.charging ? (
+              <IconBolt size={large ? 22 : 16} aria-hidden />
+            ) : (
+              <IconBattery2 size={large ? 22 : 16} aria-hidden />
+            )}
+            <Text fz={large ? 'lg' : 'sm'} fw={600} c={color}>
+              {tile.charge === null
+                ? t('charts.noValue')
+                : `${formatDecimal(tile.charge, language, 0)} %`}
+              {tile.charging ? ` · ${t('statusboard.charging')}` : ''}
+            </Text>
+          </Group>
+          <Text
+            fz={large ? 'md' : 'xs'}
+            c={color}
+            opacity={0.9}
+            data-testid="status-age"
+            data-seconds={age ?? ''}
+          >
+            {age === null
+              ? t('statusboard.noMessage')
+              : t('statusboard.lastMessage', { age: formatDuration(age, language) })}
+          </Text>
+        </Group>
+        {firstError && (
+          <Group
+            gap={4}
+            wrap="nowrap"
+            c={color}
+            data-testid="status-errors"
+            data-count={tile.activeErrors.length}
+          >
+            <IconAlertTriangle size={large ? 22 : 16} aria-hidden />
+            <Text fz={large ? 'lg' : 'sm'} fw={600} truncate c={color}>
+              {t('statusboard.activeErrors', { count: tile.activeErrors.length })}:{' '}
+              {firstError.errorType} ({firstError.level})
+            </Text>
+          </Group>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
