@@ -30,7 +30,7 @@ export default defineConfig({
   // Generous limits: the machines these run on are small and often shared; a healthy run
   // stays far below them (each test takes a few seconds).
   timeout: 90_000,
-  expect: { timeout: 15_000 },
+  expect: { timeout: 20_000 },
   reporter: inCi ? [['list'], ['html', { open: 'never' }]] : [['list']],
   use: {
     trace: 'retain-on-failure',

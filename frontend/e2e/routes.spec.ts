@@ -31,10 +31,11 @@ const REDIRECTS: Array<{ from: string; to: string }> = [
 ];
 
 test('every page of the menu has its route with its own page', async ({ app, page }) => {
+  test.slow(); // twelve separately loaded pages, some with charts
   await app.login(DEMO_USERS.customer);
   for (const { route, testId } of PAGES) {
     await app.open(route);
-    await expect(page.getByTestId(testId)).toBeVisible();
+    await expect(page.getByTestId(testId)).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('page-header')).toBeVisible();
     expect(app.route()).toBe(route);
   }

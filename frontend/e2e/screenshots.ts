@@ -18,7 +18,7 @@ test.beforeAll(() => {
 
 async function settle(page: import('@playwright/test').Page): Promise<void> {
   await expect(page.getByTestId('filter-bar')).toBeVisible();
-  await expect(page.getByTestId('no-data-filters')).toBeVisible();
+  await page.waitForLoadState('networkidle');
   await page.mouse.move(1400, 880);
   await page.evaluate(async () => {
     (document.activeElement as HTMLElement | null)?.blur();

@@ -4,17 +4,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from fleetscope.settings import Settings
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
@@ -50,7 +49,13 @@ def make_session_factory(engine: Engine) -> SessionFactory:
     return sessionmaker(bind=engine, expire_on_commit=False)
 
 
-def _alembic_config() -> Config:
+# alembic is imported where migrations run, not at import: it is about half of this
+# module's import time, which every spawned worker process (ingestion, demo fleet) pays.
+
+
+def _alembic_config() -> "Config":
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     return config
@@ -58,11 +63,16 @@ def _alembic_config() -> Config:
 
 @cache
 def head_revisions() -> frozenset[str]:
+    from alembic.script import ScriptDirectory
+
     return frozenset(ScriptDirectory.from_config(_alembic_config()).get_heads())
 
 
 def migrate_engine(engine: Engine) -> None:
     """Bring the schema to the newest revision; a no-op when it is already there."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
     with engine.begin() as connection:
         current = MigrationContext.configure(connection).get_current_heads()
         if frozenset(current) == head_revisions():

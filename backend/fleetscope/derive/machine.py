@@ -93,9 +93,15 @@ class VehicleDeriver:
     def feed(self, message: Message) -> list[Fact]:
         """Applies one message (in arrival order); returns the facts it completed."""
         facts: list[Fact] = []
+        self.feed_into(message, facts)
+        return facts
+
+    def feed_into(self, message: Message, facts: list[Fact]) -> None:
+        """``feed`` appending the completed facts to ``facts`` (a batch's list): saves a
+        list per message on the ingestion path."""
         if isinstance(message, FactsheetMessage):
             self.stats.ignored += 1
-            return facts
+            return
         kind = message.kind
         header = message.header
         timestamp = header.timestamp
@@ -105,11 +111,11 @@ class VehicleDeriver:
             if timestamp < last_at:
                 if not self._is_late_disconnect(message, header.header_id, timestamp):
                     self.stats.out_of_order += 1
-                    return facts
+                    return
             elif timestamp == last_at:
                 if key in self.keys_at_last:
                     self.stats.duplicates += 1
-                    return facts
+                    return
                 self.keys_at_last.append(key)
             else:
                 if (
@@ -130,7 +136,6 @@ class VehicleDeriver:
             self._apply_state(message, at, facts)
         else:
             self._apply_connection(message, at, facts)
-        return facts
 
     def tick(self, *, now: datetime) -> list[Fact]:
         """Switches to offline at last message + offline_after once ``now`` is past it."""

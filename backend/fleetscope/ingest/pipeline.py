@@ -22,7 +22,14 @@ from fleetscope.facts.store import DeadLetter, DedupKey, FactStore, StoreBatch, 
 from fleetscope.ingest.live import LiveHub
 from fleetscope.ingest.registry import RegistryError, VehicleInfo, VehicleRegistry
 from fleetscope.vda5050.decode import decode
-from fleetscope.vda5050.model import DecodeError, FactsheetMessage, Message
+from fleetscope.vda5050.model import (
+    ConnectionMessage,
+    DecodeError,
+    FactsheetMessage,
+    Message,
+    MessageKind,
+    StateMessage,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,13 +76,14 @@ class BatchOutcome:
         )
 
 
-@dataclass(slots=True)
-class _Accepted:
-    index: int
-    message: Message
-    vehicle: VehicleInfo
-    key: DedupKey
-    raw: RawMessage
+# (index in the batch, message, vehicle, dedup key, raw): a plain tuple, one per message.
+_Candidate = tuple[int, Message, VehicleInfo, DedupKey, RawMessage]
+
+_KIND_TEXT: dict[type, str] = {
+    StateMessage: MessageKind.STATE.value,
+    ConnectionMessage: MessageKind.CONNECTION.value,
+    FactsheetMessage: MessageKind.FACTSHEET.value,
+}
 
 
 def derivation_config(*, offline_after_s: float, workflow_rules: Sequence[Any]) -> DerivationConfig:
@@ -120,53 +128,51 @@ class IngestPipeline:
         """Ingest one batch (one transaction); returns a verdict per message, in order."""
         outcome = BatchOutcome(verdicts=[Verdict.REJECTED] * len(messages))
         batch = StoreBatch()
-        candidates = self._decode_and_resolve(messages, outcome, batch)
-        stored = self.store.find_stored([c.key for c in candidates if self._maybe_stored(c.key)])
-        seen: set[DedupKey] = set()
-        accepted: list[_Accepted] = []
-        for candidate in candidates:
-            if candidate.key in stored or candidate.key in seen:
-                outcome.verdicts[candidate.index] = Verdict.DUPLICATE
-                continue
-            seen.add(candidate.key)
-            accepted.append(candidate)
-            stream = (candidate.key[0], candidate.key[1])
-            newest = self._latest_sent.get(stream)
-            if newest is None or candidate.key[3] > newest:
-                self._latest_sent[stream] = candidate.key[3]
-            outcome.verdicts[candidate.index] = Verdict.ACCEPTED
+        candidates, probe = self._decode_and_resolve(messages, outcome, batch)
+        accepted = candidates
+        if probe:
+            stored = self.store.find_stored(probe)
+            if stored:
+                verdicts = outcome.verdicts
+                accepted = []
+                for candidate in candidates:
+                    if candidate[3] in stored:
+                        verdicts[candidate[0]] = Verdict.DUPLICATE
+                    else:
+                        accepted.append(candidate)
         self._derive(accepted, batch)
         self._commit(batch)
         return outcome
 
-    def _maybe_stored(self, key: DedupKey) -> bool:
-        """False when the key is newer than anything stored for its vehicle and kind: a
-        duplicate repeats an earlier (headerId, timestamp), so streaming data in time order
-        never needs a look-up; only late, repeated or re-imported messages are probed."""
-        newest = self._latest_sent.get((key[0], key[1]))
-        return newest is not None and key[3] <= newest
-
     def _decode_and_resolve(
         self, messages: Sequence[RawMessage], outcome: BatchOutcome, batch: StoreBatch
-    ) -> list[_Accepted]:
-        candidates = []
-        # One registry look-up per vehicle and batch (a batch holds thousands of messages).
-        resolved: dict[tuple[str, str, str, int | None], VehicleInfo] = {}
+    ) -> tuple[list[_Candidate], list[DedupKey]]:
+        """Decode, resolve the vehicle and drop repeats within the batch, in one pass.
+
+        Returns the candidates (every message not rejected and not repeated in the batch)
+        and the keys that may already be stored (to probe). Runs once per message: locals
+        instead of attribute look-ups, and no object per message beyond the tuples kept.
+        """
+        candidates: list[_Candidate] = []
+        probe: list[DedupKey] = []
+        verdicts = outcome.verdicts
+        accepted_verdict = Verdict.ACCEPTED
+        duplicate_verdict = Verdict.DUPLICATE
+        latest_sent = self._latest_sent
+        seen: set[DedupKey] = set()
+        # One registry look-up per topic and sender site per batch. The topic names the
+        # vehicle: decode rejects a payload whose manufacturer or serial number differs.
+        resolved: dict[tuple[str, int | None], VehicleInfo] = {}
         for index, raw in enumerate(messages):
             try:
                 if raw.error is not None:
                     raise DecodeError(raw.error)
                 message = decode(raw.topic, raw.payload, received_at=raw.received_at)
                 header = message.header
-                identity = (
-                    header.manufacturer,
-                    header.serial_number,
-                    header.interface,
-                    raw.site_id,
-                )
-                vehicle = resolved.get(identity)
+                route = (raw.topic, raw.site_id)
+                vehicle = resolved.get(route)
                 if vehicle is None:
-                    vehicle = resolved[identity] = self.registry.resolve(
+                    vehicle = resolved[route] = self.registry.resolve(
                         manufacturer=header.manufacturer,
                         serial_number=header.serial_number,
                         interface=header.interface,
@@ -179,38 +185,64 @@ class IngestPipeline:
                     DeadLetter(raw.received_at, raw.topic, raw.payload, reason)
                 )
                 continue
-            key = (vehicle.vehicle_id, message.kind.value, header.header_id, header.timestamp)
-            candidates.append(_Accepted(index, message, vehicle, key, raw))
-        return candidates
+            kind = _KIND_TEXT[type(message)]
+            sent = header.timestamp
+            key = (vehicle.vehicle_id, kind, header.header_id, sent)
+            if key in seen:
+                verdicts[index] = duplicate_verdict
+                continue
+            seen.add(key)
+            stream = (vehicle.vehicle_id, kind)
+            newest = latest_sent.get(stream)
+            if newest is None or sent > newest:
+                latest_sent[stream] = sent
+            else:
+                # Not newer than what is stored (or earlier in this batch): may be stored.
+                probe.append(key)
+            verdicts[index] = accepted_verdict
+            candidates.append((index, message, vehicle, key, raw))
+        return candidates, probe
 
-    def _derive(self, accepted: list[_Accepted], batch: StoreBatch) -> None:
+    def _derive(self, accepted: list[_Candidate], batch: StoreBatch) -> None:
         if not accepted:
             return
-        first_seq = self.store.allocate_seq(len(accepted))
+        seq = self.store.allocate_seq(len(accepted))
         last_seq: dict[int, int] = {}
-        for offset, item in enumerate(accepted):
-            seq = first_seq + offset
-            vehicle_id = item.vehicle.vehicle_id
-            batch.frames.append(
-                RawFrame(
-                    FrameKind.MESSAGE,
-                    seq,
-                    item.raw.received_at,
-                    vehicle_id,
-                    item.raw.topic,
-                    item.raw.payload,
-                )
+        vehicles: dict[int, VehicleInfo] = {}
+        derivers: dict[int, VehicleDeriver] = {}
+        details = self._details
+        frames = batch.frames
+        keys = batch.keys
+        facts = batch.facts
+        message_frame = FrameKind.MESSAGE
+        for _, message, vehicle, key, raw in accepted:
+            vehicle_id = vehicle.vehicle_id
+            frames.append(
+                RawFrame(message_frame, seq, raw.received_at, vehicle_id, raw.topic, raw.payload)
             )
-            batch.keys.append(StoredKey(seq, item.key))
-            if not self.store.known_zone(vehicle_id):
-                batch.zones[vehicle_id] = (item.vehicle.site_id, item.vehicle.time_zone)
-            deriver = self._deriver_for(item.vehicle)
-            batch.facts.extend(deriver.feed(item.message))
+            keys.append(StoredKey(seq, key))
+            deriver = derivers.get(vehicle_id)
+            if deriver is None:
+                deriver = derivers[vehicle_id] = self._deriver_for(vehicle)
+                vehicles[vehicle_id] = vehicle
+            deriver.feed_into(message, facts)
             last_seq[vehicle_id] = seq
-            self._note_details(item.vehicle, item.message)
-        for vehicle_id, seq in last_seq.items():
-            deriver = self._derivers[vehicle_id]
-            batch.snapshots[vehicle_id] = (deriver.snapshot(), seq)
+            seq += 1
+            known = details.get(vehicle_id)
+            # Only a factsheet or a header with another version can change the details.
+            if (
+                known is None
+                or message.header.version != known[1]
+                or type(message) is FactsheetMessage
+            ):
+                self._note_details(vehicle, message)
+        known_zone = self.store.known_zone
+        for vehicle_id, last in last_seq.items():
+            if not known_zone(vehicle_id):
+                vehicle = vehicles[vehicle_id]
+                batch.zones[vehicle_id] = (vehicle.site_id, vehicle.time_zone)
+            deriver = derivers[vehicle_id]
+            batch.snapshots[vehicle_id] = (deriver.snapshot(), last)
             batch.live[vehicle_id] = deriver.live()
 
     def _note_details(self, vehicle: VehicleInfo, message: Message) -> None:

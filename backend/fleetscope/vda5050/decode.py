@@ -69,6 +69,10 @@ _FAMILIES = {
 }
 _PROBE = msgspec.json.Decoder(WireHeaderProbe)
 _SUPPORTED_TEXT = "1.1, 2.0, 2.1, 3.0"
+# The previous state's lists per topic (normalize.Recent): a cache that changes no result,
+# so decode stays a pure function. Bounded: forgotten wholesale beyond this many topics.
+_RECENT: dict[str, normalize.Recent] = {}
+_RECENT_TOPICS = 4096
 
 
 def decode(
@@ -132,10 +136,15 @@ def decode(
         wire.headerId,
         _utc(timestamp),
     )
-    if isinstance(wire, WireStateV2):
-        return normalize.state_v2(wire, header, family.dialect)
-    if isinstance(wire, WireStateV3):
-        return normalize.state_v3(wire, header, family.dialect)
+    if isinstance(wire, WireStateV2 | WireStateV3):
+        recent = _RECENT.get(topic)
+        if recent is None:
+            if len(_RECENT) >= _RECENT_TOPICS:
+                _RECENT.clear()
+            recent = _RECENT[topic] = normalize.Recent()
+        if isinstance(wire, WireStateV2):
+            return normalize.state_v2(wire, header, family.dialect, recent)
+        return normalize.state_v3(wire, header, family.dialect, recent)
     if isinstance(wire, WireConnection):
         return normalize.connection(wire, header, family.dialect)
     return normalize.factsheet(wire, header)

@@ -40,6 +40,27 @@ from fleetscope.vda5050.wire import (
 )
 
 Member = TypeVar("Member")
+Built = TypeVar("Built")
+
+
+class Recent:
+    """The previous state message of one topic: its wire lists and their normalized tuples.
+
+    A vehicle repeats most of its state from message to message (the route, the actions,
+    the errors). A wire list equal to the previous one (compared in C by msgspec) reuses
+    the previous normalized tuple instead of building it again; the derivation then finds
+    the very same tuple and its "unchanged" checks succeed on identity. Each slot holds a
+    (wire, normalized) pair replaced in one assignment, so concurrent decoders stay correct.
+    """
+
+    __slots__ = ("actions", "edges", "errors", "instant", "nodes")
+
+    def __init__(self) -> None:
+        self.nodes: tuple[list[WireNodeState], tuple[NodeState, ...]] | None = None
+        self.edges: tuple[list[WireEdgeState], tuple[EdgeState, ...]] | None = None
+        self.actions: tuple[list[Any], tuple[ActionState, ...]] | None = None
+        self.instant: tuple[list[Any], tuple[ActionState, ...]] | None = None
+        self.errors: tuple[list[WireError], tuple[VehicleError, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,20 +222,64 @@ def _speed(velocity: WireVelocity | None) -> float | None:
     return math.hypot(velocity.vx or 0.0, velocity.vy or 0.0)
 
 
-def state_v2(wire: WireStateV2, header: Header, dialect: Dialect) -> StateMessage:
-    """1.1, 2.0 and 2.1 state."""
+def _lists(
+    wire: WireStateV2 | WireStateV3, dialect: Dialect, recent: Recent | None
+) -> tuple[tuple[NodeState, ...], tuple[EdgeState, ...], tuple[VehicleError, ...]]:
+    """Nodes, edges and errors, reusing the previous message's tuples where unchanged."""
+    if recent is None:
+        return _nodes(wire.nodeStates), _edges(wire.edgeStates), _errors(wire.errors, dialect)
+    wire_nodes = wire.nodeStates
+    last_nodes = recent.nodes
+    if last_nodes is not None and last_nodes[0] == wire_nodes:
+        nodes = last_nodes[1]
+    else:
+        nodes = _nodes(wire_nodes)
+        recent.nodes = (wire_nodes, nodes)
+    wire_edges = wire.edgeStates
+    last_edges = recent.edges
+    if last_edges is not None and last_edges[0] == wire_edges:
+        edges = last_edges[1]
+    else:
+        edges = _edges(wire_edges)
+        recent.edges = (wire_edges, edges)
+    wire_errors = wire.errors
+    last_errors = recent.errors
+    if last_errors is not None and last_errors[0] == wire_errors:
+        errors = last_errors[1]
+    else:
+        errors = _errors(wire_errors, dialect)
+        recent.errors = (wire_errors, errors)
+    return nodes, edges, errors
+
+
+def _reused(
+    last: tuple[list[Any], tuple[Built, ...]] | None, wire: list[Any]
+) -> tuple[Built, ...] | None:
+    return last[1] if last is not None and last[0] == wire else None
+
+
+def state_v2(
+    wire: WireStateV2, header: Header, dialect: Dialect, recent: Recent | None = None
+) -> StateMessage:
+    """1.1, 2.0 and 2.1 state. ``recent``: the topic's previous lists, to reuse."""
     battery = wire.batteryState
     position = wire.agvPosition
+    nodes, edges, errors = _lists(wire, dialect, recent)
+    actions = None if recent is None else _reused(recent.actions, wire.actionStates)
+    if actions is None:
+        actions = _actions_v2(wire.actionStates, dialect)
+        if recent is not None:
+            recent.actions = (wire.actionStates, actions)
     return StateMessage(
         header,
         wire.orderId,
         wire.orderUpdateId,
         wire.lastNodeId,
         wire.lastNodeSequenceId,
-        _nodes(wire.nodeStates),
-        _edges(wire.edgeStates),
-        _actions_v2(wire.actionStates, dialect),
-        _errors(wire.errors, dialect),
+        nodes,
+        edges,
+        actions,
+        errors,
         wire.driving,
         wire.paused,
         dialect.operating_mode.get(wire.operatingMode)
@@ -238,19 +303,32 @@ def state_v2(wire: WireStateV2, header: Header, dialect: Dialect) -> StateMessag
     )
 
 
-def state_v3(wire: WireStateV3, header: Header, dialect: Dialect) -> StateMessage:
+def state_v3(
+    wire: WireStateV3, header: Header, dialect: Dialect, recent: Recent | None = None
+) -> StateMessage:
     power = wire.powerSupply
     position = wire.mobileRobotPosition
+    nodes, edges, errors = _lists(wire, dialect, recent)
+    actions = None if recent is None else _reused(recent.actions, wire.actionStates)
+    if actions is None:
+        actions = _actions_v3(wire.actionStates, dialect, "actionStates")
+        if recent is not None:
+            recent.actions = (wire.actionStates, actions)
+    instant = None if recent is None else _reused(recent.instant, wire.instantActionStates)
+    if instant is None:
+        instant = _actions_v3(wire.instantActionStates, dialect, "instantActionStates")
+        if recent is not None:
+            recent.instant = (wire.instantActionStates, instant)
     return StateMessage(
         header,
         wire.orderId,
         wire.orderUpdateId,
         wire.lastNodeId,
         wire.lastNodeSequenceId,
-        _nodes(wire.nodeStates),
-        _edges(wire.edgeStates),
-        _actions_v3(wire.actionStates, dialect, "actionStates"),
-        _errors(wire.errors, dialect),
+        nodes,
+        edges,
+        actions,
+        errors,
         wire.driving,
         wire.paused,
         dialect.operating_mode.get(wire.operatingMode)
@@ -273,7 +351,7 @@ def state_v3(wire: WireStateV3, header: Header, dialect: Dialect) -> StateMessag
             wire.safetyState.activeEmergencyStop,
             "$.safetyState.activeEmergencyStop",
         ),
-        _actions_v3(wire.instantActionStates, dialect, "instantActionStates"),
+        instant,
     )
 
 

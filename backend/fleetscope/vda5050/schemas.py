@@ -65,7 +65,7 @@ def _repair(schema: dict[str, Any], *, folder: str, kind: MessageKind) -> None:
 
 
 def _booleans_declared_as_strings(node: Any, *, names: tuple[str, ...]) -> None:
-    """3.0 factsheet declares ``pauseAllowed``/``cancelAllowed`` as strings; the text uses booleans."""
+    """3.0 factsheets declare ``pauseAllowed``/``cancelAllowed`` as strings; the text: booleans."""
     if isinstance(node, dict):
         properties = node.get("properties")
         if isinstance(properties, dict):

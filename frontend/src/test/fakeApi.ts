@@ -1,5 +1,7 @@
 import { vi } from 'vitest';
+import type { DashboardWidget } from '../api/analytics';
 import type { AppSettings, Role, Site, User, Vehicle } from '../api/types';
+import { fakeAnalyticsAnswer } from './fakeAnalytics';
 import { jsonResponse } from './fakeServer';
 
 export interface FakeApiState {
@@ -67,6 +69,7 @@ export function fakeApi(partial: Partial<FakeApiState> = {}) {
     ...partial,
   };
   const envelope = (data: unknown) => jsonResponse({ status: true, msg: null, data });
+  const dashboardLayout: { widgets: DashboardWidget[] } = { widgets: [] };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const method = init?.method ?? 'GET';
@@ -100,6 +103,10 @@ export function fakeApi(partial: Partial<FakeApiState> = {}) {
     if (url === '/v2/User/logout') {
       state.user = null;
       return envelope(null);
+    }
+    const analytics = fakeAnalyticsAnswer({ url, method, body, layout: dashboardLayout });
+    if (analytics) {
+      return envelope(analytics.data);
     }
     return jsonResponse({ status: false, msg: `${url} not found`, data: null }, 404);
   });

@@ -164,7 +164,12 @@ export default function BatteryPage() {
           <ChartCard
             name="battery-vehicles"
             title={t('battery.perVehicle')}
-            status={statusFor((d) => d.entries.length === 0)}
+            status={statusFor((d) =>
+              d.entries.every(
+                (entry) =>
+                  entry.current.sessions.count === 0 && entry.current.healthLatest === null,
+              ),
+            )}
             table={vehicles?.table}
             exportScope={exportScope}
           >

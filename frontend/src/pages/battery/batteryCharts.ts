@@ -56,6 +56,7 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
                 symbol: 'none',
                 lineStyle: { color: '#e03131', type: 'dashed' },
                 label: {
+                  position: 'insideStartTop',
                   formatter: ctx.t('battery.lowCharge', { value: format(data.lowChargeThreshold) }),
                 },
                 data: [{ yAxis: data.lowChargeThreshold }],
@@ -138,7 +139,7 @@ export function vehicleBatteryChart(entries: BatteryEntry[], ctx: ChartContext):
       tooltip: { ...baseCartesian(ctx.theme).tooltip, axisPointer: { type: 'shadow' } },
       xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
       yAxis: [
-        { ...countAxis(ctx), minInterval: undefined, name: ctx.t('battery.equivalentFullCycles') },
+        { ...countAxis(ctx), minInterval: undefined },
         {
           type: 'value',
           min: (range: { min: number }) => Math.max(0, Math.floor(range.min - 5)),

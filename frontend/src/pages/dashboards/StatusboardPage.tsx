@@ -74,7 +74,9 @@ export default function StatusboardPage() {
           <Title order={1}>{t('pages.statusboard.title')}</Title>
           <Group gap="md">
             <Text fz={28} fw={600} data-testid="statusboard-clock">
-              {new Intl.DateTimeFormat(localeFor(i18n.language), { timeStyle: 'short' }).format(now)}
+              {new Intl.DateTimeFormat(localeFor(i18n.language), { timeStyle: 'short' }).format(
+                now,
+              )}
             </Text>
             <LiveIndicator status={live} large />
           </Group>

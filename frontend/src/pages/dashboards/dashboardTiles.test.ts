@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DashboardTile } from '../../api/analytics';
 import { testContext } from '../productivity/testData';
-import { dashboardTileModel } from './dashboardTiles';
+import { dashboardTileModel, previousPeriodKnown } from './dashboardTiles';
 
 function tile(overrides: Partial<DashboardTile>): DashboardTile {
   return {
@@ -58,5 +58,19 @@ describe('dashboardTileModel', () => {
     expect(model.value).toBe('charts.noValue');
     expect(model.trend).toBeNull();
     expect(model.sparkline).toBeNull();
+  });
+
+  it('drops the comparison when the previous period had no recorded time', () => {
+    const empty = [
+      tile({ previous: null }),
+      tile({ key: 'orders', unit: 'count', value: 4122, previous: 0, higherIsBetter: true }),
+    ];
+    expect(previousPeriodKnown(empty)).toBe(false);
+    expect(previousPeriodKnown([tile({})])).toBe(true);
+    const orders = dashboardTileModel(empty[1] as DashboardTile, 'day', testContext(), {
+      previousKnown: false,
+    });
+    expect(orders.trend).toBeNull();
+    expect(orders.previousText).toBe('charts.noValue');
   });
 });

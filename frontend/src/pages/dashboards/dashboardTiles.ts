@@ -36,26 +36,36 @@ function bucketText(from: string, granularity: Granularity, language: string): s
     : formatIsoDate(from, language, { dateStyle: 'short' });
 }
 
+/**
+ * Whether the previous period had any recorded time: availability is null exactly when
+ * the planned time is 0, and a period without planned time but with finished orders
+ * cannot exist. Without it, "+4,122 orders against 0" would only mislead.
+ */
+export function previousPeriodKnown(tiles: readonly DashboardTile[]): boolean {
+  const previousOf = (key: DashboardTile['key']) =>
+    tiles.find((tile) => tile.key === key)?.previous;
+  const orders = previousOf('orders');
+  return previousOf('availability') != null || (orders != null && orders > 0);
+}
+
 /** A dashboard tile from the API: value, trend arrow and delta, sparkline over the buckets. */
 export function dashboardTileModel(
   tile: DashboardTile,
   granularity: Granularity,
   ctx: ChartContext,
+  { previousKnown = true }: { previousKnown?: boolean } = {},
 ): DashboardTileModel {
   const { language, t, theme } = ctx;
   const unit = UNITS[tile.unit];
   const noData = t('charts.noValue');
-  const trend = trendOf({
-    value: tile.value,
-    previous: tile.previous,
-    higherIsBetter: tile.higherIsBetter,
-  });
+  const previous = previousKnown ? tile.previous : null;
+  const trend = trendOf({ value: tile.value, previous, higherIsBetter: tile.higherIsBetter });
   const format = (value: number) => formatKpiValue({ value, unit, language, noData });
   return {
     key: tile.key,
     label: t(`dashboard.tiles.${tile.key}`),
     value: formatKpiValue({ value: tile.value, unit, language, noData }),
-    previousText: formatKpiValue({ value: tile.previous, unit, language, noData }),
+    previousText: formatKpiValue({ value: previous, unit, language, noData }),
     trend,
     deltaText: trend
       ? formatKpiDelta({

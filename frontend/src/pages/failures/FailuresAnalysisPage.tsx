@@ -126,9 +126,7 @@ export default function FailuresAnalysisPage() {
         <ChartCard
           name="reliability"
           title={t('failures.reliability')}
-          status={statusFor(
-            (d) => d.fleet.current.plannedSeconds === 0 && d.fleet.current.episodes === 0,
-          )}
+          status={statusFor((d) => d.fleet.current.episodes === 0)}
           table={reliability?.table}
           exportScope={exportScope}
         >
