@@ -114,7 +114,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const workDir = mkdtempSync(join(tmpdir(), 'fleetscope-e2e-'));
   const distCopy = join(workDir, 'dist');
   await snapshotBuild(distCopy);
-  const server = await startDemoServer({ repoRoot, workDir, frontendDist: distCopy });
+  // The tests need no history; the README screenshots look better with some (E2E_DEMO_DAYS).
+  const days = Number(process.env.E2E_DEMO_DAYS ?? '0');
+  const server = await startDemoServer({
+    repoRoot,
+    workDir,
+    frontendDist: distCopy,
+    days,
+    timeoutMs: 150_000 + days * 60_000,
+  });
   const teardown = async () => {
     await stopServer(server);
     if (!process.env.E2E_KEEP_DATA) {

@@ -69,10 +69,49 @@ _FAMILIES = {
 }
 _PROBE = msgspec.json.Decoder(WireHeaderProbe)
 _SUPPORTED_TEXT = "1.1, 2.0, 2.1, 3.0"
-# The previous state's lists per topic (normalize.Recent): a cache that changes no result,
-# so decode stays a pure function. Bounded: forgotten wholesale beyond this many topics.
-_RECENT: dict[str, normalize.Recent] = {}
-_RECENT_TOPICS = 4096
+_PLANS_MAX = 4096  # topics remembered; forgotten wholesale beyond (a fleet has few)
+_VERSIONS_MAX = 16  # payload version strings remembered per topic
+
+
+@dataclass(slots=True)
+class _Plan:
+    """What decode works out once per topic: its parts, decoder and caches.
+
+    ``recent`` holds the topic's previous state lists (``normalize.Recent``) and
+    ``versions`` the payload versions already accepted on the topic: caches that change no
+    result, so decode stays a pure function.
+    """
+
+    route: Topic
+    family: _Family
+    decoder: msgspec.json.Decoder[Any]
+    recent: normalize.Recent
+    versions: dict[str, tuple[int, int]]
+
+
+_PLANS: dict[str, _Plan] = {}
+
+
+def _plan(topic: str) -> _Plan:
+    route = parse_topic(topic)
+    family = _FAMILIES.get(route.major)
+    if family is None:
+        raise DecodeError(
+            f"unsupported VDA 5050 major version {route.major_version!r} in topic "
+            f"(supported: {_SUPPORTED_TEXT})"
+        )
+    kind = route.kind
+    decoder: msgspec.json.Decoder[Any] = (
+        family.state if kind is MessageKind.STATE else family.connection
+    )
+    if kind is MessageKind.FACTSHEET:
+        if family.factsheet is None:
+            raise DecodeError("VDA 5050 1.1 has no factsheet topic")
+        decoder = family.factsheet
+    if len(_PLANS) >= _PLANS_MAX:
+        _PLANS.clear()
+    plan = _PLANS[topic] = _Plan(route, family, decoder, normalize.Recent(), {})
+    return plan
 
 
 def decode(
@@ -86,27 +125,21 @@ def decode(
 
     ``received_at`` stands in for the timestamp of a factsheet without one (2.1 allows it).
     """
-    route = parse_topic(topic)
-    family = _FAMILIES.get(route.major)
-    if family is None:
-        raise DecodeError(
-            f"unsupported VDA 5050 major version {route.major_version!r} in topic "
-            f"(supported: {_SUPPORTED_TEXT})"
-        )
-    kind = route.kind
-    decoder = family.state if kind is MessageKind.STATE else family.connection
-    if kind is MessageKind.FACTSHEET:
-        if family.factsheet is None:
-            raise DecodeError("VDA 5050 1.1 has no factsheet topic")
-        decoder = family.factsheet
+    plan = _PLANS.get(topic) or _plan(topic)
+    route = plan.route
     try:
-        wire = decoder.decode(payload)
+        wire = plan.decoder.decode(payload)
     except msgspec.ValidationError as error:
         raise _explain(payload, route, error) from None
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         raise DecodeError(f"invalid JSON: {error}") from None
 
-    major, minor = _version(wire.version, route)
+    version = wire.version
+    checked = plan.versions.get(version)
+    if checked is None:
+        checked = _version(version, route)
+        if len(plan.versions) < _VERSIONS_MAX:
+            plan.versions[version] = checked
     if wire.manufacturer != route.manufacturer:
         raise DecodeError(
             f"payload manufacturer {wire.manufacturer!r} does not match topic manufacturer "
@@ -117,12 +150,13 @@ def decode(
             f"payload serialNumber {wire.serialNumber!r} does not match topic serial number "
             f"{route.serial_number!r}"
         )
+    kind = route.kind
     if validate_schema or kind is MessageKind.FACTSHEET:
         try:
             document = orjson.loads(payload)
         except orjson.JSONDecodeError as error:  # stricter than msgspec on lone surrogates
             raise DecodeError(f"invalid JSON: {error}") from None
-        schemas.validate(document, major=major, minor=minor, kind=kind)
+        schemas.validate(document, major=checked[0], minor=checked[1], kind=kind)
 
     timestamp = wire.timestamp if wire.timestamp is not None else received_at
     if timestamp is None:
@@ -130,21 +164,17 @@ def decode(
     header = Header(
         route.interface,
         route.major_version,
-        wire.version,
+        version,
         wire.manufacturer,
         wire.serialNumber,
         wire.headerId,
-        _utc(timestamp),
+        timestamp if timestamp.tzinfo is UTC else _utc(timestamp),
     )
-    if isinstance(wire, WireStateV2 | WireStateV3):
-        recent = _RECENT.get(topic)
-        if recent is None:
-            if len(_RECENT) >= _RECENT_TOPICS:
-                _RECENT.clear()
-            recent = _RECENT[topic] = normalize.Recent()
-        if isinstance(wire, WireStateV2):
-            return normalize.state_v2(wire, header, family.dialect, recent)
-        return normalize.state_v3(wire, header, family.dialect, recent)
+    family = plan.family
+    if isinstance(wire, WireStateV2):
+        return normalize.state_v2(wire, header, family.dialect, plan.recent)
+    if isinstance(wire, WireStateV3):
+        return normalize.state_v3(wire, header, family.dialect, plan.recent)
     if isinstance(wire, WireConnection):
         return normalize.connection(wire, header, family.dialect)
     return normalize.factsheet(wire, header)

@@ -60,7 +60,8 @@ def test_page_view_is_stored_with_role_and_path_only(
     client: TestClient, seeded: DemoData, login: LoginFn, session_factory: SessionFactory
 ) -> None:
     login(client, PARTNER)
-    body = {"event": "page_view", "path": "/failures/history?vehicle=HAM-01"}
+    # The client sends its role as the spec says; a forged one does not change what is stored.
+    body = {"event": "page_view", "path": "/failures/history?vehicle=HAM-01", "role": "superuser"}
     response = client.post("/v2/Events", json=body)
     assert response.json() == {"status": True, "msg": None, "data": None}
     with session_factory() as session:

@@ -71,11 +71,14 @@ export async function startDemoServer({
   repoRoot,
   workDir,
   frontendDist,
+  days = 0,
   timeoutMs = 150_000,
 }: {
   repoRoot: string;
   workDir: string;
   frontendDist: string;
+  /** Days of simulated history the demo backfills (0: tenants, users and vehicles only). */
+  days?: number;
   timeoutMs?: number;
 }): Promise<RunningServer> {
   const port = await freePort();
@@ -84,7 +87,7 @@ export async function startDemoServer({
   const log = openSync(logFile, 'a');
   const child = spawn(
     join(repoRoot, '.venv/bin/fleetscope'),
-    ['demo', '--days', '0', '--no-live', '--port', String(port), '--data-dir', dataDir],
+    ['demo', '--days', String(days), '--no-live', '--port', String(port), '--data-dir', dataDir],
     {
       cwd: repoRoot,
       // Own process group: teardown ends the server and anything it started, nothing else.

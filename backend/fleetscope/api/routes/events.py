@@ -7,15 +7,19 @@ from pydantic import Field
 
 from fleetscope.api.deps import CurrentUser, SessionDep
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.appstore.models import PageView
+from fleetscope.appstore.models import PageView, Role
 from fleetscope.appstore.schemas import StrictCamelModel
 
 router = APIRouter(prefix="/Events", tags=["Events"])
 
 
 class EventBody(StrictCamelModel):
+    """The page analytics event of the original spec: user role, page path, ``page_view``."""
+
     event: Literal["page_view"]
     path: str = Field(min_length=1, max_length=500)
+    # Sent by the client as the spec says; the stored role is the session's, never the body's.
+    role: Role | None = None
 
 
 @router.post("", response_model=Envelope[None])
