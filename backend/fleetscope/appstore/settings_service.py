@@ -48,10 +48,12 @@ def _stored_or_default(session: Session, *, user: User) -> UserSettings:
 
 
 def _view(row: UserSettings, *, visible_ids: set[int]) -> AppSettingsOut:
-    # Until a user picks dates, the period rolls: the last 7 days ending today.
+    # Until a user picks dates, the period rolls with the calendar: the current week,
+    # Monday to Sunday, as the date selector's week mode shows it.
     today = _today()
-    date_to = row.date_to or today
-    date_from = row.date_from or (date_to - timedelta(days=DEFAULT_DAYS - 1))
+    monday = today - timedelta(days=today.weekday())
+    date_from = row.date_from or monday
+    date_to = row.date_to or (monday + timedelta(days=DEFAULT_DAYS - 1))
     return AppSettingsOut(
         date_selector=DateSelector(
             mode=row.date_mode if row.date_mode in DATE_MODES else DEFAULT_MODE,

@@ -25,7 +25,7 @@ def is_vda_idle(message: StateMessage) -> bool:
         return False
     # A loop rather than all(<generator>): runs for every message, and the generator's
     # set-up costs more than the usual one or two actions.
-    for action in message.action_states:
+    for action in message.action_states:  # noqa: SIM110 - see above
         if action.status in _ACTIVE_STATUSES:
             return False
     return True

@@ -23,11 +23,11 @@ def _patch(client: TestClient, body: Any) -> tuple[int, dict[str, Any]]:
     return response.status_code, response.json()
 
 
-def test_defaults_are_the_last_seven_days(
+def test_defaults_are_the_current_calendar_week(
     client: TestClient, seeded: DemoData, login: LoginFn
 ) -> None:
     login(client, CUSTOMER)
-    today = _berlin_today()
+    monday = _berlin_today() - timedelta(days=_berlin_today().weekday())
     response = client.get("/v2/User/settings")
     assert response.json() == {
         "status": True,
@@ -35,8 +35,8 @@ def test_defaults_are_the_last_seven_days(
         "data": {
             "dateSelector": {
                 "mode": "week",
-                "from": (today - timedelta(days=6)).isoformat(),
-                "to": today.isoformat(),
+                "from": monday.isoformat(),
+                "to": (monday + timedelta(days=6)).isoformat(),
                 "combined": False,
                 "workflowShift": "all",
             },

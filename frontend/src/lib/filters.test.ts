@@ -137,9 +137,36 @@ describe('shifts', () => {
     const scope = sitesInScope(sites, vehicles);
     expect(scope.map((site) => site.name)).toEqual(['Werk A', 'Werk B']);
     expect(shiftGroups(scope, 'All shifts')).toEqual([
-      { group: '', items: [{ value: 'all', label: 'All shifts' }] },
-      { group: 'Werk A', items: [{ value: '11', label: 'Early (06:00–14:00)' }] },
+      {
+        group: '',
+        items: [
+          { value: 'all', label: 'All shifts' },
+          { value: '11', label: 'Early (06:00–14:00)' },
+        ],
+      },
     ]);
+  });
+
+  it('offers a shift id that several sites share once, naming differing hours', () => {
+    const shift = (start: string, end: string) => ({
+      id: 'early',
+      name: 'Early',
+      start,
+      end,
+      weekdays: [0],
+    });
+    const twoSites = [
+      { ...(sites[0] as Site), id: 1, name: 'Hamburg', shifts: [shift('06:00', '14:00')] },
+      { ...(sites[0] as Site), id: 2, name: 'Munich', shifts: [shift('06:00', '14:00')] },
+      { ...(sites[0] as Site), id: 3, name: 'Bremen', shifts: [shift('07:00', '15:00')] },
+    ];
+    const [group] = shiftGroups(twoSites.slice(0, 2), 'All shifts');
+    expect(group?.items).toEqual([
+      { value: 'all', label: 'All shifts' },
+      { value: 'early', label: 'Early (06:00–14:00)' },
+    ]);
+    const [mixed] = shiftGroups(twoSites, 'All shifts');
+    expect(mixed?.items[1]?.label).toBe('Early (07:00–15:00 Bremen; 06:00–14:00 Hamburg, Munich)');
   });
 
   it('maps values back and drops shifts of sites out of scope', () => {

@@ -87,22 +87,30 @@ export function sitesInScope(sites: readonly Site[], vehicles: readonly Vehicle[
 
 export const ALL_SHIFTS_VALUE = 'all';
 
+/**
+ * A shift id means the same shift at every site that has it (sites share the default
+ * early/late/night ids), so each id is offered once; where sites give it different
+ * hours, the label names each site's hours.
+ */
 export function shiftGroups(sites: readonly Site[], allShiftsLabel: string): SelectGroup[] {
-  const groups: SelectGroup[] = [
-    { group: '', items: [{ value: ALL_SHIFTS_VALUE, label: allShiftsLabel }] },
-  ];
+  const hoursById = new Map<string, { name: string; hours: Map<string, string[]> }>();
   for (const site of [...sites].sort((a, b) => a.name.localeCompare(b.name))) {
-    if (site.shifts.length > 0) {
-      groups.push({
-        group: site.name,
-        items: site.shifts.map((shift) => ({
-          value: String(shift.id),
-          label: `${shift.name} (${shift.start}–${shift.end})`,
-        })),
-      });
+    for (const shift of site.shifts) {
+      const id = String(shift.id);
+      const entry = hoursById.get(id) ?? { name: shift.name, hours: new Map<string, string[]>() };
+      const hours = `${shift.start}–${shift.end}`;
+      entry.hours.set(hours, [...(entry.hours.get(hours) ?? []), site.name]);
+      hoursById.set(id, entry);
     }
   }
-  return groups;
+  const items = [{ value: ALL_SHIFTS_VALUE, label: allShiftsLabel }];
+  for (const [id, { name, hours }] of hoursById) {
+    const parts = [...hours].map(([range, siteNames]) =>
+      hours.size === 1 ? range : `${range} ${siteNames.join(', ')}`,
+    );
+    items.push({ value: id, label: `${name} (${parts.join('; ')})` });
+  }
+  return [{ group: '', items }];
 }
 
 export function shiftFromValue(value: string | null, sites: readonly Site[]): WorkflowShift {

@@ -3,7 +3,7 @@
  * Imported only by EChartCanvas (a lazy module), so ECharts stays out of the main chunk.
  * A page that needs another chart type registers it here (one line each).
  */
-import { BarChart, HeatmapChart, LineChart, PieChart, ScatterChart } from 'echarts/charts';
+import { BarChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
 import {
   AriaComponent,
   DatasetComponent,
@@ -22,7 +22,6 @@ echarts.use([
   LineChart,
   HeatmapChart,
   ScatterChart,
-  PieChart,
   AriaComponent,
   DatasetComponent,
   DataZoomComponent,

@@ -21,6 +21,8 @@ export function NavFlyout({
   search: string;
 }) {
   const [opened, setOpened] = useState(false);
+  // A click pins the flyout open; hovering alone opens it until the pointer leaves.
+  const pinned = useRef(false);
   const closeTimer = useRef<number | null>(null);
   const Icon = MENU_ICONS[entry.icon];
   const active = isEntryActive(entry, pathname);
@@ -36,9 +38,24 @@ export function NavFlyout({
     cancelClose();
     setOpened(true);
   };
+  const close = () => {
+    cancelClose();
+    pinned.current = false;
+    setOpened(false);
+  };
   const scheduleClose = () => {
     cancelClose();
-    closeTimer.current = window.setTimeout(() => setOpened(false), CLOSE_DELAY_MS);
+    if (!pinned.current) {
+      closeTimer.current = window.setTimeout(() => setOpened(false), CLOSE_DELAY_MS);
+    }
+  };
+  const toggleByClick = () => {
+    if (opened && pinned.current) {
+      close();
+    } else {
+      pinned.current = true;
+      open();
+    }
   };
 
   if (submenus.length === 0 && entry.url) {
@@ -60,7 +77,7 @@ export function NavFlyout({
   return (
     <Popover
       opened={opened}
-      onChange={setOpened}
+      onChange={(next) => (next ? open() : close())}
       position="right-start"
       offset={14}
       shadow="md"
@@ -75,7 +92,7 @@ export function NavFlyout({
           aria-haspopup="menu"
           aria-expanded={opened}
           data-testid={`menu-entry-${entry.id}`}
-          onClick={() => (opened ? setOpened(false) : open())}
+          onClick={toggleByClick}
           onMouseEnter={open}
           onMouseLeave={scheduleClose}
         >
@@ -100,7 +117,7 @@ export function NavFlyout({
               className="fs-flyout-link"
               data-active={isEntryActive(sub, pathname)}
               data-testid={`menu-entry-${sub.id}`}
-              onClick={() => setOpened(false)}
+              onClick={close}
             >
               <Group gap="xs" justify="space-between" w="100%" wrap="nowrap">
                 <span>{sub.name}</span>

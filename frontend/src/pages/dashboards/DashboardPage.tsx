@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Menu, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { IconCheck, IconLayoutGrid, IconPlus, IconRestore } from '@tabler/icons-react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -37,6 +37,7 @@ export default function DashboardPage() {
   const [layout, setLayout] = useState<KpiWidget[] | null>(null);
   const [editing, setEditing] = useState(false);
   const save = useMutation({ mutationFn: saveDashboardLayout });
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (savedLayout.data && layout === null) {
@@ -46,8 +47,11 @@ export default function DashboardPage() {
 
   const widgets = layout ?? (savedLayout.isError ? [...DEFAULT_LAYOUT] : null);
   const change = (next: KpiWidget[]) => {
+    const body = layoutToSave(next);
     setLayout(next);
-    save.mutate(layoutToSave(next));
+    // Keep the query cache in step, so coming back to the page shows this layout at once.
+    queryClient.setQueryData(['dashboardLayout'], body);
+    save.mutate(body);
   };
 
   const data = query.data;

@@ -1,0 +1,69 @@
+import { MantineProvider } from '@mantine/core';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { createI18n } from '../../i18n';
+import { ChartCard, type ChartStatus } from './ChartCard';
+import * as csv from './csv';
+import type { TableData } from './types';
+
+const table: TableData = {
+  columns: [
+    { key: 'vehicle', label: 'Vehicle', format: 'text' },
+    { key: 'availability', label: 'Availability', format: 'share' },
+  ],
+  rows: [{ vehicle: 'AGV 01', availability: 0.5 }],
+};
+
+function renderCard(status: ChartStatus, language: 'en' | 'de' = 'en') {
+  createI18n(language);
+  return render(
+    <MantineProvider>
+      <ChartCard
+        name="demo"
+        title="Demo"
+        status={status}
+        table={table}
+        exportScope={{ page: 'productivityAnalysis', from: '2026-11-01', to: '2026-11-21' }}
+      >
+        <div data-testid="the-chart" />
+      </ChartCard>
+    </MantineProvider>,
+  );
+}
+
+describe('ChartCard', () => {
+  it('toggles between chart and table and exports the table as CSV', () => {
+    const download = vi.spyOn(csv, 'downloadCsv').mockImplementation(() => undefined);
+    renderCard({ kind: 'ready' }, 'de');
+    const card = screen.getByTestId('chart-demo');
+    expect(within(card).getByTestId('the-chart')).toBeInTheDocument();
+    fireEvent.click(within(card).getByTestId('chart-table-toggle'));
+    expect(card).toHaveAttribute('data-view', 'table');
+    expect(within(card).getByTestId('chart-table')).toHaveTextContent(/50,0\s%/);
+    fireEvent.click(within(card).getByTestId('csv-export'));
+    expect(download).toHaveBeenCalledWith({
+      csv: '\uFEFFVehicle;Availability (%)\r\nAGV 01;50\r\n',
+      fileName: 'fleetscope_productivity-analysis_demo_2026-11-01_2026-11-21.csv',
+    });
+  });
+
+  it('says why it is empty and offers no export', () => {
+    renderCard({ kind: 'empty', reason: 'shiftExcludes' });
+    const empty = screen.getByTestId('chart-empty');
+    expect(empty).toHaveAttribute('data-reason', 'shiftExcludes');
+    expect(empty).toHaveTextContent('Nothing in this shift');
+    expect(screen.getByTestId('csv-export')).toBeDisabled();
+    expect(screen.queryByTestId('the-chart')).toBeNull();
+  });
+
+  it('shows loading and an error with retry', () => {
+    const retry = vi.fn();
+    const { unmount } = renderCard({ kind: 'loading' });
+    expect(screen.getByTestId('chart-loading')).toBeInTheDocument();
+    unmount();
+    renderCard({ kind: 'error', message: 'vehicle 17 not found', onRetry: retry });
+    expect(screen.getByTestId('chart-error')).toHaveTextContent('vehicle 17 not found');
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(retry).toHaveBeenCalled();
+  });
+});

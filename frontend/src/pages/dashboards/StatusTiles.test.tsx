@@ -1,0 +1,67 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { StatusTile } from '../../api/analytics';
+import { createI18n } from '../../i18n';
+import { LiveIndicator, StateCounts, StatusTiles } from './StatusTiles';
+import { boardFromSnapshot } from './statusboardModel';
+
+function tile(vehicleId: number, overrides: Partial<StatusTile>): StatusTile {
+  return {
+    vehicleId,
+    name: `AGV ${vehicleId}`,
+    siteId: 1,
+    state: 'working',
+    since: '2026-11-21T14:50:00Z',
+    orderId: '',
+    workflow: '',
+    charge: 55.4,
+    charging: false,
+    activeErrors: [],
+    lastMessageAt: '2026-11-21T14:59:57Z',
+    secondsSinceLastMessage: 3,
+    ...overrides,
+  };
+}
+
+describe('statusboard tiles', () => {
+  it('renders counts and tiles worst first with order, charge, errors and age', () => {
+    createI18n('de');
+    const now = Date.parse('2026-11-21T15:00:00Z');
+    const board = boardFromSnapshot(
+      {
+        generatedAt: '2026-11-21T15:00:00Z',
+        stateOrder: ['error', 'offline', 'manual', 'charging', 'idle', 'working'],
+        counts: { error: 1, working: 1 },
+        vehicles: [
+          tile(1, { orderId: 'T-0001', workflow: 'TRANSPORT_A' }),
+          tile(2, {
+            state: 'error',
+            activeErrors: [{ errorType: 'laserBlocked', level: 'FATAL', description: '' }],
+          }),
+        ],
+      },
+      now,
+    );
+    render(
+      <MantineProvider>
+        <StateCounts board={board} large={false} />
+        <StatusTiles board={board} now={now} large />
+        <LiveIndicator status="reconnecting" large={false} />
+      </MantineProvider>,
+    );
+    expect(screen.getByTestId('state-count-error')).toHaveAttribute('data-count', '1');
+    expect(screen.getByTestId('state-count-manual')).toHaveAttribute('data-count', '0');
+    const tiles = within(screen.getByTestId('status-tiles')).getAllByTestId(/^status-tile-/);
+    expect(tiles.map((el) => el.dataset.testid)).toEqual(['status-tile-2', 'status-tile-1']);
+    const working = screen.getByTestId('status-tile-1');
+    expect(within(working).getByTestId('status-order')).toHaveTextContent('TRANSPORT_A · T-0001');
+    expect(within(working).getByTestId('status-charge')).toHaveTextContent('55 %');
+    expect(within(working).getByTestId('status-age')).toHaveAttribute('data-seconds', '3');
+    expect(working).toHaveTextContent('seit 10 min');
+    expect(
+      within(screen.getByTestId('status-tile-2')).getByTestId('status-errors'),
+    ).toHaveTextContent('1 aktiver Fehler: laserBlocked (FATAL)');
+    expect(screen.getByTestId('live-indicator')).toHaveTextContent('Verbinde neu…');
+  });
+});
