@@ -50,7 +50,11 @@ export function Shell() {
   if (!user) {
     return <StartupScreen />;
   }
-  const kind = navigationKind({ width: viewport.width, search: location.search });
+  const kind = navigationKind({
+    width: viewport.width,
+    search: location.search,
+    pageSearch: window.location.search,
+  });
   const height = pageHeight(viewport);
   const mobile = mobileEntry(menu);
 

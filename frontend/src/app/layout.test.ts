@@ -13,6 +13,8 @@ describe('shell layout rules', () => {
     expect(navigationKind({ width: 1920, search: '?displayMode=false' })).toBe('side');
     expect(isDisplayModeRequested('?a=1&displayMode=true')).toBe(true);
     expect(isDisplayModeRequested('?displayMode=TRUE')).toBe(false);
+    expect(isDisplayModeRequested('', '?displayMode=true')).toBe(true);
+    expect(isDisplayModeRequested('?x=1', '?displayMode=false')).toBe(false);
   });
 
   it('sets the page height to the inner height on mobile and tablet', () => {

@@ -5,8 +5,12 @@ export function isDesktopWidth(width: number): boolean {
   return width >= DESKTOP_BREAKPOINT_PX;
 }
 
-export function isDisplayModeRequested(search: string): boolean {
-  return new URLSearchParams(search).get('displayMode') === 'true';
+/**
+ * `displayMode=true` may stand in the hash route's query (`#/dashboards?displayMode=true`)
+ * or in the page's own query before the hash (`/?displayMode=true#/dashboards`).
+ */
+export function isDisplayModeRequested(...searches: string[]): boolean {
+  return searches.some((search) => new URLSearchParams(search).get('displayMode') === 'true');
 }
 
 export type NavigationKind = 'side' | 'mobile' | 'hidden';
@@ -15,14 +19,16 @@ export type NavigationKind = 'side' | 'mobile' | 'hidden';
 export function navigationKind({
   width,
   search,
+  pageSearch,
 }: {
   width: number;
   search: string;
+  pageSearch?: string;
 }): NavigationKind {
   if (!isDesktopWidth(width)) {
     return 'mobile';
   }
-  return isDisplayModeRequested(search) ? 'hidden' : 'side';
+  return isDisplayModeRequested(search, pageSearch ?? '') ? 'hidden' : 'side';
 }
 
 /** On mobile and tablet the page height is the window's inner height (browser bars excluded). */

@@ -79,7 +79,9 @@ describe('routes and redirects of spec section 2', () => {
 
   it('dashboards do not need the extra check', async () => {
     renderApp('/dashboards/dashboard', { user: demoUser('customer'), vehicles: [] });
-    expect(await screen.findByTestId('page-dashboard', {}, { timeout: 20_000 })).toBeInTheDocument();
+    expect(
+      await screen.findByTestId('page-dashboard', {}, { timeout: 20_000 }),
+    ).toBeInTheDocument();
   });
 
   it('a logged-in user visiting login is sent on', async () => {

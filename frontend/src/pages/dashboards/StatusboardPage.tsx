@@ -18,7 +18,7 @@ import { useNow, useStatusboard } from './useStatusboard';
 export default function StatusboardPage() {
   const { t, i18n } = useTranslation();
   const location = useLocation();
-  const displayMode = isDisplayModeRequested(location.search);
+  const displayMode = isDisplayModeRequested(location.search, window.location.search);
   const filters = useAnalysisFilters();
   const hasVehicles = filters.vehicles.length > 0;
   const { board, live, snapshot } = useStatusboard(
