@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from msgspec import Struct
+
 from fleetscope.derive.timecodec import dump_time, load_time, load_time_required
 from fleetscope.facts.model import ActionRecord
 from fleetscope.vda5050.model import ActionState, ActionStatus
@@ -54,9 +56,10 @@ class _Action:
     status: ActionStatus
 
 
-@dataclass(slots=True)
-class ActionSummary:
-    """What the order and state logic need from one message's actions."""
+class ActionSummary(Struct, gc=False):
+    """What the order and state logic need from one message's actions.
+
+    One per state message: a msgspec Struct costs a fraction of a dataclass to create."""
 
     order_failed_action: bool = False  # an action of the active order ended FAILED
     order_waiting: bool = False  # an action of the active order is WAITING

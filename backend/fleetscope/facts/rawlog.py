@@ -10,9 +10,10 @@ zlib level 1 compresses state messages about 30-40 fold at over 400 MB/s on one 
 import struct
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import IntEnum
+
+from msgspec import Struct
 
 CODEC = "frames-v1+zlib"
 _HEADER = struct.Struct("<BqqiHI")
@@ -26,9 +27,9 @@ class FrameKind(IntEnum):
     TICK = 1
 
 
-# Not frozen: a frozen dataclass costs several times more to create, once per message.
-@dataclass(slots=True)
-class RawFrame:
+# One per message: a msgspec Struct costs a fraction of a dataclass to create, and with
+# gc=False (it holds only atoms) the collector never tracks it.
+class RawFrame(Struct, gc=False):
     kind: FrameKind
     seq: int
     received_at: datetime

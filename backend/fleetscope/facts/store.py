@@ -19,6 +19,7 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 import duckdb
+from msgspec import Struct
 
 from fleetscope.facts import rawlog, schema
 from fleetscope.facts.model import Fact, LiveStatus
@@ -42,8 +43,7 @@ class DeadLetter:
     reason: str
 
 
-@dataclass(slots=True)  # one per message: not frozen, cheaper to create
-class StoredKey:
+class StoredKey(Struct, gc=False):  # one per message: cheaper to create than a dataclass
     seq: int
     key: DedupKey
 

@@ -7,10 +7,15 @@ import { chartStatus } from './status';
 
 /**
  * One analytics call for the header's filters (TanStack Query over the request chain).
- * Waits for the saved settings and at least one vehicle; the key carries every filter, so
- * changing a selector loads anew, while the last result stays visible (no flicker).
+ * Waits for the saved settings and at least one vehicle; the key carries every filter (and
+ * `extraKey`, the page's own filters or sort), so a change loads anew, while the last
+ * result stays visible (no flicker).
  */
-export function useAnalyticsQuery<T>(name: string, load: (scope: AnalysisScope) => Promise<T>) {
+export function useAnalyticsQuery<T>(
+  name: string,
+  load: (scope: AnalysisScope) => Promise<T>,
+  { extraKey = [] }: { extraKey?: readonly unknown[] } = {},
+) {
   const filters = useAnalysisFilters();
   const scope: AnalysisScope = {
     from: filters.from,
@@ -29,6 +34,7 @@ export function useAnalyticsQuery<T>(name: string, load: (scope: AnalysisScope) 
       vehicleIds,
       filters.combined,
       filters.shift,
+      ...extraKey,
     ],
     queryFn: () => load(scope),
     enabled: filters.ready && filters.vehicles.length > 0,
@@ -48,5 +54,5 @@ export function useAnalyticsQuery<T>(name: string, load: (scope: AnalysisScope) 
       emptyReason,
       onRetry: () => void query.refetch(),
     });
-  return { query, scope, filters, statusFor };
+  return { query, scope, filters, emptyReason, statusFor };
 }

@@ -2,10 +2,15 @@ import { SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadBattery } from '../../api/analytics-battery';
-import { ChartCard, EChart, KpiTile, useChartContext } from '../../components/charts';
+import {
+  ChartCard,
+  EChart,
+  KpiTile,
+  useAnalyticsQuery,
+  useChartContext,
+} from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { type KpiUnit, kpiTexts } from '../processes/kpiValues';
-import { useAnalytics } from '../processes/useAnalytics';
 import { chargeChart, depthHistogramChart, vehicleBatteryChart } from './batteryCharts';
 import { healthSlopeText } from './batteryTexts';
 
@@ -13,7 +18,7 @@ import { healthSlopeText } from './batteryTexts';
 export default function BatteryPage() {
   const { t } = useTranslation();
   const ctx = useChartContext();
-  const { query, scope, statusFor } = useAnalytics('battery', loadBattery);
+  const { query, scope, statusFor } = useAnalyticsQuery('battery', loadBattery);
   const data = query.data;
   const charge = useMemo(() => data && chargeChart(data, ctx), [data, ctx]);
   const depth = useMemo(() => data && depthHistogramChart(data.fleet, ctx), [data, ctx]);

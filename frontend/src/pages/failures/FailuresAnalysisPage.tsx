@@ -2,20 +2,25 @@ import { SimpleGrid, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadFailures } from '../../api/analytics-failures';
-import { ChartCard, EChart, KpiTile, useChartContext } from '../../components/charts';
+import {
+  ChartCard,
+  EChart,
+  KpiTile,
+  useAnalyticsQuery,
+  useChartContext,
+} from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { type KpiUnit, kpiTexts } from '../processes/kpiValues';
-import { useAnalytics } from '../processes/useAnalytics';
 import { paretoChart, reliabilityChart } from './analysisCharts';
 
 /** failures/analysis: Pareto by count and downtime, MTBF/MTTR, errors per 1,000 orders. */
 export default function FailuresAnalysisPage() {
   const { t } = useTranslation();
   const ctx = useChartContext();
-  const { query, scope, statusFor } = useAnalytics(
+  const { query, scope, statusFor } = useAnalyticsQuery(
     'failures',
     (s) => loadFailures(s, { errorType: null, level: null }),
-    [null, null],
+    { extraKey: [null, null] },
   );
   const data = query.data;
   const byCount = useMemo(() => data && paretoChart(data.paretoByCount, 'count', ctx), [data, ctx]);

@@ -2,10 +2,9 @@ import { Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ERROR_LEVELS, loadFailureMatrix } from '../../api/analytics-failures';
-import { ChartCard, EChart, useChartContext } from '../../components/charts';
+import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText } from '../processes/durations';
-import { useAnalytics } from '../processes/useAnalytics';
 import { LEVEL_BADGE_COLORS, LEVEL_KEYS } from './levels';
 import { matrixChart } from './matrixCharts';
 
@@ -13,10 +12,10 @@ import { matrixChart } from './matrixCharts';
 export default function FailuresOverviewPage() {
   const { t, i18n } = useTranslation();
   const ctx = useChartContext();
-  const { query, scope, statusFor } = useAnalytics(
+  const { query, scope, statusFor } = useAnalyticsQuery(
     'failureMatrix',
     (s) => loadFailureMatrix(s, { errorType: null, level: null }),
-    [null, null],
+    { extraKey: [null, null] },
   );
   const data = query.data;
   const model = useMemo(() => data && matrixChart(data, ctx), [data, ctx]);

@@ -2,10 +2,9 @@ import { Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core'
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ErrorFilter, loadFailureMap } from '../../api/analytics-failures';
-import { ChartCard, EChart, useChartContext } from '../../components/charts';
+import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { formatNumber } from '../../lib/format';
-import { useAnalytics } from '../processes/useAnalytics';
 import { ErrorFilterControls } from './ErrorFilterControls';
 import { densityChart, errorMapChart } from './mapCharts';
 import { useErrorTypes } from './useErrorTypes';
@@ -17,11 +16,10 @@ export default function FailuresVisualizationPage() {
   const [filter, setFilter] = useState<ErrorFilter>({ errorType: null, level: null });
   const [mapId, setMapId] = useState<string | null>(null);
   const errorTypes = useErrorTypes();
-  const { query, scope, statusFor } = useAnalytics(
+  const { query, scope, statusFor } = useAnalyticsQuery(
     'failureMap',
     (s) => loadFailureMap(s, filter),
-    [filter.errorType, filter.level],
-    { keepPrevious: true },
+    { extraKey: [filter.errorType, filter.level] },
   );
   const maps = query.data?.maps ?? [];
   const layer = maps.find((candidate) => candidate.mapId === mapId) ?? maps[0];

@@ -1,12 +1,12 @@
 import { loadFailureMatrix } from '../../api/analytics-failures';
-import { useAnalytics } from '../processes/useAnalytics';
+import { useAnalyticsQuery } from '../../components/charts';
 
 /** The error types seen in the period (for the type filter), from the unfiltered matrix. */
 export function useErrorTypes(): string[] {
-  const { query } = useAnalytics(
+  const { query } = useAnalyticsQuery(
     'failureMatrix',
     (scope) => loadFailureMatrix(scope, { errorType: null, level: null }),
-    [null, null],
+    { extraKey: [null, null] },
   );
   return (query.data?.errorTypes ?? []).map((type) => type.errorType).sort();
 }

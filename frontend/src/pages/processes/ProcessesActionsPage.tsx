@@ -2,13 +2,12 @@ import { Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ActionRow, loadActions } from '../../api/analytics-processes';
-import { ChartCard, EChart, useChartContext } from '../../components/charts';
+import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { actionsChart } from './actionsCharts';
 import { cellText } from './durations';
 import { FailedActionsDrilldown } from './FailedActionsDrilldown';
 import { type PagedColumn, PagedTable } from './PagedTable';
-import { useAnalytics } from './useAnalytics';
 
 /** processes/actions: per action type count, durations, failure rate, waiting; drill-down to failures. */
 export default function ProcessesActionsPage() {
@@ -16,7 +15,7 @@ export default function ProcessesActionsPage() {
   const ctx = useChartContext();
   const language = i18n.language;
   const [selected, setSelected] = useState<string | null>(null);
-  const { query, scope, statusFor } = useAnalytics('actions', loadActions);
+  const { query, scope, statusFor } = useAnalyticsQuery('actions', loadActions);
   const rows = query.data?.actions;
   const chart = useMemo(() => rows && actionsChart(rows, ctx), [rows, ctx]);
   const columns: PagedColumn<ActionRow>[] = [

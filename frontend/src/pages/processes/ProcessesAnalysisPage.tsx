@@ -2,17 +2,22 @@ import { SimpleGrid, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadProcesses } from '../../api/analytics-processes';
-import { ChartCard, EChart, KpiTile, useChartContext } from '../../components/charts';
+import {
+  ChartCard,
+  EChart,
+  KpiTile,
+  useAnalyticsQuery,
+  useChartContext,
+} from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { kpiTexts } from './kpiValues';
 import { cycleHistogramChart, cyclePercentilesChart, outcomesChart } from './processesCharts';
-import { useAnalytics } from './useAnalytics';
 
 /** processes/analysis: cycle-time distribution and percentiles, outcomes, paused and waiting time. */
 export default function ProcessesAnalysisPage() {
   const { t } = useTranslation();
   const ctx = useChartContext();
-  const { query, scope, statusFor } = useAnalytics('processes', loadProcesses);
+  const { query, scope, statusFor } = useAnalyticsQuery('processes', loadProcesses);
   const data = query.data;
   const histogram = useMemo(
     () => data && cycleHistogramChart({ histogramEdges: data.histogramEdges, ...data.fleet }, ctx),

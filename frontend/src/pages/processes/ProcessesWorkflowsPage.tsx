@@ -2,12 +2,11 @@ import { Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadWorkflows, type WorkflowRow } from '../../api/analytics-processes';
-import { ChartCard, EChart, useChartContext } from '../../components/charts';
+import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText, signedCount } from './durations';
 import { nextSort } from './listState';
 import { type PagedColumn, PagedTable } from './PagedTable';
-import { useAnalytics } from './useAnalytics';
 import { WorkflowDrilldown } from './WorkflowDrilldown';
 import { workflowCycleChart } from './workflowCharts';
 
@@ -20,11 +19,10 @@ export default function ProcessesWorkflowsPage() {
   const language = i18n.language;
   const [sort, setSort] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const { query, scope, statusFor, emptyReason } = useAnalytics(
+  const { query, scope, statusFor, emptyReason } = useAnalyticsQuery(
     'workflows',
     (s) => loadWorkflows(s, sort),
-    [sort],
-    { keepPrevious: true },
+    { extraKey: [sort] },
   );
   const rows = query.data?.workflows;
   const chart = useMemo(() => rows && workflowCycleChart(rows, ctx), [rows, ctx]);
