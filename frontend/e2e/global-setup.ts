@@ -97,7 +97,7 @@ async function addTestUsers(dataDir: string, { existingOk }: { existingOk: boole
  * and hands the address to the workers through the environment.
  *
  * For quick iterations on the tests themselves, E2E_BASE_URL and E2E_DATA_DIR may point at
- * a demo server that is already running (`fleetscope demo --days 0 --no-live`); it is
+ * a demo server that is already running (`fleetscope demo --days 1 --no-live`); it is
  * neither rebuilt nor stopped then.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -114,8 +114,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const workDir = mkdtempSync(join(tmpdir(), 'fleetscope-e2e-'));
   const distCopy = join(workDir, 'dist');
   await snapshotBuild(distCopy);
-  // The tests need no history; the README screenshots look better with some (E2E_DEMO_DAYS).
-  const days = Number(process.env.E2E_DEMO_DAYS ?? '0');
+  // One day of history gives the analysis pages data (a few seconds of backfill); the README
+  // screenshots look better with more (E2E_DEMO_DAYS).
+  const days = Number(process.env.E2E_DEMO_DAYS ?? '1');
   const server = await startDemoServer({
     repoRoot,
     workDir,

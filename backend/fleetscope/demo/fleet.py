@@ -120,6 +120,8 @@ class DemoFleet:
             yield from batch
 
     def stop(self) -> None:
+        if self._process.pid is None:  # never started
+            return
         if self._process.is_alive():
             self._process.terminate()
         self._process.join(timeout=5)

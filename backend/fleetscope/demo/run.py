@@ -6,6 +6,8 @@ generates it, then serve the app with MQTT ingestion while the fleet goes on liv
 """
 
 import shutil
+import signal
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,16 +55,20 @@ def print_logins(url: str) -> None:
     typer.echo("Stop with Ctrl+C.\n")
 
 
+def _stop_on_sigterm() -> None:
+    # uvicorn re-raises the signal it caught once it has shut down; with Python's default
+    # SIGTERM action the process would die before the broker and the fleet are stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+
+
 def run_demo(*, settings: Settings, options: DemoOptions) -> None:
+    _stop_on_sigterm()
     reset_demo_folder(settings.data_dir)
     migrate(settings)
     with store_session(settings) as session:
         seed_demo(session)
     live = options.live and options.serve
     broker = PrivateMosquitto(workdir=settings.data_dir / "mosquitto") if live else None
-    if broker is not None:
-        broker.start()
-        settings = settings.model_copy(update={"mqtt_url": broker.url})
     fleet = DemoFleet(
         FleetPlan(
             days=options.days,
@@ -71,8 +77,11 @@ def run_demo(*, settings: Settings, options: DemoOptions) -> None:
             server=(options.host, options.port),
         )
     )
-    fleet.start()
     try:
+        if broker is not None:
+            broker.start()
+            settings = settings.model_copy(update={"mqtt_url": broker.url})
+        fleet.start()
         typer.echo(f"Backfilling {options.days} days of the demo fleet through the ingestion...")
         started = time.perf_counter()
         result = backfill(settings=settings, messages=fleet.history())

@@ -1,0 +1,237 @@
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from '@playwright/test';
+import { type App, expect, test } from './support/fixtures';
+import { text } from './support/i18n';
+import { DEMO_USERS } from './support/users';
+
+/**
+ * The analysis pages against the backfilled demo day (global setup: `--days 1`): every page
+ * shows data, the combined switch changes the time-in-state chart and is saved, a workflow
+ * opens its drill-down and the error-history CSV holds exactly the rows of the table.
+ * The saved selectors of the demo customer belong to this file.
+ */
+const user = DEMO_USERS.customer;
+
+/** A calendar day (YYYY-MM-DD) in the browser's time zone, `offsetDays` from today. */
+function berlinDay(offsetDays: number): string {
+  const day = new Date(Date.now() + offsetDays * 24 * 60 * 60 * 1000);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(day);
+}
+
+/** Logs the customer in with a period that holds the backfilled day, all vehicles, one bar each. */
+async function loginWithBackfilledPeriod(app: App, { combined = false } = {}): Promise<void> {
+  await app.login(user, { language: 'en' });
+  await app.patchSettings({
+    dateSelector: {
+      mode: 'custom',
+      from: berlinDay(-1),
+      to: berlinDay(0),
+      combined,
+      workflowShift: 'all',
+    },
+    selectedMachines: [],
+  });
+}
+
+/** A chart card that finished loading with data (not loading, empty or failed). */
+async function expectChartWithData(page: Page, name: string): Promise<Locator> {
+  const card = page.getByTestId(`chart-${name}`);
+  await expect(card).toHaveAttribute('data-status', 'ready');
+  await expect(card.getByTestId('chart-empty')).toHaveCount(0);
+  return card;
+}
+
+/** A KPI tile that shows a value, not the "no data" text. */
+async function expectKpiWithData(page: Page, name: string): Promise<void> {
+  const value = page.getByTestId(`kpi-${name}`).getByTestId('kpi-value');
+  await expect(value).toHaveText(/\d/);
+  await expect(value).not.toHaveText(text('en', 'charts.noValue'));
+}
+
+/** Rows of the card's table view (switches the card to the table). */
+async function tableRowCount(card: Locator): Promise<number> {
+  if ((await card.getAttribute('data-view')) !== 'table') {
+    await card.getByTestId('chart-table-toggle').click();
+  }
+  await expect(card).toHaveAttribute('data-view', 'table');
+  const rows = card.getByTestId('chart-table').locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  return rows.count();
+}
+
+/** Records of an RFC 4180 CSV (quoted fields may hold separators, quotes and line breaks). */
+function csvRecords(content: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  const source = content.replace(/^\uFEFF/, '');
+  for (let index = 0; index < source.length; index += 1) {
+    const char = source[index];
+    if (quoted) {
+      if (char === '"' && source[index + 1] === '"') {
+        field += '"';
+        index += 1;
+      } else if (char === '"') {
+        quoted = false;
+      } else {
+        field += char;
+      }
+    } else if (char === '"') {
+      quoted = true;
+    } else if (char === ',' || char === ';') {
+      record.push(field);
+      field = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && source[index + 1] === '\n') {
+        index += 1;
+      }
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+    } else {
+      field += char;
+    }
+  }
+  if (field !== '' || record.length > 0) {
+    record.push(field);
+    records.push(record);
+  }
+  return records;
+}
+
+const PAGES_WITH_DATA: Array<{
+  route: string;
+  charts: string[];
+  kpis: string[];
+}> = [
+  {
+    route: '/productivity/analysis',
+    charts: ['timeInState', 'ordersHeatmap'],
+    kpis: ['availability', 'orders'],
+  },
+  { route: '/productivity/history', charts: ['history-availability'], kpis: [] },
+  { route: '/dashboards/dashboard', charts: [], kpis: ['availability', 'orders'] },
+  {
+    route: '/processes/analysis',
+    charts: ['cycle-histogram', 'outcomes'],
+    kpis: ['cycle-p50', 'success-rate'],
+  },
+  { route: '/processes/workflows', charts: ['workflows'], kpis: [] },
+  { route: '/processes/actions', charts: ['actions'], kpis: [] },
+  { route: '/failures/analysis', charts: ['pareto-count'], kpis: ['mtbf'] },
+  { route: '/failures/overview', charts: ['failure-matrix'], kpis: [] },
+  { route: '/failures/visualization', charts: ['error-map'], kpis: [] },
+  { route: '/battery', charts: ['charge'], kpis: ['sessions'] },
+];
+
+test.describe('every analysis page shows data of the backfilled day', () => {
+  for (const { route, charts, kpis } of PAGES_WITH_DATA) {
+    test(route, async ({ app, page }) => {
+      await loginWithBackfilledPeriod(app);
+      await app.open(route);
+      for (const chart of charts) {
+        await expectChartWithData(page, chart);
+      }
+      for (const kpi of kpis) {
+        await expectKpiWithData(page, kpi);
+      }
+      // Checked once the page has loaded, so that it cannot pass before the page decides.
+      await expect(page.getByTestId('no-data')).toHaveCount(0);
+    });
+  }
+
+  test('/failures/history', async ({ app, page }) => {
+    await loginWithBackfilledPeriod(app);
+    await app.open('/failures/history');
+    const pager = page.getByTestId('pager-info');
+    await expect(pager).not.toHaveAttribute('data-total', '0');
+    await expect(page.getByTestId('error-history-empty')).toHaveCount(0);
+    await expect(
+      page.getByTestId('error-history-table').locator('[data-testid^="error-row-"]').first(),
+    ).toBeVisible();
+  });
+
+  test('/dashboards/statusboard', async ({ app, page }) => {
+    await loginWithBackfilledPeriod(app);
+    await app.open('/dashboards/statusboard');
+    const vehicles = await app.vehicles();
+    await expect(page.locator('[data-testid^="status-tile-"]')).toHaveCount(vehicles.length);
+    // Every vehicle reported during the backfill, so each is counted in one state.
+    const counts = page.getByTestId('state-counts').locator('[data-testid^="state-count-"]');
+    await expect
+      .poll(async () => {
+        const values = await counts.evaluateAll((nodes) =>
+          nodes.map((node) => Number(node.getAttribute('data-count') ?? 0)),
+        );
+        return values.reduce((sum, value) => sum + value, 0);
+      })
+      .toBe(vehicles.length);
+  });
+});
+
+test('the combined switch puts all vehicles into one time-in-state bar and is saved', async ({
+  app,
+  page,
+}) => {
+  await loginWithBackfilledPeriod(app, { combined: false });
+  const vehicles = await app.vehicles();
+  expect(vehicles.length).toBeGreaterThan(1);
+  await app.open('/productivity/analysis');
+  const card = await expectChartWithData(page, 'timeInState');
+  await expect.poll(() => tableRowCount(card)).toBe(vehicles.length);
+
+  const saved = page.waitForResponse(
+    (response) =>
+      response.url().includes('/v2/User/settings') && response.request().method() === 'PATCH',
+  );
+  await page.getByRole('switch', { name: text('en', 'filters.combined') }).check();
+  expect((await saved).ok()).toBe(true);
+  await expectChartWithData(page, 'timeInState');
+  await expect.poll(() => tableRowCount(card)).toBe(1);
+
+  await page.reload();
+  await expect(page.getByRole('switch', { name: text('en', 'filters.combined') })).toBeChecked();
+  const reloaded = await expectChartWithData(page, 'timeInState');
+  await expect.poll(() => tableRowCount(reloaded)).toBe(1);
+  expect((await app.settings()).dateSelector.combined).toBe(true);
+});
+
+test('a workflow row opens its drill-down with the orders of that workflow', async ({
+  app,
+  page,
+}) => {
+  await loginWithBackfilledPeriod(app);
+  await app.open('/processes/workflows');
+  const row = page.locator('[data-testid^="workflow-row-"]').first();
+  await expect(row).toBeVisible();
+  const workflow = (await row.getAttribute('data-testid'))?.replace(/^workflow-row-/, '') ?? '';
+  expect(workflow).not.toBe('');
+  await row.click();
+  const drilldown = page.getByTestId('drilldown-workflow');
+  await expect(drilldown).toHaveAttribute('data-workflow', workflow);
+  await expect(drilldown.getByTestId('drilldown-title')).toContainText(workflow);
+  await expect(drilldown.locator('[data-testid^="order-row-"]').first()).toBeVisible();
+  await expect(drilldown.getByTestId('drilldown-orders-empty')).toHaveCount(0);
+});
+
+test('the error-history CSV holds exactly the rows the table counts', async ({ app, page }) => {
+  await loginWithBackfilledPeriod(app);
+  await app.open('/failures/history');
+  const pager = page.getByTestId('pager-info');
+  await expect(pager).not.toHaveAttribute('data-total', '0');
+  const total = Number(await pager.getAttribute('data-total'));
+  expect(total).toBeGreaterThan(0);
+
+  const download = page.waitForEvent('download');
+  await page.getByTestId('error-history-csv').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/\.csv$/);
+  const path = await file.path();
+  const records = csvRecords(readFileSync(path, 'utf8')).filter(
+    (record) => record.length > 1 || record[0] !== '',
+  );
+  // The first record is the header.
+  expect(records.length - 1).toBe(total);
+});
