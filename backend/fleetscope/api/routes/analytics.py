@@ -5,13 +5,9 @@ Every resource takes the same query parameters (``from``, ``to``, ``vehicles``,
 the signed-in user may see.
 """
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import UTC, date, datetime, timedelta
-from typing import Annotated
+from datetime import UTC, datetime, timedelta
 
-import duckdb
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter
 
 from fleetscope.analytics.dashboard import dashboard
 from fleetscope.analytics.history import productivity_history
@@ -21,72 +17,13 @@ from fleetscope.analytics.models import (
     ProductivityOut,
     StatusboardOut,
 )
-from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
 from fleetscope.analytics.productivity import productivity
 from fleetscope.analytics.statusboard import statusboard
-from fleetscope.api.deps import CurrentUser, SessionDep, SettingsDep
+from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
+from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.errors import ApiError
-from fleetscope.facts.store import FactStore
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"])
-
-
-def analytics_params(
-    from_: Annotated[
-        date | None,
-        Query(alias="from", description="first day (site-local, inclusive); default: saved"),
-    ] = None,
-    to: Annotated[
-        date | None, Query(description="last day (site-local, inclusive); default: saved")
-    ] = None,
-    vehicles: Annotated[
-        str | None,
-        Query(
-            max_length=20_000,
-            description="comma-separated vehicle ids; default: the saved selection, else all",
-        ),
-    ] = None,
-    combined: Annotated[
-        bool | None, Query(description="one aggregate instead of one per vehicle")
-    ] = None,
-    shift: Annotated[
-        str | None, Query(max_length=64, description="a shift id of the sites, or 'all'")
-    ] = None,
-) -> AnalyticsParams:
-    return AnalyticsParams(
-        date_from=from_, date_to=to, vehicles=vehicles, combined=combined, shift=shift
-    )
-
-
-ParamsDep = Annotated[AnalyticsParams, Depends(analytics_params)]
-
-
-def get_scope(db: SessionDep, user: CurrentUser, params: ParamsDep) -> AnalyticsScope:
-    return resolve_scope(db, user=user, params=params)
-
-
-ScopeDep = Annotated[AnalyticsScope, Depends(get_scope)]
-
-
-def get_fact_store(request: Request) -> FactStore:
-    ingestion = getattr(request.app.state, "ingestion", None)
-    if ingestion is None:
-        raise ApiError(503, "the fact store is not open yet; try again in a moment")
-    store: FactStore = ingestion.store
-    return store
-
-
-FactStoreDep = Annotated[FactStore, Depends(get_fact_store)]
-
-
-@contextmanager
-def reading(store: FactStore) -> Iterator[duckdb.DuckDBPyConnection]:
-    cursor = store.cursor()
-    try:
-        yield cursor
-    finally:
-        cursor.close()
 
 
 def _offline_after(settings: SettingsDep) -> timedelta:

@@ -10,9 +10,9 @@ from fastapi import APIRouter
 from sqlalchemy import select
 
 from fleetscope.analytics.battery import BatteryOut, battery
+from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SessionDep, SettingsDep
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.routes.analytics import FactStoreDep, ScopeDep, reading
 from fleetscope.appstore.models import Vehicle
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"])

@@ -27,9 +27,9 @@ from fleetscope.analytics.failures import (
     failures,
 )
 from fleetscope.analytics.paging import Page
+from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import CurrentUser, SettingsDep
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.routes.analytics import FactStoreDep, ScopeDep, reading
 from fleetscope.api.routes.analytics_processes import PageDep, VehicleFilter, selected_vehicle
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"])

@@ -22,8 +22,8 @@ from fleetscope.analytics.workflows import (
     workflow_orders,
     workflows,
 )
+from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.routes.analytics import FactStoreDep, ScopeDep, reading
 from fleetscope.appstore.errors import NotFoundError
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"])

@@ -13,9 +13,9 @@ from starlette.concurrency import run_in_threadpool
 from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
 from fleetscope.analytics.statusboard import read_live
 from fleetscope.analytics.stream import statusboard_events
+from fleetscope.api.analytics_deps import ParamsDep, get_fact_store, reading
 from fleetscope.api.deps import get_authenticated
 from fleetscope.api.errors import ApiError
-from fleetscope.api.routes.analytics import ParamsDep, get_fact_store, reading
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.facts.model import LiveStatus
 from fleetscope.ingest.live import LiveHub

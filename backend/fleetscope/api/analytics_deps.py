@@ -1,0 +1,71 @@
+"""Dependencies shared by the analytics routes: query parameters, scope, fact store."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date
+from typing import Annotated
+
+import duckdb
+from fastapi import Depends, Query, Request
+
+from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
+from fleetscope.api.deps import CurrentUser, SessionDep
+from fleetscope.api.errors import ApiError
+from fleetscope.facts.store import FactStore
+
+
+def analytics_params(
+    from_: Annotated[
+        date | None,
+        Query(alias="from", description="first day (site-local, inclusive); default: saved"),
+    ] = None,
+    to: Annotated[
+        date | None, Query(description="last day (site-local, inclusive); default: saved")
+    ] = None,
+    vehicles: Annotated[
+        str | None,
+        Query(
+            max_length=20_000,
+            description="comma-separated vehicle ids; default: the saved selection, else all",
+        ),
+    ] = None,
+    combined: Annotated[
+        bool | None, Query(description="one aggregate instead of one per vehicle")
+    ] = None,
+    shift: Annotated[
+        str | None, Query(max_length=64, description="a shift id of the sites, or 'all'")
+    ] = None,
+) -> AnalyticsParams:
+    return AnalyticsParams(
+        date_from=from_, date_to=to, vehicles=vehicles, combined=combined, shift=shift
+    )
+
+
+ParamsDep = Annotated[AnalyticsParams, Depends(analytics_params)]
+
+
+def get_scope(db: SessionDep, user: CurrentUser, params: ParamsDep) -> AnalyticsScope:
+    return resolve_scope(db, user=user, params=params)
+
+
+ScopeDep = Annotated[AnalyticsScope, Depends(get_scope)]
+
+
+def get_fact_store(request: Request) -> FactStore:
+    ingestion = getattr(request.app.state, "ingestion", None)
+    if ingestion is None:
+        raise ApiError(503, "the fact store is not open yet; try again in a moment")
+    store: FactStore = ingestion.store
+    return store
+
+
+FactStoreDep = Annotated[FactStore, Depends(get_fact_store)]
+
+
+@contextmanager
+def reading(store: FactStore) -> Iterator[duckdb.DuckDBPyConnection]:
+    cursor = store.cursor()
+    try:
+        yield cursor
+    finally:
+        cursor.close()
