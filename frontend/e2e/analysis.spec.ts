@@ -223,15 +223,32 @@ test('the error-history CSV holds exactly the rows the table counts', async ({ a
   await expect(pager).not.toHaveAttribute('data-total', '0');
   const total = Number(await pager.getAttribute('data-total'));
   expect(total).toBeGreaterThan(0);
+  expect(await downloadedCsvDataRows(page)).toBe(total);
 
+  // A filter narrows the table and the file alike.
+  const filtered = page.waitForResponse(
+    (response) =>
+      /ErrorHistory(?!\.csv)/.test(response.url()) && response.url().includes('level=WARNING'),
+  );
+  await page.getByTestId('filter-level').click();
+  await page.getByRole('option', { name: text('en', 'failures.level.WARNING') }).click();
+  expect((await filtered).ok()).toBe(true);
+  await expect(pager).not.toHaveAttribute('data-total', String(total));
+  const filteredTotal = Number(await pager.getAttribute('data-total'));
+  expect(filteredTotal).toBeGreaterThan(0);
+  expect(filteredTotal).toBeLessThan(total);
+  expect(await downloadedCsvDataRows(page)).toBe(filteredTotal);
+});
+
+/** Clicks the error-history export and counts the data rows of the downloaded file. */
+async function downloadedCsvDataRows(page: Page): Promise<number> {
   const download = page.waitForEvent('download');
   await page.getByTestId('error-history-csv').click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/\.csv$/);
-  const path = await file.path();
-  const records = csvRecords(readFileSync(path, 'utf8')).filter(
+  const records = csvRecords(readFileSync(await file.path(), 'utf8')).filter(
     (record) => record.length > 1 || record[0] !== '',
   );
   // The first record is the header.
-  expect(records.length - 1).toBe(total);
-});
+  return records.length - 1;
+}
