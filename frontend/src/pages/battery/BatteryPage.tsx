@@ -10,7 +10,7 @@ import {
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { type KpiUnit, kpiTexts } from '../processes/kpiValues';
+import { kpiTextsIn } from '../processes/kpiValues';
 import { chargeChart, depthHistogramChart, vehicleBatteryChart } from './batteryCharts';
 import { healthSlopeText } from './batteryTexts';
 
@@ -26,20 +26,7 @@ export default function BatteryPage() {
   const exportScope = { page: 'battery', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
   const previous = data?.fleet.previous;
-  const kpi = (
-    value: number | null | undefined,
-    before: number | null | undefined,
-    unit: KpiUnit,
-    higherIsBetter: boolean,
-  ) =>
-    kpiTexts({
-      value: value ?? null,
-      previous: before ?? null,
-      unit,
-      higherIsBetter,
-      language: ctx.language,
-      noData: '–',
-    });
+  const kpi = kpiTextsIn(ctx.language);
   const slopeValue = (text: string | null) =>
     text === null ? '–' : t('battery.slopeValue', { value: text });
   const energyKnown =

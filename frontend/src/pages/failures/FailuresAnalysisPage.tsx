@@ -10,7 +10,7 @@ import {
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { type KpiUnit, kpiTexts } from '../processes/kpiValues';
+import { kpiTextsIn } from '../processes/kpiValues';
 import { paretoChart, reliabilityChart } from './analysisCharts';
 
 /** failures/analysis: Pareto by count and downtime, MTBF/MTTR, errors per 1,000 orders. */
@@ -35,20 +35,7 @@ export default function FailuresAnalysisPage() {
   const exportScope = { page: 'failuresAnalysis', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
   const previous = data?.fleet.previous;
-  const kpi = (
-    value: number | null | undefined,
-    before: number | null | undefined,
-    unit: KpiUnit,
-    higherIsBetter: boolean,
-  ) =>
-    kpiTexts({
-      value: value ?? null,
-      previous: before ?? null,
-      unit,
-      higherIsBetter,
-      language: ctx.language,
-      noData: '–',
-    });
+  const kpi = kpiTextsIn(ctx.language);
   return (
     <AnalysisPage topic="failuresAnalysis">
       <Stack gap="md">

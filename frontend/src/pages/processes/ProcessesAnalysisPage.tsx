@@ -10,7 +10,7 @@ import {
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { kpiTexts } from './kpiValues';
+import { kpiTextsIn } from './kpiValues';
 import { cycleHistogramChart, cyclePercentilesChart, outcomesChart } from './processesCharts';
 
 /** processes/analysis: cycle-time distribution and percentiles, outcomes, paused and waiting time. */
@@ -30,20 +30,7 @@ export default function ProcessesAnalysisPage() {
     d.fleet.current.outcomes.total === 0 && d.fleet.previous.outcomes.total === 0;
   const current = data?.fleet.current;
   const previous = data?.fleet.previous;
-  const kpi = (
-    value: number | null | undefined,
-    before: number | null | undefined,
-    unit: 'duration' | 'share',
-    higherIsBetter: boolean,
-  ) =>
-    kpiTexts({
-      value: value ?? null,
-      previous: before ?? null,
-      unit,
-      higherIsBetter,
-      language: ctx.language,
-      noData: '–',
-    });
+  const kpi = kpiTextsIn(ctx.language);
   return (
     <AnalysisPage topic="processesAnalysis">
       <Stack gap="md">

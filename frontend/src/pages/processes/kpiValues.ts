@@ -66,3 +66,24 @@ export function kpiTexts({
     previousText: previous === null ? undefined : formatIn(unit, previous, language),
   };
 }
+
+/**
+ * `kpiTexts` bound to the user's language, taking the API's optional figures as they come:
+ * `kpi(current?.x, previous?.x, unit, higherIsBetter)`.
+ */
+export function kpiTextsIn(language: string) {
+  return (
+    value: number | null | undefined,
+    previous: number | null | undefined,
+    unit: KpiUnit,
+    higherIsBetter: boolean,
+  ): KpiTexts =>
+    kpiTexts({
+      value: value ?? null,
+      previous: previous ?? null,
+      unit,
+      higherIsBetter,
+      language,
+      noData: '–',
+    });
+}
