@@ -14,12 +14,12 @@ from typing import Any
 import duckdb
 from pydantic import Field
 
+from fleetscope.analytics.drilldown import require_named
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.paging import Page, PageRequest, page_count, page_ordering, parse_sort
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
-from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.schemas import CamelModel
 
 MAX_ACTION_TYPE_LENGTH = 200
@@ -123,15 +123,13 @@ _FAILURE_COLUMNS = (
 def require_action_type(
     cursor: duckdb.DuckDBPyConnection, *, action_type: str, vehicle_ids: list[int]
 ) -> None:
-    if len(action_type) > MAX_ACTION_TYPE_LENGTH:
-        raise InvalidInputError(f"actionType: longer than {MAX_ACTION_TYPE_LENGTH} characters")
-    row = cursor.execute(
-        "SELECT 1 FROM actions WHERE action_type = ? AND vehicle_id IN "
-        "(SELECT unnest(?::INTEGER[])) LIMIT 1",
-        [action_type, vehicle_ids],
-    ).fetchone()
-    if row is None:
-        raise NotFoundError(f"action type {action_type[:80]!r} not found")
+    require_named(
+        cursor,
+        field="actionType",
+        value=action_type,
+        max_length=MAX_ACTION_TYPE_LENGTH,
+        vehicle_ids=vehicle_ids,
+    )
 
 
 def failed_actions(

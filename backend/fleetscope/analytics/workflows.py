@@ -15,6 +15,7 @@ from typing import Any, Literal
 import duckdb
 from pydantic import Field
 
+from fleetscope.analytics.drilldown import require_named
 from fleetscope.analytics.fact_rows import (
     CURRENT,
     PREVIOUS,
@@ -39,7 +40,6 @@ from fleetscope.analytics.processes import (
     histogram_edges,
     summarize_orders,
 )
-from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.schemas import CamelModel
 
 Outcome = Literal["finished", "failed", "cancelled"]
@@ -155,15 +155,13 @@ def require_workflow(
     cursor: duckdb.DuckDBPyConnection, *, workflow: str, vehicle_ids: list[int]
 ) -> None:
     """404 unless one of ``vehicle_ids`` ever ran ``workflow``."""
-    if len(workflow) > MAX_WORKFLOW_LENGTH:
-        raise InvalidInputError(f"workflow: longer than {MAX_WORKFLOW_LENGTH} characters")
-    row = cursor.execute(
-        "SELECT 1 FROM orders WHERE workflow = ? AND vehicle_id IN "
-        "(SELECT unnest(?::INTEGER[])) LIMIT 1",
-        [workflow, vehicle_ids],
-    ).fetchone()
-    if row is None:
-        raise NotFoundError(f"workflow {workflow[:80]!r} not found")
+    require_named(
+        cursor,
+        field="workflow",
+        value=workflow,
+        max_length=MAX_WORKFLOW_LENGTH,
+        vehicle_ids=vehicle_ids,
+    )
 
 
 def workflow_histogram(
