@@ -44,6 +44,7 @@ from fleetscope.facts.model import (
 )
 from fleetscope.facts.rollup import (
     CYCLE_BUCKET_BASE_S,
+    CYCLE_BUCKET_COLUMNS,
     CYCLE_BUCKET_COUNT,
     MEASURES,
     RollupAccumulator,
@@ -144,9 +145,10 @@ _CONTRIBUTIONS: list[tuple[str, dict[str, str]]] = [
             "orders_cancelled": "count(*) FILTER (WHERE outcome = 'cancelled')",
             "cycle_s_sum": f"sum({_CYCLE}) FILTER (WHERE outcome = 'finished')",
             "cycle_s_max": f"max({_CYCLE}) FILTER (WHERE outcome = 'finished')",
-            "cycle_hist": f"list_transform(range({CYCLE_BUCKET_COUNT}), lambda i: coalesce("
-            "map_extract_value(histogram(bucket) FILTER (WHERE outcome = 'finished'), "
-            f"i::INTEGER), 0))::INTEGER[{CYCLE_BUCKET_COUNT}]",
+            **{
+                column: f"count(*) FILTER (WHERE outcome = 'finished' AND bucket = {index})"
+                for index, column in enumerate(CYCLE_BUCKET_COLUMNS)
+            },
         },
     ),
     (
@@ -191,8 +193,6 @@ _CONTRIBUTIONS: list[tuple[str, dict[str, str]]] = [
 
 
 def _empty(kind: str) -> str:
-    if kind == "hist":
-        return f"NULL::INTEGER[{CYCLE_BUCKET_COUNT}]"
     return "NULL::DOUBLE" if kind in ("min", "max") else "0"
 
 
@@ -202,10 +202,6 @@ def _fold(name: str, kind: str) -> str:
         return f"min({name})"
     if kind == "max":
         return f"max({name})"
-    if kind == "hist":
-        zeros = f"list_transform(range({CYCLE_BUCKET_COUNT}), lambda i: 0)"
-        zeros += f"::INTEGER[{CYCLE_BUCKET_COUNT}]"
-        return f"coalesce(first({name}) FILTER (WHERE {name} IS NOT NULL), {zeros})"
     return f"sum({name})"
 
 
@@ -226,13 +222,7 @@ def hourly_rollup_sql() -> str:
 
 def daily_rollup_sql() -> str:
     """Whole-hour zone offsets (Berlin): each UTC hour lies in one local day."""
-    folded = []
-    for name, kind in MEASURES:
-        if kind == "hist":
-            sums = ", ".join(f"sum({name}[{i + 1}])" for i in range(CYCLE_BUCKET_COUNT))
-            folded.append(f"[{sums}]::INTEGER[{CYCLE_BUCKET_COUNT}]")
-        else:
-            folded.append(_fold(name, kind))
+    folded = [_fold(name, kind) for name, kind in MEASURES]
     return (
         f"INSERT INTO rollup_daily SELECT vehicle_id, timezone('{ZONE}', hour_utc)::DATE, "  # noqa: S608
         f"{', '.join(folded)} FROM rollup_hourly GROUP BY ALL"

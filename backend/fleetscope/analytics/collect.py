@@ -3,11 +3,14 @@
 Whole site-local days (T without a shift) are read from ``rollup_daily``, whole UTC hours
 from ``rollup_hourly`` (see rollup_read.py); the partial pieces (window edges that are not
 on a full hour, and the current hour up to now) exactly from the raw facts, clipped to the
-piece, in one query over all fact tables. A vehicle's current state has no closed interval
-yet: it is taken from ``live_status`` up to now (offline after ``offline_after`` of
-silence, as the derivation's clock would decide). With ``use_rollups=False`` every window
-is read from the raw facts, which the benchmark uses as the baseline. Every value goes in
-as a parameter; vehicle ids, hour ranges and pieces as list parameters.
+piece, in one query over all fact tables. The current hour up to now is read from
+``rollup_hourly`` too when no selected vehicle has a message after now (the rollups are
+written with the facts, so the hour's row holds exactly the facts so far). A vehicle's
+current state has no closed interval yet: it is taken from ``live_status`` up to now
+(offline after ``offline_after`` of silence, as the derivation's clock would decide).
+With ``use_rollups=False`` every window is read from the raw facts, which the benchmark
+uses as the baseline. Every value goes in as a parameter; vehicle ids, hour ranges and
+pieces as list parameters.
 """
 
 import bisect
@@ -38,7 +41,16 @@ from fleetscope.facts.rollup import (
 )
 
 _LOADS = sorted(LOAD_HANDLING_ACTIONS)
-__all__ = ["FLEET", "CollectRequest", "Key", "Tagged", "collect", "open_intervals"]
+__all__ = [
+    "FLEET",
+    "CollectRequest",
+    "Key",
+    "Tagged",
+    "collect",
+    "complete_until",
+    "live_rows",
+    "open_intervals",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +90,7 @@ def collect(
     result: dict[Key, Measures] = {}
     if not request.vehicle_ids or not request.windows:
         return result
+    live = live_rows(cursor, request.vehicle_ids)
     if not request.use_rollups:
         _raw(cursor, request, request.vehicle_ids, request.windows, result)
     else:
@@ -87,9 +100,36 @@ def collect(
         by_hours = [v for v in request.vehicle_ids if v not in daily]
         for vehicle_ids, use_days in ((by_days, True), (by_hours, False)):
             if vehicle_ids:
-                _from_rollups(cursor, request, vehicle_ids, result, use_days=use_days)
-    _open_states(cursor, request, result, now=now, offline_after=offline_after)
+                _from_rollups(
+                    cursor,
+                    request,
+                    vehicle_ids,
+                    result,
+                    use_days=use_days,
+                    tail_until=complete_until(live, now=now),
+                )
+    _open_states(live, request, result, now=now, offline_after=offline_after)
     return result
+
+
+def complete_until(
+    live: Sequence[tuple[int, str, datetime, datetime | None]], *, now: datetime
+) -> datetime | None:
+    """``now`` when no vehicle of ``live`` (rows of ``live_status``) has a message after it:
+    the rollups then hold every fact up to now. ``None`` for a ``now`` in the past."""
+    return now if all(row[3] is None or row[3] <= now for row in live) else None
+
+
+def live_rows(
+    cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]
+) -> list[tuple[int, str, datetime, datetime | None]]:
+    """(vehicle, state, since, last message) of ``live_status`` for ``vehicle_ids``."""
+    rows = cursor.execute(
+        f"SELECT vehicle_id, state, since, last_message_at FROM live_status "  # noqa: S608 - constants only
+        f"WHERE vehicle_id IN {VEHICLES}",
+        [vehicle_ids],
+    ).fetchall()
+    return [(int(v), str(state), since, last) for v, state, since, last in rows]
 
 
 def _from_rollups(
@@ -99,7 +139,9 @@ def _from_rollups(
     result: dict[Key, Measures],
     *,
     use_days: bool,
+    tail_until: datetime | None,
 ) -> None:
+    """``tail_until``: now, when the hour up to now may be read as a whole rollup hour."""
     days: list[tuple[tuple[date, date], int]] = []
     ranges: list[tuple[Window, int]] = []
     pieces: list[Tagged] = []
@@ -109,7 +151,7 @@ def _from_rollups(
             whole, rest = whole_days(tagged.window, request.daily_zone)
             if whole is not None:
                 days.append((whole, tagged.bucket))
-        split = split_hour_ranges(rest)
+        split = split_hour_ranges(rest, tail_until=tail_until)
         ranges.extend((whole_hours, tagged.bucket) for whole_hours in split.ranges)
         pieces.extend(Tagged(piece, tagged.bucket) for piece in split.pieces)
     by_vehicle, with_cycles = request.by_vehicle, request.with_cycles
@@ -269,7 +311,7 @@ def open_intervals(
 
 
 def _open_states(
-    cursor: duckdb.DuckDBPyConnection,
+    live: Sequence[tuple[int, str, datetime, datetime | None]],
     request: CollectRequest,
     result: dict[Key, Measures],
     *,
@@ -278,11 +320,6 @@ def _open_states(
 ) -> None:
     windows = sorted(request.windows, key=lambda tagged: tagged.window.start)
     ends = [tagged.window.end for tagged in windows]
-    live = cursor.execute(
-        f"SELECT vehicle_id, state, since, last_message_at FROM live_status "  # noqa: S608 - constants only
-        f"WHERE vehicle_id IN {VEHICLES} AND since < ?",
-        [request.vehicle_ids, now],
-    ).fetchall()
     for vehicle_id, state, since, last_message_at in live:
         key_vehicle = int(vehicle_id) if request.by_vehicle else FLEET
         for open_state, start, end in open_intervals(

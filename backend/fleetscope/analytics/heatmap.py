@@ -5,6 +5,7 @@ rollup (grouped by hour first, so the zone conversion runs once per hour, not pe
 partial pieces from the orders themselves.
 """
 
+from datetime import datetime
 from typing import Any
 
 import duckdb
@@ -27,13 +28,16 @@ def add_order_heatmap(
     vehicle_ids: list[int],
     windows: list[Window],
     zone: str,
+    tail_until: datetime | None,
     use_rollups: bool = True,
 ) -> None:
-    """Adds the finished orders of ``vehicle_ids`` in ``windows`` (one site) to ``heatmap``."""
+    """Adds the finished orders of ``vehicle_ids`` in ``windows`` (one site) to ``heatmap``.
+
+    ``tail_until``: see ``split_hour_ranges``."""
     if not vehicle_ids or not windows:
         return
     if use_rollups:
-        split = split_hour_ranges(windows)
+        split = split_hour_ranges(windows, tail_until=tail_until)
         ranges, pieces = [(whole, 0) for whole in split.ranges], split.pieces
     else:
         ranges, pieces = [], list(windows)

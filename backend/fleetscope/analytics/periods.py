@@ -128,7 +128,7 @@ def total_seconds(windows: Iterable[Window]) -> float:
     return sum(window.seconds for window in windows)
 
 
-def _hour_floor(moment: datetime) -> datetime:
+def hour_floor(moment: datetime) -> datetime:
     return moment.replace(minute=0, second=0, microsecond=0)
 
 
@@ -144,10 +144,10 @@ class HourSplit:
 def split_hours(windows: Iterable[Window]) -> HourSplit:
     split = HourSplit(hours=[], pieces=[])
     for window in windows:
-        first_whole = _hour_floor(window.start)
+        first_whole = hour_floor(window.start)
         if first_whole < window.start:
             first_whole += HOUR
-        last_whole = _hour_floor(window.end)  # end of the whole hours
+        last_whole = hour_floor(window.end)  # end of the whole hours
         if first_whole >= last_whole:
             # No whole hour inside: one or two pieces around an hour boundary.
             split.pieces.append(window)
@@ -172,21 +172,42 @@ class HourRanges:
     pieces: list[Window]
 
 
-def split_hour_ranges(windows: Iterable[Window]) -> HourRanges:
+def split_hour_ranges(
+    windows: Iterable[Window], *, tail_until: datetime | None = None
+) -> HourRanges:
+    """Whole UTC hours of ``windows`` as ranges, the rest as pieces.
+
+    ``tail_until``: the instant up to which the hourly rollup is complete (now, when no
+    fact lies after it); a piece from a whole hour up to that instant is then read as the
+    whole hour.
+    """
     split = HourRanges(ranges=[], pieces=[])
+
+    def add_range(hours: Window) -> None:
+        if split.ranges and split.ranges[-1].end == hours.start:
+            split.ranges[-1] = Window(split.ranges[-1].start, hours.end)
+        else:
+            split.ranges.append(hours)
+
+    def add_piece(piece: Window) -> None:
+        if piece.end == tail_until and piece.start == hour_floor(piece.start):
+            add_range(Window(piece.start, piece.start + HOUR))
+        else:
+            split.pieces.append(piece)
+
     for window in windows:
-        first_whole = _hour_floor(window.start)
+        first_whole = hour_floor(window.start)
         if first_whole < window.start:
             first_whole += HOUR
-        last_whole = _hour_floor(window.end)
+        last_whole = hour_floor(window.end)
         if first_whole >= last_whole:
-            split.pieces.append(window)
+            add_piece(window)
             continue
         if window.start < first_whole:
             split.pieces.append(Window(window.start, first_whole))
-        split.ranges.append(Window(first_whole, last_whole))
+        add_range(Window(first_whole, last_whole))
         if last_whole < window.end:
-            split.pieces.append(Window(last_whole, window.end))
+            add_piece(Window(last_whole, window.end))
     return split
 
 

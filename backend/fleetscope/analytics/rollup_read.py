@@ -14,7 +14,7 @@ import duckdb
 
 from fleetscope.analytics.measures import STATES, Measures
 from fleetscope.analytics.periods import Window, midnight
-from fleetscope.facts.rollup import CYCLE_BUCKET_COUNT
+from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS
 
 Key = tuple[int, int]  # (vehicle id, or FLEET when summed over vehicles; bucket)
 FLEET = 0
@@ -32,7 +32,7 @@ _DAYS_OF_RANGES = (
     "FROM (SELECT unnest(?::DATE[]) AS lo, unnest(?::DATE[]) AS hi, "
     "unnest(?::INTEGER[]) AS bucket))"
 )
-_HIST_SUMS = ", ".join(f"sum(cycle_hist[{i + 1}])::BIGINT" for i in range(CYCLE_BUCKET_COUNT))
+_HIST_SUMS = ", ".join(f"sum({column})::BIGINT" for column in CYCLE_BUCKET_COLUMNS)
 _MEASURES = (
     ", ".join(f"sum({state}_s)" for state in STATES)
     + ", sum(orders_finished), sum(orders_failed), sum(orders_cancelled)"
@@ -96,7 +96,7 @@ def read_daily(
     with_cycles: bool,
     result: dict[Key, Measures],
 ) -> None:
-    hist = f", [{_HIST_SUMS}]" if with_cycles else ""
+    hist = f", {_HIST_SUMS}" if with_cycles else ""
     sql = (
         f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {_MEASURES}{hist} "  # noqa: S608 - constants only
         f"FROM rollup_daily r JOIN {_DAYS_OF_RANGES} sel ON r.day = sel.day "
@@ -122,7 +122,7 @@ def read_hourly(
     with_cycles: bool,
     result: dict[Key, Measures],
 ) -> None:
-    hist = f", [{_HIST_SUMS}]" if with_cycles else ""
+    hist = f", {_HIST_SUMS}" if with_cycles else ""
     sql = (
         f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {_MEASURES}{hist} "  # noqa: S608 - constants only
         f"FROM rollup_hourly r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
@@ -149,7 +149,7 @@ def _add_rows(rows: list[Any], result: dict[Key, Measures], *, with_cycles: bool
             orders_finished=int(rest[0] or 0),
             orders_failed=int(rest[1] or 0),
             orders_cancelled=int(rest[2] or 0),
-            cycle_hist=[int(c or 0) for c in rest[11]] if with_cycles else Measures().cycle_hist,
+            cycle_hist=list(rest[11:]) if with_cycles else Measures().cycle_hist,
             errors=int(rest[3] or 0),
             stop_errors=int(rest[4] or 0),
             stop_error_s=float(rest[5] or 0.0),

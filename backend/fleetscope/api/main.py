@@ -14,6 +14,7 @@ from fleetscope import __version__
 from fleetscope.api.envelope import failure_body
 from fleetscope.api.errors import install_error_handlers
 from fleetscope.api.routes import api_router
+from fleetscope.api.timing import ServerTimingMiddleware
 from fleetscope.appstore.db import engine_for, make_session_factory, migrate_engine
 from fleetscope.appstore.errors import StoreError
 from fleetscope.appstore.ratelimit import LoginRateLimiter
@@ -96,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.login_limiter = LoginRateLimiter(max_failures=settings.login_attempts_per_minute)
+    app.add_middleware(ServerTimingMiddleware, path_prefix=API_PREFIX)
     install_error_handlers(app)
     _install_store_errors(app)
     app.include_router(api_router, prefix=API_PREFIX)

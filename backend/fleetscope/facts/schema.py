@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import duckdb
 
-from fleetscope.facts.rollup import CYCLE_BUCKET_COUNT, MEASURES
+from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS, CYCLE_BUCKET_COUNT
 
 Migration = Callable[[duckdb.DuckDBPyConnection], None]
 
@@ -137,41 +137,96 @@ _INITIAL_TABLES = (
 )
 
 
-def _measure_columns() -> str:
-    types = {
-        "sum": "DOUBLE NOT NULL DEFAULT 0",
-        "count": "BIGINT NOT NULL DEFAULT 0",
-        "min": "DOUBLE",
-        "max": "DOUBLE",
-        # Fixed size so the buckets of any two rows line up when added.
-        "hist": f"INTEGER[{CYCLE_BUCKET_COUNT}] NOT NULL",
-    }
-    return ",\n        ".join(f"{name} {types[kind]}" for name, kind in MEASURES)
+_COLUMN_TYPES = {
+    "sum": "DOUBLE NOT NULL DEFAULT 0",
+    "count": "BIGINT NOT NULL DEFAULT 0",
+    "min": "DOUBLE",
+    "max": "DOUBLE",
+    # Version 1 only: fixed size so the buckets of any two rows line up when added.
+    "hist": f"INTEGER[{CYCLE_BUCKET_COUNT}] NOT NULL",
+}
+_ROLLUP_KEYS = (("rollup_daily", "day DATE"), ("rollup_hourly", "hour_utc TIMESTAMPTZ"))
+
+# The rollup measures as migration 1 created them (frozen: a released migration never
+# changes); later migrations reshape the tables towards ``rollup.MEASURES``.
+_MEASURES_V1: tuple[tuple[str, str], ...] = (
+    *((f"{state}_s", "sum") for state in ("offline", "error", "manual", "charging")),
+    *((f"{state}_s", "sum") for state in ("working", "idle")),
+    ("orders_finished", "count"),
+    ("orders_failed", "count"),
+    ("orders_cancelled", "count"),
+    ("cycle_s_sum", "sum"),
+    ("cycle_s_max", "max"),
+    ("cycle_hist", "hist"),
+    ("errors_warning", "count"),
+    ("errors_urgent", "count"),
+    ("errors_critical", "count"),
+    ("errors_fatal", "count"),
+    ("stop_errors", "count"),
+    ("stop_error_s", "sum"),
+    ("distance_m", "sum"),
+    ("loads_handled", "count"),
+    ("battery_samples", "count"),
+    ("battery_charge_sum", "sum"),
+    ("battery_charge_min", "min"),
+    ("charge_sessions", "count"),
+    ("charged_pct", "sum"),
+    ("discharged_pct", "sum"),
+)
+# Version 2: the histogram as one count column per bucket (``rollup.MEASURES`` today).
+_MEASURES_V2: tuple[tuple[str, str], ...] = tuple(
+    measure
+    for name, kind in _MEASURES_V1
+    for measure in (
+        ((column, "count") for column in CYCLE_BUCKET_COLUMNS) if kind == "hist" else [(name, kind)]
+    )
+)
+
+
+def _create_rollups(
+    connection: duckdb.DuckDBPyConnection,
+    measures: tuple[tuple[str, str], ...],
+    *,
+    suffix: str = "",
+) -> None:
+    columns = ",\n        ".join(f"{name} {_COLUMN_TYPES[kind]}" for name, kind in measures)
+    for table, key in _ROLLUP_KEYS:
+        connection.execute(
+            f"""CREATE TABLE {table}{suffix} (
+        vehicle_id INTEGER NOT NULL,
+        {key} NOT NULL,
+        {columns},
+        PRIMARY KEY (vehicle_id, {key.split()[0]})
+    )"""
+        )
 
 
 def _initial(connection: duckdb.DuckDBPyConnection) -> None:
     for statement in _INITIAL_TABLES:
         connection.execute(statement)
-    measures = _measure_columns()
-    connection.execute(
-        f"""CREATE TABLE rollup_daily (
-        vehicle_id INTEGER NOT NULL,
-        day DATE NOT NULL,
-        {measures},
-        PRIMARY KEY (vehicle_id, day)
-    )"""
-    )
-    connection.execute(
-        f"""CREATE TABLE rollup_hourly (
-        vehicle_id INTEGER NOT NULL,
-        hour_utc TIMESTAMPTZ NOT NULL,
-        {measures},
-        PRIMARY KEY (vehicle_id, hour_utc)
-    )"""
-    )
+    _create_rollups(connection, _MEASURES_V1)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_initial,)
+def _cycle_buckets_as_columns(connection: duckdb.DuckDBPyConnection) -> None:
+    """Rollups: the ARRAY histogram becomes one column per bucket (copied, then swapped)."""
+    _create_rollups(connection, _MEASURES_V2, suffix="_v2")
+    bucket_of = {column: index for index, column in enumerate(CYCLE_BUCKET_COLUMNS)}
+    values = ", ".join(
+        f"cycle_hist[{bucket_of[name] + 1}]" if name in bucket_of else name
+        for name, _ in _MEASURES_V2
+    )
+    names = ", ".join(name for name, _ in _MEASURES_V2)
+    for table, key in _ROLLUP_KEYS:
+        key_column = key.split()[0]
+        connection.execute(
+            f"INSERT INTO {table}_v2 (vehicle_id, {key_column}, {names}) "  # noqa: S608 - constants only
+            f"SELECT vehicle_id, {key_column}, {values} FROM {table}"
+        )
+        connection.execute(f"DROP TABLE {table}")
+        connection.execute(f"ALTER TABLE {table}_v2 RENAME TO {table}")
+
+
+MIGRATIONS: tuple[Migration, ...] = (_initial, _cycle_buckets_as_columns)
 
 
 def current_version(connection: duckdb.DuckDBPyConnection) -> int:

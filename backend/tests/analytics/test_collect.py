@@ -76,12 +76,17 @@ def _facts(vehicle_id: int) -> list[Fact]:
 def store() -> Iterator[FactStore]:
     with FactStore(":memory:") as fact_store:
         last = LAST_STATE_END
-        live = LiveStatus(1, VehicleState.IDLE, last, last, "", "", 50.0, False, (), None, None, "")
+        live = {
+            vehicle: LiveStatus(
+                vehicle, VehicleState.IDLE, last, last, "", "", 50.0, False, (), None, None, ""
+            )
+            for vehicle in (1, 2)
+        }
         fact_store.write_batch(
             StoreBatch(
                 facts=_facts(1) + _facts(2),
                 zones={1: (1, "Europe/Berlin"), 2: (2, "Asia/Kolkata")},
-                live={1: live},
+                live=live,
             )
         )
         yield fact_store
@@ -151,6 +156,25 @@ def test_rollups_with_raw_edges_equal_the_raw_facts(
     # Every moment of T after the first fact has a state (Kolkata's day starts 3.5 h earlier).
     with_data = sum(max(0.0, (w.end - max(w.start, T0)).total_seconds()) for w in windows)
     assert fast.covered_s == pytest.approx(with_data)
+
+
+@pytest.mark.parametrize("shift", SHIFTS, ids=["all", "night", "odd"])
+@pytest.mark.parametrize(
+    ("vehicle_id", "zone"), [(1, BERLIN), (2, KOLKATA)], ids=["berlin", "kolkata"]
+)
+def test_the_hour_up_to_now_from_the_rollup_equals_the_raw_facts(
+    store: FactStore, vehicle_id: int, zone: ZoneInfo, shift: Shift | None
+) -> None:
+    """After the last message the current hour's rollup row holds exactly the facts so far."""
+    now = LAST_STATE_END + timedelta(minutes=1)  # 21:58 UTC: facts in the hour before now
+    assert now.minute != 0
+    daily_zone = zone if shift is None else None
+    fast, _ = _measures(store, vehicle_id, zone, shift, now, rollups=True, daily_zone=daily_zone)
+    slow, _ = _measures(store, vehicle_id, zone, shift, now, rollups=False)
+    assert fast is not None and slow is not None
+    assert fast.states == pytest.approx(slow.states)
+    assert fast.distance_m == pytest.approx(slow.distance_m)
+    assert fast.cycle_hist == slow.cycle_hist
 
 
 def test_days_cut_in_another_zone_are_read_from_the_hours(store: FactStore) -> None:
