@@ -4,7 +4,8 @@ Reads the fleet of ``benchmarks/generate_fleet.py`` (default ``var/bench``: 100 
 365 days) and measures, for periods of the last 30 and 365 days (all vehicles, per vehicle,
 all shifts; plus the night shift):
 - the analytics function called directly (``direct``), reading the hourly rollups;
-- the same through the ASGI app, with login cookie, scope resolution and JSON (``asgi``);
+- the same through the ASGI app, with login cookie, scope resolution and JSON: the server
+  time of its ``Server-Timing`` header (``server``);
 - the same query on the raw facts without rollups (``raw``), fewer repeats.
 Prints p50 and p95 of the wall time and the median CPU time per call, in milliseconds;
 asserts nothing.
@@ -23,6 +24,7 @@ from zoneinfo import ZoneInfo
 
 from fastapi.testclient import TestClient
 from generate_fleet import BENCH_PASSWORD, BENCH_USER, ZONE
+from server_timing import measure_server, percentiles
 
 from fleetscope.analytics.dashboard import dashboard
 from fleetscope.analytics.history import productivity_history
@@ -52,12 +54,6 @@ RESOURCES: dict[str, Resource] = {
 }
 
 
-def _percentiles(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return statistics.median(ordered), p95
-
-
 def _time(call: Callable[[], Any], repeat: int) -> tuple[float, float, float]:
     """p50 and p95 of the wall time, and the median CPU time of the process (all threads)
     per call: on a machine shared with other work the CPU time shows the cost of the query
@@ -69,7 +65,7 @@ def _time(call: Callable[[], Any], repeat: int) -> tuple[float, float, float]:
         call()
         samples.append((time.perf_counter() - started) * 1000)
         cpu.append((time.process_time() - started_cpu) * 1000)
-    return (*_percentiles(samples), statistics.median(cpu))
+    return (*percentiles(samples), statistics.median(cpu))
 
 
 def _scope(
@@ -127,7 +123,7 @@ def main() -> None:
         )
         print(
             f"{'resource':<22}{'period':>8}{'shift':>7}  {'direct p50/p95':>16} {'cpu':>7}  "
-            f"{'asgi p50/p95':>16} {'cpu':>7}  {'raw p50/p95':>18}   (milliseconds)"
+            f"{'server p50/p95':>16} {'cpu':>7}  {'raw p50/p95':>18}   (milliseconds)"
         )
         cursor = store.cursor()
         for days in (30, 365):
@@ -162,11 +158,8 @@ def _row(
             cursor, scope, now=now, offline_after=OFFLINE_AFTER, use_rollups=use_rollups
         )
 
-    def asgi() -> None:
-        client.get(f"/v2/Analytics/{name}", params=params).raise_for_status()
-
     fast = _time(direct, args.repeat)
-    through_app = _time(asgi, args.repeat)
+    through_app = measure_server(client, f"/v2/Analytics/{name}", params, args.repeat)
     raw = "-"
     if function is not None and args.raw_repeat > 0:
         raw_p50, raw_p95, _ = _time(lambda: direct(False), args.raw_repeat)

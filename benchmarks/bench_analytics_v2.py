@@ -3,17 +3,15 @@
 Reads the fleet of ``benchmarks/generate_fleet.py`` (default ``var/bench``: 100 vehicles x
 365 days) and measures every resource for the last 30 and 365 days (all 100 vehicles, per
 vehicle, all shifts; plus the night shift), through the ASGI app with login cookie, scope
-resolution and JSON, like a browser would call it. The error history is measured on its
-first and its last page. Prints p50 and p95 in milliseconds; asserts nothing.
+resolution and JSON, like a browser would call it, timed by the server's ``Server-Timing``
+header. The error history is measured on its first and its last page. Prints p50 and p95
+and the median CPU time per call (all threads) in milliseconds; asserts nothing.
 
     .venv/bin/python benchmarks/bench_analytics_v2.py [--data var/bench] [--repeat 20]
 """
 
 import argparse
 import os
-import statistics
-import time
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from fastapi.testclient import TestClient
 from generate_fleet import BENCH_PASSWORD, BENCH_USER, ZONE
+from server_timing import measure_server
 
 from fleetscope.api.main import create_app
 from fleetscope.settings import Settings
@@ -40,22 +39,6 @@ RESOURCES: list[tuple[str, dict[str, Any]]] = [
     ("ErrorHistory", {"page": "last", "sort": "-duration", "level": "FATAL"}),
     ("Battery", {}),
 ]
-
-
-def _percentiles(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return statistics.median(ordered), p95
-
-
-def _time(call: Callable[[], Any], repeat: int) -> tuple[float, float]:
-    call()  # warm-up: first-call caches are not what a user waits for every morning
-    samples = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        call()
-        samples.append((time.perf_counter() - started) * 1000)
-    return _percentiles(samples)
 
 
 def _period(days: int, shift: str) -> dict[str, str]:
@@ -104,7 +87,10 @@ def main() -> None:
             f"points, {counts['battery_samples']:,} battery samples; "
             f"load average {os.getloadavg()[0]:.1f}"
         )
-        print(f"{'resource':<34}{'extra':<28}{'period':>8}{'shift':>7}  {'p50/p95 ms':>16}")
+        print(
+            f"{'resource':<34}{'extra':<28}{'period':>8}{'shift':>7}  {'p50/p95':>16}"
+            f"{'cpu':>8}   (ms)"
+        )
         for days in (30, 365):
             for shift in ("all", "night"):
                 period = _period(days, shift)
@@ -112,12 +98,13 @@ def main() -> None:
                     params = _params(client, name, extra, period)
                     path = f"/v2/Analytics/{name}"
 
-                    def call(path: str = path, params: dict[str, Any] = params) -> None:
-                        client.get(path, params=params).raise_for_status()
-
-                    p50, p95 = _time(call, args.repeat)
+                    p50, p95, cpu = measure_server(client, path, params, args.repeat)
                     label = ",".join(f"{k}={v}" for k, v in extra.items())
-                    print(f"{name:<34}{label:<28}{days:>6} d{shift:>7}  {p50:7.1f}/{p95:7.1f}")
+                    print(
+                        f"{name:<34}{label:<28}{days:>6} d{shift:>7}  "
+                        f"{p50:7.1f}/{p95:7.1f}{cpu:8.1f}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":
