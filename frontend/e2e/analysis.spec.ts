@@ -1,62 +1,23 @@
 import { readFileSync } from 'node:fs';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expectChartWithData, expectKpiWithData, tableRowCount } from './support/charts';
+import { backfilledSelection } from './support/filters';
 import { type App, expect, test } from './support/fixtures';
 import { text } from './support/i18n';
 import { DEMO_USERS } from './support/users';
 
 /**
- * The analysis pages against the backfilled demo day (global setup: `--days 1`): every page
+ * The analysis pages against the backfilled demo history (global setup: `--days 2`): every page
  * shows data, the combined switch changes the time-in-state chart and is saved, a workflow
  * opens its drill-down and the error-history CSV holds exactly the rows of the table.
  * The saved selectors of the demo customer belong to this file.
  */
 const user = DEMO_USERS.customer;
 
-/** A calendar day (YYYY-MM-DD) in the browser's time zone, `offsetDays` from today. */
-function berlinDay(offsetDays: number): string {
-  const day = new Date(Date.now() + offsetDays * 24 * 60 * 60 * 1000);
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(day);
-}
-
 /** Logs the customer in with a period that holds the backfilled day, all vehicles, one bar each. */
 async function loginWithBackfilledPeriod(app: App, { combined = false } = {}): Promise<void> {
   await app.login(user, { language: 'en' });
-  await app.patchSettings({
-    dateSelector: {
-      mode: 'custom',
-      from: berlinDay(-1),
-      to: berlinDay(0),
-      combined,
-      workflowShift: 'all',
-    },
-    selectedMachines: [],
-  });
-}
-
-/** A chart card that finished loading with data (not loading, empty or failed). */
-async function expectChartWithData(page: Page, name: string): Promise<Locator> {
-  const card = page.getByTestId(`chart-${name}`);
-  await expect(card).toHaveAttribute('data-status', 'ready');
-  await expect(card.getByTestId('chart-empty')).toHaveCount(0);
-  return card;
-}
-
-/** A KPI tile that shows a value, not the "no data" text. */
-async function expectKpiWithData(page: Page, name: string): Promise<void> {
-  const value = page.getByTestId(`kpi-${name}`).getByTestId('kpi-value');
-  await expect(value).toHaveText(/\d/);
-  await expect(value).not.toHaveText(text('en', 'charts.noValue'));
-}
-
-/** Rows of the card's table view (switches the card to the table). */
-async function tableRowCount(card: Locator): Promise<number> {
-  if ((await card.getAttribute('data-view')) !== 'table') {
-    await card.getByTestId('chart-table-toggle').click();
-  }
-  await expect(card).toHaveAttribute('data-view', 'table');
-  const rows = card.getByTestId('chart-table').locator('tbody tr');
-  await expect(rows.first()).toBeVisible();
-  return rows.count();
+  await app.patchSettings(backfilledSelection({ combined }));
 }
 
 /** Records of an RFC 4180 CSV (quoted fields may hold separators, quotes and line breaks). */

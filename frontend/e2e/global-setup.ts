@@ -11,7 +11,8 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fleetscopeCli, startDemoServer, stopServer } from './support/server';
+import { startBroker, stopBroker } from './support/broker';
+import { fleetscopeCli, type RunningServer, startDemoServer, stopServer } from './support/server';
 import { cliArgsFor, E2E_USERS } from './support/users';
 
 const frontendDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,8 +97,12 @@ async function addTestUsers(dataDir: string, { existingOk }: { existingOk: boole
  * Starts ONE real server with fresh demo data for every test, adds the users the tests own
  * and hands the address to the workers through the environment.
  *
+ * A private Mosquitto runs beside it: the server subscribes to it and the live tests
+ * publish VDA 5050 messages there (its address goes to the workers as E2E_MQTT_URL).
+ *
  * For quick iterations on the tests themselves, E2E_BASE_URL and E2E_DATA_DIR may point at
- * a demo server that is already running (`fleetscope demo --days 1 --no-live`); it is
+ * a demo server that is already running (`fleetscope demo --days 2 --no-live`, with
+ * FLEETSCOPE_MQTT_URL and E2E_MQTT_URL naming the same broker for the live tests); it is
  * neither rebuilt nor stopped then.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -114,18 +119,27 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const workDir = mkdtempSync(join(tmpdir(), 'fleetscope-e2e-'));
   const distCopy = join(workDir, 'dist');
   await snapshotBuild(distCopy);
-  // One day of history gives the analysis pages data (a few seconds of backfill); the README
-  // screenshots look better with more (E2E_DEMO_DAYS).
-  const days = Number(process.env.E2E_DEMO_DAYS ?? '1');
-  const server = await startDemoServer({
-    repoRoot,
-    workDir,
-    frontendDist: distCopy,
-    days,
-    timeoutMs: 150_000 + days * 60_000,
-  });
+  // Two days of history (a few seconds of backfill) give the analysis pages data and hold
+  // yesterday as a whole day; the README screenshots look better with more (E2E_DEMO_DAYS).
+  const days = Number(process.env.E2E_DEMO_DAYS ?? '2');
+  const broker = await startBroker({ workDir });
+  let server: RunningServer;
+  try {
+    server = await startDemoServer({
+      repoRoot,
+      workDir,
+      frontendDist: distCopy,
+      days,
+      mqttUrl: broker.url,
+      timeoutMs: 150_000 + days * 60_000,
+    });
+  } catch (error) {
+    await stopBroker(broker);
+    throw error;
+  }
   const teardown = async () => {
     await stopServer(server);
+    await stopBroker(broker);
     if (!process.env.E2E_KEEP_DATA) {
       rmSync(workDir, { recursive: true, force: true });
     }
@@ -138,7 +152,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw error;
   }
   process.env.E2E_BASE_URL = server.url;
+  process.env.E2E_MQTT_URL = broker.url;
   console.log(`[e2e] fleetscope demo at ${server.url}, ready after ${seconds()}`);
-  console.log(`[e2e] server log: ${server.logFile}`);
+  console.log(`[e2e] server log: ${server.logFile}, broker at ${broker.url}`);
   return teardown;
 }

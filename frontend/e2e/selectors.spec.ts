@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { machinePills, machineSelector, savedAfter, sites } from './support/filters';
 import { expect, serverUrl, test } from './support/fixtures';
 import { text } from './support/i18n';
 import { DEMO_USERS, E2E_USERS, SECOND_ORGANIZATION } from './support/users';
@@ -8,39 +8,6 @@ import { DEMO_USERS, E2E_USERS, SECOND_ORGANIZATION } from './support/users';
  * and every change is saved. The saved selectors of customer2 belong to this file.
  */
 const user = DEMO_USERS.customer2;
-
-interface SiteShift {
-  id: string | number;
-  name: string;
-}
-interface ApiSite {
-  id: string | number;
-  name: string;
-  shifts: SiteShift[];
-}
-
-function machineSelector(page: Page) {
-  return page.getByTestId('machine-selector');
-}
-
-/** Names of the selected machines, as shown in the selector's pills. */
-function machinePills(page: Page) {
-  return page.getByTestId('filter-bar').locator('.mantine-MultiSelect-pill');
-}
-
-async function savedAfter(page: Page, action: () => Promise<void>): Promise<unknown> {
-  const request = page.waitForRequest(
-    (candidate) => candidate.method() === 'PATCH' && candidate.url().endsWith('/v2/User/settings'),
-  );
-  const response = page.waitForResponse(
-    (candidate) =>
-      candidate.request().method() === 'PATCH' && candidate.url().endsWith('/v2/User/settings'),
-  );
-  await action();
-  const body = (await request).postDataJSON() as unknown;
-  expect((await response).ok()).toBe(true);
-  return body;
-}
 
 // One after the other: the tests share customer2's saved selectors.
 test.describe.configure({ mode: 'default' });
@@ -52,10 +19,7 @@ test('the saved settings fill the selectors of an analysis page', async ({ app, 
   if (!first || !second) {
     throw new Error('the demo needs at least two vehicles');
   }
-  const sites = (await (await page.request.get('/v2/Sites')).json()).data as ApiSite[];
-  const site = sites.find(
-    (candidate) => candidate.name === (first as { siteName?: string }).siteName,
-  );
+  const site = (await sites(page)).find((candidate) => candidate.name === first.siteName);
   const shift = site?.shifts[0];
   if (!shift) {
     throw new Error('the demo site of the first vehicle needs a shift');
@@ -199,12 +163,12 @@ test('a user who sees several sites can open an analysis page and pick any shift
   // means that shift at every site.
   await app.login(DEMO_USERS.support);
   await app.patchSettings({ selectedMachines: [] });
-  const sites = (await (await page.request.get('/v2/Sites')).json()).data as ApiSite[];
-  expect(sites.length).toBeGreaterThan(1);
+  const allSites = await sites(page);
+  expect(allSites.length).toBeGreaterThan(1);
 
   await app.open('/productivity/analysis');
   await expect(page.getByTestId('filter-bar')).toBeVisible();
   await page.getByTestId('shift-selector').click();
-  const shiftIds = new Set(sites.flatMap((site) => site.shifts.map((shift) => shift.id)));
+  const shiftIds = new Set(allSites.flatMap((site) => site.shifts.map((shift) => shift.id)));
   await expect(page.getByRole('option')).toHaveCount(shiftIds.size + 1);
 });

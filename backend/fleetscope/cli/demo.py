@@ -13,7 +13,13 @@ def demo_command(
     port: Annotated[int, typer.Option(envvar="PORT", help="Port of the web app.")] = 8000,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     days: Annotated[int, typer.Option(min=0, max=90, help="Days of history to backfill.")] = 30,
-    live: Annotated[bool, typer.Option(help="Run a live fleet over a private Mosquitto.")] = True,
+    live: Annotated[
+        bool,
+        typer.Option(
+            help="Run a live fleet over a private Mosquitto. --no-live: history only, and the "
+            "server subscribes to FLEETSCOPE_MQTT_URL if that is set."
+        ),
+    ] = True,
     serve: Annotated[bool, typer.Option(help="Start the server after preparing.")] = True,
     data_dir: Annotated[
         Path, typer.Option(envvar="FLEETSCOPE_DATA_DIR", help="Demo data folder (reset).")

@@ -3,6 +3,8 @@
 Steps: reset the demo data folder, migrate and seed the application store, start a private
 Mosquitto, backfill the history through the ingestion pipeline while the fleet process
 generates it, then serve the app with MQTT ingestion while the fleet goes on live.
+Without live, the server subscribes to the broker of ``FLEETSCOPE_MQTT_URL`` if one is set
+(the end-to-end tests publish their own vehicle messages there).
 """
 
 import shutil

@@ -32,6 +32,17 @@ export interface SavedSettings {
   onboardingWatched: boolean;
 }
 
+/** A vehicle as GET /v2/Vehicles lists it (the fields the tests use). */
+export interface ApiVehicle {
+  id: number;
+  name: string;
+  manufacturer: string;
+  serialNumber: string;
+  protocolVersion: string | null;
+  siteName: string;
+  organizationName: string;
+}
+
 interface Envelope<T> {
   status: boolean;
   msg: string | null;
@@ -102,7 +113,7 @@ export class App {
     await envelopeOf(response, 'PATCH /v2/User/me');
   }
 
-  async vehicles(): Promise<Array<{ id: number; name: string; organizationName: string }>> {
+  async vehicles(): Promise<ApiVehicle[]> {
     return envelopeOf(await this.page.request.get('/v2/Vehicles'), 'GET /v2/Vehicles');
   }
 

@@ -72,6 +72,7 @@ export async function startDemoServer({
   workDir,
   frontendDist,
   days = 0,
+  mqttUrl,
   timeoutMs = 150_000,
 }: {
   repoRoot: string;
@@ -79,6 +80,11 @@ export async function startDemoServer({
   frontendDist: string;
   /** Days of simulated history the demo backfills (0: tenants, users and vehicles only). */
   days?: number;
+  /**
+   * Broker the server subscribes to. `--no-live` runs no simulated live fleet and no broker
+   * of the demo's own, so nothing but the tests publishes there.
+   */
+  mqttUrl?: string;
   timeoutMs?: number;
 }): Promise<RunningServer> {
   const port = await freePort();
@@ -96,6 +102,7 @@ export async function startDemoServer({
       env: {
         ...process.env,
         FLEETSCOPE_FRONTEND_DIST: frontendDist,
+        FLEETSCOPE_MQTT_URL: mqttUrl ?? '',
       },
     },
   );

@@ -42,6 +42,14 @@ export const E2E_USERS = {
   onboarding: { email: 'onboarding@e2e.fleetscope', password: E2E_PASSWORD, role: 'customer' },
   /** language.spec.ts: switches its language. */
   language: { email: 'language@e2e.fleetscope', password: E2E_PASSWORD, role: 'customer' },
+  /** statusboard.spec.ts: a customer of the Hamburg fleet watching its live statusboard. */
+  live: { email: 'live@e2e.fleetscope', password: E2E_PASSWORD, role: 'customer' },
+  /** analysis-selectors.spec.ts: changes and saves its period, vehicles and shift. */
+  analysisSelectors: {
+    email: 'analysis-selectors@e2e.fleetscope',
+    password: E2E_PASSWORD,
+    role: 'customer',
+  },
   /** A partner linked to no organization: sees no vehicle at all. */
   noVehicles: { email: 'novehicles@e2e.fleetscope', password: E2E_PASSWORD, role: 'partner' },
 } as const satisfies Record<string, TestUser>;
