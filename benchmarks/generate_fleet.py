@@ -216,7 +216,8 @@ def hourly_rollup_sql() -> str:
     union = " UNION ALL ".join(parts)
     return (
         f"INSERT INTO rollup_hourly SELECT vehicle_id, hour_utc, {folded} "  # noqa: S608 - constants
-        f"FROM ({union}) GROUP BY ALL"
+        # In time order, as ingestion appends them: the zone maps then skip other periods.
+        f"FROM ({union}) GROUP BY ALL ORDER BY hour_utc, vehicle_id"
     )
 
 
@@ -225,7 +226,7 @@ def daily_rollup_sql() -> str:
     folded = [_fold(name, kind) for name, kind in MEASURES]
     return (
         f"INSERT INTO rollup_daily SELECT vehicle_id, timezone('{ZONE}', hour_utc)::DATE, "  # noqa: S608
-        f"{', '.join(folded)} FROM rollup_hourly GROUP BY ALL"
+        f"{', '.join(folded)} FROM rollup_hourly GROUP BY ALL ORDER BY 2, 1"
     )
 
 
