@@ -12,14 +12,15 @@ from datetime import date
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fleetscope.analytics.periods import DaySpan, Shift
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
-from fleetscope.appstore.models import Site, User, Vehicle
+from fleetscope.appstore.models import Site, User
 from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
 from fleetscope.appstore.settings_service import read_settings
-from fleetscope.appstore.tenants import visible_vehicles
+from fleetscope.appstore.tenants import visible_vehicle_names
 
 ALL_SHIFTS = "all"
 MAX_PERIOD_DAYS = 400
@@ -110,7 +111,10 @@ def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> A
         raise InvalidInputError(
             f"to: the period has {span.days} days; at most {MAX_PERIOD_DAYS} are allowed"
         )
-    visible = {vehicle.id: vehicle for vehicle in visible_vehicles(session, user=user)}
+    visible = {
+        vehicle_id: VehicleRef(vehicle_id, name, site_id)
+        for vehicle_id, name, site_id in visible_vehicle_names(session, user=user)
+    }
     if params.vehicles is not None and params.vehicles.strip():
         requested = parse_vehicle_ids(params.vehicles)
         for vehicle_id in requested:
@@ -122,26 +126,28 @@ def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> A
         chosen = [visible[v] for v in saved_ids] if saved_ids else list(visible.values())
     shift_id = params.shift if params.shift is not None else selector.workflow_shift
     shift_id = shift_id.strip() or ALL_SHIFTS
-    sites, shift_id = _site_groups(chosen, shift_id=shift_id, explicit=params.shift is not None)
+    site_ids = {vehicle.site_id for vehicle in chosen}
+    sites_of = {
+        site.id: site for site in session.scalars(select(Site).where(Site.id.in_(site_ids)))
+    }
+    groups, shift_id = _site_groups(
+        chosen, sites_of, shift_id=shift_id, explicit=params.shift is not None
+    )
     combined = params.combined if params.combined is not None else selector.combined
     return AnalyticsScope(
-        span=span,
-        combined=combined,
-        shift_id=shift_id,
-        vehicles=[VehicleRef(v.id, v.name, v.site_id) for v in chosen],
-        sites=sites,
+        span=span, combined=combined, shift_id=shift_id, vehicles=chosen, sites=groups
     )
 
 
 def _site_groups(
-    vehicles: list[Vehicle], *, shift_id: str, explicit: bool
+    vehicles: list[VehicleRef], sites_of: dict[int, Site], *, shift_id: str, explicit: bool
 ) -> tuple[list[SiteGroup], str]:
     """The vehicles by site, and the shift id in effect."""
     groups: dict[int, SiteGroup] = {}
     for vehicle in vehicles:
         group = groups.get(vehicle.site_id)
         if group is None:
-            site = vehicle.site
+            site = sites_of[vehicle.site_id]
             shift = None if shift_id == ALL_SHIFTS else _site_shifts(site).get(shift_id)
             group = groups[vehicle.site_id] = SiteGroup(
                 site_id=site.id,
