@@ -33,12 +33,15 @@ _DAYS_OF_RANGES = (
     "unnest(?::INTEGER[]) AS bucket))"
 )
 _HIST_SUMS = ", ".join(f"sum({column})::BIGINT" for column in CYCLE_BUCKET_COLUMNS)
+# Counts as BIGINT: DuckDB sums integers into HUGEINT, which is slower to hand to Python.
 _MEASURES = (
     ", ".join(f"sum({state}_s)" for state in STATES)
-    + ", sum(orders_finished), sum(orders_failed), sum(orders_cancelled)"
-    + ", sum(errors_warning + errors_urgent + errors_critical + errors_fatal)"
-    + ", sum(stop_errors), sum(stop_error_s), sum(distance_m), sum(loads_handled)"
-    + ", sum(battery_samples), sum(battery_charge_sum), min(battery_charge_min)"
+    + ", sum(orders_finished)::BIGINT, sum(orders_failed)::BIGINT"
+    + ", sum(orders_cancelled)::BIGINT"
+    + ", sum(errors_warning + errors_urgent + errors_critical + errors_fatal)::BIGINT"
+    + ", sum(stop_errors)::BIGINT, sum(stop_error_s), sum(distance_m)"
+    + ", sum(loads_handled)::BIGINT, sum(battery_samples)::BIGINT, sum(battery_charge_sum)"
+    + ", min(battery_charge_min)"
 )
 
 
@@ -139,27 +142,26 @@ def read_hourly(
 
 
 def _add_rows(rows: list[Any], result: dict[Key, Measures], *, with_cycles: bool) -> None:
+    # Sums of NOT NULL columns over at least one row are never NULL; only the minimum is.
     state_count = len(STATES)
     for row in rows:
-        values = row[2:]
-        rest = values[state_count:]
-        charge_min = rest[10]
+        rest = row[2 + state_count :]
         measures = Measures(
-            states={state: float(values[i] or 0.0) for i, state in enumerate(STATES)},
-            orders_finished=int(rest[0] or 0),
-            orders_failed=int(rest[1] or 0),
-            orders_cancelled=int(rest[2] or 0),
+            states=dict(zip(STATES, row[2 : 2 + state_count], strict=True)),
+            orders_finished=rest[0],
+            orders_failed=rest[1],
+            orders_cancelled=rest[2],
             cycle_hist=list(rest[11:]) if with_cycles else Measures().cycle_hist,
-            errors=int(rest[3] or 0),
-            stop_errors=int(rest[4] or 0),
-            stop_error_s=float(rest[5] or 0.0),
-            distance_m=float(rest[6] or 0.0),
-            loads_handled=int(rest[7] or 0),
-            battery_samples=int(rest[8] or 0),
-            battery_charge_sum=float(rest[9] or 0.0),
-            battery_charge_min=None if charge_min is None else float(charge_min),
+            errors=rest[3],
+            stop_errors=rest[4],
+            stop_error_s=rest[5],
+            distance_m=rest[6],
+            loads_handled=rest[7],
+            battery_samples=rest[8],
+            battery_charge_sum=rest[9],
+            battery_charge_min=rest[10],
         )
-        key = (int(row[0]), int(row[1]))
+        key = (row[0], row[1])
         existing = result.get(key)
         if existing is None:
             result[key] = measures
