@@ -2,9 +2,11 @@
 equivalent full cycles, health trend, time below 20 %, charging share, energy.
 
 Definitions (product.md section 3; samples and sessions as the derivation records them):
-- charge over time: each vehicle's samples in T, cut into ``SERIES_BUCKETS`` equal time
-  buckets; per bucket the lowest and the highest sample (so dips and peaks survive), at most
-  ``2 * SERIES_BUCKETS`` points per vehicle;
+- charge over time: each vehicle's samples in T, cut into equal time buckets; per bucket the
+  lowest and the highest sample (so dips and peaks survive). ``SERIES_BUCKETS`` buckets per
+  vehicle, fewer when many vehicles are selected: all lines together get at most
+  ``SERIES_POINT_BUDGET`` points, what one chart can show, but never under
+  ``MIN_SERIES_BUCKETS`` per vehicle;
 - charge sessions starting in T: count, mean duration, mean added charge (end - start);
 - depth of discharge per cycle = the highest charge since the previous session ended
   (``peak_before``) - the charge at this session's start; histogram in 10-point bins;
@@ -22,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import duckdb
-from pydantic import Field
+from pydantic import Field, TypeAdapter
 
 from fleetscope.analytics.fact_rows import (
     CURRENT,
@@ -40,6 +42,8 @@ from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
 from fleetscope.appstore.schemas import CamelModel
 
 SERIES_BUCKETS = 250
+SERIES_POINT_BUDGET = 10_000
+MIN_SERIES_BUCKETS = 50
 LOW_CHARGE = 20.0
 DOD_BIN = 10
 DOD_BINS = 10
@@ -96,6 +100,8 @@ class BatteryOut(CamelModel):
     entries: list[BatteryEntry] = Field(description="per vehicle, or the combined entry")
     fleet: BatteryEntry
 
+
+_SERIES = TypeAdapter(list[ChargeSeries])
 
 _SESSION_COLUMNS = (
     "f.vehicle_id, epoch(f.end_at) - epoch(f.start_at) AS duration_s, "
@@ -156,6 +162,12 @@ def _samples(
     return result
 
 
+def series_buckets(vehicle_count: int) -> int:
+    """Time buckets per vehicle line (two points each) for ``vehicle_count`` lines."""
+    fitting = SERIES_POINT_BUDGET // (2 * max(1, vehicle_count))
+    return max(MIN_SERIES_BUCKETS, min(SERIES_BUCKETS, fitting))
+
+
 def _series(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, selection: Selection
 ) -> list[ChargeSeries]:
@@ -165,13 +177,14 @@ def _series(
             for part in selection.slices
         ]
     )
-    points: dict[int, list[ChargePoint]] = {}
+    points: dict[int, list[dict[str, Any]]] = {}
     current_bounds = current.bounds
     if current_bounds is not None:
         sql, parameters = rows_in_periods(
             current, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
         )
-        width_us = max(int(current_bounds.seconds * 1e6) // SERIES_BUCKETS, 1_000_000)
+        buckets = series_buckets(len(scope.vehicles))
+        width_us = max(int(current_bounds.seconds * 1e6) // buckets, 1_000_000)
         start_us = int(current_bounds.start.timestamp() * 1e6)
         # Times as integer microseconds: arg_min/arg_max returning TIMESTAMPTZ is 3x slower.
         at_us = "epoch_us(sampled_at)"
@@ -185,13 +198,14 @@ def _series(
             series = points.setdefault(int(vehicle_id), [])
             pair = sorted([(low_at, low), (high_at, high)])
             for at, charge in pair if low_at != high_at else pair[:1]:
-                # Trusted values from the store: skip validation (100 x 500 points).
-                moment = _EPOCH + timedelta(microseconds=at)
-                series.append(ChargePoint.model_construct(at=moment, charge=float(charge)))
-    return [
-        ChargeSeries(vehicle_id=v.id, name=v.name, points=points.get(v.id, []))
-        for v in scope.vehicles
-    ]
+                series.append({"at": _EPOCH + timedelta(microseconds=at), "charge": charge})
+    # Validated from plain dicts in one go (pydantic's core): 100 x 500 points.
+    return _SERIES.validate_python(
+        [
+            {"vehicleId": v.id, "name": v.name, "points": points.get(v.id, [])}
+            for v in scope.vehicles
+        ]
+    )
 
 
 def _session_figures(parts: list[list[Any]], capacities: list[float | None]) -> SessionFigures:

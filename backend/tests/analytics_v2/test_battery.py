@@ -2,6 +2,12 @@
 
 from fastapi.testclient import TestClient
 
+from fleetscope.analytics.battery import (
+    MIN_SERIES_BUCKETS,
+    SERIES_BUCKETS,
+    SERIES_POINT_BUDGET,
+    series_buckets,
+)
 from fleetscope.simulator.truth import ChargeSessionTruth
 
 from .conftest import PERIOD, World, close, get_data, ham_ids
@@ -82,3 +88,11 @@ def test_energy_needs_a_known_capacity(world: World, customer: TestClient) -> No
         else:
             expected = sessions["addedCharge"] / 100 * entry["batteryCapacityWh"]
             assert abs(sessions["addedEnergyWh"] - expected) < 1e-6
+
+
+def test_many_lines_share_the_point_budget_of_one_chart() -> None:
+    assert series_buckets(1) == SERIES_BUCKETS
+    assert series_buckets(20) == SERIES_BUCKETS  # 20 lines x 500 points fit the budget
+    assert series_buckets(40) == SERIES_POINT_BUDGET // 80
+    assert series_buckets(100) == MIN_SERIES_BUCKETS
+    assert series_buckets(5_000) == MIN_SERIES_BUCKETS
