@@ -34,6 +34,7 @@ from fleetscope.analytics.rollup_read import (
     vehicles_cut_in,
     whole_days,
 )
+from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.facts.rollup import (
     CYCLE_BUCKET_BASE_S,
     CYCLE_BUCKET_COUNT,
@@ -72,7 +73,7 @@ class CollectRequest:
 
 # The rollup's cycle-time bucket (facts/rollup.py ``cycle_bucket``) computed in SQL;
 # -1 for orders that did not finish (they have no cycle time).
-_CYCLE_S = "(epoch(f.end_at) - epoch(f.start_at))"
+_CYCLE_S = seconds_between("f.end_at", "f.start_at")
 _CYCLE_BUCKET_OF_ORDER = (
     f"CASE WHEN f.outcome <> 'finished' THEN -1 WHEN {_CYCLE_S} < {CYCLE_BUCKET_BASE_S} THEN 0 "
     f"ELSE least({CYCLE_BUCKET_COUNT - 1}, "
@@ -194,7 +195,7 @@ _RAW_PARTS = (
         "f.start_at < p.hi AND f.end_at > p.lo AND f.start_at < $6 AND f.end_at > $5",
         "f.state",
         "0",
-        "sum(epoch(least(f.end_at, p.hi)) - epoch(greatest(f.start_at, p.lo)))",
+        f"sum({seconds_between('least(f.end_at, p.hi)', 'greatest(f.start_at, p.lo)')})",
         "NULL",
     ),
     ("o", "orders", "end_at", "f.outcome", "count(*)", _CYCLE_BUCKET_OF_ORDER, "NULL"),
@@ -205,7 +206,7 @@ _RAW_PARTS = (
         "NULL",
         "count(*)",
         f"count(*) FILTER (WHERE {_STOP})",
-        f"sum(epoch(f.end_at) - epoch(f.start_at)) FILTER (WHERE {_STOP})",
+        f"sum({_CYCLE_S}) FILTER (WHERE {_STOP})",
     ),
     (
         "l",

@@ -21,6 +21,7 @@ from fleetscope.analytics.fact_rows import rows_in_periods, select_periods
 from fleetscope.analytics.failures import ErrorFilter
 from fleetscope.analytics.paging import Page, PageRequest, page_count, page_ordering, parse_sort
 from fleetscope.analytics.params import AnalyticsScope
+from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.schemas import CamelModel
 
 HISTORY_SORTS = {
@@ -34,7 +35,7 @@ HISTORY_SORTS = {
 _TIE_BREAKERS = ["vehicle_id", "start_at", "error_type", "level", "references_json"]
 _COLUMNS = (
     "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, f.end_at, "
-    "epoch(f.end_at) - epoch(f.start_at) AS duration_s, f.order_id, f.x, f.y, f.map_id, "
+    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.order_id, f.x, f.y, f.map_id, "
     "f.references_json, CASE upper(f.level) WHEN 'FATAL' THEN 4 WHEN 'CRITICAL' THEN 3 "
     "WHEN 'URGENT' THEN 2 ELSE 1 END AS severity"
 )

@@ -26,6 +26,7 @@ from fleetscope.analytics.measures import Measures, total
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
+from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.schemas import CamelModel
 
@@ -33,7 +34,7 @@ ErrorLevel = Literal["WARNING", "URGENT", "CRITICAL", "FATAL"]
 LEVELS: tuple[ErrorLevel, ...] = ("WARNING", "URGENT", "CRITICAL", "FATAL")
 STOP_LEVELS = ("CRITICAL", "FATAL")
 MAX_ERROR_TYPE_LENGTH = 200
-_DURATION = "epoch(f.end_at) - epoch(f.start_at)"
+_DURATION = seconds_between("f.end_at", "f.start_at")
 EPISODE_COLUMNS = (
     f"f.vehicle_id, f.error_type, upper(f.level) AS level, f.start_at, {_DURATION} AS duration_s"
 )

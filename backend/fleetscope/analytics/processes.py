@@ -20,6 +20,7 @@ from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, s
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
+from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.rollup import (
     CYCLE_BUCKET_BASE_S,
@@ -27,7 +28,7 @@ from fleetscope.facts.rollup import (
     cycle_bucket_lower_bounds,
 )
 
-CYCLE_SQL = "(epoch(f.end_at) - epoch(f.start_at))"
+CYCLE_SQL = seconds_between("f.end_at", "f.start_at")
 _CYCLE_BUCKET_SQL = (
     f"CASE WHEN cycle_s < {CYCLE_BUCKET_BASE_S} THEN 0 ELSE least({CYCLE_BUCKET_COUNT - 1}, "
     f"1 + floor(4 * log2(cycle_s / {CYCLE_BUCKET_BASE_S}))::INTEGER) END"

@@ -40,6 +40,7 @@ from fleetscope.analytics.processes import (
     histogram_edges,
     summarize_orders,
 )
+from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.schemas import CamelModel
 
 Outcome = Literal["finished", "failed", "cancelled"]
@@ -195,7 +196,7 @@ ORDER_SORTS = {
 }
 _ORDER_LIST_COLUMNS = (
     "f.vehicle_id, f.order_id, f.workflow, f.start_at, f.end_at, "
-    "epoch(f.end_at) - epoch(f.start_at) AS duration_s, f.outcome, f.distance_m, "
+    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.outcome, f.distance_m, "
     "f.nodes_traversed, f.nodes_total, f.paused_s, f.waiting_s, f.error_count"
 )
 
