@@ -29,6 +29,7 @@ from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
 from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.schemas import CamelModel
+from fleetscope.i18n.messages import TOO_LONG
 
 ErrorLevel = Literal["WARNING", "URGENT", "CRITICAL", "FATAL"]
 LEVELS: tuple[ErrorLevel, ...] = ("WARNING", "URGENT", "CRITICAL", "FATAL")
@@ -51,7 +52,7 @@ class ErrorFilter:
         if self.error_type is not None:
             if len(self.error_type) > MAX_ERROR_TYPE_LENGTH:
                 raise InvalidInputError(
-                    f"errorType: longer than {MAX_ERROR_TYPE_LENGTH} characters"
+                    TOO_LONG(field="errorType", max_length=MAX_ERROR_TYPE_LENGTH)
                 )
             clauses.append("error_type = ?")
             parameters.append(self.error_type)

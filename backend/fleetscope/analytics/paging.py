@@ -17,6 +17,7 @@ from pydantic import Field
 
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.schemas import CamelModel
+from fleetscope.i18n.messages import SORT_COLUMN_UNKNOWN
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
@@ -52,7 +53,7 @@ def parse_sort(sort: str | None, *, columns: Mapping[str, str], default: str) ->
     name = text[1:] if descending else text
     if name not in columns:
         allowed = ", ".join(sorted(columns))
-        raise InvalidInputError(f"sort: unknown column {name[:40]!r} (allowed: {allowed})")
+        raise InvalidInputError(SORT_COLUMN_UNKNOWN(column=name[:40], allowed=allowed))
     return name, descending
 
 

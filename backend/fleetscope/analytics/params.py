@@ -21,6 +21,14 @@ from fleetscope.appstore.models import Site, User
 from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
 from fleetscope.appstore.settings_service import read_settings
 from fleetscope.appstore.tenants import visible_vehicle_names
+from fleetscope.i18n.messages import (
+    NOT_A_VEHICLE_ID,
+    PERIOD_REVERSED,
+    PERIOD_TOO_LONG,
+    SHIFT_UNKNOWN,
+    TOO_MANY_VEHICLES,
+    VEHICLE_NOT_FOUND,
+)
 
 ALL_SHIFTS = "all"
 MAX_PERIOD_DAYS = 400
@@ -77,10 +85,10 @@ def parse_vehicle_ids(text: str) -> list[int]:
         if not token:
             continue
         if not token.isascii() or not token.isdigit() or len(token) > 9:
-            raise InvalidInputError(f"vehicles: {token[:40]!r} is not a vehicle id")
+            raise InvalidInputError(NOT_A_VEHICLE_ID(token=token[:40]))
         ids.append(int(token))
     if len(ids) > MAX_VEHICLE_IDS:
-        raise InvalidInputError(f"vehicles: at most {MAX_VEHICLE_IDS} ids, got {len(ids)}")
+        raise InvalidInputError(TOO_MANY_VEHICLES(limit=MAX_VEHICLE_IDS, count=len(ids)))
     return list(dict.fromkeys(ids))
 
 
@@ -105,12 +113,10 @@ def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> A
     first = params.date_from or selector.from_
     last = params.date_to or selector.to
     if first > last:
-        raise InvalidInputError(f"from: {first.isoformat()} is after to ({last.isoformat()})")
+        raise InvalidInputError(PERIOD_REVERSED(first=first.isoformat(), last=last.isoformat()))
     span = DaySpan(first, last)
     if span.days > MAX_PERIOD_DAYS:
-        raise InvalidInputError(
-            f"to: the period has {span.days} days; at most {MAX_PERIOD_DAYS} are allowed"
-        )
+        raise InvalidInputError(PERIOD_TOO_LONG(days=span.days, limit=MAX_PERIOD_DAYS))
     visible = {
         vehicle_id: VehicleRef(vehicle_id, name, site_id)
         for vehicle_id, name, site_id in visible_vehicle_names(session, user=user)
@@ -119,7 +125,7 @@ def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> A
         requested = parse_vehicle_ids(params.vehicles)
         for vehicle_id in requested:
             if vehicle_id not in visible:
-                raise NotFoundError(f"vehicle {vehicle_id} not found")
+                raise NotFoundError(VEHICLE_NOT_FOUND(vehicle=vehicle_id))
         chosen = [visible[vehicle_id] for vehicle_id in requested]
     else:
         saved_ids = [v for v in saved.selected_machines if v in visible]
@@ -159,10 +165,7 @@ def _site_groups(
     result = list(groups.values())
     if result and all(group.excluded for group in result):
         if explicit:
-            raise InvalidInputError(
-                f"shift: unknown shift {shift_id[:64]!r} (use a shift id of the vehicles' "
-                f"sites or {ALL_SHIFTS!r})"
-            )
+            raise InvalidInputError(SHIFT_UNKNOWN(shift=shift_id[:64], all_shifts=ALL_SHIFTS))
         # A saved shift the selected sites do not have (any longer): all shifts.
         result = [
             SiteGroup(g.site_id, g.zone, None, excluded=False, vehicle_ids=g.vehicle_ids)

@@ -12,6 +12,7 @@ from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve
 from fleetscope.api.deps import CurrentUser, SessionDep
 from fleetscope.api.errors import ApiError
 from fleetscope.facts.store import FactStore
+from fleetscope.i18n.messages import FACT_STORE_NOT_OPEN
 
 
 def analytics_params(
@@ -54,7 +55,7 @@ ScopeDep = Annotated[AnalyticsScope, Depends(get_scope)]
 def get_fact_store(request: Request) -> FactStore:
     ingestion = getattr(request.app.state, "ingestion", None)
     if ingestion is None:
-        raise ApiError(503, "the fact store is not open yet; try again in a moment")
+        raise ApiError(503, FACT_STORE_NOT_OPEN())
     store: FactStore = ingestion.store
     return store
 

@@ -14,12 +14,12 @@ from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.appstore.security import tokens_equal
 from fleetscope.appstore.sessions import resolve_session
 from fleetscope.appstore.tenants import can_administer, visible_vehicle_ids
+from fleetscope.i18n.messages import ADMIN_REQUIRED, CSRF_FAILED
 from fleetscope.settings import Settings
 
 SESSION_COOKIE = "fleetscope_session"
 CSRF_COOKIE = "fleetscope_csrf"
 CSRF_HEADER = "X-CSRF-Token"
-CSRF_FAILED = "missing or invalid CSRF token"
 STATE_CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -56,7 +56,7 @@ def require_csrf(request: Request, user_session: UserSession) -> None:
         return
     header = request.headers.get(CSRF_HEADER, "")
     if not header or not tokens_equal(header, user_session.csrf_token):
-        raise ApiError(403, CSRF_FAILED)
+        raise ApiError(403, CSRF_FAILED())
 
 
 def get_authenticated(request: Request, db: SessionDep) -> Authenticated:
@@ -81,7 +81,7 @@ CurrentUser = Annotated[User, Depends(get_current_user)]
 def get_admin_user(user: CurrentUser) -> User:
     """Administration is for superusers; support and service are read-only."""
     if not can_administer(user):
-        raise ApiError(403, "administration needs the superuser role")
+        raise ApiError(403, ADMIN_REQUIRED())
     return user
 
 

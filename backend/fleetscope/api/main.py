@@ -12,13 +12,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fleetscope import __version__
-from fleetscope.api.envelope import failure_body
-from fleetscope.api.errors import install_error_handlers
+from fleetscope.api.errors import error_response, install_error_handlers
 from fleetscope.api.routes import api_router
 from fleetscope.api.timing import ServerTimingMiddleware
 from fleetscope.appstore.db import engine_for, make_session_factory, migrate_engine
 from fleetscope.appstore.errors import StoreError
 from fleetscope.appstore.ratelimit import LoginRateLimiter
+from fleetscope.i18n import Text
+from fleetscope.i18n.messages import METHOD_NOT_ALLOWED, NOT_FOUND_PATH
 from fleetscope.ingest.service import start_ingestion
 from fleetscope.settings import Settings, get_settings
 
@@ -55,17 +56,17 @@ def _mount_frontend(app: FastAPI, dist: Path) -> None:
 
 def _install_store_errors(app: FastAPI) -> None:
     @app.exception_handler(StoreError)
-    async def _store_error(_: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse(failure_body(exc.msg), status_code=exc.status_code)
+    async def _store_error(request: Request, exc: StoreError) -> JSONResponse:
+        return error_response(request, exc.message, status_code=exc.status_code)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        msg = str(exc.detail)
-        if exc.status_code == 404 and msg == "Not Found":
-            msg = f"not found: {request.url.path}"
-        elif exc.status_code == 405 and msg == "Method Not Allowed":
-            msg = f"method {request.method} not allowed on {request.url.path}"
-        return JSONResponse(failure_body(msg), status_code=exc.status_code, headers=exc.headers)
+        message: Text = str(exc.detail)
+        if exc.status_code == 404 and message == "Not Found":
+            message = NOT_FOUND_PATH(path=request.url.path)
+        elif exc.status_code == 405 and message == "Method Not Allowed":
+            message = METHOD_NOT_ALLOWED(method=request.method, path=request.url.path)
+        return error_response(request, message, status_code=exc.status_code, headers=exc.headers)
 
 
 GC_YOUNG_THRESHOLD = 20_000  # allocations between young collections (Python's default: 700)

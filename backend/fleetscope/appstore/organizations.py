@@ -9,6 +9,18 @@ from sqlalchemy.orm import Session
 
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Site
+from fleetscope.i18n.messages import (
+    MQTT_INTERFACE_TAKEN,
+    MUST_NOT_BE_EMPTY,
+    ORGANIZATION_EXISTS,
+    ORGANIZATION_NOT_FOUND,
+    SHIFT_ID_DUPLICATE,
+    SHIFT_ID_INVALID,
+    SHIFT_TIME_INVALID,
+    SHIFT_WEEKDAYS_INVALID,
+    SITE_EXISTS,
+    UNKNOWN_TIME_ZONE,
+)
 
 DEFAULT_TIME_ZONE = "Europe/Berlin"
 EVERY_DAY = [0, 1, 2, 3, 4, 5, 6]  # Monday = 0, as Python's date.weekday()
@@ -28,9 +40,7 @@ def validate_time_zone(time_zone: str) -> str:
     try:
         ZoneInfo(time_zone)
     except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidInputError(
-            f"timeZone: unknown time zone {time_zone!r} (use an IANA name like Europe/Berlin)"
-        ) from None
+        raise InvalidInputError(UNKNOWN_TIME_ZONE(time_zone=time_zone)) from None
     return time_zone
 
 
@@ -40,28 +50,28 @@ def validate_shifts(shifts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         where = f"shifts[{index}]"
         shift_id = shift.get("id")
         if not isinstance(shift_id, str) or not shift_id or shift_id == "all":
-            raise InvalidInputError(f"{where}.id: must be a non-empty text other than 'all'")
+            raise InvalidInputError(SHIFT_ID_INVALID(where=where))
         if shift_id in seen:
-            raise InvalidInputError(f"{where}.id: duplicate shift id {shift_id!r}")
+            raise InvalidInputError(SHIFT_ID_DUPLICATE(where=where, shift=shift_id))
         seen.add(shift_id)
         for bound in ("start", "end"):
             value = shift.get(bound)
             if not isinstance(value, str) or not _CLOCK.match(value):
-                raise InvalidInputError(f"{where}.{bound}: must be a time HH:MM")
+                raise InvalidInputError(SHIFT_TIME_INVALID(where=where, bound=bound))
         weekdays = shift.get("weekdays")
         if not isinstance(weekdays, list) or not all(
             isinstance(day, int) and 0 <= day <= 6 for day in weekdays
         ):
-            raise InvalidInputError(f"{where}.weekdays: must be a list of 0 (Monday) to 6")
+            raise InvalidInputError(SHIFT_WEEKDAYS_INVALID(where=where))
     return shifts
 
 
 def create_organization(session: Session, *, name: str) -> Organization:
     name = name.strip()
     if not name:
-        raise InvalidInputError("name: must not be empty")
+        raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
     if find_organization(session, name=name) is not None:
-        raise ConflictError(f"organization {name!r} already exists")
+        raise ConflictError(ORGANIZATION_EXISTS(name=name))
     organization = Organization(name=name)
     session.add(organization)
     session.commit()
@@ -75,7 +85,7 @@ def find_organization(session: Session, *, name: str) -> Organization | None:
 def get_organization(session: Session, *, name: str) -> Organization:
     organization = find_organization(session, name=name)
     if organization is None:
-        raise NotFoundError(f"organization {name!r} not found")
+        raise NotFoundError(ORGANIZATION_NOT_FOUND(name=name))
     return organization
 
 
@@ -94,18 +104,16 @@ def create_site(
 ) -> Site:
     name = name.strip()
     if not name:
-        raise InvalidInputError("name: must not be empty")
+        raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
     existing = session.scalars(
         select(Site).where(Site.organization_id == organization.id, Site.name == name)
     ).first()
     if existing is not None:
-        raise ConflictError(f"site {name!r} already exists in organization {organization.name!r}")
+        raise ConflictError(SITE_EXISTS(name=name, organization=organization.name))
     if mqtt_interface is not None:
         taken = session.scalars(select(Site).where(Site.mqtt_interface == mqtt_interface)).first()
         if taken is not None:
-            raise ConflictError(
-                f"mqttInterface: {mqtt_interface!r} already belongs to {taken.name!r}"
-            )
+            raise ConflictError(MQTT_INTERFACE_TAKEN(interface=mqtt_interface, site=taken.name))
     site = Site(
         organization_id=organization.id,
         name=name,

@@ -18,6 +18,14 @@ from fleetscope.appstore.schemas import (
     DateSelector,
 )
 from fleetscope.appstore.tenants import visible_shift_ids, visible_vehicle_ids
+from fleetscope.i18n.messages import (
+    DUPLICATE_WIDGET,
+    LAYOUT_TOO_LARGE,
+    SAVED_PERIOD_REVERSED,
+    SAVED_SHIFT_UNKNOWN,
+    SAVED_VEHICLE_UNKNOWN,
+    TOO_MANY_WIDGETS,
+)
 
 DATE_MODES: tuple[DateMode, ...] = get_args(DateMode)
 DEFAULT_MODE: DateMode = "week"
@@ -84,7 +92,7 @@ def update_settings(session: Session, *, user: User, patch: AppSettingsPatch) ->
         date_to = selector.to or current.to
         if date_from > date_to:
             raise InvalidInputError(
-                f"dateSelector: from ({date_from.isoformat()}) is after to ({date_to.isoformat()})"
+                SAVED_PERIOD_REVERSED(first=date_from.isoformat(), last=date_to.isoformat())
             )
         shift = selector.workflow_shift
         if (
@@ -92,13 +100,13 @@ def update_settings(session: Session, *, user: User, patch: AppSettingsPatch) ->
             and shift != ALL_SHIFTS
             and shift not in visible_shift_ids(session, user=user)
         ):
-            raise InvalidInputError(f"dateSelector.workflowShift: unknown shift {shift!r}")
+            raise InvalidInputError(SAVED_SHIFT_UNKNOWN(shift=shift))
     machines: list[int] | None = None
     if patch.selected_machines is not None:
         machines = list(dict.fromkeys(patch.selected_machines))
         for vehicle_id in machines:
             if vehicle_id not in visible_ids:
-                raise InvalidInputError(f"selectedMachines: unknown vehicle id {vehicle_id}")
+                raise InvalidInputError(SAVED_VEHICLE_UNKNOWN(vehicle=vehicle_id))
 
     session.add(row)
     if selector is not None:
@@ -129,15 +137,15 @@ def save_dashboard_layout(
     session: Session, *, user: User, widgets: list[DashboardWidget]
 ) -> list[dict[str, Any]]:
     if len(widgets) > MAX_WIDGETS:
-        raise InvalidInputError(f"widgets: at most {MAX_WIDGETS} widgets, got {len(widgets)}")
+        raise InvalidInputError(TOO_MANY_WIDGETS(limit=MAX_WIDGETS, count=len(widgets)))
     seen: set[str] = set()
     for widget in widgets:
         if widget.id in seen:
-            raise InvalidInputError(f"widgets: duplicate widget id {widget.id!r}")
+            raise InvalidInputError(DUPLICATE_WIDGET(widget=widget.id))
         seen.add(widget.id)
     layout = [widget.model_dump(mode="json") for widget in widgets]
     if len(json.dumps(layout)) > MAX_LAYOUT_BYTES:
-        raise InvalidInputError(f"widgets: the layout is larger than {MAX_LAYOUT_BYTES} bytes")
+        raise InvalidInputError(LAYOUT_TOO_LARGE(limit=MAX_LAYOUT_BYTES))
     row = _stored_or_default(session, user=user)
     row.dashboard_layout = layout
     session.add(row)

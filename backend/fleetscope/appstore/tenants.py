@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session, joinedload
 
 from fleetscope.appstore.errors import NotFoundError
 from fleetscope.appstore.models import Organization, PartnerLink, Role, Site, User, Vehicle
+from fleetscope.i18n.messages import VEHICLE_NOT_FOUND
 
 # Superuser administers; support and service help every customer, read-only.
 ALL_ORGANIZATIONS_ROLES = frozenset({Role.SUPERUSER, Role.SUPPORT, Role.SERVICE})
@@ -98,10 +99,10 @@ def visible_vehicle_ids(session: Session, *, user: User) -> set[int]:
 def visible_vehicle(session: Session, *, user: User, vehicle_id: int) -> Vehicle:
     """The vehicle if the user may see it; a foreign id is "not found", never "forbidden"."""
     if vehicle_id not in visible_vehicle_ids(session, user=user):
-        raise NotFoundError(f"vehicle {vehicle_id} not found")
+        raise NotFoundError(VEHICLE_NOT_FOUND(vehicle=vehicle_id))
     vehicle = session.get(Vehicle, vehicle_id)
     if vehicle is None:
-        raise NotFoundError(f"vehicle {vehicle_id} not found")
+        raise NotFoundError(VEHICLE_NOT_FOUND(vehicle=vehicle_id))
     return vehicle
 
 

@@ -9,6 +9,19 @@ from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoun
 from fleetscope.appstore.models import Organization, PartnerLink, Role, User, UserSession
 from fleetscope.appstore.schemas import LANGUAGES, Language
 from fleetscope.appstore.security import hash_password, password_needs_rehash, verify_password
+from fleetscope.i18n.messages import (
+    EMAIL_TAKEN,
+    INVALID_EMAIL,
+    MUST_NOT_BE_EMPTY,
+    ORGANIZATION_NOT_ALLOWED,
+    ORGANIZATION_REQUIRED,
+    PASSWORD_TOO_SHORT,
+    UNKNOWN_LANGUAGE,
+    UNKNOWN_ROLE,
+    USER_NOT_FOUND,
+    USER_NOT_LINKED,
+    USER_NOT_PARTNER,
+)
 
 MIN_PASSWORD_LENGTH = 8
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -20,7 +33,7 @@ UNBOUND_ROLES = frozenset({Role.SUPERUSER, Role.SUPPORT, Role.SERVICE})
 def normalize_email(email: str) -> str:
     normalized = email.strip().lower()
     if len(normalized) > 320 or not _EMAIL.match(normalized):
-        raise InvalidInputError(f"email: {email!r} is not a valid email address")
+        raise InvalidInputError(INVALID_EMAIL(email=email))
     return normalized
 
 
@@ -29,29 +42,27 @@ def parse_role(value: str) -> Role:
         return Role(value.strip().lower())
     except ValueError:
         choices = ", ".join(role.value for role in Role)
-        raise InvalidInputError(f"role: unknown role {value!r} (one of {choices})") from None
+        raise InvalidInputError(UNKNOWN_ROLE(role=value, choices=choices)) from None
 
 
 def parse_language(value: str) -> Language:
     for language in LANGUAGES:
         if value == language:
             return language
-    raise InvalidInputError(f"language: unknown language {value!r} (one of en, de)")
+    raise InvalidInputError(UNKNOWN_LANGUAGE(language=value))
 
 
 def validate_password(password: str) -> str:
     if len(password) < MIN_PASSWORD_LENGTH:
-        raise InvalidInputError(f"password: must have at least {MIN_PASSWORD_LENGTH} characters")
+        raise InvalidInputError(PASSWORD_TOO_SHORT(min_length=MIN_PASSWORD_LENGTH))
     return password
 
 
 def _check_role_organization(role: Role, organization: Organization | None) -> None:
     if role in ORGANIZATION_ROLES and organization is None:
-        raise InvalidInputError(f"organization: a {role.value} user needs an organization")
+        raise InvalidInputError(ORGANIZATION_REQUIRED(role=role.value))
     if role in UNBOUND_ROLES and organization is not None:
-        raise InvalidInputError(
-            f"organization: a {role.value} user sees every organization and belongs to none"
-        )
+        raise InvalidInputError(ORGANIZATION_NOT_ALLOWED(role=role.value))
 
 
 def create_user(
@@ -67,7 +78,7 @@ def create_user(
     """A new user; a partner given an organization is linked to it instead of belonging to it."""
     email = normalize_email(email)
     if find_user(session, email=email) is not None:
-        raise ConflictError(f"email: a user with email {email!r} already exists")
+        raise ConflictError(EMAIL_TAKEN(email=email))
     own_organization = None if role is Role.PARTNER else organization
     _check_role_organization(role, own_organization)
     user = User(
@@ -94,7 +105,7 @@ def find_user(session: Session, *, email: str) -> User | None:
 def get_user(session: Session, *, email: str) -> User:
     user = find_user(session, email=email)
     if user is None:
-        raise NotFoundError(f"user {email!r} not found")
+        raise NotFoundError(USER_NOT_FOUND(email=email))
     return user
 
 
@@ -147,7 +158,7 @@ def _link(session: Session, *, user: User, organization: Organization) -> None:
 def link_partner(session: Session, *, user: User, organization: Organization) -> None:
     """Let a partner see an organization; linking twice is harmless."""
     if user.role != Role.PARTNER.value:
-        raise InvalidInputError(f"user {user.email!r} is a {user.role}, not a partner")
+        raise InvalidInputError(USER_NOT_PARTNER(email=user.email, role=user.role))
     _link(session, user=user, organization=organization)
     session.commit()
 
@@ -155,7 +166,7 @@ def link_partner(session: Session, *, user: User, organization: Organization) ->
 def unlink_partner(session: Session, *, user: User, organization: Organization) -> None:
     link = session.get(PartnerLink, (user.id, organization.id))
     if link is None:
-        raise NotFoundError(f"user {user.email!r} is not linked to {organization.name!r}")
+        raise NotFoundError(USER_NOT_LINKED(email=user.email, organization=organization.name))
     session.delete(link)
     session.commit()
 
@@ -199,7 +210,7 @@ def update_profile(
     if display_name is not None:
         cleaned = display_name.strip()
         if not cleaned:
-            raise InvalidInputError("displayName: must not be empty")
+            raise InvalidInputError(MUST_NOT_BE_EMPTY(field="displayName"))
         user.display_name = cleaned
     session.commit()
     return user

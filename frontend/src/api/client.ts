@@ -1,9 +1,11 @@
+import i18next from 'i18next';
 import {
   AUTHENTICATION_FAILED_MESSAGE,
   CSRF_COOKIE,
   CSRF_HEADER,
   EXCLUDED_ROUTE_PATTERNS,
 } from '../constants';
+import { normalizeLanguage } from '../i18n';
 import { cacheKey } from './cacheKey';
 import { readCookie } from './cookies';
 import {
@@ -84,8 +86,16 @@ function serializeBody(body: unknown): string | null {
   return body === undefined ? null : JSON.stringify(body);
 }
 
+/** The language the user reads now: the server writes its messages (`msg`) in it. */
+function requestLanguage(): string {
+  return normalizeLanguage(i18next.language);
+}
+
 function buildInit(method: HttpMethod, options: RequestOptions): RequestInit {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': requestLanguage(),
+  };
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
   }

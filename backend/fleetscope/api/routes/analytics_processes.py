@@ -25,6 +25,7 @@ from fleetscope.analytics.workflows import (
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.appstore.errors import NotFoundError
+from fleetscope.i18n.messages import VEHICLE_NOT_FOUND
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"])
 MAX_PAGE = 1_000_000
@@ -49,7 +50,7 @@ PageDep = Annotated[PageRequest, Depends(page_request)]
 def selected_vehicle(scope: AnalyticsScope, vehicle: int | None) -> int | None:
     """The ``vehicle`` filter of a list: one of the selected vehicles, else a 404."""
     if vehicle is not None and vehicle not in scope.vehicle_ids:
-        raise NotFoundError(f"vehicle {vehicle} not found")
+        raise NotFoundError(VEHICLE_NOT_FOUND(vehicle=vehicle))
     return vehicle
 
 

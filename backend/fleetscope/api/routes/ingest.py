@@ -12,14 +12,18 @@ from fleetscope.api.deps import AdminUser, SessionDep, SettingsDep
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import ApiError
 from fleetscope.appstore.schemas import CamelModel
+from fleetscope.i18n.messages import (
+    BODY_TOO_LARGE,
+    INGESTION_FAILED,
+    INGESTION_NOT_RUNNING,
+    INVALID_API_TOKEN,
+)
 from fleetscope.ingest.ndjson import numbered_lines, parse_line
 from fleetscope.ingest.pipeline import RawMessage, Verdict
 from fleetscope.ingest.service import IngestionHandle
 from fleetscope.ingest.tokens import site_of_token
 
 router = APIRouter(tags=["Ingest"])
-
-INVALID_TOKEN = "invalid or missing API token"
 
 
 class RejectedLine(CamelModel):
@@ -49,7 +53,7 @@ class DeadLetterPage(CamelModel):
 def get_ingestion(request: Request) -> IngestionHandle:
     handle: IngestionHandle | None = getattr(request.app.state, "ingestion", None)
     if handle is None:
-        raise ApiError(503, "ingestion is not running on this server")
+        raise ApiError(503, INGESTION_NOT_RUNNING())
     return handle
 
 
@@ -61,7 +65,7 @@ def get_token_site(request: Request, db: SessionDep) -> int:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     site_id = site_of_token(db, token=token.strip()) if scheme.lower() == "bearer" else None
     if site_id is None:
-        raise ApiError(401, INVALID_TOKEN)
+        raise ApiError(401, INVALID_API_TOKEN())
     return site_id
 
 
@@ -70,7 +74,7 @@ TokenSite = Annotated[int, Depends(get_token_site)]
 
 async def read_limited_body(request: Request, *, limit: int) -> bytes:
     """The body, refused with 413 as soon as it is known to exceed ``limit`` bytes."""
-    too_large = ApiError(413, f"request body exceeds the limit of {limit} bytes")
+    too_large = ApiError(413, BODY_TOO_LARGE(limit=limit))
     declared = request.headers.get("Content-Length", "")
     if declared.isdigit() and int(declared) > limit:
         raise too_large
@@ -109,9 +113,7 @@ async def ingest_vda5050(
         pending = await run_in_threadpool(ingestion.worker.submit, messages)
         outcome = await asyncio.wrap_future(pending)
     except Exception as err:
-        raise ApiError(
-            503, "ingestion failed, nothing of this request was stored; please retry"
-        ) from err
+        raise ApiError(503, INGESTION_FAILED()) from err
     rejected = [
         RejectedLine(line=numbers[index], reason=outcome.reasons.get(index, "rejected"))
         for index, verdict in enumerate(outcome.verdicts)

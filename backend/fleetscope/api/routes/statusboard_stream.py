@@ -18,6 +18,7 @@ from fleetscope.api.deps import get_authenticated
 from fleetscope.api.errors import ApiError
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.facts.model import LiveStatus
+from fleetscope.i18n.messages import LIVE_UNAVAILABLE
 from fleetscope.ingest.live import LiveHub
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"])
@@ -46,7 +47,7 @@ async def stream_statusboard(request: Request, params: ParamsDep) -> StreamingRe
     store = get_fact_store(request)
     hub: LiveHub | None = getattr(request.app.state.ingestion, "hub", None)
     if hub is None:
-        raise ApiError(503, "live updates are not available; try again in a moment")
+        raise ApiError(503, LIVE_UNAVAILABLE())
     ids = scope.vehicle_ids
 
     def read() -> dict[int, LiveStatus]:

@@ -7,9 +7,10 @@ from pydantic import Field
 
 from fleetscope.api.deps import AdminUser, SessionDep
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.errors import not_found
+from fleetscope.api.errors import ApiError
 from fleetscope.appstore.models import ApiToken, Site
 from fleetscope.appstore.schemas import CamelModel, StrictCamelModel
+from fleetscope.i18n.messages import SITE_NOT_FOUND
 from fleetscope.ingest.tokens import create_token, list_tokens, revoke_token
 
 router = APIRouter(prefix="/Sites/{site_id}/tokens", tags=["API tokens"])
@@ -44,7 +45,7 @@ def _out(token: ApiToken) -> TokenOut:
 def _site(db: SessionDep, site_id: int) -> Site:
     site = db.get(Site, site_id)
     if site is None:
-        raise not_found(f"site {site_id}")
+        raise ApiError(404, SITE_NOT_FOUND(site=site_id))
     return site
 
 

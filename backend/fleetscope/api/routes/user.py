@@ -6,7 +6,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import Field
-from starlette.exceptions import HTTPException
 
 from fleetscope.api.deps import (
     CSRF_COOKIE,
@@ -36,11 +35,10 @@ from fleetscope.appstore.settings_service import (
     update_settings,
 )
 from fleetscope.appstore.users import authenticate, update_profile
+from fleetscope.i18n.messages import INVALID_CREDENTIALS, TOO_MANY_LOGIN_ATTEMPTS
 from fleetscope.settings import Settings
 
 router = APIRouter(prefix="/User", tags=["User"])
-
-INVALID_CREDENTIALS = "invalid email or password"
 
 
 class LoginBody(StrictCamelModel):
@@ -87,15 +85,15 @@ def login(
     wait = limiter.retry_after(keys)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
-        raise HTTPException(
+        raise ApiError(
             429,
-            detail=f"too many failed login attempts; try again in {seconds} seconds",
+            TOO_MANY_LOGIN_ATTEMPTS(seconds=seconds),
             headers={"Retry-After": str(seconds)},
         )
     user = authenticate(db, email=body.email, password=body.password)
     if user is None:
         limiter.record_failure(keys)
-        raise ApiError(401, INVALID_CREDENTIALS)
+        raise ApiError(401, INVALID_CREDENTIALS())
     previous = request.cookies.get(SESSION_COOKIE)
     if previous:
         # A fresh session id on every login: a planted cookie never becomes a live session.

@@ -1,0 +1,32 @@
+"""Messages for users in English and German.
+
+``messages`` holds the catalogue of the API's own messages, ``validation`` the texts of
+request-validation errors; importing this package loads both, so ``CATALOGUE`` is complete.
+"""
+
+from fleetscope.i18n import messages, validation
+from fleetscope.i18n.language import negotiate_language
+from fleetscope.i18n.text import (
+    CATALOGUE,
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    Language,
+    Message,
+    Template,
+    Text,
+    render,
+)
+
+__all__ = [
+    "CATALOGUE",
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "Language",
+    "Message",
+    "Template",
+    "Text",
+    "messages",
+    "negotiate_language",
+    "render",
+    "validation",
+]

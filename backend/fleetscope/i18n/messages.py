@@ -1,0 +1,268 @@
+"""Every message the API can show a user, in English and German.
+
+A message starts with the field it is about (``to:``, ``widgets:``), spelled as in the API,
+so it stays the same in both languages. Parameters are named in braces; ``!r`` quotes a
+text. Machine-to-machine texts (rejected lines and dead-letter reasons of ingestion, CLI
+output, logs) are not here: they stay English.
+"""
+
+from fleetscope.i18n.text import define
+
+# --- Requests and sessions -------------------------------------------------------------------
+
+NOT_FOUND_PATH = define("http.not_found", en="not found: {path}", de="nicht gefunden: {path}")
+METHOD_NOT_ALLOWED = define(
+    "http.method_not_allowed",
+    en="method {method} not allowed on {path}",
+    de="Methode {method} ist auf {path} nicht erlaubt",
+)
+INTERNAL_ERROR = define("http.internal_error", en="internal error", de="interner Fehler")
+INVALID_REQUEST = define("http.invalid_request", en="invalid request", de="ungültige Anfrage")
+WHOLE_REQUEST = define("http.whole_request", en="request", de="Anfrage")
+INVALID_CREDENTIALS = define(
+    "auth.invalid_credentials",
+    en="invalid email or password",
+    de="E-Mail-Adresse oder Passwort ist falsch",
+)
+TOO_MANY_LOGIN_ATTEMPTS = define(
+    "auth.too_many_attempts",
+    en="too many failed login attempts; try again in {seconds} seconds",
+    de="zu viele fehlgeschlagene Anmeldeversuche; bitte in {seconds} Sekunden erneut versuchen",
+)
+CSRF_FAILED = define(
+    "auth.csrf_failed",
+    en="missing or invalid CSRF token",
+    de="CSRF-Token fehlt oder ist ungültig",
+)
+ADMIN_REQUIRED = define(
+    "auth.admin_required",
+    en="administration needs the superuser role",
+    de="die Verwaltung erfordert die Rolle superuser",
+)
+
+# --- Services of this server -----------------------------------------------------------------
+
+FACT_STORE_NOT_OPEN = define(
+    "service.fact_store_not_open",
+    en="the fact store is not open yet; try again in a moment",
+    de="der Faktenspeicher ist noch nicht geöffnet; bitte gleich noch einmal versuchen",
+)
+INGESTION_NOT_RUNNING = define(
+    "service.ingestion_not_running",
+    en="ingestion is not running on this server",
+    de="auf diesem Server läuft keine Datenaufnahme",
+)
+LIVE_UNAVAILABLE = define(
+    "service.live_unavailable",
+    en="live updates are not available; try again in a moment",
+    de="Live-Aktualisierungen sind nicht verfügbar; bitte gleich noch einmal versuchen",
+)
+INVALID_API_TOKEN = define(
+    "ingest.invalid_token",
+    en="invalid or missing API token",
+    de="API-Token fehlt oder ist ungültig",
+)
+BODY_TOO_LARGE = define(
+    "ingest.body_too_large",
+    en="request body exceeds the limit of {limit} bytes",
+    de="der Inhalt der Anfrage überschreitet die Grenze von {limit} Bytes",
+)
+INGESTION_FAILED = define(
+    "ingest.failed",
+    en="ingestion failed, nothing of this request was stored; please retry",
+    de="die Datenaufnahme ist fehlgeschlagen, nichts aus dieser Anfrage wurde gespeichert; "
+    "bitte erneut versuchen",
+)
+
+# --- Fields in general -----------------------------------------------------------------------
+
+MUST_NOT_BE_EMPTY = define(
+    "field.empty", en="{field}: must not be empty", de="{field}: darf nicht leer sein"
+)
+TOO_LONG = define(
+    "field.too_long",
+    en="{field}: longer than {max_length} characters",
+    de="{field}: länger als {max_length} Zeichen",
+)
+
+# --- Organizations, sites, users -------------------------------------------------------------
+
+ORGANIZATION_EXISTS = define(
+    "organization.exists",
+    en="organization {name!r} already exists",
+    de="Organisation {name!r} existiert bereits",
+)
+ORGANIZATION_NOT_FOUND = define(
+    "organization.not_found",
+    en="organization {name!r} not found",
+    de="Organisation {name!r} nicht gefunden",
+)
+UNKNOWN_TIME_ZONE = define(
+    "site.unknown_time_zone",
+    en="timeZone: unknown time zone {time_zone!r} (use an IANA name like Europe/Berlin)",
+    de="timeZone: unbekannte Zeitzone {time_zone!r} (einen IANA-Namen wie Europe/Berlin angeben)",
+)
+SITE_EXISTS = define(
+    "site.exists",
+    en="site {name!r} already exists in organization {organization!r}",
+    de="Standort {name!r} gibt es in der Organisation {organization!r} bereits",
+)
+SITE_NOT_FOUND = define(
+    "site.not_found", en="site {site} not found", de="Standort {site} nicht gefunden"
+)
+MQTT_INTERFACE_TAKEN = define(
+    "site.mqtt_interface_taken",
+    en="mqttInterface: {interface!r} already belongs to {site!r}",
+    de="mqttInterface: {interface!r} gehört bereits zu {site!r}",
+)
+SHIFT_ID_INVALID = define(
+    "shift.id_invalid",
+    en="{where}.id: must be a non-empty text other than 'all'",
+    de="{where}.id: muss ein nicht leerer Text außer 'all' sein",
+)
+SHIFT_ID_DUPLICATE = define(
+    "shift.id_duplicate",
+    en="{where}.id: duplicate shift id {shift!r}",
+    de="{where}.id: Schicht-ID {shift!r} kommt doppelt vor",
+)
+SHIFT_TIME_INVALID = define(
+    "shift.time_invalid",
+    en="{where}.{bound}: must be a time HH:MM",
+    de="{where}.{bound}: muss eine Uhrzeit HH:MM sein",
+)
+SHIFT_WEEKDAYS_INVALID = define(
+    "shift.weekdays_invalid",
+    en="{where}.weekdays: must be a list of 0 (Monday) to 6",
+    de="{where}.weekdays: muss eine Liste aus 0 (Montag) bis 6 sein",
+)
+INVALID_EMAIL = define(
+    "user.invalid_email",
+    en="email: {email!r} is not a valid email address",
+    de="email: {email!r} ist keine gültige E-Mail-Adresse",
+)
+EMAIL_TAKEN = define(
+    "user.email_taken",
+    en="email: a user with email {email!r} already exists",
+    de="email: ein Benutzer mit der E-Mail-Adresse {email!r} existiert bereits",
+)
+UNKNOWN_ROLE = define(
+    "user.unknown_role",
+    en="role: unknown role {role!r} (one of {choices})",
+    de="role: unbekannte Rolle {role!r} (eine von {choices})",
+)
+UNKNOWN_LANGUAGE = define(
+    "user.unknown_language",
+    en="language: unknown language {language!r} (one of en, de)",
+    de="language: unbekannte Sprache {language!r} (eine von en, de)",
+)
+PASSWORD_TOO_SHORT = define(
+    "user.password_too_short",
+    en="password: must have at least {min_length} characters",
+    de="password: muss mindestens {min_length} Zeichen haben",
+)
+ORGANIZATION_REQUIRED = define(
+    "user.organization_required",
+    en="organization: a {role} user needs an organization",
+    de="organization: ein Benutzer mit der Rolle {role} braucht eine Organisation",
+)
+ORGANIZATION_NOT_ALLOWED = define(
+    "user.organization_not_allowed",
+    en="organization: a {role} user sees every organization and belongs to none",
+    de="organization: ein Benutzer mit der Rolle {role} sieht jede Organisation "
+    "und gehört zu keiner",
+)
+USER_NOT_FOUND = define(
+    "user.not_found", en="user {email!r} not found", de="Benutzer {email!r} nicht gefunden"
+)
+USER_NOT_PARTNER = define(
+    "user.not_partner",
+    en="user {email!r} is a {role}, not a partner",
+    de="Benutzer {email!r} hat die Rolle {role}, nicht partner",
+)
+USER_NOT_LINKED = define(
+    "user.not_linked",
+    en="user {email!r} is not linked to {organization!r}",
+    de="Benutzer {email!r} ist nicht mit {organization!r} verknüpft",
+)
+
+# --- Saved settings --------------------------------------------------------------------------
+
+SAVED_PERIOD_REVERSED = define(
+    "settings.period_reversed",
+    en="dateSelector: from ({first}) is after to ({last})",
+    de="dateSelector: from ({first}) liegt nach to ({last})",
+)
+SAVED_SHIFT_UNKNOWN = define(
+    "settings.shift_unknown",
+    en="dateSelector.workflowShift: unknown shift {shift!r}",
+    de="dateSelector.workflowShift: unbekannte Schicht {shift!r}",
+)
+SAVED_VEHICLE_UNKNOWN = define(
+    "settings.vehicle_unknown",
+    en="selectedMachines: unknown vehicle id {vehicle}",
+    de="selectedMachines: unbekannte Fahrzeug-ID {vehicle}",
+)
+TOO_MANY_WIDGETS = define(
+    "settings.too_many_widgets",
+    en="widgets: at most {limit} widgets, got {count}",
+    de="widgets: höchstens {limit} Widgets erlaubt, erhalten {count}",
+)
+DUPLICATE_WIDGET = define(
+    "settings.duplicate_widget",
+    en="widgets: duplicate widget id {widget!r}",
+    de="widgets: Widget-ID {widget!r} kommt doppelt vor",
+)
+LAYOUT_TOO_LARGE = define(
+    "settings.layout_too_large",
+    en="widgets: the layout is larger than {limit} bytes",
+    de="widgets: das Layout ist größer als {limit} Bytes",
+)
+
+# --- Analytics parameters --------------------------------------------------------------------
+
+VEHICLE_NOT_FOUND = define(
+    "vehicle.not_found", en="vehicle {vehicle} not found", de="Fahrzeug {vehicle} nicht gefunden"
+)
+NOT_A_VEHICLE_ID = define(
+    "analytics.not_a_vehicle_id",
+    en="vehicles: {token!r} is not a vehicle id",
+    de="vehicles: {token!r} ist keine Fahrzeug-ID",
+)
+TOO_MANY_VEHICLES = define(
+    "analytics.too_many_vehicles",
+    en="vehicles: at most {limit} ids, got {count}",
+    de="vehicles: höchstens {limit} IDs erlaubt, erhalten {count}",
+)
+PERIOD_REVERSED = define(
+    "analytics.period_reversed",
+    en="from: {first} is after to ({last})",
+    de="from: {first} liegt nach to ({last})",
+)
+PERIOD_TOO_LONG = define(
+    "analytics.period_too_long",
+    en="to: the period has {days} days; at most {limit} are allowed",
+    de="to: der Zeitraum hat {days} Tage; höchstens {limit} sind erlaubt",
+)
+SHIFT_UNKNOWN = define(
+    "analytics.shift_unknown",
+    en="shift: unknown shift {shift!r} (use a shift id of the vehicles' sites or {all_shifts!r})",
+    de="shift: unbekannte Schicht {shift!r} (eine Schicht-ID der Standorte der Fahrzeuge "
+    "oder {all_shifts!r} angeben)",
+)
+SORT_COLUMN_UNKNOWN = define(
+    "analytics.sort_column_unknown",
+    en="sort: unknown column {column!r} (allowed: {allowed})",
+    de="sort: unbekannte Spalte {column!r} (erlaubt: {allowed})",
+)
+WORKFLOW_NOT_FOUND = define(
+    "analytics.workflow_not_found",
+    en="workflow {value!r} not found",
+    de="Workflow {value!r} nicht gefunden",
+)
+ACTION_TYPE_NOT_FOUND = define(
+    "analytics.action_type_not_found",
+    en="action type {value!r} not found",
+    de="Aktionstyp {value!r} nicht gefunden",
+)
+NAMED_NOT_FOUND = {"workflow": WORKFLOW_NOT_FOUND, "actionType": ACTION_TYPE_NOT_FOUND}
+"""The 404 of a drill-down by the query parameter that named the missing thing."""
