@@ -2,16 +2,13 @@
 equivalent full cycles, health trend, time below 20 %, charging share, energy.
 
 Definitions (product.md section 3; samples and sessions as the derivation records them):
-- charge over time: each vehicle's samples in T, cut into equal time buckets; per bucket the
-  lowest and the highest sample (so dips and peaks survive). ``SERIES_BUCKETS`` buckets per
-  vehicle, fewer when many vehicles are selected: all lines together get at most
-  ``SERIES_POINT_BUDGET`` points, what one chart can show, but never under
-  ``MIN_SERIES_BUCKETS`` per vehicle;
+- charge and health (SoH) over time per vehicle, downsampled: ``battery_series``;
 - charge sessions starting in T: count, mean duration, mean added charge (end - start);
 - depth of discharge per cycle = the highest charge since the previous session ended
   (``peak_before``) - the charge at this session's start; histogram in 10-point bins;
 - equivalent full cycles = all discharged percent / 100 (the sum of the depths);
-- health (SoH): the latest sample in T and the least-squares slope over T, per 30 days;
+- health (SoH): the latest sample in T and the least-squares slope over T, per 30 days
+  (the fitted line is also the health series' trend);
 - time below 20 %: time from a sample under 20 % to the next sample, each step capped at
   ``offline_after`` (longer silence is no data, not time at low charge);
 - charging share, mean and minimum charge: as productivity (time in state, samples);
@@ -20,17 +17,22 @@ Definitions (product.md section 3; samples and sessions as the derivation record
 """
 
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import duckdb
-from pydantic import Field, TypeAdapter
+from pydantic import Field
 
+from fleetscope.analytics.battery_series import (
+    ChargeSeries,
+    HealthLine,
+    HealthSeries,
+    battery_series,
+)
 from fleetscope.analytics.fact_rows import (
     CURRENT,
     PREVIOUS,
     Selection,
-    SiteSlice,
     rows_in_periods,
     select_periods,
 )
@@ -41,25 +43,10 @@ from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
 from fleetscope.appstore.schemas import CamelModel
 
-SERIES_BUCKETS = 250
-SERIES_POINT_BUDGET = 10_000
-MIN_SERIES_BUCKETS = 50
 LOW_CHARGE = 20.0
 DOD_BIN = 10
 DOD_BINS = 10
 SECONDS_PER_30_DAYS = 30 * 86400
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-class ChargePoint(CamelModel):
-    at: datetime
-    charge: float
-
-
-class ChargeSeries(CamelModel):
-    vehicle_id: int
-    name: str
-    points: list[ChargePoint] = Field(description="ascending in time")
 
 
 class SessionFigures(CamelModel):
@@ -97,11 +84,13 @@ class BatteryOut(CamelModel):
     period: PeriodOut
     low_charge_threshold: float
     series: list[ChargeSeries] = Field(description="per vehicle, downsampled, period only")
+    health_series: list[HealthSeries] = Field(
+        description="state of health per vehicle over the period, in the slots of series, "
+        "with its fitted trend line"
+    )
     entries: list[BatteryEntry] = Field(description="per vehicle, or the combined entry")
     fleet: BatteryEntry
 
-
-_SERIES = TypeAdapter(list[ChargeSeries])
 
 _SESSION_COLUMNS = (
     "f.vehicle_id, epoch(f.end_at) - epoch(f.start_at) AS duration_s, "
@@ -126,7 +115,8 @@ def _sessions(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> dict[A
 def _samples(
     cursor: duckdb.DuckDBPyConnection, selection: Selection, *, offline_after: timedelta
 ) -> dict[Any, list[Any]]:
-    """Per (vehicle, bucket): [time below 20 %, latest health, health slope per second]."""
+    """Per (vehicle, bucket): [time below 20 %, latest health, health slope per second,
+    the health line's intercept at epoch 0 s]."""
     sql, parameters = rows_in_periods(
         selection, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
     )
@@ -134,10 +124,11 @@ def _samples(
         "SELECT vehicle_id, bucket, "  # noqa: S608 - constants only
         f"count(*) FILTER (WHERE charge < {LOW_CHARGE}), "
         "arg_max(health, epoch_us(sampled_at)) FILTER (WHERE health IS NOT NULL), "
-        f"regr_slope(health, epoch(sampled_at)) FROM ({sql}) GROUP BY ALL",
+        "regr_slope(health, epoch(sampled_at)), regr_intercept(health, epoch(sampled_at)) "
+        f"FROM ({sql}) GROUP BY ALL",
         parameters,
     ).fetchall()
-    result = {(int(row[0]), int(row[1])): [0.0, row[3], row[4]] for row in rows}
+    result = {(int(row[0]), int(row[1])): [0.0, row[3], row[4], row[5]] for row in rows}
     low = {int(row[0]) for row in rows if row[2]}
     if low:
         # The step to the next sample needs a window over the samples in order; only the
@@ -160,52 +151,6 @@ def _samples(
         ).fetchall():
             result[(int(vehicle_id), int(bucket))][0] = float(seconds)
     return result
-
-
-def series_buckets(vehicle_count: int) -> int:
-    """Time buckets per vehicle line (two points each) for ``vehicle_count`` lines."""
-    fitting = SERIES_POINT_BUDGET // (2 * max(1, vehicle_count))
-    return max(MIN_SERIES_BUCKETS, min(SERIES_BUCKETS, fitting))
-
-
-def _series(
-    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, selection: Selection
-) -> list[ChargeSeries]:
-    current = Selection(
-        [
-            SiteSlice(part.vehicle_ids, [w for w in part.windows if w[1] == CURRENT])
-            for part in selection.slices
-        ]
-    )
-    points: dict[int, list[dict[str, Any]]] = {}
-    current_bounds = current.bounds
-    if current_bounds is not None:
-        sql, parameters = rows_in_periods(
-            current, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
-        )
-        buckets = series_buckets(len(scope.vehicles))
-        width_us = max(int(current_bounds.seconds * 1e6) // buckets, 1_000_000)
-        start_us = int(current_bounds.start.timestamp() * 1e6)
-        # Times as integer microseconds: arg_min/arg_max returning TIMESTAMPTZ is 3x slower.
-        at_us = "epoch_us(sampled_at)"
-        rows = cursor.execute(
-            f"SELECT vehicle_id, ({at_us} - ?) // ? AS slot, arg_min({at_us}, charge), "  # noqa: S608 - constants only
-            f"min(charge), arg_max({at_us}, charge), max(charge) FROM ({sql}) "
-            "GROUP BY ALL ORDER BY 1, 2",
-            [start_us, width_us, *parameters],
-        ).fetchall()
-        for vehicle_id, _, low_at, low, high_at, high in rows:
-            series = points.setdefault(int(vehicle_id), [])
-            pair = sorted([(low_at, low), (high_at, high)])
-            for at, charge in pair if low_at != high_at else pair[:1]:
-                series.append({"at": _EPOCH + timedelta(microseconds=at), "charge": charge})
-    # Validated from plain dicts in one go (pydantic's core): 100 x 500 points.
-    return _SERIES.validate_python(
-        [
-            {"vehicleId": v.id, "name": v.name, "points": points.get(v.id, [])}
-            for v in scope.vehicles
-        ]
-    )
 
 
 def _session_figures(parts: list[list[Any]], capacities: list[float | None]) -> SessionFigures:
@@ -288,6 +233,12 @@ def battery(
         )
 
     fleet = entry(scope.vehicle_ids, None, None)
+    health_lines = {
+        vehicle_id: HealthLine(slope_per_second=row[2], intercept=row[3])
+        for (vehicle_id, bucket), row in samples.items()
+        if bucket == CURRENT and row[2] is not None and row[3] is not None
+    }
+    series = battery_series(cursor, scope, selection, health_lines=health_lines)
     entries = (
         [fleet]
         if scope.combined
@@ -296,7 +247,8 @@ def battery(
     return BatteryOut(
         period=period_out(scope),
         low_charge_threshold=LOW_CHARGE,
-        series=_series(cursor, scope, selection),
+        series=series.charge,
+        health_series=series.health,
         entries=entries,
         fleet=fleet,
     )

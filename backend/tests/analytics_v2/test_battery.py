@@ -1,8 +1,11 @@
-"""Battery against the simulator's ground truth: sessions, depth of discharge, cycles."""
+"""Battery against the simulator's ground truth: sessions, depth of discharge, cycles, and
+the charge and health lines over time."""
+
+from datetime import datetime
 
 from fastapi.testclient import TestClient
 
-from fleetscope.analytics.battery import (
+from fleetscope.analytics.battery_series import (
     MIN_SERIES_BUCKETS,
     SERIES_BUCKETS,
     SERIES_POINT_BUDGET,
@@ -76,6 +79,36 @@ def test_charge_series_is_downsampled_and_keeps_extremes(
         assert times == sorted(times)
         # Charging below 30 % and up to 90 %: the extremes survive downsampling.
         assert min(charges) < 31 and max(charges) >= 89
+
+
+def test_health_series_follows_the_reported_health_and_its_fitted_line(
+    world: World, customer: TestClient
+) -> None:
+    data = get_data(customer, "Battery", **PERIOD, vehicles=ham_ids(world), combined="false")
+    entries = {entry["vehicleId"]: entry["current"] for entry in data["entries"]}
+    initial = {
+        world.vehicle_id(v.serial_number): v.initial_health for v in world.ham_scenario.vehicles
+    }
+    assert [s["vehicleId"] for s in data["healthSeries"]] == world.ham_ids
+    for series in data["healthSeries"]:
+        figures = entries[series["vehicleId"]]
+        times = [datetime.fromisoformat(point["at"]) for point in series["points"]]
+        health = [point["health"] for point in series["points"]]
+        # One point per slot of the charge series, each slot at most once.
+        assert 0 < len(times) <= 250
+        assert times == sorted(set(times))
+        # Health falls by age and cycles from the initial value (some report whole percent).
+        assert all(
+            initial[series["vehicleId"]] - 1 <= h <= initial[series["vehicleId"]] + 0.5
+            for h in health
+        )
+        assert abs(health[-1] - figures["healthLatest"]) <= 0.5
+        # The trend is the least-squares line of the KPI: its slope is healthSlopePer30Days.
+        first, last = series["trend"]
+        assert [first["at"], last["at"]] == [series["points"][0]["at"], series["points"][-1]["at"]]
+        days = (times[-1] - times[0]).total_seconds() / 86400
+        slope = (last["health"] - first["health"]) / days * 30
+        assert abs(slope - figures["healthSlopePer30Days"]) < 1e-6
 
 
 def test_energy_needs_a_known_capacity(world: World, customer: TestClient) -> None:

@@ -1,4 +1,5 @@
-"""Hand-made facts: how T selects rows on each path, paging order, time below 20 %."""
+"""Hand-made facts: how T selects rows on each path, paging order, time below 20 %, the
+health line."""
 
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
@@ -132,3 +133,53 @@ def test_time_below_twenty_percent_caps_silence(cursor: duckdb.DuckDBPyConnectio
     assert [point.charge for point in points] == [25.0, 18.0, 17.0, 30.0]
     assert points[1].at == start + timedelta(seconds=120)
     assert result.entries[1].current.below_low_seconds == 0
+
+
+def test_health_series_averages_each_slot_and_skips_samples_without_health(
+    cursor: duckdb.DuckDBPyConnection,
+) -> None:
+    start = datetime.combine(DAY, time(8), UTC)
+    # (vehicle, seconds after 08:00, health); inserted out of order. Vehicle 2 reports none.
+    samples = [
+        (1, 3600, 86.0),
+        (1, 0, 90.0),
+        (1, 780, 87.0),
+        (1, 60, None),
+        (1, 120, 89.0),
+        (1, 400, None),
+        (1, 720, 88.0),
+        (2, 0, None),
+        (2, 600, None),
+    ]
+    cursor.executemany(
+        "INSERT INTO battery_samples VALUES (?, ?, 50.0, false, 48.0, ?)",
+        [(v, start + timedelta(seconds=s), h) for v, s, h in samples],
+    )
+    result = battery(
+        cursor, _scope(None, days=1), now=NOW, offline_after=timedelta(seconds=65), capacities={}
+    )
+    first, second = result.health_series
+    # 250 slots of 345.6 s from midnight: 08:00 + 0..120 s lie in slot 83, 400 s (no health)
+    # in 84, 720 and 780 s in 85, 3600 s in 93. Each point sits at its slot's middle.
+    width = timedelta(seconds=86400 / 250)
+    middle = {slot: datetime.combine(DAY, time(), UTC) + width * (slot + 0.5) for slot in (83, 93)}
+    assert [(p.at, p.health) for p in first.points] == [
+        (middle[83], 89.5),
+        (datetime.combine(DAY, time(), UTC) + width * 85.5, 87.5),
+        (middle[93], 86.0),
+    ]
+    # The trend: least squares over the five samples with health, at the first and last point.
+    known = [(float(s), h) for v, s, h in samples if v == 1 and h is not None]
+    mean_s = sum(s for s, _ in known) / len(known)
+    mean_h = sum(h for _, h in known) / len(known)
+    slope = sum((s - mean_s) * (h - mean_h) for s, h in known) / sum(
+        (s - mean_s) ** 2 for s, _ in known
+    )
+    assert [p.at for p in first.trend] == [middle[83], middle[93]]
+    for point in first.trend:
+        offset = (point.at - start).total_seconds()
+        assert point.health == pytest.approx(mean_h + slope * (offset - mean_s), abs=1e-6)
+    assert result.entries[0].current.health_slope_per_30_days == pytest.approx(slope * 30 * 86400)
+    assert second.vehicle_id == 2
+    assert second.points == [] and second.trend == []
+    assert [p.charge for p in result.series[1].points] == [50.0, 50.0]  # its charge is drawn

@@ -15,6 +15,21 @@ export interface ChargeSeries {
   points: ChargePoint[];
 }
 
+export interface HealthPoint {
+  at: string;
+  /** State of health (SoH) in percent. */
+  health: number;
+}
+
+export interface HealthSeries {
+  vehicleId: number;
+  name: string;
+  /** Mean SoH per time slot of the charge series (at the slot's middle), ascending; empty if the vehicle reports none. */
+  points: HealthPoint[];
+  /** The least-squares line (slope = healthSlopePer30Days) at the first and last point; empty below two points. */
+  trend: HealthPoint[];
+}
+
 export interface SessionFigures {
   count: number;
   meanDurationSeconds: number | null;
@@ -54,6 +69,7 @@ export interface BatteryResult {
   period: AnalyticsPeriod;
   lowChargeThreshold: number;
   series: ChargeSeries[];
+  healthSeries: HealthSeries[];
   entries: BatteryEntry[];
   fleet: BatteryEntry;
 }

@@ -2,7 +2,13 @@
  * Why a chart is empty, as an i18n key under `charts.empty`. The pages pass the reason to
  * ChartCard so the user reads what to change, not just "no data".
  */
-export type EmptyReason = 'noVehicles' | 'noDataInPeriod' | 'shiftExcludes' | 'noEvents';
+export type EmptyReason =
+  | 'noVehicles'
+  | 'noDataInPeriod'
+  | 'shiftExcludes'
+  | 'noEvents'
+  // The vehicles send data, but not the value the chart shows (battery state of health).
+  | 'noHealth';
 
 export function emptyReasonFor({
   vehicleCount,

@@ -13,6 +13,7 @@ import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { kpiTextsIn } from '../processes/kpiValues';
 import { chargeChart, depthHistogramChart, vehicleBatteryChart } from './batteryCharts';
 import { healthSlopeText } from './batteryTexts';
+import { healthChartStatus, healthTrendChart } from './healthCharts';
 
 /** battery: charge over time, sessions, depth of discharge, cycles, health, low charge, energy. */
 export default function BatteryPage() {
@@ -21,6 +22,7 @@ export default function BatteryPage() {
   const { query, scope, statusFor } = useAnalyticsQuery('battery', loadBattery);
   const data = query.data;
   const charge = useMemo(() => data && chargeChart(data, ctx), [data, ctx]);
+  const health = useMemo(() => data && healthTrendChart(data, ctx), [data, ctx]);
   const depth = useMemo(() => data && depthHistogramChart(data.fleet, ctx), [data, ctx]);
   const vehicles = useMemo(() => data && vehicleBatteryChart(data.entries, ctx), [data, ctx]);
   const exportScope = { page: 'battery', from: scope.from, to: scope.to };
@@ -139,6 +141,21 @@ export default function BatteryPage() {
         >
           {charge && (
             <EChart option={charge.option} height={340} ariaLabel={t('battery.chargeOverTime')} />
+          )}
+        </ChartCard>
+        <ChartCard
+          name="health-trend"
+          title={t('battery.healthOverTime')}
+          status={healthChartStatus(
+            statusFor((d) => d.healthSeries.every((series) => series.points.length === 0)),
+            data,
+          )}
+          table={health?.table}
+          exportScope={exportScope}
+          height={300}
+        >
+          {health && (
+            <EChart option={health.option} height={300} ariaLabel={t('battery.healthOverTime')} />
           )}
         </ChartCard>
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">

@@ -52,6 +52,7 @@ const data: BatteryResult = {
     },
     { vehicleId: 2, name: 'AGV 02', points: [{ at: '2026-11-21T10:00:00Z', charge: 80 }] },
   ],
+  healthSeries: [],
   entries: [entry],
   fleet: entry,
 };

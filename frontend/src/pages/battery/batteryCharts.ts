@@ -3,13 +3,9 @@ import type { ChartContext, ChartModel } from '../../components/charts';
 import { axisStyle, baseCartesian } from '../../components/charts';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { categoryAxis, countAxis, entryName, numberFormatter } from '../processes/chartParts';
+import { percent, timeAxis } from './batteryChartParts';
 
 /** Pure transforms of the battery page. Charges are percentages (0..100). */
-
-const percent = (ctx: ChartContext) => (value: unknown) =>
-  typeof value === 'number'
-    ? `${formatNumber(value, ctx.language, { maximumFractionDigits: 1 })} %`
-    : '–';
 
 /** Charge over time, one line per vehicle, with the low-charge threshold marked. */
 export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel {
@@ -19,21 +15,7 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
       ...baseCartesian(ctx.theme),
       color: ctx.theme.palette,
       tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: format },
-      xAxis: {
-        type: 'time',
-        ...axisStyle(ctx.theme),
-        axisLabel: {
-          color: ctx.theme.mutedText,
-          hideOverlap: true,
-          formatter: (value: number) =>
-            new Intl.DateTimeFormat(ctx.language.startsWith('de') ? 'de-DE' : 'en-GB', {
-              day: '2-digit',
-              month: '2-digit',
-              hour: '2-digit',
-              minute: '2-digit',
-            }).format(new Date(value)),
-        },
-      },
+      xAxis: timeAxis(ctx),
       yAxis: {
         type: 'value',
         min: 0,

@@ -1,0 +1,36 @@
+import type { ChartContext } from '../../components/charts';
+import { axisStyle } from '../../components/charts';
+import { formatNumber, localeFor } from '../../lib/format';
+
+/** Parts shared by the battery page's lines over time (charge, health). */
+
+/** "35.3 %" in the user's language; "–" for anything not a number (ECharts' gaps). */
+export const percent = (ctx: ChartContext) => (value: unknown) =>
+  typeof value === 'number'
+    ? `${formatNumber(value, ctx.language, { maximumFractionDigits: 1 })} %`
+    : '–';
+
+/** A time x axis labelled "21.11., 10:15" / "21/11, 10:15" in the user's language. */
+export function timeAxis(ctx: ChartContext) {
+  const format = new Intl.DateTimeFormat(localeFor(ctx.language), {
+    day: '2-digit',
+    month: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return {
+    type: 'time',
+    ...axisStyle(ctx.theme),
+    axisLabel: {
+      color: ctx.theme.mutedText,
+      hideOverlap: true,
+      formatter: (value: number) => format.format(new Date(value)),
+    },
+  };
+}
+
+/** The colour of the vehicle at `index` of the page's lines: the same in every chart. */
+export function vehicleColor(ctx: ChartContext, index: number): string {
+  const palette = ctx.theme.palette;
+  return palette[index % palette.length] ?? ctx.theme.text;
+}

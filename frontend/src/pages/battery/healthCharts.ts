@@ -1,0 +1,99 @@
+import type { BatteryResult, HealthPoint } from '../../api/analytics-battery';
+import type { ChartContext, ChartModel, ChartStatus } from '../../components/charts';
+import { axisStyle, baseCartesian } from '../../components/charts';
+import { formatDateTime } from '../../lib/format';
+import { percent, timeAxis, vehicleColor } from './batteryChartParts';
+
+/** Pure transforms of the battery page's health (SoH) trend. Health is a percentage. */
+
+/** The fitted line's value at `at`: a straight line through its two points; null without one. */
+export function trendAt(trend: HealthPoint[], at: string): number | null {
+  const [first, last] = trend;
+  if (!first || !last) {
+    return null;
+  }
+  const start = Date.parse(first.at);
+  const span = Date.parse(last.at) - start;
+  if (span === 0) {
+    return first.health;
+  }
+  return first.health + ((last.health - first.health) * (Date.parse(at) - start)) / span;
+}
+
+/**
+ * State of health over time, one line per vehicle that reports it (in the vehicle's colour of
+ * the charge chart) with its fitted trend dashed. The trend is a mark line of the vehicle's
+ * series, so the legend hides both at once and the axis tooltip lists measured values only.
+ */
+export function healthTrendChart(data: BatteryResult, ctx: ChartContext): ChartModel {
+  const format = percent(ctx);
+  const reported = data.healthSeries
+    .map((series, index) => ({ series, color: vehicleColor(ctx, index) }))
+    .filter(({ series }) => series.points.length > 0);
+  return {
+    option: {
+      ...baseCartesian(ctx.theme),
+      tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: format },
+      xAxis: timeAxis(ctx),
+      yAxis: {
+        type: 'value',
+        // Health moves by tenths of a point: a 0..100 axis would flatten every line.
+        min: (range: { min: number }) => Math.max(0, Math.floor(range.min - 1)),
+        max: (range: { max: number }) => Math.min(100, Math.ceil(range.max + 1)),
+        ...axisStyle(ctx.theme),
+        axisLabel: { color: ctx.theme.mutedText, formatter: format },
+      },
+      dataZoom: [{ type: 'inside' }],
+      series: reported.map(({ series, color }) => {
+        const [first, last] = series.trend;
+        return {
+          name: series.name,
+          type: 'line',
+          showSymbol: series.points.length === 1,
+          data: series.points.map((point) => [point.at, point.health]),
+          itemStyle: { color },
+          lineStyle: { width: 1.5 },
+          ...(first && last
+            ? {
+                markLine: {
+                  silent: true,
+                  symbol: 'none',
+                  label: { show: false },
+                  lineStyle: { color, type: 'dashed', width: 1.5 },
+                  data: [[{ coord: [first.at, first.health] }, { coord: [last.at, last.health] }]],
+                },
+              }
+            : {}),
+        };
+      }),
+    },
+    table: {
+      columns: [
+        { key: 'vehicle', label: ctx.t('battery.vehicle'), format: 'text' },
+        { key: 'at', label: ctx.t('battery.time'), format: 'text' },
+        { key: 'health', label: ctx.t('battery.healthPercent'), format: 'decimal' },
+        { key: 'trend', label: ctx.t('battery.healthFitted'), format: 'decimal', digits: 2 },
+      ],
+      rows: reported.flatMap(({ series }) =>
+        series.points.map((point) => ({
+          vehicle: series.name,
+          at: formatDateTime(point.at, ctx.language),
+          health: point.health,
+          trend: trendAt(series.trend, point.at),
+        })),
+      ),
+    },
+  };
+}
+
+/**
+ * The health chart's status. Empty while the vehicles do report a charge means they report no
+ * state of health (many do not): say that, not "no data in this period".
+ */
+export function healthChartStatus(
+  status: ChartStatus,
+  data: BatteryResult | undefined,
+): ChartStatus {
+  const chargeReported = data?.series.some((series) => series.points.length > 0) ?? false;
+  return status.kind === 'empty' && chargeReported ? { kind: 'empty', reason: 'noHealth' } : status;
+}
