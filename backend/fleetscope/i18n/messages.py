@@ -110,6 +110,9 @@ SITE_EXISTS = define(
 SITE_NOT_FOUND = define(
     "site.not_found", en="site {site} not found", de="Standort {site} nicht gefunden"
 )
+TOKEN_NOT_FOUND = define(
+    "token.not_found", en="token {token} not found", de="Token {token} nicht gefunden"
+)
 MQTT_INTERFACE_TAKEN = define(
     "site.mqtt_interface_taken",
     en="mqttInterface: {interface!r} already belongs to {site!r}",

@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.models import ApiToken, Site
 from fleetscope.appstore.security import new_token, token_digest
+from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY, TOKEN_NOT_FOUND
 
 TOKEN_PREFIX = "fst_"  # recognisable in logs and secret scanners
 
@@ -32,7 +33,7 @@ def create_token(session: Session, *, site: Site, name: str) -> tuple[ApiToken, 
     """A new token for ``site``; the plain token is returned once and never stored."""
     name = name.strip()
     if not name:
-        raise InvalidInputError("name: must not be empty")
+        raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
     plain = TOKEN_PREFIX + new_token()
     token = ApiToken(
         site_id=site.id, name=name, token_hash=token_digest(plain), created_at=datetime.now(UTC)
@@ -51,7 +52,7 @@ def list_tokens(session: Session, *, site: Site) -> list[ApiToken]:
 def revoke_token(session: Session, *, site: Site, token_id: int) -> ApiToken:
     token = session.get(ApiToken, token_id)
     if token is None or token.site_id != site.id:
-        raise NotFoundError(f"token {token_id} not found")
+        raise NotFoundError(TOKEN_NOT_FOUND(token=token_id))
     if token.revoked_at is None:
         token.revoked_at = datetime.now(UTC)
         session.commit()
