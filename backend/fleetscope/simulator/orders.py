@@ -198,6 +198,10 @@ class OrderDriver(VehicleCore):
         for action in self.actions:
             if action[2] == "WAITING":
                 self.truth.count_action(action[1], "abandoned")
+        # The leg to this node was driven under the replaced order: the next order starts
+        # here (VDA 5050: where the vehicle stands). The truth's odometer otherwise moves
+        # only with published states, which would credit the leg to the next order.
+        self.truth.distance_m = self.odometer
         self.truth.end_order(at_ms=self.t, outcome="cancelled", traversed=traversed)
 
     # -- errors ---------------------------------------------------------------------------
