@@ -98,6 +98,11 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path("var/bench"))
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--raw-repeat", type=int, default=3, help="0: skip the raw baseline")
+    parser.add_argument(
+        "--raw-night",
+        action="store_true",
+        help="the raw baseline for the night shift too (minutes: a range join per night)",
+    )
     args = parser.parse_args()
     settings = Settings(
         _env_file=None,
@@ -161,10 +166,10 @@ def _row(
     fast = _time(direct, args.repeat)
     through_app = measure_server(client, f"/v2/Analytics/{name}", params, args.repeat)
     raw = "-"
-    if function is not None and args.raw_repeat > 0:
+    days, shift = period
+    if function is not None and args.raw_repeat > 0 and (shift == "all" or args.raw_night):
         raw_p50, raw_p95, _ = _time(lambda: direct(False), args.raw_repeat)
         raw = f"{raw_p50:8.1f}/{raw_p95:8.1f}"
-    days, shift = period
     print(
         f"{label:<22}{days:>6} d{shift:>7}  {fast[0]:7.1f}/{fast[1]:7.1f} {fast[2]:7.1f}  "
         f"{through_app[0]:7.1f}/{through_app[1]:7.1f} {through_app[2]:7.1f}  {raw:>18}",
