@@ -127,14 +127,20 @@ SHIFTS = [
 ]
 
 
+# Mid-period and mid-hour: facts lie after now, so the hour up to now is read raw. Just after
+# the last message: the current hour's rollup row holds exactly the facts so far.
+NOWS = [T0 + timedelta(days=1, hours=15, minutes=23), LAST_STATE_END + timedelta(minutes=1)]
+
+
+@pytest.mark.parametrize("now", NOWS, ids=["mid-period", "after-last-message"])
 @pytest.mark.parametrize("shift", SHIFTS, ids=["all", "night", "odd"])
 @pytest.mark.parametrize(
     ("vehicle_id", "zone"), [(1, BERLIN), (2, KOLKATA)], ids=["berlin", "kolkata"]
 )
 def test_rollups_with_raw_edges_equal_the_raw_facts(
-    store: FactStore, vehicle_id: int, zone: ZoneInfo, shift: Shift | None
+    store: FactStore, vehicle_id: int, zone: ZoneInfo, shift: Shift | None, now: datetime
 ) -> None:
-    now = T0 + timedelta(days=1, hours=15, minutes=23)  # mid-period, mid-hour
+    assert now.minute != 0
     # Without a shift, whole local days come from rollup_daily, the rest from the hours.
     daily_zone = zone if shift is None else None
     fast, windows = _measures(
@@ -156,25 +162,6 @@ def test_rollups_with_raw_edges_equal_the_raw_facts(
     # Every moment of T after the first fact has a state (Kolkata's day starts 3.5 h earlier).
     with_data = sum(max(0.0, (w.end - max(w.start, T0)).total_seconds()) for w in windows)
     assert fast.covered_s == pytest.approx(with_data)
-
-
-@pytest.mark.parametrize("shift", SHIFTS, ids=["all", "night", "odd"])
-@pytest.mark.parametrize(
-    ("vehicle_id", "zone"), [(1, BERLIN), (2, KOLKATA)], ids=["berlin", "kolkata"]
-)
-def test_the_hour_up_to_now_from_the_rollup_equals_the_raw_facts(
-    store: FactStore, vehicle_id: int, zone: ZoneInfo, shift: Shift | None
-) -> None:
-    """After the last message the current hour's rollup row holds exactly the facts so far."""
-    now = LAST_STATE_END + timedelta(minutes=1)  # 21:58 UTC: facts in the hour before now
-    assert now.minute != 0
-    daily_zone = zone if shift is None else None
-    fast, _ = _measures(store, vehicle_id, zone, shift, now, rollups=True, daily_zone=daily_zone)
-    slow, _ = _measures(store, vehicle_id, zone, shift, now, rollups=False)
-    assert fast is not None and slow is not None
-    assert fast.states == pytest.approx(slow.states)
-    assert fast.distance_m == pytest.approx(slow.distance_m)
-    assert fast.cycle_hist == slow.cycle_hist
 
 
 def test_days_cut_in_another_zone_are_read_from_the_hours(store: FactStore) -> None:
