@@ -34,7 +34,7 @@ from fleetscope.analytics.rollup_read import (
     vehicles_cut_in,
     whole_days,
 )
-from fleetscope.analytics.sql_time import seconds_between
+from fleetscope.analytics.sql_time import EPOCH, seconds_between, utc_from_us
 from fleetscope.facts.rollup import (
     CYCLE_BUCKET_BASE_S,
     CYCLE_BUCKET_COUNT,
@@ -126,11 +126,14 @@ def live_rows(
 ) -> list[tuple[int, str, datetime, datetime | None]]:
     """(vehicle, state, since, last message) of ``live_status`` for ``vehicle_ids``."""
     rows = cursor.execute(
-        f"SELECT vehicle_id, state, since, last_message_at FROM live_status "  # noqa: S608 - constants only
-        f"WHERE vehicle_id IN {VEHICLES}",
+        "SELECT vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "  # noqa: S608 - constants only
+        f"FROM live_status WHERE vehicle_id IN {VEHICLES}",
         [vehicle_ids],
     ).fetchall()
-    return [(int(v), str(state), since, last) for v, state, since, last in rows]
+    return [
+        (int(v), str(state), EPOCH + timedelta(microseconds=since), utc_from_us(last))
+        for v, state, since, last in rows
+    ]
 
 
 def _from_rollups(

@@ -10,12 +10,13 @@ is ``offline`` with no ``since``.
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import duckdb
 
 from fleetscope.analytics.models import ActiveError, StateName, StatusboardOut, StatusTile
 from fleetscope.analytics.params import VehicleRef
+from fleetscope.analytics.sql_time import EPOCH, utc_from_us
 from fleetscope.facts.model import LiveStatus, VehicleState
 
 STATE_ORDER: tuple[StateName, ...] = ("error", "offline", "manual", "charging", "idle", "working")
@@ -27,7 +28,8 @@ def read_live(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> dict
     if not vehicle_ids:
         return {}
     rows = cursor.execute(
-        "SELECT vehicle_id, state, since, last_message_at, order_id, workflow, charge, "
+        "SELECT vehicle_id, state, epoch_us(since), epoch_us(last_message_at), order_id, "
+        "workflow, charge, "
         "charging, active_errors, x, y, map_id FROM live_status "
         "WHERE vehicle_id IN (SELECT unnest(?::INTEGER[]))",
         [vehicle_ids],
@@ -38,8 +40,8 @@ def read_live(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> dict
         statuses[int(row[0])] = LiveStatus(
             vehicle_id=int(row[0]),
             state=VehicleState(row[1]),
-            since=row[2],
-            last_message_at=row[3],
+            since=EPOCH + timedelta(microseconds=row[2]),
+            last_message_at=utc_from_us(row[3]),
             order_id=row[4],
             workflow=row[5],
             charge=row[6],
