@@ -147,7 +147,9 @@ test('the combined switch puts all vehicles into one time-in-state bar and is sa
     (response) =>
       response.url().includes('/v2/User/settings') && response.request().method() === 'PATCH',
   );
-  await page.getByRole('switch', { name: text('en', 'filters.combined') }).check();
+  const combined = page.getByRole('switch', { name: text('en', 'filters.combined') });
+  await combined.click();
+  await expect(combined).toBeChecked();
   expect((await saved).ok()).toBe(true);
   await expectChartWithData(page, 'timeInState');
   await expect.poll(() => tableRowCount(card)).toBe(1);
