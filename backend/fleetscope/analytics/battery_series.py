@@ -13,7 +13,7 @@ stay within what one chart can show):
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import duckdb
@@ -22,11 +22,11 @@ from pydantic import Field, TypeAdapter
 from fleetscope.analytics.fact_rows import CURRENT, Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.appstore.schemas import CamelModel
+from fleetscope.facts.rawlog import from_micros
 
 SERIES_BUCKETS = 250
 SERIES_POINT_BUDGET = 10_000
 MIN_SERIES_BUCKETS = 50
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class ChargePoint(CamelModel):
@@ -131,9 +131,9 @@ def battery_series(
             series = charge.setdefault(int(vehicle_id), [])
             pair = sorted([(low_at, low), (high_at, high)])
             for at, value in pair if low_at != high_at else pair[:1]:
-                series.append({"at": _EPOCH + timedelta(microseconds=at), "charge": value})
+                series.append({"at": from_micros(at), "charge": value})
             if mean_health is not None:
-                middle = _EPOCH + timedelta(microseconds=start_us + slot * width_us + width_us // 2)
+                middle = from_micros(start_us + slot * width_us + width_us // 2)
                 health.setdefault(int(vehicle_id), []).append(
                     # The last slot may reach past the period: its middle stays inside.
                     {"at": min(middle, end), "health": mean_health}

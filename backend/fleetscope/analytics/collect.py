@@ -34,7 +34,8 @@ from fleetscope.analytics.rollup_read import (
     vehicles_cut_in,
     whole_days,
 )
-from fleetscope.analytics.sql_time import EPOCH, seconds_between, utc_from_us
+from fleetscope.analytics.sql_time import seconds_between, utc_from_us
+from fleetscope.facts.rawlog import from_micros
 from fleetscope.facts.rollup import (
     CYCLE_BUCKET_BASE_S,
     CYCLE_BUCKET_COUNT,
@@ -52,6 +53,9 @@ __all__ = [
     "live_rows",
     "open_intervals",
 ]
+
+
+LiveRow = tuple[int, str, datetime, datetime | None]  # vehicle, state, since, last message
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +91,14 @@ def collect(
     *,
     now: datetime,
     offline_after: timedelta,
+    live: Sequence[LiveRow] | None = None,
 ) -> dict[Key, Measures]:
+    """``live``: the ``live_rows`` of the request's vehicles, when the caller has read them."""
     result: dict[Key, Measures] = {}
     if not request.vehicle_ids or not request.windows:
         return result
-    live = live_rows(cursor, request.vehicle_ids)
+    if live is None:
+        live = live_rows(cursor, request.vehicle_ids)
     if not request.use_rollups:
         _raw(cursor, request, request.vehicle_ids, request.windows, result)
     else:
@@ -113,17 +120,13 @@ def collect(
     return result
 
 
-def complete_until(
-    live: Sequence[tuple[int, str, datetime, datetime | None]], *, now: datetime
-) -> datetime | None:
+def complete_until(live: Sequence[LiveRow], *, now: datetime) -> datetime | None:
     """``now`` when no vehicle of ``live`` (rows of ``live_status``) has a message after it:
     the rollups then hold every fact up to now. ``None`` for a ``now`` in the past."""
     return now if all(row[3] is None or row[3] <= now for row in live) else None
 
 
-def live_rows(
-    cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]
-) -> list[tuple[int, str, datetime, datetime | None]]:
+def live_rows(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> list[LiveRow]:
     """(vehicle, state, since, last message) of ``live_status`` for ``vehicle_ids``."""
     rows = cursor.execute(
         "SELECT vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "  # noqa: S608 - constants only
@@ -131,7 +134,7 @@ def live_rows(
         [vehicle_ids],
     ).fetchall()
     return [
-        (int(v), str(state), EPOCH + timedelta(microseconds=since), utc_from_us(last))
+        (int(v), str(state), from_micros(since), utc_from_us(last))
         for v, state, since, last in rows
     ]
 
@@ -315,7 +318,7 @@ def open_intervals(
 
 
 def _open_states(
-    live: Sequence[tuple[int, str, datetime, datetime | None]],
+    live: Sequence[LiveRow],
     request: CollectRequest,
     result: dict[Key, Measures],
     *,

@@ -11,7 +11,14 @@ from datetime import datetime, timedelta
 
 import duckdb
 
-from fleetscope.analytics.collect import CollectRequest, Key, Tagged, collect
+from fleetscope.analytics.collect import (
+    CollectRequest,
+    Key,
+    Tagged,
+    collect,
+    complete_until,
+    live_rows,
+)
 from fleetscope.analytics.measures import Measures
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup
@@ -39,6 +46,9 @@ class Collected:
 
     measures: dict[Key, Measures]
     sites: list[SiteWindows]
+    # Now, when the rollups hold every fact of the selected vehicles up to now (see
+    # ``collect.complete_until``); None otherwise.
+    tail_until: datetime | None = None
     # Per bucket, computed once: responses ask for them per vehicle and bucket.
     _vehicle_seconds: dict[int, dict[int, float]] = field(default_factory=dict)
     _calendar_seconds: dict[int, float] = field(default_factory=dict)
@@ -78,7 +88,7 @@ def read_buckets(
     offline_after: timedelta,
     use_rollups: bool = True,
 ) -> Collected:
-    collected = Collected(measures={}, sites=[])
+    collected = Collected(measures={}, sites=[], tail_until=now)
     for group in scope.sites:
         windows: dict[int, list[Window]] = {}
         if not group.excluded:
@@ -96,7 +106,11 @@ def read_buckets(
             use_rollups=use_rollups,
             daily_zone=group.zone if group.shift is None else None,
         )
-        for key, measures in collect(cursor, request, now=now, offline_after=offline_after).items():
+        live = live_rows(cursor, group.vehicle_ids) if tagged else []
+        if complete_until(live, now=now) is None:
+            collected.tail_until = None
+        found = collect(cursor, request, now=now, offline_after=offline_after, live=live)
+        for key, measures in found.items():
             existing = collected.measures.get(key)
             if existing is None:
                 collected.measures[key] = measures

@@ -5,7 +5,6 @@ from datetime import datetime, timedelta
 
 import duckdb
 
-from fleetscope.analytics.collect import complete_until, live_rows
 from fleetscope.analytics.heatmap import add_order_heatmap, empty_heatmap
 from fleetscope.analytics.kpis import compute_kpis, state_times
 from fleetscope.analytics.measures import Measures, total
@@ -92,7 +91,6 @@ def productivity(
             for vehicle in scope.vehicles
         ]
     heatmap = empty_heatmap()
-    tail_until = complete_until(live_rows(cursor, ids), now=now)
     for site in collected.sites:
         add_order_heatmap(
             cursor,
@@ -100,7 +98,7 @@ def productivity(
             vehicle_ids=site.group.vehicle_ids,
             windows=site.windows.get(CURRENT, []),
             zone=str(site.group.zone),
-            tail_until=tail_until,
+            tail_until=collected.tail_until,
             use_rollups=use_rollups,
         )
     return ProductivityOut(period=period_out(scope), entries=entries, fleet=fleet, heatmap=heatmap)

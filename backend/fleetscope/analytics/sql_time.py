@@ -8,9 +8,9 @@ subtract exactly before the one division. Fetching a TIMESTAMPTZ into Python cos
 UTC datetime here it costs a tenth of that.
 """
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+from fleetscope.facts.rawlog import from_micros
 
 
 def seconds_between(later: str, earlier: str) -> str:
@@ -20,4 +20,4 @@ def seconds_between(later: str, earlier: str) -> str:
 
 def utc_from_us(micros: int | None) -> datetime | None:
     """The UTC instant of an ``epoch_us(...)`` value fetched from DuckDB (``None`` stays)."""
-    return None if micros is None else EPOCH + timedelta(microseconds=micros)
+    return None if micros is None else from_micros(micros)

@@ -10,14 +10,15 @@ is ``offline`` with no ``since``.
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import duckdb
 
 from fleetscope.analytics.models import ActiveError, StateName, StatusboardOut, StatusTile
 from fleetscope.analytics.params import VehicleRef
-from fleetscope.analytics.sql_time import EPOCH, utc_from_us
+from fleetscope.analytics.sql_time import utc_from_us
 from fleetscope.facts.model import LiveStatus, VehicleState
+from fleetscope.facts.rawlog import from_micros
 
 STATE_ORDER: tuple[StateName, ...] = ("error", "offline", "manual", "charging", "idle", "working")
 _RANK = {state: rank for rank, state in enumerate(STATE_ORDER)}
@@ -40,7 +41,7 @@ def read_live(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> dict
         statuses[int(row[0])] = LiveStatus(
             vehicle_id=int(row[0]),
             state=VehicleState(row[1]),
-            since=EPOCH + timedelta(microseconds=row[2]),
+            since=from_micros(row[2]),
             last_message_at=utc_from_us(row[3]),
             order_id=row[4],
             workflow=row[5],
