@@ -13,6 +13,12 @@ export type AnalysisScope = Pick<
   'from' | 'to' | 'vehicles' | 'combined' | 'shift'
 >;
 
+/** One string per selection (period, vehicles, combined, shift): for query and React keys. */
+export function scopeKey(scope: AnalysisScope): string {
+  const vehicles = scope.vehicles.map((vehicle) => vehicle.id).join(',');
+  return [scope.from, scope.to, vehicles, scope.combined, scope.shift].join('|');
+}
+
 export type QueryValue = string | number | null | undefined;
 
 /** `?from=..&to=..&vehicles=1,2&combined=false&shift=all` plus the extra non-empty values. */

@@ -10,11 +10,12 @@ import {
   type HistoryQuery,
   loadErrorHistory,
 } from '../../api/analytics-failures';
+import { scopeKey } from '../../api/analytics-processes';
 import { useAnalysisFilters } from '../../components/filters/filtersContext';
 import { EmptyState } from '../../components/layout/EmptyState';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText } from '../processes/durations';
-import { initialListState, listReducer } from '../processes/listState';
+import { initialListState, listReducer, pagerOf } from '../processes/listState';
 import { type PagedColumn, PagedTable } from '../processes/PagedTable';
 import { ErrorFilterControls } from './ErrorFilterControls';
 import { isErrorLevel, LEVEL_BADGE_COLORS } from './levels';
@@ -39,19 +40,13 @@ export default function FailuresHistoryPage() {
     combined: filters.combined,
     shift: filters.shift,
   };
-  const scopeKey = [
-    scope.from,
-    scope.to,
-    scope.vehicles.map((v) => v.id).join(','),
-    scope.combined,
-    scope.shift,
-  ].join('|');
+  const selectionKey = scopeKey(scope);
   // A new period or vehicle selection has other pages: start again at the first.
   useEffect(() => {
-    if (scopeKey) {
+    if (selectionKey) {
       dispatch({ type: 'page', page: 1, pages: 1 });
     }
-  }, [scopeKey]);
+  }, [selectionKey]);
   const historyQuery: HistoryQuery = {
     page: list.page,
     pageSize: list.pageSize,
@@ -59,7 +54,7 @@ export default function FailuresHistoryPage() {
     ...list.filters,
   };
   const history = useQuery({
-    queryKey: ['analytics', 'errorHistory', scopeKey, list],
+    queryKey: ['analytics', 'errorHistory', selectionKey, list],
     queryFn: () => loadErrorHistory(scope, historyQuery),
     enabled: filters.ready && filters.vehicles.length > 0,
     placeholderData: keepPreviousData,
@@ -196,12 +191,7 @@ export default function FailuresHistoryPage() {
               defaultDescending: !['vehicle', 'errorType'].includes(column),
             })
           }
-          page={list.page}
-          pages={page?.pages ?? 1}
-          pageSize={list.pageSize}
-          total={page?.total ?? 0}
-          onPage={(next) => dispatch({ type: 'page', page: next, pages: page?.pages ?? 1 })}
-          onPageSize={(size) => dispatch({ type: 'pageSize', pageSize: size })}
+          pager={pagerOf(list, page, dispatch)}
           isPending={!filters.ready || history.isPending}
           error={history.error}
           onRetry={() => void history.refetch()}

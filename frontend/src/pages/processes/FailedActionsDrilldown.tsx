@@ -7,9 +7,10 @@ import {
   type AnalysisScope,
   type FailedAction,
   loadFailedActions,
+  scopeKey,
 } from '../../api/analytics-processes';
 import { cellText } from './durations';
-import { initialListState, listReducer } from './listState';
+import { initialListState, listReducer, pagerOf } from './listState';
 import { type PagedColumn, PagedTable } from './PagedTable';
 
 const FAILED_DEFAULT_SORT = '-end';
@@ -29,17 +30,7 @@ export function FailedActionsDrilldown({
   const language = i18n.language;
   const [list, dispatch] = useReducer(reduceFailures, initialListState({}));
   const failures = useQuery({
-    queryKey: [
-      'analytics',
-      'failedActions',
-      scope.from,
-      scope.to,
-      scope.vehicles.map((v) => v.id).join(','),
-      scope.combined,
-      scope.shift,
-      actionType,
-      list,
-    ],
+    queryKey: ['analytics', 'failedActions', scopeKey(scope), actionType, list],
     queryFn: () =>
       loadFailedActions(scope, actionType, {
         page: list.page,
@@ -118,12 +109,7 @@ export function FailedActionsDrilldown({
           rowTestId={(row) => `failed-action-row-${row.actionId}`}
           sort={page?.sort ?? list.sort ?? FAILED_DEFAULT_SORT}
           onSort={(column) => dispatch({ type: 'sort', column })}
-          page={list.page}
-          pages={page?.pages ?? 1}
-          pageSize={list.pageSize}
-          total={page?.total ?? 0}
-          onPage={(next) => dispatch({ type: 'page', page: next, pages: page?.pages ?? 1 })}
-          onPageSize={(size) => dispatch({ type: 'pageSize', pageSize: size })}
+          pager={pagerOf(list, page, dispatch)}
           isPending={failures.isPending}
           error={failures.error}
           onRetry={() => void failures.refetch()}

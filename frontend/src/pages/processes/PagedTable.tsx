@@ -3,7 +3,7 @@ import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react'
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../lib/format';
-import { PAGE_SIZES, pageRange, parseSort } from './listState';
+import { PAGE_SIZES, type Pager, pageRange, parseSort } from './listState';
 
 export interface PagedColumn<T> {
   key: string;
@@ -20,30 +20,25 @@ interface PagedTableProps<T> {
   rows: T[] | undefined;
   rowKey: (row: T) => string;
   rowTestId?: (row: T) => string;
-  /** The sort in effect (as the server reports it). */
-  sort: string;
-  onSort: (column: string) => void;
-  page: number;
-  pages: number;
-  pageSize: number;
-  total: number;
-  onPage: (page: number) => void;
-  onPageSize: (pageSize: number) => void;
-  isPending: boolean;
-  error: unknown;
-  onRetry: () => void;
+  /** The sort in effect (as the server reports it); none: no column is sortable. */
+  sort?: string;
+  onSort?: (column: string) => void;
+  /** None: a short list on one page, without a pager. */
+  pager?: Pager;
+  isPending?: boolean;
+  error?: unknown;
+  onRetry?: () => void;
   /** Shown instead of the table when the filtered list has no rows (says why). */
-  empty: ReactNode;
+  empty?: ReactNode;
   /** Rows open a drill-down: clickable and keyboard-reachable. */
   onRowClick?: (row: T) => void;
-  /** false: a short list on one page (no pager). */
-  paged?: boolean;
 }
 
 /** A server-side paged and sorted list: sortable headers, pager, states. */
 export function PagedTable<T>(props: PagedTableProps<T>) {
-  const { t, i18n } = useTranslation();
-  const { column: sortColumn, descending } = parseSort(props.sort, props.sort);
+  const { t } = useTranslation();
+  const sort = props.sort ?? '';
+  const { column: sortColumn, descending } = parseSort(sort, sort);
   if (props.error) {
     return (
       <Alert
@@ -66,22 +61,21 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
   if (props.isPending || !props.rows) {
     return <Skeleton height={240} radius="md" data-testid={`${props.testId}-loading`} />;
   }
-  const { first, last } = pageRange(props);
-  const number = (value: number) => formatNumber(value, i18n.language);
+
   return (
     <div>
       {props.rows.length === 0 ? (
         props.empty
       ) : (
         <Table.ScrollContainer minWidth={Math.max(480, props.columns.length * 120)}>
-          <Table striped highlightOnHover data-testid={props.testId} data-sort={props.sort}>
+          <Table striped highlightOnHover data-testid={props.testId} data-sort={sort}>
             <Table.Thead>
               <Table.Tr>
                 {props.columns.map((column) => (
                   <Table.Th key={column.key} ta={column.align ?? 'left'}>
                     {column.sortKey ? (
                       <UnstyledButton
-                        onClick={() => column.sortKey && props.onSort(column.sortKey)}
+                        onClick={() => column.sortKey && props.onSort?.(column.sortKey)}
                         data-testid={`sort-${column.sortKey}`}
                         aria-sort={
                           sortColumn === column.sortKey
@@ -149,60 +143,68 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
           </Table>
         </Table.ScrollContainer>
       )}
-      {props.paged !== false && (
-        <Group justify="space-between" mt="sm" gap="xs" wrap="wrap">
-          <Text
-            size="sm"
-            c="dimmed"
-            data-testid="pager-info"
-            data-page={props.page}
-            data-pages={props.pages}
-            data-total={props.total}
-          >
-            {t('processes.list.range', {
-              first: number(first),
-              last: number(last),
-              total: number(props.total),
-            })}
-          </Text>
-          <Group gap="xs" wrap="nowrap">
-            <Select
-              size="xs"
-              w={90}
-              aria-label={t('processes.list.pageSize')}
-              data={PAGE_SIZES.map((size) => String(size))}
-              value={String(props.pageSize)}
-              onChange={(value) => value && props.onPageSize(Number(value))}
-              allowDeselect={false}
-              data-testid="pager-size"
-            />
-            <Button
-              size="xs"
-              variant="default"
-              disabled={props.page <= 1}
-              onClick={() => props.onPage(props.page - 1)}
-              data-testid="pager-prev"
-            >
-              {t('processes.list.previous')}
-            </Button>
-            <Text size="sm" data-testid="pager-page">
-              {t('processes.list.page', {
-                page: number(props.page),
-                pages: number(Math.max(1, props.pages)),
-              })}
-            </Text>
-            <Button
-              size="xs"
-              variant="default"
-              disabled={props.page >= props.pages}
-              onClick={() => props.onPage(props.page + 1)}
-              data-testid="pager-next"
-            >
-              {t('processes.list.next')}
-            </Button>
-          </Group>
-        </Group>
-      )}
+      {props.pager && <PagerBar pager={props.pager} />}
     </div>
+  );
+}
+
+/** Range, page size and previous/next of a paged list. */
+function PagerBar({ pager }: { pager: Pager }) {
+  const { t, i18n } = useTranslation();
+  const number = (value: number) => formatNumber(value, i18n.language);
+  const { first, last } = pageRange(pager);
+  return (
+    <Group justify="space-between" mt="sm" gap="xs" wrap="wrap">
+      <Text
+        size="sm"
+        c="dimmed"
+        data-testid="pager-info"
+        data-page={pager.page}
+        data-pages={pager.pages}
+        data-total={pager.total}
+      >
+        {t('processes.list.range', {
+          first: number(first),
+          last: number(last),
+          total: number(pager.total),
+        })}
+      </Text>
+      <Group gap="xs" wrap="nowrap">
+        <Select
+          size="xs"
+          w={90}
+          aria-label={t('processes.list.pageSize')}
+          data={PAGE_SIZES.map((size) => String(size))}
+          value={String(pager.pageSize)}
+          onChange={(value) => value && pager.onPageSize(Number(value))}
+          allowDeselect={false}
+          data-testid="pager-size"
+        />
+        <Button
+          size="xs"
+          variant="default"
+          disabled={pager.page <= 1}
+          onClick={() => pager.onPage(pager.page - 1)}
+          data-testid="pager-prev"
+        >
+          {t('processes.list.previous')}
+        </Button>
+        <Text size="sm" data-testid="pager-page">
+          {t('processes.list.page', {
+            page: number(pager.page),
+            pages: number(Math.max(1, pager.pages)),
+          })}
+        </Text>
+        <Button
+          size="xs"
+          variant="default"
+          disabled={pager.page >= pager.pages}
+          onClick={() => pager.onPage(pager.page + 1)}
+          data-testid="pager-next"
+        >
+          {t('processes.list.next')}
+        </Button>
+      </Group>
+    </Group>
   );
 }

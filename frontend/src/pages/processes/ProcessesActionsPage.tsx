@@ -1,7 +1,7 @@
 import { Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ActionRow, loadActions } from '../../api/analytics-processes';
+import { type ActionRow, loadActions, scopeKey } from '../../api/analytics-processes';
 import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { actionsChart } from './actionsCharts';
@@ -93,30 +93,17 @@ export default function ProcessesActionsPage() {
             </Text>
             <PagedTable
               testId="actions-table"
-              paged={false}
               columns={columns}
               rows={rows}
               rowKey={(row) => row.actionType}
               rowTestId={(row) => `action-row-${row.actionType}`}
               onRowClick={(row) => setSelected(row.actionType)}
-              sort=""
-              onSort={() => undefined}
-              page={1}
-              pages={1}
-              pageSize={rows.length}
-              total={rows.length}
-              onPage={() => undefined}
-              onPageSize={() => undefined}
-              isPending={false}
-              error={null}
-              onRetry={() => void query.refetch()}
-              empty={null}
             />
           </div>
         )}
         {selected && (
           <FailedActionsDrilldown
-            key={`${selected}|${scope.from}|${scope.to}|${scope.vehicles.map((v) => v.id).join(',')}|${scope.combined}|${scope.shift}`}
+            key={`${selected}|${scopeKey(scope)}`}
             scope={scope}
             actionType={selected}
             onClose={() => setSelected(null)}

@@ -1,7 +1,7 @@
 import { Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadWorkflows, type WorkflowRow } from '../../api/analytics-processes';
+import { loadWorkflows, scopeKey, type WorkflowRow } from '../../api/analytics-processes';
 import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText, signedCount } from './durations';
@@ -101,7 +101,6 @@ export default function ProcessesWorkflowsPage() {
             </Text>
             <PagedTable
               testId="workflows-table"
-              paged={false}
               columns={columns}
               rows={rows}
               rowKey={(row) => row.workflow}
@@ -116,22 +115,12 @@ export default function ProcessesWorkflowsPage() {
                   }),
                 )
               }
-              page={1}
-              pages={1}
-              pageSize={rows.length}
-              total={rows.length}
-              onPage={() => undefined}
-              onPageSize={() => undefined}
-              isPending={false}
-              error={null}
-              onRetry={() => void query.refetch()}
-              empty={null}
             />
           </div>
         )}
         {selected && (
           <WorkflowDrilldown
-            key={`${selected}|${scope.from}|${scope.to}|${scope.vehicles.map((v) => v.id).join(',')}|${scope.combined}|${scope.shift}`}
+            key={`${selected}|${scopeKey(scope)}`}
             scope={scope}
             workflow={selected}
             emptyReason={emptyReason}

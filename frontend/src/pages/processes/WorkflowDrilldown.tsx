@@ -8,6 +8,7 @@ import {
   loadWorkflowHistogram,
   loadWorkflowOrders,
   type OrderOutcome,
+  scopeKey,
   type WorkflowOrder,
 } from '../../api/analytics-processes';
 import {
@@ -18,7 +19,7 @@ import {
   useChartContext,
 } from '../../components/charts';
 import { cellText } from './durations';
-import { initialListState, listReducer } from './listState';
+import { initialListState, listReducer, pagerOf } from './listState';
 import { OutcomeBadge } from './OutcomeBadge';
 import { type PagedColumn, PagedTable } from './PagedTable';
 import { cycleHistogramChart } from './processesCharts';
@@ -42,14 +43,7 @@ export function WorkflowDrilldown({
   const ctx = useChartContext();
   const language = i18n.language;
   const [list, dispatch] = useReducer(reduceOrders, initialListState({ outcome: null }));
-  const key = [
-    scope.from,
-    scope.to,
-    scope.vehicles.map((v) => v.id).join(','),
-    scope.combined,
-    scope.shift,
-    workflow,
-  ];
+  const key = [scopeKey(scope), workflow];
   const histogram = useQuery({
     queryKey: ['analytics', 'workflowHistogram', ...key],
     queryFn: () => loadWorkflowHistogram(scope, workflow),
@@ -189,12 +183,7 @@ export function WorkflowDrilldown({
           rowTestId={(row) => `order-row-${row.orderId}`}
           sort={page?.sort ?? list.sort ?? ORDER_DEFAULT_SORT}
           onSort={(column) => dispatch({ type: 'sort', column })}
-          page={list.page}
-          pages={page?.pages ?? 1}
-          pageSize={list.pageSize}
-          total={page?.total ?? 0}
-          onPage={(next) => dispatch({ type: 'page', page: next, pages: page?.pages ?? 1 })}
-          onPageSize={(size) => dispatch({ type: 'pageSize', pageSize: size })}
+          pager={pagerOf(list, page, dispatch)}
           isPending={orders.isPending}
           error={orders.error}
           onRetry={() => void orders.refetch()}

@@ -5,6 +5,7 @@ import {
   listReducer,
   nextSort,
   pageRange,
+  pagerOf,
   parseSort,
 } from './listState';
 
@@ -68,5 +69,19 @@ describe('list state (server-side paging, sorting, filters)', () => {
     expect(pageRange({ page: 2, pageSize: 50, total: 120 })).toEqual({ first: 51, last: 100 });
     expect(pageRange({ page: 3, pageSize: 50, total: 120 })).toEqual({ first: 101, last: 120 });
     expect(pageRange({ page: 1, pageSize: 50, total: 0 })).toEqual({ first: 0, last: 0 });
+  });
+
+  it('pages through the answer it was given, one page while loading', () => {
+    const actions: unknown[] = [];
+    const list = { ...initialListState({ level: null }), page: 2 };
+    const pager = pagerOf(list, { pages: 4, total: 180 }, (action) => actions.push(action));
+    expect(pager).toMatchObject({ page: 2, pages: 4, pageSize: 50, total: 180 });
+    pager.onPage(3);
+    pager.onPageSize(25);
+    expect(actions).toEqual([
+      { type: 'page', page: 3, pages: 4 },
+      { type: 'pageSize', pageSize: 25 },
+    ]);
+    expect(pagerOf(list, undefined, () => undefined)).toMatchObject({ pages: 1, total: 0 });
   });
 });

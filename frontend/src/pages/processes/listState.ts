@@ -103,3 +103,30 @@ export function pageRange({
   const first = Math.min((page - 1) * pageSize + 1, total);
   return { first, last: Math.min(page * pageSize, total) };
 }
+
+/** The paging of a server-side list as the table shows and changes it. */
+export interface Pager {
+  page: number;
+  pages: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+  onPageSize: (pageSize: number) => void;
+}
+
+/** The pager of `list` with the page the server answered (`undefined` while loading). */
+export function pagerOf<F>(
+  list: ListState<F>,
+  answer: { pages: number; total: number } | undefined,
+  dispatch: (action: ListAction<F>) => void,
+): Pager {
+  const pages = answer?.pages ?? 1;
+  return {
+    page: list.page,
+    pages,
+    pageSize: list.pageSize,
+    total: answer?.total ?? 0,
+    onPage: (page) => dispatch({ type: 'page', page, pages }),
+    onPageSize: (pageSize) => dispatch({ type: 'pageSize', pageSize }),
+  };
+}
