@@ -8,6 +8,7 @@ header. The error history is measured on its first and its last page. Prints p50
 and the median CPU time per call (all threads) in milliseconds; asserts nothing.
 
     .venv/bin/python benchmarks/bench_analytics_v2.py [--data var/bench] [--repeat 20]
+        [--only Processes,Workflows]
 """
 
 import argparse
@@ -66,7 +67,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=Path("var/bench"))
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated resource name prefixes to measure (e.g. Processes,Workflows)",
+    )
     args = parser.parse_args()
+    prefixes = tuple(p.strip() for p in args.only.split(",") if p.strip())
     settings = Settings(
         _env_file=None,
         environment="test",
@@ -95,6 +102,8 @@ def main() -> None:
             for shift in ("all", "night"):
                 period = _period(days, shift)
                 for name, extra in RESOURCES:
+                    if prefixes and not name.startswith(prefixes):
+                        continue
                     params = _params(client, name, extra, period)
                     path = f"/v2/Analytics/{name}"
 
