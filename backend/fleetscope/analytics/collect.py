@@ -21,13 +21,11 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from fleetscope.analytics.measures import Measures
+from fleetscope.analytics.measure_table import Key, MeasureTable
 from fleetscope.analytics.periods import Window, split_hour_ranges
 from fleetscope.analytics.rollup_read import (
     FLEET,
     VEHICLES,
-    Key,
-    entry,
     read_daily,
     read_hourly,
     vehicle_column,
@@ -38,11 +36,13 @@ from fleetscope.analytics.sql_time import seconds_between, utc_from_us
 from fleetscope.facts.rawlog import from_micros
 from fleetscope.facts.rollup import (
     CYCLE_BUCKET_BASE_S,
+    CYCLE_BUCKET_COLUMNS,
     CYCLE_BUCKET_COUNT,
     LOAD_HANDLING_ACTIONS,
 )
 
 _LOADS = sorted(LOAD_HANDLING_ACTIONS)
+_OUTCOMES = frozenset({"finished", "failed", "cancelled"})
 __all__ = [
     "FLEET",
     "CollectRequest",
@@ -92,9 +92,9 @@ def collect(
     now: datetime,
     offline_after: timedelta,
     live: Sequence[LiveRow] | None = None,
-) -> dict[Key, Measures]:
+) -> MeasureTable:
     """``live``: the ``live_rows`` of the request's vehicles, when the caller has read them."""
-    result: dict[Key, Measures] = {}
+    result = MeasureTable()
     if not request.vehicle_ids or not request.windows:
         return result
     if live is None:
@@ -143,7 +143,7 @@ def _from_rollups(
     cursor: duckdb.DuckDBPyConnection,
     request: CollectRequest,
     vehicle_ids: list[int],
-    result: dict[Key, Measures],
+    result: MeasureTable,
     *,
     use_days: bool,
     tail_until: datetime | None,
@@ -251,7 +251,7 @@ def _raw(
     request: CollectRequest,
     vehicle_ids: list[int],
     pieces: Sequence[Tagged],
-    result: dict[Key, Measures],
+    result: MeasureTable,
 ) -> None:
     lows = [tagged.window.start for tagged in pieces]
     highs = [tagged.window.end for tagged in pieces]
@@ -267,31 +267,26 @@ def _raw(
     for kind, vehicle, bucket, label, n, a, b in cursor.execute(
         _raw_sql(request.by_vehicle), parameters
     ).fetchall():
-        measures = entry(result, (int(vehicle), int(bucket)))
+        key: Key = (int(vehicle), int(bucket))
         if kind == "s":
-            measures.states[str(label)] += float(a)
+            result.add(key, f"{label}_s", float(a))
         elif kind == "o":
+            if label in _OUTCOMES:
+                result.add(key, f"orders_{label}", int(n))
             if label == "finished":
-                measures.orders_finished += int(n)
-                measures.cycle_hist[int(a)] += int(n)
-            elif label == "failed":
-                measures.orders_failed += int(n)
-            elif label == "cancelled":
-                measures.orders_cancelled += int(n)
+                result.add(key, CYCLE_BUCKET_COLUMNS[int(a)], int(n))
         elif kind == "e":
-            measures.errors += int(n)
-            measures.stop_errors += int(a)
-            measures.stop_error_s += float(b or 0.0)
+            result.add(key, "errors", int(n))
+            result.add(key, "stop_errors", int(a))
+            result.add(key, "stop_error_s", float(b or 0.0))
         elif kind == "l":
-            measures.loads_handled += int(n)
+            result.add(key, "loads_handled", int(n))
         elif kind == "t":
-            measures.distance_m += float(a or 0.0)
+            result.add(key, "distance_m", float(a or 0.0))
         else:
-            measures.add(
-                Measures(
-                    battery_samples=int(n), battery_charge_sum=float(a or 0.0), battery_charge_min=b
-                )
-            )
+            result.add(key, "battery_samples", int(n))
+            result.add(key, "battery_charge_sum", float(a or 0.0))
+            result.add_minimum(key, "battery_charge_min", b)
 
 
 def open_intervals(
@@ -320,7 +315,7 @@ def open_intervals(
 def _open_states(
     live: Sequence[LiveRow],
     request: CollectRequest,
-    result: dict[Key, Measures],
+    result: MeasureTable,
     *,
     now: datetime,
     offline_after: timedelta,
@@ -342,6 +337,7 @@ def _open_states(
                 tagged = windows[index]
                 overlap = min(end, tagged.window.end) - max(start, tagged.window.start)
                 if overlap > timedelta(0):
-                    measures = entry(result, (key_vehicle, tagged.bucket))
-                    measures.states[open_state] += overlap.total_seconds()
+                    result.add(
+                        (key_vehicle, tagged.bucket), f"{open_state}_s", overlap.total_seconds()
+                    )
                 index += 1

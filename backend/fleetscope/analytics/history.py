@@ -6,17 +6,25 @@ The previous period of equal length comes in its own buckets for a dashed compar
 """
 
 from datetime import datetime, timedelta
+from typing import Any
 
 import duckdb
+import numpy as np
 
 from fleetscope.analytics.collect import FLEET
-from fleetscope.analytics.kpis import compute_kpis, state_times
-from fleetscope.analytics.models import HistoryPoint, HistorySeries, ProductivityHistoryOut
+from fleetscope.analytics.kpis import COUNT_KPIS, Column, kpi_columns
+from fleetscope.analytics.models import (
+    HistoryBucket,
+    HistorySeries,
+    KpiGrid,
+    ProductivityHistoryOut,
+)
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import calendar_buckets, granularity_for
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
 
 PREVIOUS_OFFSET = 100_000  # bucket ids of the previous period start here
+Target = tuple[int | None, str | None, list[int]]  # (vehicle or None: combined, name, ids)
 
 
 def history_spans(scope: AnalyticsScope) -> tuple[list[BucketSpan], list[BucketSpan]]:
@@ -30,30 +38,51 @@ def history_spans(scope: AnalyticsScope) -> tuple[list[BucketSpan], list[BucketS
     )
 
 
-def history_points(
-    collected: Collected, spans: list[BucketSpan], *, vehicle_id: int | None, vehicle_ids: list[int]
-) -> list[HistoryPoint]:
-    key_vehicle = FLEET if vehicle_id is None else vehicle_id
-    points = []
-    for item in spans:
-        measures = collected.get((key_vehicle, item.bucket))
-        seconds = collected.vehicle_seconds(item.bucket)
-        kpis = compute_kpis(
-            measures,
-            period_s=sum(seconds.get(v, 0.0) for v in vehicle_ids),
-            calendar_s=collected.calendar_seconds(item.bucket) if vehicle_id is None else None,
-        )
-        points.append(
-            HistoryPoint.model_validate(
-                {
-                    "from": item.span.first,
-                    "to": item.span.last,
-                    "states": state_times(measures),
-                    "kpis": kpis,
-                }
-            )
-        )
-    return points
+def _kpi_grid(
+    collected: Collected, targets: list[Target], spans: list[BucketSpan]
+) -> dict[str, Column]:
+    """Every KPI of every (target, bucket), as columns of ``len(targets) x len(spans)``."""
+    keys = [
+        (FLEET if vehicle_id is None else vehicle_id, item.bucket)
+        for vehicle_id, _, _ in targets
+        for item in spans
+    ]
+    seconds = [collected.vehicle_seconds(item.bucket) for item in spans]
+    period_s = np.array(
+        [
+            by_vehicle.get(ids[0], 0.0)
+            if len(ids) == 1
+            else sum(by_vehicle.get(v, 0.0) for v in ids)
+            for _, _, ids in targets
+            for by_vehicle in seconds
+        ]
+    )
+    combined = bool(targets) and targets[0][0] is None
+    calendar_s = (
+        np.array([collected.calendar_seconds(item.bucket) for item in spans] * len(targets))
+        if combined
+        else None
+    )
+    columns = kpi_columns(collected.measures.rows(keys), period_s=period_s, calendar_s=calendar_s)
+    return {name: column.reshape(len(targets), len(spans)) for name, column in columns.items()}
+
+
+def _grid_out(grid: dict[str, Column]) -> KpiGrid:
+    """``grid`` as nested lists (NaN as null, counts as integers)."""
+    lists: dict[str, Any] = {}
+    for name, column in grid.items():
+        if name in COUNT_KPIS:
+            lists[name] = column.astype(np.int64).tolist()
+        else:
+            with_nulls = column.astype(object)
+            with_nulls[np.isnan(column)] = None
+            lists[name] = with_nulls.tolist()
+    # Built from the glossary's own columns: validating thousands of values again costs time.
+    return KpiGrid.model_construct(**lists)
+
+
+def _buckets(spans: list[BucketSpan]) -> list[HistoryBucket]:
+    return [HistoryBucket.model_validate({"from": s.span.first, "to": s.span.last}) for s in spans]
 
 
 def productivity_history(
@@ -75,24 +104,18 @@ def productivity_history(
         offline_after=offline_after,
         use_rollups=use_rollups,
     )
-    targets: list[tuple[int | None, str | None, list[int]]]
+    targets: list[Target]
     if scope.combined:
         targets = [(None, None, scope.vehicle_ids)]
     else:
         targets = [(v.id, v.name, [v.id]) for v in scope.vehicles]
-    series = [
-        HistorySeries(
-            vehicle_id=vehicle_id,
-            name=name,
-            points=history_points(collected, current, vehicle_id=vehicle_id, vehicle_ids=ids),
-            previous_points=history_points(
-                collected, previous, vehicle_id=vehicle_id, vehicle_ids=ids
-            ),
-        )
-        for vehicle_id, name, ids in targets
-    ]
+    series = [HistorySeries(vehicle_id=vehicle_id, name=name) for vehicle_id, name, _ in targets]
     return ProductivityHistoryOut(
         period=period_out(scope),
         granularity=granularity_for(scope.span.days),
+        buckets=_buckets(current),
+        previous_buckets=_buckets(previous),
         series=series,
+        kpis=_grid_out(_kpi_grid(collected, targets, current)),
+        previous=_grid_out(_kpi_grid(collected, targets, previous)),
     )

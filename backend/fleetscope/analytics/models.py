@@ -86,26 +86,60 @@ class ProductivityOut(CamelModel):
     )
 
 
-class HistoryPoint(CamelModel):
+class HistoryBucket(CamelModel):
     from_: date = Field(alias="from")
     to: date
-    states: StateTimes
-    kpis: Kpis
+
+
+Values = list[list[float | None]]  # one list per series, aligned with the buckets
+Amounts = list[list[float]]
+Counts = list[list[int]]
+
+
+class KpiGrid(CamelModel):
+    """Every field of ``Kpis`` per series and bucket: ``grid.availability[s][b]`` is series
+    ``s`` in bucket ``b`` (null: no data). A test keeps the field list equal to ``Kpis``."""
+
+    period_seconds: Amounts
+    no_data_seconds: Amounts
+    planned_seconds: Amounts
+    downtime_seconds: Amounts
+    availability: Values
+    utilization: Values
+    idle_share: Values
+    charging_share: Values
+    throughput_per_hour: Values
+    orders_finished: Counts
+    orders_failed: Counts
+    orders_cancelled: Counts
+    order_success_rate: Values
+    loads_handled: Counts
+    distance_km: Amounts
+    distance_per_order_km: Values
+    cycle_time_p50_seconds: Values
+    mtbf_seconds: Values
+    mttr_seconds: Values
+    stop_errors: Counts
+    errors: Counts
+    mean_charge: Values
+    min_charge: Values
 
 
 class HistorySeries(CamelModel):
     vehicle_id: int | None
     name: str | None
-    points: list[HistoryPoint]
-    previous_points: list[HistoryPoint] = Field(
-        description="the previous period in the same buckets, aligned by index"
-    )
 
 
 class ProductivityHistoryOut(CamelModel):
     period: PeriodOut
     granularity: Literal["day", "week", "month"]
-    series: list[HistorySeries]
+    buckets: list[HistoryBucket]
+    previous_buckets: list[HistoryBucket]
+    series: list[HistorySeries] = Field(
+        description="one per vehicle, or one combined series (vehicleId null) when combined"
+    )
+    kpis: KpiGrid = Field(description="each KPI per series (in series order) and bucket")
+    previous: KpiGrid = Field(description="the same for the previous period's buckets")
 
 
 TileKey = Literal[

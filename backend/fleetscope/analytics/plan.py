@@ -13,12 +13,12 @@ import duckdb
 
 from fleetscope.analytics.collect import (
     CollectRequest,
-    Key,
     Tagged,
     collect,
     complete_until,
     live_rows,
 )
+from fleetscope.analytics.measure_table import Key, MeasureTable
 from fleetscope.analytics.measures import Measures
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup
@@ -44,7 +44,7 @@ class SiteWindows:
 class Collected:
     """Measures per (vehicle or 0, bucket) and the T of each site per bucket."""
 
-    measures: dict[Key, Measures]
+    measures: MeasureTable
     sites: list[SiteWindows]
     # Now, when the rollups hold every fact of the selected vehicles up to now (see
     # ``collect.complete_until``); None otherwise.
@@ -54,7 +54,7 @@ class Collected:
     _calendar_seconds: dict[int, float] = field(default_factory=dict)
 
     def get(self, key: Key) -> Measures:
-        return self.measures.get(key) or Measures()
+        return self.measures.get(key)
 
     def vehicle_seconds(self, bucket: int) -> dict[int, float]:
         """T of every selected vehicle in ``bucket``."""
@@ -88,7 +88,7 @@ def read_buckets(
     offline_after: timedelta,
     use_rollups: bool = True,
 ) -> Collected:
-    collected = Collected(measures={}, sites=[], tail_until=now)
+    collected = Collected(measures=MeasureTable(), sites=[], tail_until=now)
     for group in scope.sites:
         windows: dict[int, list[Window]] = {}
         if not group.excluded:
@@ -110,12 +110,10 @@ def read_buckets(
         if complete_until(live, now=now) is None:
             collected.tail_until = None
         found = collect(cursor, request, now=now, offline_after=offline_after, live=live)
-        for key, measures in found.items():
-            existing = collected.measures.get(key)
-            if existing is None:
-                collected.measures[key] = measures
-            else:
-                existing.add(measures)
+        if len(collected.sites) == 1:
+            collected.measures = found
+        else:
+            collected.measures.merge(found)
     return collected
 
 

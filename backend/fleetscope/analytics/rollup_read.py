@@ -11,12 +11,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import duckdb
+import numpy as np
 
-from fleetscope.analytics.measures import STATES, Measures
+from fleetscope.analytics.measure_table import MeasureTable
+from fleetscope.analytics.measures import STATES
 from fleetscope.analytics.periods import Window, midnight
 from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS
 
-Key = tuple[int, int]  # (vehicle id, or FLEET when summed over vehicles; bucket)
 FLEET = 0
 VEHICLES = "(SELECT unnest(?::INTEGER[]))"
 
@@ -33,7 +34,8 @@ _DAYS_OF_RANGES = (
     "unnest(?::INTEGER[]) AS bucket))"
 )
 _HIST_SUMS = ", ".join(f"sum({column})::BIGINT" for column in CYCLE_BUCKET_COLUMNS)
-# Counts as BIGINT: DuckDB sums integers into HUGEINT, which is slower to hand to Python.
+# The sums in the column order of ``measure_table.COLUMNS`` (the histogram last). Counts as
+# BIGINT: DuckDB sums integers into HUGEINT, which numpy has no type for.
 _MEASURES = (
     ", ".join(f"sum({state}_s)" for state in STATES)
     + ", sum(orders_finished)::BIGINT, sum(orders_failed)::BIGINT"
@@ -41,19 +43,12 @@ _MEASURES = (
     + ", sum(errors_warning + errors_urgent + errors_critical + errors_fatal)::BIGINT"
     + ", sum(stop_errors)::BIGINT, sum(stop_error_s), sum(distance_m)"
     + ", sum(loads_handled)::BIGINT, sum(battery_samples)::BIGINT, sum(battery_charge_sum)"
-    + ", min(battery_charge_min)"
+    + ", coalesce(min(battery_charge_min), 'NaN'::DOUBLE)"
 )
 
 
 def vehicle_column(by_vehicle: bool, alias: str) -> str:
     return f"{alias}.vehicle_id" if by_vehicle else str(FLEET)
-
-
-def entry(result: dict[Key, Measures], key: Key) -> Measures:
-    measures = result.get(key)
-    if measures is None:
-        measures = result[key] = Measures()
-    return measures
 
 
 def range_parameters(ranges: Sequence[tuple[Window, int]]) -> list[Any]:
@@ -97,7 +92,7 @@ def read_daily(
     days: Sequence[tuple[tuple[date, date], int]],
     by_vehicle: bool,
     with_cycles: bool,
-    result: dict[Key, Measures],
+    result: MeasureTable,
 ) -> None:
     hist = f", {_HIST_SUMS}" if with_cycles else ""
     sql = (
@@ -113,7 +108,7 @@ def read_daily(
         min(span[0] for span, _ in days),
         max(span[1] for span, _ in days),
     ]
-    _add_rows(cursor.execute(sql, parameters).fetchall(), result, with_cycles=with_cycles)
+    _add_rows(cursor.execute(sql, parameters), result)
 
 
 def read_hourly(
@@ -123,7 +118,7 @@ def read_hourly(
     ranges: Sequence[tuple[Window, int]],
     by_vehicle: bool,
     with_cycles: bool,
-    result: dict[Key, Measures],
+    result: MeasureTable,
 ) -> None:
     hist = f", {_HIST_SUMS}" if with_cycles else ""
     sql = (
@@ -138,32 +133,17 @@ def read_hourly(
         min(window.start for window, _ in ranges),
         max(window.end for window, _ in ranges),
     ]
-    _add_rows(cursor.execute(sql, parameters).fetchall(), result, with_cycles=with_cycles)
+    _add_rows(cursor.execute(sql, parameters), result)
 
 
-def _add_rows(rows: list[Any], result: dict[Key, Measures], *, with_cycles: bool) -> None:
-    # Sums of NOT NULL columns over at least one row are never NULL; only the minimum is.
-    state_count = len(STATES)
-    for row in rows:
-        rest = row[2 + state_count :]
-        measures = Measures(
-            states=dict(zip(STATES, row[2 : 2 + state_count], strict=True)),
-            orders_finished=rest[0],
-            orders_failed=rest[1],
-            orders_cancelled=rest[2],
-            cycle_hist=list(rest[11:]) if with_cycles else Measures().cycle_hist,
-            errors=rest[3],
-            stop_errors=rest[4],
-            stop_error_s=rest[5],
-            distance_m=rest[6],
-            loads_handled=rest[7],
-            battery_samples=rest[8],
-            battery_charge_sum=rest[9],
-            battery_charge_min=rest[10],
-        )
-        key = (row[0], row[1])
-        existing = result.get(key)
-        if existing is None:
-            result[key] = measures
-        else:
-            existing.add(measures)
+def _add_rows(result_set: duckdb.DuckDBPyConnection, table: MeasureTable) -> None:
+    """Add a rollup read's rows (vehicle, bucket, measures in ``COLUMNS`` order) to ``table``
+    as arrays: a history of 100 vehicles has thousands of them."""
+    columns = list(result_set.fetchnumpy().values())
+    if len(columns[0]) == 0:
+        return
+    table.add_rows(
+        vehicles=columns[0].tolist(),
+        buckets=columns[1].tolist(),
+        values=np.column_stack(columns[2:]).astype(np.float64),
+    )

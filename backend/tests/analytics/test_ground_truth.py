@@ -4,6 +4,7 @@ import statistics
 from datetime import datetime, time, timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from fleetscope.simulator.truth import STATES
@@ -181,16 +182,35 @@ def test_history_days_add_up_to_the_period(world: World, customer: TestClient) -
     history = _get(customer, "ProductivityHistory", combined="true", **common)
     total = _get(customer, "Productivity", combined="true", **common)
     assert history["granularity"] == "day"
-    (series,) = history["series"]
-    assert [p["from"] for p in series["points"]] == ["2026-10-24", "2026-10-25", "2026-10-26"]
+    assert [b["from"] for b in history["buckets"]] == ["2026-10-24", "2026-10-25", "2026-10-26"]
+    assert [b["to"] for b in history["previousBuckets"]] == [
+        "2026-10-21",
+        "2026-10-22",
+        "2026-10-23",
+    ]
+    assert history["series"] == [{"vehicleId": None, "name": None}]
     vehicles = len(world.ham_ids)
-    hours = [p["kpis"]["periodSeconds"] / 3600 for p in series["points"]]
+    hours = [seconds / 3600 for seconds in history["kpis"]["periodSeconds"][0]]
     assert hours == [24 * vehicles, 25 * vehicles, 24 * vehicles]
-    assert (
-        sum(p["kpis"]["ordersFinished"] for p in series["points"])
-        == total["fleet"]["kpis"]["ordersFinished"]
+    assert sum(history["kpis"]["ordersFinished"][0]) == total["fleet"]["kpis"]["ordersFinished"]
+    # The simulation starts on 24 October: the previous days have no data.
+    assert history["previous"]["ordersFinished"] == [[0, 0, 0]]
+    assert history["previous"]["availability"] == [[None, None, None]]
+
+
+def test_history_per_vehicle_is_productivity_per_day(world: World, customer: TestClient) -> None:
+    common = {"vehicles": _ids(world), "shift": "all", "combined": "false"}
+    history = _get(
+        customer, "ProductivityHistory", **{"from": "2026-10-24", "to": "2026-10-26"}, **common
     )
-    assert len(series["previousPoints"]) == 3
+    assert [s["vehicleId"] for s in history["series"]] == [int(v) for v in _ids(world).split(",")]
+    for bucket, day in enumerate(("2026-10-24", "2026-10-25", "2026-10-26")):
+        entries = _get(customer, "Productivity", **{"from": day, "to": day}, **common)["entries"]
+        for index, entry in enumerate(entries):
+            assert history["series"][index]["vehicleId"] == entry["vehicleId"]
+            for name, expected in entry["kpis"].items():
+                actual = history["kpis"][name][index][bucket]
+                assert actual == (None if expected is None else pytest.approx(expected)), name
 
 
 def test_dashboard_tiles_match_productivity(world: World, customer: TestClient) -> None:

@@ -56,25 +56,29 @@ export interface Productivity {
 
 export type Granularity = 'day' | 'week' | 'month';
 
-export interface HistoryPoint {
+export interface HistoryBucket {
   from: string;
   to: string;
-  states: StateTimes;
-  kpis: Kpis;
 }
 
+/** Every KPI per series and bucket: `grid.availability[series][bucket]` (null: no data). */
+export type KpiGrid = { [K in keyof Kpis]: Array<Array<Kpis[K]>> };
+
 export interface HistorySeries {
+  /** null: the selected vehicles combined. */
   vehicleId: number | null;
   name: string | null;
-  points: HistoryPoint[];
-  /** The previous period in the same buckets, aligned by index. */
-  previousPoints: HistoryPoint[];
 }
 
 export interface ProductivityHistory {
   period: AnalyticsPeriod;
   granularity: Granularity;
+  buckets: HistoryBucket[];
+  /** The previous period's buckets, aligned with `buckets` by index. */
+  previousBuckets: HistoryBucket[];
   series: HistorySeries[];
+  kpis: KpiGrid;
+  previous: KpiGrid;
 }
 
 export const DASHBOARD_TILE_KEYS = [

@@ -6,6 +6,7 @@ import type {
   Statusboard,
 } from '../api/analytics';
 import type { AnalyticsPeriod } from '../api/analytics-processes';
+import { kpiGrid } from '../pages/productivity/testData';
 
 /**
  * Answers of the issue-4 analytics endpoints for whole-app tests: a fleet that has not sent
@@ -45,7 +46,17 @@ export function fakeAnalyticsAnswer({
     case '/v2/Analytics/Dashboard':
       return { data: { period, granularity: 'day', tiles: [] } satisfies Dashboard };
     case '/v2/Analytics/ProductivityHistory':
-      return { data: { period, granularity: 'day', series: [] } satisfies ProductivityHistory };
+      return {
+        data: {
+          period,
+          granularity: 'day',
+          buckets: [],
+          previousBuckets: [],
+          series: [],
+          kpis: kpiGrid([]),
+          previous: kpiGrid([]),
+        } satisfies ProductivityHistory,
+      };
     case '/v2/Analytics/Statusboard':
       return {
         data: {

@@ -112,8 +112,8 @@ export function productivityTiles(data: Productivity, ctx: ChartContext): KpiTil
   // no comparison at all: "+4,108 orders against 0" would only mislead.
   const previousKnown = hasRecordedTime(data.fleet.previous);
   return PRODUCTIVITY_KPIS.map((kpi) => {
-    const value = kpi.pick(data.fleet.kpis);
-    const previous = previousKnown ? kpi.pick(data.fleet.previous) : null;
+    const value = data.fleet.kpis[kpi.field];
+    const previous = previousKnown ? data.fleet.previous[kpi.field] : null;
     const trend = trendOf({ value, previous, higherIsBetter: kpi.higherIsBetter });
     return {
       key: kpi.key,

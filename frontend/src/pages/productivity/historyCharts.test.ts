@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryPoint, ProductivityHistory } from '../../api/analytics';
+import type { Kpis, ProductivityHistory } from '../../api/analytics';
 import { bucketLabel, historyChart, historyIsEmpty, isoWeek } from './historyCharts';
-import { kpis, states, testContext } from './testData';
+import { kpiGrid, kpis, testContext } from './testData';
 
-function point(from: string, availability: number | null, ordersFinished = 10): HistoryPoint {
-  return { from, to: from, states: states(), kpis: kpis({ availability, ordersFinished }) };
+function days(...isoDays: string[]) {
+  return isoDays.map((day) => ({ from: day, to: day }));
+}
+
+function line(...availability: Array<number | null>): Kpis[] {
+  return availability.map((value) => kpis({ availability: value, ordersFinished: 10 }));
 }
 
 function history(granularity: ProductivityHistory['granularity'] = 'day'): ProductivityHistory {
@@ -20,28 +24,14 @@ function history(granularity: ProductivityHistory['granularity'] = 'day'): Produ
       vehicleIds: [1, 2],
     },
     granularity,
+    buckets: days('2026-11-19', '2026-11-20', '2026-11-21'),
+    previousBuckets: days('2026-11-16', '2026-11-17', '2026-11-18'),
     series: [
-      {
-        vehicleId: 1,
-        name: 'AGV 01',
-        points: [point('2026-11-19', 0.9), point('2026-11-20', null), point('2026-11-21', 0.95)],
-        previousPoints: [
-          point('2026-11-16', 0.8),
-          point('2026-11-17', 0.85),
-          point('2026-11-18', 0.9),
-        ],
-      },
-      {
-        vehicleId: 2,
-        name: 'AGV 02',
-        points: [point('2026-11-19', 0.7), point('2026-11-20', 0.75), point('2026-11-21', 0.8)],
-        previousPoints: [
-          point('2026-11-16', 0.6),
-          point('2026-11-17', 0.65),
-          point('2026-11-18', 0.7),
-        ],
-      },
+      { vehicleId: 1, name: 'AGV 01' },
+      { vehicleId: 2, name: 'AGV 02' },
     ],
+    kpis: kpiGrid([line(0.9, null, 0.95), line(0.7, 0.75, 0.8)]),
+    previous: kpiGrid([line(0.8, 0.85, 0.9), line(0.6, 0.65, 0.7)]),
   };
 }
 
@@ -86,9 +76,7 @@ describe('historyChart', () => {
 
   it('labels the combined series', () => {
     const data = history();
-    data.series = [
-      { ...(data.series[0] as ProductivityHistory['series'][number]), vehicleId: null, name: null },
-    ];
+    data.series = [{ vehicleId: null, name: null }];
     const { option } = historyChart(data, 'availability', testContext());
     expect((option as { series: LineSeries[] }).series[0]?.name).toBe('productivity.combined');
   });
@@ -96,12 +84,11 @@ describe('historyChart', () => {
   it('knows an empty history', () => {
     const data = history();
     expect(historyIsEmpty(data)).toBe(false);
-    for (const line of data.series) {
-      line.points = line.points.map((p) => ({
-        ...p,
-        kpis: kpis({ plannedSeconds: 0, ordersFinished: 0 }),
-      }));
-    }
+    const idle = () => kpis({ plannedSeconds: 0, ordersFinished: 0 });
+    data.kpis = kpiGrid([
+      [idle(), idle(), idle()],
+      [idle(), idle(), idle()],
+    ]);
     expect(historyIsEmpty(data)).toBe(true);
   });
 });

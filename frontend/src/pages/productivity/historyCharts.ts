@@ -1,4 +1,4 @@
-import type { Granularity, Kpis, ProductivityHistory } from '../../api/analytics';
+import type { Granularity, ProductivityHistory } from '../../api/analytics';
 import {
   axisStyle,
   baseCartesian,
@@ -58,10 +58,9 @@ function seriesName(name: string | null, ctx: ChartContext): string {
 
 /** True when no series has a single bucket with a value. */
 export function historyIsEmpty(data: ProductivityHistory): boolean {
-  return data.series.every((series) =>
-    series.points.every(
-      (point) => point.kpis.plannedSeconds === 0 && point.kpis.ordersFinished === 0,
-    ),
+  const { plannedSeconds, ordersFinished } = data.kpis;
+  return plannedSeconds.every((line, series) =>
+    line.every((planned, bucket) => planned === 0 && ordersFinished[series]?.[bucket] === 0),
   );
 }
 
@@ -76,9 +75,10 @@ export function historyChart(
 ): ChartModel {
   const { language, theme, t } = ctx;
   const kpi = productivityKpi(kpiKey);
-  const pick = (kpis: Kpis) => kpi.pick(kpis);
-  const reference = data.series[0]?.points ?? [];
-  const labels = reference.map((point) => bucketLabel(point.from, data.granularity, ctx));
+  const current = data.kpis[kpi.field];
+  const before = data.previous[kpi.field];
+  const reference = data.buckets;
+  const labels = reference.map((bucket) => bucketLabel(bucket.from, data.granularity, ctx));
   const noData = t('charts.noValue');
   const previousLabel = t('charts.previousPeriod');
   const showSymbols = reference.length <= 31;
@@ -89,7 +89,7 @@ export function historyChart(
       {
         name,
         type: 'line',
-        data: line.points.map((point) => pick(point.kpis)),
+        data: current[index] ?? [],
         showSymbol: showSymbols,
         connectNulls: false,
         itemStyle: { color },
@@ -98,7 +98,7 @@ export function historyChart(
       {
         name: `${name} (${previousLabel})`,
         type: 'line',
-        data: line.previousPoints.map((point) => pick(point.kpis)),
+        data: before[index] ?? [],
         showSymbol: false,
         connectNulls: false,
         itemStyle: { color, opacity: 0.6 },
@@ -151,18 +151,14 @@ export function historyChart(
       },
     ]),
   ];
-  const rows = reference.map((point, bucket) => ({
-    from: point.from,
-    to: point.to,
+  const rows = reference.map((range, bucket) => ({
+    from: range.from,
+    to: range.to,
     ...Object.fromEntries(
-      data.series.flatMap((line, index) => {
-        const current = line.points[bucket];
-        const previous = line.previousPoints[bucket];
-        return [
-          [`s${index}`, current ? pick(current.kpis) : null],
-          [`p${index}`, previous ? pick(previous.kpis) : null],
-        ];
-      }),
+      data.series.flatMap((_, index) => [
+        [`s${index}`, current[index]?.[bucket] ?? null],
+        [`p${index}`, before[index]?.[bucket] ?? null],
+      ]),
     ),
   }));
   return { option, table: { columns, rows } };

@@ -15,20 +15,21 @@ export interface ProductivityKpi {
   unit: KpiUnit;
   /** null: neither direction is better (distance). */
   higherIsBetter: boolean | null;
-  pick: (kpis: Kpis) => number | null;
+  /** The field of the API's KPIs this one shows. */
+  field: keyof Kpis;
 }
 
 export const PRODUCTIVITY_KPIS: readonly ProductivityKpi[] = [
-  { key: 'availability', unit: 'share', higherIsBetter: true, pick: (k) => k.availability },
-  { key: 'utilization', unit: 'share', higherIsBetter: true, pick: (k) => k.utilization },
+  { key: 'availability', unit: 'share', higherIsBetter: true, field: 'availability' },
+  { key: 'utilization', unit: 'share', higherIsBetter: true, field: 'utilization' },
   // Idle is capacity left unused and charging time is unavailable time: lower is better.
-  { key: 'idleShare', unit: 'share', higherIsBetter: false, pick: (k) => k.idleShare },
-  { key: 'chargingShare', unit: 'share', higherIsBetter: false, pick: (k) => k.chargingShare },
-  { key: 'throughput', unit: 'perHour', higherIsBetter: true, pick: (k) => k.throughputPerHour },
-  { key: 'orders', unit: 'count', higherIsBetter: true, pick: (k) => k.ordersFinished },
-  { key: 'loads', unit: 'count', higherIsBetter: true, pick: (k) => k.loadsHandled },
+  { key: 'idleShare', unit: 'share', higherIsBetter: false, field: 'idleShare' },
+  { key: 'chargingShare', unit: 'share', higherIsBetter: false, field: 'chargingShare' },
+  { key: 'throughput', unit: 'perHour', higherIsBetter: true, field: 'throughputPerHour' },
+  { key: 'orders', unit: 'count', higherIsBetter: true, field: 'ordersFinished' },
+  { key: 'loads', unit: 'count', higherIsBetter: true, field: 'loadsHandled' },
   // More kilometres is neither good nor bad by itself (distance per order tells that).
-  { key: 'distance', unit: 'km', higherIsBetter: null, pick: (k) => k.distanceKm },
+  { key: 'distance', unit: 'km', higherIsBetter: null, field: 'distanceKm' },
 ];
 
 export type ProductivityKpiKey = ProductivityKpi['key'];

@@ -1,4 +1,10 @@
-import type { Kpis, Productivity, ProductivityEntry, StateTimes } from '../../api/analytics';
+import type {
+  KpiGrid,
+  Kpis,
+  Productivity,
+  ProductivityEntry,
+  StateTimes,
+} from '../../api/analytics';
 import { chartTheme } from '../../components/charts';
 import type { ChartContext } from '../../components/charts/types';
 
@@ -30,6 +36,14 @@ export function kpis(overrides: Partial<Kpis> = {}): Kpis {
     minCharge: 21,
     ...overrides,
   };
+}
+
+/** The KPIs of each series' buckets (`rows[series][bucket]`) in the history's grid shape. */
+export function kpiGrid(rows: Kpis[][]): KpiGrid {
+  const fields = Object.keys(kpis()) as Array<keyof Kpis>;
+  return Object.fromEntries(
+    fields.map((field) => [field, rows.map((line) => line.map((bucket) => bucket[field]))]),
+  ) as KpiGrid;
 }
 
 export function states(overrides: Partial<StateTimes> = {}): StateTimes {
