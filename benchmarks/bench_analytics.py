@@ -103,7 +103,14 @@ def main() -> None:
         action="store_true",
         help="the raw baseline for the night shift too (minutes: a range join per night)",
     )
+    parser.add_argument(
+        "--only", default="", help="comma-separated case label prefixes (e.g. History,Dashboard)"
+    )
+    parser.add_argument(
+        "--days", default="30,365", help="comma-separated period lengths in days to measure"
+    )
     args = parser.parse_args()
+    prefixes = tuple(p.strip() for p in args.only.split(",") if p.strip())
     settings = Settings(
         _env_file=None,
         environment="test",
@@ -131,9 +138,11 @@ def main() -> None:
             f"{'server p50/p95':>16} {'cpu':>7}  {'raw p50/p95':>18}   (milliseconds)"
         )
         cursor = store.cursor()
-        for days in (30, 365):
+        for days in (int(d) for d in args.days.split(",")):
             for shift in ("all", "night"):
                 for label, name, combined in CASES:
+                    if prefixes and not label.startswith(prefixes):
+                        continue
                     if name == "Statusboard" and (days, shift) != (30, "all"):
                         continue  # live: the period does not matter
                     if label.endswith("per vehicle") and shift != "all":

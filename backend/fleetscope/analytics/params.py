@@ -108,7 +108,11 @@ def _site_shifts(site: Site) -> dict[str, Shift]:
 
 
 def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> AnalyticsScope:
-    saved = read_settings(session, user=user)
+    visible = {
+        vehicle_id: VehicleRef(vehicle_id, name, site_id)
+        for vehicle_id, name, site_id in visible_vehicle_names(session, user=user)
+    }
+    saved = read_settings(session, user=user, visible_ids=set(visible))
     selector = saved.date_selector
     first = params.date_from or selector.from_
     last = params.date_to or selector.to
@@ -117,10 +121,6 @@ def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> A
     span = DaySpan(first, last)
     if span.days > MAX_PERIOD_DAYS:
         raise InvalidInputError(PERIOD_TOO_LONG(days=span.days, limit=MAX_PERIOD_DAYS))
-    visible = {
-        vehicle_id: VehicleRef(vehicle_id, name, site_id)
-        for vehicle_id, name, site_id in visible_vehicle_names(session, user=user)
-    }
     if params.vehicles is not None and params.vehicles.strip():
         requested = parse_vehicle_ids(params.vehicles)
         for vehicle_id in requested:

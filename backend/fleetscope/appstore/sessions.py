@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from fleetscope.appstore.models import User, UserSession, utc_now
@@ -40,15 +40,20 @@ def resolve_session(session: Session, *, token: str) -> tuple[UserSession, User]
     """The live session and its active user for a cookie token; None if unknown or expired."""
     if not token:
         return None
-    row = session.get(UserSession, token_digest(token))
-    if row is None:
+    # One query for both rows: every API request resolves its session.
+    found = session.execute(
+        select(UserSession, User)
+        .join(User, User.id == UserSession.user_id)
+        .where(UserSession.token_hash == token_digest(token))
+    ).one_or_none()
+    if found is None:
         return None
+    row, user = found
     if row.expires_at <= utc_now():
         session.delete(row)
         session.commit()
         return None
-    user = session.get(User, row.user_id)
-    if user is None or not user.is_active:
+    if not user.is_active:
         return None
     return row, user
 

@@ -76,9 +76,14 @@ def _view(row: UserSettings, *, visible_ids: set[int]) -> AppSettingsOut:
     )
 
 
-def read_settings(session: Session, *, user: User) -> AppSettingsOut:
+def read_settings(
+    session: Session, *, user: User, visible_ids: set[int] | None = None
+) -> AppSettingsOut:
+    """The user's settings; ``visible_ids``: the user's vehicles, when the caller has them."""
     row = _stored_or_default(session, user=user)
-    return _view(row, visible_ids=visible_vehicle_ids(session, user=user))
+    if visible_ids is None:
+        visible_ids = visible_vehicle_ids(session, user=user)
+    return _view(row, visible_ids=visible_ids)
 
 
 def update_settings(session: Session, *, user: User, patch: AppSettingsPatch) -> AppSettingsOut:
