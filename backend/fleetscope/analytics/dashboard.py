@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import duckdb
+import numpy as np
 
 from fleetscope.analytics.collect import FLEET
 from fleetscope.analytics.history import history_spans
-from fleetscope.analytics.kpis import compute_kpis
-from fleetscope.analytics.measures import Measures
+from fleetscope.analytics.kpis import kpis_of_rows
 from fleetscope.analytics.models import DashboardOut, DashboardTile, Kpis, SparkPoint, TileKey
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import granularity_for
@@ -38,14 +38,18 @@ TILES: tuple[TileSpec, ...] = (
 )
 
 
-def _fleet_kpis(collected: Collected, spans: list[BucketSpan], ids: list[int]) -> Kpis:
-    measures = Measures()
-    period_s = calendar_s = 0.0
-    for item in spans:
-        measures.add(collected.get((FLEET, item.bucket)))
-        period_s += sum(collected.vehicle_seconds(item.bucket).get(v, 0.0) for v in ids)
-        calendar_s += collected.calendar_seconds(item.bucket)
-    return compute_kpis(measures, period_s=period_s, calendar_s=calendar_s)
+def _fleet_kpis(collected: Collected, spans: list[BucketSpan]) -> list[Kpis]:
+    """The fleet's KPIs in each of ``spans``, and (last) over all of them together."""
+    keys = [(FLEET, item.bucket) for item in spans]
+    table = collected.measures
+    rows = np.vstack([table.rows(keys), table.total(keys)])
+    period_s = [collected.fleet_seconds(item.bucket) for item in spans]
+    calendar_s = [collected.calendar_seconds(item.bucket) for item in spans]
+    return kpis_of_rows(
+        rows,
+        period_s=np.array([*period_s, sum(period_s)]),
+        calendar_s=np.array([*calendar_s, sum(calendar_s)]),
+    )
 
 
 def dashboard(
@@ -68,10 +72,9 @@ def dashboard(
         offline_after=offline_after,
         use_rollups=use_rollups,
     )
-    ids = scope.vehicle_ids
-    totals = _fleet_kpis(collected, current, ids)
-    previous_totals = _fleet_kpis(collected, previous, ids)
-    per_bucket = [(item, _fleet_kpis(collected, [item], ids)) for item in current]
+    *buckets, totals = _fleet_kpis(collected, current)
+    previous_totals = _fleet_kpis(collected, previous)[-1]
+    per_bucket = list(zip(current, buckets, strict=True))
     tiles = [
         DashboardTile.model_validate(
             {

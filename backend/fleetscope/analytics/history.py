@@ -24,7 +24,7 @@ from fleetscope.analytics.periods import calendar_buckets, granularity_for
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
 
 PREVIOUS_OFFSET = 100_000  # bucket ids of the previous period start here
-Target = tuple[int | None, str | None, list[int]]  # (vehicle or None: combined, name, ids)
+Target = tuple[int | None, str | None]  # (vehicle, or None: the selected ones combined; name)
 
 
 def history_spans(scope: AnalyticsScope) -> tuple[list[BucketSpan], list[BucketSpan]]:
@@ -44,17 +44,16 @@ def _kpi_grid(
     """Every KPI of every (target, bucket), as columns of ``len(targets) x len(spans)``."""
     keys = [
         (FLEET if vehicle_id is None else vehicle_id, item.bucket)
-        for vehicle_id, _, _ in targets
+        for vehicle_id, _ in targets
         for item in spans
     ]
-    seconds = [collected.vehicle_seconds(item.bucket) for item in spans]
     period_s = np.array(
         [
-            by_vehicle.get(ids[0], 0.0)
-            if len(ids) == 1
-            else sum(by_vehicle.get(v, 0.0) for v in ids)
-            for _, _, ids in targets
-            for by_vehicle in seconds
+            collected.fleet_seconds(item.bucket)
+            if vehicle_id is None
+            else collected.vehicle_seconds(item.bucket).get(vehicle_id, 0.0)
+            for vehicle_id, _ in targets
+            for item in spans
         ]
     )
     combined = bool(targets) and targets[0][0] is None
@@ -104,12 +103,10 @@ def productivity_history(
         offline_after=offline_after,
         use_rollups=use_rollups,
     )
-    targets: list[Target]
-    if scope.combined:
-        targets = [(None, None, scope.vehicle_ids)]
-    else:
-        targets = [(v.id, v.name, [v.id]) for v in scope.vehicles]
-    series = [HistorySeries(vehicle_id=vehicle_id, name=name) for vehicle_id, name, _ in targets]
+    targets: list[Target] = (
+        [(None, None)] if scope.combined else [(v.id, v.name) for v in scope.vehicles]
+    )
+    series = [HistorySeries(vehicle_id=vehicle_id, name=name) for vehicle_id, name in targets]
     return ProductivityHistoryOut(
         period=period_out(scope),
         granularity=granularity_for(scope.span.days),

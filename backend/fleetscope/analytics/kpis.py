@@ -121,16 +121,21 @@ def kpis_at(columns: dict[str, Column], index: int) -> Kpis:
     return Kpis.model_validate(values)
 
 
+def kpis_of_rows(rows: Matrix, *, period_s: Column, calendar_s: Column | None = None) -> list[Kpis]:
+    """``Kpis`` of every row of ``rows`` (see ``kpi_columns``), one vectorised pass."""
+    columns = kpi_columns(rows, period_s=period_s, calendar_s=calendar_s)
+    return [kpis_at(columns, index) for index in range(len(rows))]
+
+
+def state_times_of_rows(rows: Matrix) -> list[StateTimes]:
+    return [
+        StateTimes.model_validate(dict(zip(STATES, row, strict=True)))
+        for row in rows[:, STATE_COLUMNS].tolist()
+    ]
+
+
 def state_times(measures: Measures) -> StateTimes:
-    states = measures.states
-    return StateTimes(
-        offline=states["offline"],
-        error=states["error"],
-        manual=states["manual"],
-        charging=states["charging"],
-        working=states["working"],
-        idle=states["idle"],
-    )
+    return state_times_of_rows(row_of(measures))[0]
 
 
 def compute_kpis(measures: Measures, *, period_s: float, calendar_s: float | None = None) -> Kpis:

@@ -67,6 +67,10 @@ class Collected:
                     cached[vehicle_id] = seconds
         return cached
 
+    def fleet_seconds(self, bucket: int) -> float:
+        """T of all selected vehicles together in ``bucket`` (vehicle seconds)."""
+        return sum(site.seconds(bucket) * len(site.group.vehicle_ids) for site in self.sites)
+
     def calendar_seconds(self, bucket: int) -> float:
         """Length of the union of the sites' T: the fleet's calendar time."""
         cached = self._calendar_seconds.get(bucket)

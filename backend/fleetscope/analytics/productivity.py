@@ -4,11 +4,12 @@ previous period of equal length, per vehicle or combined, plus the order heatmap
 from datetime import datetime, timedelta
 
 import duckdb
+import numpy as np
 
 from fleetscope.analytics.heatmap import add_order_heatmap, empty_heatmap
-from fleetscope.analytics.kpis import compute_kpis, state_times
-from fleetscope.analytics.measures import Measures, total
-from fleetscope.analytics.models import ProductivityEntry, ProductivityOut
+from fleetscope.analytics.kpis import kpis_of_rows, state_times_of_rows
+from fleetscope.analytics.measure_table import Matrix
+from fleetscope.analytics.models import Kpis, ProductivityEntry, ProductivityOut, StateTimes
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
 
@@ -16,34 +17,20 @@ CURRENT = 0
 PREVIOUS = 1
 
 
-def _entry(
-    collected: Collected,
-    *,
-    current: Measures,
-    previous: Measures,
-    vehicle_ids: list[int],
-    vehicle_id: int | None,
-    name: str | None,
-) -> ProductivityEntry:
-    now_s = collected.vehicle_seconds(CURRENT)
-    before_s = collected.vehicle_seconds(PREVIOUS)
-    fleet = vehicle_id is None
-    return ProductivityEntry(
-        vehicle_id=vehicle_id,
-        name=name,
-        states=state_times(current),
-        previous_states=state_times(previous),
-        kpis=compute_kpis(
-            current,
-            period_s=sum(now_s.get(v, 0.0) for v in vehicle_ids),
-            calendar_s=collected.calendar_seconds(CURRENT) if fleet else None,
-        ),
-        previous=compute_kpis(
-            previous,
-            period_s=sum(before_s.get(v, 0.0) for v in vehicle_ids),
-            calendar_s=collected.calendar_seconds(PREVIOUS) if fleet else None,
-        ),
+def _figures(collected: Collected, *, bucket: int, ids: list[int]) -> tuple[Matrix, list[Kpis]]:
+    """States (as rows) and KPIs of every vehicle and, last, of all of them together."""
+    table = collected.measures
+    keys = [(v, bucket) for v in ids]
+    rows = np.vstack([table.rows(keys), table.total(keys)])
+    by_vehicle = collected.vehicle_seconds(bucket)
+    seconds = [by_vehicle.get(v, 0.0) for v in ids]
+    vehicles = kpis_of_rows(rows[:-1], period_s=np.array(seconds))
+    (fleet,) = kpis_of_rows(
+        rows[-1:],
+        period_s=np.array([sum(seconds)]),
+        calendar_s=np.array([collected.calendar_seconds(bucket)]),
     )
+    return rows, [*vehicles, fleet]
 
 
 def productivity(
@@ -66,30 +53,27 @@ def productivity(
         use_rollups=use_rollups,
     )
     ids = scope.vehicle_ids
-    current = {v: collected.get((v, CURRENT)) for v in ids}
-    previous = {v: collected.get((v, PREVIOUS)) for v in ids}
-    fleet = _entry(
-        collected,
-        current=total(list(current.values())),
-        previous=total(list(previous.values())),
-        vehicle_ids=ids,
-        vehicle_id=None,
-        name=None,
-    )
+    now_rows, now_kpis = _figures(collected, bucket=CURRENT, ids=ids)
+    before_rows, before_kpis = _figures(collected, bucket=PREVIOUS, ids=ids)
+    now_states: list[StateTimes] = state_times_of_rows(now_rows)
+    before_states: list[StateTimes] = state_times_of_rows(before_rows)
+
+    def entry(index: int, vehicle_id: int | None, name: str | None) -> ProductivityEntry:
+        return ProductivityEntry(
+            vehicle_id=vehicle_id,
+            name=name,
+            states=now_states[index],
+            previous_states=before_states[index],
+            kpis=now_kpis[index],
+            previous=before_kpis[index],
+        )
+
+    fleet = entry(len(ids), None, None)
     if scope.combined:
         entries = [fleet]
     else:
-        entries = [
-            _entry(
-                collected,
-                current=current[vehicle.id],
-                previous=previous[vehicle.id],
-                vehicle_ids=[vehicle.id],
-                vehicle_id=vehicle.id,
-                name=vehicle.name,
-            )
-            for vehicle in scope.vehicles
-        ]
+        position = {vehicle_id: index for index, vehicle_id in enumerate(ids)}
+        entries = [entry(position[v.id], v.id, v.name) for v in scope.vehicles]
     heatmap = empty_heatmap()
     for site in collected.sites:
         add_order_heatmap(
