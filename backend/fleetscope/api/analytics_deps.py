@@ -15,7 +15,7 @@ from fleetscope.facts.store import FactStore
 from fleetscope.i18n.messages import FACT_STORE_NOT_OPEN
 
 
-def analytics_params(
+async def analytics_params(
     from_: Annotated[
         date | None,
         Query(alias="from", description="first day (site-local, inclusive); default: saved"),
@@ -52,7 +52,7 @@ def get_scope(db: SessionDep, user: CurrentUser, params: ParamsDep) -> Analytics
 ScopeDep = Annotated[AnalyticsScope, Depends(get_scope)]
 
 
-def get_fact_store(request: Request) -> FactStore:
+async def get_fact_store(request: Request) -> FactStore:
     ingestion = getattr(request.app.state, "ingestion", None)
     if ingestion is None:
         raise ApiError(503, FACT_STORE_NOT_OPEN())

@@ -23,7 +23,9 @@ CSRF_HEADER = "X-CSRF-Token"
 STATE_CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-def get_app_settings(request: Request) -> Settings:
+# Dependencies that only read app state are ``async``: FastAPI runs a sync one in a worker
+# thread, a hop that costs more than the dependency itself on every request.
+async def get_app_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
@@ -34,7 +36,7 @@ def get_db(request: Request) -> Iterator[Session]:
         yield session
 
 
-def get_login_limiter(request: Request) -> LoginRateLimiter:
+async def get_login_limiter(request: Request) -> LoginRateLimiter:
     limiter: LoginRateLimiter = request.app.state.login_limiter
     return limiter
 
@@ -71,14 +73,14 @@ def get_authenticated(request: Request, db: SessionDep) -> Authenticated:
 AuthenticatedDep = Annotated[Authenticated, Depends(get_authenticated)]
 
 
-def get_current_user(authenticated: AuthenticatedDep) -> User:
+async def get_current_user(authenticated: AuthenticatedDep) -> User:
     return authenticated.user
 
 
 CurrentUser = Annotated[User, Depends(get_current_user)]
 
 
-def get_admin_user(user: CurrentUser) -> User:
+async def get_admin_user(user: CurrentUser) -> User:
     """Administration is for superusers; support and service are read-only."""
     if not can_administer(user):
         raise ApiError(403, ADMIN_REQUIRED())

@@ -44,7 +44,7 @@ def _resolve(request: Request, params: AnalyticsParams) -> AnalyticsScope:
 )
 async def stream_statusboard(request: Request, params: ParamsDep) -> StreamingResponse:
     scope = await run_in_threadpool(_resolve, request, params)
-    store = get_fact_store(request)
+    store = await get_fact_store(request)
     hub: LiveHub | None = getattr(request.app.state.ingestion, "hub", None)
     if hub is None:
         raise ApiError(503, LIVE_UNAVAILABLE())
