@@ -78,16 +78,9 @@ class MeasureTable:
             row = self._index[key] = len(self._index)
         return row
 
-    def add_rows(
-        self,
-        *,
-        vehicles: Sequence[int],
-        buckets: Sequence[int],
-        values: Matrix,
-        first_column: int = 0,
-    ) -> None:
-        """Add ``values`` (one row per (vehicle, bucket), columns from ``first_column`` on)
-        to the rows of those keys."""
+    def add_rows(self, *, vehicles: Sequence[int], buckets: Sequence[int], values: Matrix) -> None:
+        """Add ``values`` (one row per (vehicle, bucket); the first ``values.shape[1]``
+        columns of ``COLUMNS``, e.g. without the histogram) to the rows of those keys."""
         if not len(vehicles):
             return
         self._reserve(len(vehicles))
@@ -96,14 +89,11 @@ class MeasureTable:
             dtype=np.intp,
             count=len(vehicles),
         )
-        last_column = first_column + values.shape[1]
-        target = self._values[:, first_column:last_column]
-        columns = np.arange(first_column, last_column)
-        summed = columns != MIN_COLUMN
-        np.add.at(target, (rows[:, None], np.flatnonzero(summed)[None, :]), values[:, summed])
-        if not summed.all():
-            minimum = MIN_COLUMN - first_column
-            np.fmin.at(target[:, minimum], rows, values[:, minimum])
+        width = values.shape[1]
+        summed = np.flatnonzero(np.arange(width) != MIN_COLUMN)
+        np.add.at(self._values, (rows[:, None], summed[None, :]), values[:, summed])
+        if width > MIN_COLUMN:
+            np.fmin.at(self._values[:, MIN_COLUMN], rows, values[:, MIN_COLUMN])
 
     def add(self, key: Key, column: str, value: float) -> None:
         self._reserve(1)
