@@ -6,7 +6,7 @@ used only for vehicles whose recorded zone is their site's zone now, otherwise t
 """
 
 from collections.abc import Sequence
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -33,11 +33,7 @@ _DAYS_OF_RANGES = (
     "FROM (SELECT unnest(?::DATE[]) AS lo, unnest(?::DATE[]) AS hi, "
     "unnest(?::INTEGER[]) AS bucket))"
 )
-ALL_BUCKETS = tuple(range(len(CYCLE_BUCKET_COLUMNS)))
-# An hourly read with the histogram over more hours than this first asks the daily rollups
-# which cycle buckets hold any count in those days: the others are zero in every hour, and
-# each column a query reads costs per row (docs/facts.md), 48 of them double the read.
-_PRUNE_BUCKETS_AFTER_HOURS = 72
+_HIST_SUMS = ", ".join(f"sum({column})::BIGINT" for column in CYCLE_BUCKET_COLUMNS)
 # The sums in the column order of ``measure_table.COLUMNS`` (the histogram last). Counts as
 # BIGINT: DuckDB sums integers into HUGEINT, which numpy has no type for.
 _MEASURES = (
@@ -98,9 +94,9 @@ def read_daily(
     with_cycles: bool,
     result: MeasureTable,
 ) -> None:
-    buckets = ALL_BUCKETS if with_cycles else ()
+    hist = f", {_HIST_SUMS}" if with_cycles else ""
     sql = (
-        f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {_MEASURES}{_hist_sums(buckets)} "  # noqa: S608 - constants only
+        f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {_MEASURES}{hist} "  # noqa: S608 - constants only
         f"FROM rollup_daily r JOIN {_DAYS_OF_RANGES} sel ON r.day = sel.day "
         f"WHERE r.vehicle_id IN {VEHICLES} AND r.day >= ? AND r.day <= ? GROUP BY ALL"
     )
@@ -112,7 +108,7 @@ def read_daily(
         min(span[0] for span, _ in days),
         max(span[1] for span, _ in days),
     ]
-    _add_rows(cursor.execute(sql, parameters), result, buckets=buckets)
+    _add_rows(cursor.execute(sql, parameters), result)
 
 
 def read_hourly(
@@ -124,59 +120,30 @@ def read_hourly(
     with_cycles: bool,
     result: MeasureTable,
 ) -> None:
-    first = min(window.start for window, _ in ranges)
-    last = max(window.end for window, _ in ranges)
-    buckets: Sequence[int] = ()
-    if with_cycles:
-        long_read = last - first > timedelta(hours=_PRUNE_BUCKETS_AFTER_HOURS)
-        buckets = buckets_in_use(cursor, vehicle_ids, first, last) if long_read else ALL_BUCKETS
+    hist = f", {_HIST_SUMS}" if with_cycles else ""
     sql = (
-        f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {_MEASURES}{_hist_sums(buckets)} "  # noqa: S608 - constants only
+        f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {_MEASURES}{hist} "  # noqa: S608 - constants only
         f"FROM rollup_hourly r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
         f"WHERE r.vehicle_id IN {VEHICLES} AND r.hour_utc >= ? AND r.hour_utc < ? "
         "GROUP BY ALL"
     )
-    parameters = [*range_parameters(ranges), vehicle_ids, first, last]
-    _add_rows(cursor.execute(sql, parameters), result, buckets=buckets)
+    parameters = [
+        *range_parameters(ranges),
+        vehicle_ids,
+        min(window.start for window, _ in ranges),
+        max(window.end for window, _ in ranges),
+    ]
+    _add_rows(cursor.execute(sql, parameters), result)
 
 
-def buckets_in_use(
-    cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int], first: datetime, last: datetime
-) -> list[int]:
-    """The cycle buckets with a count in any daily rollup row of the vehicles from the UTC
-    day before ``first`` to the one after ``last``: the local day of an instant in any zone
-    lies in that range, so every hour in between has counts only in these buckets."""
-    used = ", ".join(f"coalesce(sum({column}), 0) > 0" for column in CYCLE_BUCKET_COLUMNS)
-    row = cursor.execute(
-        f"SELECT {used} FROM rollup_daily WHERE vehicle_id IN {VEHICLES} "  # noqa: S608 - constants only
-        "AND day >= ? AND day <= ?",
-        [
-            vehicle_ids,
-            first.astimezone(UTC).date() - timedelta(days=1),
-            last.astimezone(UTC).date() + timedelta(days=1),
-        ],
-    ).fetchone()
-    return [bucket for bucket, any_count in enumerate(row or ()) if any_count]
-
-
-def _hist_sums(buckets: Sequence[int]) -> str:
-    return "".join(f", sum({CYCLE_BUCKET_COLUMNS[b]})::BIGINT" for b in buckets)
-
-
-def _add_rows(
-    result_set: duckdb.DuckDBPyConnection, table: MeasureTable, *, buckets: Sequence[int]
-) -> None:
-    """Add a rollup read's rows (vehicle, bucket, the measures in ``COLUMNS`` order, then the
-    sums of the histogram ``buckets``) to ``table`` as arrays: a history of 100 vehicles has
-    thousands of them."""
+def _add_rows(result_set: duckdb.DuckDBPyConnection, table: MeasureTable) -> None:
+    """Add a rollup read's rows (vehicle, bucket, measures in ``COLUMNS`` order) to ``table``
+    as arrays: a history of 100 vehicles has thousands of them."""
     columns = list(result_set.fetchnumpy().values())
     if len(columns[0]) == 0:
         return
-    values = np.column_stack(columns[2:]).astype(np.float64)
-    if buckets:
-        measures = values.shape[1] - len(buckets)
-        full = np.zeros((len(values), measures + len(ALL_BUCKETS)))
-        full[:, :measures] = values[:, :measures]
-        full[:, measures + np.asarray(buckets, dtype=np.intp)] = values[:, measures:]
-        values = full
-    table.add_rows(vehicles=columns[0].tolist(), buckets=columns[1].tolist(), values=values)
+    table.add_rows(
+        vehicles=columns[0].tolist(),
+        buckets=columns[1].tolist(),
+        values=np.column_stack(columns[2:]).astype(np.float64),
+    )

@@ -10,7 +10,6 @@ from fleetscope.analytics.collect import CollectRequest, Tagged, collect, open_i
 from fleetscope.analytics.kpis import compute_kpis
 from fleetscope.analytics.measures import Measures
 from fleetscope.analytics.periods import DaySpan, Shift, Window, period_windows
-from fleetscope.analytics.rollup_read import ALL_BUCKETS, buckets_in_use
 from fleetscope.facts.model import (
     ActionRecord,
     ErrorEpisode,
@@ -163,38 +162,6 @@ def test_rollups_with_raw_edges_equal_the_raw_facts(
     # Every moment of T after the first fact has a state (Kolkata's day starts 3.5 h earlier).
     with_data = sum(max(0.0, (w.end - max(w.start, T0)).total_seconds()) for w in windows)
     assert fast.covered_s == pytest.approx(with_data)
-
-
-def test_a_long_hourly_read_sums_only_the_buckets_in_use(store: FactStore) -> None:
-    """Over more than three days of whole shift hours the histogram columns are pruned to
-    the buckets the daily rollups hold; no count may go missing."""
-    now = T0 + timedelta(days=6)
-    windows = period_windows(
-        span=DaySpan(date(2026, 5, 31), date(2026, 6, 5)),
-        zone=BERLIN,
-        shift=Shift("day", time(6), time(18), frozenset(range(7))),
-        now=now,
-    )
-    tagged = [Tagged(w, 0) for w in windows]
-    cursor = store.cursor()
-    try:
-        used = buckets_in_use(cursor, [1, 2], windows[0].start, windows[-1].end)
-        fast, slow = (
-            collect(
-                cursor,
-                CollectRequest([1, 2], tagged, by_vehicle=False, use_rollups=rollups),
-                now=now,
-                offline_after=OFFLINE_AFTER,
-            )[(0, 0)]
-            for rollups in (True, False)
-        )
-    finally:
-        cursor.close()
-    assert 0 < len(used) < len(ALL_BUCKETS)
-    assert fast.cycle_hist == slow.cycle_hist
-    # The days' buckets include those of hours outside the shift: a superset is harmless.
-    assert {b for b, count in enumerate(fast.cycle_hist) if count} <= set(used)
-    assert fast.orders_finished == sum(fast.cycle_hist) > 0
 
 
 def test_days_cut_in_another_zone_are_read_from_the_hours(store: FactStore) -> None:
