@@ -19,8 +19,8 @@ Key = tuple[int, int]  # (vehicle id, or FLEET when summed over vehicles; bucket
 Matrix = npt.NDArray[np.float64]
 
 # Column order of the matrix; rollup reads select their sums in this order.
-COLUMNS: tuple[str, ...] = (
-    *(f"{state}_s" for state in STATES),
+# The sums and counts of ``Measures`` besides the states, the minimum and the histogram.
+_SCALARS: tuple[str, ...] = (
     "orders_finished",
     "orders_failed",
     "orders_cancelled",
@@ -31,6 +31,11 @@ COLUMNS: tuple[str, ...] = (
     "loads_handled",
     "battery_samples",
     "battery_charge_sum",
+)
+_COUNTS = frozenset(_SCALARS) - {"stop_error_s", "distance_m", "battery_charge_sum"}
+COLUMNS: tuple[str, ...] = (
+    *(f"{state}_s" for state in STATES),
+    *_SCALARS,
     "battery_charge_min",  # a minimum, NaN for none: combined with fmin, never added
     *CYCLE_BUCKET_COLUMNS,
 )
@@ -143,20 +148,15 @@ def measures_of(row: Matrix) -> Measures:
     """A matrix row as ``Measures``."""
     values = row.tolist()
     minimum = values[MIN_COLUMN]
+    scalars = {
+        name: int(values[COLUMN[name]]) if name in _COUNTS else values[COLUMN[name]]
+        for name in _SCALARS
+    }
     return Measures(
         states=dict(zip(STATES, values[STATE_COLUMNS], strict=True)),
-        orders_finished=int(values[COLUMN["orders_finished"]]),
-        orders_failed=int(values[COLUMN["orders_failed"]]),
-        orders_cancelled=int(values[COLUMN["orders_cancelled"]]),
         cycle_hist=[int(count) for count in values[HIST_COLUMNS]],
-        errors=int(values[COLUMN["errors"]]),
-        stop_errors=int(values[COLUMN["stop_errors"]]),
-        stop_error_s=values[COLUMN["stop_error_s"]],
-        distance_m=values[COLUMN["distance_m"]],
-        loads_handled=int(values[COLUMN["loads_handled"]]),
-        battery_samples=int(values[COLUMN["battery_samples"]]),
-        battery_charge_sum=values[COLUMN["battery_charge_sum"]],
         battery_charge_min=None if minimum != minimum else minimum,  # NaN: no sample
+        **scalars,
     )
 
 
@@ -165,18 +165,7 @@ def row_of(measures: Measures) -> Matrix:
     result = empty_rows(1)
     row = result[0]
     row[STATE_COLUMNS] = [measures.states[state] for state in STATES]
-    for name in (
-        "orders_finished",
-        "orders_failed",
-        "orders_cancelled",
-        "errors",
-        "stop_errors",
-        "stop_error_s",
-        "distance_m",
-        "loads_handled",
-        "battery_samples",
-        "battery_charge_sum",
-    ):
+    for name in _SCALARS:
         row[COLUMN[name]] = getattr(measures, name)
     if measures.battery_charge_min is not None:
         row[MIN_COLUMN] = measures.battery_charge_min
