@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../../i18n';
 import { ChartCard, type ChartStatus } from './ChartCard';
 import * as csv from './csv';
+import { ModelChartCard } from './ModelChartCard';
 import type { TableData } from './types';
 
 const table: TableData = {
@@ -65,5 +66,38 @@ describe('ChartCard', () => {
     expect(screen.getByTestId('chart-error')).toHaveTextContent('vehicle 17 not found');
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(retry).toHaveBeenCalled();
+  });
+});
+
+describe('ModelChartCard', () => {
+  it("shows the model's table in table view and nothing to toggle while loading", () => {
+    createI18n('en');
+    const exportScope = { page: 'processesAnalysis', from: '2026-11-01', to: '2026-11-21' };
+    const { rerender } = render(
+      <MantineProvider>
+        <ModelChartCard
+          name="model"
+          title="Model"
+          status={{ kind: 'loading' }}
+          model={undefined}
+          exportScope={exportScope}
+        />
+      </MantineProvider>,
+    );
+    expect(screen.getByTestId('chart-loading')).toBeInTheDocument();
+    rerender(
+      <MantineProvider>
+        <ModelChartCard
+          name="model"
+          title="Model"
+          status={{ kind: 'ready' }}
+          model={{ option: {}, table }}
+          exportScope={exportScope}
+        />
+      </MantineProvider>,
+    );
+    const card = screen.getByTestId('chart-model');
+    fireEvent.click(within(card).getByTestId('chart-table-toggle'));
+    expect(within(card).getByTestId('chart-table')).toHaveTextContent('AGV 01');
   });
 });

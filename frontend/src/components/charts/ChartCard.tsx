@@ -25,7 +25,7 @@ export type ChartStatus =
   | { kind: 'empty'; reason: EmptyReason }
   | { kind: 'ready' };
 
-interface ChartCardProps {
+export interface ChartCardProps {
   /** Stable id: test id `chart-<name>` and part of the CSV file name. */
   name: string;
   title: string;

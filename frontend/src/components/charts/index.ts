@@ -11,11 +11,11 @@
  * 2. Render it thinly:
  *      const ctx = useChartContext();
  *      const model = useMemo(() => data && ordersChart(data, ctx), [data, ctx]);
- *      <ChartCard name="orders" title={t('processes.orders')}
+ *      <ModelChartCard name="orders" title={t('processes.orders')} model={model}
  *                 status={chartStatus({ isPending, error, isEmpty, emptyReason, onRetry: refetch })}
- *                 table={model?.table} exportScope={{ page: 'processesAnalysis', from, to }}>
- *        {model && <EChart option={model.option} ariaLabel={t('processes.orders')} />}
- *      </ChartCard>
+ *                 exportScope={{ page: 'processesAnalysis', from, to }} />
+ *    (ModelChartCard is a ChartCard with the model's table and an EChart of its option;
+ *    use ChartCard directly for other content.)
  *    ChartCard gives test ids `chart-<name>` (data-status, data-view), `chart-table-toggle`,
  *    `csv-export`, `chart-table`, `chart-loading`, `chart-empty` (data-reason), `chart-error`.
  * 3. Empty states say why: `emptyReasonFor({ vehicleCount, shift })` or a reason of your own
@@ -26,12 +26,13 @@
  * EChart is lazy: ECharts is loaded with the first chart, never in the main chunk. To use
  * a chart type or component not yet registered, add it in ./echarts.ts.
  */
-export { ChartCard, type ChartStatus, DataTable } from './ChartCard';
+export { ChartCard, type ChartCardProps, type ChartStatus, DataTable } from './ChartCard';
 export { csvFileName, csvSeparator, downloadCsv, quoteCsvField, toCsv } from './csv';
 export { EChart, type EChartProps } from './EChart';
 export { type EmptyReason, emptyReasonFor } from './emptyReason';
 export { KpiTile } from './KpiTile';
 export { formatKpiDelta, formatKpiValue, type KpiUnit } from './kpiFormat';
+export { ModelChartCard } from './ModelChartCard';
 export { sparklineOption } from './sparkline';
 export { chartStatus } from './status';
 export {

@@ -2,7 +2,7 @@ import { Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ActionRow, loadActions, scopeKey } from '../../api/analytics-processes';
-import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { actionsChart } from './actionsCharts';
 import { cellText } from './durations';
@@ -74,18 +74,14 @@ export default function ProcessesActionsPage() {
   return (
     <AnalysisPage topic="processesActions">
       <Stack gap="md">
-        <ChartCard
+        <ModelChartCard
           name="actions"
           title={t('processes.actionsTitle')}
           status={statusFor((d) => d.actions.length === 0)}
-          table={chart?.table}
+          model={chart}
           exportScope={{ page: 'processesActions', from: scope.from, to: scope.to }}
           height={280}
-        >
-          {chart && (
-            <EChart option={chart.option} height={280} ariaLabel={t('processes.actionsTitle')} />
-          )}
-        </ChartCard>
+        />
         {rows && rows.length > 0 && (
           <div data-testid="actions-list">
             <Text size="sm" c="dimmed" mb="xs">

@@ -3,9 +3,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadProcesses } from '../../api/analytics-processes';
 import {
-  ChartCard,
-  EChart,
   KpiTile,
+  ModelChartCard,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
@@ -73,40 +72,30 @@ export default function ProcessesAnalysisPage() {
             />
           </SimpleGrid>
         )}
-        <ChartCard
+        <ModelChartCard
           name="cycle-histogram"
           title={t('processes.cycleHistogram')}
           status={statusFor(
             (d) => d.fleet.current.cycle.count === 0 && d.fleet.previous.cycle.count === 0,
           )}
-          table={histogram?.table}
+          model={histogram}
           exportScope={exportScope}
-        >
-          {histogram && (
-            <EChart option={histogram.option} ariaLabel={t('processes.cycleHistogram')} />
-          )}
-        </ChartCard>
+        />
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-          <ChartCard
+          <ModelChartCard
             name="outcomes"
             title={t('processes.outcomes')}
             status={statusFor(noOrders)}
-            table={outcomes?.table}
+            model={outcomes}
             exportScope={exportScope}
-          >
-            {outcomes && <EChart option={outcomes.option} ariaLabel={t('processes.outcomes')} />}
-          </ChartCard>
-          <ChartCard
+          />
+          <ModelChartCard
             name="cycle-percentiles"
             title={t('processes.cyclePercentiles')}
             status={statusFor(noOrders)}
-            table={percentiles?.table}
+            model={percentiles}
             exportScope={exportScope}
-          >
-            {percentiles && (
-              <EChart option={percentiles.option} ariaLabel={t('processes.cyclePercentiles')} />
-            )}
-          </ChartCard>
+          />
         </SimpleGrid>
       </Stack>
     </AnalysisPage>

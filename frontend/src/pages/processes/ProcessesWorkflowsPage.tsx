@@ -2,7 +2,7 @@ import { Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadWorkflows, scopeKey, type WorkflowRow } from '../../api/analytics-processes';
-import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText, signedCount } from './durations';
 import { nextSort } from './listState';
@@ -82,18 +82,14 @@ export default function ProcessesWorkflowsPage() {
   return (
     <AnalysisPage topic="processesWorkflows">
       <Stack gap="md">
-        <ChartCard
+        <ModelChartCard
           name="workflows"
           title={t('processes.workflowsTitle')}
           status={statusFor((d) => d.workflows.length === 0)}
-          table={chart?.table}
+          model={chart}
           exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}
           height={280}
-        >
-          {chart && (
-            <EChart option={chart.option} height={280} ariaLabel={t('processes.workflowsTitle')} />
-          )}
-        </ChartCard>
+        />
         {rows && rows.length > 0 && (
           <div data-testid="workflows-list">
             <Text size="sm" c="dimmed" mb="xs">

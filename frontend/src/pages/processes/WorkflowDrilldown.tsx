@@ -12,10 +12,9 @@ import {
   type WorkflowOrder,
 } from '../../api/analytics-processes';
 import {
-  ChartCard,
   chartStatus,
-  EChart,
   type EmptyReason,
+  ModelChartCard,
   useChartContext,
 } from '../../components/charts';
 import { cellText } from './durations';
@@ -132,7 +131,7 @@ export function WorkflowDrilldown({
             <IconX size={18} />
           </ActionIcon>
         </Group>
-        <ChartCard
+        <ModelChartCard
           name="workflow-histogram"
           title={t('processes.cycleHistogram')}
           status={chartStatus({
@@ -145,14 +144,10 @@ export function WorkflowDrilldown({
             emptyReason,
             onRetry: () => void histogram.refetch(),
           })}
-          table={model?.table}
+          model={model}
           exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}
           height={260}
-        >
-          {model && (
-            <EChart option={model.option} height={260} ariaLabel={t('processes.cycleHistogram')} />
-          )}
-        </ChartCard>
+        />
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Title order={4} size="h5">
             {t('processes.workflowOrders')}

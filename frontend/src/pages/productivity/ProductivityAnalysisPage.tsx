@@ -3,9 +3,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadProductivity } from '../../api/analytics';
 import {
-  ChartCard,
-  EChart,
   KpiTile,
+  ModelChartCard,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
@@ -60,51 +59,29 @@ export default function ProductivityAnalysisPage() {
               ))
             : null}
         </SimpleGrid>
-        <ChartCard
+        <ModelChartCard
           name="timeInState"
           title={t('productivity.charts.timeInState')}
           status={emptyStatus}
-          table={models?.timeInState.table}
+          model={models?.timeInState}
           exportScope={exportScope}
           height={timeInStateHeight(data?.entries.length ?? 1)}
-        >
-          {models && (
-            <EChart
-              option={models.timeInState.option}
-              height={timeInStateHeight(data?.entries.length ?? 1)}
-              ariaLabel={t('productivity.charts.timeInState')}
-            />
-          )}
-        </ChartCard>
+        />
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-          <ChartCard
+          <ModelChartCard
             name="ordersHeatmap"
             title={t('productivity.charts.ordersHeatmap')}
             status={statusFor((loaded) => heatmapIsEmpty(loaded.heatmap))}
-            table={models?.heatmap.table}
+            model={models?.heatmap}
             exportScope={exportScope}
-          >
-            {models && (
-              <EChart
-                option={models.heatmap.option}
-                ariaLabel={t('productivity.charts.ordersHeatmap')}
-              />
-            )}
-          </ChartCard>
-          <ChartCard
+          />
+          <ModelChartCard
             name="distanceLoads"
             title={t('productivity.charts.distanceLoads')}
             status={emptyStatus}
-            table={models?.distanceLoads.table}
+            model={models?.distanceLoads}
             exportScope={exportScope}
-          >
-            {models && (
-              <EChart
-                option={models.distanceLoads.option}
-                ariaLabel={t('productivity.charts.distanceLoads')}
-              />
-            )}
-          </ChartCard>
+          />
         </SimpleGrid>
       </Stack>
     </AnalysisPage>

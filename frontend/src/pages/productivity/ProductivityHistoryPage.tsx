@@ -2,7 +2,7 @@ import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadProductivityHistory } from '../../api/analytics';
-import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { historyChart, historyIsEmpty } from './historyCharts';
 import { PRODUCTIVITY_KPIS } from './kpis';
@@ -47,17 +47,15 @@ export default function ProductivityHistoryPage() {
             const model = charts?.[index]?.model;
             const title = t(`productivity.kpi.${kpi.key}`);
             return (
-              <ChartCard
+              <ModelChartCard
                 key={kpi.key}
                 name={`history-${kpi.key}`}
                 title={title}
                 status={status}
-                table={model?.table}
+                model={model}
                 exportScope={exportScope}
                 height={280}
-              >
-                {model && <EChart option={model.option} height={280} ariaLabel={title} />}
-              </ChartCard>
+              />
             );
           })}
         </SimpleGrid>
