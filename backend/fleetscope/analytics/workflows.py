@@ -24,6 +24,7 @@ from fleetscope.analytics.fact_rows import (
     select_periods,
 )
 from fleetscope.analytics.models import PeriodOut
+from fleetscope.analytics.order_summary import ORDER_COLUMNS, summarize_orders
 from fleetscope.analytics.paging import (
     Page,
     PageRequest,
@@ -33,13 +34,7 @@ from fleetscope.analytics.paging import (
 )
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
-from fleetscope.analytics.processes import (
-    ORDER_COLUMNS,
-    ProcessFigures,
-    figures,
-    histogram_edges,
-    summarize_orders,
-)
+from fleetscope.analytics.processes import ProcessFigures, figures, histogram_edges
 from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.schemas import CamelModel
 
@@ -116,9 +111,11 @@ def workflows(
         select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
     )
     found: dict[str, dict[int, ProcessFigures]] = {}
-    summaries = summarize_orders(cursor, (rows_sql, parameters), keys=["workflow", "bucket"])
+    # The table shows counts and cycle times only: the paused and waiting sums are skipped.
+    summaries = summarize_orders(cursor, (rows_sql, parameters), key="workflow", sums=False)
     for (workflow, bucket), summary in summaries.items():
-        found.setdefault(str(workflow), {})[int(bucket)] = figures(summary)
+        if workflow is not None:
+            found.setdefault(str(workflow), {})[bucket] = figures(summary)
     empty = figures(None)
     result = []
     for workflow, buckets in found.items():
@@ -173,9 +170,9 @@ def workflow_histogram(
         select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
     )
     summaries = summarize_orders(
-        cursor, (rows_sql, parameters), keys=["bucket"], where=("workflow = ?", [workflow])
+        cursor, (rows_sql, parameters), key=None, where=("workflow = ?", [workflow])
     )
-    found = {int(key[0]): figures(summary) for key, summary in summaries.items()}
+    found = {bucket: figures(summary) for (_, bucket), summary in summaries.items()}
     return WorkflowHistogramOut(
         period=period_out(scope),
         workflow=workflow,
