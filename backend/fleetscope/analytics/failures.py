@@ -18,11 +18,12 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import duckdb
+import numpy as np
 from pydantic import Field
 
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
-from fleetscope.analytics.kpis import compute_kpis
-from fleetscope.analytics.measures import Measures, total
+from fleetscope.analytics.kpis import kpi_columns
+from fleetscope.analytics.measure_table import COLUMN, HIST_COLUMNS, Matrix
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
@@ -36,6 +37,7 @@ LEVELS: tuple[ErrorLevel, ...] = ("WARNING", "URGENT", "CRITICAL", "FATAL")
 STOP_LEVELS = ("CRITICAL", "FATAL")
 MAX_ERROR_TYPE_LENGTH = 200
 _DURATION = seconds_between("f.end_at", "f.start_at")
+_ENDED_ORDERS = [COLUMN[name] for name in ("orders_finished", "orders_failed", "orders_cancelled")]
 EPISODE_COLUMNS = (
     f"f.vehicle_id, f.error_type, upper(f.level) AS level, f.start_at, {_DURATION} AS duration_s"
 )
@@ -121,25 +123,40 @@ def level_counts(counts: dict[str, int]) -> LevelCounts:
     return LevelCounts(**{level.lower(): counts.get(level, 0) for level in LEVELS})
 
 
-def _reliability(measures: Measures, levels: dict[str, int]) -> ReliabilityFigures:
-    kpis = compute_kpis(measures, period_s=0.0)
-    orders = measures.orders_finished + measures.orders_failed + measures.orders_cancelled
-    episodes = sum(levels.values())
-    stops = sum(levels.get(level, 0) for level in STOP_LEVELS)
-    warnings = levels.get("WARNING", 0)
-    return ReliabilityFigures(
-        planned_seconds=kpis.planned_seconds,
-        downtime_seconds=kpis.downtime_seconds,
-        episodes=episodes,
-        stop_episodes=measures.stop_errors,
-        warnings=warnings,
-        mtbf_seconds=kpis.mtbf_seconds,
-        mttr_seconds=kpis.mttr_seconds,
-        orders=orders,
-        errors_per_1000_orders=_per_1000(episodes, orders),
-        stop_errors_per_1000_orders=_per_1000(stops, orders),
-        warnings_per_1000_orders=_per_1000(warnings, orders),
-    )
+class _MeasureRows:
+    """The measures and KPIs of MTBF and MTTR for the rows of a measure matrix, as lists."""
+
+    def __init__(self, rows: Matrix) -> None:
+        # Cycle times are not shown here: no medians from their histogram, row by row.
+        rows[:, HIST_COLUMNS] = 0
+        kpis = kpi_columns(rows, period_s=np.zeros(len(rows)))
+        self.planned = kpis["planned_seconds"].tolist()
+        self.downtime = kpis["downtime_seconds"].tolist()
+        self.mtbf = kpis["mtbf_seconds"].tolist()
+        self.mttr = kpis["mttr_seconds"].tolist()
+        self.stop_errors = rows[:, COLUMN["stop_errors"]].tolist()
+        self.orders = rows[:, _ENDED_ORDERS].sum(axis=1).tolist()
+
+    def reliability(self, index: int, levels: dict[str, int]) -> ReliabilityFigures:
+        """Row ``index`` with the episodes of those vehicles by level."""
+        orders = int(self.orders[index])
+        episodes = sum(levels.values())
+        stops = sum(levels.get(level, 0) for level in STOP_LEVELS)
+        warnings = levels.get("WARNING", 0)
+        mtbf, mttr = self.mtbf[index], self.mttr[index]
+        return ReliabilityFigures(
+            planned_seconds=self.planned[index],
+            downtime_seconds=self.downtime[index],
+            episodes=episodes,
+            stop_episodes=int(self.stop_errors[index]),
+            warnings=warnings,
+            mtbf_seconds=None if mtbf != mtbf else mtbf,  # NaN: no denominator
+            mttr_seconds=None if mttr != mttr else mttr,
+            orders=orders,
+            errors_per_1000_orders=_per_1000(episodes, orders),
+            stop_errors_per_1000_orders=_per_1000(stops, orders),
+            warnings_per_1000_orders=_per_1000(warnings, orders),
+        )
 
 
 def _pareto(items: dict[str, dict[str, Any]], *, key: str) -> list[ParetoItem]:
@@ -213,24 +230,46 @@ def failures(
         offline_after=offline_after,
     )
 
-    def entry(vehicle_ids: list[int], vehicle_id: int | None, name: str | None) -> ReliabilityEntry:
-        figures = []
-        for bucket in (CURRENT, PREVIOUS):
-            measures = total([collected.get((v, bucket)) for v in vehicle_ids])
-            counted: dict[str, int] = {}
-            for v in vehicle_ids:
-                for level, count in levels.get((v, bucket), {}).items():
-                    counted[level] = counted.get(level, 0) + count
-            figures.append(_reliability(measures, counted))
+    # Per vehicle and bucket, then the selected vehicles together per bucket: one matrix
+    # and one pass of the glossary's KPI code over it.
+    buckets = (CURRENT, PREVIOUS)
+    ids = scope.vehicle_ids
+    keys = [(v, bucket) for v in ([] if scope.combined else ids) for bucket in buckets]
+    measured = _MeasureRows(
+        np.vstack(
+            [
+                collected.measures.rows(keys),
+                *(collected.measures.total([(v, bucket) for v in ids]) for bucket in buckets),
+            ]
+        )
+    )
+
+    def counted(vehicle_ids: list[int], bucket: int) -> dict[str, int]:
+        result: dict[str, int] = {}
+        for v in vehicle_ids:
+            for level, count in levels.get((v, bucket), {}).items():
+                result[level] = result.get(level, 0) + count
+        return result
+
+    def entry(
+        first_row: int, vehicle_ids: list[int], vehicle_id: int | None, name: str | None
+    ) -> ReliabilityEntry:
+        current, previous = (
+            measured.reliability(first_row + offset, counted(vehicle_ids, bucket))
+            for offset, bucket in enumerate(buckets)
+        )
         return ReliabilityEntry(
-            vehicle_id=vehicle_id, name=name, current=figures[0], previous=figures[1]
+            vehicle_id=vehicle_id, name=name, current=current, previous=previous
         )
 
-    fleet = entry(scope.vehicle_ids, None, None)
+    fleet = entry(len(keys), ids, None, None)
     entries = (
         [fleet]
         if scope.combined
-        else [entry([vehicle.id], vehicle.id, vehicle.name) for vehicle in scope.vehicles]
+        else [
+            entry(2 * index, [vehicle.id], vehicle.id, vehicle.name)
+            for index, vehicle in enumerate(scope.vehicles)
+        ]
     )
     all_levels: dict[str, int] = {}
     for item in types.values():

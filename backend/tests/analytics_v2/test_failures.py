@@ -74,6 +74,19 @@ def test_mtbf_mttr_and_rates_per_vehicle_and_fleet(world: World, customer: TestC
     assert data["fleet"]["previous"]["episodes"] == 0
 
 
+def test_combined_entry_is_the_fleet_of_the_per_vehicle_answer(
+    world: World, customer: TestClient
+) -> None:
+    common = {**PERIOD, "vehicles": ham_ids(world)}
+    combined = get_data(customer, "Failures", **common, combined="true")
+    per_vehicle = get_data(customer, "Failures", **common, combined="false")
+    assert combined["entries"] == [combined["fleet"]]
+    assert combined["fleet"] == per_vehicle["fleet"]
+    current = [entry["current"] for entry in per_vehicle["entries"]]
+    assert combined["fleet"]["current"]["episodes"] == sum(c["episodes"] for c in current)
+    assert combined["fleet"]["current"]["orders"] == sum(c["orders"] for c in current)
+
+
 def test_level_filter_narrows_the_pareto(world: World, customer: TestClient) -> None:
     data = get_data(customer, "Failures", **PERIOD, vehicles=ham_ids(world), level="FATAL")
     fatal = Counter(e.error_type for e in world.truth.error_episodes if e.level == "FATAL")

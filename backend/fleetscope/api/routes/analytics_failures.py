@@ -17,6 +17,7 @@ from fleetscope.analytics.error_history import (
     error_history_csv,
     history_query,
 )
+from fleetscope.analytics.failure_layout import layout_cache
 from fleetscope.analytics.failure_map import FailureMapOut, failure_map
 from fleetscope.analytics.failure_matrix import FailureMatrixOut, failure_matrix
 from fleetscope.analytics.failures import (
@@ -76,7 +77,10 @@ def get_failure_map(
     scope: ScopeDep, store: FactStoreDep, errors: ErrorFilterDep
 ) -> Envelope[FailureMapOut]:
     with reading(store) as cursor:
-        return ok(failure_map(cursor, scope, now=datetime.now(UTC), errors=errors))
+        result = failure_map(
+            cursor, scope, now=datetime.now(UTC), errors=errors, layouts=layout_cache(store)
+        )
+    return ok(result)
 
 
 @router.get("/ErrorHistory", response_model=Envelope[Page[ErrorEpisodeRow]])

@@ -1,0 +1,158 @@
+"""Hand-made facts for the failure map: the newest points read from the end of T, the
+density grid over track and errors, and the cached layout with its invalidation."""
+
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import duckdb
+import pytest
+
+from fleetscope.analytics import failure_map as failure_map_module
+from fleetscope.analytics.failure_layout import LayoutCache, site_layout
+from fleetscope.analytics.failure_map import FailureMapOut, failure_map
+from fleetscope.analytics.failures import ErrorFilter
+from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.periods import DaySpan
+from fleetscope.facts.store import FactStore
+
+DAY = date(2026, 3, 10)
+DAYS = 6
+START = datetime.combine(DAY, time(), UTC)
+NOW = START + timedelta(days=DAYS)
+MAP = "hall-1"
+
+
+@pytest.fixture
+def cursor(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    store = FactStore(tmp_path / "facts.duckdb")
+    cursor = store.cursor()
+    yield cursor
+    cursor.close()
+    store.close()
+
+
+def _scope() -> AnalyticsScope:
+    return AnalyticsScope(
+        span=DaySpan(DAY, DAY + timedelta(days=DAYS - 1)),
+        combined=False,
+        shift_id="all",
+        vehicles=[VehicleRef(1, "V1", 1), VehicleRef(2, "V2", 1)],
+        sites=[SiteGroup(1, ZoneInfo("UTC"), None, excluded=False, vehicle_ids=[1, 2])],
+    )
+
+
+def _track(cursor: duckdb.DuckDBPyConnection, *, width: float, height: float) -> None:
+    """Both vehicles drive around a width x height rectangle, a point a minute."""
+    cursor.execute(
+        "INSERT INTO track_points SELECT 1 + i % 2, ?::TIMESTAMPTZ + to_minutes(i), "
+        "CASE WHEN i % 4 < 2 THEN (i % 97) / 96 * ? ELSE (i % 4 - 2) * ? END, "
+        "CASE WHEN i % 4 < 2 THEN (i % 4) * ? ELSE (i % 89) / 88 * ? END, ?, 1.0 "
+        "FROM range(?) t(i)",
+        [START, width, width, height, height, MAP, DAYS * 24 * 60],
+    )
+
+
+def _errors(cursor: duckdb.DuckDBPyConnection, starts: list[datetime], *, x0: float) -> None:
+    """One episode per start, the levels in turn, spread over 0..x0+20 m x 0..10 m."""
+    cursor.execute(
+        "INSERT INTO error_episodes SELECT 1 + i % 2, 'type' || (i % 3), "
+        "['WARNING', 'URGENT', 'FATAL'][1 + i % 3], 'd' || i, '[]', s, s + INTERVAL 30 SECOND, "
+        "? + (i * 5 % 21), (i * 3 % 11), ?, '' "
+        "FROM (SELECT unnest(?::TIMESTAMPTZ[]) AS s, unnest(range(?)) AS i)",
+        [x0, MAP, starts, len(starts)],
+    )
+
+
+def _run(
+    cursor: duckdb.DuckDBPyConnection,
+    *,
+    errors: ErrorFilter | None = None,
+    layouts: LayoutCache | None = None,
+) -> FailureMapOut:
+    return failure_map(cursor, _scope(), now=NOW, errors=errors or ErrorFilter(), layouts=layouts)
+
+
+def _truth(cursor: duckdb.DuckDBPyConnection) -> list[tuple[datetime, int, str]]:
+    rows = cursor.execute(
+        "SELECT start_at, vehicle_id, error_type FROM error_episodes "
+        "WHERE start_at >= ? AND start_at < ? ORDER BY start_at DESC, vehicle_id, error_type",
+        [START, NOW],
+    ).fetchall()
+    return [(row[0].astimezone(UTC), int(row[1]), str(row[2])) for row in rows]
+
+
+@pytest.mark.parametrize(
+    "crowded_first_day",
+    [False, True],  # evenly spread; most episodes long ago (the first read is too short)
+)
+def test_newest_points_read_from_the_end_are_exact(
+    cursor: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch, crowded_first_day: bool
+) -> None:
+    monkeypatch.setattr(failure_map_module, "MAX_POINTS", 40)
+    _track(cursor, width=40, height=20)
+    if crowded_first_day:
+        starts = [START + timedelta(seconds=37 * i) for i in range(900)]
+        starts += [NOW - timedelta(hours=7 * i + 1) for i in range(12)]
+    else:
+        starts = [START + timedelta(minutes=9 * i + 1) for i in range(900)]
+    _errors(cursor, starts, x0=5.0)
+    (layer,) = _run(cursor).maps
+    assert layer.points_total == len(starts)
+    newest = _truth(cursor)[:40]
+    assert [(p.start, p.vehicle_id, p.error_type) for p in layer.points] == newest[::-1]
+    assert sum(cell[2] for cell in layer.density.cells) == len(starts)
+
+
+def test_density_counts_every_episode_on_the_union_of_track_and_errors(
+    cursor: duckdb.DuckDBPyConnection,
+) -> None:
+    _track(cursor, width=40, height=20)
+    starts = [START + timedelta(minutes=11 * i + 2) for i in range(300)]
+    _errors(cursor, starts, x0=30.0)  # up to x = 50 m: beyond the track's 40 m
+    (layer,) = _run(cursor).maps
+    assert (layer.bounds.min_x, layer.bounds.max_x) == (0.0, 50.0)
+    assert (layer.bounds.min_y, layer.bounds.max_y) == (0.0, 20.0)
+    density = layer.density
+    assert (density.origin_x, density.origin_y, density.cell_size) == (0.0, 0.0, 50 / 40)
+    positions = cursor.execute("SELECT x, y FROM error_episodes").fetchall()
+    expected = Counter(
+        (min(int(x // density.cell_size), density.columns - 1), int(y // density.cell_size))
+        for x, y in positions
+    )
+    assert {(i, j): n for i, j, n in density.cells} == dict(expected)
+    # The track keeps its own grid: 120 cells over its 40 m.
+    assert layer.track.cell_size == 40 / 120 and layer.track.origin_x == 0.0
+    assert max(i for i, _, _ in layer.track.cells) == layer.track.columns - 1 == 119
+
+
+def test_cached_layout_and_bounds_guess_give_the_uncached_answer(
+    cursor: duckdb.DuckDBPyConnection,
+) -> None:
+    _track(cursor, width=40, height=20)
+    # Beyond the track (x up to 50 m), the FATAL ones less far than all of them.
+    _errors(cursor, [START + timedelta(minutes=13 * i + 5) for i in range(400)], x0=30.0)
+    cache = LayoutCache()
+    fatal = ErrorFilter(level="FATAL")
+    # Each request guesses the density grid from the one before; a wrong guess is redone.
+    for errors in (fatal, ErrorFilter(), fatal, ErrorFilter(error_type="type1")):
+        assert _run(cursor, errors=errors, layouts=cache) == _run(cursor, errors=errors)
+
+
+def test_cached_layout_is_reused_until_its_track_points_change(
+    cursor: duckdb.DuckDBPyConnection,
+) -> None:
+    _track(cursor, width=40, height=20)
+    cache = LayoutCache()
+    first = site_layout(cursor, _scope(), now=NOW, cache=cache)
+    assert site_layout(cursor, _scope(), now=NOW + timedelta(minutes=30), cache=cache) is first
+    cursor.execute(
+        "INSERT INTO track_points VALUES (2, ?, 80.0, 20.0, ?, 1.0)",
+        [NOW - timedelta(hours=2), MAP],
+    )
+    redrawn = site_layout(cursor, _scope(), now=NOW, cache=cache)
+    assert redrawn is not first
+    assert redrawn[MAP].bounds.max_x == 80.0
+    assert redrawn == site_layout(cursor, _scope(), now=NOW, cache=None)
