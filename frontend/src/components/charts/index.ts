@@ -27,6 +27,7 @@
  * a chart type or component not yet registered, add it in ./echarts.ts.
  */
 export { ChartCard, type ChartCardProps, type ChartStatus, DataTable } from './ChartCard';
+export { ComparedKpiTiles, type ComparedTile } from './ComparedKpiTiles';
 export { csvFileName, csvSeparator, downloadCsv, quoteCsvField, toCsv } from './csv';
 export { EChart, type EChartProps } from './EChart';
 export { type EmptyReason, emptyReasonFor } from './emptyReason';

@@ -1,19 +1,87 @@
 import { SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadBattery } from '../../api/analytics-battery';
+import { type BatteryFigures, loadBattery } from '../../api/analytics-battery';
 import {
-  ChartCard,
-  EChart,
+  ComparedKpiTiles,
+  type ComparedTile,
   KpiTile,
+  ModelChartCard,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { kpiTextsIn } from '../processes/kpiValues';
 import { chargeChart, depthHistogramChart, vehicleBatteryChart } from './batteryCharts';
 import { healthSlopeText } from './batteryTexts';
 import { healthChartStatus, healthTrendChart } from './healthCharts';
+
+// Without a known capacity the energy tile says so instead of comparing.
+const ENERGY = 'energy';
+const BATTERY_TILES: readonly ComparedTile<BatteryFigures>[] = [
+  {
+    name: 'sessions',
+    labelKey: 'battery.sessions',
+    pick: (f) => f.sessions.count,
+    format: 'integer',
+    higherIsBetter: false,
+  },
+  {
+    name: 'mean-session',
+    labelKey: 'battery.meanSessionDuration',
+    pick: (f) => f.sessions.meanDurationSeconds,
+    format: 'duration',
+    higherIsBetter: false,
+  },
+  {
+    name: 'mean-added',
+    labelKey: 'battery.meanAddedCharge',
+    pick: (f) => f.sessions.meanAddedCharge,
+    format: 'percentPoints',
+    higherIsBetter: true,
+  },
+  {
+    name: 'efc',
+    labelKey: 'battery.equivalentFullCycles',
+    pick: (f) => f.sessions.equivalentFullCycles,
+    format: 'decimal',
+    higherIsBetter: false,
+  },
+  {
+    name: 'mean-depth',
+    labelKey: 'battery.meanDepth',
+    pick: (f) => f.sessions.meanDepthOfDischarge,
+    format: 'percentPoints',
+    higherIsBetter: false,
+  },
+  {
+    name: 'health',
+    labelKey: 'battery.health',
+    pick: (f) => f.healthLatest,
+    format: 'percentPoints',
+    higherIsBetter: true,
+  },
+  {
+    name: 'below-low',
+    labelKey: 'battery.belowLow',
+    pick: (f) => f.belowLowSeconds,
+    format: 'duration',
+    higherIsBetter: false,
+  },
+  {
+    name: 'charging-share',
+    labelKey: 'battery.chargingShare',
+    pick: (f) => f.chargingShare,
+    format: 'share',
+    higherIsBetter: false,
+  },
+  {
+    name: ENERGY,
+    labelKey: 'battery.addedEnergy',
+    pick: (f) => f.sessions.addedEnergyWh,
+    format: 'integer',
+    higherIsBetter: false,
+  },
+];
 
 /** battery: charge over time, sessions, depth of discharge, cycles, health, low charge, energy. */
 export default function BatteryPage() {
@@ -28,7 +96,6 @@ export default function BatteryPage() {
   const exportScope = { page: 'battery', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
   const previous = data?.fleet.previous;
-  const kpi = kpiTextsIn(ctx.language);
   const slopeValue = (text: string | null) =>
     text === null ? '–' : t('battery.slopeValue', { value: text });
   const energyKnown =
@@ -37,85 +104,20 @@ export default function BatteryPage() {
     <AnalysisPage topic="battery">
       <Stack gap="md">
         {current && previous && (
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" data-testid="battery-kpis">
-            <KpiTile
-              name="sessions"
-              label={t('battery.sessions')}
-              {...kpi(current.sessions.count, previous.sessions.count, 'integer', false)}
-            />
-            <KpiTile
-              name="mean-session"
-              label={t('battery.meanSessionDuration')}
-              {...kpi(
-                current.sessions.meanDurationSeconds,
-                previous.sessions.meanDurationSeconds,
-                'duration',
-                false,
-              )}
-            />
-            <KpiTile
-              name="mean-added"
-              label={t('battery.meanAddedCharge')}
-              {...kpi(
-                current.sessions.meanAddedCharge,
-                previous.sessions.meanAddedCharge,
-                'percentPoints',
-                true,
-              )}
-            />
-            <KpiTile
-              name="efc"
-              label={t('battery.equivalentFullCycles')}
-              {...kpi(
-                current.sessions.equivalentFullCycles,
-                previous.sessions.equivalentFullCycles,
-                'decimal',
-                false,
-              )}
-            />
-            <KpiTile
-              name="mean-depth"
-              label={t('battery.meanDepth')}
-              {...kpi(
-                current.sessions.meanDepthOfDischarge,
-                previous.sessions.meanDepthOfDischarge,
-                'percentPoints',
-                false,
-              )}
-            />
-            <KpiTile
-              name="health"
-              label={t('battery.health')}
-              {...kpi(current.healthLatest, previous.healthLatest, 'percentPoints', true)}
-            />
+          <ComparedKpiTiles
+            testId="battery-kpis"
+            tiles={energyKnown ? BATTERY_TILES : BATTERY_TILES.filter((t) => t.name !== ENERGY)}
+            current={current}
+            previous={previous}
+            largeColumns={5}
+          >
             <KpiTile
               name="health-slope"
               label={t('battery.healthSlope')}
               value={slopeValue(healthSlopeText(current.healthSlopePer30Days, ctx.language))}
               trend={null}
             />
-            <KpiTile
-              name="below-low"
-              label={t('battery.belowLow')}
-              {...kpi(current.belowLowSeconds, previous.belowLowSeconds, 'duration', false)}
-            />
-            <KpiTile
-              name="charging-share"
-              label={t('battery.chargingShare')}
-              {...kpi(current.chargingShare, previous.chargingShare, 'share', false)}
-            />
-            {energyKnown ? (
-              <KpiTile
-                name="energy"
-                label={t('battery.addedEnergy')}
-                {...kpi(
-                  current.sessions.addedEnergyWh,
-                  previous.sessions.addedEnergyWh,
-                  'integer',
-                  false,
-                )}
-              />
-            ) : (
+            {!energyKnown && (
               <KpiTile
                 name="energy"
                 label={t('battery.addedEnergy')}
@@ -124,53 +126,43 @@ export default function BatteryPage() {
                 deltaText={t('battery.capacityUnknown')}
               />
             )}
-          </SimpleGrid>
+          </ComparedKpiTiles>
         )}
         {data && energyKnown && data.entries.some((entry) => entry.batteryCapacityWh === null) && (
           <Text size="sm" c="dimmed" data-testid="battery-energy-partial">
             {t('battery.energyPartial')}
           </Text>
         )}
-        <ChartCard
+        <ModelChartCard
           name="charge"
           title={t('battery.chargeOverTime')}
           status={statusFor((d) => d.series.every((series) => series.points.length === 0))}
-          table={charge?.table}
+          model={charge}
           exportScope={exportScope}
           height={340}
-        >
-          {charge && (
-            <EChart option={charge.option} height={340} ariaLabel={t('battery.chargeOverTime')} />
-          )}
-        </ChartCard>
-        <ChartCard
+        />
+        <ModelChartCard
           name="health-trend"
           title={t('battery.healthOverTime')}
           status={healthChartStatus(
             statusFor((d) => d.healthSeries.every((series) => series.points.length === 0)),
             data,
           )}
-          table={health?.table}
+          model={health}
           exportScope={exportScope}
           height={300}
-        >
-          {health && (
-            <EChart option={health.option} height={300} ariaLabel={t('battery.healthOverTime')} />
-          )}
-        </ChartCard>
+        />
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-          <ChartCard
+          <ModelChartCard
             name="depth-of-discharge"
             title={t('battery.depthHistogram')}
             status={statusFor(
               (d) => d.fleet.current.sessions.count === 0 && d.fleet.previous.sessions.count === 0,
             )}
-            table={depth?.table}
+            model={depth}
             exportScope={exportScope}
-          >
-            {depth && <EChart option={depth.option} ariaLabel={t('battery.depthHistogram')} />}
-          </ChartCard>
-          <ChartCard
+          />
+          <ModelChartCard
             name="battery-vehicles"
             title={t('battery.perVehicle')}
             status={statusFor((d) =>
@@ -179,11 +171,9 @@ export default function BatteryPage() {
                   entry.current.sessions.count === 0 && entry.current.healthLatest === null,
               ),
             )}
-            table={vehicles?.table}
+            model={vehicles}
             exportScope={exportScope}
-          >
-            {vehicles && <EChart option={vehicles.option} ariaLabel={t('battery.perVehicle')} />}
-          </ChartCard>
+          />
         </SimpleGrid>
       </Stack>
     </AnalysisPage>

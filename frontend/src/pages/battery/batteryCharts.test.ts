@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BatteryEntry, BatteryFigures, BatteryResult } from '../../api/analytics-battery';
-import { testContext } from '../processes/testContext';
+import { testContext } from '../../test/chartContext';
 import { chargeChart, depthHistogramChart, vehicleBatteryChart } from './batteryCharts';
 import { healthSlopeText } from './batteryTexts';
 

@@ -1,8 +1,13 @@
 import type { BatteryEntry, BatteryResult } from '../../api/analytics-battery';
 import type { ChartContext, ChartModel } from '../../components/charts';
 import { axisStyle, baseCartesian } from '../../components/charts';
+import {
+  categoryAxis,
+  countAxis,
+  entryName,
+  numberFormatter,
+} from '../../components/charts/chartParts';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { categoryAxis, countAxis, entryName, numberFormatter } from '../processes/chartParts';
 import { percent, timeAxis } from './batteryChartParts';
 
 /** Pure transforms of the battery page. Charges are percentages (0..100). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BatteryResult, HealthSeries } from '../../api/analytics-battery';
-import { testContext } from '../processes/testContext';
+import { testContext } from '../../test/chartContext';
 import { chargeChart } from './batteryCharts';
 import { healthChartStatus, healthTrendChart, trendAt } from './healthCharts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DashboardTile } from '../../api/analytics';
-import { testContext } from '../productivity/testData';
+import { testContext } from '../../test/chartContext';
 import { dashboardTileModel, previousPeriodKnown } from './dashboardTiles';
 
 function tile(overrides: Partial<DashboardTile>): DashboardTile {

@@ -1,17 +1,75 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadFailures } from '../../api/analytics-failures';
+import { loadFailures, type ReliabilityFigures } from '../../api/analytics-failures';
 import {
-  ChartCard,
-  EChart,
-  KpiTile,
+  ComparedKpiTiles,
+  type ComparedTile,
+  ModelChartCard,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { kpiTextsIn } from '../processes/kpiValues';
 import { paretoChart, reliabilityChart } from './analysisCharts';
+
+const FAILURE_TILES: readonly ComparedTile<ReliabilityFigures>[] = [
+  {
+    name: 'mtbf',
+    labelKey: 'failures.mtbf',
+    pick: (f) => f.mtbfSeconds,
+    format: 'duration',
+    higherIsBetter: true,
+  },
+  {
+    name: 'mttr',
+    labelKey: 'failures.mttr',
+    pick: (f) => f.mttrSeconds,
+    format: 'duration',
+    higherIsBetter: false,
+  },
+  {
+    name: 'errors-per-1000',
+    labelKey: 'failures.errorsPer1000',
+    pick: (f) => f.errorsPer1000Orders,
+    format: 'decimal',
+    higherIsBetter: false,
+  },
+  {
+    name: 'fatal',
+    labelKey: 'failures.stopEpisodes',
+    pick: (f) => f.stopEpisodes,
+    format: 'integer',
+    higherIsBetter: false,
+  },
+  {
+    name: 'fatal-per-1000',
+    labelKey: 'failures.stopsPer1000',
+    pick: (f) => f.stopErrorsPer1000Orders,
+    format: 'decimal',
+    higherIsBetter: false,
+  },
+  {
+    name: 'warnings',
+    labelKey: 'failures.warnings',
+    pick: (f) => f.warnings,
+    format: 'integer',
+    higherIsBetter: false,
+  },
+  {
+    name: 'warnings-per-1000',
+    labelKey: 'failures.warningsPer1000',
+    pick: (f) => f.warningsPer1000Orders,
+    format: 'decimal',
+    higherIsBetter: false,
+  },
+  {
+    name: 'downtime',
+    labelKey: 'failures.downtime',
+    pick: (f) => f.downtimeSeconds,
+    format: 'duration',
+    higherIsBetter: false,
+  },
+];
 
 /** failures/analysis: Pareto by count and downtime, MTBF/MTTR, errors per 1,000 orders. */
 export default function FailuresAnalysisPage() {
@@ -35,97 +93,40 @@ export default function FailuresAnalysisPage() {
   const exportScope = { page: 'failuresAnalysis', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
   const previous = data?.fleet.previous;
-  const kpi = kpiTextsIn(ctx.language);
   return (
     <AnalysisPage topic="failuresAnalysis">
       <Stack gap="md">
         {current && previous && (
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" data-testid="failures-kpis">
-            <KpiTile
-              name="mtbf"
-              label={t('failures.mtbf')}
-              {...kpi(current.mtbfSeconds, previous.mtbfSeconds, 'duration', true)}
-            />
-            <KpiTile
-              name="mttr"
-              label={t('failures.mttr')}
-              {...kpi(current.mttrSeconds, previous.mttrSeconds, 'duration', false)}
-            />
-            <KpiTile
-              name="errors-per-1000"
-              label={t('failures.errorsPer1000')}
-              {...kpi(current.errorsPer1000Orders, previous.errorsPer1000Orders, 'decimal', false)}
-            />
-            <KpiTile
-              name="fatal"
-              label={t('failures.stopEpisodes')}
-              {...kpi(current.stopEpisodes, previous.stopEpisodes, 'integer', false)}
-            />
-            <KpiTile
-              name="fatal-per-1000"
-              label={t('failures.stopsPer1000')}
-              {...kpi(
-                current.stopErrorsPer1000Orders,
-                previous.stopErrorsPer1000Orders,
-                'decimal',
-                false,
-              )}
-            />
-            <KpiTile
-              name="warnings"
-              label={t('failures.warnings')}
-              {...kpi(current.warnings, previous.warnings, 'integer', false)}
-            />
-            <KpiTile
-              name="warnings-per-1000"
-              label={t('failures.warningsPer1000')}
-              {...kpi(
-                current.warningsPer1000Orders,
-                previous.warningsPer1000Orders,
-                'decimal',
-                false,
-              )}
-            />
-            <KpiTile
-              name="downtime"
-              label={t('failures.downtime')}
-              {...kpi(current.downtimeSeconds, previous.downtimeSeconds, 'duration', false)}
-            />
-          </SimpleGrid>
+          <ComparedKpiTiles
+            testId="failures-kpis"
+            tiles={FAILURE_TILES}
+            current={current}
+            previous={previous}
+          />
         )}
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-          <ChartCard
+          <ModelChartCard
             name="pareto-count"
             title={t('failures.paretoByCount')}
             status={statusFor((d) => d.paretoByCount.length === 0)}
-            table={byCount?.table}
+            model={byCount}
             exportScope={exportScope}
-          >
-            {byCount && <EChart option={byCount.option} ariaLabel={t('failures.paretoByCount')} />}
-          </ChartCard>
-          <ChartCard
+          />
+          <ModelChartCard
             name="pareto-downtime"
             title={t('failures.paretoByDowntime')}
             status={statusFor((d) => d.paretoByDowntime.length === 0)}
-            table={byDowntime?.table}
+            model={byDowntime}
             exportScope={exportScope}
-          >
-            {byDowntime && (
-              <EChart option={byDowntime.option} ariaLabel={t('failures.paretoByDowntime')} />
-            )}
-          </ChartCard>
+          />
         </SimpleGrid>
-        <ChartCard
+        <ModelChartCard
           name="reliability"
           title={t('failures.reliability')}
           status={statusFor((d) => d.fleet.current.episodes === 0)}
-          table={reliability?.table}
+          model={reliability}
           exportScope={exportScope}
-        >
-          {reliability && (
-            <EChart option={reliability.option} ariaLabel={t('failures.reliability')} />
-          )}
-        </ChartCard>
+        />
       </Stack>
     </AnalysisPage>
   );

@@ -2,9 +2,9 @@ import { Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ERROR_LEVELS, loadFailureMatrix } from '../../api/analytics-failures';
-import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { cellText } from '../processes/durations';
+import { cellText } from '../../components/tables/cellText';
 import { LEVEL_BADGE_COLORS, LEVEL_KEYS } from './levels';
 import { matrixChart } from './matrixCharts';
 
@@ -23,18 +23,14 @@ export default function FailuresOverviewPage() {
   return (
     <AnalysisPage topic="failuresOverview">
       <Stack gap="md">
-        <ChartCard
+        <ModelChartCard
           name="failure-matrix"
           title={t('failures.matrixTitle')}
           status={statusFor((d) => d.cells.length === 0)}
-          table={model?.table}
+          model={model}
           exportScope={{ page: 'failuresOverview', from: scope.from, to: scope.to }}
           height={height}
-        >
-          {model && (
-            <EChart option={model.option} height={height} ariaLabel={t('failures.matrixTitle')} />
-          )}
-        </ChartCard>
+        />
         {data && data.errorTypes.length > 0 && (
           <Table.ScrollContainer minWidth={640}>
             <Table striped data-testid="error-types-table">

@@ -2,7 +2,7 @@ import { Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core'
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ErrorFilter, loadFailureMap } from '../../api/analytics-failures';
-import { ChartCard, EChart, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { formatNumber } from '../../lib/format';
 import { ErrorFilterControls } from './ErrorFilterControls';
@@ -55,32 +55,24 @@ export default function FailuresVisualizationPage() {
           </Text>
         )}
         <SimpleGrid cols={{ base: 1, xl: 2 }} spacing="md">
-          <ChartCard
+          <ModelChartCard
             name="error-map"
             title={
               layer ? t('failures.mapTitle', { map: layer.mapId }) : t('failures.mapTitleNone')
             }
             status={statusFor(noPoints)}
-            table={points?.table}
+            model={points}
             exportScope={exportScope}
             height={420}
-          >
-            {points && (
-              <EChart option={points.option} height={420} ariaLabel={t('failures.mapTitleNone')} />
-            )}
-          </ChartCard>
-          <ChartCard
+          />
+          <ModelChartCard
             name="error-density"
             title={t('failures.densityTitle')}
             status={statusFor(noPoints)}
-            table={density?.table}
+            model={density}
             exportScope={exportScope}
             height={420}
-          >
-            {density && (
-              <EChart option={density.option} height={420} ariaLabel={t('failures.densityTitle')} />
-            )}
-          </ChartCard>
+          />
         </SimpleGrid>
       </Stack>
     </AnalysisPage>

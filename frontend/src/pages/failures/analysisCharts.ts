@@ -1,7 +1,6 @@
 import type { ParetoItem, ReliabilityEntry } from '../../api/analytics-failures';
 import type { ChartContext, ChartModel } from '../../components/charts';
 import { baseCartesian } from '../../components/charts';
-import { formatShare } from '../../lib/format';
 import {
   categoryAxis,
   countAxis,
@@ -9,7 +8,8 @@ import {
   durationFormatter,
   entryName,
   numberFormatter,
-} from '../processes/chartParts';
+} from '../../components/charts/chartParts';
+import { formatShare } from '../../lib/format';
 import { LEVEL_COLORS } from './levels';
 
 /** Pure transforms of failures/analysis. */

@@ -6,7 +6,7 @@ import type {
   ReliabilityEntry,
   ReliabilityFigures,
 } from '../../api/analytics-failures';
-import { testContext } from '../processes/testContext';
+import { testContext } from '../../test/chartContext';
 import { paretoChart, reliabilityChart } from './analysisCharts';
 import { LEVEL_COLORS, levelColor, typeColor, worstLevel } from './levels';
 import { densityChart, errorMapChart, pointTooltip } from './mapCharts';

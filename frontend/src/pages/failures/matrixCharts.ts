@@ -1,7 +1,7 @@
 import type { FailureMatrixResult, MatrixCell } from '../../api/analytics-failures';
 import type { ChartContext, ChartModel, TableColumn, TableRow } from '../../components/charts';
+import { categoryAxis } from '../../components/charts/chartParts';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { categoryAxis } from '../processes/chartParts';
 import { LEVEL_COLORS, worstLevel } from './levels';
 
 /** Pure transform of failures/overview: error types × vehicles, counts on a colour scale. */

@@ -9,9 +9,9 @@ import {
   loadFailedActions,
   scopeKey,
 } from '../../api/analytics-processes';
-import { cellText } from './durations';
-import { initialListState, listReducer, pagerOf } from './listState';
-import { type PagedColumn, PagedTable } from './PagedTable';
+import { cellText } from '../../components/tables/cellText';
+import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
+import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 
 const FAILED_DEFAULT_SORT = '-end';
 const reduceFailures = listReducer<Record<string, never>>(FAILED_DEFAULT_SORT);

@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { type ActionRow, loadActions, scopeKey } from '../../api/analytics-processes';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { cellText } from '../../components/tables/cellText';
+import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { actionsChart } from './actionsCharts';
-import { cellText } from './durations';
 import { FailedActionsDrilldown } from './FailedActionsDrilldown';
-import { type PagedColumn, PagedTable } from './PagedTable';
 
 /** processes/actions: per action type count, durations, failure rate, waiting; drill-down to failures. */
 export default function ProcessesActionsPage() {

@@ -1,16 +1,61 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadProcesses } from '../../api/analytics-processes';
+import { loadProcesses, type ProcessFigures } from '../../api/analytics-processes';
 import {
-  KpiTile,
+  ComparedKpiTiles,
+  type ComparedTile,
   ModelChartCard,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { kpiTextsIn } from './kpiValues';
 import { cycleHistogramChart, cyclePercentilesChart, outcomesChart } from './processesCharts';
+
+const PROCESS_TILES: readonly ComparedTile<ProcessFigures>[] = [
+  {
+    name: 'cycle-p50',
+    labelKey: 'processes.cycleP50',
+    pick: (f) => f.cycle.p50Seconds,
+    format: 'duration',
+    higherIsBetter: false,
+  },
+  {
+    name: 'cycle-p90',
+    labelKey: 'processes.cycleP90',
+    pick: (f) => f.cycle.p90Seconds,
+    format: 'duration',
+    higherIsBetter: false,
+  },
+  {
+    name: 'cycle-p95',
+    labelKey: 'processes.cycleP95',
+    pick: (f) => f.cycle.p95Seconds,
+    format: 'duration',
+    higherIsBetter: false,
+  },
+  {
+    name: 'cycle-max',
+    labelKey: 'processes.cycleMax',
+    pick: (f) => f.cycle.maxSeconds,
+    format: 'duration',
+    higherIsBetter: false,
+  },
+  {
+    name: 'success-rate',
+    labelKey: 'processes.successRate',
+    pick: (f) => f.outcomes.successRate,
+    format: 'share',
+    higherIsBetter: true,
+  },
+  {
+    name: 'mean-waiting',
+    labelKey: 'processes.meanWaiting',
+    pick: (f) => f.times.meanWaitingSeconds,
+    format: 'duration',
+    higherIsBetter: false,
+  },
+];
 
 /** processes/analysis: cycle-time distribution and percentiles, outcomes, paused and waiting time. */
 export default function ProcessesAnalysisPage() {
@@ -29,48 +74,16 @@ export default function ProcessesAnalysisPage() {
     d.fleet.current.outcomes.total === 0 && d.fleet.previous.outcomes.total === 0;
   const current = data?.fleet.current;
   const previous = data?.fleet.previous;
-  const kpi = kpiTextsIn(ctx.language);
   return (
     <AnalysisPage topic="processesAnalysis">
       <Stack gap="md">
         {current && previous && (
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" data-testid="processes-kpis">
-            <KpiTile
-              name="cycle-p50"
-              label={t('processes.cycleP50')}
-              {...kpi(current.cycle.p50Seconds, previous.cycle.p50Seconds, 'duration', false)}
-            />
-            <KpiTile
-              name="cycle-p90"
-              label={t('processes.cycleP90')}
-              {...kpi(current.cycle.p90Seconds, previous.cycle.p90Seconds, 'duration', false)}
-            />
-            <KpiTile
-              name="cycle-p95"
-              label={t('processes.cycleP95')}
-              {...kpi(current.cycle.p95Seconds, previous.cycle.p95Seconds, 'duration', false)}
-            />
-            <KpiTile
-              name="cycle-max"
-              label={t('processes.cycleMax')}
-              {...kpi(current.cycle.maxSeconds, previous.cycle.maxSeconds, 'duration', false)}
-            />
-            <KpiTile
-              name="success-rate"
-              label={t('processes.successRate')}
-              {...kpi(current.outcomes.successRate, previous.outcomes.successRate, 'share', true)}
-            />
-            <KpiTile
-              name="mean-waiting"
-              label={t('processes.meanWaiting')}
-              {...kpi(
-                current.times.meanWaitingSeconds,
-                previous.times.meanWaitingSeconds,
-                'duration',
-                false,
-              )}
-            />
-          </SimpleGrid>
+          <ComparedKpiTiles
+            testId="processes-kpis"
+            tiles={PROCESS_TILES}
+            current={current}
+            previous={previous}
+          />
         )}
         <ModelChartCard
           name="cycle-histogram"

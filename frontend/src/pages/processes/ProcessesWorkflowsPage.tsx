@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { loadWorkflows, scopeKey, type WorkflowRow } from '../../api/analytics-processes';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { cellText, signedCount } from './durations';
-import { nextSort } from './listState';
-import { type PagedColumn, PagedTable } from './PagedTable';
+import { cellText, signedCount } from '../../components/tables/cellText';
+import { nextSort } from '../../components/tables/listState';
+import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { WorkflowDrilldown } from './WorkflowDrilldown';
 import { workflowCycleChart } from './workflowCharts';
 

@@ -17,10 +17,10 @@ import {
   ModelChartCard,
   useChartContext,
 } from '../../components/charts';
-import { cellText } from './durations';
-import { initialListState, listReducer, pagerOf } from './listState';
+import { cellText } from '../../components/tables/cellText';
+import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
+import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { OutcomeBadge } from './OutcomeBadge';
-import { type PagedColumn, PagedTable } from './PagedTable';
 import { cycleHistogramChart } from './processesCharts';
 
 const ORDER_DEFAULT_SORT = '-start';

@@ -1,8 +1,13 @@
 import type { ActionRow } from '../../api/analytics-processes';
 import type { ChartContext, ChartModel } from '../../components/charts';
 import { baseCartesian } from '../../components/charts';
+import {
+  categoryAxis,
+  countAxis,
+  numberFormatter,
+  OUTCOME_COLORS,
+} from '../../components/charts/chartParts';
 import { formatShare } from '../../lib/format';
-import { categoryAxis, countAxis, numberFormatter, OUTCOME_COLORS } from './chartParts';
 
 /** Per action type: finished and failed counts (bars) and the failure rate (line, right axis). */
 export function actionsChart(rows: ActionRow[], ctx: ChartContext): ChartModel {

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionRow, ProcessEntry, WorkflowRow } from '../../api/analytics-processes';
+import { bucketLabels, formatPreciseDuration } from '../../components/charts/chartParts';
+import { kpiTexts } from '../../components/charts/kpiTexts';
+import { cellText, signedCount } from '../../components/tables/cellText';
+import { testContext } from '../../test/chartContext';
 import { actionsChart } from './actionsCharts';
-import { bucketLabels, formatPreciseDuration } from './chartParts';
-import { cellText, signedCount } from './durations';
-import { kpiTexts } from './kpiValues';
 import {
   cycleHistogramChart,
   cyclePercentilesChart,
   occupiedSpan,
   outcomesChart,
 } from './processesCharts';
-import { emptyFigures, testContext } from './testContext';
+import { emptyFigures } from './testFigures';
 import { workflowCycleChart, workflowsTable } from './workflowCharts';
 
 type Series = { name: string; data: unknown[]; itemStyle?: { color: string } };

@@ -10,7 +10,7 @@ import {
   entryName,
   numberFormatter,
   OUTCOME_COLORS,
-} from './chartParts';
+} from '../../components/charts/chartParts';
 
 /** Pure transforms of the processes analysis: API data + language -> chart and table. */
 

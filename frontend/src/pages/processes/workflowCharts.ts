@@ -1,7 +1,7 @@
 import type { WorkflowRow } from '../../api/analytics-processes';
 import type { ChartContext, ChartModel, TableData } from '../../components/charts';
 import { baseCartesian } from '../../components/charts';
-import { categoryAxis, durationAxis, durationFormatter } from './chartParts';
+import { categoryAxis, durationAxis, durationFormatter } from '../../components/charts/chartParts';
 
 /** Pure transforms of processes/workflows and processes/actions. */
 

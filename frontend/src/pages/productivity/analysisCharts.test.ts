@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STATE_COLORS } from '../../components/charts';
+import { testContext } from '../../test/chartContext';
 import {
   distanceLoadsChart,
   hasNoData,
@@ -9,7 +10,7 @@ import {
   timeInStateChart,
   weekdayNames,
 } from './analysisCharts';
-import { entry, kpis, productivity, states, testContext } from './testData';
+import { entry, kpis, productivity, states } from './testData';
 
 interface BarSeries {
   name: string;

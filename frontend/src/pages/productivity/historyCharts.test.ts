@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Kpis, ProductivityHistory } from '../../api/analytics';
+import { testContext } from '../../test/chartContext';
 import { bucketLabel, historyChart, historyIsEmpty, isoWeek } from './historyCharts';
-import { kpiGrid, kpis, testContext } from './testData';
+import { kpiGrid, kpis } from './testData';
 
 function days(...isoDays: string[]) {
   return isoDays.map((day) => ({ from: day, to: day }));
@@ -104,7 +105,7 @@ describe('buckets', () => {
   it('labels days, weeks and months in the user language', () => {
     const de = testContext('de');
     expect(bucketLabel('2026-11-19', 'day', de)).toBe('19.11.');
-    expect(bucketLabel('2026-11-16', 'week', de)).toBe('productivity.weekLabel{"week":47}');
+    expect(bucketLabel('2026-11-16', 'week', de)).toBe('productivity.weekLabel {"week":47}');
     expect(bucketLabel('2026-03-01', 'month', de)).toBe('März 2026');
   });
 });

@@ -5,8 +5,6 @@ import type {
   ProductivityEntry,
   StateTimes,
 } from '../../api/analytics';
-import { chartTheme } from '../../components/charts';
-import type { ChartContext } from '../../components/charts/types';
 
 /** Test helpers: build API shapes as the server sends them (used by the unit tests only). */
 export function kpis(overrides: Partial<Kpis> = {}): Kpis {
@@ -90,15 +88,5 @@ export function productivity(entries: ProductivityEntry[]): Productivity {
     entries,
     fleet: entry(null, null),
     heatmap,
-  };
-}
-
-/** A chart context whose `t` returns the key (plus options), so tests read what was asked. */
-export function testContext(language = 'en'): ChartContext {
-  return {
-    language,
-    theme: chartTheme('light'),
-    t: (key, options) =>
-      options && Object.keys(options).length > 0 ? `${key}${JSON.stringify(options)}` : key,
   };
 }

@@ -1,5 +1,5 @@
 import { formatDateTime, formatDecimal, formatNumber, formatShare } from '../../lib/format';
-import { formatPreciseDuration } from './chartParts';
+import { formatPreciseDuration } from '../charts/chartParts';
 
 /** Cell texts of the lists (null is "no data", never 0). */
 export function cellText(

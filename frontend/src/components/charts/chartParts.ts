@@ -1,5 +1,6 @@
-import { axisStyle, baseCartesian, type ChartContext } from '../../components/charts';
 import { formatDuration, formatNumber } from '../../lib/format';
+import { axisStyle, baseCartesian } from './theme';
+import type { ChartContext } from './types';
 
 /** Pieces the processes, failures and battery transforms share (pure). */
 

@@ -1,12 +1,12 @@
-import { type Trend, trendOf } from '../../components/charts';
 import { formatDecimal, formatNumber, formatShare } from '../../lib/format';
 import { formatPreciseDuration } from './chartParts';
+import { type Trend, trendOf } from './trend';
 
 /**
  * The texts of a KPI tile (value, change against the previous period, previous value) in
  * the user's language. Pure: the pages only place them.
  */
-export type KpiUnit = 'duration' | 'share' | 'integer' | 'decimal' | 'percentPoints';
+export type TileFormat = 'duration' | 'share' | 'integer' | 'decimal' | 'percentPoints';
 
 export interface KpiTexts {
   value: string;
@@ -15,7 +15,7 @@ export interface KpiTexts {
   previousText?: string;
 }
 
-function formatIn(unit: KpiUnit, value: number, language: string): string {
+function formatIn(unit: TileFormat, value: number, language: string): string {
   switch (unit) {
     case 'duration':
       return formatPreciseDuration(value, language);
@@ -30,7 +30,7 @@ function formatIn(unit: KpiUnit, value: number, language: string): string {
   }
 }
 
-function formatDelta(unit: KpiUnit, delta: number, language: string): string {
+function formatDelta(unit: TileFormat, delta: number, language: string): string {
   const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
   const size = Math.abs(delta);
   if (unit === 'share') {
@@ -53,7 +53,7 @@ export function kpiTexts({
 }: {
   value: number | null;
   previous: number | null;
-  unit: KpiUnit;
+  unit: TileFormat;
   higherIsBetter: boolean;
   language: string;
   noData: string;
@@ -75,7 +75,7 @@ export function kpiTextsIn(language: string) {
   return (
     value: number | null | undefined,
     previous: number | null | undefined,
-    unit: KpiUnit,
+    unit: TileFormat,
     higherIsBetter: boolean,
   ): KpiTexts =>
     kpiTexts({

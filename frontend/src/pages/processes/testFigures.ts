@@ -1,16 +1,6 @@
 import type { ProcessFigures } from '../../api/analytics-processes';
-import { type ChartContext, chartTheme } from '../../components/charts';
 
-/** A chart context for the transform tests: `t` returns the key (and its options), so tests read what was asked for. */
-export function testContext(language = 'en'): ChartContext {
-  return {
-    language,
-    theme: chartTheme('light'),
-    t: (key, options) =>
-      options && Object.keys(options).length > 0 ? `${key} ${JSON.stringify(options)}` : key,
-  };
-}
-
+/** Figures of a period without orders (optionally with a histogram). */
 export function emptyFigures(histogram: number[] = []): ProcessFigures {
   return {
     cycle: {

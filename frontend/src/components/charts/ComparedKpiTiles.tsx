@@ -1,0 +1,51 @@
+import { SimpleGrid } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { KpiTile } from './KpiTile';
+import { kpiTextsIn, type TileFormat } from './kpiTexts';
+
+/** One tile: a figure of the period beside the same figure of the previous period. */
+export interface ComparedTile<F> {
+  /** Test id `kpi-<name>`. */
+  name: string;
+  labelKey: string;
+  pick: (figures: F) => number | null;
+  format: TileFormat;
+  higherIsBetter: boolean;
+}
+
+interface ComparedKpiTilesProps<F> {
+  testId: string;
+  tiles: readonly ComparedTile<F>[];
+  current: F;
+  previous: F;
+  /** Tiles of another kind, placed after the compared ones. */
+  children?: ReactNode;
+  largeColumns?: number;
+}
+
+/** The key figures of an analysis page with their trend against the previous period. */
+export function ComparedKpiTiles<F>({
+  testId,
+  tiles,
+  current,
+  previous,
+  children,
+  largeColumns = 6,
+}: ComparedKpiTilesProps<F>) {
+  const { t, i18n } = useTranslation();
+  const texts = kpiTextsIn(i18n.language);
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 3, lg: largeColumns }} spacing="sm" data-testid={testId}>
+      {tiles.map((tile) => (
+        <KpiTile
+          key={tile.name}
+          name={tile.name}
+          label={t(tile.labelKey)}
+          {...texts(tile.pick(current), tile.pick(previous), tile.format, tile.higherIsBetter)}
+        />
+      ))}
+      {children}
+    </SimpleGrid>
+  );
+}
