@@ -1,0 +1,75 @@
+"""What the battery page reads from the samples: the period's time slots, one slot of a charge
+line, the fitted health line, and the figures of one vehicle in one bucket."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import NamedTuple
+
+from fleetscope.analytics.periods import Window
+from fleetscope.facts.rawlog import from_micros, to_micros
+
+LOW_CHARGE = 20.0
+MICROS = 1_000_000
+_MILLIS = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class HealthLine:
+    """A fitted health line over epoch seconds: health = intercept + slope x seconds."""
+
+    slope_per_second: float
+    intercept: float
+
+    def at(self, epoch_us: int) -> float:
+        return self.intercept + self.slope_per_second * epoch_us / MICROS
+
+
+@dataclass(frozen=True, slots=True)
+class SlotGrid:
+    """Slot ``i`` of the period is [start + i x width, start + (i + 1) x width)."""
+
+    start_us: int
+    width_us: int
+    count: int
+    end: datetime  # of the period: the last slot may reach past it
+
+    @classmethod
+    def over(cls, window: Window, *, slots: int) -> "SlotGrid":
+        """``slots`` equal slots over ``window``, each at least a second wide."""
+        start_us, end_us = to_micros(window.start), to_micros(window.end)
+        width_us = max((end_us - start_us) // max(1, slots), MICROS)
+        return cls(start_us, width_us, max(1, -(-(end_us - start_us) // width_us)), window.end)
+
+    def start_of(self, index: int) -> int:
+        return self.start_us + index * self.width_us
+
+    def middle_us(self, index: int) -> int:
+        """The slot's middle (to the millisecond), inside the period."""
+        middle = min(self.start_of(index) + self.width_us // 2, to_micros(self.end))
+        return middle - middle % _MILLIS
+
+    def middle_iso(self, index: int) -> str:
+        middle = from_micros(self.middle_us(index))
+        return f"{middle:%Y-%m-%dT%H:%M:%S}.{middle.microsecond // _MILLIS:03d}Z"
+
+
+class ChargeSlot(NamedTuple):
+    """One slot of a vehicle's charge line (made straight from the query's columns)."""
+
+    number: int  # of the slot in the grid
+    low_at: str  # ISO 8601, UTC, fixed width: compares like the instants
+    low: float
+    high_at: str
+    high: float
+    health: float | None  # mean SoH of the slot's samples that report one
+
+
+@dataclass(slots=True)
+class SampleFigures:
+    """What the samples of one vehicle in one bucket give."""
+
+    slots: list[ChargeSlot] = field(default_factory=list)  # bucket CURRENT only, ascending
+    health_latest: float | None = None
+    health_line: HealthLine | None = None  # least squares over the bucket's samples
+    below_low_seconds: float = 0.0
+    low_charge: bool = False  # a sample under 20 %

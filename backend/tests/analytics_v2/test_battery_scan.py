@@ -1,0 +1,162 @@
+"""The one pass over the battery samples against a brute-force reading of the same samples:
+slots of the charge line, health slot means, the least-squares health line combined from the
+slots, the latest health, and the time below 20 %, for the period and the previous period,
+with and without a shift."""
+
+import random
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import duckdb
+import pytest
+
+from fleetscope.analytics.battery_scan import add_below_low, scan_period, scan_previous
+from fleetscope.analytics.battery_slots import LOW_CHARGE, SampleFigures, SlotGrid
+from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_periods
+from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.periods import DaySpan, Shift, Window
+from fleetscope.facts.rawlog import to_micros
+from fleetscope.facts.store import FactStore
+
+FIRST_DAY = date(2026, 3, 10)
+NOW = datetime(2026, 3, 20, tzinfo=UTC)
+OFFLINE_AFTER = timedelta(seconds=300)
+MILLISECOND = timedelta(milliseconds=1)
+Sample = tuple[int, datetime, float, float | None]  # vehicle, at, charge, health
+
+
+@pytest.fixture
+def cursor(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    store = FactStore(tmp_path / "facts.duckdb")
+    cursor = store.cursor()
+    yield cursor
+    cursor.close()
+    store.close()
+
+
+def _samples(seed: int, *, previous_floor: float) -> list[Sample]:
+    """Two vehicles over the period and the one before: charge a random walk that often
+    falls under 20 % (in the previous period never under ``previous_floor``), health slowly
+    falling with noise and gaps, irregular steps (some longer than ``OFFLINE_AFTER``)."""
+    rng = random.Random(seed)
+    samples: list[Sample] = []
+    for vehicle in (1, 2):
+        at = datetime.combine(FIRST_DAY - timedelta(days=3), time(), UTC)
+        charge, health = 60.0, 95.0 - vehicle
+        while at < datetime.combine(FIRST_DAY + timedelta(days=3), time(), UTC):
+            charge = min(100.0, max(0.0, charge + rng.uniform(-4.0, 3.5)))
+            health -= rng.uniform(0.0, 0.002)
+            reported = None if rng.random() < 0.1 else round(health + rng.uniform(-0.3, 0.3), 3)
+            floor = previous_floor if at < datetime.combine(FIRST_DAY, time(), UTC) else 0.0
+            samples.append((vehicle, at, round(max(floor, charge), 2), reported))
+            at += timedelta(seconds=rng.choice((60, 240, 420, 900)) + rng.randint(0, 59))
+    return samples
+
+
+def _scope(shift: Shift | None) -> AnalyticsScope:
+    return AnalyticsScope(
+        span=DaySpan(FIRST_DAY, FIRST_DAY + timedelta(days=2)),
+        combined=False,
+        shift_id=shift.id if shift else "all",
+        vehicles=[VehicleRef(1, "V1", 1), VehicleRef(2, "V2", 1)],
+        sites=[SiteGroup(1, ZoneInfo("UTC"), shift, excluded=False, vehicle_ids=[1, 2])],
+    )
+
+
+def _scan(
+    cursor: duckdb.DuckDBPyConnection, selection: Selection, grid: SlotGrid
+) -> dict[tuple[int, int], SampleFigures]:
+    """Both periods and the time below 20 %, as the battery resource reads them."""
+    figures = {**scan_period(cursor, selection, grid=grid), **scan_previous(cursor, selection)}
+    add_below_low(cursor, selection, figures, grid=grid, offline_after=OFFLINE_AFTER)
+    return figures
+
+
+def _fit(points: list[tuple[float, float]]) -> tuple[float, float]:
+    """Least squares (slope, intercept) of (x, y) pairs, two-pass."""
+    mean_x = sum(x for x, _ in points) / len(points)
+    mean_y = sum(y for _, y in points) / len(points)
+    sxx = sum((x - mean_x) ** 2 for x, _ in points)
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / sxx
+    return slope, mean_y - slope * mean_x
+
+
+def _check(figures: SampleFigures, samples: list[Sample], *, bucket: int, grid: SlotGrid) -> None:
+    ordered = sorted(samples, key=lambda s: s[1])
+    with_health = [(at.timestamp(), h) for _, at, _, h in ordered if h is not None]
+    assert figures.health_latest == with_health[-1][1]
+    slope, intercept = _fit(with_health)
+    assert figures.health_line is not None
+    assert figures.health_line.slope_per_second == pytest.approx(slope, rel=1e-6)
+    moment = to_micros(ordered[-1][1])
+    expected = intercept + slope * moment / 1e6
+    assert figures.health_line.at(moment) == pytest.approx(expected, abs=1e-9)
+    below = 0.0
+    for (_, at, charge, _), following in zip(ordered, [*ordered[1:], None], strict=True):
+        if charge < LOW_CHARGE:
+            step = OFFLINE_AFTER if following is None else min(following[1] - at, OFFLINE_AFTER)
+            below += step.total_seconds()
+    assert figures.below_low_seconds == pytest.approx(below, abs=1e-6)
+    if bucket == PREVIOUS:
+        assert figures.slots == []
+        return
+    by_slot: dict[int, list[Sample]] = {}
+    for sample in ordered:
+        by_slot.setdefault((to_micros(sample[1]) - grid.start_us) // grid.width_us, []).append(
+            sample
+        )
+    assert [slot.number for slot in figures.slots] == sorted(by_slot)
+    for slot in figures.slots:
+        inside = by_slot[slot.number]
+        lowest = min(charge for _, _, charge, _ in inside)
+        highest = max(charge for _, _, charge, _ in inside)
+        assert (slot.low, slot.high) == (lowest, highest)
+        # At the time of a sample with that charge (to the millisecond, the facts' resolution).
+        low_at, high_at = (datetime.fromisoformat(at) for at in (slot.low_at, slot.high_at))
+        assert any(abs(at - low_at) < MILLISECOND and c == lowest for _, at, c, _ in inside)
+        assert any(abs(at - high_at) < MILLISECOND and c == highest for _, at, c, _ in inside)
+        healths = [h for _, _, _, h in inside if h is not None]
+        if healths:
+            assert slot.health == pytest.approx(sum(healths) / len(healths), abs=1e-9)
+        else:
+            assert slot.health is None
+
+
+@pytest.mark.parametrize("shift", [None, Shift("night", time(22), time(6), frozenset(range(7)))])
+@pytest.mark.parametrize("previous_floor", [0.0, 25.0])
+def test_one_pass_matches_a_brute_force_reading(
+    cursor: duckdb.DuckDBPyConnection, shift: Shift | None, previous_floor: float
+) -> None:
+    """With low charge in both periods, and only in the period (its time below 20 % is
+    then read from the first to the last low slot)."""
+    samples = _samples(seed=5, previous_floor=previous_floor)
+    columns = list(zip(*samples, strict=True))
+    cursor.execute(  # one statement: executemany manages a few hundred rows per second
+        "INSERT INTO battery_samples SELECT unnest(?::INTEGER[]), unnest(?::TIMESTAMPTZ[]), "
+        "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
+        [list(column) for column in columns],
+    )
+    scope = _scope(shift)
+    selection = select_periods(scope, now=NOW)
+    windows = [(w, bucket) for part in selection.slices for w, bucket in part.windows]
+    current = [w for w, bucket in windows if bucket == CURRENT]
+    grid = SlotGrid.over(Window(current[0].start, current[-1].end), slots=50)
+    result = _scan(cursor, selection, grid)
+    assert set(result) == {(v, b) for v in (1, 2) for b in (CURRENT, PREVIOUS)}
+    for (vehicle, bucket), figures in result.items():
+        inside = [
+            s
+            for s in samples
+            if s[0] == vehicle and any(w.start <= s[1] < w.end for w, b in windows if b == bucket)
+        ]
+        _check(figures, inside, bucket=bucket, grid=grid)
+        low = figures.below_low_seconds > 0
+        assert low if bucket == CURRENT or not previous_floor else not low
+
+
+def test_no_samples_give_no_figures(cursor: duckdb.DuckDBPyConnection) -> None:
+    selection = select_periods(_scope(None), now=NOW)
+    grid = SlotGrid.over(Window(NOW - timedelta(days=3), NOW), slots=50)
+    assert _scan(cursor, selection, grid) == {}
