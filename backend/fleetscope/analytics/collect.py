@@ -4,13 +4,13 @@ Whole site-local days (T without a shift) are read from ``rollup_daily``, whole 
 from ``rollup_hourly`` (see rollup_read.py); the partial pieces (window edges that are not
 on a full hour, and the current hour up to now) exactly from the raw facts, clipped to the
 piece, in one query over all fact tables. The current hour up to now is read from
-``rollup_hourly`` too when no selected vehicle has a message after now (the rollups are
-written with the facts, so the hour's row holds exactly the facts so far). A vehicle's
-current state has no closed interval yet: it is taken from ``live_status`` up to now
-(offline after ``offline_after`` of silence, as the derivation's clock would decide).
-With ``use_rollups=False`` every window is read from the raw facts, which the benchmark
-uses as the baseline. Every value goes in as a parameter; vehicle ids, hour ranges and
-pieces as list parameters.
+``rollup_hourly`` too, and today up to now from ``rollup_daily``, when no selected vehicle
+has a message after now (the rollups are written with the facts, so the hour's and the
+day's rows hold exactly the facts so far). A vehicle's current state has no closed interval
+yet: it is taken from ``live_status`` up to now (offline after ``offline_after`` of
+silence, as the derivation's clock would decide). With ``use_rollups=False`` every window
+is read from the raw facts, which the benchmark uses as the baseline. Every value goes in
+as a parameter; vehicle ids, hour ranges and pieces as list parameters.
 """
 
 import bisect
@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 
 from fleetscope.analytics.measure_table import Key, MeasureTable
-from fleetscope.analytics.periods import Window, split_hour_ranges
+from fleetscope.analytics.periods import Window, midnight, split_hour_ranges
 from fleetscope.analytics.rollup_read import (
     FLEET,
     VEHICLES,
@@ -120,6 +120,11 @@ def collect(
     return result
 
 
+def _end_of_day(instant: datetime, zone: ZoneInfo) -> datetime:
+    """The local midnight that ends the day ``instant`` lies in."""
+    return midnight(instant.astimezone(zone).date() + timedelta(days=1), zone)
+
+
 def complete_until(live: Sequence[LiveRow], *, now: datetime) -> datetime | None:
     """``now`` when no vehicle of ``live`` (rows of ``live_status``) has a message after it:
     the rollups then hold every fact up to now. ``None`` for a ``now`` in the past."""
@@ -148,14 +153,22 @@ def _from_rollups(
     use_days: bool,
     tail_until: datetime | None,
 ) -> None:
-    """``tail_until``: now, when the hour up to now may be read as a whole rollup hour."""
+    """``tail_until``: now, when the hour up to now may be read as a whole rollup hour, and
+    today up to now as a whole rollup day."""
     days: list[tuple[tuple[date, date], int]] = []
     ranges: list[tuple[Window, int]] = []
     pieces: list[Tagged] = []
+    zone = request.daily_zone
     for tagged in request.windows:
         rest = [tagged.window]
-        if use_days and request.daily_zone is not None:
-            whole, rest = whole_days(tagged.window, request.daily_zone)
+        if use_days and zone is not None:
+            window = tagged.window
+            if tail_until is not None and window.end == tail_until:
+                # Nothing is stored after now, so today's row holds today up to now.
+                window = Window(window.start, _end_of_day(tail_until, zone))
+            whole, rest = whole_days(window, zone)
+            end = tagged.window.end
+            rest = [Window(p.start, min(p.end, end)) for p in rest if p.start < end]
             if whole is not None:
                 days.append((whole, tagged.bucket))
         split = split_hour_ranges(rest, tail_until=tail_until)
