@@ -47,15 +47,15 @@ def _kpi_grid(
         for vehicle_id, _ in targets
         for item in spans
     ]
+    by_bucket = [collected.vehicle_seconds(item.bucket) for item in spans]
     period_s = np.array(
         [
-            collected.fleet_seconds(item.bucket)
+            [collected.fleet_seconds(item.bucket) for item in spans]
             if vehicle_id is None
-            else collected.vehicle_seconds(item.bucket).get(vehicle_id, 0.0)
+            else [seconds.get(vehicle_id, 0.0) for seconds in by_bucket]
             for vehicle_id, _ in targets
-            for item in spans
         ]
-    )
+    ).ravel()
     combined = bool(targets) and targets[0][0] is None
     calendar_s = (
         np.array([collected.calendar_seconds(item.bucket) for item in spans] * len(targets))
@@ -67,9 +67,11 @@ def _kpi_grid(
 
 
 def _grid_out(grid: dict[str, Column]) -> KpiGrid:
-    """``grid`` as nested lists (NaN as null, counts as integers)."""
+    """The fields of ``KpiGrid`` of ``grid`` as nested lists (NaN as null, counts as
+    integers)."""
     lists: dict[str, Any] = {}
-    for name, column in grid.items():
+    for name in KpiGrid.model_fields:
+        column = grid[name]
         if name in COUNT_KPIS:
             lists[name] = column.astype(np.int64).tolist()
         else:

@@ -73,7 +73,8 @@ class MeasureTable:
         """Room for ``extra`` more keys (grown by doubling at least)."""
         needed = len(self._index) + extra
         if needed > len(self._values):
-            grown = max(needed, 2 * len(self._values))
+            # Headroom for the few keys the raw pieces and open states add after a big read.
+            grown = max(needed + needed // 8 + _INITIAL_CAPACITY, 2 * len(self._values))
             self._values = np.vstack([self._values, empty_rows(grown - len(self._values))])
 
     def _row(self, key: Key) -> int:
@@ -89,12 +90,19 @@ class MeasureTable:
         if not len(vehicles):
             return
         self._reserve(len(vehicles))
+        width = values.shape[1]
+        if not self._index:
+            # The first read (the big one) into an empty table: its keys are unique (one
+            # row per group), so they take the first rows in order.
+            keys = zip(vehicles, buckets, strict=True)
+            self._index = {key: row for row, key in enumerate(keys)}
+            self._values[: len(vehicles), :width] = values
+            return
         rows = np.fromiter(
             (self._row((v, b)) for v, b in zip(vehicles, buckets, strict=True)),
             dtype=np.intp,
             count=len(vehicles),
         )
-        width = values.shape[1]
         summed = np.flatnonzero(np.arange(width) != MIN_COLUMN)
         np.add.at(self._values, (rows[:, None], summed[None, :]), values[:, summed])
         if width > MIN_COLUMN:

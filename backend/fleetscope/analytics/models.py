@@ -97,8 +97,10 @@ Counts = list[list[int]]
 
 
 class KpiGrid(CamelModel):
-    """Every field of ``Kpis`` per series and bucket: ``grid.availability[s][b]`` is series
-    ``s`` in bucket ``b`` (null: no data). A test keeps the field list equal to ``Kpis``."""
+    """The productivity KPIs of ``Kpis`` per series and bucket: ``grid.availability[s][b]`` is
+    series ``s`` in bucket ``b`` (null: no data). Reliability, cycle time and charge have
+    their own pages and the dashboard's sparklines; a test keeps these fields a subset of
+    ``Kpis`` with the same meaning."""
 
     period_seconds: Amounts
     no_data_seconds: Amounts
@@ -112,17 +114,8 @@ class KpiGrid(CamelModel):
     orders_finished: Counts
     orders_failed: Counts
     orders_cancelled: Counts
-    order_success_rate: Values
     loads_handled: Counts
     distance_km: Amounts
-    distance_per_order_km: Values
-    cycle_time_p50_seconds: Values
-    mtbf_seconds: Values
-    mttr_seconds: Values
-    stop_errors: Counts
-    errors: Counts
-    mean_charge: Values
-    min_charge: Values
 
 
 class HistorySeries(CamelModel):

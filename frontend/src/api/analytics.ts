@@ -61,8 +61,25 @@ export interface HistoryBucket {
   to: string;
 }
 
-/** Every KPI per series and bucket: `grid.availability[series][bucket]` (null: no data). */
-export type KpiGrid = { [K in keyof Kpis]: Array<Array<Kpis[K]>> };
+/** The productivity KPIs the history carries. */
+export type HistoryKpi =
+  | 'periodSeconds'
+  | 'noDataSeconds'
+  | 'plannedSeconds'
+  | 'downtimeSeconds'
+  | 'availability'
+  | 'utilization'
+  | 'idleShare'
+  | 'chargingShare'
+  | 'throughputPerHour'
+  | 'ordersFinished'
+  | 'ordersFailed'
+  | 'ordersCancelled'
+  | 'loadsHandled'
+  | 'distanceKm';
+
+/** Each history KPI per series and bucket: `grid.availability[series][bucket]` (null: no data). */
+export type KpiGrid = { [K in HistoryKpi]: Array<Array<Kpis[K]>> };
 
 export interface HistorySeries {
   /** null: the selected vehicles combined. */

@@ -1,4 +1,4 @@
-import type { Kpis } from '../../api/analytics';
+import type { HistoryKpi } from '../../api/analytics';
 import type { KpiUnit } from '../../components/charts';
 
 /** The productivity KPIs of the tiles and the history, in display order. */
@@ -16,7 +16,7 @@ export interface ProductivityKpi {
   /** null: neither direction is better (distance). */
   higherIsBetter: boolean | null;
   /** The field of the API's KPIs this one shows. */
-  field: keyof Kpis;
+  field: HistoryKpi;
 }
 
 export const PRODUCTIVITY_KPIS: readonly ProductivityKpi[] = [

@@ -1,4 +1,5 @@
 import type {
+  HistoryKpi,
   KpiGrid,
   Kpis,
   Productivity,
@@ -36,11 +37,27 @@ export function kpis(overrides: Partial<Kpis> = {}): Kpis {
   };
 }
 
+const HISTORY_KPIS: readonly HistoryKpi[] = [
+  'periodSeconds',
+  'noDataSeconds',
+  'plannedSeconds',
+  'downtimeSeconds',
+  'availability',
+  'utilization',
+  'idleShare',
+  'chargingShare',
+  'throughputPerHour',
+  'ordersFinished',
+  'ordersFailed',
+  'ordersCancelled',
+  'loadsHandled',
+  'distanceKm',
+];
+
 /** The KPIs of each series' buckets (`rows[series][bucket]`) in the history's grid shape. */
 export function kpiGrid(rows: Kpis[][]): KpiGrid {
-  const fields = Object.keys(kpis()) as Array<keyof Kpis>;
   return Object.fromEntries(
-    fields.map((field) => [field, rows.map((line) => line.map((bucket) => bucket[field]))]),
+    HISTORY_KPIS.map((field) => [field, rows.map((line) => line.map((bucket) => bucket[field]))]),
   ) as KpiGrid;
 }
 
