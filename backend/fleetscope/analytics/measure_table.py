@@ -46,9 +46,14 @@ HIST_COLUMNS = slice(COLUMN[CYCLE_BUCKET_COLUMNS[0]], len(COLUMNS))
 _INITIAL_CAPACITY = 64
 
 
-def empty_rows(count: int) -> Matrix:
-    """``count`` rows of zero measures (no battery minimum)."""
-    rows = np.zeros((count, len(COLUMNS)))
+# Without the histogram: tables of reads that do not ask for it stay this narrow, because
+# touching fresh memory costs more here than the arithmetic on it.
+NARROW = HIST_COLUMNS.start
+
+
+def empty_rows(count: int, width: int = len(COLUMNS)) -> Matrix:
+    """``count`` rows of zero measures (no battery minimum), ``width`` columns wide."""
+    rows = np.zeros((count, width))
     rows[:, MIN_COLUMN] = np.nan
     return rows
 
@@ -58,7 +63,7 @@ class MeasureTable:
 
     def __init__(self) -> None:
         self._index: dict[Key, int] = {}
-        self._values = empty_rows(_INITIAL_CAPACITY)
+        self._values = empty_rows(_INITIAL_CAPACITY, NARROW)
 
     def __len__(self) -> int:
         return len(self._index)
@@ -69,13 +74,17 @@ class MeasureTable:
     def keys(self) -> Iterator[Key]:
         return iter(self._index)
 
-    def _reserve(self, extra: int) -> None:
-        """Room for ``extra`` more keys (grown by doubling at least)."""
+    def _reserve(self, extra: int, *, width: int = NARROW) -> None:
+        """Room for ``extra`` more keys (grown by doubling at least) and ``width`` columns."""
         needed = len(self._index) + extra
-        if needed > len(self._values):
-            # Headroom for the few keys the raw pieces and open states add after a big read.
-            grown = max(needed + needed // 8 + _INITIAL_CAPACITY, 2 * len(self._values))
-            self._values = np.vstack([self._values, empty_rows(grown - len(self._values))])
+        capacity, current_width = self._values.shape
+        if needed > capacity or width > current_width:
+            if needed > capacity:
+                # Headroom for the few keys the raw pieces and open states add after a read.
+                capacity = max(needed + needed // 8 + _INITIAL_CAPACITY, 2 * capacity)
+            grown = empty_rows(capacity, max(width, current_width))
+            grown[: len(self._index), :current_width] = self._values[: len(self._index)]
+            self._values = grown
 
     def _row(self, key: Key) -> int:
         """The row of ``key``, a new one if needed: reserve room first."""
@@ -89,8 +98,8 @@ class MeasureTable:
         columns of ``COLUMNS``, e.g. without the histogram) to the rows of those keys."""
         if not len(vehicles):
             return
-        self._reserve(len(vehicles))
         width = values.shape[1]
+        self._reserve(len(vehicles), width=NARROW if width <= NARROW else len(COLUMNS))
         if not self._index:
             # The first read (the big one) into an empty table: its keys are unique (one
             # row per group), so they take the first rows in order.
@@ -109,8 +118,9 @@ class MeasureTable:
             np.fmin.at(self._values[:, MIN_COLUMN], rows, values[:, MIN_COLUMN])
 
     def add(self, key: Key, column: str, value: float) -> None:
-        self._reserve(1)
-        self._values[self._row(key), COLUMN[column]] += value
+        index = COLUMN[column]
+        self._reserve(1, width=NARROW if index < NARROW else len(COLUMNS))
+        self._values[self._row(key), index] += value
 
     def add_minimum(self, key: Key, column: str, value: float | None) -> None:
         if value is not None:
@@ -131,13 +141,13 @@ class MeasureTable:
         index = self._index
         rows = np.fromiter((index.get(key, -1) for key in keys), dtype=np.intp, count=len(keys))
         result = self._values[rows]  # a copy; rows of keys never added are reset below
-        result[rows < 0] = empty_rows(1)[0]
+        result[rows < 0] = empty_rows(1, result.shape[1])[0]
         return result
 
     def total(self, keys: Sequence[Key]) -> Matrix:
         """One row: the measures of ``keys`` added up."""
         rows = self.rows(keys)
-        result = empty_rows(1)
+        result = empty_rows(1, rows.shape[1])
         result[0] = rows.sum(axis=0)
         result[0, MIN_COLUMN] = np.fmin.reduce(rows[:, MIN_COLUMN]) if len(keys) else np.nan
         return result
@@ -162,7 +172,9 @@ def measures_of(row: Matrix) -> Measures:
     }
     return Measures(
         states=dict(zip(STATES, values[STATE_COLUMNS], strict=True)),
-        cycle_hist=[int(count) for count in values[HIST_COLUMNS]],
+        # A narrow table has no histogram: all buckets zero.
+        cycle_hist=[int(count) for count in values[HIST_COLUMNS]]
+        or [0] * len(CYCLE_BUCKET_COLUMNS),
         battery_charge_min=None if minimum != minimum else minimum,  # NaN: no sample
         **scalars,
     )

@@ -33,18 +33,37 @@ _DAYS_OF_RANGES = (
     "FROM (SELECT unnest(?::DATE[]) AS lo, unnest(?::DATE[]) AS hi, "
     "unnest(?::INTEGER[]) AS bucket))"
 )
-_HIST_SUMS = ", ".join(f"sum({column})::BIGINT" for column in CYCLE_BUCKET_COLUMNS)
-# The sums in the column order of ``measure_table.COLUMNS`` (the histogram last). Counts as
-# BIGINT: DuckDB sums integers into HUGEINT, which numpy has no type for.
-_MEASURES = (
-    ", ".join(f"sum({state}_s)" for state in STATES)
-    + ", sum(orders_finished)::BIGINT, sum(orders_failed)::BIGINT"
-    + ", sum(orders_cancelled)::BIGINT"
-    + ", sum(errors_warning + errors_urgent + errors_critical + errors_fatal)::BIGINT"
-    + ", sum(stop_errors)::BIGINT, sum(stop_error_s), sum(distance_m)"
-    + ", sum(loads_handled)::BIGINT, sum(battery_samples)::BIGINT, sum(battery_charge_sum)"
-    + ", coalesce(min(battery_charge_min), 'NaN'::DOUBLE)"
+# The rollup columns behind ``measure_table.COLUMNS`` (the histogram last), each with how
+# rows combine: sums, counts (as BIGINT: DuckDB sums integers into HUGEINT, which numpy has
+# no type for) and the minimum (NaN for none).
+_MEASURE_COLUMNS: tuple[tuple[str, str], ...] = (
+    *((f"{state}_s", "sum") for state in STATES),
+    ("orders_finished", "count"),
+    ("orders_failed", "count"),
+    ("orders_cancelled", "count"),
+    ("errors_warning + errors_urgent + errors_critical + errors_fatal", "count"),
+    ("stop_errors", "count"),
+    ("stop_error_s", "sum"),
+    ("distance_m", "sum"),
+    ("loads_handled", "count"),
+    ("battery_samples", "count"),
+    ("battery_charge_sum", "sum"),
+    ("battery_charge_min", "min"),
 )
+_HIST_COLUMNS = tuple((column, "count") for column in CYCLE_BUCKET_COLUMNS)
+_COMBINED = {
+    "sum": "sum({})",
+    "count": "sum({})::BIGINT",
+    "min": "coalesce(min({}), 'NaN'::DOUBLE)",
+}
+_AS_IS = {"sum": "{}", "count": "({})::BIGINT", "min": "coalesce({}, 'NaN'::DOUBLE)"}
+
+
+def _measures(*, with_cycles: bool, grouped: bool) -> str:
+    """The select list of the measures: combined per group, or each row as it is."""
+    forms = _COMBINED if grouped else _AS_IS
+    columns = (*_MEASURE_COLUMNS, *(_HIST_COLUMNS if with_cycles else ()))
+    return ", ".join(forms[kind].format(column) for column, kind in columns)
 
 
 def vehicle_column(by_vehicle: bool, alias: str) -> str:
@@ -94,11 +113,15 @@ def read_daily(
     with_cycles: bool,
     result: MeasureTable,
 ) -> None:
-    hist = f", {_HIST_SUMS}" if with_cycles else ""
+    # A vehicle's day in a bucket of its own (a history by day) is one row: no grouping,
+    # which saves DuckDB a hash aggregate over thousands of one-row groups.
+    grouped = not by_vehicle or any(first != last for (first, last), _ in days)
+    measures = _measures(with_cycles=with_cycles, grouped=grouped)
     sql = (
-        f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {_MEASURES}{hist} "  # noqa: S608 - constants only
+        f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {measures} "  # noqa: S608 - constants only
         f"FROM rollup_daily r JOIN {_DAYS_OF_RANGES} sel ON r.day = sel.day "
-        f"WHERE r.vehicle_id IN {VEHICLES} AND r.day >= ? AND r.day <= ? GROUP BY ALL"
+        f"WHERE r.vehicle_id IN {VEHICLES} AND r.day >= ? AND r.day <= ?"
+        + (" GROUP BY ALL" if grouped else "")
     )
     parameters = [
         [span[0] for span, _ in days],
@@ -120,9 +143,9 @@ def read_hourly(
     with_cycles: bool,
     result: MeasureTable,
 ) -> None:
-    hist = f", {_HIST_SUMS}" if with_cycles else ""
+    measures = _measures(with_cycles=with_cycles, grouped=True)
     sql = (
-        f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {_MEASURES}{hist} "  # noqa: S608 - constants only
+        f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {measures} "  # noqa: S608 - constants only
         f"FROM rollup_hourly r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
         f"WHERE r.vehicle_id IN {VEHICLES} AND r.hour_utc >= ? AND r.hour_utc < ? "
         "GROUP BY ALL"
