@@ -120,7 +120,7 @@ def read_daily(
     sql = (
         f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {measures} "  # noqa: S608 - constants only
         f"FROM rollup_daily r JOIN {_DAYS_OF_RANGES} sel ON r.day = sel.day "
-        f"WHERE r.vehicle_id IN {VEHICLES} AND r.day >= ? AND r.day <= ?"
+        "WHERE list_contains(?::INTEGER[], r.vehicle_id) AND r.day >= ? AND r.day <= ?"
         + (" GROUP BY ALL" if grouped else "")
     )
     parameters = [
@@ -147,7 +147,7 @@ def read_hourly(
     sql = (
         f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {measures} "  # noqa: S608 - constants only
         f"FROM rollup_hourly r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
-        f"WHERE r.vehicle_id IN {VEHICLES} AND r.hour_utc >= ? AND r.hour_utc < ? "
+        "WHERE list_contains(?::INTEGER[], r.vehicle_id) AND r.hour_utc >= ? AND r.hour_utc < ? "
         "GROUP BY ALL"
     )
     parameters = [
