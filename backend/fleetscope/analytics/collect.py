@@ -254,7 +254,7 @@ def _raw_sql(by_vehicle: bool) -> str:
         parts.append(
             f"SELECT '{kind}' AS kind, {vehicle} AS vehicle, p.bucket, {label}::VARCHAR, "  # noqa: S608 - constants only
             f"({n})::BIGINT, ({a})::DOUBLE, ({b})::DOUBLE FROM {table} f JOIN p ON {join} "
-            "WHERE f.vehicle_id IN (SELECT unnest($4::INTEGER[])) GROUP BY ALL"
+            "WHERE list_contains($4::INTEGER[], f.vehicle_id) GROUP BY ALL"
         )
     return _PIECES_CTE + " UNION ALL ".join(parts)
 

@@ -56,7 +56,7 @@ def add_order_heatmap(
             hour_params = [*range_parameters(ranges), ranges[0][0].start, ranges[-1][0].end]
         rows += cursor.execute(
             "WITH per_hour AS (SELECT r.hour_utc, sum(r.orders_finished) AS finished "  # noqa: S608 - constants only
-            f"FROM {hours} AND r.vehicle_id IN (SELECT unnest(?::INTEGER[])) "
+            f"FROM {hours} AND list_contains(?::INTEGER[], r.vehicle_id) "
             "GROUP BY r.hour_utc) "
             "SELECT isodow(timezone(?, hour_utc)) - 1, hour(timezone(?, hour_utc)), "
             "sum(finished)::BIGINT FROM per_hour GROUP BY ALL",
@@ -67,7 +67,7 @@ def add_order_heatmap(
             "SELECT isodow(timezone(?, o.end_at)) - 1, hour(timezone(?, o.end_at)), count(*) "
             "FROM orders o JOIN (SELECT unnest(?::TIMESTAMPTZ[]) AS lo, "
             "unnest(?::TIMESTAMPTZ[]) AS hi) p ON o.end_at >= p.lo AND o.end_at < p.hi "
-            "WHERE o.vehicle_id IN (SELECT unnest(?::INTEGER[])) AND o.outcome = 'finished' "
+            "WHERE list_contains(?::INTEGER[], o.vehicle_id) AND o.outcome = 'finished' "
             "AND o.end_at >= ? AND o.end_at < ? GROUP BY ALL",
             [
                 zone,
