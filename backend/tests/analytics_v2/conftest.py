@@ -5,8 +5,12 @@ Four Hamburg vehicles (VDA 5050 2.0, 2.1, 1.1 and 3.0) of the demo's first organ
 the second organization one day. The simulator's truth is the reference.
 """
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import duckdb
+import pytest
 from analytics.conftest import (  # noqa: F401 - fixtures re-exported for this folder
     START,
     World,
@@ -18,7 +22,19 @@ from analytics.conftest import (  # noqa: F401 - fixtures re-exported for this f
 )
 from fastapi.testclient import TestClient
 
+from fleetscope.facts.store import FactStore
+
 PERIOD = {"from": "2026-10-24", "to": "2026-10-26", "shift": "all"}
+
+
+@pytest.fixture
+def cursor(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A reader of an empty fact store of its own, for tests that write facts by hand."""
+    store = FactStore(tmp_path / "facts.duckdb")
+    cursor = store.cursor()
+    yield cursor
+    cursor.close()
+    store.close()
 
 
 def ham_ids(fleet: World) -> str:

@@ -4,9 +4,7 @@ slots, the latest health, and the time below 20 %, for the period and the previo
 with and without a shift."""
 
 import random
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -18,22 +16,12 @@ from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift, Window
 from fleetscope.facts.rawlog import to_micros
-from fleetscope.facts.store import FactStore
 
 FIRST_DAY = date(2026, 3, 10)
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
 OFFLINE_AFTER = timedelta(seconds=300)
 MILLISECOND = timedelta(milliseconds=1)
 Sample = tuple[int, datetime, float, float | None]  # vehicle, at, charge, health
-
-
-@pytest.fixture
-def cursor(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    store = FactStore(tmp_path / "facts.duckdb")
-    cursor = store.cursor()
-    yield cursor
-    cursor.close()
-    store.close()
 
 
 def _samples(seed: int, *, previous_floor: float) -> list[Sample]:

@@ -1,9 +1,7 @@
 """Hand-made facts: how T selects rows on each path, paging order, time below 20 %, the
 health line."""
 
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -14,20 +12,10 @@ from fleetscope.analytics.fact_rows import rows_in_periods, select_periods
 from fleetscope.analytics.paging import PageRequest, page_ordering
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift, period_windows
-from fleetscope.facts.store import FactStore
 
 UTC_ZONE = ZoneInfo("UTC")
 DAY = date(2026, 3, 10)
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
-
-
-@pytest.fixture
-def cursor(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    store = FactStore(tmp_path / "facts.duckdb")
-    cursor = store.cursor()
-    yield cursor
-    cursor.close()
-    store.close()
 
 
 def _scope(shift: Shift | None, *, days: int = 6) -> AnalyticsScope:

@@ -2,9 +2,7 @@
 density grid over track and errors, and the cached layout with its invalidation."""
 
 from collections import Counter
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -16,22 +14,12 @@ from fleetscope.analytics.failure_map import FailureMapOut, failure_map
 from fleetscope.analytics.failures import ErrorFilter
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan
-from fleetscope.facts.store import FactStore
 
 DAY = date(2026, 3, 10)
 DAYS = 6
 START = datetime.combine(DAY, time(), UTC)
 NOW = START + timedelta(days=DAYS)
 MAP = "hall-1"
-
-
-@pytest.fixture
-def cursor(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    store = FactStore(tmp_path / "facts.duckdb")
-    cursor = store.cursor()
-    yield cursor
-    cursor.close()
-    store.close()
 
 
 def _scope() -> AnalyticsScope:

@@ -15,7 +15,8 @@ export interface KpiTexts {
   previousText?: string;
 }
 
-function formatIn(unit: TileFormat, value: number, language: string): string {
+/** A figure in the user's language, the way tiles and list cells show it. */
+export function formatFigure(unit: TileFormat, value: number, language: string): string {
   switch (unit) {
     case 'duration':
       return formatPreciseDuration(value, language);
@@ -40,7 +41,7 @@ function formatDelta(unit: TileFormat, delta: number, language: string): string 
   if (unit === 'percentPoints') {
     return `${sign}${formatDecimal(size, language)} pp`;
   }
-  return `${sign}${formatIn(unit, size, language)}`;
+  return `${sign}${formatFigure(unit, size, language)}`;
 }
 
 export function kpiTexts({
@@ -60,10 +61,10 @@ export function kpiTexts({
 }): KpiTexts {
   const trend = trendOf({ value, previous, higherIsBetter });
   return {
-    value: value === null ? noData : formatIn(unit, value, language),
+    value: value === null ? noData : formatFigure(unit, value, language),
     trend,
     deltaText: trend ? formatDelta(unit, trend.delta, language) : undefined,
-    previousText: previous === null ? undefined : formatIn(unit, previous, language),
+    previousText: previous === null ? undefined : formatFigure(unit, previous, language),
   };
 }
 

@@ -1,5 +1,5 @@
-import { formatDateTime, formatDecimal, formatNumber, formatShare } from '../../lib/format';
-import { formatPreciseDuration } from '../charts/chartParts';
+import { formatDateTime, formatDecimal, formatNumber } from '../../lib/format';
+import { formatFigure } from '../charts/kpiTexts';
 
 /** Cell texts of the lists (null is "no data", never 0). */
 export function cellText(
@@ -13,18 +13,9 @@ export function cellText(
   if (typeof value === 'string') {
     return kind === 'dateTime' ? formatDateTime(value, language) : value;
   }
-  switch (kind) {
-    case 'duration':
-      return formatPreciseDuration(value, language);
-    case 'share':
-      return formatShare(value, language);
-    case 'integer':
-      return formatNumber(Math.round(value), language);
-    case 'metres':
-      return `${formatDecimal(value, language)} m`;
-    default:
-      return formatDecimal(value, language);
-  }
+  return kind === 'metres'
+    ? `${formatDecimal(value, language)} m`
+    : formatFigure(kind === 'dateTime' ? 'decimal' : kind, value, language);
 }
 
 /** "+12" / "−3" / "±0" for a change against the previous period. */
