@@ -13,10 +13,9 @@ from zoneinfo import ZoneInfo
 import duckdb
 import numpy as np
 
-from fleetscope.analytics.measure_table import MeasureTable
-from fleetscope.analytics.measures import STATES
+from fleetscope.analytics.measure_table import COLUMNS, NARROW, MeasureTable
 from fleetscope.analytics.periods import Window, midnight
-from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS
+from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS, MEASURES
 
 FLEET = 0
 VEHICLES = "(SELECT unnest(?::INTEGER[]))"
@@ -33,24 +32,19 @@ _DAYS_OF_RANGES = (
     "FROM (SELECT unnest(?::DATE[]) AS lo, unnest(?::DATE[]) AS hi, "
     "unnest(?::INTEGER[]) AS bucket))"
 )
-# The rollup columns behind ``measure_table.COLUMNS`` (the histogram last), each with how
-# rows combine: sums, counts (as BIGINT: DuckDB sums integers into HUGEINT, which numpy has
-# no type for) and the minimum (NaN for none).
-_MEASURE_COLUMNS: tuple[tuple[str, str], ...] = (
-    *((f"{state}_s", "sum") for state in STATES),
-    ("orders_finished", "count"),
-    ("orders_failed", "count"),
-    ("orders_cancelled", "count"),
-    ("errors_warning + errors_urgent + errors_critical + errors_fatal", "count"),
-    ("stop_errors", "count"),
-    ("stop_error_s", "sum"),
-    ("distance_m", "sum"),
-    ("loads_handled", "count"),
-    ("battery_samples", "count"),
-    ("battery_charge_sum", "sum"),
-    ("battery_charge_min", "min"),
-)
-_HIST_COLUMNS = tuple((column, "count") for column in CYCLE_BUCKET_COLUMNS)
+# The rollup column (or expression) behind each column of ``measure_table.COLUMNS``, with
+# how rows combine as ``facts.rollup.MEASURES`` declares it: sums, counts (as BIGINT: DuckDB
+# sums integers into HUGEINT, which numpy has no type for) and the minimum (NaN for none).
+_KIND: dict[str, str] = dict(MEASURES)
+_ERRORS = " + ".join(f"errors_{level}" for level in ("warning", "urgent", "critical", "fatal"))
+
+
+def _source(column: str) -> tuple[str, str]:
+    return (_ERRORS, "count") if column == "errors" else (column, _KIND[column])
+
+
+_MEASURE_COLUMNS = tuple(_source(column) for column in COLUMNS[:NARROW])
+_HIST_COLUMNS = tuple(_source(column) for column in CYCLE_BUCKET_COLUMNS)
 _COMBINED = {
     "sum": "sum({})",
     "count": "sum({})::BIGINT",
