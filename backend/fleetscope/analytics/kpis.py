@@ -134,10 +134,6 @@ def state_times_of_rows(rows: Matrix) -> list[StateTimes]:
     ]
 
 
-def state_times(measures: Measures) -> StateTimes:
-    return state_times_of_rows(row_of(measures))[0]
-
-
 def compute_kpis(measures: Measures, *, period_s: float, calendar_s: float | None = None) -> Kpis:
     """KPIs of ``measures`` over a period of ``period_s`` seconds of vehicle time (see
     ``kpi_columns``)."""

@@ -68,9 +68,6 @@ class MeasureTable:
     def __len__(self) -> int:
         return len(self._index)
 
-    def __contains__(self, key: object) -> bool:
-        return key in self._index
-
     def keys(self) -> Iterator[Key]:
         return iter(self._index)
 

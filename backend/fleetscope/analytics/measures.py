@@ -1,7 +1,8 @@
 """Additive measures of one vehicle (or a fleet) over part of T, and the p50 of cycle times.
 
 Everything is a sum, a count or a minimum, so measures of hours, pieces, vehicles and
-buckets add up in any order; the KPIs are computed from the totals at the end.
+buckets add up in any order (as rows of ``measure_table``); the KPIs are computed from the
+totals at the end. ``Measures`` is one key's row in named form.
 """
 
 import math
@@ -38,42 +39,10 @@ class Measures:
     battery_charge_sum: float = 0.0
     battery_charge_min: float | None = None
 
-    def add(self, other: "Measures") -> None:
-        for state, seconds in other.states.items():
-            self.states[state] += seconds
-        self.orders_finished += other.orders_finished
-        self.orders_failed += other.orders_failed
-        self.orders_cancelled += other.orders_cancelled
-        for index, count in enumerate(other.cycle_hist):
-            self.cycle_hist[index] += count
-        self.errors += other.errors
-        self.stop_errors += other.stop_errors
-        self.stop_error_s += other.stop_error_s
-        self.distance_m += other.distance_m
-        self.loads_handled += other.loads_handled
-        self.battery_samples += other.battery_samples
-        self.battery_charge_sum += other.battery_charge_sum
-        self.battery_charge_min = _least(self.battery_charge_min, other.battery_charge_min)
-
     @property
     def covered_s(self) -> float:
         """Time with a known state (T without the time before a vehicle's first message)."""
         return sum(self.states.values())
-
-
-def _least(left: float | None, right: float | None) -> float | None:
-    if left is None:
-        return right
-    if right is None:
-        return left
-    return min(left, right)
-
-
-def total(parts: "list[Measures]") -> Measures:
-    result = Measures()
-    for part in parts:
-        result.add(part)
-    return result
 
 
 def hist_percentile(hist: list[int], quantile: float) -> float | None:

@@ -18,8 +18,7 @@ from fleetscope.analytics.collect import (
     complete_until,
     live_rows,
 )
-from fleetscope.analytics.measure_table import Key, MeasureTable
-from fleetscope.analytics.measures import Measures
+from fleetscope.analytics.measure_table import MeasureTable
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup
 from fleetscope.analytics.periods import DaySpan, Window, merge_windows, period_windows
@@ -52,9 +51,6 @@ class Collected:
     # Per bucket, computed once: responses ask for them per vehicle and bucket.
     _vehicle_seconds: dict[int, dict[int, float]] = field(default_factory=dict)
     _calendar_seconds: dict[int, float] = field(default_factory=dict)
-
-    def get(self, key: Key) -> Measures:
-        return self.measures.get(key)
 
     def vehicle_seconds(self, bucket: int) -> dict[int, float]:
         """T of every selected vehicle in ``bucket``."""
