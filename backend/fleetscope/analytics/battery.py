@@ -47,6 +47,7 @@ from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
 from fleetscope.appstore.schemas import CamelModel
+from fleetscope.facts.store import reader_beside
 
 DOD_BIN = 10
 DOD_BINS = 10
@@ -199,14 +200,13 @@ def battery(
     )
     # The period's sample scan and its lines are about half of the work; DuckDB releases
     # the interpreter while it runs, so on a second cursor they overlap the other reads.
-    scan_cursor = cursor.cursor()
+    scan_cursor = reader_beside(cursor)
 
     def period_and_lines() -> tuple[dict[tuple[int, int], SampleFigures], BatterySeries]:
         period = scan_period(scan_cursor, selection, grid=grid)
         return period, battery_series(scope, period, grid=grid)
 
     try:
-        scan_cursor.execute("SET TimeZone = 'UTC'")  # as every reader cursor of the store
         with ThreadPoolExecutor(max_workers=1) as pool:
             scanned = pool.submit(period_and_lines)
             sessions = _sessions(cursor, selection)

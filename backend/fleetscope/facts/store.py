@@ -66,6 +66,17 @@ class StoreBatch:
         return not (self.frames or self.dead_letters or self.zones or self.snapshots)
 
 
+def _as_reader(cursor: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    cursor.execute("SET TimeZone = 'UTC'")
+    return cursor
+
+
+def reader_beside(cursor: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """A second reader of the store ``cursor`` reads, for another thread of one request;
+    close it when done."""
+    return _as_reader(cursor.cursor())
+
+
 class FactStore:
     def __init__(self, path: Path | str, *, seq_base: int = 0) -> None:
         """``seq_base``: arrival sequence numbers start above it (disjoint partitions)."""
@@ -131,8 +142,7 @@ class FactStore:
         """A connection for one reader thread; close it when done."""
         with self._cursor_lock:
             cursor = self._connection.cursor()
-        cursor.execute("SET TimeZone = 'UTC'")
-        return cursor
+        return _as_reader(cursor)
 
     # --- writing -------------------------------------------------------------------------
 
