@@ -121,9 +121,10 @@ def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters
             f"unnest(?::INTEGER[]) AS bucket) w ON f.{at} >= w.lo AND f.{at} < w.hi "
             f"WHERE {where}"
         )
-    # Whole UTC hours by a hash join on the hour, the partial pieces (now) by a CASE.
-    parameters += [hour_keys, hour_buckets]
+    # Whole UTC hours by a hash join on the hour, the partial pieces (now) by a CASE. The
+    # CASE comes first in the SQL text, so its parameters do too.
     piece_case = _case(at, pieces, parameters)
+    parameters += [hour_keys, hour_buckets]
     parameters += [part.vehicle_ids, first, last]
     return (
         f"SELECT * FROM (SELECT {columns}, coalesce(h.bucket, {piece_case}) AS bucket "  # noqa: S608 - constants only

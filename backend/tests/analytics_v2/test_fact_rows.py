@@ -41,22 +41,29 @@ def _orders_every_ten_minutes(cursor: duckdb.DuckDBPyConnection) -> list[datetim
     return ends
 
 
+EARLY = Shift("early", time(6), time(14), frozenset(range(7)))
+NIGHT = Shift("night", time(22), time(6), frozenset(range(7)))
+
+
 @pytest.mark.parametrize(
-    "shift",
+    ("shift", "now"),
     [
-        None,  # one window per period: a CASE
-        Shift("early", time(6), time(14), frozenset(range(7))),  # whole hours: hourly join
-        Shift("odd", time(5, 30), time(6, 45), frozenset({0, 2, 4})),  # off the hour: range join
-        Shift("night", time(22), time(6), frozenset(range(7))),  # across midnight
+        (None, NOW),  # one window per period: a CASE
+        (EARLY, NOW),  # whole hours: hourly join
+        (Shift("odd", time(5, 30), time(6, 45), frozenset({0, 2, 4})), NOW),  # off the hour
+        (NIGHT, NOW),  # across midnight
+        # Now inside the last window: whole hours joined, the running hour's piece a CASE.
+        (EARLY, datetime(2026, 3, 15, 9, 20, tzinfo=UTC)),
+        (NIGHT, datetime(2026, 3, 15, 23, 20, tzinfo=UTC)),
     ],
 )
 def test_rows_are_tagged_with_the_window_they_lie_in(
-    cursor: duckdb.DuckDBPyConnection, shift: Shift | None
+    cursor: duckdb.DuckDBPyConnection, shift: Shift | None, now: datetime
 ) -> None:
     ends = _orders_every_ten_minutes(cursor)
     scope = _scope(shift)
     sql, parameters = rows_in_periods(
-        select_periods(scope, now=NOW),
+        select_periods(scope, now=now),
         table="orders",
         at="end_at",
         columns="f.vehicle_id, f.end_at",
@@ -64,7 +71,7 @@ def test_rows_are_tagged_with_the_window_they_lie_in(
     found = sorted(cursor.execute(f"SELECT end_at, bucket FROM ({sql})", parameters).fetchall())  # noqa: S608 - test constants
     expected = []
     for bucket, span in enumerate([scope.span, scope.span.previous()]):
-        windows = period_windows(span=span, zone=UTC_ZONE, shift=shift, now=NOW)
+        windows = period_windows(span=span, zone=UTC_ZONE, shift=shift, now=now)
         for index, end in enumerate(ends):
             # Vehicle 3 is not selected.
             if 1 + index % 3 != 3 and any(w.start <= end < w.end for w in windows):
