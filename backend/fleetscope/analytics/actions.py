@@ -8,15 +8,12 @@ the previous period's count and failure rate. The drill-down lists the failed ac
 one type, paged; a type none of the selected vehicles ever reported is a 404.
 """
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import duckdb
-import numpy as np
 from pydantic import Field
 
-from fleetscope.analytics.counted_values import CountedValues
 from fleetscope.analytics.drilldown import require_named
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.models import PeriodOut
@@ -27,24 +24,22 @@ from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.schemas import CamelModel
 
 MAX_ACTION_TYPE_LENGTH = 200
-DURATION_QUANTILES = (0.5, 0.9)
+# A duration only for finished actions that ran, a wait for every action that ran (NULL
+# otherwise: the aggregates skip NULLs).
 _ACTION_COLUMNS = (
-    "f.action_type, f.status, epoch_us(f.end_at) - epoch_us(f.started_at) AS run_us, "
-    "epoch_us(f.started_at) - epoch_us(f.first_seen_at) AS wait_us"
+    "f.action_type, f.status, CASE WHEN f.status = 'FINISHED' THEN "
+    f"{seconds_between('f.end_at', 'f.started_at')} END AS run_s, "
+    f"{seconds_between('f.started_at', 'f.first_seen_at')} AS wait_s"
 )
-# One pass, three groupings: the counts per bucket, and how often each distinct duration
-# and wait occurs in the period itself (``counted_values`` ranks them; the previous period
-# shows count and failure rate only). A duration only for finished actions that ran, a
-# wait for every action that ran; NULL otherwise, a group that is skipped.
-_COUNTS, _DURATIONS, _WAITS = 0b0011, 0b1101, 0b1110  # grouping(bucket, failed, run, wait)
-_COUNTED = (
-    "SELECT action_type, grouping(bucket, failed, run_us, wait_us) AS grouping_id, bucket, "  # noqa: S608 - constants only
-    "failed, run_us, wait_us, count(*) AS n FROM ("
-    f"SELECT action_type, bucket, status = 'FAILED' AS failed, CASE WHEN bucket = {CURRENT} "
-    "AND status = 'FINISHED' THEN run_us END AS run_us, "
-    f"CASE WHEN bucket = {CURRENT} THEN wait_us END AS wait_us FROM ({{rows}})) "
-    "GROUP BY GROUPING SETS ((action_type, bucket, failed), (action_type, run_us), "
-    "(action_type, wait_us))"
+# Durations and waits only for the period itself: the previous period shows count and
+# failure rate, and sorting its values for percentiles would double the work. A CASE per
+# aggregate costs less than a FILTER clause each (10-15 % of the query over a year).
+_THIS_PERIOD = f"CASE WHEN bucket = {CURRENT} THEN {{}} END"
+_AGGREGATES = (
+    "count(*), count(*) FILTER (WHERE status = 'FAILED'), "
+    f"quantile_cont({_THIS_PERIOD.format('run_s')}, [0.5, 0.9]), "
+    f"avg({_THIS_PERIOD.format('wait_s')}), "
+    f"quantile_cont({_THIS_PERIOD.format('wait_s')}, 0.5)"
 )
 
 
@@ -82,74 +77,35 @@ def _rate(failed: int, count: int) -> float | None:
     return failed / count if count else None
 
 
-@dataclass(slots=True)
-class _TypeFigures:
-    counts: dict[tuple[int, bool], int] = field(default_factory=dict)  # (bucket, failed)
-    durations: CountedValues | None = None  # microseconds, this period
-    waits: CountedValues | None = None
-
-    def count(self, bucket: int) -> tuple[int, int]:
-        """(all, failed) in ``bucket``."""
-        failed = self.counts.get((bucket, True), 0)
-        return self.counts.get((bucket, False), 0) + failed, failed
-
-
-def _counted(columns: dict[str, Any]) -> dict[str, _TypeFigures]:
-    """The rows of ``_COUNTED`` per action type."""
-    found: dict[str, _TypeFigures] = {}
-    grouping = columns["grouping_id"]
-    for action_type in {str(value) for value in columns["action_type"].tolist()}:
-        of_type = columns["action_type"] == action_type
-        figures = found[action_type] = _TypeFigures()
-        rows = np.flatnonzero(of_type & (grouping == _COUNTS))
-        for bucket, failed, n in zip(
-            columns["bucket"][rows].tolist(),
-            columns["failed"][rows].tolist(),
-            columns["n"][rows].tolist(),
-            strict=True,
-        ):
-            figures.counts[(int(bucket), bool(failed))] = int(n)
-        for kind, column in ((_DURATIONS, "run_us"), (_WAITS, "wait_us")):
-            values = columns[column]
-            known = of_type & (grouping == kind) & ~np.ma.getmaskarray(values)
-            counted = CountedValues.of(np.ma.getdata(values)[known], columns["n"][known])
-            if kind == _DURATIONS:
-                figures.durations = counted
-            else:
-                figures.waits = counted
-    return found
-
-
-def _seconds(micros: float | None) -> float | None:
-    return None if micros is None else micros / 1_000_000
-
-
 def actions(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
 ) -> ActionsOut:
     rows_sql, parameters = rows_in_periods(
         select_periods(scope, now=now), table="actions", at="end_at", columns=_ACTION_COLUMNS
     )
-    columns = cursor.execute(_COUNTED.format(rows=rows_sql), parameters).fetchnumpy()
+    sql = f"SELECT action_type, bucket, {_AGGREGATES} FROM ({rows_sql}) GROUP BY ALL"  # noqa: S608 - constants only
+    found: dict[str, dict[int, tuple[Any, ...]]] = {}
+    for row in cursor.execute(sql, parameters).fetchall():
+        found.setdefault(str(row[0]), {})[int(row[1])] = tuple(row[2:])
     result = []
-    for action_type, figures in _counted(columns).items():
-        count, failed = figures.count(CURRENT)
-        previous_count, previous_failed = figures.count(PREVIOUS)
-        durations = figures.durations or CountedValues.of([], [])
-        waits = figures.waits or CountedValues.of([], [])
-        p50, p90 = durations.quantiles(DURATION_QUANTILES)
+    for action_type, buckets in found.items():
+        count, failed, durations, mean_wait, wait_p50 = buckets.get(
+            CURRENT, (0, 0, None, None, None)
+        )
+        previous = buckets.get(PREVIOUS, (0, 0, None, None, None))
+        durations = durations or [None, None]
         result.append(
             ActionRow(
                 action_type=action_type,
                 count=count,
                 failed=failed,
                 failure_rate=_rate(failed, count),
-                duration_p50_seconds=_seconds(p50),
-                duration_p90_seconds=_seconds(p90),
-                mean_wait_seconds=_seconds(waits.mean()),
-                wait_p50_seconds=_seconds(waits.quantiles([0.5])[0]),
-                previous_count=previous_count,
-                previous_failure_rate=_rate(previous_failed, previous_count),
+                duration_p50_seconds=durations[0],
+                duration_p90_seconds=durations[1],
+                mean_wait_seconds=mean_wait,
+                wait_p50_seconds=wait_p50,
+                previous_count=previous[0],
+                previous_failure_rate=_rate(previous[1], previous[0]),
             )
         )
     result.sort(key=lambda row: (-row.count, row.action_type))
