@@ -49,6 +49,7 @@ from fleetscope.facts.rollup import (
     MEASURES,
     RollupAccumulator,
 )
+from fleetscope.facts.site_rollup import rebuild_site_rollups
 from fleetscope.facts.store import FactStore
 
 ZONE = "Europe/Berlin"
@@ -366,6 +367,7 @@ def generate(folder: Path, *, vehicles: int, days: int, now: datetime) -> dict[s
     clock = time.perf_counter()
     connection.execute(hourly_rollup_sql())
     connection.execute(daily_rollup_sql())
+    rebuild_site_rollups(connection)
     timings["rollups"] = time.perf_counter() - clock
     clock = time.perf_counter()
     timings["verified hours"] = verify_rollups(connection)

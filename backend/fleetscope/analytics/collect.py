@@ -32,6 +32,11 @@ from fleetscope.analytics.rollup_read import (
     vehicles_cut_in,
     whole_days,
 )
+from fleetscope.analytics.site_rollup_read import (
+    read_site_daily,
+    read_site_hourly,
+    site_rollup_usable,
+)
 from fleetscope.analytics.sql_time import seconds_between, utc_from_us
 from fleetscope.facts.rawlog import from_micros
 from fleetscope.facts.rollup import (
@@ -73,6 +78,8 @@ class CollectRequest:
     use_rollups: bool = True
     # The site's zone when T has whole local days (no shift): those come from rollup_daily.
     daily_zone: ZoneInfo | None = None
+    # The site of all the vehicles: a fleet figure may read its site rollups.
+    site_id: int | None = None
 
 
 # The rollup's cycle-time bucket (facts/rollup.py ``cycle_bucket``) computed in SQL;
@@ -106,6 +113,7 @@ def collect(
         daily = vehicles_cut_in(cursor, request.vehicle_ids, zone) if zone else set()
         by_days = [v for v in request.vehicle_ids if v in daily]
         by_hours = [v for v in request.vehicle_ids if v not in daily]
+        site = _usable_site(cursor, request, whole_days_only=not by_hours or zone is None)
         for vehicle_ids, use_days in ((by_days, True), (by_hours, False)):
             if vehicle_ids:
                 _from_rollups(
@@ -114,10 +122,24 @@ def collect(
                     vehicle_ids,
                     result,
                     use_days=use_days,
+                    site=site,
                     tail_until=complete_until(live, now=now),
                 )
     _open_states(live, request, result, now=now, offline_after=offline_after)
     return result
+
+
+def _usable_site(
+    cursor: duckdb.DuckDBPyConnection, request: CollectRequest, *, whole_days_only: bool
+) -> int | None:
+    """The site whose rollups a fleet figure can read instead of the vehicles' own: all the
+    vehicles' days cut in one zone (or no days read), and the site's rows summing exactly
+    the requested vehicles."""
+    site = request.site_id
+    if request.by_vehicle or site is None or not whole_days_only:
+        return None
+    usable = site_rollup_usable(cursor, site_id=site, vehicle_ids=request.vehicle_ids)
+    return site if usable else None
 
 
 def _end_of_day(instant: datetime, zone: ZoneInfo) -> datetime:
@@ -151,10 +173,12 @@ def _from_rollups(
     result: MeasureTable,
     *,
     use_days: bool,
+    site: int | None,
     tail_until: datetime | None,
 ) -> None:
     """``tail_until``: now, when the hour up to now may be read as a whole rollup hour, and
-    today up to now as a whole rollup day."""
+    today up to now as a whole rollup day. ``site``: whose site rollups hold exactly the
+    vehicles (``_usable_site``), read instead of theirs."""
     days: list[tuple[tuple[date, date], int]] = []
     ranges: list[tuple[Window, int]] = []
     pieces: list[Tagged] = []
@@ -175,7 +199,14 @@ def _from_rollups(
         ranges.extend((whole_hours, tagged.bucket) for whole_hours in split.ranges)
         pieces.extend(Tagged(piece, tagged.bucket) for piece in split.pieces)
     by_vehicle, with_cycles = request.by_vehicle, request.with_cycles
-    if days:
+    if site is not None:
+        if days:
+            read_site_daily(cursor, site_id=site, days=days, with_cycles=with_cycles, result=result)
+        if ranges:
+            read_site_hourly(
+                cursor, site_id=site, ranges=ranges, with_cycles=with_cycles, result=result
+            )
+    elif days:
         read_daily(
             cursor,
             vehicle_ids=vehicle_ids,
@@ -184,7 +215,7 @@ def _from_rollups(
             with_cycles=with_cycles,
             result=result,
         )
-    if ranges:
+    if ranges and site is None:
         read_hourly(
             cursor,
             vehicle_ids=vehicle_ids,

@@ -105,6 +105,7 @@ def read_buckets(
             with_cycles=with_cycles,
             use_rollups=use_rollups,
             daily_zone=group.zone if group.shift is None else None,
+            site_id=group.site_id,
         )
         live = live_rows(cursor, group.vehicle_ids) if tagged else []
         if complete_until(live, now=now) is None:

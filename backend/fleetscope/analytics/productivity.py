@@ -83,6 +83,7 @@ def productivity(
             windows=site.windows.get(CURRENT, []),
             zone=str(site.group.zone),
             tail_until=collected.tail_until,
+            site_id=site.group.site_id,
             use_rollups=use_rollups,
         )
     return ProductivityOut(period=period_out(scope), entries=entries, fleet=fleet, heatmap=heatmap)

@@ -17,7 +17,7 @@ import duckdb
 
 from fleetscope.facts.rollup import MEASURES
 
-RollupKey = tuple[int, Any]  # vehicle_id, day (date) or hour (datetime, UTC)
+RollupKey = tuple[int, Any]  # owner (vehicle or site id), day (date) or hour (datetime, UTC)
 
 # Rows kept per table: a day and a few hours per vehicle of a large fleet.
 _KEPT_ROWS = 8_192
@@ -38,12 +38,32 @@ _EXTREMES = tuple(
 _COLUMNS = ", ".join(name for name, _ in MEASURES)
 
 
-class RollupCache:
-    """Committed rows of one rollup table (``table``, keyed by ``vehicle_id, key_column``)."""
+def add_measures(total: list[Any], values: list[Any]) -> None:
+    """Add one row's measures to ``total`` in place, by each measure's kind."""
+    for index in _ADDITIVE:
+        total[index] += values[index]
+    for index, combine in _EXTREMES:
+        total[index] = combine(total[index], values[index])
 
-    def __init__(self, *, table: str, key_column: str, key_type: str) -> None:
+
+class RollupCache:
+    """Committed rows of one rollup table (``table``, keyed by ``owner_column, key_column``:
+    a vehicle's or a site's day or hour). The measures are a column each, or with
+    ``packed`` one array column ``measures`` (the site rollups)."""
+
+    def __init__(
+        self,
+        *,
+        table: str,
+        key_column: str,
+        key_type: str,
+        owner_column: str = "vehicle_id",
+        packed: bool = False,
+    ) -> None:
         self.table = table
         self.key_column = key_column
+        self.owner_column = owner_column
+        self._packed = packed
         self._key_type = key_type
         self._rows: OrderedDict[RollupKey, tuple[Any, ...]] = OrderedDict()
 
@@ -69,10 +89,7 @@ class RollupCache:
                 total = values
             else:
                 total = list(old)
-                for index in _ADDITIVE:
-                    total[index] += values[index]
-                for index, combine in _EXTREMES:
-                    total[index] = combine(total[index], values[index])
+                add_measures(total, values)
             merged.append((*key, *total))
         return merged
 
@@ -83,12 +100,13 @@ class RollupCache:
         dozen of these 75-column rows, this a few.
         """
         connection.execute(
-            f"DELETE FROM {self.table} WHERE (vehicle_id, {self.key_column}) IN "  # noqa: S608
+            f"DELETE FROM {self.table} WHERE ({self.owner_column}, {self.key_column}) IN "  # noqa: S608
             f"(SELECT unnest(?::INTEGER[]), unnest(?::{self._key_type}[]))",
             [[row[0] for row in merged], [row[1] for row in merged]],
         )
+        rows = [(*row[:2], list(row[2:])) for row in merged] if self._packed else merged
         with connection.appender(self.table) as appender:
-            appender.append_rows(merged)
+            appender.append_rows(rows)
 
     def commit_rows(self, merged: Iterable[tuple[Any, ...]]) -> None:
         rows = self._rows
@@ -103,18 +121,20 @@ class RollupCache:
         self, connection: duckdb.DuckDBPyConnection, keys: list[RollupKey]
     ) -> dict[RollupKey, tuple[Any, ...]]:
         """The stored rows of ``keys`` (absent keys have none): one range query."""
-        vehicles = sorted({vehicle for vehicle, _ in keys})
+        owners = sorted({owner for owner, _ in keys})
         moments = [moment for _, moment in keys]
         wanted = set(keys)
+        owner = self.owner_column
+        columns = "measures" if self._packed else _COLUMNS
         found = connection.execute(
-            f"SELECT vehicle_id, {self.key_column}, {_COLUMNS} FROM {self.table} "  # noqa: S608 - constant names
-            f"WHERE vehicle_id IN (SELECT unnest(?::INTEGER[])) "
+            f"SELECT {owner}, {self.key_column}, {columns} FROM {self.table} "  # noqa: S608 - constant names
+            f"WHERE {owner} IN (SELECT unnest(?::INTEGER[])) "
             f"AND {self.key_column} BETWEEN ? AND ?",
-            [vehicles, min(moments), max(moments)],
+            [owners, min(moments), max(moments)],
         ).fetchall()
         stored: dict[RollupKey, tuple[Any, ...]] = {}
         for row in found:
             key = (int(row[0]), row[1])
             if key in wanted:
-                stored[key] = row[2:]
+                stored[key] = tuple(row[2]) if self._packed else row[2:]
         return stored

@@ -25,12 +25,20 @@ from fleetscope.facts import rawlog, schema
 from fleetscope.facts.columns import fact_table, facts_by_type, key_table
 from fleetscope.facts.model import Fact, LiveStatus
 from fleetscope.facts.rollup import MEASURE_NAMES, RollupAccumulator
-from fleetscope.facts.rollup_cache import RollupCache
+from fleetscope.facts.rollup_writer import RollupWriter, WrittenRollups
 from fleetscope.facts.rows import FACT_TABLES, Row, live_row
+from fleetscope.facts.site_rollup import MEMBERS_TABLE, SITE_TABLES
 
 DedupKey = tuple[int, str, int, datetime]  # vehicle_id, message kind, headerId, header timestamp
 
-DERIVED_TABLES = (*FACT_TABLES.values(), "rollup_daily", "rollup_hourly", "deriver_snapshots")
+DERIVED_TABLES = (
+    *FACT_TABLES.values(),
+    "rollup_daily",
+    "rollup_hourly",
+    *(site_table for site_table, _, _ in SITE_TABLES),
+    MEMBERS_TABLE,
+    "deriver_snapshots",
+)
 
 
 class FactStoreLockedError(RuntimeError):
@@ -98,15 +106,11 @@ class FactStore:
         self._cursor_lock = threading.Lock()
         self._seq_base = seq_base
         self._zones: dict[int, ZoneInfo] = {}
-        self._daily = RollupCache(table="rollup_daily", key_column="day", key_type="DATE")
-        self._hourly = RollupCache(
-            table="rollup_hourly", key_column="hour_utc", key_type="TIMESTAMPTZ"
-        )
+        self._rollups = RollupWriter()
         self._load_counters()
 
     def _load_counters(self) -> None:
-        self._daily.forget()
-        self._hourly.forget()
+        self._rollups.load(self._connection)
         last_seq = self._scalar("SELECT coalesce(max(last_seq), 0) FROM raw_chunks")
         self._next_seq = max(last_seq, self._seq_base) + 1
         self._next_chunk = self._scalar("SELECT coalesce(max(chunk_id), 0) + 1 FROM raw_chunks")
@@ -186,6 +190,7 @@ class FactStore:
             return
         for vehicle, (_, zone) in batch.zones.items():
             self._zones[vehicle] = ZoneInfo(zone)
+        self._rollups.note_sites(batch.zones)
         # Compression runs on the other core while this thread folds rollups and appends.
         chunk = (
             self._compressor.submit(rawlog.compress_frames, rawlog.pack_frames(batch.frames))
@@ -198,19 +203,17 @@ class FactStore:
             connection = self._connection
             connection.execute("BEGIN TRANSACTION")
             try:
-                daily, hourly = self._write_rows(batch, rollups, chunk)
+                written = self._write_rows(batch, rollups, chunk)
                 connection.execute("COMMIT")
             except BaseException:
                 connection.execute("ROLLBACK")
-                self._daily.forget()
-                self._hourly.forget()
+                self._rollups.load(connection)  # the batch's sites and members did not land
                 raise
-            self._daily.commit_rows(daily)
-            self._hourly.commit_rows(hourly)
+            self._rollups.commit(written)
 
     def _write_rows(
         self, batch: StoreBatch, rollups: RollupAccumulator, chunk: Future[bytes] | None
-    ) -> tuple[list[Row], list[Row]]:
+    ) -> WrittenRollups:
         """Appends everything; returns the rollup rows written (totals), for the caches."""
         connection = self._connection
         if batch.zones:
@@ -231,11 +234,7 @@ class FactStore:
             )
         for fact_type, facts in facts_by_type(batch.facts).items():
             self._insert_columns(FACT_TABLES[fact_type], fact_table(fact_type, facts))
-        daily = self._daily.merged_rows(connection, rollups.daily) if rollups.daily else []
-        hourly = self._hourly.merged_rows(connection, rollups.hourly) if rollups.hourly else []
-        for cache, rows in ((self._daily, daily), (self._hourly, hourly)):
-            if rows:
-                cache.replace(connection, rows)
+        written = self._rollups.write(connection, rollups)
         if batch.snapshots:
             snapshot_rows = [
                 (vehicle, json.dumps(snapshot), last_seq)
@@ -269,7 +268,7 @@ class FactStore:
                     for i, d in enumerate(batch.dead_letters)
                 ],
             )
-        return daily, hourly
+        return written
 
     def _append(
         self, table: str, rows: list[Row], *, action: Literal["insert", "upsert"] = "insert"
@@ -301,8 +300,7 @@ class FactStore:
                     connection.execute(f"DELETE FROM {table}")  # noqa: S608 - constant name
                 connection.execute("COMMIT")
                 self._zones.clear()
-                self._daily.forget()
-                self._hourly.forget()
+                self._rollups.clear()
             except BaseException:
                 connection.execute("ROLLBACK")
                 raise

@@ -44,3 +44,32 @@ def test_version_1_histograms_become_bucket_columns_without_losing_a_value() -> 
         "AND constraint_type = 'PRIMARY KEY'"
     ).fetchone()
     assert primary_keys == (1,)
+
+
+def test_version_2_stores_get_site_rollups_summed_from_their_vehicle_rollups() -> None:
+    connection = duckdb.connect()
+    schema.migrate(connection, migrations=schema.MIGRATIONS[:2])
+    connection.execute(
+        "INSERT INTO vehicle_zones VALUES (1, 10, 'Europe/Berlin'), (2, 10, 'Europe/Berlin'), "
+        "(3, 20, 'Asia/Kolkata')"
+    )
+    day = date(2026, 3, 29)
+    for vehicle, finished, minimum in ((1, 4, 30.0), (2, 6, None), (3, 1, 80.0)):
+        connection.execute(
+            "INSERT INTO rollup_daily (vehicle_id, day, orders_finished, working_s, "
+            "battery_charge_min) VALUES (?, ?, ?, ?, ?)",
+            [vehicle, day, finished, 100.0 * vehicle, minimum],
+        )
+    assert schema.migrate(connection) == len(schema.MIGRATIONS)
+    finished, working, lowest = (
+        MEASURE_NAMES.index(name) for name in ("orders_finished", "working_s", "battery_charge_min")
+    )
+    rows = connection.execute(
+        "SELECT site_id, day, measures FROM rollup_site_daily ORDER BY site_id"
+    ).fetchall()
+    assert [(site, when) for site, when, _ in rows] == [(10, day), (20, day)]
+    berlin, kolkata = (measures for _, _, measures in rows)
+    assert (berlin[finished], berlin[working], berlin[lowest]) == (10, 300.0, 30.0)
+    assert (kolkata[finished], kolkata[working], kolkata[lowest]) == (1, 300.0, 80.0)
+    members = connection.execute("SELECT * FROM site_rollup_members ORDER BY ALL").fetchall()
+    assert members == [(10, 1), (10, 2), (20, 3)]

@@ -1,0 +1,76 @@
+"""Site rollups: the per-vehicle rollups summed over each site's vehicles, per day and hour.
+
+A fleet's KPIs (the dashboard, a combined productivity or history) over all of a site's
+vehicles then read one row per site and hour instead of one per vehicle and hour: a
+hundredth of the rows for a fleet of a hundred. A row's measures are one DOUBLE array in
+``rollup.MEASURES`` order (``measures``; NULL for a minimum or maximum of nothing).
+
+They are written with the vehicle rollups (``rollup_writer``): each vehicle's rows are
+added to the site the vehicle belongs to when they are written, and
+``site_rollup_members`` records which vehicles a site's rows hold. A reader may use them
+only when its vehicles are exactly those members and none of them was ever counted at
+another site (``analytics.site_rollup_read``): a vehicle that moved between sites has rows
+at both, and a selection of some of a site's vehicles is not a site's total.
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import duckdb
+
+from fleetscope.facts.rollup import MEASURES
+from fleetscope.facts.rollup_cache import RollupKey, add_measures
+
+MEMBERS_TABLE = "site_rollup_members"
+# (site table, the vehicle table it sums, key column): days cut at the site's midnights,
+# hours in UTC, as the vehicle rollups they come from.
+SITE_TABLES = (
+    ("rollup_site_daily", "rollup_daily", "day"),
+    ("rollup_site_hourly", "rollup_hourly", "hour_utc"),
+)
+_FOLD = {"sum": "sum({})", "count": "sum({})", "min": "min({})", "max": "max({})"}
+
+
+def fold_by_site(
+    rows: Mapping[RollupKey, list[Any]], *, site_of: Mapping[int, int]
+) -> dict[RollupKey, list[Any]]:
+    """A batch's vehicle rows (``(vehicle, moment) -> measures``) summed per site."""
+    sites: dict[RollupKey, list[Any]] = {}
+    for (vehicle, moment), values in rows.items():
+        key = (site_of[vehicle], moment)
+        total = sites.get(key)
+        if total is None:
+            sites[key] = list(values)
+        else:
+            add_measures(total, values)
+    return sites
+
+
+def members_of(rows: Iterable[RollupKey], *, site_of: Mapping[int, int]) -> set[tuple[int, int]]:
+    """The (site, vehicle) pairs that rows of these vehicles add to."""
+    return {(site_of[vehicle], vehicle) for vehicle, _ in rows}
+
+
+def rebuild_site_rollups(
+    connection: duckdb.DuckDBPyConnection,
+    *,
+    measures: Sequence[tuple[str, str]] = MEASURES,
+) -> None:
+    """Recompute every site rollup and the members from the vehicle rollups and the sites
+    in ``vehicle_zones`` (in the caller's transaction): for a store whose vehicle rollups
+    were written without them (a migration, the benchmark's bulk generator, partitions
+    merged)."""
+    packed = ", ".join(_FOLD[kind].format(name) for name, kind in measures)
+    connection.execute(f"DELETE FROM {MEMBERS_TABLE}")  # noqa: S608 - constant name
+    for site_table, vehicle_table, key in SITE_TABLES:
+        connection.execute(f"DELETE FROM {site_table}")  # noqa: S608 - constant name
+        connection.execute(
+            f"INSERT INTO {site_table} SELECT z.site_id, r.{key}, "  # noqa: S608 - constants
+            f"[{packed}]::DOUBLE[{len(measures)}] FROM {vehicle_table} r "
+            "JOIN vehicle_zones z USING (vehicle_id) GROUP BY ALL"
+        )
+        connection.execute(
+            f"INSERT OR IGNORE INTO {MEMBERS_TABLE} "  # noqa: S608 - constants
+            f"SELECT DISTINCT z.site_id, r.vehicle_id FROM {vehicle_table} r "
+            "JOIN vehicle_zones z USING (vehicle_id)"
+        )
