@@ -2,7 +2,7 @@
 
 100 vehicles x 365 days by default (about 25 M fact rows): states, orders, pick/drop actions,
 track points, battery samples, error episodes and charge sessions up to now, with the
-hourly and daily rollups, plus an app store (one organization, one Europe/Berlin site with
+hourly and daily rollups and the site rollups summed from them, plus an app store (one organization, one Europe/Berlin site with
 the default shifts, the vehicles, and ``customer@bench.fleetscope`` / ``bench``).
 
 The ingest path folds rollups in Python while it writes facts, which would take far longer
@@ -10,7 +10,9 @@ than the two minutes this generator may take, so facts are generated set-based i
 DuckDB (deterministic pseudo-random values from ``hash``) and the rollups computed there
 with the same rules. ``verify_rollups`` then folds one whole vehicle's facts through the
 fact store's own ``RollupAccumulator`` and requires every hourly rollup row to match, so
-the benchmark reads rollups exactly as ingestion would have written them.
+the benchmark reads rollups exactly as ingestion would have written them. Times have
+millisecond resolution, as vehicles report them: durations then rarely repeat, which keeps
+methods that profit from repeated values honest.
 
     .venv/bin/python benchmarks/generate_fleet.py --out var/bench [--vehicles 100] [--days 365]
 """
@@ -60,7 +62,7 @@ BENCH_PASSWORD = "bench"
 _FACTS = {
     "state_intervals": """
         WITH raw AS (
-            SELECT v, i, 60 + rnd(v, i, 'd', 2340) AS dur, rnd(v, i, 's', 100) AS pick
+            SELECT v, i, 60000 + rnd(v, i, 'd', 2340000) AS dur, rnd(v, i, 's', 100) AS pick
             FROM range(1, {n} + 1) a(v), range(0, {per_vehicle}) b(i)
         ), timed AS (
             SELECT v, pick, sum(dur) OVER (PARTITION BY v ORDER BY i) AS upto, dur FROM raw
@@ -68,24 +70,34 @@ _FACTS = {
         SELECT v, CASE WHEN pick < 45 THEN 'working' WHEN pick < 75 THEN 'idle'
                        WHEN pick < 87 THEN 'charging' WHEN pick < 91 THEN 'error'
                        WHEN pick < 94 THEN 'manual' ELSE 'offline' END,
-               $1 + to_seconds(upto - dur), least($2, $1 + to_seconds(upto))
-        FROM timed WHERE $1 + to_seconds(upto - dur) < $2""",
+               $1 + to_seconds((upto - dur) / 1000), least($2, $1 + to_seconds(upto / 1000))
+        FROM timed WHERE $1 + to_seconds((upto - dur) / 1000) < $2""",
     "orders": """
         SELECT v, 'T-' || v || '-' || k,
                ['TRANSPORT_A', 'REPLENISH', 'PICK_TO_LINE'][1 + rnd(v, k, 'w', 3)],
-               $1 + to_seconds(k * 900 + rnd(v, k, 'j', 300)),
-               $1 + to_seconds(k * 900 + rnd(v, k, 'j', 300) + 60 + rnd(v, k, 'c', 840)),
+               $1 + to_seconds(k * 900 + rnd(v, k, 'j', 300000) / 1000),
+               $1 + to_seconds(k * 900 + rnd(v, k, 'j', 300000) / 1000 + 60
+                               + rnd(v, k, 'c', 840000) / 1000),
                CASE WHEN rnd(v, k, 'o', 100) < 90 THEN 'finished'
                     WHEN rnd(v, k, 'o', 100) < 96 THEN 'failed' ELSE 'cancelled' END,
                20 + rnd(v, k, 'm', 180), 4, 4, 0.0, 0.0, 0
         FROM range(1, {n} + 1) a(v), range(0, {orders}) b(k)
         WHERE $1 + to_seconds(k * 900 + 1200) < $2""",
     "actions": """
-        SELECT o.vehicle_id, o.order_id || '-' || t.kind, t.kind, o.order_id,
-               o.start_at, o.start_at,
-               CASE WHEN t.kind = 'pick' THEN o.start_at + INTERVAL 20 SECOND ELSE o.end_at END,
+        WITH timed AS (
+            SELECT *, start_at + to_seconds(rnd(vehicle_id, order_id, 'pw', 30000) / 1000)
+                          AS pick_started,
+                      start_at + to_seconds(rnd(vehicle_id, order_id, 'pw', 30000) / 1000 + 15
+                                            + rnd(vehicle_id, order_id, 'pr', 10000) / 1000)
+                          AS pick_end
+            FROM orders WHERE outcome = 'finished'
+        )
+        SELECT vehicle_id, order_id || '-' || kind, kind, order_id, start_at,
+               CASE WHEN kind = 'pick' THEN pick_started
+                    ELSE pick_end + to_seconds(rnd(vehicle_id, order_id, 'dw', 5000) / 1000) END,
+               CASE WHEN kind = 'pick' THEN pick_end ELSE end_at END,
                'FINISHED'
-        FROM orders o, (VALUES ('pick'), ('drop')) t(kind) WHERE o.outcome = 'finished'""",
+        FROM timed, (VALUES ('pick'), ('drop')) t(kind)""",
     "track_points": """
         SELECT vehicle_id, end_at, 1.0, 2.0, 'hall-1', distance_m FROM orders""",
     "battery_samples": """
@@ -96,8 +108,9 @@ _FACTS = {
         SELECT v, ['laserBlocked', 'pathBlocked', 'loadMissing'][1 + rnd(v, k, 't', 3)],
                CASE WHEN rnd(v, k, 'l', 100) < 25 THEN 'FATAL'
                     WHEN rnd(v, k, 'l', 100) < 30 THEN 'CRITICAL' ELSE 'WARNING' END,
-               '', '{{}}', $1 + to_seconds(k * 14400 + rnd(v, k, 'j', 7200)),
-               $1 + to_seconds(k * 14400 + rnd(v, k, 'j', 7200) + 30 + rnd(v, k, 'd', 1800)),
+               '', '{{}}', $1 + to_seconds(k * 14400 + rnd(v, k, 'j', 7200000) / 1000),
+               $1 + to_seconds(k * 14400 + rnd(v, k, 'j', 7200000) / 1000 + 30
+                               + rnd(v, k, 'd', 1800000) / 1000),
                10.0, 20.0, 'hall-1', ''
         FROM range(1, {n} + 1) a(v), range(0, {errors}) b(k)
         WHERE $1 + to_seconds(k * 14400 + 9100) < $2""",

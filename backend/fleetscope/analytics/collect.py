@@ -25,7 +25,6 @@ from fleetscope.analytics.measure_table import Key, MeasureTable
 from fleetscope.analytics.periods import Window, midnight, split_hour_ranges
 from fleetscope.analytics.rollup_read import (
     FLEET,
-    VEHICLES,
     read_daily,
     read_hourly,
     vehicle_column,
@@ -156,8 +155,8 @@ def complete_until(live: Sequence[LiveRow], *, now: datetime) -> datetime | None
 def live_rows(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> list[LiveRow]:
     """(vehicle, state, since, last message) of ``live_status`` for ``vehicle_ids``."""
     rows = cursor.execute(
-        "SELECT vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "  # noqa: S608 - constants only
-        f"FROM live_status WHERE vehicle_id IN {VEHICLES}",
+        "SELECT vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "
+        "FROM live_status WHERE list_contains(?::INTEGER[], vehicle_id)",
         [vehicle_ids],
     ).fetchall()
     return [

@@ -18,7 +18,6 @@ from fleetscope.analytics.periods import Window, midnight
 from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS, MEASURES
 
 FLEET = 0
-VEHICLES = "(SELECT unnest(?::INTEGER[]))"
 
 # Whole-hour ranges expanded to their hours inside DuckDB (passing a year of single hours
 # as a list parameter costs more than the query), each hour with its range's bucket.
@@ -91,7 +90,7 @@ def vehicles_cut_in(
 ) -> set[int]:
     """The vehicles whose daily rollups were cut at ``zone``'s midnights."""
     rows = cursor.execute(
-        f"SELECT vehicle_id FROM vehicle_zones WHERE vehicle_id IN {VEHICLES} "  # noqa: S608 - constants only
+        "SELECT vehicle_id FROM vehicle_zones WHERE list_contains(?::INTEGER[], vehicle_id) "
         "AND time_zone = ?",
         [vehicle_ids, str(zone)],
     ).fetchall()
