@@ -43,14 +43,22 @@ def site_rollup_usable(
     cursor: duckdb.DuckDBPyConnection, *, site_id: int, vehicle_ids: list[int]
 ) -> bool:
     """Whether the site's rollups are the sum over exactly ``vehicle_ids``: the site's
-    members are these vehicles, and none of them was counted at another site as well."""
+    members are those of these vehicles that ever reported (only they have rollup rows, and
+    each has a ``vehicle_zones`` row from its first batch), and none of them was counted at
+    another site as well."""
     rows = cursor.execute(
-        f"SELECT site_id, vehicle_id FROM {MEMBERS_TABLE}"  # noqa: S608 - constant name
+        f"SELECT site_id, vehicle_id FROM {MEMBERS_TABLE} "  # noqa: S608 - constant name
+        "UNION ALL SELECT NULL, vehicle_id FROM vehicle_zones "
+        "WHERE list_contains(?::INTEGER[], vehicle_id)",
+        [vehicle_ids],
     ).fetchall()
     selected = set(vehicle_ids)
+    reported = {int(vehicle) for site, vehicle in rows if site is None}
     members = {int(vehicle) for site, vehicle in rows if site == site_id}
-    counted_elsewhere = any(site != site_id and vehicle in selected for site, vehicle in rows)
-    return members == selected and not counted_elsewhere
+    counted_elsewhere = any(
+        site is not None and site != site_id and vehicle in selected for site, vehicle in rows
+    )
+    return bool(members) and members == reported and not counted_elsewhere
 
 
 def _micros(moment: datetime) -> int:

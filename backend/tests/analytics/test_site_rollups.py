@@ -154,7 +154,9 @@ def test_site_rollups_serve_only_exactly_their_members(tmp_path: Path) -> None:
         assert site_rollup_usable(cursor, site_id=1, vehicle_ids=[2, 1])
         assert not site_rollup_usable(cursor, site_id=1, vehicle_ids=[1])  # a part of it
         assert not site_rollup_usable(cursor, site_id=1, vehicle_ids=[1, 2, 3])
-        assert not site_rollup_usable(cursor, site_id=2, vehicle_ids=[3, 4])  # 4: no rows
+        # A vehicle that never reported has no rows anywhere: the site's rows still sum all.
+        assert site_rollup_usable(cursor, site_id=2, vehicle_ids=[3, 4])
+        assert not site_rollup_usable(cursor, site_id=3, vehicle_ids=[4])  # no rows at all
         # Vehicle 2 moves to site 2: its later hours count there, the earlier ones at site 1.
         later = LAST_STATE_END + timedelta(hours=2)
         fact_store.write_batch(
