@@ -2,8 +2,9 @@
 
 100 vehicles x 365 days by default (about 25 M fact rows): states, orders, pick/drop actions,
 track points, battery samples, error episodes and charge sessions up to now, with the
-hourly and daily rollups and the site rollups summed from them, plus an app store (one organization, one Europe/Berlin site with
-the default shifts, the vehicles, and ``customer@bench.fleetscope`` / ``bench``).
+hourly and daily rollups and the site rollups summed from them, plus an app store (one
+organization, one Europe/Berlin site with the default shifts, the vehicles, and
+``customer@bench.fleetscope`` / ``bench``).
 
 The ingest path folds rollups in Python while it writes facts, which would take far longer
 than the two minutes this generator may take, so facts are generated set-based inside
