@@ -37,6 +37,7 @@ _SOURCE = np.array(
     dtype=np.intp,
 )
 _ERRORS_COLUMN = COLUMNS.index("errors")
+_WIDTH = len(MEASURE_NAMES)  # of the packed array
 
 
 def site_rollup_usable(
@@ -128,7 +129,7 @@ def _rows(
     table = cursor.sql(sql, params=parameters).to_arrow_table()
     positions = table.column(0).to_numpy().astype(np.int64)
     flat = table.column(1).combine_chunks().flatten().to_numpy(zero_copy_only=False)
-    return positions, np.asarray(flat, dtype=np.float64).reshape(len(positions), -1)
+    return positions, np.asarray(flat, dtype=np.float64).reshape(len(positions), _WIDTH)
 
 
 def _add_by_bucket(

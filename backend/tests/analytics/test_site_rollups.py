@@ -98,9 +98,14 @@ def test_site_rows_written_batch_by_batch_are_the_sums_of_their_vehicles_rows(
 
 
 def _fleet(
-    store: FactStore, vehicles: list[int], shift: Shift | None, now: datetime, *, rollups: bool
+    store: FactStore,
+    vehicles: list[int],
+    shift: Shift | None,
+    now: datetime,
+    *,
+    rollups: bool,
+    span: DaySpan = DaySpan(date(2026, 6, 2), date(2026, 6, 3)),
 ) -> Measures:
-    span = DaySpan(date(2026, 6, 2), date(2026, 6, 3))
     windows = period_windows(span=span, zone=BERLIN, shift=shift, now=now)
     request = CollectRequest(
         vehicles,
@@ -112,7 +117,7 @@ def _fleet(
     )
     cursor = store.cursor()
     try:
-        return collect(cursor, request, now=now, offline_after=OFFLINE_AFTER)[(0, 0)]
+        return collect(cursor, request, now=now, offline_after=OFFLINE_AFTER).get((0, 0))
     finally:
         cursor.close()
 
@@ -202,3 +207,12 @@ def test_the_order_heatmap_from_the_site_rollups_equals_the_raw_orders(
     by_site, by_vehicle, raw = heatmaps
     assert by_site == by_vehicle == raw
     assert sum(map(sum, raw)) > 0
+
+
+@pytest.mark.parametrize("shift", SHIFTS, ids=["all", "night", "odd"])
+def test_a_period_without_site_rows_reads_as_empty(store: FactStore, shift: Shift | None) -> None:
+    before = DaySpan(date(2026, 1, 5), date(2026, 1, 6))
+    for rollups in (True, False):
+        measures = _fleet(store, [1, 2], shift, NOWS[1], rollups=rollups, span=before)
+        assert measures.covered_s == 0
+        assert (measures.orders_finished, measures.errors, measures.distance_m) == (0, 0, 0)
