@@ -109,11 +109,16 @@ def collect(
         _raw(cursor, request, request.vehicle_ids, request.windows, result)
     else:
         zone = request.daily_zone
-        daily = vehicles_cut_in(cursor, request.vehicle_ids, zone) if zone else set()
-        by_days = [v for v in request.vehicle_ids if v in daily]
-        by_hours = [v for v in request.vehicle_ids if v not in daily]
-        site = _usable_site(cursor, request, whole_days_only=not by_hours or zone is None)
-        for vehicle_ids, use_days in ((by_days, True), (by_hours, False)):
+        site = _usable_site(cursor, request)
+        if site is not None:
+            parts = [(request.vehicle_ids, zone is not None)]
+        else:
+            daily = vehicles_cut_in(cursor, request.vehicle_ids, zone) if zone else set()
+            parts = [
+                ([v for v in request.vehicle_ids if v in daily], True),
+                ([v for v in request.vehicle_ids if v not in daily], False),
+            ]
+        for vehicle_ids, use_days in parts:
             if vehicle_ids:
                 _from_rollups(
                     cursor,
@@ -128,16 +133,19 @@ def collect(
     return result
 
 
-def _usable_site(
-    cursor: duckdb.DuckDBPyConnection, request: CollectRequest, *, whole_days_only: bool
-) -> int | None:
-    """The site whose rollups a fleet figure can read instead of the vehicles' own: all the
-    vehicles' days cut in one zone (or no days read), and the site's rows summing exactly
-    the requested vehicles."""
+def _usable_site(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> int | None:
+    """The site whose rollups a fleet figure can read instead of the vehicles' own (see
+    ``site_rollup_usable``; with whole days, every vehicle's days cut in the site's zone)."""
     site = request.site_id
-    if request.by_vehicle or site is None or not whole_days_only:
+    if request.by_vehicle or site is None:
         return None
-    usable = site_rollup_usable(cursor, site_id=site, vehicle_ids=request.vehicle_ids)
+    zone = request.daily_zone
+    usable = site_rollup_usable(
+        cursor,
+        site_id=site,
+        vehicle_ids=request.vehicle_ids,
+        days_cut_in=str(zone) if zone is not None else None,
+    )
     return site if usable else None
 
 

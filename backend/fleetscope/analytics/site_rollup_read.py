@@ -41,25 +41,33 @@ _WIDTH = len(MEASURE_NAMES)  # of the packed array
 
 
 def site_rollup_usable(
-    cursor: duckdb.DuckDBPyConnection, *, site_id: int, vehicle_ids: list[int]
+    cursor: duckdb.DuckDBPyConnection,
+    *,
+    site_id: int,
+    vehicle_ids: list[int],
+    days_cut_in: str | None = None,
 ) -> bool:
     """Whether the site's rollups are the sum over exactly ``vehicle_ids``: the site's
     members are those of these vehicles that ever reported (only they have rollup rows, and
     each has a ``vehicle_zones`` row from its first batch), and none of them was counted at
-    another site as well."""
+    another site as well. With ``days_cut_in`` (daily rows to be read), all of them must
+    have had their days cut in that zone."""
     rows = cursor.execute(
-        f"SELECT site_id, vehicle_id FROM {MEMBERS_TABLE} "  # noqa: S608 - constant name
-        "UNION ALL SELECT NULL, vehicle_id FROM vehicle_zones "
+        f"SELECT site_id, vehicle_id, NULL FROM {MEMBERS_TABLE} "  # noqa: S608 - constant name
+        "UNION ALL SELECT NULL, vehicle_id, time_zone FROM vehicle_zones "
         "WHERE list_contains(?::INTEGER[], vehicle_id)",
         [vehicle_ids],
     ).fetchall()
     selected = set(vehicle_ids)
-    reported = {int(vehicle) for site, vehicle in rows if site is None}
-    members = {int(vehicle) for site, vehicle in rows if site == site_id}
+    reported = {int(vehicle) for site, vehicle, _ in rows if site is None}
+    members = {int(vehicle) for site, vehicle, _ in rows if site == site_id}
     counted_elsewhere = any(
-        site is not None and site != site_id and vehicle in selected for site, vehicle in rows
+        site is not None and site != site_id and vehicle in selected for site, vehicle, _ in rows
     )
-    return bool(members) and members == reported and not counted_elsewhere
+    other_zone = days_cut_in is not None and any(
+        site is None and zone != days_cut_in for site, _, zone in rows
+    )
+    return bool(members) and members == reported and not counted_elsewhere and not other_zone
 
 
 def _micros(moment: datetime) -> int:

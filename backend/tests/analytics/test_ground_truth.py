@@ -256,3 +256,17 @@ def test_period_is_clipped_to_now_and_future_days_are_empty(
     )
     assert data["fleet"]["kpis"]["periodSeconds"] == 0
     assert data["fleet"]["kpis"]["availability"] is None
+
+
+@pytest.mark.parametrize("resource", ["Dashboard", "ProductivityHistory", "Productivity"])
+def test_a_day_before_any_data_answers_empty(
+    customer: TestClient, world: World, resource: str
+) -> None:
+    """The whole site selected: the fleet figures come from the site rollups, which have no
+    row for that day."""
+    data = _get(customer, resource, **{"from": "2024-01-15", "to": "2024-01-15"}, combined="true")
+    assert data["period"]["from"] == "2024-01-15"
+    if resource == "Dashboard":
+        tiles = {tile["key"]: tile for tile in data["tiles"]}
+        assert tiles["orders"]["value"] == 0
+        assert tiles["availability"]["value"] is None
