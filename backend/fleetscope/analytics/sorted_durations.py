@@ -2,32 +2,47 @@
 
 DuckDB's ``quantile_cont`` keeps and sorts every value of each group on its own: over a
 year of orders (three million) it cost more than all other figures together, and more
-again with the fleet as a second grouping set. Here a query hands over each duration
-(integer microseconds) with a small group code; NumPy sorts them all at once as one array
-of 64-bit keys ``code << 40 | duration`` (a vectorised sort several times faster than
-DuckDB's), so each group is a sorted run and its ranks are plain indexes. The fleet's ranks
-(the union of runs) are found by bisecting the value with one ``searchsorted`` over all
-its runs per step, the cycle-time histogram by the buckets' edges. Every figure is exact.
+again with the fleet as a second grouping set. Here each duration (integer microseconds)
+comes with a small group code as one 64-bit key ``code << 40 | duration`` (packed by
+DuckDB, ``packed_key_sql``, or here); NumPy sorts them all at once (a vectorised sort
+several times faster than DuckDB's), so each group is a sorted run: its ranks are plain
+indexes, its count and exact sum one pass over the runs. The fleet's ranks (the union of
+runs) are found by bisecting the value with one ``searchsorted`` over all its runs per
+step, the cycle-time histogram by the buckets' edges. Every figure is exact.
 
 Durations outside +-2**39 µs (6.4 days) switch the run to milliseconds, rounded down,
-so that they still fit the 40 bits. Codes are dense indexes (renumbered when too large).
-"""
+so that they still fit the 40 bits. Codes are dense indexes (renumbered when too large)."""
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import duckdb
 import numpy as np
 import numpy.typing as npt
 
 from fleetscope.facts.rollup import CYCLE_BUCKET_BASE_S, CYCLE_BUCKET_COUNT
 
 Ints = npt.NDArray[np.int64]
-_VALUE_BITS = 40
-_OFFSET = 1 << (_VALUE_BITS - 1)
-_MAX_CODE = 1 << (63 - _VALUE_BITS)
+VALUE_BITS = 40
+_OFFSET = 1 << (VALUE_BITS - 1)
+_MAX_CODE = 1 << (63 - VALUE_BITS)
+
+
+def packed_key_sql(code: str, micros: str) -> str:
+    """SQL of the packed key of a duration (BIGINT ``micros``) in group ``code`` (an integer
+    expression), NULL where either does not fit: durations beyond +-2**39 µs, codes outside
+    0 .. 2**23 - 1. DuckDB packs in parallel what would cost NumPy four passes."""
+    fits = (
+        f"{micros} >= {-_OFFSET} AND {micros} < {_OFFSET} AND {code} >= 0 AND {code} < {_MAX_CODE}"
+    )
+    key = f"({code}::BIGINT << {VALUE_BITS}) | ({micros} + {_OFFSET})"
+    return f"CASE WHEN {fits} THEN {key} END"
+
+
+def key_codes(keys: Ints) -> Ints:
+    """The group code of each packed key."""
+    return keys >> VALUE_BITS
 
 
 def _cycle_bucket_of(micros: int) -> int:
@@ -76,38 +91,36 @@ class SortedDurations:
         if len(codes) and (int(codes.min()) < 0 or int(codes.max()) >= _MAX_CODE):
             found, codes = np.unique(codes, return_inverse=True)
             self._dense = {int(code): index for index, code in enumerate(found.tolist())}
-        keys = codes << _VALUE_BITS
+        keys = codes << VALUE_BITS
         keys |= values + _OFFSET
         keys.sort()
         self._keys: Ints = keys
 
     @classmethod
-    def read(
-        cls, cursor: duckdb.DuckDBPyConnection, sql: str, parameters: list[Any]
-    ) -> "SortedDurations":
-        """From a query giving a key and a bucket (integers, 0 or 1 for the bucket) and the
-        duration in microseconds (BIGINT, not NULL), read as Arrow columns; the code of
-        a duration is ``2 * key + bucket`` (computed here: cheaper than in the query)."""
-        table = cursor.sql(sql, params=parameters).to_arrow_table()
-        keys, buckets, micros = (column.to_numpy() for column in table.columns)
-        return cls(2 * keys.astype(np.int64) + buckets, micros)
-
-    def _code(self, code: int) -> int | None:
-        if self._dense is None:
-            return code if 0 <= code < _MAX_CODE else None
-        return self._dense.get(code)
+    def of_keys(cls, keys: Ints) -> "SortedDurations":
+        """From keys as ``packed_key_sql`` makes them (none NULL), sorted here in place."""
+        durations = cls.__new__(cls)
+        durations._unit = 1
+        durations._dense = None
+        keys.sort()
+        durations._keys = keys
+        return durations
 
     def _runs(self, codes: Sequence[int]) -> tuple[Ints, Ints, Ints]:
         """Key base, start and end index of each code's run (unknown codes: empty runs)."""
-        known = [self._code(code) for code in codes]
-        bases = np.array([-1 if c is None else c for c in known], dtype=np.int64) << _VALUE_BITS
-        starts = np.searchsorted(self._keys, bases, side="left")
-        ends = np.searchsorted(self._keys, bases + (1 << _VALUE_BITS), side="left")
-        ends[bases < 0] = starts[bases < 0]
-        return bases, starts.astype(np.int64), ends.astype(np.int64)
+        if self._dense is None:
+            known = np.asarray(codes, dtype=np.int64)
+            known = np.where((known >= 0) & (known < _MAX_CODE), known, -1)
+        else:
+            known = np.array([self._dense.get(code, -1) for code in codes], dtype=np.int64)
+        bases = known << VALUE_BITS
+        starts = np.searchsorted(self._keys, bases, side="left").astype(np.int64)
+        ends = np.searchsorted(self._keys, bases + (1 << VALUE_BITS), side="left").astype(np.int64)
+        ends[known < 0] = starts[known < 0]
+        return bases, starts, ends
 
     def _seconds(self, keys: Ints) -> npt.NDArray[np.float64]:
-        values = (keys & ((1 << _VALUE_BITS) - 1)) - _OFFSET
+        values = (keys & ((1 << VALUE_BITS) - 1)) - _OFFSET
         return values.astype(np.float64) / (1_000_000 / self._unit)
 
     def _histograms(self, bases: Ints, starts: Ints, ends: Ints) -> Ints:
@@ -139,19 +152,68 @@ class SortedDurations:
             for i, count in enumerate(counts.tolist())
         ]
 
+    def counts(self, codes: Sequence[int]) -> Ints:
+        """The number of durations of each code."""
+        _, starts, ends = self._runs(codes)
+        return ends - starts
+
+    def totals(self, codes: Sequence[int]) -> list[int]:
+        """The sum of each code's durations in microseconds: exact for keys from
+        ``of_keys``; of the durations rounded down to milliseconds after a switch."""
+        bases, starts, ends = self._runs(codes)
+        filled = np.flatnonzero(ends > starts)
+        result = [0] * len(codes)
+        if len(filled) == 0:
+            return result
+        order = filled[np.argsort(starts[filled])]
+        # One pass: the sums over [start, end) of each run and over the gaps between them
+        # (uint64 wraps modulo 2**64); the last end may be the array's end, which reduceat
+        # reaches by itself.
+        bounds = np.stack([starts[order], ends[order]], axis=1).ravel()
+        if bounds[-1] == len(self._keys):
+            bounds = bounds[:-1]
+        sums = np.add.reduceat(self._keys.view(np.uint64), bounds)[::2].tolist()
+        for index, total in zip(order.tolist(), sums, strict=True):
+            # Minus count x (base + offset) leaves the sum of the durations; it fits in 63
+            # bits (292,000 years).
+            total = (total - int(ends[index] - starts[index]) * (int(bases[index]) + _OFFSET)) % (
+                1 << 64
+            )
+            total -= (1 << 64) if total >= 1 << 63 else 0
+            result[index] = total * self._unit
+        return result
+
     def _select(self, bases: Ints, starts: Ints, ends: Ints, ranks: list[int]) -> list[float]:
-        """The value of each 0-based rank in the union of the runs: for all ranks at once,
-        bisect the smallest value with more than ``rank`` durations at or below it."""
+        """The value of each 0-based rank in the union of the (not all empty) runs, for all
+        ranks at once: the smallest value with more than ``rank`` durations at or below it.
+
+        Searched between the runs' smallest and largest value, by turns interpolated from
+        the counts at the bounds (a few steps on any smooth distribution) and bisected (at
+        most twice 40 steps on any other): a third of the former steps of bisection alone.
+        """
+        mask = (1 << VALUE_BITS) - 1
+        filled = ends > starts
         wanted = np.array(ranks, dtype=np.int64)
-        low = np.zeros(len(ranks), dtype=np.int64)
-        high = np.full(len(ranks), (1 << _VALUE_BITS) - 1, dtype=np.int64)
-        while bool((low < high).any()):
-            middle = (low + high) // 2
+        # The answer lies in [low, high]; below_low durations are < low, up_to_high <= high.
+        low = np.full(len(ranks), int((self._keys[starts[filled]] & mask).min()))
+        high = np.full(len(ranks), int((self._keys[ends[filled] - 1] & mask).max()))
+        below_low = np.zeros(len(ranks), dtype=np.int64)
+        up_to_high = np.full(len(ranks), int((ends - starts).sum()))
+        interpolate = True
+        while bool((open_ := low < high).any()):
+            if interpolate:
+                share = (wanted - below_low + 0.5) / np.maximum(up_to_high - below_low, 1)
+                middle = low + (share * (high - low)).astype(np.int64)
+            else:
+                middle = (low + high) // 2
+            middle = np.minimum(np.maximum(middle, low), np.maximum(high - 1, low))
             at_or_below = np.searchsorted(self._keys, bases[None, :] + middle[:, None], "right")
-            below = (np.clip(at_or_below, starts, ends) - starts).sum(axis=1)
-            more = below > wanted
-            high = np.where(more, middle, high)
-            low = np.where(more, low, middle + 1)
+            count = (np.clip(at_or_below, starts, ends) - starts).sum(axis=1)
+            more = open_ & (count > wanted)
+            fewer = open_ & ~more
+            high, up_to_high = np.where(more, middle, high), np.where(more, count, up_to_high)
+            low, below_low = np.where(fewer, middle + 1, low), np.where(fewer, count, below_low)
+            interpolate = not interpolate
         return [float(v) for v in self._seconds(low)]
 
     def union(self, codes: Sequence[int], quantiles: Sequence[float]) -> Figures | None:

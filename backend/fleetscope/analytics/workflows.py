@@ -103,16 +103,38 @@ WORKFLOW_SORTS = {
 }
 
 
+def _workflow_candidates(selection: Selection) -> tuple[str, list[Any]]:
+    """Every workflow the selected vehicles ended an order of from the first to the last
+    instant of T: a superset of those of T, read without the test of each window (for a
+    shift a join on the hour) and a third as costly as grouping the orders by workflow."""
+    bounds = selection.bounds
+    vehicle_ids = sorted({v for part in selection.slices if part.windows for v in part.vehicle_ids})
+    if bounds is None or not vehicle_ids:
+        return "SELECT NULL::VARCHAR WHERE false", []
+    return (
+        "SELECT DISTINCT workflow FROM orders WHERE list_contains(?::INTEGER[], vehicle_id) "
+        "AND end_at >= ? AND end_at < ?",
+        [vehicle_ids, bounds.start, bounds.end],
+    )
+
+
 def workflows(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, sort: str | None
 ) -> WorkflowsOut:
     column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
+    selection = select_periods(scope, now=now)
     rows_sql, parameters = rows_in_periods(
-        select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
+        selection, table="orders", at="end_at", columns=ORDER_COLUMNS
     )
     found: dict[str, dict[int, ProcessFigures]] = {}
     # The table shows counts and cycle times only: the paused and waiting sums are skipped.
-    summaries = summarize_orders(cursor, (rows_sql, parameters), key="workflow", sums=False)
+    summaries = summarize_orders(
+        cursor,
+        (rows_sql, parameters),
+        key="workflow",
+        candidates=_workflow_candidates(selection),
+        sums=False,
+    )
     for (workflow, bucket), summary in summaries.items():
         if workflow is not None:
             found.setdefault(str(workflow), {})[bucket] = figures(summary)

@@ -3,10 +3,16 @@
 import math
 import random
 
+import duckdb
 import numpy as np
 import pytest
 
-from fleetscope.analytics.sorted_durations import CYCLE_EDGES_US, SortedDurations
+from fleetscope.analytics.sorted_durations import (
+    CYCLE_EDGES_US,
+    SortedDurations,
+    key_codes,
+    packed_key_sql,
+)
 from fleetscope.facts.rollup import CYCLE_BUCKET_COUNT, cycle_bucket
 
 from .conftest import quantile_cont
@@ -95,3 +101,48 @@ def test_empty() -> None:
     durations = SortedDurations(np.array([], dtype=np.int64), np.array([], dtype=np.int64))
     assert durations.groups([1, 2], (0.5,)) == [None, None]
     assert durations.union([1, 2], (0.5,)) is None
+
+
+_PACKED = f"SELECT {packed_key_sql('c', 'v')} FROM (SELECT unnest(?::BIGINT[]) AS c, unnest(?::BIGINT[]) AS v)"  # noqa: S608, E501 - constants only
+
+
+def test_keys_packed_by_duckdb_give_counts_and_exact_totals() -> None:
+    rng = random.Random("totals")
+    groups = {
+        code: _sample(rng, kind)
+        for code, kind in zip((0, 1, 5, 9), ("spread", "signed", "ties", "spread"), strict=True)
+    }
+    rows = [(code, value) for code, values in groups.items() for value in values]
+    rng.shuffle(rows)
+    connection = duckdb.connect()
+    table = connection.execute(
+        _PACKED,
+        [[c for c, _ in rows], [v for _, v in rows]],
+    ).fetchnumpy()
+    keys = np.asarray(table[next(iter(table))], dtype=np.int64)
+    assert (key_codes(keys) == [c for c, _ in rows]).all()
+    durations = SortedDurations.of_keys(keys)
+    codes = [9, 0, 3, 5, 1, 1, 999_999_999]  # unknown, repeated and out-of-range codes
+    assert durations.counts(codes).tolist() == [len(groups.get(c, [])) for c in codes]
+    assert durations.totals(codes) == [sum(groups.get(c, [])) for c in codes]
+    for code, figures in zip(codes, durations.groups(codes, QUANTILES), strict=True):
+        if code in groups:
+            assert figures is not None
+            seconds = [value / 1e6 for value in groups[code]]
+            expected = [quantile_cont(seconds, q) for q in QUANTILES]
+            assert figures.quantiles == pytest.approx(expected, rel=1e-12, abs=1e-9)
+
+
+def test_durations_or_codes_that_do_not_fit_are_null() -> None:
+    limit, codes = 2**39, 2**23
+    pairs = [(0, limit), (1, -limit - 1), (-1, 5), (codes, 5), (codes - 1, limit - 1), (0, -limit)]
+    found = (
+        duckdb.connect()
+        .execute(
+            _PACKED,
+            [[c for c, _ in pairs], [v for _, v in pairs]],
+        )
+        .fetchall()
+    )
+    assert [row[0] is None for row in found] == [True, True, True, True, False, False]
+    assert key_codes(np.array([found[4][0]], dtype=np.int64)).tolist() == [codes - 1]

@@ -1,0 +1,126 @@
+"""``summarize_orders`` against a brute-force reference, on orders written as SQL values:
+the packed one-scan path and both of its fallbacks (cycles beyond 6.4 days, large ids)."""
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import duckdb
+import pytest
+
+from fleetscope.analytics.order_summary import OUTCOMES, OrderSummary, summarize_orders
+from fleetscope.facts.rollup import CYCLE_BUCKET_COUNT, cycle_bucket
+
+from .conftest import quantile_cont
+
+Order = tuple[int, str, str, int, float, float, int]  # vehicle, workflow, outcome, µs, ..bucket
+QUANTILES = (0.5, 0.9, 0.95)
+
+
+@pytest.fixture
+def memory() -> Iterator[duckdb.DuckDBPyConnection]:
+    connection = duckdb.connect()
+    yield connection
+    connection.close()
+
+
+def _orders(rng: random.Random, vehicle_ids: list[int], *, huge: bool = False) -> list[Order]:
+    orders: list[Order] = []
+    for _ in range(600):
+        micros = int(rng.lognormvariate(18, 1.2)) + rng.randrange(1000)  # jitter
+        if huge and rng.random() < 0.05:
+            micros = rng.randrange(2**39, 2**45)  # beyond 6.4 days
+        orders.append(
+            (
+                rng.choice(vehicle_ids),
+                rng.choice(["PICK", "DROP", "CHARGE"]),
+                rng.choice([*OUTCOMES, "finished", "finished", "finished", "aborted"]),
+                micros,
+                rng.choice([0.0, rng.uniform(0, 90)]),
+                rng.uniform(0, 30),
+                rng.choice([0, 0, 1]),
+            )
+        )
+    return orders
+
+
+def _rows(orders: list[Order]) -> tuple[str, list[Any]]:
+    values = ", ".join("(?, ?, ?, ?::BIGINT, ?, ?, ?)" for _ in orders)
+    return (
+        f"SELECT * FROM (VALUES {values}) AS f(vehicle_id, workflow, outcome, cycle_us, "  # noqa: S608 - test constants
+        "paused_s, waiting_s, bucket)",
+        [value for order in orders for value in order],
+    )
+
+
+def _check(found: OrderSummary, orders: list[Order], *, unit: int) -> None:
+    ended = [o for o in orders if o[2] in OUTCOMES]
+    assert found.outcomes == {
+        outcome: n for outcome in OUTCOMES if (n := sum(o[2] == outcome for o in ended))
+    }
+    assert found.paused_s == pytest.approx(sum(o[4] for o in ended), rel=1e-12)
+    assert found.waiting_s == pytest.approx(sum(o[5] for o in ended), rel=1e-12)
+    cycles = [o[3] for o in ended if o[2] == "finished"]
+    assert found.cycle_sum_us == pytest.approx(sum(cycles), rel=1e-12)
+    if not cycles:
+        assert found.cycle is None
+        return
+    assert found.cycle is not None
+    seconds = [(micros // unit) * unit / 1e6 for micros in cycles]
+    expected = [quantile_cont(seconds, q) for q in QUANTILES]
+    assert found.cycle.quantiles == pytest.approx(expected, rel=1e-12, abs=1e-9)
+    assert found.cycle.maximum == pytest.approx(max(seconds), abs=1e-9)
+    if unit == 1:
+        histogram = [0] * CYCLE_BUCKET_COUNT
+        for micros in cycles:
+            histogram[cycle_bucket(micros / 1e6)] += 1
+        assert found.cycle.histogram == histogram
+
+
+@pytest.mark.parametrize(
+    ("vehicle_ids", "huge"),
+    [([3, 5, 8], False), ([3, 5, 8], True), ([7, 40_000, 2**31 - 1], False)],
+    ids=["packed", "beyond-6.4-days", "large-ids"],
+)
+def test_per_vehicle_and_fleet_match_a_brute_force(
+    memory: duckdb.DuckDBPyConnection, vehicle_ids: list[int], huge: bool
+) -> None:
+    orders = _orders(random.Random(f"{vehicle_ids}{huge}"), vehicle_ids, huge=huge)
+    found = summarize_orders(memory, _rows(orders), key="vehicle_id", fleet=True)
+    unit = 1000 if huge else 1  # a switch to milliseconds, rounded down
+    for vehicle_id in vehicle_ids:
+        for bucket in (0, 1):
+            mine = [o for o in orders if o[0] == vehicle_id and o[6] == bucket]
+            _check(found.get((vehicle_id, bucket), OrderSummary()), mine, unit=unit)
+    for bucket in (0, 1):
+        _check(found[(None, bucket)], [o for o in orders if o[6] == bucket], unit=unit)
+
+
+def test_workflows_and_a_single_group(memory: duckdb.DuckDBPyConnection) -> None:
+    orders = _orders(random.Random("workflows"), [1, 2])
+    candidates = ("SELECT unnest(['PICK', 'DROP', 'CHARGE', 'UNUSED'])", [])
+    found = summarize_orders(
+        memory, _rows(orders), key="workflow", candidates=candidates, sums=False
+    )
+    assert {workflow for workflow, _ in found} == {"PICK", "DROP", "CHARGE"}
+    for (workflow, bucket), summary in found.items():
+        mine = [o for o in orders if o[1] == workflow and o[6] == bucket]
+        assert (summary.paused_s, summary.waiting_s) == (0.0, 0.0)  # not asked for
+        _check(summary, [(*o[:4], 0.0, 0.0, o[6]) for o in mine], unit=1)
+    picked = summarize_orders(memory, _rows(orders), key=None, where=("workflow = ?", ["DROP"]))
+    for bucket in (0, 1):
+        mine = [o for o in orders if o[1] == "DROP" and o[6] == bucket]
+        _check(picked[(None, bucket)], mine, unit=1)
+
+
+def test_missing_candidate_is_an_error(memory: duckdb.DuckDBPyConnection) -> None:
+    orders = _orders(random.Random("missing"), [1])
+    with pytest.raises(ValueError, match="candidates"):
+        summarize_orders(memory, _rows(orders), key="workflow", candidates=("SELECT 'PICK'", []))
+    with pytest.raises(ValueError, match="candidates"):
+        summarize_orders(memory, _rows(orders), key="workflow")
+
+
+def test_no_orders(memory: duckdb.DuckDBPyConnection) -> None:
+    rows = _rows(_orders(random.Random("none"), [1]))
+    assert summarize_orders(memory, rows, key="vehicle_id", where=("false", []), fleet=True) == {}
