@@ -81,7 +81,9 @@ _FACTS = {
                                + rnd(v, k, 'c', 840000) / 1000),
                CASE WHEN rnd(v, k, 'o', 100) < 90 THEN 'finished'
                     WHEN rnd(v, k, 'o', 100) < 96 THEN 'failed' ELSE 'cancelled' END,
-               20 + rnd(v, k, 'm', 180), 4, 4, 0.0, 0.0, 0
+               20 + rnd(v, k, 'm', 180), 4, 4,
+               CASE WHEN rnd(v, k, 'p', 10) = 0 THEN rnd(v, k, 'ps', 120000) / 1000 ELSE 0 END,
+               rnd(v, k, 'ws', 35000) / 1000, 0
         FROM range(1, {n} + 1) a(v), range(0, {orders}) b(k)
         WHERE $1 + to_seconds(k * 900 + 1200) < $2""",
     "actions": """
