@@ -12,19 +12,27 @@ from fleetscope.analytics.measure_table import Matrix
 from fleetscope.analytics.models import Kpis, ProductivityEntry, ProductivityOut, StateTimes
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
+from fleetscope.analytics.rollup_read import FLEET
 
 CURRENT = 0
 PREVIOUS = 1
 
 
-def _figures(collected: Collected, *, bucket: int, ids: list[int]) -> tuple[Matrix, list[Kpis]]:
-    """States (as rows) and KPIs of every vehicle and, last, of all of them together."""
+def _figures(
+    collected: Collected, *, bucket: int, ids: list[int], combined: bool
+) -> tuple[Matrix, list[Kpis]]:
+    """States (as rows) and KPIs of every vehicle (not when ``combined``: the measures were
+    read for the fleet only) and, last, of all of them together."""
     table = collected.measures
-    keys = [(v, bucket) for v in ids]
-    rows = np.vstack([table.rows(keys), table.total(keys)])
-    by_vehicle = collected.vehicle_seconds(bucket)
-    seconds = [by_vehicle.get(v, 0.0) for v in ids]
-    vehicles = kpis_of_rows(rows[:-1], period_s=np.array(seconds))
+    per_vehicle_s = collected.vehicle_seconds(bucket)
+    seconds = [per_vehicle_s.get(v, 0.0) for v in ids]
+    vehicles: list[Kpis] = []
+    if combined:
+        rows = table.rows([(FLEET, bucket)])
+    else:
+        keys = [(v, bucket) for v in ids]
+        rows = np.vstack([table.rows(keys), table.total(keys)])
+        vehicles = kpis_of_rows(rows[:-1], period_s=np.array(seconds))
     (fleet,) = kpis_of_rows(
         rows[-1:],
         period_s=np.array([sum(seconds)]),
@@ -46,15 +54,16 @@ def productivity(
         cursor,
         scope,
         spans,
-        by_vehicle=True,
+        by_vehicle=not scope.combined,  # combined: the fleet's sums (a site's rollups)
         with_cycles=False,  # cycle-time percentiles: Dashboard and the processes pages
         now=now,
         offline_after=offline_after,
         use_rollups=use_rollups,
     )
     ids = scope.vehicle_ids
-    now_rows, now_kpis = _figures(collected, bucket=CURRENT, ids=ids)
-    before_rows, before_kpis = _figures(collected, bucket=PREVIOUS, ids=ids)
+    combined = scope.combined
+    now_rows, now_kpis = _figures(collected, bucket=CURRENT, ids=ids, combined=combined)
+    before_rows, before_kpis = _figures(collected, bucket=PREVIOUS, ids=ids, combined=combined)
     now_states: list[StateTimes] = state_times_of_rows(now_rows)
     before_states: list[StateTimes] = state_times_of_rows(before_rows)
 
@@ -68,7 +77,7 @@ def productivity(
             previous=before_kpis[index],
         )
 
-    fleet = entry(len(ids), None, None)
+    fleet = entry(len(now_kpis) - 1, None, None)
     if scope.combined:
         entries = [fleet]
     else:

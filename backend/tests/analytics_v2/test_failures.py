@@ -4,10 +4,10 @@ import csv
 import io
 from collections import Counter
 
-import pytest
 from fastapi.testclient import TestClient
 
 from fleetscope.simulator.truth import ErrorEpisodeTruth
+from tests.figures import assert_same_figures
 
 from .conftest import PERIOD, World, close, get_data, ham_ids
 
@@ -82,16 +82,7 @@ def test_combined_entry_is_the_fleet_of_the_per_vehicle_answer(
     combined = get_data(customer, "Failures", **common, combined="true")
     per_vehicle = get_data(customer, "Failures", **common, combined="false")
     assert combined["entries"] == [combined["fleet"]]
-    # Combined reads the fleet's sums at once (the site's rollups): the same figures, added
-    # in another order.
-    for period in ("current", "previous"):
-        ours, theirs = combined["fleet"][period], per_vehicle["fleet"][period]
-        assert ours.keys() == theirs.keys()
-        for name, value in ours.items():
-            if isinstance(value, float):
-                assert value == pytest.approx(theirs[name], rel=1e-9), name
-            else:
-                assert value == theirs[name], name
+    assert_same_figures(combined["fleet"], per_vehicle["fleet"])
     current = [entry["current"] for entry in per_vehicle["entries"]]
     assert combined["fleet"]["current"]["episodes"] == sum(c["episodes"] for c in current)
     assert combined["fleet"]["current"]["orders"] == sum(c["orders"] for c in current)
