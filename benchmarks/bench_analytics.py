@@ -38,10 +38,11 @@ from fleetscope.settings import Settings
 
 OFFLINE_AFTER = timedelta(seconds=65)
 Resource = Callable[..., Any]
-# (label, resource, combined): Productivity per vehicle (100 entries), the history both
-# combined and per vehicle (100 series), the dashboard is always the fleet.
+# (label, resource, combined): Productivity and the history both per vehicle (100 entries,
+# 100 series) and combined (the fleet: a site's rollups), the dashboard is always the fleet.
 CASES = (
-    ("Productivity", "Productivity", False),
+    ("Productivity per vehicle", "Productivity", False),
+    ("Productivity combined", "Productivity", True),
     ("History combined", "ProductivityHistory", True),
     ("History per vehicle", "ProductivityHistory", False),
     ("Dashboard", "Dashboard", True),
@@ -145,7 +146,7 @@ def main() -> None:
                         continue
                     if name == "Statusboard" and (days, shift) != (30, "all"):
                         continue  # live: the period does not matter
-                    if label.endswith("per vehicle") and shift != "all":
+                    if label == "History per vehicle" and shift != "all":
                         continue
                     scope, params = _scope(app, days=days, shift=shift, combined=combined)
                     function = RESOURCES.get(name)
