@@ -3,17 +3,13 @@ equivalent full cycles, health trend, time below 20 %, charging share, energy.
 
 Definitions (product.md section 3; samples and sessions as the derivation records them):
 - charge and health (SoH) over time per vehicle, downsampled: ``battery_series``;
-- charge sessions starting in T: count, mean duration, mean added charge (end - start);
-- depth of discharge per cycle = the highest charge since the previous session ended
-  (``peak_before``) - the charge at this session's start; histogram in 10-point bins;
-- equivalent full cycles = all discharged percent / 100 (the sum of the depths);
+- charge sessions starting in T, depth of discharge, equivalent full cycles and energy:
+  ``battery_sessions``;
 - health (SoH): the latest sample in T and the least-squares slope over T, per 30 days
   (the fitted line is also the health series' trend);
 - time below 20 %: time from a sample under 20 % to the next sample, each step capped at
   ``offline_after`` (longer silence is no data, not time at low charge);
-- charging share, mean and minimum charge: as productivity (time in state, samples);
-- energy in Wh (added and discharged) = percent / 100 x the vehicle's battery capacity, for
-  vehicles whose capacity is known.
+- charging share, mean and minimum charge: as productivity (time in state, samples).
 """
 
 from collections.abc import Mapping
@@ -33,14 +29,14 @@ from fleetscope.analytics.battery_series import (
     battery_series,
     series_buckets,
 )
-from fleetscope.analytics.battery_slots import LOW_CHARGE, SampleFigures, SlotGrid
-from fleetscope.analytics.fact_rows import (
-    CURRENT,
-    PREVIOUS,
-    Selection,
-    rows_in_periods,
-    select_periods,
+from fleetscope.analytics.battery_sessions import (
+    SessionFigures,
+    fleet_session_figures,
+    session_totals,
+    vehicle_session_figures,
 )
+from fleetscope.analytics.battery_slots import LOW_CHARGE, SampleFigures, SlotGrid
+from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.kpis import kpi_columns
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
@@ -49,22 +45,7 @@ from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_bu
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.store import reader_beside
 
-DOD_BIN = 10
-DOD_BINS = 10
 SECONDS_PER_30_DAYS = 30 * 86400
-
-
-class SessionFigures(CamelModel):
-    count: int
-    mean_duration_seconds: float | None
-    mean_added_charge: float | None = Field(description="percentage points per session")
-    added_charge: float = Field(description="sum of end - start charge")
-    discharged: float = Field(description="sum of the depths of discharge")
-    equivalent_full_cycles: float = Field(description="discharged / 100")
-    mean_depth_of_discharge: float | None
-    depth_histogram: list[int] = Field(description="cycles per 10-point bin: 0-10, ..., 90-100")
-    added_energy_wh: float | None = Field(description="null unless the capacity is known")
-    discharged_energy_wh: float | None
 
 
 class BatteryFigures(CamelModel):
@@ -97,62 +78,6 @@ class BatteryOut(CamelModel):
     fleet: BatteryEntry
 
 
-_SESSION_COLUMNS = (
-    "f.vehicle_id, (epoch_us(f.end_at) - epoch_us(f.start_at)) / 1e6 AS duration_s, "
-    "f.end_charge - f.start_charge AS added, greatest(0, f.peak_before - f.start_charge) AS dod"
-)
-
-
-def _sessions(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> dict[Any, list[Any]]:
-    """Per (vehicle, bucket): [count, duration, added, discharged, cycles per depth bin]."""
-    sql, parameters = rows_in_periods(
-        selection, table="charge_sessions", at="start_at", columns=_SESSION_COLUMNS
-    )
-    # Grouped by depth bin too and added up here: half the time of DuckDB's histogram().
-    rows = cursor.execute(
-        f"SELECT vehicle_id, bucket, least({DOD_BINS - 1}, floor(dod / {DOD_BIN}))::INTEGER, "  # noqa: S608 - constants only
-        f"count(*), sum(duration_s), sum(added), sum(dod) FROM ({sql}) GROUP BY ALL",
-        parameters,
-    ).fetchall()
-    result: dict[Any, list[Any]] = {}
-    for vehicle_id, bucket, depth_bin, count, duration, added, discharged in rows:
-        part = result.get((vehicle_id, bucket))
-        if part is None:
-            part = result[(vehicle_id, bucket)] = [0, 0.0, 0.0, 0.0, [0] * DOD_BINS]
-        part[0] += count
-        part[1] += duration
-        part[2] += added
-        part[3] += discharged
-        part[4][depth_bin] += count
-    return result
-
-
-def _session_figures(parts: list[list[Any]], capacities: list[float | None]) -> SessionFigures:
-    count = sum(int(p[0]) for p in parts)
-    duration = sum(float(p[1] or 0) for p in parts)
-    added = sum(float(p[2] or 0) for p in parts)
-    discharged = sum(float(p[3] or 0) for p in parts)
-    histogram = [0] * DOD_BINS
-    for part in parts:
-        for index, cycles in enumerate(part[4]):
-            histogram[index] += cycles
-    known = [(p, c) for p, c in zip(parts, capacities, strict=True) if c is not None]
-    added_wh = sum(float(p[2] or 0) / 100 * c for p, c in known) if known else None
-    discharged_wh = sum(float(p[3] or 0) / 100 * c for p, c in known) if known else None
-    return SessionFigures(
-        count=count,
-        mean_duration_seconds=duration / count if count else None,
-        mean_added_charge=added / count if count else None,
-        added_charge=added,
-        discharged=discharged,
-        equivalent_full_cycles=discharged / 100,
-        mean_depth_of_discharge=discharged / count if count else None,
-        depth_histogram=histogram,
-        added_energy_wh=added_wh,
-        discharged_energy_wh=discharged_wh,
-    )
-
-
 ChargeKpis = tuple[float | None, float | None, float | None]  # mean, minimum, charging share
 
 
@@ -179,6 +104,29 @@ def _charge_kpis(collected: Collected, vehicle_ids: list[int]) -> dict[Any, Char
             zip(values("mean_charge"), values("min_charge"), values("charging_share"), strict=True),
             strict=True,
         )
+    )
+
+
+def _figures(
+    items: list[SampleFigures], kpis: ChargeKpis, sessions: SessionFigures
+) -> BatteryFigures:
+    """The figures of one bucket from the samples of its vehicles (one, or all selected)."""
+    mean_charge, min_charge, charging_share = kpis
+    health = [item.health_latest for item in items if item.health_latest is not None]
+    slopes = [
+        item.health_line.slope_per_second * SECONDS_PER_30_DAYS
+        for item in items
+        if item.health_line is not None
+    ]
+    return BatteryFigures(
+        sessions=sessions,
+        mean_charge=mean_charge,
+        min_charge=min_charge,
+        below_low_seconds=sum(item.below_low_seconds for item in items),
+        charging_share=charging_share,
+        # Several vehicles: the mean of their latest values and of their slopes.
+        health_latest=sum(health) / len(health) if health else None,
+        health_slope_per_30_days=sum(slopes) / len(slopes) if slopes else None,
     )
 
 
@@ -209,7 +157,7 @@ def battery(
     try:
         with ThreadPoolExecutor(max_workers=1) as pool:
             scanned = pool.submit(period_and_lines)
-            sessions = _sessions(cursor, selection)
+            sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)
             collected = read_buckets(
                 cursor,
                 scope,
@@ -225,51 +173,53 @@ def battery(
     finally:
         scan_cursor.close()
     add_below_low(cursor, selection, samples, grid=grid, offline_after=offline_after)
-    empty_session = [0, 0.0, 0.0, 0.0, [0] * DOD_BINS]
     charge_kpis = _charge_kpis(collected, scope.vehicle_ids)
+    capacity_list = [capacities.get(v) for v in scope.vehicle_ids]
 
-    def figures(vehicle_ids: list[int], vehicle_id: int | None, bucket: int) -> BatteryFigures:
-        mean_charge, min_charge, charging_share = charge_kpis[(vehicle_id, bucket)]
-        known: list[SampleFigures] = [
-            samples[(v, bucket)] for v in vehicle_ids if (v, bucket) in samples
-        ]
-        health = [item.health_latest for item in known if item.health_latest is not None]
-        slopes = [
-            item.health_line.slope_per_second * SECONDS_PER_30_DAYS
-            for item in known
-            if item.health_line is not None
-        ]
-        return BatteryFigures(
-            sessions=_session_figures(
-                [sessions.get((v, bucket), empty_session) for v in vehicle_ids],
-                [capacities.get(v) for v in vehicle_ids],
-            ),
-            mean_charge=mean_charge,
-            min_charge=min_charge,
-            below_low_seconds=sum(item.below_low_seconds for item in known),
-            charging_share=charging_share,
-            # Several vehicles: the mean of their latest values and of their slopes.
-            health_latest=sum(health) / len(health) if health else None,
-            health_slope_per_30_days=sum(slopes) / len(slopes) if slopes else None,
-        )
-
-    def entry(vehicle_ids: list[int], vehicle_id: int | None, name: str | None) -> BatteryEntry:
-        known = [capacities.get(v) for v in vehicle_ids if capacities.get(v) is not None]
+    def entry(
+        vehicle_ids: list[int],
+        vehicle_id: int | None,
+        name: str | None,
+        *,
+        current: SessionFigures,
+        previous: SessionFigures,
+    ) -> BatteryEntry:
+        known = [c for c in (capacities.get(v) for v in vehicle_ids) if c is not None]
         return BatteryEntry(
             vehicle_id=vehicle_id,
             name=name,
             # The fleet's capacity: the sum of the known ones.
-            battery_capacity_wh=sum(c for c in known if c is not None) if known else None,
-            current=figures(vehicle_ids, vehicle_id, CURRENT),
-            previous=figures(vehicle_ids, vehicle_id, PREVIOUS),
+            battery_capacity_wh=sum(known) if known else None,
+            current=_figures(
+                [samples[(v, CURRENT)] for v in vehicle_ids if (v, CURRENT) in samples],
+                charge_kpis[(vehicle_id, CURRENT)],
+                current,
+            ),
+            previous=_figures(
+                [samples[(v, PREVIOUS)] for v in vehicle_ids if (v, PREVIOUS) in samples],
+                charge_kpis[(vehicle_id, PREVIOUS)],
+                previous,
+            ),
         )
 
-    fleet = entry(scope.vehicle_ids, None, None)
-    entries = (
-        [fleet]
-        if scope.combined
-        else [entry([vehicle.id], vehicle.id, vehicle.name) for vehicle in scope.vehicles]
+    fleet = entry(
+        scope.vehicle_ids,
+        None,
+        None,
+        current=fleet_session_figures(sessions, CURRENT, capacities=capacity_list),
+        previous=fleet_session_figures(sessions, PREVIOUS, capacities=capacity_list),
     )
+    entries = [fleet]
+    if not scope.combined:
+        entries = [
+            entry([vehicle.id], vehicle.id, vehicle.name, current=current, previous=previous)
+            for vehicle, current, previous in zip(
+                scope.vehicles,
+                vehicle_session_figures(sessions, CURRENT, capacities=capacity_list),
+                vehicle_session_figures(sessions, PREVIOUS, capacities=capacity_list),
+                strict=True,
+            )
+        ]
     return BatteryOut(
         period=period_out(scope),
         low_charge_threshold=LOW_CHARGE,

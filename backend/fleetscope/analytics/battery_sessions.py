@@ -1,0 +1,166 @@
+"""Charge sessions of the battery page, per selected vehicle and bucket (period, previous).
+
+Sessions starting in T: count, mean duration, mean added charge (end - start); depth of
+discharge per cycle = the highest charge since the previous session ended (``peak_before``)
+- the charge at this session's start, in a histogram of 10-point bins; equivalent full
+cycles = all discharged percent / 100; energy in Wh = percent / 100 x the vehicle's
+battery capacity, for vehicles whose capacity is known.
+
+One grouped query (by vehicle, bucket and depth bin) fills arrays indexed by bucket and
+vehicle; the figures of each vehicle and of all of them together are read from those.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import numpy.typing as npt
+from pydantic import Field
+
+from fleetscope.analytics.fact_rows import Selection, rows_in_periods
+from fleetscope.appstore.schemas import CamelModel
+
+DOD_BIN = 10
+DOD_BINS = 10
+_BUCKETS = 2  # fact_rows.CURRENT and PREVIOUS
+
+_SESSION_COLUMNS = (
+    "f.vehicle_id, (epoch_us(f.end_at) - epoch_us(f.start_at)) / 1e6 AS duration_s, "
+    "f.end_charge - f.start_charge AS added, greatest(0, f.peak_before - f.start_charge) AS dod"
+)
+
+
+class SessionFigures(CamelModel):
+    count: int
+    mean_duration_seconds: float | None
+    mean_added_charge: float | None = Field(description="percentage points per session")
+    added_charge: float = Field(description="sum of end - start charge")
+    discharged: float = Field(description="sum of the depths of discharge")
+    equivalent_full_cycles: float = Field(description="discharged / 100")
+    mean_depth_of_discharge: float | None
+    depth_histogram: list[int] = Field(description="cycles per 10-point bin: 0-10, ..., 90-100")
+    added_energy_wh: float | None = Field(description="null unless the capacity is known")
+    discharged_energy_wh: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTotals:
+    """Sums over the sessions starting in T, indexed [bucket, vehicle] in the order of the
+    selected vehicles (the histogram [bucket, vehicle, depth bin])."""
+
+    count: npt.NDArray[np.int64]
+    duration: npt.NDArray[np.float64]
+    added: npt.NDArray[np.float64]
+    discharged: npt.NDArray[np.float64]
+    histogram: npt.NDArray[np.int64]
+
+
+def session_totals(
+    cursor: duckdb.DuckDBPyConnection, selection: Selection, *, vehicle_ids: Sequence[int]
+) -> SessionTotals:
+    """The sessions starting in T of ``selection`` (both buckets), summed per bucket and
+    vehicle of ``vehicle_ids`` (every vehicle of the selection is one of them)."""
+    sql, parameters = rows_in_periods(
+        selection, table="charge_sessions", at="start_at", columns=_SESSION_COLUMNS
+    )
+    # Grouped by depth bin too and added up here: half the time of DuckDB's histogram().
+    rows = cursor.execute(
+        f"SELECT vehicle_id, bucket, least({DOD_BINS - 1}, floor(dod / {DOD_BIN}))::INTEGER "  # noqa: S608 - constants only
+        "AS depth_bin, count(*)::BIGINT AS count, sum(duration_s) AS duration, "
+        f"sum(added) AS added, sum(dod) AS discharged FROM ({sql}) GROUP BY ALL",
+        parameters,
+    ).fetchnumpy()
+    shape = (_BUCKETS, len(vehicle_ids))
+    totals = SessionTotals(
+        count=np.zeros(shape, np.int64),
+        duration=np.zeros(shape),
+        added=np.zeros(shape),
+        discharged=np.zeros(shape),
+        histogram=np.zeros((*shape, DOD_BINS), np.int64),
+    )
+    if len(rows["count"]) == 0:
+        return totals
+    position = {vehicle_id: index for index, vehicle_id in enumerate(vehicle_ids)}
+    vehicles = np.array([position[v] for v in rows["vehicle_id"].tolist()], np.intp)
+    at = (np.asarray(rows["bucket"], np.intp), vehicles)
+    # Added in the order of the rows, like the sums of one vehicle's depth bins always were.
+    np.add.at(totals.count, at, rows["count"])
+    np.add.at(totals.duration, at, rows["duration"])
+    np.add.at(totals.added, at, rows["added"])
+    np.add.at(totals.discharged, at, rows["discharged"])
+    np.add.at(totals.histogram, (*at, np.asarray(rows["depth_bin"], np.intp)), rows["count"])
+    return totals
+
+
+def _figures(
+    count: int,
+    duration: float,
+    added: float,
+    discharged: float,
+    histogram: list[int],
+    energy: tuple[float, float] | None,
+) -> SessionFigures:
+    return SessionFigures(
+        count=count,
+        mean_duration_seconds=duration / count if count else None,
+        mean_added_charge=added / count if count else None,
+        added_charge=added,
+        discharged=discharged,
+        equivalent_full_cycles=discharged / 100,
+        mean_depth_of_discharge=discharged / count if count else None,
+        depth_histogram=histogram,
+        added_energy_wh=energy[0] if energy else None,
+        discharged_energy_wh=energy[1] if energy else None,
+    )
+
+
+def vehicle_session_figures(
+    totals: SessionTotals, bucket: int, *, capacities: Sequence[float | None]
+) -> list[SessionFigures]:
+    """The figures of each selected vehicle in ``bucket``, in the order of the vehicles."""
+    columns = zip(
+        totals.count[bucket].tolist(),
+        totals.duration[bucket].tolist(),
+        totals.added[bucket].tolist(),
+        totals.discharged[bucket].tolist(),
+        totals.histogram[bucket].tolist(),
+        capacities,
+        strict=True,
+    )
+    return [
+        _figures(
+            count,
+            duration,
+            added,
+            discharged,
+            histogram,
+            None if capacity is None else (added / 100 * capacity, discharged / 100 * capacity),
+        )
+        for count, duration, added, discharged, histogram, capacity in columns
+    ]
+
+
+def fleet_session_figures(
+    totals: SessionTotals, bucket: int, *, capacities: Sequence[float | None]
+) -> SessionFigures:
+    """The figures of all selected vehicles together in ``bucket``; energy over the vehicles
+    whose capacity is known (null if none is)."""
+    added = totals.added[bucket].tolist()
+    discharged = totals.discharged[bucket].tolist()
+    known = [
+        (a, d, c) for a, d, c in zip(added, discharged, capacities, strict=True) if c is not None
+    ]
+    # Python's sums, one vehicle after the other: the figures of one vehicle and of several
+    # are added the same way.
+    energy = None
+    if known:
+        energy = (sum(a / 100 * c for a, _, c in known), sum(d / 100 * c for _, d, c in known))
+    return _figures(
+        int(totals.count[bucket].sum()),
+        sum(totals.duration[bucket].tolist()),
+        sum(added),
+        sum(discharged),
+        totals.histogram[bucket].sum(axis=0).tolist(),
+        energy,
+    )

@@ -1,0 +1,117 @@
+"""Charge sessions per vehicle and bucket against a brute-force reading of hand-made sessions:
+counts, means, depth histogram (a depth of 100 and a negative one at the edges), energy
+only where the capacity is known, a vehicle without sessions, a session outside T."""
+
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import duckdb
+import pytest
+
+from fleetscope.analytics.battery_sessions import (
+    DOD_BINS,
+    SessionFigures,
+    fleet_session_figures,
+    session_totals,
+    vehicle_session_figures,
+)
+from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, select_periods
+from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.periods import DaySpan
+
+FIRST_DAY = date(2026, 3, 10)
+NOW = datetime(2026, 3, 20, tzinfo=UTC)
+VEHICLES = [1, 2, 3]
+CAPACITIES: list[float | None] = [1000.0, None, 500.0]
+# vehicle, hours after the period's first midnight, minutes, start, end charge, peak before
+Session = tuple[int, int, int, float, float, float]
+SESSIONS: list[Session] = [
+    (1, 2, 45, 30.0, 90.0, 80.0),
+    (1, 30, 30, 12.5, 100.0, 90.0),
+    (1, -10, 60, 40.0, 85.0, 95.0),  # previous period
+    (2, 5, 20, 0.0, 60.0, 100.0),  # depth 100: the last bin
+    (2, 40, 15, 50.0, 70.0, 45.0),  # peak below the start: depth 0
+    (2, -30, 90, 20.0, 80.0, 60.0),  # previous period
+    (2, 200, 30, 20.0, 80.0, 60.0),  # after T
+]
+
+
+def _insert(cursor: duckdb.DuckDBPyConnection) -> None:
+    first = datetime(FIRST_DAY.year, FIRST_DAY.month, FIRST_DAY.day, tzinfo=UTC)
+    rows = []
+    for vehicle, hours, minutes, start_charge, end_charge, peak in SESSIONS:
+        start = first + timedelta(hours=hours)
+        rows.append(
+            (vehicle, start, start + timedelta(minutes=minutes), start_charge, end_charge, peak)
+        )
+    cursor.executemany("INSERT INTO charge_sessions VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+
+def _expected(vehicles: list[int], bucket: int) -> dict[str, object]:
+    chosen = [s for s in SESSIONS if s[0] in vehicles and (s[1] < 0) == (bucket == PREVIOUS)]
+    chosen = [s for s in chosen if s[1] < 48]  # the period is two days
+    depths = [max(0.0, peak - start) for _, _, _, start, _, peak in chosen]
+    added = [end - start for _, _, _, start, end, _ in chosen]
+    histogram = [0] * DOD_BINS
+    for depth in depths:
+        histogram[min(DOD_BINS - 1, int(depth // 10))] += 1
+    count = len(chosen)
+    return {
+        "count": count,
+        "mean_duration_seconds": sum(s[2] * 60 for s in chosen) / count if count else None,
+        "added_charge": sum(added),
+        "discharged": sum(depths),
+        "depth_histogram": histogram,
+    }
+
+
+def _check(figures: SessionFigures, expected: dict[str, object]) -> None:
+    got = figures.model_dump(include=set(expected))
+    assert got.pop("count") == expected["count"]
+    assert got.pop("depth_histogram") == expected["depth_histogram"]
+    assert got == pytest.approx({k: v for k, v in expected.items() if k in got})
+
+
+def _scope(vehicle_ids: list[int], *, combined: bool) -> AnalyticsScope:
+    return AnalyticsScope(
+        span=DaySpan(FIRST_DAY, FIRST_DAY + timedelta(days=1)),
+        combined=combined,
+        shift_id="all",
+        vehicles=[VehicleRef(v, f"V{v}", 1) for v in vehicle_ids],
+        sites=[SiteGroup(1, ZoneInfo("UTC"), None, excluded=False, vehicle_ids=vehicle_ids)],
+    )
+
+
+def test_figures_per_vehicle_and_together(cursor: duckdb.DuckDBPyConnection) -> None:
+    _insert(cursor)
+    scope = _scope(VEHICLES, combined=False)
+    totals = session_totals(cursor, select_periods(scope, now=NOW), vehicle_ids=VEHICLES)
+    for bucket in (CURRENT, PREVIOUS):
+        each = vehicle_session_figures(totals, bucket, capacities=CAPACITIES)
+        for vehicle, capacity, figures in zip(VEHICLES, CAPACITIES, each, strict=True):
+            expected = _expected([vehicle], bucket)
+            _check(figures, expected)
+            assert figures.equivalent_full_cycles == pytest.approx(figures.discharged / 100)
+            if capacity is None:
+                assert figures.added_energy_wh is None
+            else:
+                assert figures.added_energy_wh == pytest.approx(
+                    figures.added_charge / 100 * capacity
+                )
+        together = fleet_session_figures(totals, bucket, capacities=CAPACITIES)
+        expected = _expected(VEHICLES, bucket)
+        _check(together, expected)
+        # Energy only over the vehicles with a known capacity (1 and 3).
+        known = [f.added_energy_wh for f in each if f.added_energy_wh is not None]
+        assert together.added_energy_wh == pytest.approx(sum(known))
+    assert each[2].count == 0 and each[2].mean_depth_of_discharge is None
+
+
+def test_energy_is_null_without_any_known_capacity(cursor: duckdb.DuckDBPyConnection) -> None:
+    _insert(cursor)
+    scope = _scope([2], combined=True)
+    totals = session_totals(cursor, select_periods(scope, now=NOW), vehicle_ids=[2])
+    together = fleet_session_figures(totals, CURRENT, capacities=[None])
+    assert together.count == 2
+    assert together.depth_histogram[DOD_BINS - 1] == 1 and together.depth_histogram[0] == 1
+    assert together.added_energy_wh is None and together.discharged_energy_wh is None
