@@ -13,6 +13,7 @@ Only constants are formatted into the SQL; ids, times and buckets go in as param
 
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 from fleetscope.analytics.params import AnalyticsScope
@@ -90,6 +91,16 @@ def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters
     first = min(window.start for window, _ in part.windows)
     last = max(window.end for window, _ in part.windows)
     where = f"list_contains(?::INTEGER[], f.vehicle_id) AND f.{at} >= ? AND f.{at} < ?"
+    windows = part.windows
+    if all(earlier.end == later.start for (earlier, _), (later, _) in pairwise(windows)):
+        # One stretch of time (T without a shift, or one window): the WHERE bounds are T,
+        # and the bucket is told apart at the inner boundaries only, without a NULL test.
+        inner = " ".join(f"WHEN f.{at} < ? THEN {bucket}" for _, bucket in windows[:-1])
+        parameters += [window.end for window, _ in windows[:-1]]
+        last_bucket = windows[-1][1]
+        bucket_of = f"CASE {inner} ELSE {last_bucket} END" if inner else str(last_bucket)
+        parameters += [part.vehicle_ids, first, last]
+        return f"SELECT {columns}, {bucket_of} AS bucket FROM {table} f WHERE {where}"  # noqa: S608 - constants only
     if len(part.windows) <= _CASE_WINDOWS:
         bucket_case = _case(at, part.windows, parameters)
         parameters += [part.vehicle_ids, first, last]
