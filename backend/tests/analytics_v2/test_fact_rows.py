@@ -48,7 +48,7 @@ NIGHT = Shift("night", time(22), time(6), frozenset(range(7)))
 @pytest.mark.parametrize(
     ("shift", "now"),
     [
-        (None, NOW),  # one window per period: a CASE
+        (None, NOW),  # one window per period, one stretch: told apart at the boundary
         (EARLY, NOW),  # whole hours: hourly join
         (Shift("odd", time(5, 30), time(6, 45), frozenset({0, 2, 4})), NOW),  # off the hour
         (NIGHT, NOW),  # across midnight
