@@ -7,7 +7,7 @@ the signed-in user may see.
 
 from datetime import UTC, datetime, timedelta
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
 from fleetscope.analytics.dashboard import dashboard
 from fleetscope.analytics.history import productivity_history
@@ -21,7 +21,7 @@ from fleetscope.analytics.productivity import productivity
 from fleetscope.analytics.statusboard import statusboard
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SettingsDep
-from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.envelope import Envelope, json_ok
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"])
 
@@ -31,40 +31,36 @@ def _offline_after(settings: SettingsDep) -> timedelta:
 
 
 @router.get("/Productivity", response_model=Envelope[ProductivityOut])
-def get_productivity(
-    scope: ScopeDep, store: FactStoreDep, settings: SettingsDep
-) -> Envelope[ProductivityOut]:
+def get_productivity(scope: ScopeDep, store: FactStoreDep, settings: SettingsDep) -> Response:
     with reading(store) as cursor:
         result = productivity(
             cursor, scope, now=datetime.now(UTC), offline_after=_offline_after(settings)
         )
-    return ok(result)
+    return json_ok(result)
 
 
 @router.get("/ProductivityHistory", response_model=Envelope[ProductivityHistoryOut])
 def get_productivity_history(
     scope: ScopeDep, store: FactStoreDep, settings: SettingsDep
-) -> Envelope[ProductivityHistoryOut]:
+) -> Response:
     with reading(store) as cursor:
         result = productivity_history(
             cursor, scope, now=datetime.now(UTC), offline_after=_offline_after(settings)
         )
-    return ok(result)
+    return json_ok(result)
 
 
 @router.get("/Dashboard", response_model=Envelope[DashboardOut])
-def get_dashboard(
-    scope: ScopeDep, store: FactStoreDep, settings: SettingsDep
-) -> Envelope[DashboardOut]:
+def get_dashboard(scope: ScopeDep, store: FactStoreDep, settings: SettingsDep) -> Response:
     with reading(store) as cursor:
         result = dashboard(
             cursor, scope, now=datetime.now(UTC), offline_after=_offline_after(settings)
         )
-    return ok(result)
+    return json_ok(result)
 
 
 @router.get("/Statusboard", response_model=Envelope[StatusboardOut])
-def get_statusboard(scope: ScopeDep, store: FactStoreDep) -> Envelope[StatusboardOut]:
+def get_statusboard(scope: ScopeDep, store: FactStoreDep) -> Response:
     with reading(store) as cursor:
         result = statusboard(cursor, scope.vehicles, now=datetime.now(UTC))
-    return ok(result)
+    return json_ok(result)

@@ -6,13 +6,13 @@ Same query parameters as productivity (``from``, ``to``, ``vehicles``, ``combine
 
 from datetime import UTC, datetime, timedelta
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from sqlalchemy import select
 
 from fleetscope.analytics.battery import BatteryOut, battery
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SessionDep, SettingsDep
-from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.appstore.models import Vehicle
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"])
@@ -21,7 +21,7 @@ router = APIRouter(prefix="/Analytics", tags=["Analytics"])
 @router.get("/Battery", response_model=Envelope[BatteryOut])
 def get_battery(
     scope: ScopeDep, store: FactStoreDep, settings: SettingsDep, db: SessionDep
-) -> Envelope[BatteryOut]:
+) -> Response:
     rows = db.execute(
         select(Vehicle.id, Vehicle.battery_capacity_wh).where(Vehicle.id.in_(scope.vehicle_ids))
     )
@@ -34,4 +34,4 @@ def get_battery(
             offline_after=timedelta(seconds=settings.offline_after_seconds),
             capacities=capacities,
         )
-    return ok(result)
+    return json_ok(result)

@@ -8,7 +8,7 @@ the history adds ``page``, ``pageSize``, ``sort`` and ``vehicle``.
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import StreamingResponse
 
 from fleetscope.analytics.error_history import (
@@ -30,7 +30,7 @@ from fleetscope.analytics.failures import (
 from fleetscope.analytics.paging import Page
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import CurrentUser, SettingsDep
-from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.api.routes.analytics_processes import PageDep, VehicleFilter, selected_vehicle
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"])
@@ -52,7 +52,7 @@ ErrorFilterDep = Annotated[ErrorFilter, Depends(error_filter)]
 @router.get("/Failures", response_model=Envelope[FailuresOut])
 def get_failures(
     scope: ScopeDep, store: FactStoreDep, settings: SettingsDep, errors: ErrorFilterDep
-) -> Envelope[FailuresOut]:
+) -> Response:
     with reading(store) as cursor:
         result = failures(
             cursor,
@@ -61,26 +61,22 @@ def get_failures(
             offline_after=timedelta(seconds=settings.offline_after_seconds),
             errors=errors,
         )
-    return ok(result)
+    return json_ok(result)
 
 
 @router.get("/FailureMatrix", response_model=Envelope[FailureMatrixOut])
-def get_failure_matrix(
-    scope: ScopeDep, store: FactStoreDep, errors: ErrorFilterDep
-) -> Envelope[FailureMatrixOut]:
+def get_failure_matrix(scope: ScopeDep, store: FactStoreDep, errors: ErrorFilterDep) -> Response:
     with reading(store) as cursor:
-        return ok(failure_matrix(cursor, scope, now=datetime.now(UTC), errors=errors))
+        return json_ok(failure_matrix(cursor, scope, now=datetime.now(UTC), errors=errors))
 
 
 @router.get("/FailureMap", response_model=Envelope[FailureMapOut])
-def get_failure_map(
-    scope: ScopeDep, store: FactStoreDep, errors: ErrorFilterDep
-) -> Envelope[FailureMapOut]:
+def get_failure_map(scope: ScopeDep, store: FactStoreDep, errors: ErrorFilterDep) -> Response:
     with reading(store) as cursor:
         result = failure_map(
             cursor, scope, now=datetime.now(UTC), errors=errors, layouts=layout_cache(store)
         )
-    return ok(result)
+    return json_ok(result)
 
 
 @router.get("/ErrorHistory", response_model=Envelope[Page[ErrorEpisodeRow]])
@@ -90,13 +86,13 @@ def get_error_history(
     errors: ErrorFilterDep,
     page: PageDep,
     vehicle: VehicleFilter = None,
-) -> Envelope[Page[ErrorEpisodeRow]]:
+) -> Response:
     vehicle_id = selected_vehicle(scope, vehicle)
     with reading(store) as cursor:
         result = error_history(
             cursor, scope, now=datetime.now(UTC), page=page, errors=errors, vehicle_id=vehicle_id
         )
-    return ok(result)
+    return json_ok(result)
 
 
 @router.get(

@@ -7,7 +7,7 @@ Same query parameters as productivity (``from``, ``to``, ``vehicles``, ``combine
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Response
 
 from fleetscope.analytics.actions import ActionsOut, FailedAction, actions, failed_actions
 from fleetscope.analytics.paging import MAX_PAGE_SIZE, Page, PageRequest
@@ -23,7 +23,7 @@ from fleetscope.analytics.workflows import (
     workflows,
 )
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
-from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.appstore.errors import NotFoundError
 from fleetscope.i18n.messages import VEHICLE_NOT_FOUND
 
@@ -62,9 +62,9 @@ ActionTypePath = Annotated[str, Path(alias="actionType", min_length=1, max_lengt
 
 
 @router.get("/Processes", response_model=Envelope[ProcessesOut])
-def get_processes(scope: ScopeDep, store: FactStoreDep) -> Envelope[ProcessesOut]:
+def get_processes(scope: ScopeDep, store: FactStoreDep) -> Response:
     with reading(store) as cursor:
-        return ok(processes(cursor, scope, now=datetime.now(UTC)))
+        return json_ok(processes(cursor, scope, now=datetime.now(UTC)))
 
 
 @router.get("/Workflows", response_model=Envelope[WorkflowsOut])
@@ -72,9 +72,9 @@ def get_workflows(
     scope: ScopeDep,
     store: FactStoreDep,
     sort: Annotated[str | None, Query(max_length=64)] = None,
-) -> Envelope[WorkflowsOut]:
+) -> Response:
     with reading(store) as cursor:
-        return ok(workflows(cursor, scope, now=datetime.now(UTC), sort=sort))
+        return json_ok(workflows(cursor, scope, now=datetime.now(UTC), sort=sort))
 
 
 @router.get("/Workflows/{workflow}/Orders", response_model=Envelope[Page[WorkflowOrder]])
@@ -85,7 +85,7 @@ def get_workflow_orders(
     page: PageDep,
     outcome: Outcome | None = None,
     vehicle: VehicleFilter = None,
-) -> Envelope[Page[WorkflowOrder]]:
+) -> Response:
     vehicle_id = selected_vehicle(scope, vehicle)
     with reading(store) as cursor:
         result = workflow_orders(
@@ -97,21 +97,21 @@ def get_workflow_orders(
             outcome=outcome,
             vehicle_id=vehicle_id,
         )
-    return ok(result)
+    return json_ok(result)
 
 
 @router.get("/Workflows/{workflow}/Histogram", response_model=Envelope[WorkflowHistogramOut])
 def get_workflow_histogram(
     workflow: WorkflowPath, scope: ScopeDep, store: FactStoreDep
-) -> Envelope[WorkflowHistogramOut]:
+) -> Response:
     with reading(store) as cursor:
-        return ok(workflow_histogram(cursor, scope, now=datetime.now(UTC), workflow=workflow))
+        return json_ok(workflow_histogram(cursor, scope, now=datetime.now(UTC), workflow=workflow))
 
 
 @router.get("/Actions", response_model=Envelope[ActionsOut])
-def get_actions(scope: ScopeDep, store: FactStoreDep) -> Envelope[ActionsOut]:
+def get_actions(scope: ScopeDep, store: FactStoreDep) -> Response:
     with reading(store) as cursor:
-        return ok(actions(cursor, scope, now=datetime.now(UTC)))
+        return json_ok(actions(cursor, scope, now=datetime.now(UTC)))
 
 
 @router.get("/Actions/{actionType}/Failures", response_model=Envelope[Page[FailedAction]])
@@ -121,7 +121,7 @@ def get_failed_actions(
     store: FactStoreDep,
     page: PageDep,
     vehicle: VehicleFilter = None,
-) -> Envelope[Page[FailedAction]]:
+) -> Response:
     vehicle_id = selected_vehicle(scope, vehicle)
     with reading(store) as cursor:
         result = failed_actions(
@@ -132,4 +132,4 @@ def get_failed_actions(
             page=page,
             vehicle_id=vehicle_id,
         )
-    return ok(result)
+    return json_ok(result)
