@@ -16,7 +16,8 @@ import numpy as np
 from fleetscope.analytics.local_time import Ints, local_weekday_hour
 from fleetscope.analytics.periods import Window, split_hour_ranges
 from fleetscope.analytics.rollup_read import HOURS_OF_RANGES, range_parameters
-from fleetscope.analytics.site_rollup_read import site_rollup_usable
+from fleetscope.analytics.site_rollup_read import in_windows, site_rollup_usable
+from fleetscope.facts.rawlog import to_micros
 from fleetscope.facts.rollup import MEASURE_NAMES
 
 WEEKDAYS = 7
@@ -67,16 +68,12 @@ def _site_hours(
         [site_id, ranges[0][0].start, ranges[-1][0].end],
     ).fetchnumpy()
     at = found["at"].astype(np.int64)
-    starts = np.array([_micros(window.start) for window, _ in ranges], dtype=np.int64)
-    ends = np.array([_micros(window.end) for window, _ in ranges], dtype=np.int64)
-    inside = np.searchsorted(starts, at, side="right") - 1
-    kept = inside >= 0
-    kept[kept] = at[kept] < ends[inside[kept]]
+    kept, _ = in_windows(
+        at,
+        starts=np.array([to_micros(window.start) for window, _ in ranges], dtype=np.int64),
+        ends=np.array([to_micros(window.end) for window, _ in ranges], dtype=np.int64),
+    )
     return at[kept], found["finished"][kept].astype(np.int64)
-
-
-def _micros(moment: datetime) -> int:
-    return round(moment.timestamp() * 1_000_000)
 
 
 def _add_hours(heatmap: list[list[int]], hours: Hours, *, zone: str) -> None:

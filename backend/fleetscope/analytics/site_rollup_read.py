@@ -8,7 +8,7 @@ bind a GROUP BY naming every measure in more time than all of this takes.
 """
 
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import date
 
 import duckdb
 import numpy as np
@@ -23,6 +23,7 @@ from fleetscope.analytics.measure_table import (
 )
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.rollup_read import FLEET
+from fleetscope.facts.rawlog import to_micros
 from fleetscope.facts.rollup import MEASURE_NAMES
 from fleetscope.facts.site_rollup import MEMBERS_TABLE
 
@@ -70,10 +71,6 @@ def site_rollup_usable(
     return bool(members) and members == reported and not counted_elsewhere and not other_zone
 
 
-def _micros(moment: datetime) -> int:
-    return round(moment.timestamp() * 1_000_000)
-
-
 def read_site_hourly(
     cursor: duckdb.DuckDBPyConnection,
     *,
@@ -91,8 +88,8 @@ def read_site_hourly(
         "WHERE site_id = ? AND hour_utc >= ? AND hour_utc < ?",
         [site_id, first, last],
     )
-    starts = [_micros(window.start) for window, _ in ranges]
-    ends = [_micros(window.end) for window, _ in ranges]
+    starts = [to_micros(window.start) for window, _ in ranges]
+    ends = [to_micros(window.end) for window, _ in ranges]
     _add_by_bucket(
         hours,
         matrix,
@@ -130,6 +127,15 @@ def read_site_daily(
     )
 
 
+def in_windows(positions: Ints, *, starts: Ints, ends: Ints) -> tuple[npt.NDArray[np.bool_], Ints]:
+    """Which positions lie in one of the disjoint windows ``[starts, ends)`` (sorted by
+    start), and the index of that window (meaningless where outside)."""
+    window = np.searchsorted(starts, positions, side="right") - 1
+    inside = window >= 0
+    inside[inside] = positions[inside] < ends[window[inside]]
+    return inside, window
+
+
 def _rows(
     cursor: duckdb.DuckDBPyConnection, sql: str, parameters: list[object]
 ) -> tuple[Ints, Matrix]:
@@ -153,10 +159,8 @@ def _add_by_bucket(
         return
     starts, ends, buckets = (np.array(values, dtype=np.int64) for values in windows)
     order = np.argsort(starts)
-    starts, ends, buckets = starts[order], ends[order], buckets[order]
-    window = np.searchsorted(starts, positions, side="right") - 1
-    inside = window >= 0
-    inside[inside] = positions[inside] < ends[window[inside]]
+    inside, window = in_windows(positions, starts=starts[order], ends=ends[order])
+    buckets = buckets[order]
     if not inside.any():
         return
     row_buckets = buckets[window[inside]]
