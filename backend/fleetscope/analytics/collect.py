@@ -1,9 +1,10 @@
 """Measures from the fact store for windows of T, each window tagged with a bucket.
 
 Whole site-local days (T without a shift) are read from ``rollup_daily``, whole UTC hours
-from ``rollup_hourly`` (see rollup_read.py); the partial pieces (window edges that are not
-on a full hour, and the current hour up to now) exactly from the raw facts, clipped to the
-piece, in one query over all fact tables. The current hour up to now is read from
+from ``rollup_hourly`` (see rollup_read.py), or for a fleet over exactly a site's vehicles
+from the site's rollups (site_rollup_read.py); the partial pieces (window edges that are
+not on a full hour, and the current hour up to now) exactly from the raw facts, clipped to
+the piece, in one query over all fact tables (raw_pieces.py). The current hour up to now is read from
 ``rollup_hourly`` too, and today up to now from ``rollup_daily``, when no selected vehicle
 has a message after now (the rollups are written with the facts, so the hour's and the
 day's rows hold exactly the facts so far). A vehicle's current state has no closed interval
@@ -23,11 +24,11 @@ import duckdb
 
 from fleetscope.analytics.measure_table import Key, MeasureTable
 from fleetscope.analytics.periods import Window, midnight, split_hour_ranges
+from fleetscope.analytics.raw_pieces import Tagged, add_raw_pieces
 from fleetscope.analytics.rollup_read import (
     FLEET,
     read_daily,
     read_hourly,
-    vehicle_column,
     vehicles_cut_in,
     whole_days,
 )
@@ -36,17 +37,9 @@ from fleetscope.analytics.site_rollup_read import (
     read_site_hourly,
     site_rollup_usable,
 )
-from fleetscope.analytics.sql_time import seconds_between, utc_from_us
+from fleetscope.analytics.sql_time import utc_from_us
 from fleetscope.facts.rawlog import from_micros
-from fleetscope.facts.rollup import (
-    CYCLE_BUCKET_BASE_S,
-    CYCLE_BUCKET_COLUMNS,
-    CYCLE_BUCKET_COUNT,
-    LOAD_HANDLING_ACTIONS,
-)
 
-_LOADS = sorted(LOAD_HANDLING_ACTIONS)
-_OUTCOMES = frozenset({"finished", "failed", "cancelled"})
 __all__ = [
     "FLEET",
     "CollectRequest",
@@ -63,12 +56,6 @@ LiveRow = tuple[int, str, datetime, datetime | None]  # vehicle, state, since, l
 
 
 @dataclass(frozen=True, slots=True)
-class Tagged:
-    window: Window
-    bucket: int
-
-
-@dataclass(frozen=True, slots=True)
 class CollectRequest:
     vehicle_ids: list[int]
     windows: list[Tagged]  # disjoint
@@ -79,16 +66,6 @@ class CollectRequest:
     daily_zone: ZoneInfo | None = None
     # The site of all the vehicles: a fleet figure may read its site rollups.
     site_id: int | None = None
-
-
-# The rollup's cycle-time bucket (facts/rollup.py ``cycle_bucket``) computed in SQL;
-# -1 for orders that did not finish (they have no cycle time).
-_CYCLE_S = seconds_between("f.end_at", "f.start_at")
-_CYCLE_BUCKET_OF_ORDER = (
-    f"CASE WHEN f.outcome <> 'finished' THEN -1 WHEN {_CYCLE_S} < {CYCLE_BUCKET_BASE_S} THEN 0 "
-    f"ELSE least({CYCLE_BUCKET_COUNT - 1}, "
-    f"1 + floor(4 * log2({_CYCLE_S} / {CYCLE_BUCKET_BASE_S}))::INTEGER) END"
-)
 
 
 def collect(
@@ -106,7 +83,13 @@ def collect(
     if live is None:
         live = live_rows(cursor, request.vehicle_ids)
     if not request.use_rollups:
-        _raw(cursor, request, request.vehicle_ids, request.windows, result)
+        add_raw_pieces(
+            cursor,
+            by_vehicle=request.by_vehicle,
+            vehicle_ids=request.vehicle_ids,
+            pieces=request.windows,
+            result=result,
+        )
     else:
         zone = request.daily_zone
         site = _usable_site(cursor, request)
@@ -232,112 +215,9 @@ def _from_rollups(
             result=result,
         )
     if pieces:
-        _raw(cursor, request, vehicle_ids, pieces, result)
-
-
-# One query for every fact table (one round trip): rows of (kind, vehicle, bucket, label,
-# n, a, b). $1..$3 the pieces, $4 the vehicle ids, $5/$6 first/last instant, $7 the
-# load-handling action types. The bounds on each time column let the zone maps skip row
-# groups outside the pieces.
-_PIECES_CTE = (
-    "WITH p AS (SELECT unnest($1::TIMESTAMPTZ[]) AS lo, unnest($2::TIMESTAMPTZ[]) AS hi, "
-    "unnest($3::INTEGER[]) AS bucket) "
-)
-_STOP = "upper(f.level) IN ('CRITICAL', 'FATAL')"
-_RAW_PARTS = (
-    # kind, table, join of a fact to its piece, label, n, a, b
-    (
-        "s",
-        "state_intervals",
-        "f.start_at < p.hi AND f.end_at > p.lo AND f.start_at < $6 AND f.end_at > $5",
-        "f.state",
-        "0",
-        f"sum({seconds_between('least(f.end_at, p.hi)', 'greatest(f.start_at, p.lo)')})",
-        "NULL",
-    ),
-    ("o", "orders", "end_at", "f.outcome", "count(*)", _CYCLE_BUCKET_OF_ORDER, "NULL"),
-    (
-        "e",
-        "error_episodes",
-        "start_at",
-        "NULL",
-        "count(*)",
-        f"count(*) FILTER (WHERE {_STOP})",
-        f"sum({_CYCLE_S}) FILTER (WHERE {_STOP})",
-    ),
-    (
-        "l",
-        "actions",
-        "end_at AND f.status = 'FINISHED' AND list_contains($7, lower(f.action_type))",
-        "NULL",
-        "count(*)",
-        "NULL",
-        "NULL",
-    ),
-    ("t", "track_points", "sampled_at", "NULL", "0", "sum(f.distance_m)", "NULL"),
-    ("b", "battery_samples", "sampled_at", "NULL", "count(*)", "sum(f.charge)", "min(f.charge)"),
-)
-
-
-def _raw_sql(by_vehicle: bool) -> str:
-    vehicle = vehicle_column(by_vehicle, "f")
-    parts = []
-    for kind, table, at, label, n, a, b in _RAW_PARTS:
-        if kind == "s":
-            join = at
-        else:
-            column, _, extra = at.partition(" AND ")
-            join = f"f.{column} >= p.lo AND f.{column} < p.hi AND f.{column} >= $5 "
-            join += f"AND f.{column} < $6" + (f" AND {extra}" if extra else "")
-        parts.append(
-            f"SELECT '{kind}' AS kind, {vehicle} AS vehicle, p.bucket, {label}::VARCHAR, "  # noqa: S608 - constants only
-            f"({n})::BIGINT, ({a})::DOUBLE, ({b})::DOUBLE FROM {table} f JOIN p ON {join} "
-            "WHERE list_contains($4::INTEGER[], f.vehicle_id) GROUP BY ALL"
+        add_raw_pieces(
+            cursor, by_vehicle=by_vehicle, vehicle_ids=vehicle_ids, pieces=pieces, result=result
         )
-    return _PIECES_CTE + " UNION ALL ".join(parts)
-
-
-def _raw(
-    cursor: duckdb.DuckDBPyConnection,
-    request: CollectRequest,
-    vehicle_ids: list[int],
-    pieces: Sequence[Tagged],
-    result: MeasureTable,
-) -> None:
-    lows = [tagged.window.start for tagged in pieces]
-    highs = [tagged.window.end for tagged in pieces]
-    parameters = [
-        lows,
-        highs,
-        [tagged.bucket for tagged in pieces],
-        vehicle_ids,
-        min(lows),
-        max(highs),
-        _LOADS,
-    ]
-    for kind, vehicle, bucket, label, n, a, b in cursor.execute(
-        _raw_sql(request.by_vehicle), parameters
-    ).fetchall():
-        key: Key = (int(vehicle), int(bucket))
-        if kind == "s":
-            result.add(key, f"{label}_s", float(a))
-        elif kind == "o":
-            if label in _OUTCOMES:
-                result.add(key, f"orders_{label}", int(n))
-            if label == "finished":
-                result.add(key, CYCLE_BUCKET_COLUMNS[int(a)], int(n))
-        elif kind == "e":
-            result.add(key, "errors", int(n))
-            result.add(key, "stop_errors", int(a))
-            result.add(key, "stop_error_s", float(b or 0.0))
-        elif kind == "l":
-            result.add(key, "loads_handled", int(n))
-        elif kind == "t":
-            result.add(key, "distance_m", float(a or 0.0))
-        else:
-            result.add(key, "battery_samples", int(n))
-            result.add(key, "battery_charge_sum", float(a or 0.0))
-            result.add_minimum(key, "battery_charge_min", b)
 
 
 def open_intervals(
