@@ -4,14 +4,15 @@ Whole site-local days (T without a shift) are read from ``rollup_daily``, whole 
 from ``rollup_hourly`` (see rollup_read.py), or for a fleet over exactly a site's vehicles
 from the site's rollups (site_rollup_read.py); the partial pieces (window edges that are
 not on a full hour, and the current hour up to now) exactly from the raw facts, clipped to
-the piece, in one query over all fact tables (raw_pieces.py). The current hour up to now is read from
-``rollup_hourly`` too, and today up to now from ``rollup_daily``, when no selected vehicle
-has a message after now (the rollups are written with the facts, so the hour's and the
-day's rows hold exactly the facts so far). A vehicle's current state has no closed interval
-yet: it is taken from ``live_status`` up to now (offline after ``offline_after`` of
-silence, as the derivation's clock would decide). With ``use_rollups=False`` every window
-is read from the raw facts, which the benchmark uses as the baseline. Every value goes in
-as a parameter; vehicle ids, hour ranges and pieces as list parameters.
+the piece, in one query over all fact tables (raw_pieces.py). The current hour up to now
+is read from ``rollup_hourly`` too, and today up to now from ``rollup_daily``, when no
+selected vehicle has a message after now (the rollups are written with the facts, so the
+hour's and the day's rows hold exactly the facts so far). A vehicle's current state has no
+closed interval yet: it is taken from ``live_status`` up to now (offline after
+``offline_after`` of silence, as the derivation's clock would decide). With
+``use_rollups=False`` every window is read from the raw facts, which the benchmark uses as
+the baseline. Every value goes in as a parameter; vehicle ids, hour ranges and pieces as
+list parameters.
 """
 
 import bisect
