@@ -12,8 +12,6 @@ part for a shift (a join on the hour), and DuckDB packing the key spares NumPy f
 Codes too large to pack or cycles beyond 6.4 days switch to a second read of plain columns.
 """
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,16 +78,6 @@ class _Groups:
     waiting: list[float]
     cycle_sums: dict[int, float]
     cycles: SortedDurations  # durations by code (those of outcome 0 are the finished)
-
-
-@contextmanager
-def _snapshot(cursor: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """One read transaction: the candidates and the orders agree while ingestion writes."""
-    cursor.execute("BEGIN TRANSACTION")
-    try:
-        yield
-    finally:
-        cursor.execute("ROLLBACK")
 
 
 def _packed(table: pa.Table, *, size: int, sums: bool) -> _Groups:
@@ -186,7 +174,8 @@ def summarize_orders(
     ``key`` is ``vehicle_id``, ``workflow`` or ``None`` (the sums alone); ``rows`` come
     from ``rows_in_periods`` with ``ORDER_COLUMNS``, ``where`` narrows them (a constant
     condition and its parameters). A ``workflow`` key needs ``candidates``: a query giving
-    every workflow of ``rows`` (more do no harm), read in the same transaction.
+    every workflow of ``rows`` (more do no harm); the caller's cursor must read one
+    snapshot (``analytics.snapshot``, as every API answer does) for the two to agree.
     """
     rows_sql, parameters = rows
     condition, condition_parameters = where
@@ -194,7 +183,7 @@ def summarize_orders(
     selected = [*parameters, *condition_parameters]
     names: list[Any] = []  # of the workflow candidates
     # One statement reads every figure (a fallback reads anew, and only that): consistent
-    # by itself; the candidates and the orders need a transaction.
+    # by itself; the candidates and the orders need the caller's snapshot.
     if key is None:
         found = _read(cursor, "bucket", source=source, parameters=selected, sums=sums)
     elif key == "vehicle_id":
@@ -203,10 +192,9 @@ def summarize_orders(
     elif candidates is None:
         raise ValueError(f"a {key} key needs the query of its candidates")
     else:
-        with _snapshot(cursor):
-            names = sorted(row[0] for row in cursor.execute(*candidates).fetchall())
-            code_sql = f"(list_position(?::VARCHAR[], {key}) - 1) * 2 + bucket"
-            found = _read(cursor, code_sql, source=source, parameters=[names, *selected], sums=sums)
+        names = sorted(row[0] for row in cursor.execute(*candidates).fetchall())
+        code_sql = f"(list_position(?::VARCHAR[], {key}) - 1) * 2 + bucket"
+        found = _read(cursor, code_sql, source=source, parameters=[names, *selected], sums=sums)
     result: dict[Key, OrderSummary] = {}
     groups: dict[Key, int] = {}  # the code of each key without the outcome
     for index, code in enumerate(found.codes):

@@ -9,6 +9,7 @@ import duckdb
 from fastapi import Depends, Query, Request
 
 from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
+from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.api.deps import CurrentUser, SessionDep
 from fleetscope.api.errors import ApiError
 from fleetscope.facts.store import FactStore
@@ -65,8 +66,10 @@ FactStoreDep = Annotated[FactStore, Depends(get_fact_store)]
 
 @contextmanager
 def reading(store: FactStore) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A cursor whose statements all read one snapshot (``read_snapshot``)."""
     cursor = store.cursor()
     try:
-        yield cursor
+        with read_snapshot(cursor):
+            yield cursor
     finally:
         cursor.close()
