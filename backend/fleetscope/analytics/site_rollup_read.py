@@ -80,20 +80,12 @@ def read_site_hourly(
     result: MeasureTable,
 ) -> None:
     """The site's whole UTC hours in ``ranges`` (windows on full hours, each with its bucket)."""
-    first = min(window.start for window, _ in ranges)
-    last = max(window.end for window, _ in ranges)
-    hours, matrix = _rows(
+    _read(
         cursor,
         "SELECT epoch_us(hour_utc), measures FROM rollup_site_hourly "
         "WHERE site_id = ? AND hour_utc >= ? AND hour_utc < ?",
-        [site_id, first, last],
-    )
-    starts = [to_micros(window.start) for window, _ in ranges]
-    ends = [to_micros(window.end) for window, _ in ranges]
-    _add_by_bucket(
-        hours,
-        matrix,
-        (starts, ends, [b for _, b in ranges]),
+        [site_id, min(w.start for w, _ in ranges), max(w.end for w, _ in ranges)],
+        [(to_micros(window.start), to_micros(window.end), bucket) for window, bucket in ranges],
         with_cycles=with_cycles,
         result=result,
     )
@@ -108,22 +100,32 @@ def read_site_daily(
     result: MeasureTable,
 ) -> None:
     """The site's local days in ``days`` (first and last day, inclusive, with the bucket)."""
-    first = min(span[0] for span, _ in days)
-    last = max(span[1] for span, _ in days)
-    numbers, matrix = _rows(
+    _read(
         cursor,
         "SELECT datediff('day', DATE '1970-01-01', day), measures FROM rollup_site_daily "
         "WHERE site_id = ? AND day >= ? AND day <= ?",
-        [site_id, first, last],
-    )
-    starts = [(span[0] - _EPOCH).days for span, _ in days]
-    ends = [(span[1] - _EPOCH).days + 1 for span, _ in days]
-    _add_by_bucket(
-        numbers,
-        matrix,
-        (starts, ends, [b for _, b in days]),
+        [site_id, min(span[0] for span, _ in days), max(span[1] for span, _ in days)],
+        [((first - _EPOCH).days, (last - _EPOCH).days + 1, b) for (first, last), b in days],
         with_cycles=with_cycles,
         result=result,
+    )
+
+
+def _read(
+    cursor: duckdb.DuckDBPyConnection,
+    sql: str,
+    parameters: list[object],
+    windows: list[tuple[int, int, int]],
+    *,
+    with_cycles: bool,
+    result: MeasureTable,
+) -> None:
+    """The rows of ``sql`` (position, measures) summed per bucket of ``windows`` (start,
+    end and bucket in the positions' unit: microseconds or day numbers)."""
+    positions, matrix = _rows(cursor, sql, parameters)
+    starts, ends, buckets = (list(column) for column in zip(*windows, strict=True))
+    _add_by_bucket(
+        positions, matrix, (starts, ends, buckets), with_cycles=with_cycles, result=result
     )
 
 

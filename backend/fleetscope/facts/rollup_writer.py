@@ -25,25 +25,21 @@ class WrittenRollups:
     members: set[tuple[int, int]] = field(default_factory=set)
 
 
+def _site_cache(*, table: str, key: str, key_type: str) -> RollupCache:
+    return RollupCache(
+        table=table, key_column=key, key_type=key_type, owner_column="site_id", packed=True
+    )
+
+
 class RollupWriter:
     def __init__(self) -> None:
         self._daily = RollupCache(table="rollup_daily", key_column="day", key_type="DATE")
         self._hourly = RollupCache(
             table="rollup_hourly", key_column="hour_utc", key_type="TIMESTAMPTZ"
         )
-        self._site_daily = RollupCache(
-            table="rollup_site_daily",
-            key_column="day",
-            key_type="DATE",
-            owner_column="site_id",
-            packed=True,
-        )
-        self._site_hourly = RollupCache(
-            table="rollup_site_hourly",
-            key_column="hour_utc",
-            key_type="TIMESTAMPTZ",
-            owner_column="site_id",
-            packed=True,
+        self._site_daily = _site_cache(table="rollup_site_daily", key="day", key_type="DATE")
+        self._site_hourly = _site_cache(
+            table="rollup_site_hourly", key="hour_utc", key_type="TIMESTAMPTZ"
         )
         self._sites: dict[int, int] = {}  # vehicle -> site, as in vehicle_zones
         self._members: set[tuple[int, int]] = set()  # (site, vehicle) of site_rollup_members
