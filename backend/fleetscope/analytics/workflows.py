@@ -2,7 +2,8 @@
 
 - the table: per workflow, orders ended in T, success rate, cycle time p50/p90 and the same
   for the previous period (trend = current - previous), sortable;
-- ``/Workflows/{workflow}/Orders``: the workflow's orders ended in T, paged and sortable;
+- ``/Workflows/{workflow}/Orders``: the workflow's orders ended in T, paged and sortable
+  (``workflow_orders``);
 - ``/Workflows/{workflow}/Histogram``: its cycle-time histogram and percentiles.
 A workflow none of the selected vehicles ever ran is "workflow ... not found" (404); one
 they ran, but not in T, is an empty result.
@@ -10,7 +11,7 @@ they ran, but not in T, is an empty result.
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 import duckdb
 from pydantic import Field
@@ -25,20 +26,12 @@ from fleetscope.analytics.fact_rows import (
 )
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.order_summary import ORDER_COLUMNS, summarize_orders
-from fleetscope.analytics.paging import (
-    Page,
-    PageRequest,
-    page_count,
-    page_ordering,
-    parse_sort,
-)
+from fleetscope.analytics.paging import parse_sort
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
 from fleetscope.analytics.processes import ProcessFigures, figures, histogram_edges
-from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.schemas import CamelModel
 
-Outcome = Literal["finished", "failed", "cancelled"]
 MAX_WORKFLOW_LENGTH = 200
 
 
@@ -60,22 +53,6 @@ class WorkflowsOut(CamelModel):
     period: PeriodOut
     sort: str
     workflows: list[WorkflowRow]
-
-
-class WorkflowOrder(CamelModel):
-    vehicle_id: int
-    vehicle_name: str
-    order_id: str
-    start: datetime
-    end: datetime
-    duration_seconds: float
-    outcome: str
-    distance_meters: float
-    nodes_traversed: int
-    nodes_total: int
-    paused_seconds: float
-    waiting_seconds: float
-    error_count: int
 
 
 class WorkflowHistogramOut(CamelModel):
@@ -201,110 +178,4 @@ def workflow_histogram(
         histogram_edges=histogram_edges(),
         current=found.get(CURRENT) or figures(None),
         previous=found.get(PREVIOUS) or figures(None),
-    )
-
-
-ORDER_SORTS = {
-    "start": "start_at",
-    "end": "end_at",
-    "duration": "duration_s",
-    "distance": "distance_m",
-    "vehicle": "vehicle_id",
-    "outcome": "outcome",
-    "orderId": "order_id",
-}
-_ORDER_LIST_COLUMNS = (
-    "f.vehicle_id, f.order_id, f.workflow, f.start_at, f.end_at, "
-    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.outcome, f.distance_m, "
-    "f.nodes_traversed, f.nodes_total, f.paused_s, f.waiting_s, f.error_count"
-)
-
-
-def workflow_orders(
-    cursor: duckdb.DuckDBPyConnection,
-    scope: AnalyticsScope,
-    *,
-    now: datetime,
-    workflow: str,
-    page: PageRequest,
-    outcome: Outcome | None = None,
-    vehicle_id: int | None = None,
-) -> Page[WorkflowOrder]:
-    require_workflow(cursor, workflow=workflow, vehicle_ids=scope.vehicle_ids)
-    column, descending = parse_sort(page.sort, columns=ORDER_SORTS, default="-start")
-    selection = select_periods(scope, now=now, previous=False)
-    if vehicle_id is not None:
-        selection = selection.restricted_to({vehicle_id})
-    return _paged_orders(
-        cursor,
-        selection,
-        scope=scope,
-        workflow=workflow,
-        outcome=outcome,
-        page=page,
-        column=column,
-        descending=descending,
-    )
-
-
-def _paged_orders(
-    cursor: duckdb.DuckDBPyConnection,
-    selection: Selection,
-    *,
-    scope: AnalyticsScope,
-    workflow: str,
-    outcome: Outcome | None,
-    page: PageRequest,
-    column: str,
-    descending: bool,
-) -> Page[WorkflowOrder]:
-    rows_sql, parameters = rows_in_periods(
-        selection, table="orders", at="end_at", columns=_ORDER_LIST_COLUMNS
-    )
-    where = "workflow = ?" + (" AND outcome = ?" if outcome else "")
-    filters: list[Any] = [workflow, *([outcome] if outcome else [])]
-    base = f"FROM ({rows_sql}) WHERE {where}"
-    total_row = cursor.execute(f"SELECT count(*) {base}", [*parameters, *filters]).fetchone()
-    total = int(total_row[0]) if total_row else 0
-    ordering = page_ordering(
-        page,
-        total=total,
-        column_sql=ORDER_SORTS[column],
-        descending=descending,
-        tie_breakers=["vehicle_id", "start_at", "order_id"],
-    )
-    items: list[WorkflowOrder] = []
-    if ordering.limit > 0:
-        names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-        rows = cursor.execute(
-            f"SELECT * EXCLUDE (bucket) {base} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
-            [*parameters, *filters, ordering.limit, ordering.offset],
-        ).fetchall()
-        if ordering.reversed_read:
-            rows.reverse()
-        items = [
-            WorkflowOrder(
-                vehicle_id=row[0],
-                vehicle_name=names.get(row[0], ""),
-                order_id=row[1],
-                start=row[3],
-                end=row[4],
-                duration_seconds=row[5],
-                outcome=row[6],
-                distance_meters=row[7],
-                nodes_traversed=row[8],
-                nodes_total=row[9],
-                paused_seconds=row[10],
-                waiting_seconds=row[11],
-                error_count=row[12],
-            )
-            for row in rows
-        ]
-    return Page[WorkflowOrder](
-        items=items,
-        total=total,
-        page=page.page,
-        page_size=page.page_size,
-        pages=page_count(total, page.page_size),
-        sort=f"{'-' if descending else ''}{column}",
     )

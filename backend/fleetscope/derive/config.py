@@ -1,10 +1,15 @@
 """Configuration of the derivation: offline timeout and a site's workflow rules."""
 
+import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 WORKFLOW_GROUP = "workflow"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +49,21 @@ class DerivationConfig:
     def __post_init__(self) -> None:
         if self.offline_after <= timedelta(0):
             raise ValueError("offline_after must be positive")
+
+
+def derivation_config(*, offline_after_s: float, workflow_rules: Sequence[Any]) -> DerivationConfig:
+    """A site's workflow rules (patterns, or objects with a ``pattern``) as derivation config.
+
+    A site without valid rules gets the default rule (orderId without its trailing number).
+    """
+    rules = []
+    for rule in workflow_rules:
+        pattern = rule.get("pattern") if isinstance(rule, dict) else rule
+        try:
+            rules.append(WorkflowRule(str(pattern)))
+        except ValueError as err:
+            log.warning("ignoring a site's workflow rule: %s", err)
+    return DerivationConfig(
+        offline_after=timedelta(seconds=offline_after_s),
+        workflow_rules=tuple(rules) or (DEFAULT_WORKFLOW_RULE,),
+    )

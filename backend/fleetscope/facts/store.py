@@ -12,24 +12,20 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 import duckdb
-from msgspec import Struct
 
 from fleetscope.facts import rawlog, schema
 from fleetscope.facts.columns import fact_table, facts_by_type, key_table
-from fleetscope.facts.model import Fact, LiveStatus
 from fleetscope.facts.rollup import MEASURE_NAMES, RollupAccumulator
 from fleetscope.facts.rollup_writer import RollupWriter, WrittenRollups
 from fleetscope.facts.rows import FACT_TABLES, Row, live_row
 from fleetscope.facts.site_rollup import MEMBERS_TABLE, SITE_TABLES
-
-DedupKey = tuple[int, str, int, datetime]  # vehicle_id, message kind, headerId, header timestamp
+from fleetscope.facts.store_batch import DeadLetter, DedupKey, StoreBatch, StoredKey
 
 DERIVED_TABLES = (
     *FACT_TABLES.values(),
@@ -43,35 +39,6 @@ DERIVED_TABLES = (
 
 class FactStoreLockedError(RuntimeError):
     """Another process (usually the running server) holds the fact store file."""
-
-
-@dataclass(frozen=True, slots=True)
-class DeadLetter:
-    received_at: datetime
-    topic: str
-    payload: bytes
-    reason: str
-
-
-class StoredKey(Struct, gc=False):  # one per message: cheaper to create than a dataclass
-    seq: int
-    key: DedupKey
-
-
-@dataclass(slots=True)
-class StoreBatch:
-    """Everything one ingested batch writes. ``frames`` carry their seq from ``allocate_seq``."""
-
-    frames: list[rawlog.RawFrame] = field(default_factory=list)
-    keys: list[StoredKey] = field(default_factory=list)
-    facts: list[Fact] = field(default_factory=list)
-    snapshots: dict[int, tuple[dict[str, Any], int]] = field(default_factory=dict)
-    live: dict[int, LiveStatus] = field(default_factory=dict)
-    dead_letters: list[DeadLetter] = field(default_factory=list)
-    zones: dict[int, tuple[int, str]] = field(default_factory=dict)  # vehicle -> (site, zone)
-
-    def is_empty(self) -> bool:
-        return not (self.frames or self.dead_letters or self.zones or self.snapshots)
 
 
 def _as_reader(cursor: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:

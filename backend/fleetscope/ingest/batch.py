@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import IO, TypeVar, cast
 
 from fleetscope.facts.rawlog import RawFrame
+from fleetscope.ingest.messages import RawMessage, Verdict
 from fleetscope.ingest.ndjson import numbered_lines, parse_line
-from fleetscope.ingest.pipeline import IngestPipeline, RawMessage, Verdict
+from fleetscope.ingest.pipeline import IngestPipeline
 
 DEFAULT_BATCH_SIZE = 10_000
 T = TypeVar("T")

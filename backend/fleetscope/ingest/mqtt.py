@@ -23,8 +23,8 @@ from urllib.parse import urlsplit
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from fleetscope.ingest.messages import RawMessage
 from fleetscope.ingest.mqtt_socket import BufferedClient
-from fleetscope.ingest.pipeline import RawMessage
 from fleetscope.ingest.worker import IngestWorker
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ from datetime import datetime
 
 import orjson
 
-from fleetscope.ingest.pipeline import RawMessage
+from fleetscope.ingest.messages import RawMessage
 
 
 def parse_line(line: bytes, *, received_at: datetime, site_id: int | None = None) -> RawMessage:

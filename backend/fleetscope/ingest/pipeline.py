@@ -9,19 +9,16 @@ committed snapshot on their next message.
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from enum import StrEnum
+from datetime import datetime
 from typing import Any
 
-from msgspec import Struct
-
 from fleetscope.derive import VehicleDeriver
-from fleetscope.derive.config import DEFAULT_WORKFLOW_RULE, DerivationConfig, WorkflowRule
+from fleetscope.derive.config import DerivationConfig, derivation_config
 from fleetscope.facts.model import LiveStatus
 from fleetscope.facts.rawlog import FrameKind, RawFrame
 from fleetscope.facts.store import DeadLetter, DedupKey, FactStore, StoreBatch, StoredKey
 from fleetscope.ingest.live import LiveHub
+from fleetscope.ingest.messages import BatchOutcome, RawMessage, Verdict
 from fleetscope.ingest.registry import RegistryError, VehicleInfo, VehicleRegistry
 from fleetscope.vda5050.decode import decode
 from fleetscope.vda5050.model import (
@@ -36,48 +33,6 @@ from fleetscope.vda5050.model import (
 log = logging.getLogger(__name__)
 
 
-# One per message: a msgspec Struct costs a fraction of a dataclass to create, and with
-# gc=False (it holds only atoms) the collector never tracks it.
-class RawMessage(Struct, gc=False):
-    topic: str
-    payload: bytes
-    received_at: datetime
-    # The sender's site (HTTP token); None for MQTT and file import (site from the topic).
-    site_id: int | None = None
-    # Set when the line around the message was already unreadable: dead-lettered as is.
-    error: str | None = None
-
-
-class Verdict(StrEnum):
-    ACCEPTED = "accepted"
-    DUPLICATE = "duplicate"
-    REJECTED = "rejected"
-
-
-@dataclass(slots=True)
-class BatchOutcome:
-    verdicts: list[Verdict] = field(default_factory=list)
-    reasons: dict[int, str] = field(default_factory=dict)  # index in the batch -> reason
-
-    @property
-    def accepted(self) -> int:
-        return self.verdicts.count(Verdict.ACCEPTED)
-
-    @property
-    def duplicates(self) -> int:
-        return self.verdicts.count(Verdict.DUPLICATE)
-
-    @property
-    def rejected(self) -> int:
-        return self.verdicts.count(Verdict.REJECTED)
-
-    def slice(self, start: int, stop: int) -> "BatchOutcome":
-        return BatchOutcome(
-            verdicts=self.verdicts[start:stop],
-            reasons={i - start: r for i, r in self.reasons.items() if start <= i < stop},
-        )
-
-
 # (index in the batch, message, vehicle, dedup key, raw): a plain tuple, one per message.
 _Candidate = tuple[int, Message, VehicleInfo, DedupKey, RawMessage]
 
@@ -86,24 +41,6 @@ _KIND_TEXT: dict[type, str] = {
     ConnectionMessage: MessageKind.CONNECTION.value,
     FactsheetMessage: MessageKind.FACTSHEET.value,
 }
-
-
-def derivation_config(*, offline_after_s: float, workflow_rules: Sequence[Any]) -> DerivationConfig:
-    """A site's workflow rules (patterns, or objects with a ``pattern``) as derivation config.
-
-    A site without valid rules gets the default rule (orderId without its trailing number).
-    """
-    rules = []
-    for rule in workflow_rules:
-        pattern = rule.get("pattern") if isinstance(rule, dict) else rule
-        try:
-            rules.append(WorkflowRule(str(pattern)))
-        except ValueError as err:
-            log.warning("ignoring a site's workflow rule: %s", err)
-    return DerivationConfig(
-        offline_after=timedelta(seconds=offline_after_s),
-        workflow_rules=tuple(rules) or (DEFAULT_WORKFLOW_RULE,),
-    )
 
 
 class IngestPipeline:

@@ -20,7 +20,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from fleetscope.ingest.pipeline import BatchOutcome, IngestPipeline, RawMessage
+from fleetscope.ingest.messages import BatchOutcome, RawMessage
+from fleetscope.ingest.pipeline import IngestPipeline
 
 log = logging.getLogger(__name__)
 

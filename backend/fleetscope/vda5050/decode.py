@@ -24,6 +24,7 @@ import msgspec
 import orjson
 
 from fleetscope.vda5050 import normalize, schemas
+from fleetscope.vda5050.dialects import DIALECT_1, DIALECT_2, DIALECT_3, Dialect
 from fleetscope.vda5050.model import DecodeError, Header, Message, MessageKind
 from fleetscope.vda5050.topic import Topic, parse_topic
 from fleetscope.vda5050.wire import (
@@ -41,7 +42,7 @@ SUPPORTED_VERSIONS = ((1, 1), (2, 0), (2, 1), (3, 0))
 class _Family:
     """Versions sharing one wire layout: 1.1, 2.x, 3.0."""
 
-    dialect: normalize.Dialect
+    dialect: Dialect
     state: msgspec.json.Decoder[Any]
     connection: msgspec.json.Decoder[WireConnection]
     factsheet: msgspec.json.Decoder[WireFactsheet] | None
@@ -49,19 +50,19 @@ class _Family:
 
 _FAMILIES = {
     1: _Family(
-        normalize.DIALECT_1,
+        DIALECT_1,
         msgspec.json.Decoder(WireStateV2),
         msgspec.json.Decoder(WireConnection),
         None,  # the factsheet topic came with 2.0
     ),
     2: _Family(
-        normalize.DIALECT_2,
+        DIALECT_2,
         msgspec.json.Decoder(WireStateV2),
         msgspec.json.Decoder(WireConnection),
         msgspec.json.Decoder(WireFactsheet),
     ),
     3: _Family(
-        normalize.DIALECT_3,
+        DIALECT_3,
         msgspec.json.Decoder(WireStateV3),
         msgspec.json.Decoder(WireConnection),
         msgspec.json.Decoder(WireFactsheet),

@@ -16,7 +16,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from fleetscope.facts.store import FactStore
 from fleetscope.ingest.broker import PrivateMosquitto
-from fleetscope.ingest.pipeline import RawMessage
+from fleetscope.ingest.messages import RawMessage
 from fleetscope.ingest.service import IngestionHandle, start_ingestion
 
 from .conftest import IngestEnv

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from fleetscope.appstore.models import Vehicle
 from fleetscope.facts.store import FactStore
 from fleetscope.ingest.batch import ingest_lines, rebuild
-from fleetscope.ingest.pipeline import RawMessage, Verdict
+from fleetscope.ingest.messages import RawMessage, Verdict
 
 from .conftest import IngestEnv
 from .facts_dump import dump

@@ -19,7 +19,7 @@ from fleetscope.appstore.db import create_db_engine, make_session_factory, migra
 from fleetscope.appstore.models import Vehicle
 from fleetscope.demo.seed import seed_demo
 from fleetscope.facts.store import FactStore
-from fleetscope.ingest.pipeline import RawMessage
+from fleetscope.ingest.messages import RawMessage
 from fleetscope.ingest.service import build_pipeline
 from fleetscope.settings import Settings
 from fleetscope.simulator import Truth, default_scenario, simulate

@@ -13,13 +13,11 @@ from fleetscope.analytics.actions import ActionsOut, FailedAction, actions, fail
 from fleetscope.analytics.paging import MAX_PAGE_SIZE, Page, PageRequest
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.processes import ProcessesOut, processes
+from fleetscope.analytics.workflow_orders import Outcome, WorkflowOrder, workflow_orders
 from fleetscope.analytics.workflows import (
-    Outcome,
     WorkflowHistogramOut,
-    WorkflowOrder,
     WorkflowsOut,
     workflow_histogram,
-    workflow_orders,
     workflows,
 )
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading

@@ -18,8 +18,8 @@ from fleetscope.i18n.messages import (
     INGESTION_NOT_RUNNING,
     INVALID_API_TOKEN,
 )
+from fleetscope.ingest.messages import RawMessage, Verdict
 from fleetscope.ingest.ndjson import numbered_lines, parse_line
-from fleetscope.ingest.pipeline import RawMessage, Verdict
 from fleetscope.ingest.service import IngestionHandle
 from fleetscope.ingest.tokens import site_of_token
 
