@@ -42,6 +42,7 @@ from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
+from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.store import reader_beside
 
@@ -79,6 +80,14 @@ class BatteryOut(CamelModel):
 
 
 ChargeKpis = tuple[float | None, float | None, float | None]  # mean, minimum, charging share
+
+
+def _sample_count(cursor: duckdb.DuckDBPyConnection) -> int:
+    """The samples the cursor's snapshot holds (from the table's metadata: 0.4 ms). Between
+    rebuilds samples are only appended, so two snapshots with the same count hold the same
+    samples."""
+    row = cursor.execute("SELECT count(*) FROM battery_samples").fetchone()
+    return int(row[0]) if row else 0
 
 
 def _charge_kpis(collected: Collected, vehicle_ids: list[int]) -> dict[Any, ChargeKpis]:
@@ -148,11 +157,15 @@ def battery(
     )
     # The period's sample scan and its lines are about half of the work; DuckDB releases
     # the interpreter while it runs, so on a second cursor they overlap the other reads.
+    # That cursor reads a snapshot of its own: if samples were committed between the two,
+    # the period is read again in the answer's snapshot (``_sample_count``).
     scan_cursor = reader_beside(cursor)
 
-    def period_and_lines() -> tuple[dict[tuple[int, int], SampleFigures], BatterySeries]:
-        period = scan_period(scan_cursor, selection, grid=grid)
-        return period, battery_series(scope, period, grid=grid)
+    def period_and_lines() -> tuple[int, dict[tuple[int, int], SampleFigures], BatterySeries]:
+        with read_snapshot(scan_cursor):
+            seen = _sample_count(scan_cursor)
+            period = scan_period(scan_cursor, selection, grid=grid)
+        return seen, period, battery_series(scope, period, grid=grid)
 
     try:
         with ThreadPoolExecutor(max_workers=1) as pool:
@@ -168,7 +181,10 @@ def battery(
                 offline_after=offline_after,
             )
             samples = scan_previous(cursor, selection)
-            period, series = scanned.result()
+            seen, period, series = scanned.result()
+            if seen != _sample_count(cursor):
+                period = scan_period(cursor, selection, grid=grid)
+                series = battery_series(scope, period, grid=grid)
             samples.update(period)
     finally:
         scan_cursor.close()
