@@ -17,7 +17,7 @@ from pydantic import Field
 from fleetscope.analytics.drilldown import require_named
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.models import PeriodOut
-from fleetscope.analytics.paging import Page, PageRequest, page_count, page_ordering, parse_sort
+from fleetscope.analytics.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
 from fleetscope.analytics.sql_time import seconds_between
@@ -160,45 +160,32 @@ def failed_actions(
     rows_sql, parameters = rows_in_periods(
         selection, table="actions", at="end_at", columns=_FAILURE_COLUMNS
     )
-    base = f"FROM ({rows_sql}) WHERE action_type = ? AND status = 'FAILED'"
     parameters.append(action_type)
-    total_row = cursor.execute(f"SELECT count(*) {base}", parameters).fetchone()
-    total = int(total_row[0]) if total_row else 0
-    ordering = page_ordering(
+    total, rows = read_page(
+        cursor,
         page,
-        total=total,
+        select="* EXCLUDE (bucket)",
+        source=f"FROM ({rows_sql}) WHERE action_type = ? AND status = 'FAILED'",
+        parameters=parameters,
         column_sql=FAILURE_SORTS[column],
         descending=descending,
         tie_breakers=["vehicle_id", "end_at", "action_id"],
     )
-    items: list[FailedAction] = []
-    if ordering.limit > 0:
-        names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-        rows = cursor.execute(
-            f"SELECT * EXCLUDE (bucket) {base} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
-            [*parameters, ordering.limit, ordering.offset],
-        ).fetchall()
-        if ordering.reversed_read:
-            rows.reverse()
-        items = [
-            FailedAction(
-                vehicle_id=row[0],
-                vehicle_name=names.get(row[0], ""),
-                action_id=row[1],
-                action_type=row[2],
-                order_id=row[3],
-                first_seen=row[4],
-                started=row[5],
-                end=row[6],
-                duration_seconds=row[8],
-            )
-            for row in rows
-        ]
+    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+    items = [
+        FailedAction(
+            vehicle_id=row[0],
+            vehicle_name=names.get(row[0], ""),
+            action_id=row[1],
+            action_type=row[2],
+            order_id=row[3],
+            first_seen=row[4],
+            started=row[5],
+            end=row[6],
+            duration_seconds=row[8],
+        )
+        for row in rows
+    ]
     return Page[FailedAction](
-        items=items,
-        total=total,
-        page=page.page,
-        page_size=page.page_size,
-        pages=page_count(total, page.page_size),
-        sort=f"{'-' if descending else ''}{column}",
+        items=items, **page_fields(page, total=total, column=column, descending=descending)
     )

@@ -161,15 +161,19 @@ def battery(
     # the period is read again in the answer's snapshot (``_sample_count``).
     scan_cursor = reader_beside(cursor)
 
-    def period_and_lines() -> tuple[int, dict[tuple[int, int], SampleFigures], BatterySeries]:
+    def period_and_lines(
+        reader: duckdb.DuckDBPyConnection,
+    ) -> tuple[dict[tuple[int, int], SampleFigures], BatterySeries]:
+        period = scan_period(reader, selection, grid=grid)
+        return period, battery_series(scope, period, grid=grid)
+
+    def beside() -> tuple[int, dict[tuple[int, int], SampleFigures], BatterySeries]:
         with read_snapshot(scan_cursor):
-            seen = _sample_count(scan_cursor)
-            period = scan_period(scan_cursor, selection, grid=grid)
-        return seen, period, battery_series(scope, period, grid=grid)
+            return _sample_count(scan_cursor), *period_and_lines(scan_cursor)
 
     try:
         with ThreadPoolExecutor(max_workers=1) as pool:
-            scanned = pool.submit(period_and_lines)
+            scanned = pool.submit(beside)
             sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)
             collected = read_buckets(
                 cursor,
@@ -183,8 +187,7 @@ def battery(
             samples = scan_previous(cursor, selection)
             seen, period, series = scanned.result()
             if seen != _sample_count(cursor):
-                period = scan_period(cursor, selection, grid=grid)
-                series = battery_series(scope, period, grid=grid)
+                period, series = period_and_lines(cursor)
             samples.update(period)
     finally:
         scan_cursor.close()

@@ -197,24 +197,25 @@ def _from_rollups(
             read_site_hourly(
                 cursor, site_id=site, ranges=ranges, with_cycles=with_cycles, result=result
             )
-    elif days:
-        read_daily(
-            cursor,
-            vehicle_ids=vehicle_ids,
-            days=days,
-            by_vehicle=by_vehicle,
-            with_cycles=with_cycles,
-            result=result,
-        )
-    if ranges and site is None:
-        read_hourly(
-            cursor,
-            vehicle_ids=vehicle_ids,
-            ranges=ranges,
-            by_vehicle=by_vehicle,
-            with_cycles=with_cycles,
-            result=result,
-        )
+    else:
+        if days:
+            read_daily(
+                cursor,
+                vehicle_ids=vehicle_ids,
+                days=days,
+                by_vehicle=by_vehicle,
+                with_cycles=with_cycles,
+                result=result,
+            )
+        if ranges:
+            read_hourly(
+                cursor,
+                vehicle_ids=vehicle_ids,
+                ranges=ranges,
+                by_vehicle=by_vehicle,
+                with_cycles=with_cycles,
+                result=result,
+            )
     if pieces:
         add_raw_pieces(
             cursor, by_vehicle=by_vehicle, vehicle_ids=vehicle_ids, pieces=pieces, result=result

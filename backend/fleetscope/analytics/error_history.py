@@ -19,7 +19,14 @@ from pydantic import Field
 
 from fleetscope.analytics.fact_rows import rows_in_periods, select_periods
 from fleetscope.analytics.failures import ErrorFilter
-from fleetscope.analytics.paging import Page, PageRequest, page_count, page_ordering, parse_sort
+from fleetscope.analytics.paging import (
+    Page,
+    PageRequest,
+    page_fields,
+    page_ordering,
+    parse_sort,
+    read_page,
+)
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.schemas import CamelModel
@@ -78,10 +85,6 @@ class HistoryQuery:
     column: str
     descending: bool
 
-    @property
-    def sort(self) -> str:
-        return f"{'-' if self.descending else ''}{self.column}"
-
 
 def history_query(
     scope: AnalyticsScope,
@@ -134,32 +137,20 @@ def error_history(
     vehicle_id: int | None = None,
 ) -> Page[ErrorEpisodeRow]:
     query = history_query(scope, now=now, errors=errors, vehicle_id=vehicle_id, sort=page.sort)
-    counted = cursor.execute(f"SELECT count(*) {query.sql}", query.parameters).fetchone()
-    total = int(counted[0]) if counted else 0
-    ordering = page_ordering(
+    total, rows = read_page(
+        cursor,
         page,
-        total=total,
+        select=_SELECT,
+        source=query.sql,
+        parameters=query.parameters,
         column_sql=HISTORY_SORTS[query.column],
         descending=query.descending,
         tie_breakers=_TIE_BREAKERS,
     )
-    items: list[ErrorEpisodeRow] = []
-    if ordering.limit > 0:
-        rows = cursor.execute(
-            f"SELECT {_SELECT} {query.sql} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
-            [*query.parameters, ordering.limit, ordering.offset],
-        ).fetchall()
-        if ordering.reversed_read:
-            rows.reverse()
-        names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-        items = [_row(row, names) for row in rows]
+    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
     return Page[ErrorEpisodeRow](
-        items=items,
-        total=total,
-        page=page.page,
-        page_size=page.page_size,
-        pages=page_count(total, page.page_size),
-        sort=query.sort,
+        items=[_row(row, names) for row in rows],
+        **page_fields(page, total=total, column=query.column, descending=query.descending),
     )
 
 

@@ -27,7 +27,6 @@ from fleetscope.analytics.measure_table import COLUMN, HIST_COLUMNS, Matrix
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
-from fleetscope.analytics.rollup_read import FLEET
 from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.schemas import CamelModel
@@ -238,13 +237,8 @@ def failures(
     buckets = (CURRENT, PREVIOUS)
     ids = scope.vehicle_ids
     keys = [(v, bucket) for v in ([] if scope.combined else ids) for bucket in buckets]
-    table = collected.measures
-    totals = (
-        [table.rows([(FLEET, bucket)]) for bucket in buckets]
-        if scope.combined
-        else [table.total([(v, bucket) for v in ids]) for bucket in buckets]
-    )
-    measured = _MeasureRows(np.vstack([table.rows(keys), *totals]))
+    totals = [collected.together(bucket, ids) for bucket in buckets]
+    measured = _MeasureRows(np.vstack([collected.measures.rows(keys), *totals]))
 
     def counted(vehicle_ids: list[int], bucket: int) -> dict[str, int]:
         result: dict[str, int] = {}

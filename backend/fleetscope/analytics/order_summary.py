@@ -85,13 +85,14 @@ def _packed(table: pa.Table, *, size: int, sums: bool) -> _Groups:
     copy), counts and cycle sums from the runs of all keys sorted at once (the finished
     orders' runs are the ranks; sorting the others too costs less than picking them out)."""
     paused, waiting = np.zeros(size), np.zeros(size)
-    batches = [batch.column(0).to_numpy() for batch in table.to_batches()]
+    batches = table.to_batches()
+    keys_of = [batch.column(0).to_numpy() for batch in batches]
     if sums:
-        for keys, batch in zip(batches, table.to_batches(), strict=True):
+        for keys, batch in zip(keys_of, batches, strict=True):
             codes = key_codes(keys)
             paused += np.bincount(codes, weights=batch.column(1).to_numpy(), minlength=size)
             waiting += np.bincount(codes, weights=batch.column(2).to_numpy(), minlength=size)
-    cycles = SortedDurations.of_keys(np.concatenate(batches) if batches else np.zeros(0, np.int64))
+    cycles = SortedDurations.of_keys(np.concatenate(keys_of) if keys_of else np.zeros(0, np.int64))
     counts = cycles.counts(range(size))
     present = np.flatnonzero(counts).tolist()
     finished = [code for code in present if code & 3 == 0]

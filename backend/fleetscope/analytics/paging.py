@@ -11,8 +11,9 @@ the last page as cheap as the first.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+import duckdb
 from pydantic import Field
 
 from fleetscope.appstore.errors import InvalidInputError
@@ -97,3 +98,49 @@ class Page(CamelModel, Generic[ItemT]):
 
 def page_count(total: int, page_size: int) -> int:
     return (total + page_size - 1) // page_size
+
+
+def read_page(
+    cursor: duckdb.DuckDBPyConnection,
+    request: PageRequest,
+    *,
+    select: str,
+    source: str,
+    parameters: list[Any],
+    column_sql: str,
+    descending: bool,
+    tie_breakers: Sequence[str],
+) -> tuple[int, list[Any]]:
+    """The number of rows of ``source`` (``FROM ... WHERE ...``, constants of the caller with
+    ``parameters``) and the rows (``select``) of ``request.page``, in the list's order."""
+    counted = cursor.execute(f"SELECT count(*) {source}", parameters).fetchone()
+    total = int(counted[0]) if counted else 0
+    ordering = page_ordering(
+        request,
+        total=total,
+        column_sql=column_sql,
+        descending=descending,
+        tie_breakers=tie_breakers,
+    )
+    if ordering.limit == 0:
+        return total, []
+    rows = cursor.execute(
+        f"SELECT {select} {source} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
+        [*parameters, ordering.limit, ordering.offset],
+    ).fetchall()
+    if ordering.reversed_read:
+        rows.reverse()
+    return total, rows
+
+
+def page_fields(
+    request: PageRequest, *, total: int, column: str, descending: bool
+) -> dict[str, Any]:
+    """Everything of a ``Page`` but its items."""
+    return {
+        "total": total,
+        "page": request.page,
+        "page_size": request.page_size,
+        "pages": page_count(total, request.page_size),
+        "sort": f"{'-' if descending else ''}{column}",
+    }

@@ -12,13 +12,14 @@ from datetime import datetime, timedelta
 import duckdb
 
 from fleetscope.analytics.collect import (
+    FLEET,
     CollectRequest,
     Tagged,
     collect,
     complete_until,
     live_rows,
 )
-from fleetscope.analytics.measure_table import MeasureTable
+from fleetscope.analytics.measure_table import Matrix, MeasureTable
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup
 from fleetscope.analytics.periods import DaySpan, Window, merge_windows, period_windows
@@ -45,6 +46,8 @@ class Collected:
 
     measures: MeasureTable
     sites: list[SiteWindows]
+    # False: the measures were read for all selected vehicles as one (key ``FLEET``).
+    by_vehicle: bool = True
     # Now, when the rollups hold every fact of the selected vehicles up to now (see
     # ``collect.complete_until``); None otherwise.
     tail_until: datetime | None = None
@@ -62,6 +65,12 @@ class Collected:
                 for vehicle_id in site.group.vehicle_ids:
                     cached[vehicle_id] = seconds
         return cached
+
+    def together(self, bucket: int, vehicle_ids: Sequence[int]) -> Matrix:
+        """One row: the measures of ``vehicle_ids`` (all selected ones) together."""
+        if not self.by_vehicle:
+            return self.measures.rows([(FLEET, bucket)])
+        return self.measures.total([(v, bucket) for v in vehicle_ids])
 
     def fleet_seconds(self, bucket: int) -> float:
         """T of all selected vehicles together in ``bucket`` (vehicle seconds)."""
@@ -88,7 +97,7 @@ def read_buckets(
     offline_after: timedelta,
     use_rollups: bool = True,
 ) -> Collected:
-    collected = Collected(measures=MeasureTable(), sites=[], tail_until=now)
+    collected = Collected(measures=MeasureTable(), sites=[], by_vehicle=by_vehicle, tail_until=now)
     for group in scope.sites:
         windows: dict[int, list[Window]] = {}
         if not group.excluded:

@@ -12,26 +12,20 @@ from fleetscope.analytics.measure_table import Matrix
 from fleetscope.analytics.models import Kpis, ProductivityEntry, ProductivityOut, StateTimes
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
-from fleetscope.analytics.rollup_read import FLEET
 
 CURRENT = 0
 PREVIOUS = 1
 
 
-def _figures(
-    collected: Collected, *, bucket: int, ids: list[int], combined: bool
-) -> tuple[Matrix, list[Kpis]]:
-    """States (as rows) and KPIs of every vehicle (not when ``combined``: the measures were
-    read for the fleet only) and, last, of all of them together."""
-    table = collected.measures
+def _figures(collected: Collected, *, bucket: int, ids: list[int]) -> tuple[Matrix, list[Kpis]]:
+    """States (as rows) and KPIs of every vehicle (not when the measures were read for the
+    fleet only) and, last, of all of them together."""
     per_vehicle_s = collected.vehicle_seconds(bucket)
     seconds = [per_vehicle_s.get(v, 0.0) for v in ids]
     vehicles: list[Kpis] = []
-    if combined:
-        rows = table.rows([(FLEET, bucket)])
-    else:
-        keys = [(v, bucket) for v in ids]
-        rows = np.vstack([table.rows(keys), table.total(keys)])
+    rows = collected.together(bucket, ids)
+    if collected.by_vehicle:
+        rows = np.vstack([collected.measures.rows([(v, bucket) for v in ids]), rows])
         vehicles = kpis_of_rows(rows[:-1], period_s=np.array(seconds))
     (fleet,) = kpis_of_rows(
         rows[-1:],
@@ -61,9 +55,8 @@ def productivity(
         use_rollups=use_rollups,
     )
     ids = scope.vehicle_ids
-    combined = scope.combined
-    now_rows, now_kpis = _figures(collected, bucket=CURRENT, ids=ids, combined=combined)
-    before_rows, before_kpis = _figures(collected, bucket=PREVIOUS, ids=ids, combined=combined)
+    now_rows, now_kpis = _figures(collected, bucket=CURRENT, ids=ids)
+    before_rows, before_kpis = _figures(collected, bucket=PREVIOUS, ids=ids)
     now_states: list[StateTimes] = state_times_of_rows(now_rows)
     before_states: list[StateTimes] = state_times_of_rows(before_rows)
 

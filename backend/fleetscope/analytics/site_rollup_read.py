@@ -167,8 +167,9 @@ def _add_by_bucket(
         return
     row_buckets = buckets[window[inside]]
     width = len(COLUMNS) if with_cycles else NARROW
-    values = matrix[inside][:, _SOURCE[:width]]
-    values[:, _ERRORS_COLUMN] = matrix[inside][:, _ERROR_LEVELS].sum(axis=1)
+    kept = matrix[inside]
+    values = kept[:, _SOURCE[:width]]
+    values[:, _ERRORS_COLUMN] = kept[:, _ERROR_LEVELS].sum(axis=1)
     by_bucket = np.argsort(row_buckets, kind="stable")
     found, first_rows = np.unique(row_buckets[by_bucket], return_index=True)
     values = values[by_bucket]

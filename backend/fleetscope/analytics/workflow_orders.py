@@ -2,7 +2,7 @@
 paged, sortable and filtered by outcome and vehicle (the drill-down of the workflow table).
 
 The total comes first (a count over T), so the last pages are read backwards from the end
-(``paging.page_ordering``) and cost as little as the first.
+(``paging.read_page``) and cost as little as the first.
 """
 
 from datetime import datetime
@@ -11,13 +11,7 @@ from typing import Any, Literal
 import duckdb
 
 from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
-from fleetscope.analytics.paging import (
-    Page,
-    PageRequest,
-    page_count,
-    page_ordering,
-    parse_sort,
-)
+from fleetscope.analytics.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.analytics.workflows import require_workflow
@@ -101,48 +95,35 @@ def _paged_orders(
     )
     where = "workflow = ?" + (" AND outcome = ?" if outcome else "")
     filters: list[Any] = [workflow, *([outcome] if outcome else [])]
-    base = f"FROM ({rows_sql}) WHERE {where}"
-    total_row = cursor.execute(f"SELECT count(*) {base}", [*parameters, *filters]).fetchone()
-    total = int(total_row[0]) if total_row else 0
-    ordering = page_ordering(
+    total, rows = read_page(
+        cursor,
         page,
-        total=total,
+        select="* EXCLUDE (bucket)",
+        source=f"FROM ({rows_sql}) WHERE {where}",
+        parameters=[*parameters, *filters],
         column_sql=ORDER_SORTS[column],
         descending=descending,
         tie_breakers=["vehicle_id", "start_at", "order_id"],
     )
-    items: list[WorkflowOrder] = []
-    if ordering.limit > 0:
-        names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-        rows = cursor.execute(
-            f"SELECT * EXCLUDE (bucket) {base} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
-            [*parameters, *filters, ordering.limit, ordering.offset],
-        ).fetchall()
-        if ordering.reversed_read:
-            rows.reverse()
-        items = [
-            WorkflowOrder(
-                vehicle_id=row[0],
-                vehicle_name=names.get(row[0], ""),
-                order_id=row[1],
-                start=row[3],
-                end=row[4],
-                duration_seconds=row[5],
-                outcome=row[6],
-                distance_meters=row[7],
-                nodes_traversed=row[8],
-                nodes_total=row[9],
-                paused_seconds=row[10],
-                waiting_seconds=row[11],
-                error_count=row[12],
-            )
-            for row in rows
-        ]
+    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+    items = [
+        WorkflowOrder(
+            vehicle_id=row[0],
+            vehicle_name=names.get(row[0], ""),
+            order_id=row[1],
+            start=row[3],
+            end=row[4],
+            duration_seconds=row[5],
+            outcome=row[6],
+            distance_meters=row[7],
+            nodes_traversed=row[8],
+            nodes_total=row[9],
+            paused_seconds=row[10],
+            waiting_seconds=row[11],
+            error_count=row[12],
+        )
+        for row in rows
+    ]
     return Page[WorkflowOrder](
-        items=items,
-        total=total,
-        page=page.page,
-        page_size=page.page_size,
-        pages=page_count(total, page.page_size),
-        sort=f"{'-' if descending else ''}{column}",
+        items=items, **page_fields(page, total=total, column=column, descending=descending)
     )

@@ -6,6 +6,7 @@ from fastapi import Response
 from pydantic import BaseModel
 
 T = TypeVar("T")
+_JSON = "application/json"
 
 
 class Envelope(BaseModel, Generic[T]):
@@ -29,9 +30,6 @@ def json_ok(data: BaseModel) -> Response:
     """
     payload = data.model_dump_json(by_alias=True).encode()
     return Response(b'{"status":true,"msg":null,"data":' + payload + b"}", media_type=_JSON)
-
-
-_JSON = "application/json"
 
 
 def failure_body(msg: str, data: Any = None) -> dict[str, Any]:
