@@ -1,25 +1,22 @@
-"""One pass over the battery samples of T for the battery page: lines, health fit, low charge.
+"""The battery samples of T for the battery page: lines, health fit, low charge.
 
-The samples are most of the fact store (100 vehicles over a year: 5.3 M rows), so they are
-read once per bucket and grouped in DuckDB; only the groups come to Python. The period's
-samples (``scan_period``) are grouped by vehicle and time slot (the period cut into the
-equal slots of the charge chart; about 5,000 groups for any length of period):
-- charge line: per slot the lowest and the highest sample at their times (as ISO 8601
-  text made by DuckDB: 15,000 Python datetimes would cost more than the whole query);
+The samples are most of the fact store (100 vehicles over a year: 5.3 M rows); their
+measures per vehicle and time slot come from ``battery_units`` (hourly rows for the whole
+hours of T, samples for the rest), about 5,000 groups for any length of period. The
+period (``scan_period``) is cut into the slots of the charge chart:
+- charge line: per slot the lowest and the highest sample at their times;
 - health line: per slot the mean SoH of the samples that report one;
-- health fit: per slot the centred least-squares moments (``regr_avgx`` ... ``regr_sxy``,
-  numerically stable, samples without SoH left out), which combine exactly (Chan et al.)
-  into the least-squares line of all the vehicle's samples in the period;
-- latest SoH: read afterwards, from the earliest of the vehicles' last slots with one on;
+- health fit: per slot the centred least-squares moments, which combine exactly (Chan et
+  al.) into the least-squares line of all the vehicle's samples in the period;
+- latest SoH: of the vehicle's last slot with one;
 - samples under 20 %: where the slot's lowest charge is under 20 %.
-The previous period draws no line: its samples are grouped by vehicle only
-(``scan_previous``). Then ``add_below_low``: only vehicles with samples under 20 % pay for
-the time below 20 % (the step to the next sample needs a window over the samples in
-order), and only from their first low slot to their last one.
+The previous period draws no line: it is one slot (``scan_previous``). Then
+``add_below_low``: only vehicles with samples under 20 % pay for the time below 20 % (the
+step to the next sample needs a window over the samples in order), and only from their
+first low slot to their last one.
 """
 
 from datetime import timedelta
-from typing import Any
 
 import duckdb
 import numpy as np
@@ -33,6 +30,7 @@ from fleetscope.analytics.battery_slots import (
     SampleFigures,
     SlotGrid,
 )
+from fleetscope.analytics.battery_units import SlotColumns, slot_columns
 from fleetscope.analytics.fact_rows import (
     CURRENT,
     PREVIOUS,
@@ -40,39 +38,37 @@ from fleetscope.analytics.fact_rows import (
     SiteSlice,
     rows_in_periods,
 )
-from fleetscope.analytics.periods import Window
-from fleetscope.facts.rawlog import from_micros, to_micros
+from fleetscope.facts.rawlog import from_micros
 
-_SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health"
-_SAMPLE_COLUMNS_AT = f"{_SAMPLE_COLUMNS}, f.sampled_at"
-# The period query's columns that make a ``ChargeSlot``, in its field order.
-_SLOT_COLUMNS = ("slot", "low_at", "low", "high_at", "high", "mean_y")
-# Instants of the lines: ISO 8601 in UTC to the millisecond (the facts' resolution), made by
-# DuckDB's strftime from a zone-less TIMESTAMP of the epoch microseconds.
-_ISO_FORMAT = "%Y-%m-%dT%H:%M:%S.%gZ"
+_SAMPLE_COLUMNS_AT = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.sampled_at"
 
 
 def _fits(
-    starts: npt.NDArray[np.intp], columns: dict[str, Any], origin_s: float
+    starts: npt.NDArray[np.intp], columns: SlotColumns, grid: SlotGrid
 ) -> list[HealthLine | None]:
     """The least-squares line of each vehicle (rows ``starts[i]`` up to the next start) from
-    its slots' centred moments: n = sum n_i, mean = sum n_i mean_i / n,
-    Sxx = sum (Sxx_i + n_i (mean_x_i - mean_x)^2), Sxy likewise (exact, and a constant health
-    gives a slope of exactly 0). Like ``regr_slope``: none below two samples or when they
-    share one instant. x in seconds after ``origin_s``; the lines are over epoch seconds."""
-    count = np.ma.filled(columns["count"], 0).astype(np.float64)
-    mean_x = np.ma.filled(columns["mean_x"], 0.0)
-    mean_y = np.ma.filled(columns["mean_y"], 0.0)
-    total = np.add.reduceat(count, starts)
+    its slots' sums: per slot n, mean and centred Sxx, Sxy, then over the slots
+    n = sum n_i, mean = sum n_i mean_i / n, Sxx = sum (Sxx_i + n_i (mean_x_i - mean_x)^2),
+    Sxy likewise (Chan et al.: exact, and a constant health gives a slope of exactly 0).
+    Like ``regr_slope``: none below two samples or when they share one instant. x in
+    seconds after the grid's start; the lines are over epoch seconds."""
+    count = columns.health_n
     with np.errstate(invalid="ignore", divide="ignore"):
+        slot_x = np.where(count > 0, columns.health_x / count, 0.0)  # after the slot's start
+        slot_y = np.where(count > 0, columns.health_y / count, 0.0)
+        slot_sxx = np.where(count > 0, columns.health_xx - columns.health_x * slot_x, 0.0)
+        slot_sxy = np.where(count > 0, columns.health_xy - columns.health_x * slot_y, 0.0)
+        mean_x = slot_x + columns.slot * (grid.width_us / MICROS)
+        total = np.add.reduceat(count, starts)
         vehicle_x = np.add.reduceat(count * mean_x, starts) / total
-        vehicle_y = np.add.reduceat(count * mean_y, starts) / total
+        vehicle_y = np.add.reduceat(count * slot_y, starts) / total
         lengths = np.diff(np.append(starts, len(count)))
         dx = mean_x - np.repeat(vehicle_x, lengths)
-        dy = mean_y - np.repeat(vehicle_y, lengths)
-        sxx = np.add.reduceat(np.ma.filled(columns["sxx"], 0.0) + count * dx * dx, starts)
-        sxy = np.add.reduceat(np.ma.filled(columns["sxy"], 0.0) + count * dx * dy, starts)
+        dy = slot_y - np.repeat(vehicle_y, lengths)
+        sxx = np.add.reduceat(slot_sxx + count * dx * dx, starts)
+        sxy = np.add.reduceat(slot_sxy + count * dx * dy, starts)
         slopes = sxy / sxx
+    origin_s = grid.start_us / MICROS
     lines: list[HealthLine | None] = []
     for n, x, y, spread, slope in zip(
         total.tolist(),
@@ -96,111 +92,61 @@ def _bucket(selection: Selection, bucket: int) -> Selection:
     )
 
 
-def scan_period(
-    cursor: duckdb.DuckDBPyConnection, selection: Selection, *, grid: SlotGrid
+def _figures(
+    columns: SlotColumns, grid: SlotGrid, bucket: int, *, with_slots: bool
 ) -> dict[tuple[int, int], SampleFigures]:
-    """Per vehicle with samples in the period (bucket CURRENT of ``selection``): slots of
-    ``grid``, health line and latest health, samples under 20 %."""
-    selection = _bucket(selection, CURRENT)
-    if selection.empty:
-        return {}
-    sql, parameters = rows_in_periods(
-        selection, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
-    )
-    # One integer group key (vehicle, slot): one key column groups much faster than two.
-    # Fetched column-wise: ``fetchall`` converts value by value and took longer than the
-    # query for these 5,000 rows.
-    columns = cursor.execute(
-        f"SELECT key // ? AS vehicle_id, key % ? AS slot, "  # noqa: S608 - constants only
-        f"strftime(make_timestamp(low_at), '{_ISO_FORMAT}') AS low_at, low, "
-        f"strftime(make_timestamp(high_at), '{_ISO_FORMAT}') AS high_at, high, mean_y, "
-        "count, mean_x, sxx, sxy FROM ("
-        "SELECT key, arg_min(t, charge) AS low_at, min(charge) AS low, "
-        "arg_max(t, charge) AS high_at, max(charge) AS high, regr_count(health, x) AS count, "
-        "regr_avgx(health, x) AS mean_x, regr_avgy(health, x) AS mean_y, "
-        "regr_sxx(health, x) AS sxx, regr_sxy(health, x) AS sxy "
-        "FROM (SELECT vehicle_id::BIGINT * ? + (t - ?) // ? AS key, t, (t - ?) / 1e6 AS x, "
-        f"charge, health FROM ({sql})) GROUP BY key) ORDER BY key",
-        [
-            grid.count,
-            grid.count,
-            grid.count,
-            grid.start_us,
-            grid.width_us,
-            grid.start_us,
-            *parameters,
-        ],
-    ).fetchnumpy()
-    vehicles = columns["vehicle_id"]
-    if len(vehicles) == 0:
-        return {}
-    slots = list(map(ChargeSlot, *(_values(columns[name]) for name in _SLOT_COLUMNS)))
+    """Per vehicle of ``columns``: slots (if asked), health line, latest health, low charge."""
+    vehicles = columns.vehicle_id
     starts = np.flatnonzero(np.r_[True, vehicles[1:] != vehicles[:-1]])
-    lines = _fits(starts, columns, grid.start_us / MICROS)
-    lowest = np.minimum.reduceat(columns["low"], starts).tolist()
-    # Each vehicle's last row (slot) with a health sample, -1 for none.
-    with_health = ~np.ma.getmaskarray(columns["mean_y"])
-    last_rows = np.maximum.reduceat(np.where(with_health, np.arange(len(vehicles)), -1), starts)
     ends = [*starts[1:].tolist(), len(vehicles)]
+    lines = _fits(starts, columns, grid)
+    lowest = np.minimum.reduceat(columns.low, starts).tolist()
+    with_health = columns.health_n > 0
+    # Each vehicle's last row (slot) with a health sample, -1 for none.
+    last_rows = np.maximum.reduceat(np.where(with_health, np.arange(len(vehicles)), -1), starts)
+    slots: list[ChargeSlot] = []
+    if with_slots:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            health = np.where(with_health, columns.health_y / columns.health_n, np.nan)
+        slots = list(
+            map(
+                ChargeSlot,
+                columns.slot.tolist(),
+                columns.low_at,
+                columns.low.tolist(),
+                columns.high_at,
+                columns.high.tolist(),
+                [None if value != value else value for value in health.tolist()],  # NaN
+            )
+        )
     result: dict[tuple[int, int], SampleFigures] = {}
-    last_slots: dict[int, int] = {}
     for start, end, line, low, last in zip(
         starts.tolist(), ends, lines, lowest, last_rows.tolist(), strict=True
     ):
-        vehicle_id = int(vehicles[start])
-        result[(vehicle_id, CURRENT)] = SampleFigures(
-            slots=slots[start:end], health_line=line, low_charge=low < LOW_CHARGE
+        result[(int(vehicles[start]), bucket)] = SampleFigures(
+            slots=slots[start:end],
+            health_line=line,
+            health_latest=columns.health_last[last] if last >= 0 else None,
+            low_charge=low < LOW_CHARGE,
         )
-        if last >= 0:
-            last_slots[vehicle_id] = slots[last].number
-    _add_latest_health(cursor, selection, result, last_slots=last_slots, grid=grid)
     return result
 
 
-def _add_latest_health(
+def scan_period(
     cursor: duckdb.DuckDBPyConnection,
     selection: Selection,
-    figures: dict[tuple[int, int], SampleFigures],
     *,
-    last_slots: dict[int, int],
     grid: SlotGrid,
-) -> None:
-    """The latest SoH of each vehicle (an ``arg_max`` per slot in the period query cost a
-    sixth of it). ``last_slots``: each vehicle's last slot with a SoH sample; its latest
-    such sample lies there, so only T from the earliest of those slots on is read: T
-    clipped, not a join on each vehicle's slot (that cost twice as much)."""
-    if not last_slots:
-        return
-    since = from_micros(grid.start_of(min(last_slots.values())))
-    clipped = Selection(
-        [
-            SiteSlice(
-                [v for v in part.vehicle_ids if v in last_slots],
-                [(Window(max(w.start, since), w.end), b) for w, b in part.windows if w.end > since],
-            )
-            for part in selection.slices
-        ]
-    )
-    sql, parameters = rows_in_periods(
-        clipped, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
-    )
-    rows = cursor.execute(
-        f"SELECT vehicle_id, arg_max(health, t) FROM ({sql}) "  # noqa: S608 - constants only
-        "WHERE health IS NOT NULL GROUP BY vehicle_id",
-        parameters,
-    ).fetchall()
-    for vehicle_id, health in rows:
-        figures[(int(vehicle_id), CURRENT)].health_latest = health
-
-
-def _values(column: Any) -> list[Any]:
-    """A column of ``fetchnumpy`` as Python values, None where NULL (masked)."""
-    values: list[Any] = np.ma.asarray(column).tolist()
-    return values
+    use_hours: bool = True,
+) -> dict[tuple[int, int], SampleFigures]:
+    """Per vehicle with samples in the period (bucket CURRENT of ``selection``): slots of
+    ``grid``, health line and latest health, samples under 20 %."""
+    columns = slot_columns(cursor, _bucket(selection, CURRENT), grid=grid, use_hours=use_hours)
+    return {} if columns is None else _figures(columns, grid, CURRENT, with_slots=True)
 
 
 def scan_previous(
-    cursor: duckdb.DuckDBPyConnection, selection: Selection
+    cursor: duckdb.DuckDBPyConnection, selection: Selection, *, use_hours: bool = True
 ) -> dict[tuple[int, int], SampleFigures]:
     """Per vehicle with samples in the previous period (bucket PREVIOUS of ``selection``):
     health line and latest health, samples under 20 %."""
@@ -208,28 +154,9 @@ def scan_previous(
     bounds = selection.bounds
     if selection.empty or bounds is None:
         return {}
-    sql, parameters = rows_in_periods(
-        selection, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
-    )
-    origin_us = to_micros(bounds.start)
-    # The line from its moments: regr_intercept costs as much as all the rest together.
-    rows = cursor.execute(
-        "SELECT vehicle_id, regr_sxx(health, x), regr_sxy(health, x), regr_avgx(health, x), "  # noqa: S608 - constants only
-        f"regr_avgy(health, x), arg_max(health, t), min(charge) < {LOW_CHARGE} "
-        f"FROM (SELECT vehicle_id, t, (t - ?) / 1e6 AS x, charge, health FROM ({sql})) "
-        "GROUP BY vehicle_id",
-        [origin_us, *parameters],
-    ).fetchall()
-    result: dict[tuple[int, int], SampleFigures] = {}
-    for vehicle_id, sxx, sxy, mean_x, mean_y, latest, low_charge in rows:
-        line = None
-        if sxx:  # like regr_slope: none below two samples or when they share one instant
-            slope = sxy / sxx
-            line = HealthLine(slope, mean_y - slope * (mean_x + origin_us / MICROS))
-        result[(int(vehicle_id), PREVIOUS)] = SampleFigures(
-            health_latest=latest, health_line=line, low_charge=low_charge
-        )
-    return result
+    grid = SlotGrid.covering(bounds)
+    columns = slot_columns(cursor, selection, grid=grid, use_hours=use_hours)
+    return {} if columns is None else _figures(columns, grid, PREVIOUS, with_slots=False)
 
 
 def add_below_low(

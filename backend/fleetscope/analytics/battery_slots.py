@@ -2,7 +2,6 @@
 line, the fitted health line, and the figures of one vehicle in one bucket."""
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import NamedTuple
 
 from fleetscope.analytics.periods import Window
@@ -10,6 +9,7 @@ from fleetscope.facts.rawlog import from_micros, to_micros
 
 LOW_CHARGE = 20.0
 MICROS = 1_000_000
+MICROS_PER_HOUR = 3600 * MICROS
 _MILLIS = 1_000
 
 
@@ -26,26 +26,46 @@ class HealthLine:
 
 @dataclass(frozen=True, slots=True)
 class SlotGrid:
-    """Slot ``i`` of the period is [start + i x width, start + (i + 1) x width)."""
+    """Slot ``i`` is [start + i x width, start + (i + 1) x width), over a period that the
+    slots cover: the first slot may begin before it (at the full hour), the last end after."""
 
     start_us: int
     width_us: int
     count: int
-    end: datetime  # of the period: the last slot may reach past it
+    period: Window
 
     @classmethod
     def over(cls, window: Window, *, slots: int) -> "SlotGrid":
-        """``slots`` equal slots over ``window``, each at least a second wide."""
+        """About ``slots`` equal slots over ``window``, each at least a second wide. Slots of
+        an hour or more are whole UTC hours from a full hour on (``hour_aligned``: their
+        figures then compose from the hourly battery rows), so there may be a few fewer."""
         start_us, end_us = to_micros(window.start), to_micros(window.end)
         width_us = max((end_us - start_us) // max(1, slots), MICROS)
-        return cls(start_us, width_us, max(1, -(-(end_us - start_us) // width_us)), window.end)
+        if width_us >= MICROS_PER_HOUR:
+            start_us -= start_us % MICROS_PER_HOUR
+            width_us = -(-(end_us - start_us) // max(1, slots) // MICROS_PER_HOUR)
+            width_us = max(1, width_us) * MICROS_PER_HOUR
+        return cls(start_us, width_us, max(1, -(-(end_us - start_us) // width_us)), window)
+
+    @classmethod
+    def covering(cls, window: Window) -> "SlotGrid":
+        """One slot of whole UTC hours over all of ``window``."""
+        start_us, end_us = to_micros(window.start), to_micros(window.end)
+        start_us -= start_us % MICROS_PER_HOUR
+        hours = max(1, -(-(end_us - start_us) // MICROS_PER_HOUR))
+        return cls(start_us, hours * MICROS_PER_HOUR, 1, window)
+
+    @property
+    def hour_aligned(self) -> bool:
+        return self.start_us % MICROS_PER_HOUR == 0 and self.width_us % MICROS_PER_HOUR == 0
 
     def start_of(self, index: int) -> int:
         return self.start_us + index * self.width_us
 
     def middle_us(self, index: int) -> int:
         """The slot's middle (to the millisecond), inside the period."""
-        middle = min(self.start_of(index) + self.width_us // 2, to_micros(self.end))
+        middle = self.start_of(index) + self.width_us // 2
+        middle = min(max(middle, to_micros(self.period.start)), to_micros(self.period.end))
         return middle - middle % _MILLIS
 
     def middle_iso(self, index: int) -> str:

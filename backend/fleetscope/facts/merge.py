@@ -14,13 +14,21 @@ from pathlib import Path
 
 import duckdb
 
+from fleetscope.facts import battery_hours
 from fleetscope.facts.rollup import merge_statements
 from fleetscope.facts.rows import FACT_TABLES
 from fleetscope.facts.site_rollup import rebuild_site_rollups
 from fleetscope.facts.store import FactStore
 
 # Tables copied as they are (disjoint vehicles and sequence ranges).
-_PLAIN = (*FACT_TABLES.values(), "raw_keys", "deriver_snapshots", "live_status", "vehicle_zones")
+_PLAIN = (
+    *FACT_TABLES.values(),
+    battery_hours.TABLE,
+    "raw_keys",
+    "deriver_snapshots",
+    "live_status",
+    "vehicle_zones",
+)
 _ALIAS = "partition_store"
 
 

@@ -19,8 +19,9 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from fleetscope.facts import rawlog, schema
+from fleetscope.facts import battery_hours, rawlog, schema
 from fleetscope.facts.columns import fact_table, facts_by_type, key_table
+from fleetscope.facts.model import BatterySample
 from fleetscope.facts.rollup import MEASURE_NAMES, RollupAccumulator
 from fleetscope.facts.rollup_writer import RollupWriter, WrittenRollups
 from fleetscope.facts.rows import FACT_TABLES, Row, live_row
@@ -31,6 +32,7 @@ DERIVED_TABLES = (
     *FACT_TABLES.values(),
     "rollup_daily",
     "rollup_hourly",
+    battery_hours.TABLE,
     *(site_table for site_table, _, _ in SITE_TABLES),
     MEMBERS_TABLE,
     "deriver_snapshots",
@@ -199,8 +201,11 @@ class FactStore:
                     [key[3] for key in dedup],
                 ),
             )
-        for fact_type, facts in facts_by_type(batch.facts).items():
+        by_type = facts_by_type(batch.facts)
+        for fact_type, facts in by_type.items():
             self._insert_columns(FACT_TABLES[fact_type], fact_table(fact_type, facts))
+        samples = [s for s in by_type.get(BatterySample, ()) if isinstance(s, BatterySample)]
+        battery_hours.refresh(connection, battery_hours.hours_of(samples))
         written = self._rollups.write(connection, rollups)
         if batch.snapshots:
             snapshot_rows = [

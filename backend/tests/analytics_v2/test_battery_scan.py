@@ -1,7 +1,8 @@
-"""The one pass over the battery samples against a brute-force reading of the same samples:
-slots of the charge line, health slot means, the least-squares health line combined from the
-slots, the latest health, and the time below 20 %, for the period and the previous period,
-with and without a shift."""
+"""The battery scan against a brute-force reading of the same samples: slots of the charge
+line, health slot means, the least-squares health line combined from the slots, the latest
+health, and the time below 20 %, for the period and the previous period, with and without a
+shift (one on the full hour, one off it), read from the hourly battery rows plus the samples
+of partial hours, and from the samples alone."""
 
 import random
 from datetime import UTC, date, datetime, time, timedelta
@@ -15,6 +16,7 @@ from fleetscope.analytics.battery_slots import LOW_CHARGE, SampleFigures, SlotGr
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_periods
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift, Window
+from fleetscope.facts import battery_hours
 from fleetscope.facts.rawlog import to_micros
 
 FIRST_DAY = date(2026, 3, 10)
@@ -54,10 +56,17 @@ def _scope(shift: Shift | None) -> AnalyticsScope:
 
 
 def _scan(
-    cursor: duckdb.DuckDBPyConnection, selection: Selection, grid: SlotGrid
+    cursor: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    grid: SlotGrid,
+    *,
+    use_hours: bool = True,
 ) -> dict[tuple[int, int], SampleFigures]:
     """Both periods and the time below 20 %, as the battery resource reads them."""
-    figures = {**scan_period(cursor, selection, grid=grid), **scan_previous(cursor, selection)}
+    figures = {
+        **scan_period(cursor, selection, grid=grid, use_hours=use_hours),
+        **scan_previous(cursor, selection, use_hours=use_hours),
+    }
     add_below_low(cursor, selection, figures, grid=grid, offline_after=OFFLINE_AFTER)
     return figures
 
@@ -112,10 +121,21 @@ def _check(figures: SampleFigures, samples: list[Sample], *, bucket: int, grid: 
             assert slot.health is None
 
 
-@pytest.mark.parametrize("shift", [None, Shift("night", time(22), time(6), frozenset(range(7)))])
+SHIFTS = [
+    None,
+    Shift("night", time(22), time(6), frozenset(range(7))),
+    Shift("odd", time(5, 30), time(14, 15), frozenset(range(7))),
+]
+
+
+@pytest.mark.parametrize("use_hours", [True, False])
+@pytest.mark.parametrize("shift", SHIFTS)
 @pytest.mark.parametrize("previous_floor", [0.0, 25.0])
-def test_one_pass_matches_a_brute_force_reading(
-    cursor: duckdb.DuckDBPyConnection, shift: Shift | None, previous_floor: float
+def test_the_scan_matches_a_brute_force_reading(
+    cursor: duckdb.DuckDBPyConnection,
+    shift: Shift | None,
+    previous_floor: float,
+    use_hours: bool,
 ) -> None:
     """With low charge in both periods, and only in the period (its time below 20 % is
     then read from the first to the last low slot)."""
@@ -126,12 +146,14 @@ def test_one_pass_matches_a_brute_force_reading(
         "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
         [list(column) for column in columns],
     )
+    battery_hours.fill(cursor)
     scope = _scope(shift)
     selection = select_periods(scope, now=NOW)
     windows = [(w, bucket) for part in selection.slices for w, bucket in part.windows]
     current = [w for w, bucket in windows if bucket == CURRENT]
     grid = SlotGrid.over(Window(current[0].start, current[-1].end), slots=50)
-    result = _scan(cursor, selection, grid)
+    assert grid.hour_aligned
+    result = _scan(cursor, selection, grid, use_hours=use_hours)
     assert set(result) == {(v, b) for v in (1, 2) for b in (CURRENT, PREVIOUS)}
     for (vehicle, bucket), figures in result.items():
         inside = [
@@ -148,3 +170,21 @@ def test_no_samples_give_no_figures(cursor: duckdb.DuckDBPyConnection) -> None:
     selection = select_periods(_scope(None), now=NOW)
     grid = SlotGrid.over(Window(NOW - timedelta(days=3), NOW), slots=50)
     assert _scan(cursor, selection, grid) == {}
+
+
+def test_whole_hours_are_read_from_the_hourly_rows(cursor: duckdb.DuckDBPyConnection) -> None:
+    """The hourly rows alone give the figures of whole hours: the samples are not read."""
+    samples = _samples(seed=7, previous_floor=0.0)
+    columns = list(zip(*samples, strict=True))
+    cursor.execute(
+        "INSERT INTO battery_samples SELECT unnest(?::INTEGER[]), unnest(?::TIMESTAMPTZ[]), "
+        "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
+        [list(column) for column in columns],
+    )
+    battery_hours.fill(cursor)
+    selection = select_periods(_scope(None), now=NOW)
+    grid = SlotGrid.over(Window(NOW - timedelta(days=10), NOW), slots=50)
+    expected = scan_period(cursor, selection, grid=grid)
+    cursor.execute("DELETE FROM battery_samples")
+    assert scan_period(cursor, selection, grid=grid) == expected
+    assert scan_period(cursor, selection, grid=grid, use_hours=False) == {}
