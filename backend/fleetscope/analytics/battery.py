@@ -21,7 +21,7 @@ import duckdb
 import numpy as np
 from pydantic import Field
 
-from fleetscope.analytics.battery_scan import add_below_low, scan_period, scan_previous
+from fleetscope.analytics.battery_scan import add_below_low, scan
 from fleetscope.analytics.battery_series import (
     BatterySeries,
     ChargeSeries,
@@ -155,21 +155,21 @@ def battery(
         else Window(now, now),
         slots=series_buckets(len(scope.vehicles)),
     )
-    # The period's sample scan and its lines are about half of the work; DuckDB releases
+    # The scan of the samples and the lines are about half of the work; DuckDB releases
     # the interpreter while it runs, so on a second cursor they overlap the other reads.
     # That cursor reads a snapshot of its own: if samples were committed between the two,
-    # the period is read again in the answer's snapshot (``_sample_count``).
+    # the samples are read again in the answer's snapshot (``_sample_count``).
     scan_cursor = reader_beside(cursor)
 
-    def period_and_lines(
+    def samples_and_lines(
         reader: duckdb.DuckDBPyConnection,
     ) -> tuple[dict[tuple[int, int], SampleFigures], BatterySeries]:
-        period = scan_period(reader, selection, grid=grid)
-        return period, battery_series(scope, period, grid=grid)
+        figures = scan(reader, selection, grid=grid)
+        return figures, battery_series(scope, figures, grid=grid)
 
     def beside() -> tuple[int, dict[tuple[int, int], SampleFigures], BatterySeries]:
         with read_snapshot(scan_cursor):
-            return _sample_count(scan_cursor), *period_and_lines(scan_cursor)
+            return _sample_count(scan_cursor), *samples_and_lines(scan_cursor)
 
     try:
         with ThreadPoolExecutor(max_workers=1) as pool:
@@ -184,11 +184,9 @@ def battery(
                 now=now,
                 offline_after=offline_after,
             )
-            samples = scan_previous(cursor, selection)
-            seen, period, series = scanned.result()
+            seen, samples, series = scanned.result()
             if seen != _sample_count(cursor):
-                period, series = period_and_lines(cursor)
-            samples.update(period)
+                samples, series = samples_and_lines(cursor)
     finally:
         scan_cursor.close()
     add_below_low(cursor, selection, samples, grid=grid, offline_after=offline_after)

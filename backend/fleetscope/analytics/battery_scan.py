@@ -3,14 +3,14 @@
 The samples are most of the fact store (100 vehicles over a year: 5.3 M rows); their
 measures per vehicle and time slot come from ``battery_units`` (hourly rows for the whole
 hours of T, samples for the rest), about 5,000 groups for any length of period. The
-period (``scan_period``) is cut into the slots of the charge chart:
+period is cut into the slots of the charge chart:
 - charge line: per slot the lowest and the highest sample at their times;
 - health line: per slot the mean SoH of the samples that report one;
 - health fit: per slot the centred least-squares moments, which combine exactly (Chan et
   al.) into the least-squares line of all the vehicle's samples in the period;
 - latest SoH: of the vehicle's last slot with one;
 - samples under 20 %: where the slot's lowest charge is under 20 %.
-The previous period draws no line: it is one slot (``scan_previous``). Then
+The previous period draws no line: it is one slot, in the same query (``scan``). Then
 ``add_below_low``: only vehicles with samples under 20 % pay for the time below 20 % (the
 step to the next sample needs a window over the samples in order), and only from their
 first low slot to their last one.
@@ -30,7 +30,7 @@ from fleetscope.analytics.battery_slots import (
     SampleFigures,
     SlotGrid,
 )
-from fleetscope.analytics.battery_units import SlotColumns, slot_columns
+from fleetscope.analytics.battery_units import SlotColumns, SlotPart, slot_columns
 from fleetscope.analytics.fact_rows import (
     CURRENT,
     PREVIOUS,
@@ -132,31 +132,28 @@ def _figures(
     return result
 
 
-def scan_period(
+def scan(
     cursor: duckdb.DuckDBPyConnection,
     selection: Selection,
     *,
     grid: SlotGrid,
     use_hours: bool = True,
 ) -> dict[tuple[int, int], SampleFigures]:
-    """Per vehicle with samples in the period (bucket CURRENT of ``selection``): slots of
-    ``grid``, health line and latest health, samples under 20 %."""
-    columns = slot_columns(cursor, _bucket(selection, CURRENT), grid=grid, use_hours=use_hours)
-    return {} if columns is None else _figures(columns, grid, CURRENT, with_slots=True)
-
-
-def scan_previous(
-    cursor: duckdb.DuckDBPyConnection, selection: Selection, *, use_hours: bool = True
-) -> dict[tuple[int, int], SampleFigures]:
-    """Per vehicle with samples in the previous period (bucket PREVIOUS of ``selection``):
-    health line and latest health, samples under 20 %."""
-    selection = _bucket(selection, PREVIOUS)
-    bounds = selection.bounds
-    if selection.empty or bounds is None:
-        return {}
-    grid = SlotGrid.covering(bounds)
-    columns = slot_columns(cursor, selection, grid=grid, use_hours=use_hours)
-    return {} if columns is None else _figures(columns, grid, PREVIOUS, with_slots=False)
+    """Per vehicle and bucket with samples: the period (bucket CURRENT of ``selection``) in
+    the slots of ``grid``, the previous period (PREVIOUS) in one slot; health line and
+    latest health, samples under 20 %."""
+    parts = [SlotPart(_bucket(selection, CURRENT), grid)]
+    previous = _bucket(selection, PREVIOUS)
+    bounds = previous.bounds
+    if not previous.empty and bounds is not None:
+        parts.append(SlotPart(previous, SlotGrid.covering(bounds)))
+    figures: dict[tuple[int, int], SampleFigures] = {}
+    for bucket, part, columns in zip(
+        (CURRENT, PREVIOUS), parts, slot_columns(cursor, parts, use_hours=use_hours), strict=False
+    ):
+        if columns is not None:
+            figures |= _figures(columns, part.grid, bucket, with_slots=bucket == CURRENT)
+    return figures
 
 
 def add_below_low(

@@ -100,19 +100,44 @@ def _units(selection: Selection, *, grid: SlotGrid, use_hours: bool, parameters:
     return " UNION ALL ".join(f"({sql})" for sql in parts)
 
 
+@dataclass(frozen=True, slots=True)
+class SlotPart:
+    """One bucket of T (``selection``) cut into the slots of ``grid``."""
+
+    selection: Selection
+    grid: SlotGrid
+
+
 def slot_columns(
-    cursor: duckdb.DuckDBPyConnection, selection: Selection, *, grid: SlotGrid, use_hours: bool
-) -> SlotColumns | None:
-    """The measures of ``selection`` (one bucket) per vehicle and slot of ``grid``; None
-    without samples. ``use_hours=False`` reads every sample (the reference in tests)."""
+    cursor: duckdb.DuckDBPyConnection, parts: list[SlotPart], *, use_hours: bool
+) -> list[SlotColumns | None]:
+    """The measures of each part per vehicle and slot of its grid (None: no samples), in
+    one query: the parts' slots are numbered one after the other. ``use_hours=False``
+    reads every sample (the reference in tests)."""
     parameters: list[Any] = []
-    units = _units(selection, grid=grid, use_hours=use_hours, parameters=parameters)
+    units: list[str] = []
+    offsets: list[int] = []
+    for part in parts:
+        offset = sum(earlier.grid.count for earlier in parts[: len(offsets)])
+        offsets.append(offset)
+        part_parameters: list[Any] = []
+        part_units = _units(
+            part.selection, grid=part.grid, use_hours=use_hours, parameters=part_parameters
+        )
+        if part_units:
+            start, width = part.grid.start_us, part.grid.width_us
+            units.append(
+                "SELECT *, ? + (u - ?) // ? AS slot, ? + (u - ?) // ? * ? AS slot_start "  # noqa: S608 - constants only
+                f"FROM ({part_units})"
+            )
+            parameters += [offset, start, width, start, start, width, width, *part_parameters]
     if not units:
-        return None
+        return [None for _ in parts]
+    total = sum(part.grid.count for part in parts)
     # One integer group key (vehicle, slot): one key column groups much faster than two.
     # Fetched column-wise: ``fetchall`` converts value by value.
     columns = cursor.execute(
-        f"SELECT key // {grid.count} AS vehicle_id, key % {grid.count} AS slot, "  # noqa: S608 - constants only
+        f"SELECT key // {total} AS vehicle_id, key % {total} AS slot, "  # noqa: S608 - constants only
         f"strftime(make_timestamp(low_at), '{_ISO_FORMAT}') AS low_at, low, "
         f"strftime(make_timestamp(high_at), '{_ISO_FORMAT}') AS high_at, high, "
         "health_n, health_x, health_y, health_xx, health_xy, health_last FROM ("
@@ -123,26 +148,46 @@ def slot_columns(
         "sum(health_xx + 2 * o * health_x + health_n * o * o) AS health_xx, "
         "sum(health_xy + o * health_y) AS health_xy, "
         "arg_max(health_last, health_last_at) AS health_last "
-        f"FROM (SELECT vehicle_id::BIGINT * {grid.count} + slot AS key, *, "
-        "(u - ? - slot * ?) / 1e6 AS o "
-        f"FROM (SELECT *, (u - ?) // ? AS slot FROM ({units}))) GROUP BY key) ORDER BY key",
-        [grid.start_us, grid.width_us, grid.start_us, grid.width_us, *parameters],
+        f"FROM (SELECT vehicle_id::BIGINT * {total} + slot AS key, *, "
+        f"(u - slot_start) / 1e6 AS o FROM ({' UNION ALL '.join(units)})) "
+        "GROUP BY key) ORDER BY key",
+        parameters,
     ).fetchnumpy()
-    if len(columns["vehicle_id"]) == 0:
+    slots = np.asarray(columns["slot"])
+    return [
+        _part_columns(columns, (slots >= offset) & (slots < offset + part.grid.count), offset)
+        for part, offset in zip(parts, offsets, strict=True)
+    ]
+
+
+def _part_columns(
+    columns: dict[str, Any], rows: npt.NDArray[np.bool_], offset: int
+) -> SlotColumns | None:
+    """The ``rows`` of one part, its slots numbered from 0."""
+    if not rows.any():
         return None
+    chosen = np.flatnonzero(rows).tolist()
+
+    def values(name: str) -> list[Any]:
+        every = _values(columns[name])
+        return [every[index] for index in chosen]
+
+    def array(name: str) -> Any:
+        return np.asarray(columns[name])[rows]
+
     return SlotColumns(
-        vehicle_id=np.asarray(columns["vehicle_id"]),
-        slot=np.asarray(columns["slot"]),
-        low_at=_values(columns["low_at"]),
-        low=np.asarray(columns["low"]),
-        high_at=_values(columns["high_at"]),
-        high=np.asarray(columns["high"]),
-        health_n=np.asarray(columns["health_n"]),
-        health_x=np.asarray(columns["health_x"]),
-        health_y=np.asarray(columns["health_y"]),
-        health_xx=np.asarray(columns["health_xx"]),
-        health_xy=np.asarray(columns["health_xy"]),
-        health_last=_values(columns["health_last"]),
+        vehicle_id=array("vehicle_id"),
+        slot=array("slot") - offset,
+        low_at=values("low_at"),
+        low=array("low"),
+        high_at=values("high_at"),
+        high=array("high"),
+        health_n=array("health_n"),
+        health_x=array("health_x"),
+        health_y=array("health_y"),
+        health_xx=array("health_xx"),
+        health_xy=array("health_xy"),
+        health_last=values("health_last"),
     )
 
 

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
-from fleetscope.analytics.battery_scan import add_below_low, scan_period, scan_previous
+from fleetscope.analytics.battery_scan import add_below_low, scan
 from fleetscope.analytics.battery_slots import LOW_CHARGE, SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_periods
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
@@ -63,10 +63,7 @@ def _scan(
     use_hours: bool = True,
 ) -> dict[tuple[int, int], SampleFigures]:
     """Both periods and the time below 20 %, as the battery resource reads them."""
-    figures = {
-        **scan_period(cursor, selection, grid=grid, use_hours=use_hours),
-        **scan_previous(cursor, selection, use_hours=use_hours),
-    }
+    figures = scan(cursor, selection, grid=grid, use_hours=use_hours)
     add_below_low(cursor, selection, figures, grid=grid, offline_after=OFFLINE_AFTER)
     return figures
 
@@ -184,7 +181,8 @@ def test_whole_hours_are_read_from_the_hourly_rows(cursor: duckdb.DuckDBPyConnec
     battery_hours.fill(cursor)
     selection = select_periods(_scope(None), now=NOW)
     grid = SlotGrid.over(Window(NOW - timedelta(days=10), NOW), slots=50)
-    expected = scan_period(cursor, selection, grid=grid)
+    expected = scan(cursor, selection, grid=grid)
+    assert {bucket for _, bucket in expected} == {CURRENT, PREVIOUS}
     cursor.execute("DELETE FROM battery_samples")
-    assert scan_period(cursor, selection, grid=grid) == expected
-    assert scan_period(cursor, selection, grid=grid, use_hours=False) == {}
+    assert scan(cursor, selection, grid=grid) == expected
+    assert scan(cursor, selection, grid=grid, use_hours=False) == {}
