@@ -7,8 +7,9 @@ Definitions (product.md section 3; samples and sessions as the derivation record
   ``battery_sessions``;
 - health (SoH): the latest sample in T and the least-squares slope over T, per 30 days
   (the fitted line is also the health series' trend);
-- time below 20 %: time from a sample under 20 % to the next sample, each step capped at
-  ``offline_after`` (longer silence is no data, not time at low charge);
+- time below 20 %: from each sample under 20 % in T to the vehicle's next sample (in T or
+  not), each step capped at ``offline_after`` (longer silence is no data, not time at low
+  charge);
 - charging share, mean and minimum charge: as productivity (time in state, samples).
 """
 
@@ -21,7 +22,7 @@ import duckdb
 import numpy as np
 from pydantic import Field
 
-from fleetscope.analytics.battery_scan import add_below_low, scan
+from fleetscope.analytics.battery_scan import scan
 from fleetscope.analytics.battery_series import (
     BatterySeries,
     ChargeSeries,
@@ -164,7 +165,7 @@ def battery(
     def samples_and_lines(
         reader: duckdb.DuckDBPyConnection,
     ) -> tuple[dict[tuple[int, int], SampleFigures], BatterySeries]:
-        figures = scan(reader, selection, grid=grid)
+        figures = scan(reader, selection, grid=grid, offline_after=offline_after)
         return figures, battery_series(scope, figures, grid=grid)
 
     def beside() -> tuple[int, dict[tuple[int, int], SampleFigures], BatterySeries]:
@@ -189,7 +190,6 @@ def battery(
                 samples, series = samples_and_lines(cursor)
     finally:
         scan_cursor.close()
-    add_below_low(cursor, selection, samples, grid=grid, offline_after=offline_after)
     charge_kpis = _charge_kpis(collected, scope.vehicle_ids)
     capacity_list = [capacities.get(v) for v in scope.vehicle_ids]
 

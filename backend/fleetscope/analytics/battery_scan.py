@@ -9,11 +9,9 @@ period is cut into the slots of the charge chart:
 - health fit: per slot the centred least-squares moments, which combine exactly (Chan et
   al.) into the least-squares line of all the vehicle's samples in the period;
 - latest SoH: of the vehicle's last slot with one;
-- samples under 20 %: where the slot's lowest charge is under 20 %.
-The previous period draws no line: it is one slot, in the same query (``scan``). Then
-``add_below_low``: only vehicles with samples under 20 % pay for the time below 20 % (the
-step to the next sample needs a window over the samples in order), and only from their
-first low slot to their last one.
+- time below 20 %: each sample under 20 % counts until the vehicle's next sample, at most
+  ``offline_after`` (longer silence is no data, not time at low charge).
+The previous period draws no line: it is one slot, in the same query (``scan``).
 """
 
 from datetime import timedelta
@@ -23,7 +21,6 @@ import numpy as np
 import numpy.typing as npt
 
 from fleetscope.analytics.battery_slots import (
-    LOW_CHARGE,
     MICROS,
     ChargeSlot,
     HealthLine,
@@ -36,9 +33,7 @@ from fleetscope.analytics.fact_rows import (
     PREVIOUS,
     Selection,
     SiteSlice,
-    rows_in_periods,
 )
-from fleetscope.facts.rawlog import from_micros
 
 _SAMPLE_COLUMNS_AT = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.sampled_at"
 
@@ -95,12 +90,13 @@ def _bucket(selection: Selection, bucket: int) -> Selection:
 def _figures(
     columns: SlotColumns, grid: SlotGrid, bucket: int, *, with_slots: bool
 ) -> dict[tuple[int, int], SampleFigures]:
-    """Per vehicle of ``columns``: slots (if asked), health line, latest health, low charge."""
+    """Per vehicle of ``columns``: slots (if asked), health line, latest health, time below
+    20 %."""
     vehicles = columns.vehicle_id
     starts = np.flatnonzero(np.r_[True, vehicles[1:] != vehicles[:-1]])
     ends = [*starts[1:].tolist(), len(vehicles)]
     lines = _fits(starts, columns, grid)
-    lowest = np.minimum.reduceat(columns.low, starts).tolist()
+    below_low = np.add.reduceat(columns.low_s, starts).tolist()
     with_health = columns.health_n > 0
     # Each vehicle's last row (slot) with a health sample, -1 for none.
     last_rows = np.maximum.reduceat(np.where(with_health, np.arange(len(vehicles)), -1), starts)
@@ -120,14 +116,14 @@ def _figures(
             )
         )
     result: dict[tuple[int, int], SampleFigures] = {}
-    for start, end, line, low, last in zip(
-        starts.tolist(), ends, lines, lowest, last_rows.tolist(), strict=True
+    for start, end, line, low_s, last in zip(
+        starts.tolist(), ends, lines, below_low, last_rows.tolist(), strict=True
     ):
         result[(int(vehicles[start]), bucket)] = SampleFigures(
             slots=slots[start:end],
             health_line=line,
             health_latest=columns.health_last[last] if last >= 0 else None,
-            low_charge=low < LOW_CHARGE,
+            below_low_seconds=low_s,
         )
     return result
 
@@ -137,11 +133,12 @@ def scan(
     selection: Selection,
     *,
     grid: SlotGrid,
+    offline_after: timedelta,
     use_hours: bool = True,
 ) -> dict[tuple[int, int], SampleFigures]:
     """Per vehicle and bucket with samples: the period (bucket CURRENT of ``selection``) in
-    the slots of ``grid``, the previous period (PREVIOUS) in one slot; health line and
-    latest health, samples under 20 %."""
+    the slots of ``grid``, the previous period (PREVIOUS) in one slot; health line, latest
+    health and time below 20 %."""
     parts = [SlotPart(_bucket(selection, CURRENT), grid)]
     previous = _bucket(selection, PREVIOUS)
     bounds = previous.bounds
@@ -149,57 +146,11 @@ def scan(
         parts.append(SlotPart(previous, SlotGrid.covering(bounds)))
     figures: dict[tuple[int, int], SampleFigures] = {}
     for bucket, part, columns in zip(
-        (CURRENT, PREVIOUS), parts, slot_columns(cursor, parts, use_hours=use_hours), strict=False
+        (CURRENT, PREVIOUS),
+        parts,
+        slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours),
+        strict=False,
     ):
         if columns is not None:
             figures |= _figures(columns, part.grid, bucket, with_slots=bucket == CURRENT)
     return figures
-
-
-def add_below_low(
-    cursor: duckdb.DuckDBPyConnection,
-    selection: Selection,
-    figures: dict[tuple[int, int], SampleFigures],
-    *,
-    grid: SlotGrid,
-    offline_after: timedelta,
-) -> None:
-    """Time from each sample under 20 % to the next sample of its vehicle in the bucket,
-    each step capped at ``offline_after`` (longer silence is no data, not time at low
-    charge), for the vehicles that had such samples at all; ``figures`` of both buckets."""
-    low = {key for key, item in figures.items() if item.low_charge}
-    if not low:
-        return
-    cap_us = int(offline_after.total_seconds() * MICROS)
-    # Only samples from the first low slot to the end of the last one plus the cap can be
-    # a low sample or the next sample within the cap of one (the previous period: all).
-    starts = [
-        grid.start_of(slot.number)
-        for key in low
-        for slot in figures[key].slots
-        if slot.low < LOW_CHARGE
-    ]
-    sql, parameters = rows_in_periods(
-        selection.restricted_to({vehicle_id for vehicle_id, _ in low}),
-        table="battery_samples",
-        at="sampled_at",
-        columns=_SAMPLE_COLUMNS_AT,
-    )
-    bounds = ""
-    if all(bucket == CURRENT for _, bucket in low):
-        # On the column itself, so that DuckDB skips row groups by their zone maps.
-        bounds = "WHERE sampled_at >= ? AND sampled_at < ?"
-        last = max(starts) + grid.width_us + cap_us
-        parameters = [*parameters, from_micros(min(starts)), from_micros(last)]
-    step = "least(coalesce(lead(t) OVER (PARTITION BY vehicle_id, bucket ORDER BY t) - t, ?), ?)"
-    rows = cursor.execute(
-        "SELECT vehicle_id, bucket, "  # noqa: S608 - constants only
-        f"coalesce(sum(step) FILTER (WHERE charge < {LOW_CHARGE}), 0) "
-        f"FROM (SELECT vehicle_id, bucket, charge, {step} AS step FROM ({sql}) {bounds}) "
-        "GROUP BY ALL",
-        [cap_us, cap_us, *parameters],
-    ).fetchall()
-    for vehicle_id, bucket, micros in rows:
-        item = figures.get((int(vehicle_id), int(bucket)))
-        if item is not None:
-            item.below_low_seconds = float(micros) / MICROS

@@ -92,4 +92,3 @@ class SampleFigures:
     health_latest: float | None = None
     health_line: HealthLine | None = None  # least squares over the bucket's samples
     below_low_seconds: float = 0.0
-    low_charge: bool = False  # a sample under 20 %

@@ -12,6 +12,7 @@ sum x² + 2 o sum x + n o², sum x y + o sum y), so that x stays within a slot's
 """
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import duckdb
@@ -20,9 +21,9 @@ import numpy.typing as npt
 
 from fleetscope.analytics.battery_slots import SlotGrid
 from fleetscope.analytics.fact_rows import Selection, SiteSlice, rows_in_periods
-from fleetscope.analytics.periods import Window, split_hour_ranges
+from fleetscope.analytics.periods import Window, merge_windows, split_hour_ranges
 from fleetscope.analytics.rollup_read import HOURS_OF_RANGES, range_parameters
-from fleetscope.facts.battery_hours import MEASURE_COLUMNS, TABLE, unit_aggregates
+from fleetscope.facts.battery_hours import MEASURE_COLUMNS, TABLE, unit_aggregates, with_next
 
 # Instants as ISO 8601 in UTC to the millisecond (the facts' resolution), made by DuckDB's
 # strftime from a zone-less TIMESTAMP of the epoch microseconds: 15,000 Python datetimes
@@ -48,6 +49,7 @@ class SlotColumns:
     health_xx: npt.NDArray[np.float64]
     health_xy: npt.NDArray[np.float64]
     health_last: list[float | None]  # the slot's latest SoH sample
+    low_s: npt.NDArray[np.float64]  # time below 20 %
 
 
 def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window]]:
@@ -69,7 +71,42 @@ def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window
     return sql, split.pieces
 
 
-def _units(selection: Selection, *, grid: SlotGrid, use_hours: bool, parameters: list[Any]) -> str:
+def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters: list[Any]) -> str:
+    """The samples of ``samples`` grouped by slot of ``grid``. Each sample's next one (the
+    end of a step under 20 %) may lie outside them: it is looked up (ASOF join) among the
+    samples of the same windows extended by the cap, beyond which a step is capped."""
+    rows_sql, rows_parameters = rows_in_periods(
+        samples, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
+    )
+    cap = timedelta(microseconds=cap_us)
+    extended = Selection(
+        [
+            SiteSlice(
+                part.vehicle_ids,
+                [
+                    (w, 0)
+                    for w in merge_windows(Window(w.start, w.end + cap) for w, _ in part.windows)
+                ],
+            )
+            for part in samples.slices
+        ]
+    )
+    next_sql, next_parameters = rows_in_periods(
+        extended, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
+    )
+    parameters += [grid.start_us, grid.start_us, grid.width_us, grid.width_us]
+    parameters += [*rows_parameters, *next_parameters]
+    slotted = f"SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, charge, health FROM ({rows_sql})"  # noqa: S608 - constants only
+    return (
+        f"SELECT vehicle_id, u, {unit_aggregates(cap_us=cap_us)} FROM ("  # noqa: S608 - constants only
+        "SELECT vehicle_id, u, t, (t - u) / 1e6 AS x, charge, health, next_t "
+        f"FROM ({with_next(slotted, next_sql)})) GROUP BY vehicle_id, u"
+    )
+
+
+def _units(
+    selection: Selection, *, grid: SlotGrid, use_hours: bool, cap_us: int, parameters: list[Any]
+) -> str:
     """The units of ``selection`` (one bucket) as a ``UNION ALL`` (vehicle_id, u = the
     unit's start in epoch microseconds, measures)."""
     parts: list[str] = []
@@ -86,17 +123,7 @@ def _units(selection: Selection, *, grid: SlotGrid, use_hours: bool, parameters:
             raw.append(part)
     samples = Selection(raw)
     if not samples.empty:
-        rows_sql, rows_parameters = rows_in_periods(
-            samples, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
-        )
-        parameters += [grid.start_us, grid.start_us, grid.width_us, grid.width_us]
-        parameters += rows_parameters
-        parts.append(
-            f"SELECT vehicle_id, u, {unit_aggregates()} FROM ("  # noqa: S608 - constants only
-            "SELECT vehicle_id, u, t, (t - u) / 1e6 AS x, charge, health FROM ("
-            "SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, charge, health "
-            f"FROM ({rows_sql}))) GROUP BY vehicle_id, u"
-        )
+        parts.append(_sample_units(samples, grid=grid, cap_us=cap_us, parameters=parameters))
     return " UNION ALL ".join(f"({sql})" for sql in parts)
 
 
@@ -109,11 +136,17 @@ class SlotPart:
 
 
 def slot_columns(
-    cursor: duckdb.DuckDBPyConnection, parts: list[SlotPart], *, use_hours: bool
+    cursor: duckdb.DuckDBPyConnection,
+    parts: list[SlotPart],
+    *,
+    offline_after: timedelta,
+    use_hours: bool,
 ) -> list[SlotColumns | None]:
     """The measures of each part per vehicle and slot of its grid (None: no samples), in
-    one query: the parts' slots are numbered one after the other. ``use_hours=False``
-    reads every sample (the reference in tests)."""
+    one query: the parts' slots are numbered one after the other. ``offline_after``: the
+    cap of a step under 20 % (the hourly rows hold the one of the writer, the same
+    setting). ``use_hours=False`` reads every sample (the reference in tests)."""
+    cap_us = round(offline_after.total_seconds() * 1_000_000)
     parameters: list[Any] = []
     units: list[str] = []
     offsets: list[int] = []
@@ -122,7 +155,11 @@ def slot_columns(
         offsets.append(offset)
         part_parameters: list[Any] = []
         part_units = _units(
-            part.selection, grid=part.grid, use_hours=use_hours, parameters=part_parameters
+            part.selection,
+            grid=part.grid,
+            use_hours=use_hours,
+            cap_us=cap_us,
+            parameters=part_parameters,
         )
         if part_units:
             start, width = part.grid.start_us, part.grid.width_us
@@ -140,14 +177,14 @@ def slot_columns(
         f"SELECT key // {total} AS vehicle_id, key % {total} AS slot, "  # noqa: S608 - constants only
         f"strftime(make_timestamp(low_at), '{_ISO_FORMAT}') AS low_at, low, "
         f"strftime(make_timestamp(high_at), '{_ISO_FORMAT}') AS high_at, high, "
-        "health_n, health_x, health_y, health_xx, health_xy, health_last FROM ("
+        "health_n, health_x, health_y, health_xx, health_xy, health_last, low_s FROM ("
         "SELECT key, arg_min(low_at, low) AS low_at, min(low) AS low, "
         "arg_max(high_at, high) AS high_at, max(high) AS high, "
         "sum(health_n)::DOUBLE AS health_n, sum(health_x + health_n * o) AS health_x, "
         "sum(health_y) AS health_y, "
         "sum(health_xx + 2 * o * health_x + health_n * o * o) AS health_xx, "
         "sum(health_xy + o * health_y) AS health_xy, "
-        "arg_max(health_last, health_last_at) AS health_last "
+        "arg_max(health_last, health_last_at) AS health_last, sum(low_s) AS low_s "
         f"FROM (SELECT vehicle_id::BIGINT * {total} + slot AS key, *, "
         f"(u - slot_start) / 1e6 AS o FROM ({' UNION ALL '.join(units)})) "
         "GROUP BY key) ORDER BY key",
@@ -188,6 +225,7 @@ def _part_columns(
         health_xx=array("health_xx"),
         health_xy=array("health_xy"),
         health_last=values("health_last"),
+        low_s=array("low_s"),
     )
 
 

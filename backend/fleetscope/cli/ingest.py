@@ -33,7 +33,9 @@ def offline_pipeline() -> Iterator["IngestPipeline"]:
     try:
         migrate_engine(engine)
         try:
-            store = FactStore(settings.resolved_facts_path())
+            store = FactStore(
+                settings.resolved_facts_path(), offline_after_s=settings.offline_after_seconds
+            )
         except FactStoreLockedError as err:
             raise fail(str(err)) from None
         with store:

@@ -26,7 +26,7 @@ def backfill(*, settings: Settings, messages: Iterable[tuple[str, bytes]]) -> Im
     partition = facts_path.with_name(f"{facts_path.stem}.fleet-share.duckdb")
     engine = engine_for(settings)
     try:
-        with FactStore(facts_path) as store:
+        with FactStore(facts_path, offline_after_s=settings.offline_after_seconds) as store:
             pipeline = build_pipeline(
                 settings, session_factory=make_session_factory(engine), store=store
             )

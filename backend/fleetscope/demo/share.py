@@ -48,7 +48,11 @@ class ShareIngestion:
         self._pending: list[tuple[str, bytes]] = []
         self._mine: dict[str, bool] = {}  # topic -> in the share
         self._engine = engine_for(share.settings)
-        self._store = FactStore(share.path, seq_base=SEQ_SPACING)
+        self._store = FactStore(
+            share.path,
+            seq_base=SEQ_SPACING,
+            offline_after_s=share.settings.offline_after_seconds,
+        )
         self._pipeline = build_pipeline(
             share.settings, session_factory=make_session_factory(self._engine), store=self._store
         )

@@ -7,21 +7,28 @@ period reads those and only the samples of partial hours. Per hour and vehicle:
 - the health (SoH) samples' count and the sums of x, y, x², x·y, with x the seconds after
   the start of the hour (small, so the sums lose nothing to cancellation) and y the SoH:
   the least-squares moments of any set of hours follow from them exactly;
-- the latest SoH sample and its instant.
+- the latest SoH sample and its instant;
+- the time below 20 %: for each sample under 20 %, the step to the vehicle's next sample,
+  capped at ``offline_after`` (longer silence is no data, not time at low charge; the cap
+  is the one the derivation uses for offline time, applied when written like it: a changed
+  setting applies with a rebuild). The step belongs to the sample's hour.
 
 The rows are one ``GROUP BY`` over the samples (``unit_aggregates``): the migration that
 adds the table and the fleet generator fill it with it, the fact store's writer recomputes
 the hours each batch touched with it (``refresh``), and analytics groups the samples of
 partial hours with it, so stored and read rows follow one definition. A recomputation
 from the stored samples, rather than an addition of the batch's samples to the stored
-row, keeps the earliest-instant rules exact when samples arrive late.
+row, keeps the earliest-instant rules exact when samples arrive late; the hours up to a cap
+before each touched hour are recomputed too, since a new sample ends the step of the
+sample before it.
 """
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import duckdb
 
+from fleetscope.derive.config import DerivationConfig
 from fleetscope.facts.model import BatterySample
 
 TABLE = "battery_hourly"
@@ -40,7 +47,8 @@ CREATE_TABLE = f"""CREATE TABLE {TABLE} (
     health_xx DOUBLE NOT NULL,
     health_xy DOUBLE NOT NULL,
     health_last_at BIGINT,
-    health_last DOUBLE
+    health_last DOUBLE,
+    low_s DOUBLE NOT NULL
 )"""
 
 # The measure columns in table order (after vehicle_id, hour_utc).
@@ -56,17 +64,23 @@ MEASURE_COLUMNS = (
     "health_xy",
     "health_last_at",
     "health_last",
+    "low_s",
 )
+LOW_CHARGE = 20.0
+# The derivation's default offline timeout, in microseconds.
+DEFAULT_CAP_US = int(DerivationConfig().offline_after.total_seconds() * 1_000_000)
 
 _HEALTH = "WHERE health IS NOT NULL"
 
 
-def unit_aggregates() -> str:
+def unit_aggregates(*, cap_us: int) -> str:
     """The measures of a group of samples, over columns ``t`` (epoch microseconds),
     ``x`` (seconds after the start of the group's unit: its hour, or a time slot),
-    ``charge`` and ``health``; named as ``MEASURE_COLUMNS``. Ties: the earliest instant
-    (a struct orders by charge, then by time), the largest SoH among samples at one
-    instant."""
+    ``charge``, ``health`` and ``next_t`` (the vehicle's next sample, NULL for none);
+    named as ``MEASURE_COLUMNS``. Ties: the earliest instant (a struct orders by charge,
+    then by time), the largest SoH among samples at one instant. ``cap_us``: the cap of a
+    step under 20 % (an integer, formatted into the SQL)."""
+    step = f"least(coalesce(next_t - t, {int(cap_us)}), {int(cap_us)})"
     return (
         "min(charge) AS low, arg_min(t, (charge, t)) AS low_at, "
         "max(charge) AS high, arg_max(t, (charge, -t)) AS high_at, "
@@ -76,31 +90,46 @@ def unit_aggregates() -> str:
         f"coalesce(sum(x * x) FILTER ({_HEALTH}), 0) AS health_xx, "
         "coalesce(sum(x * health), 0) AS health_xy, "
         f"max(t) FILTER ({_HEALTH}) AS health_last_at, "
-        f"arg_max(health, (t, health)) FILTER ({_HEALTH}) AS health_last"
+        f"arg_max(health, (t, health)) FILTER ({_HEALTH}) AS health_last, "
+        f"coalesce(sum({step}) FILTER (WHERE charge < {LOW_CHARGE}), 0) / 1e6 AS low_s"
     )
 
 
-def _hourly_rows(samples: str) -> str:
-    """``battery_hourly`` rows of the samples subquery ``samples`` (columns vehicle_id,
-    sampled_at, charge, health), in time order as ingestion appends them (the zone maps
-    then skip other periods)."""
-    hour = f"t // {MICROS_PER_HOUR} * {MICROS_PER_HOUR}"
+def with_next(samples: str, following: str) -> str:
+    """The rows of ``samples`` (vehicle_id, t, ...) with ``next_t``: the vehicle's next
+    later instant among ``following`` (vehicle_id, t), NULL for none (an ASOF join; the
+    battery page's reading of partial hours uses the same, so both agree on samples that
+    share an instant: each counts its step)."""
     return (
-        f"SELECT vehicle_id, make_timestamptz(hour_us) AS hour_utc, {unit_aggregates()} "  # noqa: S608 - constants only
-        f"FROM (SELECT vehicle_id, t, {hour} AS hour_us, (t - {hour}) / 1e6 AS x, charge, "
-        "health FROM (SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health "
-        f"FROM ({samples}))) GROUP BY vehicle_id, hour_us ORDER BY hour_us, vehicle_id"
+        f"SELECT s.*, n.t AS next_t FROM ({samples}) s ASOF LEFT JOIN "  # noqa: S608 - constants only
+        f"(SELECT vehicle_id, t FROM ({following})) n ON s.vehicle_id = n.vehicle_id AND n.t > s.t"
     )
 
 
-def fill_sql(*, target: str = TABLE) -> str:
+def _hourly_rows(samples: str, *, cap_us: int) -> str:
+    """``battery_hourly`` rows of the samples subquery ``samples`` (columns vehicle_id,
+    sampled_at, charge, health; twice in the SQL: a sample's next one is looked for among
+    them), in time order as ingestion appends them (the zone maps then skip other periods).
+    """
+    hour = f"t // {MICROS_PER_HOUR} * {MICROS_PER_HOUR}"
+    timed = f"SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health FROM ({samples})"  # noqa: S608
+    return (
+        "SELECT vehicle_id, make_timestamptz(hour_us) AS hour_utc, "  # noqa: S608 - constants only
+        f"{unit_aggregates(cap_us=cap_us)} FROM (SELECT vehicle_id, t, {hour} AS hour_us, "
+        f"(t - {hour}) / 1e6 AS x, charge, health, next_t FROM ({with_next(timed, timed)})) "
+        "GROUP BY vehicle_id, hour_us ORDER BY hour_us, vehicle_id"
+    )
+
+
+def fill_sql(*, cap_us: int, target: str = TABLE) -> str:
     """The statement adding the rows of all stored samples to ``target`` (a constant)."""
-    return f"INSERT INTO {target} {_hourly_rows('SELECT * FROM battery_samples')}"  # noqa: S608 - constants only
+    rows = _hourly_rows("SELECT * FROM battery_samples", cap_us=cap_us)
+    return f"INSERT INTO {target} {rows}"
 
 
-def fill(connection: duckdb.DuckDBPyConnection) -> None:
+def fill(connection: duckdb.DuckDBPyConnection, *, cap_us: int) -> None:
     """All hours of all stored samples, into an empty table."""
-    connection.execute(fill_sql())
+    connection.execute(fill_sql(cap_us=cap_us))
 
 
 def hours_of(samples: Iterable[BatterySample]) -> set[tuple[int, datetime]]:
@@ -110,11 +139,20 @@ def hours_of(samples: Iterable[BatterySample]) -> set[tuple[int, datetime]]:
     return {(vehicle, datetime.fromtimestamp(hour * 3600, UTC)) for vehicle, hour in hours}
 
 
-def refresh(connection: duckdb.DuckDBPyConnection, hours: set[tuple[int, datetime]]) -> None:
+def refresh(
+    connection: duckdb.DuckDBPyConnection, hours: set[tuple[int, datetime]], *, cap_us: int
+) -> None:
     """Recompute the rows of ``hours`` (vehicle, UTC hour) from the stored samples, in the
-    caller's transaction (after the batch's samples were inserted)."""
+    caller's transaction (after the batch's samples were inserted), and of the hours up to
+    ``cap_us`` before each (their last step under 20 % may end at a sample of ``hours``)."""
     if not hours:
         return
+    back = -(-cap_us // MICROS_PER_HOUR)
+    hours = {
+        (vehicle, hour - timedelta(hours=earlier))
+        for vehicle, hour in hours
+        for earlier in range(back + 1)
+    }
     vehicles = [vehicle for vehicle, _ in hours]
     starts = [hour for _, hour in hours]
     first, last = min(starts), max(starts)
@@ -123,13 +161,17 @@ def refresh(connection: duckdb.DuckDBPyConnection, hours: set[tuple[int, datetim
         f"DELETE FROM {TABLE} WHERE hour_utc BETWEEN ? AND ? AND {touched}",  # noqa: S608 - constants only
         [first, last, vehicles, starts],
     )
-    # The samples of the touched vehicles from the first hour's start to the last one's
-    # end (on the column, so that DuckDB skips other row groups), then only the hours.
+    # The samples of the touched vehicles from the first hour's start to the last one's end
+    # plus the cap (the next sample of the last ones; on the column, so that DuckDB skips
+    # other row groups), then only the hours.
     samples = (
-        "SELECT * FROM battery_samples WHERE sampled_at >= ? "
-        "AND sampled_at < ? + INTERVAL 1 HOUR AND list_contains(?::INTEGER[], vehicle_id)"
+        "SELECT * FROM battery_samples WHERE sampled_at >= ? AND sampled_at < ? "
+        "AND list_contains(?::INTEGER[], vehicle_id)"
     )
+    until = last + timedelta(hours=1, microseconds=cap_us)
+    rows = _hourly_rows(samples, cap_us=cap_us)
+    bounds = [first, until, sorted(set(vehicles))]
     connection.execute(
-        f"INSERT INTO {TABLE} SELECT * FROM ({_hourly_rows(samples)}) WHERE {touched}",  # noqa: S608 - constants only
-        [first, last, sorted(set(vehicles)), vehicles, starts],
+        f"INSERT INTO {TABLE} SELECT * FROM ({rows}) WHERE {touched}",  # noqa: S608 - constants only
+        [*bounds, *bounds, vehicles, starts],
     )

@@ -258,9 +258,10 @@ def _site_rollups(connection: duckdb.DuckDBPyConnection) -> None:
 
 def _battery_hours(connection: duckdb.DuckDBPyConnection) -> None:
     """The battery page's measures per vehicle and UTC hour, filled from the samples stored
-    (about two seconds for a year of a hundred vehicles)."""
+    (a few seconds for a year of a hundred vehicles), with the default offline cap (a store
+    configured otherwise applies its own with a rebuild, like its offline intervals)."""
     connection.execute(battery_hours.CREATE_TABLE)
-    battery_hours.fill(connection)
+    battery_hours.fill(connection, cap_us=battery_hours.DEFAULT_CAP_US)
 
 
 MIGRATIONS: tuple[Migration, ...] = (

@@ -55,8 +55,13 @@ def reader_beside(cursor: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnectio
 
 
 class FactStore:
-    def __init__(self, path: Path | str, *, seq_base: int = 0) -> None:
-        """``seq_base``: arrival sequence numbers start above it (disjoint partitions)."""
+    def __init__(
+        self, path: Path | str, *, seq_base: int = 0, offline_after_s: float | None = None
+    ) -> None:
+        """``seq_base``: arrival sequence numbers start above it (disjoint partitions).
+        ``offline_after_s``: the derivation's offline timeout (settings), which also caps a
+        step under 20 % charge in the hourly battery rows; the derivation's default if None.
+        """
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -68,12 +73,19 @@ class FactStore:
                 "Stop it, or send the data to POST /v2/Ingest/vda5050 instead."
             ) from err
         self._connection.execute("SET TimeZone = 'UTC'")
+        # A migration may run for seconds: no progress bar drawn into the server's output.
+        self._connection.execute("SET enable_progress_bar = false")
         schema.migrate(self._connection)
         self._create_staging()
         self._write_lock = threading.Lock()
         self._compressor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fleetscope-zlib")
         self._cursor_lock = threading.Lock()
         self._seq_base = seq_base
+        self._low_cap_us = (
+            battery_hours.DEFAULT_CAP_US
+            if offline_after_s is None
+            else round(offline_after_s * 1_000_000)
+        )
         self._zones: dict[int, ZoneInfo] = {}
         self._rollups = RollupWriter()
         self._load_counters()
@@ -205,7 +217,7 @@ class FactStore:
         for fact_type, facts in by_type.items():
             self._insert_columns(FACT_TABLES[fact_type], fact_table(fact_type, facts))
         samples = [s for s in by_type.get(BatterySample, ()) if isinstance(s, BatterySample)]
-        battery_hours.refresh(connection, battery_hours.hours_of(samples))
+        battery_hours.refresh(connection, battery_hours.hours_of(samples), cap_us=self._low_cap_us)
         written = self._rollups.write(connection, rollups)
         if batch.snapshots:
             snapshot_rows = [

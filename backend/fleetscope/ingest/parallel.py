@@ -41,7 +41,9 @@ def _ingest_partition(
 ) -> ImportResult:
     engine = engine_for(settings)
     try:
-        with FactStore(path, seq_base=seq_base) as store:
+        with FactStore(
+            path, seq_base=seq_base, offline_after_s=settings.offline_after_seconds
+        ) as store:
             pipeline = build_pipeline(
                 settings, session_factory=make_session_factory(engine), store=store
             )
@@ -82,7 +84,7 @@ def ingest_partitioned(
                 for k, (partition, path) in enumerate(zip(partitions, paths, strict=True))
             ]
             results = [future.result() for future in futures]
-        with FactStore(target) as store:
+        with FactStore(target, offline_after_s=settings.offline_after_seconds) as store:
             for path in paths:
                 absorb_partition(store, path=path)
     finally:

@@ -69,7 +69,9 @@ def start_ingestion(
     start_mqtt: bool = True,
 ) -> IngestionHandle:
     """Open the fact store and start the ingest worker (and MQTT when ``mqtt_url`` is set)."""
-    store = FactStore(settings.resolved_facts_path())
+    store = FactStore(
+        settings.resolved_facts_path(), offline_after_s=settings.offline_after_seconds
+    )
     hub = LiveHub()
     pipeline = build_pipeline(
         settings,

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
-from fleetscope.analytics.battery_scan import add_below_low, scan
+from fleetscope.analytics.battery_scan import scan
 from fleetscope.analytics.battery_slots import LOW_CHARGE, SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_periods
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
@@ -63,8 +63,7 @@ def _scan(
     use_hours: bool = True,
 ) -> dict[tuple[int, int], SampleFigures]:
     """Both periods and the time below 20 %, as the battery resource reads them."""
-    figures = scan(cursor, selection, grid=grid, use_hours=use_hours)
-    add_below_low(cursor, selection, figures, grid=grid, offline_after=OFFLINE_AFTER)
+    figures = scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER, use_hours=use_hours)
     return figures
 
 
@@ -77,7 +76,15 @@ def _fit(points: list[tuple[float, float]]) -> tuple[float, float]:
     return slope, mean_y - slope * mean_x
 
 
-def _check(figures: SampleFigures, samples: list[Sample], *, bucket: int, grid: SlotGrid) -> None:
+def _check(
+    figures: SampleFigures,
+    samples: list[Sample],
+    *,
+    every: list[Sample],
+    bucket: int,
+    grid: SlotGrid,
+) -> None:
+    """``samples``: the vehicle's samples in the bucket; ``every``: all of its samples."""
     ordered = sorted(samples, key=lambda s: s[1])
     with_health = [(at.timestamp(), h) for _, at, _, h in ordered if h is not None]
     assert figures.health_latest == with_health[-1][1]
@@ -87,10 +94,13 @@ def _check(figures: SampleFigures, samples: list[Sample], *, bucket: int, grid: 
     moment = to_micros(ordered[-1][1])
     expected = intercept + slope * moment / 1e6
     assert figures.health_line.at(moment) == pytest.approx(expected, abs=1e-9)
+    # Each low sample counts until the vehicle's next sample, in T or not, at most the cap.
+    instants = sorted(at for _, at, _, _ in every)
     below = 0.0
-    for (_, at, charge, _), following in zip(ordered, [*ordered[1:], None], strict=True):
+    for _, at, charge, _ in ordered:
         if charge < LOW_CHARGE:
-            step = OFFLINE_AFTER if following is None else min(following[1] - at, OFFLINE_AFTER)
+            later = [t for t in instants if t > at]
+            step = min(later[0] - at, OFFLINE_AFTER) if later else OFFLINE_AFTER
             below += step.total_seconds()
     assert figures.below_low_seconds == pytest.approx(below, abs=1e-6)
     if bucket == PREVIOUS:
@@ -134,8 +144,7 @@ def test_the_scan_matches_a_brute_force_reading(
     previous_floor: float,
     use_hours: bool,
 ) -> None:
-    """With low charge in both periods, and only in the period (its time below 20 % is
-    then read from the first to the last low slot)."""
+    """With low charge in both periods, and only in the period."""
     samples = _samples(seed=5, previous_floor=previous_floor)
     columns = list(zip(*samples, strict=True))
     cursor.execute(  # one statement: executemany manages a few hundred rows per second
@@ -143,7 +152,7 @@ def test_the_scan_matches_a_brute_force_reading(
         "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
         [list(column) for column in columns],
     )
-    battery_hours.fill(cursor)
+    battery_hours.fill(cursor, cap_us=int(OFFLINE_AFTER.total_seconds() * 1e6))
     scope = _scope(shift)
     selection = select_periods(scope, now=NOW)
     windows = [(w, bucket) for part in selection.slices for w, bucket in part.windows]
@@ -158,7 +167,8 @@ def test_the_scan_matches_a_brute_force_reading(
             for s in samples
             if s[0] == vehicle and any(w.start <= s[1] < w.end for w, b in windows if b == bucket)
         ]
-        _check(figures, inside, bucket=bucket, grid=grid)
+        every = [s for s in samples if s[0] == vehicle]
+        _check(figures, inside, every=every, bucket=bucket, grid=grid)
         low = figures.below_low_seconds > 0
         assert low if bucket == CURRENT or not previous_floor else not low
 
@@ -178,11 +188,11 @@ def test_whole_hours_are_read_from_the_hourly_rows(cursor: duckdb.DuckDBPyConnec
         "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
         [list(column) for column in columns],
     )
-    battery_hours.fill(cursor)
+    battery_hours.fill(cursor, cap_us=int(OFFLINE_AFTER.total_seconds() * 1e6))
     selection = select_periods(_scope(None), now=NOW)
     grid = SlotGrid.over(Window(NOW - timedelta(days=10), NOW), slots=50)
-    expected = scan(cursor, selection, grid=grid)
+    expected = scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER)
     assert {bucket for _, bucket in expected} == {CURRENT, PREVIOUS}
     cursor.execute("DELETE FROM battery_samples")
-    assert scan(cursor, selection, grid=grid) == expected
-    assert scan(cursor, selection, grid=grid, use_hours=False) == {}
+    assert scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER) == expected
+    assert scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER, use_hours=False) == {}

@@ -1,6 +1,7 @@
 """The hourly battery rows: written with each batch, equal to the rows recomputed from all the
 samples (also when a late sample changes an hour written before, with ties on the lowest and
-highest charge), filled by the migration that adds the table, emptied by a rebuild."""
+highest charge, and when a new sample ends the step under 20 % of an earlier hour), filled
+by the migration that adds the table, emptied by a rebuild."""
 
 import random
 from datetime import UTC, datetime, timedelta
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pytest
 
 from fleetscope.facts import battery_hours, schema
 from fleetscope.facts.model import BatterySample
@@ -29,11 +31,22 @@ def _recomputed(connection: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
     connection.execute(
         f"CREATE TEMP TABLE expected AS SELECT * FROM {battery_hours.TABLE} LIMIT 0"  # noqa: S608 - constants only
     )
-    connection.execute(battery_hours.fill_sql(target="expected"))
+    connection.execute(
+        battery_hours.fill_sql(cap_us=battery_hours.DEFAULT_CAP_US, target="expected")
+    )
     try:
         return _rows(connection, "expected")
     finally:
         connection.execute("DROP TABLE expected")
+
+
+def _same(stored: list[tuple[Any, ...]], expected: list[tuple[Any, ...]]) -> bool:
+    """Equal rows; sums of floats to the last digits (their order of addition differs)."""
+    return len(stored) == len(expected) and all(
+        a == pytest.approx(b, rel=1e-12) if isinstance(a, float) else a == b
+        for row, other in zip(stored, expected, strict=True)
+        for a, b in zip(row, other, strict=True)
+    )
 
 
 def _samples(seed: int) -> list[BatterySample]:
@@ -62,10 +75,28 @@ def test_batches_keep_the_rows_equal_to_a_recomputation(tmp_path: Path) -> None:
         store.write_batch(StoreBatch(facts=list(late), zones=ZONES))
         connection = store.cursor()
         stored = _rows(connection, battery_hours.TABLE)
-        assert stored == _recomputed(connection)
+        assert _same(stored, _recomputed(connection))
         assert sum(row[6] for row in stored) == sum(s.health is not None for s in samples)
         first = min(samples, key=lambda s: (s.vehicle_id, s.charge, s.at))
         assert stored[0][2:4] == (first.charge, int(first.at.timestamp() * 1e6))
+
+
+def test_a_new_sample_ends_the_step_under_20_percent_of_the_hour_before(
+    tmp_path: Path,
+) -> None:
+    low = BatterySample(1, T0 - timedelta(seconds=10), 15.0, False, 48.0, None)
+    later = BatterySample(1, T0 + timedelta(seconds=20), 30.0, False, 48.0, None)
+    with FactStore(tmp_path / "facts.duckdb") as store:
+        store.write_batch(StoreBatch(facts=[low], zones=ZONES))
+        connection = store.cursor()
+        query = f"SELECT hour_utc, low_s FROM {battery_hours.TABLE} ORDER BY 1"  # noqa: S608 - constants only
+        cap = battery_hours.DEFAULT_CAP_US / 1e6  # no next sample yet: the step is capped
+        assert connection.execute(query).fetchall() == [(T0 - timedelta(hours=1), cap)]
+        store.write_batch(StoreBatch(facts=[later], zones=ZONES))
+        assert connection.execute(query).fetchall() == [
+            (T0 - timedelta(hours=1), 30.0),
+            (T0, 0.0),
+        ]
 
 
 def test_the_migration_fills_the_rows_of_samples_stored_before() -> None:
@@ -80,7 +111,7 @@ def test_the_migration_fills_the_rows_of_samples_stored_before() -> None:
     schema.migrate(connection)
     stored = _rows(connection, battery_hours.TABLE)
     assert len(stored) > 10
-    assert stored == _recomputed(connection)
+    assert _same(stored, _recomputed(connection))
 
 
 def test_a_rebuild_empties_the_rows(tmp_path: Path) -> None:
