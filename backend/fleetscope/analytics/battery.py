@@ -36,7 +36,7 @@ from fleetscope.analytics.battery_sessions import (
     session_totals,
     vehicle_session_figures,
 )
-from fleetscope.analytics.battery_slots import LOW_CHARGE, SampleFigures, SlotGrid
+from fleetscope.analytics.battery_slots import SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.kpis import kpi_columns
 from fleetscope.analytics.models import PeriodOut
@@ -45,6 +45,7 @@ from fleetscope.analytics.periods import Window
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
 from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.appstore.schemas import CamelModel
+from fleetscope.facts.battery_hours import LOW_CHARGE
 from fleetscope.facts.store import reader_beside
 
 SECONDS_PER_30_DAYS = 30 * 86400

@@ -35,8 +35,6 @@ from fleetscope.analytics.fact_rows import (
     SiteSlice,
 )
 
-_SAMPLE_COLUMNS_AT = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.sampled_at"
-
 
 def _fits(
     starts: npt.NDArray[np.intp], columns: SlotColumns, grid: SlotGrid

@@ -5,11 +5,10 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from fleetscope.analytics.periods import Window
+from fleetscope.facts.battery_hours import MICROS_PER_HOUR
 from fleetscope.facts.rawlog import from_micros, to_micros
 
-LOW_CHARGE = 20.0
 MICROS = 1_000_000
-MICROS_PER_HOUR = 3600 * MICROS
 _MILLIS = 1_000
 
 

@@ -23,7 +23,13 @@ from fleetscope.analytics.battery_slots import SlotGrid
 from fleetscope.analytics.fact_rows import Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.periods import Window, merge_windows, split_hour_ranges
 from fleetscope.analytics.rollup_read import HOURS_OF_RANGES, range_parameters
-from fleetscope.facts.battery_hours import MEASURE_COLUMNS, TABLE, unit_aggregates, with_next
+from fleetscope.facts.battery_hours import (
+    MEASURE_COLUMNS,
+    TABLE,
+    cap_us,
+    unit_aggregates,
+    with_next,
+)
 
 # Instants as ISO 8601 in UTC to the millisecond (the facts' resolution), made by DuckDB's
 # strftime from a zone-less TIMESTAMP of the epoch microseconds: 15,000 Python datetimes
@@ -146,19 +152,19 @@ def slot_columns(
     one query: the parts' slots are numbered one after the other. ``offline_after``: the
     cap of a step under 20 % (the hourly rows hold the one of the writer, the same
     setting). ``use_hours=False`` reads every sample (the reference in tests)."""
-    cap_us = round(offline_after.total_seconds() * 1_000_000)
+    cap = cap_us(offline_after)
     parameters: list[Any] = []
     units: list[str] = []
     offsets: list[int] = []
+    offset = 0
     for part in parts:
-        offset = sum(earlier.grid.count for earlier in parts[: len(offsets)])
         offsets.append(offset)
         part_parameters: list[Any] = []
         part_units = _units(
             part.selection,
             grid=part.grid,
             use_hours=use_hours,
-            cap_us=cap_us,
+            cap_us=cap,
             parameters=part_parameters,
         )
         if part_units:
@@ -168,9 +174,10 @@ def slot_columns(
                 f"FROM ({part_units})"
             )
             parameters += [offset, start, width, start, start, width, width, *part_parameters]
+        offset += part.grid.count
     if not units:
         return [None for _ in parts]
-    total = sum(part.grid.count for part in parts)
+    total = offset
     # One integer group key (vehicle, slot): one key column groups much faster than two.
     # Fetched column-wise: ``fetchall`` converts value by value.
     columns = cursor.execute(
@@ -203,11 +210,10 @@ def _part_columns(
     """The ``rows`` of one part, its slots numbered from 0."""
     if not rows.any():
         return None
-    chosen = np.flatnonzero(rows).tolist()
 
-    def values(name: str) -> list[Any]:
-        every = _values(columns[name])
-        return [every[index] for index in chosen]
+    def values(name: str) -> list[Any]:  # Python values, None where NULL (masked)
+        chosen: list[Any] = np.ma.asarray(columns[name])[rows].tolist()
+        return chosen
 
     def array(name: str) -> Any:
         return np.asarray(columns[name])[rows]
@@ -227,9 +233,3 @@ def _part_columns(
         health_last=values("health_last"),
         low_s=array("low_s"),
     )
-
-
-def _values(column: Any) -> list[Any]:
-    """A column of ``fetchnumpy`` as Python values, None where NULL (masked)."""
-    values: list[Any] = np.ma.asarray(column).tolist()
-    return values

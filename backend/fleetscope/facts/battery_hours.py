@@ -67,8 +67,15 @@ MEASURE_COLUMNS = (
     "low_s",
 )
 LOW_CHARGE = 20.0
-# The derivation's default offline timeout, in microseconds.
-DEFAULT_CAP_US = int(DerivationConfig().offline_after.total_seconds() * 1_000_000)
+
+
+def cap_us(offline_after: timedelta) -> int:
+    """The cap of a step under 20 % (``offline_after``) in whole microseconds."""
+    return offline_after // timedelta(microseconds=1)
+
+
+# The derivation's default offline timeout.
+DEFAULT_CAP_US = cap_us(DerivationConfig().offline_after)
 
 _HEALTH = "WHERE health IS NOT NULL"
 
@@ -108,13 +115,14 @@ def with_next(samples: str, following: str) -> str:
 
 def _hourly_rows(samples: str, *, cap_us: int) -> str:
     """``battery_hourly`` rows of the samples subquery ``samples`` (columns vehicle_id,
-    sampled_at, charge, health; twice in the SQL: a sample's next one is looked for among
-    them), in time order as ingestion appends them (the zone maps then skip other periods).
+    sampled_at, charge, health; a sample's next one is looked for among them: read once, as
+    a CTE), in time order as ingestion appends them (the zone maps then skip other periods).
     """
     hour = f"t // {MICROS_PER_HOUR} * {MICROS_PER_HOUR}"
-    timed = f"SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health FROM ({samples})"  # noqa: S608
+    timed = "SELECT * FROM timed"
     return (
-        "SELECT vehicle_id, make_timestamptz(hour_us) AS hour_utc, "  # noqa: S608 - constants only
+        "WITH timed AS (SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health "  # noqa: S608 - constants only
+        f"FROM ({samples})) SELECT vehicle_id, make_timestamptz(hour_us) AS hour_utc, "
         f"{unit_aggregates(cap_us=cap_us)} FROM (SELECT vehicle_id, t, {hour} AS hour_us, "
         f"(t - {hour}) / 1e6 AS x, charge, health, next_t FROM ({with_next(timed, timed)})) "
         "GROUP BY vehicle_id, hour_us ORDER BY hour_us, vehicle_id"
@@ -170,8 +178,7 @@ def refresh(
     )
     until = last + timedelta(hours=1, microseconds=cap_us)
     rows = _hourly_rows(samples, cap_us=cap_us)
-    bounds = [first, until, sorted(set(vehicles))]
     connection.execute(
         f"INSERT INTO {TABLE} SELECT * FROM ({rows}) WHERE {touched}",  # noqa: S608 - constants only
-        [*bounds, *bounds, vehicles, starts],
+        [first, until, sorted(set(vehicles)), vehicles, starts],
     )

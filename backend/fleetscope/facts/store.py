@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
@@ -84,7 +84,7 @@ class FactStore:
         self._low_cap_us = (
             battery_hours.DEFAULT_CAP_US
             if offline_after_s is None
-            else round(offline_after_s * 1_000_000)
+            else battery_hours.cap_us(timedelta(seconds=offline_after_s))
         )
         self._zones: dict[int, ZoneInfo] = {}
         self._rollups = RollupWriter()

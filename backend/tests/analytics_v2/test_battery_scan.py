@@ -12,11 +12,12 @@ import duckdb
 import pytest
 
 from fleetscope.analytics.battery_scan import scan
-from fleetscope.analytics.battery_slots import LOW_CHARGE, SampleFigures, SlotGrid
+from fleetscope.analytics.battery_slots import SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_periods
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift, Window
 from fleetscope.facts import battery_hours
+from fleetscope.facts.battery_hours import LOW_CHARGE
 from fleetscope.facts.rawlog import to_micros
 
 FIRST_DAY = date(2026, 3, 10)
