@@ -17,6 +17,7 @@ from pydantic import Field
 
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.models import PeriodOut
+from fleetscope.analytics.order_index import OrderIndex
 from fleetscope.analytics.order_summary import ORDER_COLUMNS, OrderSummary, summarize_orders
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
@@ -114,18 +115,27 @@ def histogram_edges() -> list[float]:
 
 
 def processes(
-    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    index: OrderIndex | None = None,
 ) -> ProcessesOut:
+    """``index``: the store's orders in memory, read instead of the orders of a long T."""
     selection = select_periods(scope, now=now)
-    rows_sql, parameters = rows_in_periods(
-        selection, table="orders", at="end_at", columns=ORDER_COLUMNS
+    summaries = (
+        index.summaries(cursor, selection, by_vehicle=not scope.combined) if index else None
     )
-    summaries = summarize_orders(
-        cursor,
-        (rows_sql, parameters),
-        key=None if scope.combined else "vehicle_id",
-        fleet=not scope.combined,
-    )
+    if summaries is None:
+        rows_sql, parameters = rows_in_periods(
+            selection, table="orders", at="end_at", columns=ORDER_COLUMNS
+        )
+        summaries = summarize_orders(
+            cursor,
+            (rows_sql, parameters),
+            key=None if scope.combined else "vehicle_id",
+            fleet=not scope.combined,
+        )
 
     def entry(vehicle_id: int | None, name: str | None) -> ProcessEntry:
         return ProcessEntry(

@@ -8,6 +8,7 @@ from typing import Annotated
 import duckdb
 from fastapi import Depends, Query, Request
 
+from fleetscope.analytics.order_index import OrderIndex
 from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
 from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.api.deps import CurrentUser, SessionDep
@@ -62,6 +63,14 @@ async def get_fact_store(request: Request) -> FactStore:
 
 
 FactStoreDep = Annotated[FactStore, Depends(get_fact_store)]
+
+
+async def get_order_index(request: Request) -> OrderIndex | None:
+    index: OrderIndex | None = getattr(request.app.state, "order_index", None)
+    return index
+
+
+OrderIndexDep = Annotated[OrderIndex | None, Depends(get_order_index)]
 
 
 @contextmanager

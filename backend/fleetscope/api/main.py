@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fleetscope import __version__
+from fleetscope.analytics.order_index import OrderIndex
 from fleetscope.api.errors import error_response, install_error_handlers
 from fleetscope.api.routes import api_router
 from fleetscope.api.timing import ServerTimingMiddleware
@@ -83,6 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         running.state.ingestion = await run_in_threadpool(
             start_ingestion, settings, session_factory=running.state.session_factory
         )
+        if settings.order_index:
+            running.state.order_index = OrderIndex(running.state.ingestion.store)
         # Analytics responses allocate hundreds of thousands of short-lived objects; every
         # full collection would also walk the long-lived ones of the loaded modules. Freeze
         # those out of the collector's sight and collect the young generation less often.

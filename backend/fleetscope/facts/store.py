@@ -88,6 +88,9 @@ class FactStore:
         )
         self._zones: dict[int, ZoneInfo] = {}
         self._rollups = RollupWriter()
+        # Odd while facts are removed or merged in (``reset_derived``, ``exclusive``), and
+        # changed by each: a reader's cache of facts holds for one even generation.
+        self._generation = 0
         self._load_counters()
 
     def _load_counters(self) -> None:
@@ -107,10 +110,17 @@ class FactStore:
     def exclusive(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """The write connection for a bulk operation (``facts.merge``); counters reload after."""
         with self._write_lock:
+            self._generation += 1
             try:
                 yield self._connection
             finally:
+                self._generation += 1
                 self._load_counters()
+
+    @property
+    def generation(self) -> int:
+        """Changed by every operation that removes or merges facts; odd during one."""
+        return self._generation
 
     def close(self) -> None:
         with self._write_lock:
@@ -276,6 +286,7 @@ class FactStore:
     def reset_derived(self) -> None:
         """Drop facts, rollups, snapshots, live statuses and zones (raw log stays): rebuild."""
         with self._write_lock:
+            self._generation += 1
             connection = self._connection
             connection.execute("BEGIN TRANSACTION")
             try:
@@ -288,6 +299,8 @@ class FactStore:
             except BaseException:
                 connection.execute("ROLLBACK")
                 raise
+            finally:
+                self._generation += 1
             connection.execute("CHECKPOINT")
 
     # --- reading -------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from fleetscope.analytics.workflows import (
     workflow_histogram,
     workflows,
 )
-from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
+from fleetscope.api.analytics_deps import FactStoreDep, OrderIndexDep, ScopeDep, reading
 from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.appstore.errors import NotFoundError
 from fleetscope.i18n.messages import VEHICLE_NOT_FOUND
@@ -60,9 +60,9 @@ ActionTypePath = Annotated[str, Path(alias="actionType", min_length=1, max_lengt
 
 
 @router.get("/Processes", response_model=Envelope[ProcessesOut])
-def get_processes(scope: ScopeDep, store: FactStoreDep) -> Response:
+def get_processes(scope: ScopeDep, store: FactStoreDep, index: OrderIndexDep) -> Response:
     with reading(store) as cursor:
-        return json_ok(processes(cursor, scope, now=datetime.now(UTC)))
+        return json_ok(processes(cursor, scope, now=datetime.now(UTC), index=index))
 
 
 @router.get("/Workflows", response_model=Envelope[WorkflowsOut])

@@ -1,0 +1,204 @@
+"""The orders in memory (``order_runs``, ``order_index``) against ``summarize_orders``, the
+SQL path of every figure: periods with and without shifts off the full hour, two sites,
+per vehicle and combined; then the index kept up to date as orders are appended, and the
+cases it hands back to SQL."""
+
+import math
+import random
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
+from fleetscope.analytics.order_index import OrderIndex
+from fleetscope.analytics.order_runs import OrderRuns, summarize_runs
+from fleetscope.analytics.order_summary import ORDER_COLUMNS, Key, OrderSummary, summarize_orders
+from fleetscope.analytics.periods import Window
+from fleetscope.analytics.snapshot import read_snapshot
+from fleetscope.facts.store import FactStore
+
+START = datetime(2026, 3, 1, tzinfo=UTC)
+DAYS = 6
+
+
+@pytest.fixture
+def store() -> Iterator[FactStore]:
+    with FactStore(":memory:") as opened:
+        yield opened
+
+
+def _append(store: FactStore, rng: random.Random, vehicles: list[int], count: int) -> None:
+    rows = []
+    for number in range(count):
+        end = START + timedelta(seconds=rng.uniform(0, DAYS * 86400))
+        # Millisecond jitter, and whole minutes so that equal cycle times occur.
+        cycle = rng.choice(
+            [
+                timedelta(minutes=rng.randrange(1, 9)),
+                timedelta(milliseconds=int(rng.lognormvariate(12.5, 0.9))),
+            ]
+        )
+        outcome = rng.choice(["finished"] * 6 + ["failed", "cancelled", "aborted"])
+        rows.append(
+            (
+                rng.choice(vehicles),
+                f"o{rng.random()}-{number}",
+                "PICK",
+                end - cycle,
+                end,
+                outcome,
+                rng.choice([0.0, rng.uniform(0, 90)]),
+                rng.uniform(0, 30),
+            )
+        )
+    cursor = store.cursor()
+    try:
+        cursor.executemany("INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, ?, ?, 0)", rows)
+    finally:
+        cursor.close()
+
+
+def _days(first: int, last: int) -> Window:
+    return Window(START + timedelta(days=first), START + timedelta(days=last))
+
+
+def _shift(first_day: int, days: int) -> list[Window]:
+    """05:30-14:15 on each day: windows off the full hour."""
+    return [
+        Window(
+            START + timedelta(days=day, hours=5, minutes=30),
+            START + timedelta(days=day, hours=14, minutes=15),
+        )
+        for day in range(first_day, first_day + days)
+    ]
+
+
+SELECTIONS = {
+    "period-and-previous": Selection(
+        [SiteSlice([1, 2, 3, 4], [(_days(0, 3), PREVIOUS), (_days(3, 6), CURRENT)])]
+    ),
+    "shift-off-the-hour": Selection(
+        [
+            SiteSlice(
+                [1, 2, 3, 4],
+                [(w, PREVIOUS) for w in _shift(0, 3)] + [(w, CURRENT) for w in _shift(3, 3)],
+            )
+        ]
+    ),
+    "two-sites": Selection(
+        [
+            SiteSlice([1, 3], [(_days(1, 3), PREVIOUS), (_days(3, 5), CURRENT)]),
+            SiteSlice([2], [(w, CURRENT) for w in _shift(2, 4)]),
+        ]
+    ),
+}
+
+
+def _same(found: dict[Key, OrderSummary], expected: dict[Key, OrderSummary]) -> None:
+    assert found.keys() == expected.keys()
+    for key, summary in expected.items():
+        other = found[key]
+        assert other.outcomes == summary.outcomes, key
+        assert other.cycle == summary.cycle, key  # percentiles, maximum, histogram: exact
+        assert other.cycle_sum_us == summary.cycle_sum_us, key
+        # Sums of floats, added in another order.
+        assert math.isclose(other.paused_s, summary.paused_s, rel_tol=1e-12, abs_tol=1e-9)
+        assert math.isclose(other.waiting_s, summary.waiting_s, rel_tol=1e-12, abs_tol=1e-9)
+
+
+def _by_sql(store: FactStore, selection: Selection, *, by_vehicle: bool) -> dict[Key, OrderSummary]:
+    cursor = store.cursor()
+    try:
+        rows = rows_in_periods(selection, table="orders", at="end_at", columns=ORDER_COLUMNS)
+        return summarize_orders(
+            cursor, rows, key="vehicle_id" if by_vehicle else None, fleet=by_vehicle
+        )
+    finally:
+        cursor.close()
+
+
+@pytest.mark.parametrize("by_vehicle", [True, False], ids=["per-vehicle", "combined"])
+@pytest.mark.parametrize("name", list(SELECTIONS))
+def test_the_runs_give_the_figures_of_sql(store: FactStore, name: str, by_vehicle: bool) -> None:
+    _append(store, random.Random(name), [1, 2, 3, 4, 9], 3000)
+    cursor = store.cursor()
+    runs = OrderRuns.read(cursor)
+    cursor.close()
+    assert runs is not None and runs.rows == 3000
+    selection = SELECTIONS[name]
+    expected = _by_sql(store, selection, by_vehicle=by_vehicle)
+    assert expected  # the case has orders in T
+    _same(summarize_runs(runs, selection, by_vehicle=by_vehicle), expected)
+
+
+def test_no_orders_and_no_orders_in_t(store: FactStore) -> None:
+    cursor = store.cursor()
+    runs = OrderRuns.read(cursor)
+    assert runs is not None and runs.rows == 0
+    assert summarize_runs(runs, SELECTIONS["two-sites"], by_vehicle=True) == {}
+    _append(store, random.Random(1), [7], 50)  # a vehicle none of the sites holds
+    runs = OrderRuns.read(cursor)
+    cursor.close()
+    assert runs is not None
+    assert summarize_runs(runs, SELECTIONS["two-sites"], by_vehicle=True) == {}
+
+
+def test_orders_the_packing_cannot_hold_are_left_to_sql(store: FactStore) -> None:
+    _append(store, random.Random(2), [2**21], 10)
+    cursor = store.cursor()
+    assert OrderRuns.read(cursor) is None
+    cursor.close()
+
+
+def _index_answer(index: OrderIndex, store: FactStore) -> dict[Key, OrderSummary] | None:
+    cursor = store.cursor()
+    try:
+        with read_snapshot(cursor):
+            return index.summaries(cursor, SELECTIONS["shift-off-the-hour"], by_vehicle=True)
+    finally:
+        cursor.close()
+
+
+def test_the_index_follows_appended_orders_and_older_snapshots_read_sql(
+    store: FactStore,
+) -> None:
+    rng = random.Random(3)
+    _append(store, rng, [1, 2, 3, 4], 2000)
+    index = OrderIndex(store)
+    selection = SELECTIONS["shift-off-the-hour"]
+    first = _index_answer(index, store)
+    assert first is not None
+    _same(first, _by_sql(store, selection, by_vehicle=True))
+
+    older = store.cursor()
+    with read_snapshot(older):
+        older.execute("SELECT count(*) FROM orders").fetchall()  # the snapshot begins
+        _append(store, rng, [1, 2, 3, 4], 300)  # late orders, anywhere in time
+        merged = _index_answer(index, store)
+        assert merged is not None
+        _same(merged, _by_sql(store, selection, by_vehicle=True))
+        assert merged != first
+        # The index now holds more orders than this snapshot: SQL reads them.
+        assert index.summaries(older, selection, by_vehicle=True) is None
+    older.close()
+
+    store.reset_derived()  # a rebuild: the index is read anew
+    assert _index_answer(index, store) == {}  # read anew: no orders
+    _append(store, rng, [1, 2], 500)
+    rebuilt = _index_answer(index, store)
+    assert rebuilt is not None
+    _same(rebuilt, _by_sql(store, selection, by_vehicle=True))
+
+
+def test_a_short_t_reads_sql_and_builds_no_index(store: FactStore) -> None:
+    _append(store, random.Random(4), [1, 2], 1000)
+    index = OrderIndex(store)
+    short = Selection([SiteSlice([1, 2], [(_days(5, 6), CURRENT)])])
+    cursor = store.cursor()
+    with read_snapshot(cursor):
+        assert index.summaries(cursor, short, by_vehicle=True) is None
+        assert index.summaries(cursor, SELECTIONS["period-and-previous"], by_vehicle=True)
+        # Built now, and still not used for the short T.
+        assert index.summaries(cursor, short, by_vehicle=True) is None
+    cursor.close()
