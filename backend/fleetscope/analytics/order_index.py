@@ -42,12 +42,13 @@ class OrderIndex:
         if bounds is None:
             return None
         runs = self._runs
-        if runs is None:
+        if runs is not None and len(runs.keys) and self._generation == self._store.generation:
+            share = runs.share_between(bounds.start, bounds.end)
+        else:
             total = _count(cursor)
             inside = _count(cursor, "end_at >= ? AND end_at < ?", bounds.start, bounds.end)
-            if total == 0 or inside < MIN_SHARE * total:
-                return None
-        elif runs.share_between(bounds.start, bounds.end) < MIN_SHARE:
+            share = inside / total if total else 0.0
+        if share < MIN_SHARE:
             return None
         runs = self._runs_for(cursor)
         if runs is None:
@@ -67,15 +68,15 @@ class OrderIndex:
             runs = self._runs
             if runs is None:
                 found = OrderRuns.read(cursor)
-            elif count > runs.rows:
-                newer = OrderRuns.read(cursor, since_row=runs.rows)
+            elif count > len(runs.keys):
+                newer = OrderRuns.read(cursor, since_row=runs.next_rowid)
                 found = None if newer is None else runs.merged(newer)
             else:
-                return runs if count == runs.rows else None  # an older snapshot: SQL
+                return runs if count == len(runs.keys) else None  # an older snapshot: SQL
             if found is None:
                 self._unfit = True
                 return None
-            if found.rows != count or len(found.keys) != count:
-                return None  # rowids with gaps: not what this index assumes
+            if len(found.keys) != count:
+                return None  # not only appended: this index does not apply
             self._runs = found
             return found

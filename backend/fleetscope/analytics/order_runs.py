@@ -51,11 +51,11 @@ _COLUMNS = (
 
 @dataclass(frozen=True, slots=True)
 class OrderRuns:
-    """Orders with ``rowid`` below ``rows``, sorted by key ``(vehicle * 4 + outcome) << 40
+    """Orders with ``rowid`` below ``next_rowid``, sorted by key ``(vehicle * 4 + outcome) << 40
     | cycle + 2**39`` (``sorted_durations``'s packing), with their end and times alongside.
     """
 
-    rows: int
+    next_rowid: int  # above every order's rowid: where newer orders begin
     keys: Ints
     end_us: Ints
     end_hour: npt.NDArray[np.int32]  # hours after ``first_hour``
@@ -74,7 +74,7 @@ class OrderRuns:
         """The orders of the cursor's snapshot with ``rowid >= since_row``; None when one
         does not fit the packing (a vehicle id from 2**21, a cycle of 6.4 days or more)."""
         columns = cursor.execute(
-            f"SELECT {_COLUMNS} FROM orders WHERE rowid >= ?",  # noqa: S608 - constants only
+            f"SELECT {_COLUMNS}, rowid FROM orders WHERE rowid >= ?",  # noqa: S608 - constants only
             [since_row],
         ).fetchnumpy()
         vehicles = np.asarray(columns["vehicle_id"], dtype=np.int64)
@@ -88,8 +88,9 @@ class OrderRuns:
         codes = vehicles * 4 + np.asarray(columns["outcome"], dtype=np.int64)
         keys = (codes << VALUE_BITS) | (cycles + _OFFSET)
         order = np.argsort(keys, kind="stable")
+        rowids = np.asarray(columns["rowid"], dtype=np.int64)
         return cls._of_sorted(
-            rows=since_row + len(keys),
+            next_rowid=int(rowids.max()) + 1 if len(rowids) else since_row,
             keys=keys[order],
             end_us=np.asarray(columns["end_us"], dtype=np.int64)[order],
             paused=np.asarray(columns["paused_s"], dtype=np.float64)[order],
@@ -98,7 +99,7 @@ class OrderRuns:
 
     @classmethod
     def _of_sorted(
-        cls, *, rows: int, keys: Ints, end_us: Ints, paused: Floats, waiting: Floats
+        cls, *, next_rowid: int, keys: Ints, end_us: Ints, paused: Floats, waiting: Floats
     ) -> "OrderRuns":
         codes = keys >> VALUE_BITS
         starts = np.flatnonzero(np.diff(codes, prepend=-1)).astype(np.int64)
@@ -108,7 +109,7 @@ class OrderRuns:
         run_of = (np.cumsum(np.diff(codes, prepend=codes[:1]) != 0)).astype(np.int32)
         cycles = ((keys & _VALUE_MASK) - _OFFSET).astype(np.float64)
         return cls(
-            rows=rows,
+            next_rowid=next_rowid,
             keys=keys,
             end_us=end_us,
             end_hour=end_hour,
@@ -129,10 +130,10 @@ class OrderRuns:
         )
 
     def merged(self, newer: "OrderRuns") -> "OrderRuns":
-        """These orders and ``newer`` (read ``since_row=self.rows``) in one sorted whole."""
+        """These orders and ``newer`` (read ``since_row=self.next_rowid``) as one."""
         at = np.searchsorted(self.keys, newer.keys, side="right")
         return OrderRuns._of_sorted(
-            rows=newer.rows,
+            next_rowid=newer.next_rowid,
             keys=np.insert(self.keys, at, newer.keys),
             end_us=np.insert(self.end_us, at, newer.end_us),
             paused=np.insert(self.paused, at, newer.paused),

@@ -123,9 +123,7 @@ def processes(
 ) -> ProcessesOut:
     """``index``: the store's orders in memory, read instead of the orders of a long T."""
     selection = select_periods(scope, now=now)
-    summaries = (
-        index.summaries(cursor, selection, by_vehicle=not scope.combined) if index else None
-    )
+    summaries = index.summaries(cursor, selection, by_vehicle=not scope.combined) if index else None
     if summaries is None:
         rows_sql, parameters = rows_in_periods(
             selection, table="orders", at="end_at", columns=ORDER_COLUMNS
