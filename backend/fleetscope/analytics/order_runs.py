@@ -158,10 +158,10 @@ def _micros(moment: datetime) -> int:
 
 
 def _hour_table(part: SiteSlice, *, first_hour: int, hours: int) -> npt.NDArray[np.int8]:
-    """Per hour from ``first_hour`` (``hours`` of them, and one more for every later hour):
-    the bucket of a window covering it whole, ``_PARTIAL`` for an hour a window covers in
-    part, else ``_OUTSIDE``."""
-    table = np.full(hours + 1, _OUTSIDE, dtype=np.int8)
+    """Per hour from ``first_hour`` (``hours`` of them: up to the last order's end): the
+    bucket of a window covering it whole, ``_PARTIAL`` for an hour a window covers in part
+    (windows are disjoint), else ``_OUTSIDE``."""
+    table = np.full(hours, _OUTSIDE, dtype=np.int8)
     for window, bucket in part.windows:
         start, end = _micros(window.start), _micros(window.end)
         whole_from = -(-start // _MICROS_PER_HOUR) - first_hour
@@ -197,9 +197,10 @@ def buckets_of(runs: OrderRuns, selection: Selection) -> npt.NDArray[np.int8]:
         if not (part.windows and part.vehicle_ids):
             continue
         table = _hour_table(part, first_hour=runs.first_hour, hours=hours)
-        starts = np.array([_micros(w.start) for w, _ in part.windows], dtype=np.int64)
-        ends = np.array([_micros(w.end) for w, _ in part.windows], dtype=np.int64)
-        window_buckets = np.array([bucket for _, bucket in part.windows], dtype=np.int8)
+        windows = sorted(part.windows, key=lambda tagged: tagged[0].start)
+        starts = np.array([_micros(w.start) for w, _ in windows], dtype=np.int64)
+        ends = np.array([_micros(w.end) for w, _ in windows], dtype=np.int64)
+        window_buckets = np.array([bucket for _, bucket in windows], dtype=np.int8)
         for start, end in _ranges(runs, part.vehicle_ids):
             marked = np.take(table, runs.end_hour[start:end])
             partial = np.flatnonzero(marked == _PARTIAL)
