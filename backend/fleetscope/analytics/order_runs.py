@@ -20,30 +20,41 @@ with a higher ``rowid``: a reader holding more reads only those and merges them 
 """
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
 import duckdb
 import numpy as np
 import numpy.typing as npt
 
 from fleetscope.analytics.fact_rows import Selection, SiteSlice
-from fleetscope.analytics.order_summary import CYCLE_QUANTILES, OUTCOMES, Key, OrderSummary
-from fleetscope.analytics.sorted_durations import CYCLE_EDGES_US, VALUE_BITS, Figures
+from fleetscope.analytics.order_summary import (
+    CYCLE_QUANTILES,
+    OUTCOME_CODE,
+    OUTCOMES,
+    Key,
+    OrderSummary,
+)
+from fleetscope.analytics.sorted_durations import (
+    VALUE_BITS,
+    VALUE_MASK,
+    VALUE_OFFSET,
+    Figures,
+    edge_positions,
+    search_values,
+    seconds_of,
+    union_figures,
+)
+from fleetscope.facts.battery_hours import MICROS_PER_HOUR
+from fleetscope.facts.rawlog import to_micros
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
-_OFFSET = 1 << (VALUE_BITS - 1)
-_VALUE_MASK = (1 << VALUE_BITS) - 1
 _MAX_VEHICLE = 1 << (63 - VALUE_BITS - 2)
-_MICROS_PER_HOUR = 3_600_000_000
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
 _OUTSIDE = -1  # an order of no bucket
 _PARTIAL = -2  # an hour T covers in part: the order's end is compared with the windows
 _COLUMNS = (
-    "vehicle_id, CASE outcome WHEN 'finished' THEN 0 WHEN 'failed' THEN 1 "
-    "WHEN 'cancelled' THEN 2 ELSE 3 END AS outcome, "
+    f"vehicle_id, {OUTCOME_CODE} AS outcome, "
     "epoch_us(end_at) - epoch_us(start_at) AS cycle_us, epoch_us(end_at) AS end_us, "
     "paused_s, waiting_s"
 )
@@ -82,11 +93,11 @@ class OrderRuns:
         if len(vehicles) and (
             int(vehicles.min()) < 0
             or int(vehicles.max()) >= _MAX_VEHICLE
-            or max(-int(cycles.min()), int(cycles.max())) >= _OFFSET
+            or max(-int(cycles.min()), int(cycles.max())) >= VALUE_OFFSET
         ):
             return None
         codes = vehicles * 4 + np.asarray(columns["outcome"], dtype=np.int64)
-        keys = (codes << VALUE_BITS) | (cycles + _OFFSET)
+        keys = (codes << VALUE_BITS) | (cycles + VALUE_OFFSET)
         order = np.argsort(keys, kind="stable")
         rowids = np.asarray(columns["rowid"], dtype=np.int64)
         return cls._of_sorted(
@@ -103,11 +114,11 @@ class OrderRuns:
     ) -> "OrderRuns":
         codes = keys >> VALUE_BITS
         starts = np.flatnonzero(np.diff(codes, prepend=-1)).astype(np.int64)
-        hours = end_us // _MICROS_PER_HOUR
+        hours = end_us // MICROS_PER_HOUR
         first_hour = int(hours.min()) if len(hours) else 0
         end_hour = (hours - first_hour).astype(np.int32)
         run_of = (np.cumsum(np.diff(codes, prepend=codes[:1]) != 0)).astype(np.int32)
-        cycles = ((keys & _VALUE_MASK) - _OFFSET).astype(np.float64)
+        cycles = ((keys & VALUE_MASK) - VALUE_OFFSET).astype(np.float64)
         return cls(
             next_rowid=next_rowid,
             keys=keys,
@@ -148,13 +159,9 @@ class OrderRuns:
         last = len(self.hour_prefix) - 1
         first, after = (
             min(max(hour - self.first_hour, 0), last)
-            for hour in (_micros(start) // _MICROS_PER_HOUR, -(-_micros(end) // _MICROS_PER_HOUR))
+            for hour in (to_micros(start) // MICROS_PER_HOUR, -(-to_micros(end) // MICROS_PER_HOUR))
         )
         return int(self.hour_prefix[after] - self.hour_prefix[first]) / len(self.keys)
-
-
-def _micros(moment: datetime) -> int:
-    return (moment - _EPOCH) // _MICROSECOND
 
 
 def _hour_table(part: SiteSlice, *, first_hour: int, hours: int) -> npt.NDArray[np.int8]:
@@ -163,12 +170,12 @@ def _hour_table(part: SiteSlice, *, first_hour: int, hours: int) -> npt.NDArray[
     (windows are disjoint), else ``_OUTSIDE``."""
     table = np.full(hours, _OUTSIDE, dtype=np.int8)
     for window, bucket in part.windows:
-        start, end = _micros(window.start), _micros(window.end)
-        whole_from = -(-start // _MICROS_PER_HOUR) - first_hour
-        whole_to = end // _MICROS_PER_HOUR - first_hour
+        start, end = to_micros(window.start), to_micros(window.end)
+        whole_from = -(-start // MICROS_PER_HOUR) - first_hour
+        whole_to = end // MICROS_PER_HOUR - first_hour
         if whole_from < whole_to:
             table[max(whole_from, 0) : max(min(whole_to, hours), 0)] = bucket
-        for hour in {start // _MICROS_PER_HOUR, (end - 1) // _MICROS_PER_HOUR}:
+        for hour in {start // MICROS_PER_HOUR, (end - 1) // MICROS_PER_HOUR}:
             if 0 <= hour - first_hour < hours and not (whole_from <= hour - first_hour < whole_to):
                 table[hour - first_hour] = _PARTIAL
     return table
@@ -198,8 +205,8 @@ def buckets_of(runs: OrderRuns, selection: Selection) -> npt.NDArray[np.int8]:
             continue
         table = _hour_table(part, first_hour=runs.first_hour, hours=hours)
         windows = sorted(part.windows, key=lambda tagged: tagged[0].start)
-        starts = np.array([_micros(w.start) for w, _ in windows], dtype=np.int64)
-        ends = np.array([_micros(w.end) for w, _ in windows], dtype=np.int64)
+        starts = np.array([to_micros(w.start) for w, _ in windows], dtype=np.int64)
+        ends = np.array([to_micros(w.end) for w, _ in windows], dtype=np.int64)
         window_buckets = np.array([bucket for _, bucket in windows], dtype=np.int8)
         for start, end in _ranges(runs, part.vehicle_ids):
             marked = np.take(table, runs.end_hour[start:end])
@@ -234,9 +241,6 @@ class _Marked:
             sums=_sums(runs, marks, marked=marked),
         )
 
-    def _seconds(self, keys: Ints) -> Floats:
-        return ((keys & _VALUE_MASK) - _OFFSET).astype(np.float64) / 1_000_000
-
     def _index_of_rank(self, runs_at: Ints, ranks: Ints) -> Ints:
         """The index of the marked order of 0-based ``rank`` within each run."""
         wanted = self.prefix[self.runs.run_starts[runs_at]] + ranks + 1
@@ -245,11 +249,12 @@ class _Marked:
     def _histograms(self, runs_at: Ints) -> Ints:
         """Marked orders per cycle-time bucket, one row per run."""
         runs = self.runs
-        starts, ends = runs.run_starts[runs_at], runs.run_ends[runs_at]
-        bases = runs.run_codes[runs_at] << VALUE_BITS
-        cut = np.searchsorted(runs.keys, bases[:, None] + (CYCLE_EDGES_US + _OFFSET)[None, :])
-        cut = np.clip(cut, starts[:, None], ends[:, None])
-        positions = np.concatenate([starts[:, None], cut, ends[:, None]], axis=1)
+        positions = edge_positions(
+            runs.keys,
+            runs.run_codes[runs_at] << VALUE_BITS,
+            runs.run_starts[runs_at],
+            runs.run_ends[runs_at],
+        )
         counted: Ints = np.diff(self.prefix[positions], axis=1)
         return counted
 
@@ -261,11 +266,11 @@ class _Marked:
         for quantile in CYCLE_QUANTILES:
             position = quantile * last
             below = np.floor(position).astype(np.int64)
-            low = self._seconds(self.runs.keys[self._index_of_rank(runs_at, below)])
+            low = seconds_of(self.runs.keys[self._index_of_rank(runs_at, below)])
             above = np.minimum(below + 1, last)
-            high = self._seconds(self.runs.keys[self._index_of_rank(runs_at, above)])
+            high = seconds_of(self.runs.keys[self._index_of_rank(runs_at, above)])
             values.append((low + (high - low) * (position - below)).tolist())
-        maxima = self._seconds(self.runs.keys[self._index_of_rank(runs_at, last)]).tolist()
+        maxima = seconds_of(self.runs.keys[self._index_of_rank(runs_at, last)]).tolist()
         histograms = self._histograms(runs_at).tolist()
         return [
             Figures([column[i] for column in values], maxima[i], histograms[i])
@@ -284,49 +289,31 @@ class _Marked:
         return counted
 
     def _select(self, runs_at: Ints, ranks: list[int]) -> list[float]:
-        """The value of each 0-based rank in the union of the runs' marked orders: the
-        smallest packed value with more than ``rank`` at or below it (interpolated and
-        bisected by turns, as ``SortedDurations._select``)."""
+        """The value of each 0-based rank in the union of the runs' marked orders."""
         keys = self.runs.keys
         filled = runs_at[self.counts[runs_at] > 0]
         firsts = self._index_of_rank(filled, np.zeros(len(filled), np.int64))
         lasts = self._index_of_rank(filled, self.counts[filled] - 1)
-        wanted = np.array(ranks, dtype=np.int64)
-        low = np.full(len(ranks), int((keys[firsts] & _VALUE_MASK).min()))
-        high = np.full(len(ranks), int((keys[lasts] & _VALUE_MASK).max()))
-        below_low = np.zeros(len(ranks), dtype=np.int64)
-        up_to_high = np.full(len(ranks), int(self.counts[filled].sum()))
-        interpolate = True
-        while bool((open_ := low < high).any()):
-            if interpolate:
-                share = (wanted - below_low + 0.5) / np.maximum(up_to_high - below_low, 1)
-                middle = low + (share * (high - low)).astype(np.int64)
-            else:
-                middle = (low + high) // 2
-            middle = np.minimum(np.maximum(middle, low), np.maximum(high - 1, low))
-            count = self._count_at_or_below(filled, middle)
-            more = open_ & (count > wanted)
-            fewer = open_ & ~more
-            high, up_to_high = np.where(more, middle, high), np.where(more, count, up_to_high)
-            low, below_low = np.where(fewer, middle + 1, low), np.where(fewer, count, below_low)
-            interpolate = not interpolate
-        return [float(v) for v in (low - _OFFSET).astype(np.float64) / 1_000_000]
+        found = search_values(
+            ranks,
+            low=int((keys[firsts] & VALUE_MASK).min()),
+            high=int((keys[lasts] & VALUE_MASK).max()),
+            total=int(self.counts[filled].sum()),
+            count_at_or_below=lambda values: self._count_at_or_below(filled, values),
+        )
+        return [float(v) for v in seconds_of(found)]
 
     def union(self, runs_at: Ints) -> Figures | None:
         """The cycle figures of the runs' marked orders together (the fleet)."""
         total = int(self.counts[runs_at].sum())
         if total == 0:
             return None
-        positions = [quantile * (total - 1) for quantile in CYCLE_QUANTILES]
-        belows = [int(position) for position in positions]
-        ranks = sorted({*belows, *(min(b + 1, total - 1) for b in belows), total - 1})
-        value = dict(zip(ranks, self._select(runs_at, ranks), strict=True))
-        result = []
-        for position, below in zip(positions, belows, strict=True):
-            low = value[below]
-            result.append(low + (value[min(below + 1, total - 1)] - low) * (position - below))
-        histogram = self._histograms(runs_at).sum(axis=0).tolist()
-        return Figures(result, value[total - 1], [int(n) for n in histogram])
+        return union_figures(
+            total,
+            CYCLE_QUANTILES,
+            seconds_at=lambda ranks: self._select(runs_at, ranks),
+            histogram=[int(n) for n in self._histograms(runs_at).sum(axis=0).tolist()],
+        )
 
 
 def _sums(runs: OrderRuns, marks: npt.NDArray[np.bool_], *, marked: int) -> Floats:
@@ -340,7 +327,7 @@ def _sums(runs: OrderRuns, marks: npt.NDArray[np.bool_], *, marked: int) -> Floa
     fewer = marked <= others
     chosen = np.flatnonzero(marks if fewer else ~marks)
     of_run = runs.run_of[chosen]
-    cycles = ((runs.keys[chosen] & _VALUE_MASK) - _OFFSET).astype(np.float64)
+    cycles = ((runs.keys[chosen] & VALUE_MASK) - VALUE_OFFSET).astype(np.float64)
     sums: Floats = np.stack(
         [
             np.bincount(of_run, weights=column, minlength=len(runs.run_starts))

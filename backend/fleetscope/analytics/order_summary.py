@@ -36,7 +36,8 @@ ORDER_COLUMNS = (
 )
 CYCLE_QUANTILES = (0.5, 0.9, 0.95)
 OUTCOMES = ("finished", "failed", "cancelled")
-_OUTCOME = (
+# The outcome's index in OUTCOMES, 3 for any other (not counted).
+OUTCOME_CODE = (
     "CASE outcome WHEN 'finished' THEN 0 WHEN 'failed' THEN 1 WHEN 'cancelled' THEN 2 ELSE 3 END"
 )
 # Up to this many codes are counted as they are (vehicle ids below 32768); with larger
@@ -133,7 +134,7 @@ def _read(
     sums: bool,
 ) -> _Groups:
     """The orders of ``source`` by code ``4 * code_sql + outcome``."""
-    code = f"({code_sql}) * 4 + {_OUTCOME}"
+    code = f"({code_sql}) * 4 + {OUTCOME_CODE}"
     extra = ", paused_s, waiting_s" if sums else ""
     # A caller's unfinished result (a ``fetchone``) is let go: ``sql`` refuses to run beside
     # it, and ``execute`` would copy the Arrow rows once more.

@@ -14,7 +14,7 @@ Durations outside +-2**39 µs (6.4 days) switch the run to milliseconds, rounded
 so that they still fit the 40 bits. Codes are dense indexes (renumbered when too large)."""
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,8 @@ from fleetscope.facts.rollup import CYCLE_BUCKET_BASE_S, CYCLE_BUCKET_COUNT
 
 Ints = npt.NDArray[np.int64]
 VALUE_BITS = 40
-_OFFSET = 1 << (VALUE_BITS - 1)
+VALUE_OFFSET = 1 << (VALUE_BITS - 1)  # added to a duration in its key: keys sort by it
+VALUE_MASK = (1 << VALUE_BITS) - 1
 _MAX_CODE = 1 << (63 - VALUE_BITS)
 
 
@@ -34,9 +35,10 @@ def packed_key_sql(code: str, micros: str) -> str:
     expression), NULL where either does not fit: durations beyond +-2**39 µs, codes outside
     0 .. 2**23 - 1. DuckDB packs in parallel what would cost NumPy four passes."""
     fits = (
-        f"{micros} >= {-_OFFSET} AND {micros} < {_OFFSET} AND {code} >= 0 AND {code} < {_MAX_CODE}"
+        f"{micros} >= {-VALUE_OFFSET} AND {micros} < {VALUE_OFFSET} "
+        f"AND {code} >= 0 AND {code} < {_MAX_CODE}"
     )
-    key = f"({code}::BIGINT << {VALUE_BITS}) | ({micros} + {_OFFSET})"
+    key = f"({code}::BIGINT << {VALUE_BITS}) | ({micros} + {VALUE_OFFSET})"
     return f"CASE WHEN {fits} THEN {key} END"
 
 
@@ -67,6 +69,75 @@ def _first_micros(bucket: int) -> int:
 CYCLE_EDGES_US = np.array([_first_micros(b) for b in range(1, CYCLE_BUCKET_COUNT)], np.int64)
 
 
+def seconds_of(keys: Ints, unit: int = 1) -> npt.NDArray[np.float64]:
+    """The durations of packed keys in seconds (``unit``: µs per stored step)."""
+    return ((keys & VALUE_MASK) - VALUE_OFFSET).astype(np.float64) / (1_000_000 / unit)
+
+
+def edge_positions(keys: Ints, bases: Ints, starts: Ints, ends: Ints, unit: int = 1) -> Ints:
+    """Per run (rows): its start, the index of each cycle-time bucket edge in it, its end.
+    Differences of consecutive columns count the durations per bucket."""
+    edges = (CYCLE_EDGES_US // unit) + VALUE_OFFSET
+    cut = np.searchsorted(keys, bases[:, None] + edges[None, :], side="left")
+    cut = np.clip(cut, starts[:, None], ends[:, None])
+    return np.concatenate([starts[:, None], cut, ends[:, None]], axis=1)
+
+
+def search_values(
+    ranks: Sequence[int],
+    *,
+    low: int,
+    high: int,
+    total: int,
+    count_at_or_below: Callable[[Ints], Ints],
+) -> Ints:
+    """The value (packed: duration + offset) of each 0-based rank among ``total`` durations
+    between ``low`` and ``high``: the smallest value with more than ``rank`` at or below it,
+    for all ranks at once. By turns interpolated from the counts at the bounds (a few steps
+    on any smooth distribution) and bisected (at most twice 40 steps on any other)."""
+    wanted = np.array(ranks, dtype=np.int64)
+    # The answer lies in [lows, highs]; below_low durations are < lows, up_to_high <= highs.
+    lows = np.full(len(ranks), low)
+    highs = np.full(len(ranks), high)
+    below_low = np.zeros(len(ranks), dtype=np.int64)
+    up_to_high = np.full(len(ranks), total)
+    interpolate = True
+    while bool((open_ := lows < highs).any()):
+        if interpolate:
+            share = (wanted - below_low + 0.5) / np.maximum(up_to_high - below_low, 1)
+            middle = lows + (share * (highs - lows)).astype(np.int64)
+        else:
+            middle = (lows + highs) // 2
+        middle = np.minimum(np.maximum(middle, lows), np.maximum(highs - 1, lows))
+        count = count_at_or_below(middle)
+        more = open_ & (count > wanted)
+        fewer = open_ & ~more
+        highs, up_to_high = np.where(more, middle, highs), np.where(more, count, up_to_high)
+        lows, below_low = np.where(fewer, middle + 1, lows), np.where(fewer, count, below_low)
+        interpolate = not interpolate
+    return lows
+
+
+def union_figures(
+    total: int,
+    quantiles: Sequence[float],
+    *,
+    seconds_at: Callable[[list[int]], list[float]],
+    histogram: list[int],
+) -> "Figures":
+    """The figures of ``total`` durations (> 0) whose values at given ranks ``seconds_at``
+    finds: ``quantile_cont`` from the two ranks around each quantile, and the maximum."""
+    positions = [quantile * (total - 1) for quantile in quantiles]
+    belows = [math.floor(position) for position in positions]
+    ranks = sorted({*belows, *(min(b + 1, total - 1) for b in belows), total - 1})
+    value = dict(zip(ranks, seconds_at(ranks), strict=True))
+    result = []
+    for position, below in zip(positions, belows, strict=True):
+        low = value[below]
+        result.append(low + (value[min(below + 1, total - 1)] - low) * (position - below))
+    return Figures(result, value[total - 1], histogram)
+
+
 @dataclass(frozen=True, slots=True)
 class Figures:
     """Of one group's durations: ``quantile_cont`` of each asked quantile and the maximum
@@ -84,15 +155,15 @@ class SortedDurations:
         codes = np.asarray(codes, dtype=np.int64)
         values = np.asarray(micros, dtype=np.int64)
         self._unit = 1
-        if len(values) and max(-int(values.min()), int(values.max())) >= _OFFSET:
+        if len(values) and max(-int(values.min()), int(values.max())) >= VALUE_OFFSET:
             self._unit = 1000
-            values = np.clip(values // 1000, 1 - _OFFSET, _OFFSET - 1)
+            values = np.clip(values // 1000, 1 - VALUE_OFFSET, VALUE_OFFSET - 1)
         self._dense: dict[int, int] | None = None
         if len(codes) and (int(codes.min()) < 0 or int(codes.max()) >= _MAX_CODE):
             found, codes = np.unique(codes, return_inverse=True)
             self._dense = {int(code): index for index, code in enumerate(found.tolist())}
         keys = codes << VALUE_BITS
-        keys |= values + _OFFSET
+        keys |= values + VALUE_OFFSET
         keys.sort()
         self._keys: Ints = keys
 
@@ -120,15 +191,11 @@ class SortedDurations:
         return bases, starts, ends
 
     def _seconds(self, keys: Ints) -> npt.NDArray[np.float64]:
-        values = (keys & ((1 << VALUE_BITS) - 1)) - _OFFSET
-        return values.astype(np.float64) / (1_000_000 / self._unit)
+        return seconds_of(keys, self._unit)
 
     def _histograms(self, bases: Ints, starts: Ints, ends: Ints) -> Ints:
         """Durations per cycle-time bucket of ``facts.rollup``, one row per run."""
-        edges = (CYCLE_EDGES_US // self._unit) + _OFFSET
-        cut = np.searchsorted(self._keys, bases[:, None] + edges[None, :], side="left")
-        cut = np.clip(cut, starts[:, None], ends[:, None])
-        return np.diff(np.concatenate([starts[:, None], cut, ends[:, None]], axis=1), axis=1)
+        return np.diff(edge_positions(self._keys, bases, starts, ends, self._unit), axis=1)
 
     def groups(self, codes: Sequence[int], quantiles: Sequence[float]) -> list[Figures | None]:
         """The figures of each code's durations (``None`` without any), all at once."""
@@ -176,45 +243,30 @@ class SortedDurations:
         for index, total in zip(order.tolist(), sums, strict=True):
             # Minus count x (base + offset) leaves the sum of the durations; it fits in 63
             # bits (292,000 years).
-            total = (total - int(ends[index] - starts[index]) * (int(bases[index]) + _OFFSET)) % (
-                1 << 64
-            )
+            total = (
+                total - int(ends[index] - starts[index]) * (int(bases[index]) + VALUE_OFFSET)
+            ) % (1 << 64)
             total -= (1 << 64) if total >= 1 << 63 else 0
             result[index] = total * self._unit
         return result
 
     def _select(self, bases: Ints, starts: Ints, ends: Ints, ranks: list[int]) -> list[float]:
-        """The value of each 0-based rank in the union of the (not all empty) runs, for all
-        ranks at once: the smallest value with more than ``rank`` durations at or below it.
-
-        Searched between the runs' smallest and largest value, by turns interpolated from
-        the counts at the bounds (a few steps on any smooth distribution) and bisected (at
-        most twice 40 steps on any other): a third of the former steps of bisection alone.
-        """
-        mask = (1 << VALUE_BITS) - 1
+        """The value of each 0-based rank in the union of the (not all empty) runs."""
         filled = ends > starts
-        wanted = np.array(ranks, dtype=np.int64)
-        # The answer lies in [low, high]; below_low durations are < low, up_to_high <= high.
-        low = np.full(len(ranks), int((self._keys[starts[filled]] & mask).min()))
-        high = np.full(len(ranks), int((self._keys[ends[filled] - 1] & mask).max()))
-        below_low = np.zeros(len(ranks), dtype=np.int64)
-        up_to_high = np.full(len(ranks), int((ends - starts).sum()))
-        interpolate = True
-        while bool((open_ := low < high).any()):
-            if interpolate:
-                share = (wanted - below_low + 0.5) / np.maximum(up_to_high - below_low, 1)
-                middle = low + (share * (high - low)).astype(np.int64)
-            else:
-                middle = (low + high) // 2
-            middle = np.minimum(np.maximum(middle, low), np.maximum(high - 1, low))
-            at_or_below = np.searchsorted(self._keys, bases[None, :] + middle[:, None], "right")
-            count = (np.clip(at_or_below, starts, ends) - starts).sum(axis=1)
-            more = open_ & (count > wanted)
-            fewer = open_ & ~more
-            high, up_to_high = np.where(more, middle, high), np.where(more, count, up_to_high)
-            low, below_low = np.where(fewer, middle + 1, low), np.where(fewer, count, below_low)
-            interpolate = not interpolate
-        return [float(v) for v in self._seconds(low)]
+
+        def count_at_or_below(values: Ints) -> Ints:
+            at_or_below = np.searchsorted(self._keys, bases[None, :] + values[:, None], "right")
+            counted: Ints = (np.clip(at_or_below, starts, ends) - starts).sum(axis=1)
+            return counted
+
+        found = search_values(
+            ranks,
+            low=int((self._keys[starts[filled]] & VALUE_MASK).min()),
+            high=int((self._keys[ends[filled] - 1] & VALUE_MASK).max()),
+            total=int((ends - starts).sum()),
+            count_at_or_below=count_at_or_below,
+        )
+        return [float(v) for v in self._seconds(found)]
 
     def union(self, codes: Sequence[int], quantiles: Sequence[float]) -> Figures | None:
         """The figures of the durations of all ``codes`` together (the fleet)."""
@@ -222,16 +274,9 @@ class SortedDurations:
         total = int((ends - starts).sum())
         if total == 0:
             return None
-        positions = [quantile * (total - 1) for quantile in quantiles]
-        belows = [math.floor(position) for position in positions]
-        ranks = sorted({*belows, *(min(b + 1, total - 1) for b in belows), total - 1})
-        value = dict(zip(ranks, self._select(bases, starts, ends, ranks), strict=True))
-        result = []
-        for position, below in zip(positions, belows, strict=True):
-            low = value[below]
-            result.append(low + (value[min(below + 1, total - 1)] - low) * (position - below))
-        return Figures(
-            result,
-            value[total - 1],
-            [int(n) for n in self._histograms(bases, starts, ends).sum(axis=0).tolist()],
+        return union_figures(
+            total,
+            quantiles,
+            seconds_at=lambda ranks: self._select(bases, starts, ends, ranks),
+            histogram=[int(n) for n in self._histograms(bases, starts, ends).sum(axis=0).tolist()],
         )
