@@ -30,9 +30,10 @@ class Settings(BaseSettings):
     mqtt_client_id: str = "fleetscope"
     ingest_max_body_bytes: int = Field(default=16 * 1024 * 1024, gt=0)
     offline_after_seconds: float = Field(default=65.0, gt=0)
-    # Keep the orders in memory for the figures of long periods (about 40 bytes each:
-    # 130 MB for a year of 100 vehicles); off: every answer reads them with SQL.
-    order_index: bool = True
+    # Keep the orders and actions in memory for the figures of long periods, built at
+    # start-up (about 40 bytes per order and view: XXX MB for a year of 100 vehicles);
+    # off: every answer reads them with SQL.
+    fact_index: bool = True
 
     @property
     def secure_cookies(self) -> bool:

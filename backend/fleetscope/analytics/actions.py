@@ -9,13 +9,25 @@ one type, paged; a type none of the selected vehicles ever reported is a 404.
 """
 
 from datetime import datetime
-from typing import Any
 
 import duckdb
 from pydantic import Field
 
+from fleetscope.analytics.action_runs import (
+    ACTION_DURATIONS,
+    ACTION_WAITS,
+    ActionFigures,
+    action_figures,
+)
 from fleetscope.analytics.drilldown import require_named
-from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
+from fleetscope.analytics.fact_index import FactIndex
+from fleetscope.analytics.fact_rows import (
+    CURRENT,
+    PREVIOUS,
+    Selection,
+    rows_in_periods,
+    select_periods,
+)
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.params import AnalyticsScope
@@ -82,35 +94,61 @@ def _seconds(micros: float | None) -> float | None:
     return micros / 1_000_000 if micros is not None else None
 
 
-def actions(
-    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
-) -> ActionsOut:
+def action_figures_by_sql(
+    cursor: duckdb.DuckDBPyConnection, selection: Selection
+) -> dict[tuple[str, int], ActionFigures]:
     rows_sql, parameters = rows_in_periods(
-        select_periods(scope, now=now), table="actions", at="end_at", columns=_ACTION_COLUMNS
+        selection, table="actions", at="end_at", columns=_ACTION_COLUMNS
     )
     sql = f"SELECT action_type, bucket, {_AGGREGATES} FROM ({rows_sql}) GROUP BY ALL"  # noqa: S608 - constants only
-    found: dict[str, dict[int, tuple[Any, ...]]] = {}
-    for row in cursor.execute(sql, parameters).fetchall():
-        found.setdefault(str(row[0]), {})[int(row[1])] = tuple(row[2:])
-    result = []
-    for action_type, buckets in found.items():
-        count, failed, durations, mean_wait, wait_p50 = buckets.get(
-            CURRENT, (0, 0, None, None, None)
+    found: dict[tuple[str, int], ActionFigures] = {}
+    for action_type, bucket, count, failed, durations, mean_wait, wait_p50 in cursor.execute(
+        sql, parameters
+    ).fetchall():
+        p50, p90 = durations or (None, None)
+        found[(str(action_type), int(bucket))] = ActionFigures(
+            count=count,
+            failed=failed,
+            duration_p50_s=_seconds(p50),
+            duration_p90_s=_seconds(p90),
+            mean_wait_s=_seconds(mean_wait),
+            wait_p50_s=_seconds(wait_p50),
         )
-        previous = buckets.get(PREVIOUS, (0, 0, None, None, None))
-        durations = durations or [None, None]
+    return found
+
+
+def actions(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    index: FactIndex | None = None,
+) -> ActionsOut:
+    """``index``: the store's actions in memory, read instead of the actions of a long T."""
+    selection = select_periods(scope, now=now)
+    durations = index.runs(cursor, ACTION_DURATIONS, selection) if index else None
+    waits = index.runs(cursor, ACTION_WAITS, selection) if index and durations else None
+    if durations is not None and waits is not None:
+        found = action_figures(durations, waits, selection)
+    else:
+        found = action_figures_by_sql(cursor, selection)
+    result = []
+    empty = ActionFigures()
+    for action_type in {action_type for action_type, _ in found}:
+        current = found.get((action_type, CURRENT), empty)
+        previous = found.get((action_type, PREVIOUS), empty)
         result.append(
             ActionRow(
                 action_type=action_type,
-                count=count,
-                failed=failed,
-                failure_rate=_rate(failed, count),
-                duration_p50_seconds=_seconds(durations[0]),
-                duration_p90_seconds=_seconds(durations[1]),
-                mean_wait_seconds=_seconds(mean_wait),
-                wait_p50_seconds=_seconds(wait_p50),
-                previous_count=previous[0],
-                previous_failure_rate=_rate(previous[1], previous[0]),
+                count=current.count,
+                failed=current.failed,
+                failure_rate=_rate(current.failed, current.count),
+                duration_p50_seconds=current.duration_p50_s,
+                duration_p90_seconds=current.duration_p90_s,
+                mean_wait_seconds=current.mean_wait_s,
+                wait_p50_seconds=current.wait_p50_s,
+                previous_count=previous.count,
+                previous_failure_rate=_rate(previous.failed, previous.count),
             )
         )
     result.sort(key=lambda row: (-row.count, row.action_type))

@@ -15,9 +15,10 @@ from datetime import datetime
 import duckdb
 from pydantic import Field
 
+from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.models import PeriodOut
-from fleetscope.analytics.order_index import OrderIndex
+from fleetscope.analytics.order_runs import ORDERS_BY_VEHICLE, summarize_runs
 from fleetscope.analytics.order_summary import ORDER_COLUMNS, OrderSummary, summarize_orders
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
@@ -119,12 +120,14 @@ def processes(
     scope: AnalyticsScope,
     *,
     now: datetime,
-    index: OrderIndex | None = None,
+    index: FactIndex | None = None,
 ) -> ProcessesOut:
     """``index``: the store's orders in memory, read instead of the orders of a long T."""
     selection = select_periods(scope, now=now)
-    summaries = index.summaries(cursor, selection, by_vehicle=not scope.combined) if index else None
-    if summaries is None:
+    runs = index.runs(cursor, ORDERS_BY_VEHICLE, selection) if index else None
+    if runs is not None:
+        summaries = summarize_runs(runs, selection, by_vehicle=not scope.combined)
+    else:
         rows_sql, parameters = rows_in_periods(
             selection, table="orders", at="end_at", columns=ORDER_COLUMNS
         )

@@ -17,6 +17,7 @@ import duckdb
 from pydantic import Field
 
 from fleetscope.analytics.drilldown import require_named
+from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.fact_rows import (
     CURRENT,
     PREVIOUS,
@@ -25,7 +26,8 @@ from fleetscope.analytics.fact_rows import (
     select_periods,
 )
 from fleetscope.analytics.models import PeriodOut
-from fleetscope.analytics.order_summary import ORDER_COLUMNS, summarize_orders
+from fleetscope.analytics.order_runs import ORDERS_BY_WORKFLOW, summarize_workflows
+from fleetscope.analytics.order_summary import ORDER_COLUMNS, Key, OrderSummary, summarize_orders
 from fleetscope.analytics.paging import parse_sort
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
@@ -95,23 +97,40 @@ def _workflow_candidates(selection: Selection) -> tuple[str, list[Any]]:
     )
 
 
+def _summaries(
+    cursor: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    *,
+    index: FactIndex | None,
+    workflow: str | None = None,
+) -> dict[Key, OrderSummary]:
+    """Per (workflow, bucket), or with ``workflow`` per (None, bucket) of its orders; from
+    the orders in memory when T is long."""
+    runs = index.runs(cursor, ORDERS_BY_WORKFLOW, selection) if index else None
+    if runs is not None:
+        return summarize_workflows(runs, selection, workflow=workflow)
+    rows = rows_in_periods(selection, table="orders", at="end_at", columns=ORDER_COLUMNS)
+    if workflow is not None:
+        return summarize_orders(cursor, rows, key=None, where=("workflow = ?", [workflow]))
+    # The table shows counts and cycle times only: the paused and waiting sums are skipped.
+    return summarize_orders(
+        cursor, rows, key="workflow", candidates=_workflow_candidates(selection), sums=False
+    )
+
+
 def workflows(
-    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, sort: str | None
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    sort: str | None,
+    index: FactIndex | None = None,
 ) -> WorkflowsOut:
+    """``index``: the store's orders in memory, read instead of the orders of a long T."""
     column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
     selection = select_periods(scope, now=now)
-    rows_sql, parameters = rows_in_periods(
-        selection, table="orders", at="end_at", columns=ORDER_COLUMNS
-    )
     found: dict[str, dict[int, ProcessFigures]] = {}
-    # The table shows counts and cycle times only: the paused and waiting sums are skipped.
-    summaries = summarize_orders(
-        cursor,
-        (rows_sql, parameters),
-        key="workflow",
-        candidates=_workflow_candidates(selection),
-        sums=False,
-    )
+    summaries = _summaries(cursor, selection, index=index)
     for (workflow, bucket), summary in summaries.items():
         if workflow is not None:
             found.setdefault(str(workflow), {})[bucket] = figures(summary)
@@ -162,15 +181,15 @@ def require_workflow(
 
 
 def workflow_histogram(
-    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, workflow: str
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    workflow: str,
+    index: FactIndex | None = None,
 ) -> WorkflowHistogramOut:
     require_workflow(cursor, workflow=workflow, vehicle_ids=scope.vehicle_ids)
-    rows_sql, parameters = rows_in_periods(
-        select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
-    )
-    summaries = summarize_orders(
-        cursor, (rows_sql, parameters), key=None, where=("workflow = ?", [workflow])
-    )
+    summaries = _summaries(cursor, select_periods(scope, now=now), index=index, workflow=workflow)
     found = {bucket: figures(summary) for (_, bucket), summary in summaries.items()}
     return WorkflowHistogramOut(
         period=period_out(scope),

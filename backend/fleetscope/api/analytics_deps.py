@@ -8,7 +8,7 @@ from typing import Annotated
 import duckdb
 from fastapi import Depends, Query, Request
 
-from fleetscope.analytics.order_index import OrderIndex
+from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
 from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.api.deps import CurrentUser, SessionDep
@@ -65,12 +65,12 @@ async def get_fact_store(request: Request) -> FactStore:
 FactStoreDep = Annotated[FactStore, Depends(get_fact_store)]
 
 
-async def get_order_index(request: Request) -> OrderIndex | None:
-    index: OrderIndex | None = getattr(request.app.state, "order_index", None)
+async def get_fact_index(request: Request) -> FactIndex | None:
+    index: FactIndex | None = getattr(request.app.state, "fact_index", None)
     return index
 
 
-OrderIndexDep = Annotated[OrderIndex | None, Depends(get_order_index)]
+FactIndexDep = Annotated[FactIndex | None, Depends(get_fact_index)]
 
 
 @contextmanager

@@ -1,7 +1,7 @@
-"""The orders in memory (``order_runs``, ``order_index``) against ``summarize_orders``, the
-SQL path of every figure: periods with and without shifts off the full hour, two sites,
-per vehicle and combined; then the index kept up to date as orders are appended, and the
-cases it hands back to SQL."""
+"""The orders in memory (``sorted_runs``, ``order_runs``, ``fact_index``) against
+``summarize_orders``, the SQL path of every figure: periods with and without shifts off the
+full hour, two sites, per vehicle, combined and per workflow; then the index kept up to date
+as orders are appended, and the cases it hands back to SQL."""
 
 import math
 import random
@@ -10,16 +10,23 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
-from fleetscope.analytics.order_index import OrderIndex
-from fleetscope.analytics.order_runs import OrderRuns, summarize_runs
+from fleetscope.analytics.order_runs import (
+    ORDERS_BY_VEHICLE,
+    ORDERS_BY_WORKFLOW,
+    summarize_runs,
+    summarize_workflows,
+)
 from fleetscope.analytics.order_summary import ORDER_COLUMNS, Key, OrderSummary, summarize_orders
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.snapshot import read_snapshot
+from fleetscope.analytics.sorted_runs import RunSource, SortedRuns
 from fleetscope.facts.store import FactStore
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
 DAYS = 6
+WORKFLOWS = ["PICK", "DROP", "CHARGE", "PICK"]  # PICK the most frequent
 
 
 @pytest.fixture
@@ -44,7 +51,7 @@ def _append(store: FactStore, rng: random.Random, vehicles: list[int], count: in
             (
                 rng.choice(vehicles),
                 f"o{rng.random()}-{number}",
-                "PICK",
+                rng.choice(WORKFLOWS),
                 end - cycle,
                 end,
                 outcome,
@@ -107,10 +114,17 @@ def _same(found: dict[Key, OrderSummary], expected: dict[Key, OrderSummary]) -> 
         assert math.isclose(other.waiting_s, summary.waiting_s, rel_tol=1e-12, abs_tol=1e-9)
 
 
-def _by_sql(store: FactStore, selection: Selection, *, by_vehicle: bool) -> dict[Key, OrderSummary]:
+def _by_sql(
+    store: FactStore, selection: Selection, *, by_vehicle: bool = False, key: str | None = None
+) -> dict[Key, OrderSummary]:
     cursor = store.cursor()
     try:
         rows = rows_in_periods(selection, table="orders", at="end_at", columns=ORDER_COLUMNS)
+        if key == "workflow":
+            every = ("SELECT DISTINCT workflow FROM orders", [])
+            return summarize_orders(cursor, rows, key=key, candidates=every)
+        if key is not None:  # one workflow
+            return summarize_orders(cursor, rows, key=None, where=("workflow = ?", [key]))
         return summarize_orders(
             cursor, rows, key="vehicle_id" if by_vehicle else None, fleet=by_vehicle
         )
@@ -118,44 +132,86 @@ def _by_sql(store: FactStore, selection: Selection, *, by_vehicle: bool) -> dict
         cursor.close()
 
 
+def _read(store: FactStore, source: RunSource) -> SortedRuns:
+    cursor = store.cursor()
+    try:
+        runs = SortedRuns.read(cursor, source)
+    finally:
+        cursor.close()
+    assert runs is not None
+    return runs
+
+
 @pytest.mark.parametrize("by_vehicle", [True, False], ids=["per-vehicle", "combined"])
 @pytest.mark.parametrize("name", list(SELECTIONS))
 def test_the_runs_give_the_figures_of_sql(store: FactStore, name: str, by_vehicle: bool) -> None:
     _append(store, random.Random(name), [1, 2, 3, 4, 9], 3000)
-    cursor = store.cursor()
-    runs = OrderRuns.read(cursor)
-    cursor.close()
-    assert runs is not None and len(runs.keys) == 3000
+    runs = _read(store, ORDERS_BY_VEHICLE)
+    assert len(runs.keys) == 3000
     selection = SELECTIONS[name]
     expected = _by_sql(store, selection, by_vehicle=by_vehicle)
     assert expected  # the case has orders in T
     _same(summarize_runs(runs, selection, by_vehicle=by_vehicle), expected)
 
 
+@pytest.mark.parametrize("name", list(SELECTIONS))
+def test_the_workflow_runs_give_the_figures_of_sql(store: FactStore, name: str) -> None:
+    _append(store, random.Random(f"w{name}"), [1, 2, 3, 4, 9], 3000)
+    runs = _read(store, ORDERS_BY_WORKFLOW)
+    assert set(runs.layout.names) == set(WORKFLOWS)
+    selection = SELECTIONS[name]
+    table = _by_sql(store, selection, key="workflow")
+    assert {workflow for workflow, _ in table} == set(WORKFLOWS)
+    _same(summarize_workflows(runs, selection), table)
+    for workflow in ["DROP", "NEVER"]:
+        expected = _by_sql(store, selection, key=workflow)
+        _same(summarize_workflows(runs, selection, workflow=workflow), expected)
+
+
 def test_no_orders_and_no_orders_in_t(store: FactStore) -> None:
-    cursor = store.cursor()
-    runs = OrderRuns.read(cursor)
-    assert runs is not None and len(runs.keys) == 0
+    runs = _read(store, ORDERS_BY_VEHICLE)
+    assert len(runs.keys) == 0
     assert summarize_runs(runs, SELECTIONS["two-sites"], by_vehicle=True) == {}
+    assert summarize_workflows(_read(store, ORDERS_BY_WORKFLOW), SELECTIONS["two-sites"]) == {}
     _append(store, random.Random(1), [7], 50)  # a vehicle none of the sites holds
-    runs = OrderRuns.read(cursor)
-    cursor.close()
-    assert runs is not None
+    runs = _read(store, ORDERS_BY_VEHICLE)
     assert summarize_runs(runs, SELECTIONS["two-sites"], by_vehicle=True) == {}
 
 
 def test_orders_the_packing_cannot_hold_are_left_to_sql(store: FactStore) -> None:
     _append(store, random.Random(2), [2**21], 10)
     cursor = store.cursor()
-    assert OrderRuns.read(cursor) is None
+    assert SortedRuns.read(cursor, ORDERS_BY_VEHICLE) is None
     cursor.close()
 
 
-def _index_answer(index: OrderIndex, store: FactStore) -> dict[Key, OrderSummary] | None:
+def test_new_vehicles_and_workflows_keep_the_codes_or_rebuild(store: FactStore) -> None:
+    rng = random.Random(5)
+    _append(store, rng, [1, 2], 400)
     cursor = store.cursor()
+    runs = SortedRuns.read(cursor, ORDERS_BY_WORKFLOW)
+    assert runs is not None and runs.layout.vehicle_bits == 3  # ids up to twice the largest
+    _append(store, rng, [3], 100)
+    cursor.execute("UPDATE orders SET workflow = 'LATE' WHERE rowid >= 450")
+    newer = SortedRuns.read(cursor, ORDERS_BY_WORKFLOW, after=runs)
+    assert newer is not None and newer.layout.names[: len(runs.layout.names)] == runs.layout.names
+    merged = runs.merged(newer)
+    _same(
+        summarize_workflows(merged, SELECTIONS["period-and-previous"]),
+        _by_sql(store, SELECTIONS["period-and-previous"], key="workflow"),
+    )
+    _append(store, rng, [8], 10)  # beyond the layout's vehicle ids: read anew
+    assert SortedRuns.read(cursor, ORDERS_BY_WORKFLOW, after=merged) is None
+    cursor.close()
+
+
+def _index_answer(index: FactIndex, store: FactStore) -> dict[Key, OrderSummary] | None:
+    cursor = store.cursor()
+    selection = SELECTIONS["shift-off-the-hour"]
     try:
         with read_snapshot(cursor):
-            return index.summaries(cursor, SELECTIONS["shift-off-the-hour"], by_vehicle=True)
+            runs = index.runs(cursor, ORDERS_BY_VEHICLE, selection)
+            return None if runs is None else summarize_runs(runs, selection, by_vehicle=True)
     finally:
         cursor.close()
 
@@ -165,7 +221,7 @@ def test_the_index_follows_appended_orders_and_older_snapshots_read_sql(
 ) -> None:
     rng = random.Random(3)
     _append(store, rng, [1, 2, 3, 4], 2000)
-    index = OrderIndex(store)
+    index = FactIndex(store)
     selection = SELECTIONS["shift-off-the-hour"]
     first = _index_answer(index, store)
     assert first is not None
@@ -180,7 +236,7 @@ def test_the_index_follows_appended_orders_and_older_snapshots_read_sql(
         _same(merged, _by_sql(store, selection, by_vehicle=True))
         assert merged != first
         # The index now holds more orders than this snapshot: SQL reads them.
-        assert index.summaries(older, selection, by_vehicle=True) is None
+        assert index.runs(older, ORDERS_BY_VEHICLE, selection) is None
     older.close()
 
     store.reset_derived()  # a rebuild: the index is read anew
@@ -193,12 +249,27 @@ def test_the_index_follows_appended_orders_and_older_snapshots_read_sql(
 
 def test_a_short_t_reads_sql_and_builds_no_index(store: FactStore) -> None:
     _append(store, random.Random(4), [1, 2], 1000)
-    index = OrderIndex(store)
+    index = FactIndex(store)
     short = Selection([SiteSlice([1, 2], [(_days(5, 6), CURRENT)])])
     cursor = store.cursor()
     with read_snapshot(cursor):
-        assert index.summaries(cursor, short, by_vehicle=True) is None
-        assert index.summaries(cursor, SELECTIONS["period-and-previous"], by_vehicle=True)
+        assert index.runs(cursor, ORDERS_BY_VEHICLE, short) is None
+        assert index.runs(cursor, ORDERS_BY_VEHICLE, SELECTIONS["period-and-previous"])
         # Built now, and still not used for the short T.
-        assert index.summaries(cursor, short, by_vehicle=True) is None
+        assert index.runs(cursor, ORDERS_BY_VEHICLE, short) is None
     cursor.close()
+
+
+def test_the_warm_up_builds_each_source_before_answers_ask(store: FactStore) -> None:
+    _append(store, random.Random(6), [1, 2, 3, 4], 500)
+    index = FactIndex(store)
+    index.start_warm_up([ORDERS_BY_VEHICLE, ORDERS_BY_WORKFLOW])
+    assert index.wait_until_warm(timeout=30)
+    selection = SELECTIONS["period-and-previous"]
+    cursor = store.cursor()
+    with read_snapshot(cursor):
+        first = index.runs(cursor, ORDERS_BY_WORKFLOW, selection)
+        assert first is not None and first is index.runs(cursor, ORDERS_BY_WORKFLOW, selection)
+        assert index.runs(cursor, ORDERS_BY_VEHICLE, selection) is not None
+    cursor.close()
+    index.stop()

@@ -20,7 +20,7 @@ from fleetscope.analytics.workflows import (
     workflow_histogram,
     workflows,
 )
-from fleetscope.api.analytics_deps import FactStoreDep, OrderIndexDep, ScopeDep, reading
+from fleetscope.api.analytics_deps import FactIndexDep, FactStoreDep, ScopeDep, reading
 from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.appstore.errors import NotFoundError
 from fleetscope.i18n.messages import VEHICLE_NOT_FOUND
@@ -60,7 +60,7 @@ ActionTypePath = Annotated[str, Path(alias="actionType", min_length=1, max_lengt
 
 
 @router.get("/Processes", response_model=Envelope[ProcessesOut])
-def get_processes(scope: ScopeDep, store: FactStoreDep, index: OrderIndexDep) -> Response:
+def get_processes(scope: ScopeDep, store: FactStoreDep, index: FactIndexDep) -> Response:
     with reading(store) as cursor:
         return json_ok(processes(cursor, scope, now=datetime.now(UTC), index=index))
 
@@ -69,10 +69,11 @@ def get_processes(scope: ScopeDep, store: FactStoreDep, index: OrderIndexDep) ->
 def get_workflows(
     scope: ScopeDep,
     store: FactStoreDep,
+    index: FactIndexDep,
     sort: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Response:
     with reading(store) as cursor:
-        return json_ok(workflows(cursor, scope, now=datetime.now(UTC), sort=sort))
+        return json_ok(workflows(cursor, scope, now=datetime.now(UTC), sort=sort, index=index))
 
 
 @router.get("/Workflows/{workflow}/Orders", response_model=Envelope[Page[WorkflowOrder]])
@@ -100,16 +101,19 @@ def get_workflow_orders(
 
 @router.get("/Workflows/{workflow}/Histogram", response_model=Envelope[WorkflowHistogramOut])
 def get_workflow_histogram(
-    workflow: WorkflowPath, scope: ScopeDep, store: FactStoreDep
+    workflow: WorkflowPath, scope: ScopeDep, store: FactStoreDep, index: FactIndexDep
 ) -> Response:
     with reading(store) as cursor:
-        return json_ok(workflow_histogram(cursor, scope, now=datetime.now(UTC), workflow=workflow))
+        result = workflow_histogram(
+            cursor, scope, now=datetime.now(UTC), workflow=workflow, index=index
+        )
+    return json_ok(result)
 
 
 @router.get("/Actions", response_model=Envelope[ActionsOut])
-def get_actions(scope: ScopeDep, store: FactStoreDep) -> Response:
+def get_actions(scope: ScopeDep, store: FactStoreDep, index: FactIndexDep) -> Response:
     with reading(store) as cursor:
-        return json_ok(actions(cursor, scope, now=datetime.now(UTC)))
+        return json_ok(actions(cursor, scope, now=datetime.now(UTC), index=index))
 
 
 @router.get("/Actions/{actionType}/Failures", response_model=Envelope[Page[FailedAction]])

@@ -1,0 +1,142 @@
+"""The ``SortedRuns`` of the served fact store, one per ``RunSource``, kept as readers see
+them.
+
+Each is built on the first answer that needs the rows of a long period, or beforehand by
+``warm_up`` (about 2.5 s and 130 MB for a year of 100 vehicles' orders), then brought up to
+date by each reader whose snapshot holds more rows: it reads only the newer rows and merges
+them in (a copy of the arrays, tens of milliseconds), and later readers share the result.
+A reader whose snapshot holds fewer rows than the index, or a store rebuilt or merged
+meanwhile, reads its rows with SQL; so does one arriving while the first build runs.
+"""
+
+import logging
+import threading
+from collections.abc import Iterable
+
+import duckdb
+
+from fleetscope.analytics.fact_rows import Selection
+from fleetscope.analytics.snapshot import read_snapshot
+from fleetscope.analytics.sorted_runs import RunSource, SortedRuns
+from fleetscope.facts.store import FactStore
+
+# Marking every row costs the same for any T; below this share of the rows in T's bounds
+# (both periods), reading T's rows with SQL costs less (30 days of a year: 16 %).
+MIN_SHARE = 0.25
+_log = logging.getLogger(__name__)
+
+
+def _count(cursor: duckdb.DuckDBPyConnection, table: str, where: str = "TRUE", *at: object) -> int:
+    sql = f"SELECT count(*) FROM {table} WHERE {where}"  # noqa: S608 - constants only
+    return int(cursor.execute(sql, list(at)).fetchall()[0][0])
+
+
+class _Runs:
+    """One source's runs, for one generation of the store."""
+
+    def __init__(self, source: RunSource) -> None:
+        self.source = source
+        self.lock = threading.Lock()
+        self.runs: SortedRuns | None = None
+        self.generation = -1
+        self.unfit = False  # a row the packing cannot hold: SQL for this generation
+
+    def current(
+        self, cursor: duckdb.DuckDBPyConnection, *, generation: int, count: int
+    ) -> SortedRuns | None:
+        """The runs of the cursor's snapshot, whose table holds ``count`` rows."""
+        if self.runs is None and self.lock.locked():
+            return None  # the first build is under way: SQL rather than seconds of waiting
+        with self.lock:
+            if self.generation != generation:
+                self.runs, self.generation, self.unfit = None, generation, False
+            if self.unfit:
+                return None
+            runs = self.runs
+            if runs is not None and count <= runs.table_rows:
+                return runs if count == runs.table_rows else None  # older snapshot: SQL
+            newer = None if runs is None else SortedRuns.read(cursor, self.source, after=runs)
+            # A merge that does not fit the layout (new vehicles, many new names) rebuilds.
+            found = (
+                runs.merged(newer)
+                if runs is not None and newer is not None
+                else SortedRuns.read(cursor, self.source)
+            )
+            if found is None:
+                self.unfit = True
+                return None
+            if found.table_rows != count:
+                return None  # not only appended: this index does not apply
+            self.runs = found
+            return found
+
+
+class FactIndex:
+    def __init__(self, store: FactStore) -> None:
+        self._store = store
+        self._lock = threading.Lock()
+        self._by_source: dict[RunSource, _Runs] = {}
+        self._stopping = threading.Event()
+        self._warm_up: threading.Thread | None = None
+
+    def _of(self, source: RunSource) -> _Runs:
+        with self._lock:
+            return self._by_source.setdefault(source, _Runs(source))
+
+    def runs(
+        self, cursor: duckdb.DuckDBPyConnection, source: RunSource, selection: Selection
+    ) -> SortedRuns | None:
+        """The runs of ``source`` in the cursor's snapshot when T is long enough for them
+        to pay, else None: read T's rows with SQL."""
+        bounds = selection.bounds
+        generation = self._store.generation
+        count = _count(cursor, source.table)
+        if bounds is None or count == 0 or generation % 2 or generation != self._store.generation:
+            return None  # no rows, or a rebuild or merge under way
+        held = self._of(source)
+        runs = held.runs
+        if runs is not None and len(runs.keys) and held.generation == generation:
+            share = runs.share_between(bounds.start, bounds.end)
+        else:
+            at = f"{source.end} >= ? AND {source.end} < ?"
+            share = _count(cursor, source.table, at, bounds.start, bounds.end) / count
+        if share < MIN_SHARE:
+            return None
+        return held.current(cursor, generation=generation, count=count)
+
+    def start_warm_up(self, sources: Iterable[RunSource]) -> None:
+        """Build the runs of ``sources`` in a thread of its own (at start-up): the first
+        answers over a long T read SQL meanwhile instead of waiting seconds for a build."""
+        self._warm_up = threading.Thread(
+            target=self._build, args=(tuple(sources),), name="fact-index-warm-up", daemon=True
+        )
+        self._warm_up.start()
+
+    def wait_until_warm(self, timeout: float | None = None) -> bool:
+        """True once the warm-up has ended (or none was started)."""
+        if self._warm_up is not None:
+            self._warm_up.join(timeout)
+        return self._warm_up is None or not self._warm_up.is_alive()
+
+    def stop(self) -> None:
+        """End the warm-up after the source it is building (before the store closes)."""
+        self._stopping.set()
+        self.wait_until_warm()
+
+    def _build(self, sources: tuple[RunSource, ...]) -> None:
+        for source in sources:
+            generation = self._store.generation
+            if self._stopping.is_set() or generation % 2:
+                return
+            cursor = self._store.cursor()
+            try:
+                with read_snapshot(cursor):
+                    count = _count(cursor, source.table)
+                    if count and generation == self._store.generation:
+                        self._of(source).current(cursor, generation=generation, count=count)
+            except duckdb.Error:
+                # A store closing or rebuilt meanwhile: answers build what they need.
+                _log.warning("the fact index stopped warming up", exc_info=True)
+                return
+            finally:
+                cursor.close()

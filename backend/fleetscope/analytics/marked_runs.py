@@ -1,0 +1,156 @@
+"""The rows of one bucket of T among ``SortedRuns``: counts, sums and exact figures per run
+and over unions of runs.
+
+- counts per run: prefix counts of the marks;
+- a rank within a run: the position where the prefix count reaches it, so the exact
+  ``quantile_cont`` of a run is two lookups per quantile;
+- the ranks of a union of runs (the fleet, a workflow over its vehicles): by the value,
+  bisected and interpolated as in ``sorted_durations``, counting the marks at or below it
+  per run;
+- the weights summed per run with ``bincount`` over the marked rows, or when more are
+  marked than not, the totals less the sums over the others.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from fleetscope.analytics.sorted_durations import (
+    VALUE_BITS,
+    VALUE_MASK,
+    Figures,
+    edge_positions,
+    search_values,
+    seconds_of,
+    union_figures,
+)
+from fleetscope.analytics.sorted_runs import Floats, Ints, SortedRuns
+
+
+@dataclass(frozen=True, slots=True)
+class MarkedRuns:
+    runs: SortedRuns
+    prefix: Ints  # prefix[i] = marked rows before index i
+    counts: Ints  # per run
+    sums: Floats  # per run (columns): each weight summed
+
+    @classmethod
+    def of(cls, runs: SortedRuns, marks: npt.NDArray[np.bool_]) -> "MarkedRuns":
+        prefix = np.zeros(len(marks) + 1, dtype=np.int64)
+        np.cumsum(marks, out=prefix[1:])
+        return cls(
+            runs=runs,
+            prefix=prefix,
+            counts=prefix[runs.run_ends] - prefix[runs.run_starts],
+            sums=_sums(runs, marks, marked=int(prefix[-1])),
+        )
+
+    def present(self) -> Ints:
+        """The runs with marked rows."""
+        found: Ints = np.flatnonzero(self.counts > 0)
+        return found
+
+    def _index_of_rank(self, runs_at: Ints, ranks: Ints) -> Ints:
+        """The index of the marked row of 0-based ``rank`` within each run."""
+        wanted = self.prefix[self.runs.run_starts[runs_at]] + ranks + 1
+        return np.searchsorted(self.prefix, wanted, side="left") - 1
+
+    def _histograms(self, runs_at: Ints) -> Ints:
+        """Marked rows per cycle-time bucket, one row per run."""
+        runs = self.runs
+        positions = edge_positions(
+            runs.keys,
+            runs.run_codes[runs_at] << VALUE_BITS,
+            runs.run_starts[runs_at],
+            runs.run_ends[runs_at],
+        )
+        counted: Ints = np.diff(self.prefix[positions], axis=1)
+        return counted
+
+    def figures(
+        self, runs_at: Ints, quantiles: Sequence[float], *, histogram: bool = True
+    ) -> list[Figures]:
+        """The figures of each run (each with marked rows); without ``histogram`` the
+        histograms stay empty."""
+        counts = self.counts[runs_at]
+        last = counts - 1
+        values = []
+        for quantile in quantiles:
+            position = quantile * last
+            below = np.floor(position).astype(np.int64)
+            low = seconds_of(self.runs.keys[self._index_of_rank(runs_at, below)])
+            above = np.minimum(below + 1, last)
+            high = seconds_of(self.runs.keys[self._index_of_rank(runs_at, above)])
+            values.append((low + (high - low) * (position - below)).tolist())
+        maxima = seconds_of(self.runs.keys[self._index_of_rank(runs_at, last)]).tolist()
+        histograms = self._histograms(runs_at).tolist() if histogram else [[]] * len(runs_at)
+        return [
+            Figures([column[i] for column in values], maxima[i], histograms[i])
+            for i in range(len(runs_at))
+        ]
+
+    def _count_at_or_below(self, runs_at: Ints, values: Ints) -> Ints:
+        """Per value (rows): the marked rows of all ``runs_at`` with a packed value at or
+        below it."""
+        runs = self.runs
+        starts, ends = runs.run_starts[runs_at], runs.run_ends[runs_at]
+        bases = runs.run_codes[runs_at] << VALUE_BITS
+        at = np.searchsorted(runs.keys, bases[None, :] + values[:, None], side="right")
+        at = np.clip(at, starts, ends)
+        counted: Ints = (self.prefix[at] - self.prefix[starts]).sum(axis=1)
+        return counted
+
+    def _select(self, runs_at: Ints, ranks: list[int]) -> list[float]:
+        """The value of each 0-based rank in the union of the runs' marked rows."""
+        keys = self.runs.keys
+        filled = runs_at[self.counts[runs_at] > 0]
+        firsts = self._index_of_rank(filled, np.zeros(len(filled), np.int64))
+        lasts = self._index_of_rank(filled, self.counts[filled] - 1)
+        found = search_values(
+            ranks,
+            low=int((keys[firsts] & VALUE_MASK).min()),
+            high=int((keys[lasts] & VALUE_MASK).max()),
+            total=int(self.counts[filled].sum()),
+            count_at_or_below=lambda values: self._count_at_or_below(filled, values),
+        )
+        return [float(v) for v in seconds_of(found)]
+
+    def union(
+        self, runs_at: Ints, quantiles: Sequence[float], *, histogram: bool = True
+    ) -> Figures | None:
+        """The figures of the runs' marked rows together."""
+        total = int(self.counts[runs_at].sum())
+        if total == 0:
+            return None
+        return union_figures(
+            total,
+            quantiles,
+            seconds_at=lambda ranks: self._select(runs_at, ranks),
+            histogram=(
+                [int(n) for n in self._histograms(runs_at).sum(axis=0).tolist()]
+                if histogram
+                else []
+            ),
+        )
+
+
+def _sums(runs: SortedRuns, marks: npt.NDArray[np.bool_], *, marked: int) -> Floats:
+    """Per run (columns): each weight summed over the marked rows, or when more are marked
+    than not (a year of all shifts marks nearly every row), the totals less the sums over
+    the others. Picking the fewer out and counting them per run (``bincount``) costs less
+    than a pass over every row per weight."""
+    weights = len(runs.weights)
+    if len(runs.run_starts) == 0 or weights == 0:
+        return np.zeros((weights, len(runs.run_starts)))
+    fewer = marked <= len(marks) - marked
+    chosen = np.flatnonzero(marks if fewer else ~marks)
+    of_run = runs.run_of[chosen]
+    sums: Floats = np.array(
+        [
+            np.bincount(of_run, weights=column[chosen], minlength=len(runs.run_starts))
+            for column in runs.weights
+        ]
+    )
+    return sums if fewer else runs.totals - sums
