@@ -1,7 +1,8 @@
 """The actions in memory (``sorted_runs``): the Actions table of long periods, as its SQL
 gives it.
 
-Two orderings of the actions, both with runs of one action type, vehicle and class:
+Two orderings of the actions, both with runs of one action type and class (each action's
+vehicle alongside):
 - ``ACTION_DURATIONS`` by status (finished after running, finished without, failed, any
   other) and duration: counts and failures per type from the run counts in both periods,
   the duration percentiles of the period from the finished runs;
@@ -15,7 +16,7 @@ import numpy as np
 
 from fleetscope.analytics.fact_rows import CURRENT, Selection
 from fleetscope.analytics.marked_runs import MarkedRuns
-from fleetscope.analytics.sorted_runs import RunSource, SortedRuns, buckets_of
+from fleetscope.analytics.sorted_runs import Ints, RunSource, SortedRuns, buckets_of
 
 _WAIT_US = "epoch_us(started_at) - epoch_us(first_seen_at)"
 ACTION_DURATIONS = RunSource(
@@ -51,9 +52,11 @@ class ActionFigures:
     wait_p50_s: float | None = None
 
 
-def _per_name(marked: MarkedRuns, present: np.ndarray) -> dict[int, np.ndarray]:
-    names = marked.runs.run_names[present]
-    return {int(number): present[names == number] for number in np.unique(names).tolist()}
+def _per_name(marked: MarkedRuns) -> dict[int, Ints]:
+    """The runs with marked rows of each name (by number)."""
+    present = marked.present()
+    numbers = marked.runs.run_groups[present]
+    return {int(number): present[numbers == number] for number in np.unique(numbers).tolist()}
 
 
 def action_figures(
@@ -64,23 +67,21 @@ def action_figures(
     buckets = buckets_of(durations, selection)
     for bucket in sorted({b for part in selection.slices for _, b in part.windows}):
         marked = MarkedRuns.of(durations, buckets == bucket)
-        for number, runs_at in _per_name(marked, marked.present()).items():
-            figures = result.setdefault((durations.layout.names[number], bucket), ActionFigures())
+        for number, runs_at in _per_name(marked).items():
+            figures = result.setdefault((durations.names[number], bucket), ActionFigures())
             counts = marked.counts[runs_at]
             classes = durations.run_classes[runs_at]
             figures.count = int(counts.sum())
             figures.failed = int(counts[classes == _FAILED].sum())
-            if bucket == CURRENT:
-                ran = marked.union(runs_at[classes == 0], (0.5, 0.9), histogram=False)
-                if ran is not None:
-                    figures.duration_p50_s, figures.duration_p90_s = ran.quantiles
+            ran = runs_at[classes == 0]
+            if bucket == CURRENT and len(ran):
+                found = marked.figures(ran, (0.5, 0.9), histogram=False)[0]
+                figures.duration_p50_s, figures.duration_p90_s = found.quantiles
     if any(bucket == CURRENT for part in selection.slices for _, bucket in part.windows):
         waited = MarkedRuns.of(waits, buckets_of(waits, selection) == CURRENT)
-        for number, runs_at in _per_name(waited, waited.present()).items():
-            figures = result.setdefault((waits.layout.names[number], CURRENT), ActionFigures())
-            wait = waited.union(runs_at, (0.5,), histogram=False)
-            if wait is not None:
-                count = int(waited.counts[runs_at].sum())
-                figures.mean_wait_s = float(waited.sums[0][runs_at].sum()) / count / 1e6
-                figures.wait_p50_s = wait.quantiles[0]
+        for number, runs_at in _per_name(waited).items():
+            figures = result.setdefault((waits.names[number], CURRENT), ActionFigures())
+            run = runs_at[:1]  # one class
+            figures.wait_p50_s = waited.figures(run, (0.5,), histogram=False)[0].quantiles[0]
+            figures.mean_wait_s = float(waited.sums[0][run[0]] / waited.counts[run[0]]) / 1e6
     return result

@@ -13,6 +13,7 @@ and over unions of runs.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,25 +27,36 @@ from fleetscope.analytics.sorted_durations import (
     seconds_of,
     union_figures,
 )
-from fleetscope.analytics.sorted_runs import Floats, Ints, SortedRuns
+from fleetscope.analytics.sorted_runs import Floats, Ints, SortedRuns, sums_of_runs
 
 
 @dataclass(frozen=True, slots=True)
 class MarkedRuns:
     runs: SortedRuns
-    prefix: Ints  # prefix[i] = marked rows before index i
+    # prefix[i] = marked rows before index i; 32-bit while the rows allow (summing into them
+    # costs half of summing into 64 bits), so every value searched in it is cast to its type
+    prefix: npt.NDArray[Any]
     counts: Ints  # per run
     sums: Floats  # per run (columns): each weight summed
 
     @classmethod
-    def of(cls, runs: SortedRuns, marks: npt.NDArray[np.bool_]) -> "MarkedRuns":
-        prefix = np.zeros(len(marks) + 1, dtype=np.int64)
-        np.cumsum(marks, out=prefix[1:])
+    def of(
+        cls, runs: SortedRuns, marks: npt.NDArray[np.bool_], *, sums: bool = True
+    ) -> "MarkedRuns":
+        """Without ``sums`` the weights' sums stay 0."""
+        prefix: npt.NDArray[Any] = np.zeros(
+            len(marks) + 1, dtype=np.int32 if len(marks) < 1 << 31 else np.int64
+        )
+        np.cumsum(marks, out=prefix[1:], dtype=prefix.dtype)
         return cls(
             runs=runs,
             prefix=prefix,
-            counts=prefix[runs.run_ends] - prefix[runs.run_starts],
-            sums=_sums(runs, marks, marked=int(prefix[-1])),
+            counts=(prefix[runs.run_ends] - prefix[runs.run_starts]).astype(np.int64),
+            sums=(
+                _sums(runs, marks, marked=int(prefix[-1]))
+                if sums
+                else np.zeros((runs.weights.shape[1], len(runs.run_starts)))
+            ),
         )
 
     def present(self) -> Ints:
@@ -55,7 +67,8 @@ class MarkedRuns:
     def _index_of_rank(self, runs_at: Ints, ranks: Ints) -> Ints:
         """The index of the marked row of 0-based ``rank`` within each run."""
         wanted = self.prefix[self.runs.run_starts[runs_at]] + ranks + 1
-        return np.searchsorted(self.prefix, wanted, side="left") - 1
+        found: Ints = np.searchsorted(self.prefix, wanted.astype(self.prefix.dtype), side="left")
+        return found - 1
 
     def _histograms(self, runs_at: Ints) -> Ints:
         """Marked rows per cycle-time bucket, one row per run."""
@@ -66,7 +79,8 @@ class MarkedRuns:
             runs.run_starts[runs_at],
             runs.run_ends[runs_at],
         )
-        counted: Ints = np.diff(self.prefix[positions], axis=1)
+        at: Ints = self.prefix[positions].astype(np.int64)
+        counted: Ints = np.diff(at, axis=1)
         return counted
 
     def figures(
@@ -99,7 +113,7 @@ class MarkedRuns:
         bases = runs.run_codes[runs_at] << VALUE_BITS
         at = np.searchsorted(runs.keys, bases[None, :] + values[:, None], side="right")
         at = np.clip(at, starts, ends)
-        counted: Ints = (self.prefix[at] - self.prefix[starts]).sum(axis=1)
+        counted: Ints = (self.prefix[at] - self.prefix[starts]).sum(axis=1, dtype=np.int64)
         return counted
 
     def _select(self, runs_at: Ints, ranks: list[int]) -> list[float]:
@@ -139,18 +153,13 @@ class MarkedRuns:
 def _sums(runs: SortedRuns, marks: npt.NDArray[np.bool_], *, marked: int) -> Floats:
     """Per run (columns): each weight summed over the marked rows, or when more are marked
     than not (a year of all shifts marks nearly every row), the totals less the sums over
-    the others. Picking the fewer out and counting them per run (``bincount``) costs less
-    than a pass over every row per weight."""
-    weights = len(runs.weights)
-    if len(runs.run_starts) == 0 or weights == 0:
-        return np.zeros((weights, len(runs.run_starts)))
+    the others: the fewer rows are picked out and summed run by run."""
+    if runs.weights.shape[1] == 0 or len(runs.run_starts) == 0:
+        return np.zeros((runs.weights.shape[1], len(runs.run_starts)))
     fewer = marked <= len(marks) - marked
     chosen = np.flatnonzero(marks if fewer else ~marks)
-    of_run = runs.run_of[chosen]
-    sums: Floats = np.array(
-        [
-            np.bincount(of_run, weights=column[chosen], minlength=len(runs.run_starts))
-            for column in runs.weights
-        ]
+    sums = sums_of_runs(
+        np.take(runs.weights, chosen, axis=0), np.searchsorted(chosen, runs.run_starts)
     )
-    return sums if fewer else runs.totals - sums
+    found: Floats = (sums if fewer else runs.totals - sums).T
+    return found

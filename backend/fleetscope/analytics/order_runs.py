@@ -4,8 +4,8 @@
 Two orderings of the same orders:
 - by vehicle (runs of one vehicle and outcome): Processes, each vehicle's percentiles two
   lookups per quantile, the fleet's a search over the union of the vehicles' runs;
-- by workflow (runs of one workflow, vehicle and outcome): the Workflows table and a
-  workflow's histogram, each workflow's percentiles a search over its vehicles' runs.
+- by workflow (runs of one workflow and outcome, each order's vehicle alongside): the
+  Workflows table and a workflow's histogram, each workflow's percentiles two lookups.
 Every figure equals ``summarize_orders``'s (sums of paused and waiting time up to the order
 of floating-point additions).
 """
@@ -38,10 +38,12 @@ ORDERS_BY_VEHICLE = _orders(name=None)
 ORDERS_BY_WORKFLOW = _orders(name="workflow")
 
 
-def _marked_buckets(runs: SortedRuns, selection: Selection) -> list[tuple[int, MarkedRuns]]:
+def _marked_buckets(
+    runs: SortedRuns, selection: Selection, *, sums: bool = True
+) -> list[tuple[int, MarkedRuns]]:
     buckets = buckets_of(runs, selection)
     return [
-        (bucket, MarkedRuns.of(runs, buckets == bucket))
+        (bucket, MarkedRuns.of(runs, buckets == bucket, sums=sums))
         for bucket in sorted({b for part in selection.slices for _, b in part.windows})
     ]
 
@@ -79,13 +81,13 @@ def summarize_runs(
     result: dict[Key, OrderSummary] = {}
     for bucket, marked in _marked_buckets(runs, selection):
         present = marked.present()
-        vehicles = runs.run_vehicles[present].tolist()
+        vehicles = runs.run_groups[present].tolist()
         per_vehicle = _sum_groups(marked, present, [(v, bucket) for v in vehicles])
         finished = _finished(marked, present)
         if by_vehicle:
             found = marked.figures(finished, CYCLE_QUANTILES)
             for run, figures in zip(finished.tolist(), found, strict=True):
-                per_vehicle[(int(runs.run_vehicles[run]), bucket)].cycle = figures
+                per_vehicle[(int(runs.run_groups[run]), bucket)].cycle = figures
             result.update(per_vehicle)
         if per_vehicle:
             fleet = OrderSummary()
@@ -99,20 +101,22 @@ def summarize_runs(
 def summarize_workflows(
     runs: SortedRuns, selection: Selection, *, workflow: str | None = None
 ) -> dict[Key, OrderSummary]:
-    """From runs of ``ORDERS_BY_WORKFLOW``: ``summarize_orders(key="workflow")`` of the
-    orders ending in T, or with ``workflow``, ``key=None`` of that workflow's orders."""
-    names = runs.layout.names
-    wanted = -1 if workflow is None else names.index(workflow) if workflow in names else -2
+    """From runs of ``ORDERS_BY_WORKFLOW``: ``summarize_orders(key="workflow", sums=False)``
+    of the orders ending in T, or with ``workflow``, ``key=None`` of that workflow's orders
+    (with the sums)."""
+    names = runs.names
     result: dict[Key, OrderSummary] = {}
-    for bucket, marked in _marked_buckets(runs, selection):
+    for bucket, marked in _marked_buckets(runs, selection, sums=workflow is not None):
         present = marked.present()
-        if wanted != -1:
-            present = present[runs.run_names[present] == wanted]
-        numbers = runs.run_names[present].tolist()
+        if workflow is not None:
+            wanted = names.index(workflow) if workflow in names else -1
+            present = present[runs.run_groups[present] == wanted]
+        numbers = runs.run_groups[present].tolist()
         summaries = _sum_groups(marked, present, [(number, bucket) for number in numbers])
         finished = _finished(marked, present)
-        finished_numbers = runs.run_names[finished]
+        found = marked.figures(finished, CYCLE_QUANTILES)
+        for number, figures in zip(runs.run_groups[finished].tolist(), found, strict=True):
+            summaries[(number, bucket)].cycle = figures
         for (number, _), summary in summaries.items():
-            summary.cycle = marked.union(finished[finished_numbers == number], CYCLE_QUANTILES)
             result[(None if workflow else names[number], bucket)] = summary
     return result

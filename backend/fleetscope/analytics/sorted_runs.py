@@ -8,10 +8,12 @@ looked up in a table of T's hours, the few in hours T covers in part compared wi
 windows exactly) and counts along the sorted runs (``marked_runs``).
 
 A row's key is ``sorted_durations``'s packing, ``code << 40 | duration + 2**39``, with the
-code ``((name << vehicle_bits) | vehicle) << 2 | class``: a run is one vehicle's rows of one
-class (an outcome, a status), and, where the source names a group (a workflow, an action
-type), of one name. Names are numbered as they first appear, so that newer rows keep the
-codes of older ones.
+code ``group << 2 | class``: a run holds the rows of one group and class (an outcome, a
+status). The group is either the vehicle (``by_vehicle``: figures per vehicle, two lookups
+each) or a name the source gives (a workflow, an action type: the figures of a name over
+all its vehicles, again two lookups each, where runs per vehicle would need a search over
+their union); then each row's vehicle is kept alongside, for the scope. Names are numbered
+as they first appear, so that newer rows keep the codes of older ones.
 
 The store only appends facts while it serves (rebuilds and merges run offline, and change
 its ``generation``), so the rows of a later snapshot are those held here plus the rows with
@@ -46,43 +48,34 @@ class RunSource:
     end: str  # the column placing a row in T
     value: str  # BIGINT µs: the duration the runs are sorted by
     row_class: str  # 0-3
-    name: str | None = None  # VARCHAR naming a row's group, if any
+    name: str | None = None  # VARCHAR naming a row's group; None: grouped by vehicle
     weights: tuple[str, ...] = ()  # DOUBLE columns summed per run
     where: str = "TRUE"  # the rows taken
 
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """The code's fields: fixed by the first read, kept by merges."""
-
-    vehicle_bits: int
-    names: tuple[str, ...]  # by number
-
-    def fits(self, vehicles: Ints) -> bool:
-        return not len(vehicles) or (
-            int(vehicles.min()) >= 0
-            and int(vehicles.max()) < 1 << self.vehicle_bits
-            and len(self.names) <= 1 << (GROUP_BITS - self.vehicle_bits)
-        )
+    @property
+    def by_vehicle(self) -> bool:
+        return self.name is None
 
 
 @dataclass(frozen=True, slots=True)
 class SortedRuns:
     """Rows with ``rowid`` below ``next_rowid``, sorted by key, with their end and weights."""
 
-    layout: Layout
+    names: tuple[str, ...]  # by number; empty for runs by vehicle
     next_rowid: int  # above every row's rowid: where newer rows begin
     table_rows: int  # rows of the table below ``next_rowid``, taken or not
     keys: Ints
     end_us: Ints
-    end_hour: npt.NDArray[np.int32]  # hours after ``first_hour``
+    end_hour: Ints  # hours after ``first_hour`` (NumPy's own index type: ``take`` reads it
+    # without a conversion, three times faster than from int32)
+    vehicles: npt.NDArray[np.int32] | None  # each row's, for runs by name
+    vehicles_seen: Ints  # the distinct ``vehicles``
     first_hour: int  # since the epoch: the earliest row's end
-    weights: Floats  # one row per weight
+    weights: Floats  # one row per fact row, one column per weight
     run_codes: Ints  # ascending
     run_starts: Ints  # the runs cover the arrays one after the other
     run_ends: Ints
-    run_of: npt.NDArray[np.int32]  # each row's run
-    totals: Floats  # per run (columns): the weights summed
+    totals: Floats  # per run (rows): the weights summed
     hour_prefix: Ints  # rows ending before each hour from ``first_hour``
 
     @classmethod
@@ -94,15 +87,15 @@ class SortedRuns:
         after: "SortedRuns | None" = None,
     ) -> "SortedRuns | None":
         """The rows of the cursor's snapshot, or only those above ``after``'s (to merge);
-        None when one does not fit the packing (a cycle of 6.4 days or more; a vehicle id
-        or a count of names beyond the layout's)."""
+        None when one does not fit the packing (a cycle of 6.4 days or more, a vehicle id
+        from 2**21, as many names)."""
         since_row = after.next_rowid if after else 0
         where = f"rowid >= ? AND ({source.where})"
         counted = cursor.execute(
             f"SELECT count(*), max(rowid) FROM {source.table} WHERE rowid >= ?",  # noqa: S608 - constants only
             [since_row],
         ).fetchall()[0]
-        names = after.layout.names if after else ()
+        names = after.names if after else ()
         if source.name:
             found = cursor.execute(
                 f"SELECT DISTINCT {source.name} FROM {source.table} WHERE {where}",  # noqa: S608 - constants only
@@ -121,63 +114,64 @@ class SortedRuns:
         ).fetchnumpy()
         vehicles = np.asarray(columns["vehicle_id"], dtype=np.int64)
         values = np.asarray(columns["value_us"], dtype=np.int64)
-        layout = after.layout if after else _layout_of(vehicles, named=source.name is not None)
-        layout = Layout(layout.vehicle_bits, names)
-        if not layout.fits(vehicles) or (
-            len(values) and max(-int(values.min()), int(values.max())) >= VALUE_OFFSET
+        groups = vehicles if source.by_vehicle else np.asarray(columns["name"], dtype=np.int64)
+        if len(groups) and (
+            int(groups.min()) < 0
+            or int(groups.max()) >= 1 << GROUP_BITS
+            or max(-int(values.min()), int(values.max())) >= VALUE_OFFSET
         ):
             return None
-        codes = (np.asarray(columns["name"], dtype=np.int64) << layout.vehicle_bits) | vehicles
-        codes = (codes << 2) | np.asarray(columns["row_class"], dtype=np.int64)
+        codes = (groups << 2) | np.asarray(columns["row_class"], dtype=np.int64)
         keys = (codes << VALUE_BITS) | (values + VALUE_OFFSET)
         order = np.argsort(keys, kind="stable")
         return cls._of_sorted(
-            layout=layout,
+            names=names,
             next_rowid=since_row if counted[1] is None else int(counted[1]) + 1,
             table_rows=int(counted[0]),
             keys=keys[order],
             end_us=np.asarray(columns["end_us"], dtype=np.int64)[order],
-            weights=np.array(
+            vehicles=None if source.by_vehicle else vehicles[order].astype(np.int32),
+            weights=np.column_stack(
                 [
                     np.asarray(columns[f"w{i}"], np.float64)[order]
                     for i in range(len(source.weights))
                 ]
-            ).reshape(len(source.weights), len(order)),
+                or [np.zeros((len(order), 0))]
+            ),
         )
 
     @classmethod
     def _of_sorted(
         cls,
         *,
-        layout: Layout,
+        names: tuple[str, ...],
         next_rowid: int,
         table_rows: int,
         keys: Ints,
         end_us: Ints,
+        vehicles: npt.NDArray[np.int32] | None,
         weights: Floats,
     ) -> "SortedRuns":
         codes = keys >> VALUE_BITS
         starts = np.flatnonzero(np.diff(codes, prepend=-1)).astype(np.int64)
         hours = end_us // MICROS_PER_HOUR
         first_hour = int(hours.min()) if len(hours) else 0
-        end_hour = (hours - first_hour).astype(np.int32)
-        run_of = (np.cumsum(np.diff(codes, prepend=codes[:1]) != 0)).astype(np.int32)
+        end_hour = hours - first_hour
         return cls(
-            layout=layout,
+            names=names,
             next_rowid=next_rowid,
             table_rows=table_rows,
             keys=keys,
             end_us=end_us,
             end_hour=end_hour,
+            vehicles=vehicles,
+            vehicles_seen=np.zeros(0, np.int64) if vehicles is None else np.unique(vehicles),
             first_hour=first_hour,
             weights=weights,
             run_codes=codes[starts],
             run_starts=starts,
             run_ends=np.append(starts[1:], len(keys))[: len(starts)].astype(np.int64),
-            run_of=run_of,
-            totals=np.array(
-                [np.bincount(run_of, weights=column, minlength=len(starts)) for column in weights]
-            ).reshape(len(weights), len(starts)),
+            totals=sums_of_runs(weights, starts),
             hour_prefix=np.concatenate([[0], np.cumsum(np.bincount(end_hour))]).astype(np.int64),
         )
 
@@ -185,24 +179,24 @@ class SortedRuns:
         """These rows and ``newer`` (read ``after=self``) as one."""
         at = np.searchsorted(self.keys, newer.keys, side="right")
         return SortedRuns._of_sorted(
-            layout=newer.layout,
+            names=newer.names,
             next_rowid=newer.next_rowid,
             table_rows=self.table_rows + newer.table_rows,
             keys=np.insert(self.keys, at, newer.keys),
             end_us=np.insert(self.end_us, at, newer.end_us),
-            weights=np.insert(self.weights, at, newer.weights, axis=1),
+            vehicles=(
+                None
+                if self.vehicles is None or newer.vehicles is None
+                else np.insert(self.vehicles, at, newer.vehicles)
+            ),
+            weights=np.insert(self.weights, at, newer.weights, axis=0),
         )
 
     @property
-    def run_vehicles(self) -> Ints:
-        vehicles: Ints = (self.run_codes >> 2) & ((1 << self.layout.vehicle_bits) - 1)
-        return vehicles
-
-    @property
-    def run_names(self) -> Ints:
-        """The number of each run's name in ``layout.names``."""
-        names: Ints = self.run_codes >> (2 + self.layout.vehicle_bits)
-        return names
+    def run_groups(self) -> Ints:
+        """Each run's vehicle, or the number of its name in ``names``."""
+        groups: Ints = self.run_codes >> 2
+        return groups
 
     @property
     def run_classes(self) -> Ints:
@@ -222,12 +216,15 @@ class SortedRuns:
         return int(self.hour_prefix[after] - self.hour_prefix[first]) / len(self.keys)
 
 
-def _layout_of(vehicles: Ints, *, named: bool) -> Layout:
-    """Room for vehicle ids up to twice the largest (new vehicles), names above them."""
-    if not named:
-        return Layout(GROUP_BITS, ())
-    largest = int(vehicles.max()) if len(vehicles) else 0
-    return Layout(min(max(largest, 1).bit_length() + 1, GROUP_BITS), ())
+def sums_of_runs(weights: Floats, starts: Ints) -> Floats:
+    """Per run (rows) of ``weights``' rows from each of ``starts`` (ascending) to the next,
+    the weights summed: one sequential pass (``bincount`` by run costs three times more)."""
+    sums = np.zeros((len(starts), weights.shape[1]))
+    ends = np.append(starts[1:], len(weights))
+    filled = starts < ends
+    if weights.shape[1] and filled.any():
+        sums[filled] = np.add.reduceat(weights, starts[filled], axis=0)
+    return sums
 
 
 def _hour_table(part: SiteSlice, *, first_hour: int, hours: int) -> npt.NDArray[np.int8]:
@@ -248,8 +245,8 @@ def _hour_table(part: SiteSlice, *, first_hour: int, hours: int) -> npt.NDArray[
 
 
 def _ranges(runs: SortedRuns, vehicle_ids: list[int]) -> list[tuple[int, int]]:
-    """The index ranges of the vehicles' runs, adjacent runs joined."""
-    chosen = np.flatnonzero(np.isin(runs.run_vehicles, np.asarray(vehicle_ids, np.int64)))
+    """The index ranges of the vehicles' runs (runs by vehicle), adjacent runs joined."""
+    chosen = np.flatnonzero(np.isin(runs.run_groups, np.asarray(vehicle_ids, np.int64)))
     ranges: list[tuple[int, int]] = []
     for start, end in zip(
         runs.run_starts[chosen].tolist(), runs.run_ends[chosen].tolist(), strict=True
@@ -261,26 +258,72 @@ def _ranges(runs: SortedRuns, vehicle_ids: list[int]) -> list[tuple[int, int]]:
     return ranges
 
 
+class _Windows:
+    """One site's windows, sorted, to place the rows of hours they cover in part."""
+
+    def __init__(self, part: SiteSlice) -> None:
+        windows = sorted(part.windows, key=lambda tagged: tagged[0].start)
+        self.starts = np.array([to_micros(w.start) for w, _ in windows], dtype=np.int64)
+        self.ends = np.array([to_micros(w.end) for w, _ in windows], dtype=np.int64)
+        self.buckets = np.array([bucket for _, bucket in windows], dtype=np.int8)
+
+    def mark(self, marked: npt.NDArray[np.int8], end_us: Ints) -> None:
+        """Replace ``_PARTIAL`` in ``marked`` by the bucket of the window holding the row's
+        end, or ``OUTSIDE``."""
+        partial = np.flatnonzero(marked == _PARTIAL)
+        if len(partial):
+            at = end_us[partial]
+            window = np.searchsorted(self.starts, at, side="right") - 1
+            inside = (window >= 0) & (at < self.ends[np.maximum(window, 0)])
+            marked[partial] = np.where(inside, self.buckets[window], OUTSIDE)
+
+
+def _site_of_rows(
+    vehicles: npt.NDArray[np.int32], seen: Ints, slices: list[SiteSlice]
+) -> npt.NDArray[np.int8] | None:
+    """The slice of each row's vehicle (-1: none), or None when one slice holds every
+    vehicle ``seen`` in the rows (then no row needs the test)."""
+    ids = np.array([v for part in slices for v in part.vehicle_ids], dtype=np.int64)
+    numbers = np.array(
+        [n for n, part in enumerate(slices) for _ in part.vehicle_ids], dtype=np.int8
+    )
+    if len(slices) == 1 and bool(np.isin(seen, ids).all()):
+        return None
+    order = np.argsort(ids)
+    ids, numbers = ids[order], numbers[order]
+    # Ids are small in practice: a table by id reads faster than a search per row.
+    if len(seen) and int(seen.max()) < 1 << 20:
+        table = np.full(int(seen.max()) + 1, -1, dtype=np.int8)
+        known = ids[ids < len(table)]
+        table[known] = numbers[: len(known)]
+        return np.take(table, vehicles)
+    at = np.minimum(np.searchsorted(ids, vehicles), len(ids) - 1)
+    return np.where(ids[at] == vehicles, numbers[at], -1).astype(np.int8)
+
+
 def buckets_of(runs: SortedRuns, selection: Selection) -> npt.NDArray[np.int8]:
     """The bucket of every row (``OUTSIDE`` for none): its vehicle's site's window holding
     its end."""
     found = np.full(len(runs.keys), OUTSIDE, dtype=np.int8)
     hours = len(runs.hour_prefix) - 1
-    for part in selection.slices:
-        if not (part.windows and part.vehicle_ids):
-            continue
+    slices = [part for part in selection.slices if part.windows and part.vehicle_ids]
+    if not len(runs.keys) or not slices:
+        return found
+    sites = (
+        None if runs.vehicles is None else _site_of_rows(runs.vehicles, runs.vehicles_seen, slices)
+    )
+    for number, part in enumerate(slices):
         table = _hour_table(part, first_hour=runs.first_hour, hours=hours)
-        windows = sorted(part.windows, key=lambda tagged: tagged[0].start)
-        starts = np.array([to_micros(w.start) for w, _ in windows], dtype=np.int64)
-        ends = np.array([to_micros(w.end) for w, _ in windows], dtype=np.int64)
-        window_buckets = np.array([bucket for _, bucket in windows], dtype=np.int8)
-        for start, end in _ranges(runs, part.vehicle_ids):
-            marked = np.take(table, runs.end_hour[start:end])
-            partial = np.flatnonzero(marked == _PARTIAL)
-            if len(partial):
-                at = runs.end_us[start:end][partial]
-                window = np.searchsorted(starts, at, side="right") - 1
-                inside = (window >= 0) & (at < ends[np.maximum(window, 0)])
-                marked[partial] = np.where(inside, window_buckets[window], OUTSIDE)
-            found[start:end] = marked
+        windows = _Windows(part)
+        if runs.vehicles is None:  # runs by vehicle: the ranges of the site's vehicles
+            for start, end in _ranges(runs, part.vehicle_ids):
+                marked = np.take(table, runs.end_hour[start:end])
+                windows.mark(marked, runs.end_us[start:end])
+                found[start:end] = marked
+        else:
+            marked = np.take(table, runs.end_hour)
+            windows.mark(marked, runs.end_us)
+            if sites is None:
+                return marked
+            np.copyto(found, marked, where=sites == number)
     return found
