@@ -10,7 +10,9 @@ Every figure equals ``summarize_orders``'s (sums of paused and waiting time up t
 of floating-point additions).
 """
 
-from fleetscope.analytics.fact_rows import Selection
+import numpy as np
+
+from fleetscope.analytics.fact_rows import CURRENT, Selection
 from fleetscope.analytics.marked_runs import MarkedRuns
 from fleetscope.analytics.order_summary import (
     CYCLE_QUANTILES,
@@ -120,3 +122,22 @@ def summarize_workflows(
         for (number, _), summary in summaries.items():
             result[(None if workflow else names[number], bucket)] = summary
     return result
+
+
+def count_workflow_orders(
+    runs: SortedRuns, selection: Selection, *, workflow: str, outcome: str | None
+) -> int:
+    """From runs of ``ORDERS_BY_WORKFLOW``: the orders of ``workflow`` (of ``outcome``)
+    ending in T (its current bucket)."""
+    if workflow not in runs.names:
+        return 0
+    chosen = runs.run_groups == runs.names.index(workflow)
+    if outcome is not None:
+        chosen &= runs.run_classes == OUTCOMES.index(outcome)
+    marks = buckets_of(runs, selection) == CURRENT
+    return sum(
+        int(np.count_nonzero(marks[start:end]))
+        for start, end in zip(
+            runs.run_starts[chosen].tolist(), runs.run_ends[chosen].tolist(), strict=True
+        )
+    )

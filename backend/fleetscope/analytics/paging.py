@@ -110,11 +110,14 @@ def read_page(
     column_sql: str,
     descending: bool,
     tie_breakers: Sequence[str],
+    total: int | None = None,
 ) -> tuple[int, list[Any]]:
     """The number of rows of ``source`` (``FROM ... WHERE ...``, constants of the caller with
-    ``parameters``) and the rows (``select``) of ``request.page``, in the list's order."""
-    counted = cursor.execute(f"SELECT count(*) {source}", parameters).fetchone()
-    total = int(counted[0]) if counted else 0
+    ``parameters``) and the rows (``select``) of ``request.page``, in the list's order.
+    ``total``: the number of rows, when the caller knows it (read here otherwise)."""
+    if total is None:
+        counted = cursor.execute(f"SELECT count(*) {source}", parameters).fetchone()
+        total = int(counted[0]) if counted else 0
     ordering = page_ordering(
         request,
         total=total,

@@ -10,7 +10,9 @@ from typing import Any, Literal
 
 import duckdb
 
+from fleetscope.analytics.fact_index import MIN_SHARE_COUNTS, FactIndex
 from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
+from fleetscope.analytics.order_runs import ORDERS_BY_WORKFLOW, count_workflow_orders
 from fleetscope.analytics.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.sql_time import seconds_between
@@ -61,12 +63,24 @@ def workflow_orders(
     page: PageRequest,
     outcome: Outcome | None = None,
     vehicle_id: int | None = None,
+    index: FactIndex | None = None,
 ) -> Page[WorkflowOrder]:
+    """``index``: the store's orders in memory, counting the orders of a long T."""
     require_workflow(cursor, workflow=workflow, vehicle_ids=scope.vehicle_ids)
     column, descending = parse_sort(page.sort, columns=ORDER_SORTS, default="-start")
     selection = select_periods(scope, now=now, previous=False)
     if vehicle_id is not None:
         selection = selection.restricted_to({vehicle_id})
+    runs = (
+        index.runs(cursor, ORDERS_BY_WORKFLOW, selection, min_share=MIN_SHARE_COUNTS)
+        if index
+        else None
+    )
+    total = (
+        None
+        if runs is None
+        else count_workflow_orders(runs, selection, workflow=workflow, outcome=outcome)
+    )
     return _paged_orders(
         cursor,
         selection,
@@ -76,6 +90,7 @@ def workflow_orders(
         page=page,
         column=column,
         descending=descending,
+        total=total,
     )
 
 
@@ -89,6 +104,7 @@ def _paged_orders(
     page: PageRequest,
     column: str,
     descending: bool,
+    total: int | None,
 ) -> Page[WorkflowOrder]:
     rows_sql, parameters = rows_in_periods(
         selection, table="orders", at="end_at", columns=_ORDER_LIST_COLUMNS
@@ -104,6 +120,7 @@ def _paged_orders(
         column_sql=ORDER_SORTS[column],
         descending=descending,
         tie_breakers=["vehicle_id", "start_at", "order_id"],
+        total=total,
     )
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
     items = [

@@ -17,7 +17,7 @@ import duckdb
 from pydantic import Field
 
 from fleetscope.analytics.drilldown import require_named
-from fleetscope.analytics.fact_index import FactIndex
+from fleetscope.analytics.fact_index import MIN_SHARE, MIN_SHARE_COUNTS, FactIndex
 from fleetscope.analytics.fact_rows import (
     CURRENT,
     PREVIOUS,
@@ -106,7 +106,9 @@ def _summaries(
 ) -> dict[Key, OrderSummary]:
     """Per (workflow, bucket), or with ``workflow`` per (None, bucket) of its orders; from
     the orders in memory when T is long."""
-    runs = index.runs(cursor, ORDERS_BY_WORKFLOW, selection) if index else None
+    # The table needs no sums: the index pays for shorter periods.
+    share = MIN_SHARE if workflow else MIN_SHARE_COUNTS
+    runs = index.runs(cursor, ORDERS_BY_WORKFLOW, selection, min_share=share) if index else None
     if runs is not None:
         return summarize_workflows(runs, selection, workflow=workflow)
     rows = rows_in_periods(selection, table="orders", at="end_at", columns=ORDER_COLUMNS)

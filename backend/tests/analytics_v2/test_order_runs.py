@@ -15,6 +15,7 @@ from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, SiteSli
 from fleetscope.analytics.order_runs import (
     ORDERS_BY_VEHICLE,
     ORDERS_BY_WORKFLOW,
+    count_workflow_orders,
     summarize_runs,
     summarize_workflows,
 )
@@ -171,6 +172,29 @@ def test_the_workflow_runs_give_the_figures_of_sql(store: FactStore, name: str) 
     for workflow in ["DROP", "NEVER"]:
         expected = _by_sql(store, selection, key=workflow)
         _same(summarize_workflows(runs, selection, workflow=workflow), expected)
+
+
+@pytest.mark.parametrize("outcome", [None, "failed"])
+def test_a_workflows_orders_are_counted_as_sql_counts_them(
+    store: FactStore, outcome: str | None
+) -> None:
+    _append(store, random.Random(8), [1, 2, 3, 4, 9], 2000)
+    runs = _read(store, ORDERS_BY_WORKFLOW)
+    for selection in SELECTIONS.values():
+        rows_sql, parameters = rows_in_periods(
+            selection, table="orders", at="end_at", columns="f.workflow, f.outcome"
+        )
+        cursor = store.cursor()
+        expected = cursor.execute(
+            f"SELECT count(*) FROM ({rows_sql}) WHERE bucket = {CURRENT} AND workflow = 'DROP' "  # noqa: S608
+            "AND outcome = coalesce(?, outcome)",
+            [*parameters, outcome],
+        ).fetchall()[0][0]
+        cursor.close()
+        assert expected > 0
+        found = count_workflow_orders(runs, selection, workflow="DROP", outcome=outcome)
+        assert found == expected
+    assert count_workflow_orders(runs, selection, workflow="NEVER", outcome=None) == 0
 
 
 def test_no_orders_and_no_orders_in_t(store: FactStore) -> None:

@@ -82,6 +82,7 @@ def get_workflow_orders(
     scope: ScopeDep,
     store: FactStoreDep,
     page: PageDep,
+    index: FactIndexDep,
     outcome: Outcome | None = None,
     vehicle: VehicleFilter = None,
 ) -> Response:
@@ -95,6 +96,7 @@ def get_workflow_orders(
             page=page,
             outcome=outcome,
             vehicle_id=vehicle_id,
+            index=index,
         )
     return json_ok(result)
 
