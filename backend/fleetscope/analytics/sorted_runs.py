@@ -176,20 +176,57 @@ class SortedRuns:
         )
 
     def merged(self, newer: "SortedRuns") -> "SortedRuns":
-        """These rows and ``newer`` (read ``after=self``) as one."""
+        """These rows and ``newer`` (read ``after=self``) as one: the same arrays as a fresh
+        read. Each array is copied once with the newer rows inserted; the runs, their totals
+        and the hour counts are updated from the newer rows alone (a fresh derivation would
+        cost several times more, as a live store merges after every commit)."""
         at = np.searchsorted(self.keys, newer.keys, side="right")
-        return SortedRuns._of_sorted(
+        keys = np.insert(self.keys, at, newer.keys)
+        end_us = np.insert(self.end_us, at, newer.end_us)
+        vehicles = (
+            None
+            if self.vehicles is None or newer.vehicles is None
+            else np.insert(self.vehicles, at, newer.vehicles)
+        )
+        weights = np.insert(self.weights, at, newer.weights, axis=0)
+        rows = self.table_rows + newer.table_rows
+        if not (len(self.keys) and len(newer.keys)) or newer.first_hour < self.first_hour:
+            return SortedRuns._of_sorted(
+                names=newer.names,
+                next_rowid=newer.next_rowid,
+                table_rows=rows,
+                keys=keys,
+                end_us=end_us,
+                vehicles=vehicles,
+                weights=weights,
+            )
+        end_hour = newer.end_hour + (newer.first_hour - self.first_hour)
+        per_hour = np.diff(self.hour_prefix)
+        per_hour = np.concatenate(
+            [per_hour, np.zeros(max(int(end_hour.max()) + 1 - len(per_hour), 0), np.int64)]
+        )
+        per_hour += np.bincount(end_hour, minlength=len(per_hour))
+        codes = np.union1d(self.run_codes, newer.run_codes)
+        starts = np.searchsorted(keys, codes << VALUE_BITS, side="left").astype(np.int64)
+        totals = np.zeros((len(codes), self.weights.shape[1]))
+        totals[np.searchsorted(codes, self.run_codes)] += self.totals
+        totals[np.searchsorted(codes, newer.run_codes)] += newer.totals
+        return SortedRuns(
             names=newer.names,
             next_rowid=newer.next_rowid,
-            table_rows=self.table_rows + newer.table_rows,
-            keys=np.insert(self.keys, at, newer.keys),
-            end_us=np.insert(self.end_us, at, newer.end_us),
-            vehicles=(
-                None
-                if self.vehicles is None or newer.vehicles is None
-                else np.insert(self.vehicles, at, newer.vehicles)
-            ),
-            weights=np.insert(self.weights, at, newer.weights, axis=0),
+            table_rows=rows,
+            keys=keys,
+            end_us=end_us,
+            end_hour=np.insert(self.end_hour, at, end_hour),
+            first_hour=self.first_hour,
+            vehicles=vehicles,
+            vehicles_seen=np.union1d(self.vehicles_seen, newer.vehicles_seen),
+            weights=weights,
+            run_codes=codes,
+            run_starts=starts,
+            run_ends=np.append(starts[1:], len(keys)).astype(np.int64),
+            totals=totals,
+            hour_prefix=np.concatenate([[0], np.cumsum(per_hour)]).astype(np.int64),
         )
 
     @property

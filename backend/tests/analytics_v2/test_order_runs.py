@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from fleetscope.analytics.fact_index import FactIndex
@@ -235,6 +236,48 @@ def test_new_workflows_and_vehicles_are_merged_with_the_codes_kept(store: FactSt
         _by_sql(store, one_site, key="LATE"),
     )
     cursor.close()
+
+
+@pytest.mark.parametrize(
+    "source", [ORDERS_BY_VEHICLE, ORDERS_BY_WORKFLOW], ids=["by-vehicle", "by-name"]
+)
+@pytest.mark.parametrize("late", [False, True], ids=["after", "before-the-first"])
+def test_a_merge_gives_the_arrays_of_a_fresh_read(
+    store: FactStore, source: RunSource, late: bool
+) -> None:
+    rng = random.Random(f"{late}")
+    _append(store, rng, [1, 2, 3], 800)
+    cursor = store.cursor()
+    runs = SortedRuns.read(cursor, source)
+    _append(store, rng, [2, 4], 200)  # a new vehicle; CHARGE orders and others
+    if late:  # an order ending before any other: the hours are counted anew
+        cursor.execute(
+            "UPDATE orders SET start_at = start_at - INTERVAL 30 DAY, end_at = end_at - INTERVAL 30 DAY "
+            "WHERE rowid = 900"
+        )
+    assert runs is not None
+    newer = SortedRuns.read(cursor, source, after=runs)
+    fresh = SortedRuns.read(cursor, source)
+    cursor.close()
+    assert newer is not None and fresh is not None
+    merged = runs.merged(newer)
+    assert (
+        (merged.next_rowid, merged.table_rows)
+        == (fresh.next_rowid, fresh.table_rows)
+        == (
+            1000,
+            1000,
+        )
+    )
+    for name in ("keys", "end_us", "end_hour", "run_codes", "run_starts", "run_ends"):
+        assert np.array_equal(getattr(merged, name), getattr(fresh, name)), name
+    for name in ("hour_prefix", "vehicles_seen", "weights"):
+        assert np.array_equal(getattr(merged, name), getattr(fresh, name)), name
+    assert merged.first_hour == fresh.first_hour
+    assert (merged.vehicles is None) == (fresh.vehicles is None)
+    if fresh.vehicles is not None:
+        assert np.array_equal(merged.vehicles, fresh.vehicles)
+    assert np.allclose(merged.totals, fresh.totals, rtol=1e-12)
 
 
 def _index_answer(index: FactIndex, store: FactStore) -> dict[Key, OrderSummary] | None:
