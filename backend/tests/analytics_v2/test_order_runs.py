@@ -252,8 +252,8 @@ def test_a_merge_gives_the_arrays_of_a_fresh_read(
     _append(store, rng, [2, 4], 200)  # a new vehicle; CHARGE orders and others
     if late:  # an order ending before any other: the hours are counted anew
         cursor.execute(
-            "UPDATE orders SET start_at = start_at - INTERVAL 30 DAY, end_at = end_at - INTERVAL 30 DAY "
-            "WHERE rowid = 900"
+            "UPDATE orders SET start_at = start_at - INTERVAL 30 DAY, "
+            "end_at = end_at - INTERVAL 30 DAY WHERE rowid = 900"
         )
     assert runs is not None
     newer = SortedRuns.read(cursor, source, after=runs)
