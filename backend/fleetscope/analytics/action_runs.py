@@ -16,7 +16,8 @@ import numpy as np
 
 from fleetscope.analytics.fact_rows import CURRENT, Selection
 from fleetscope.analytics.marked_runs import MarkedRuns
-from fleetscope.analytics.sorted_runs import Ints, RunSource, SortedRuns, buckets_of
+from fleetscope.analytics.run_buckets import buckets_of
+from fleetscope.analytics.sorted_runs import Ints, RunSource, SortedRuns
 
 _WAIT_US = "epoch_us(started_at) - epoch_us(first_seen_at)"
 ACTION_DURATIONS = RunSource(

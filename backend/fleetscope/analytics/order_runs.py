@@ -21,7 +21,8 @@ from fleetscope.analytics.order_summary import (
     Key,
     OrderSummary,
 )
-from fleetscope.analytics.sorted_runs import Ints, RunSource, SortedRuns, buckets_of
+from fleetscope.analytics.run_buckets import buckets_of
+from fleetscope.analytics.sorted_runs import Ints, RunSource, SortedRuns
 
 
 def _orders(*, name: str | None) -> RunSource:
