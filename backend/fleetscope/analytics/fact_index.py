@@ -59,13 +59,11 @@ class _Runs:
             runs = self.runs
             if runs is not None and count <= runs.table_rows:
                 return runs if count == runs.table_rows else None  # older snapshot: SQL
-            newer = None if runs is None else SortedRuns.read(cursor, self.source, after=runs)
-            # A merge that does not fit the layout (new vehicles, many new names) rebuilds.
-            found = (
-                runs.merged(newer)
-                if runs is not None and newer is not None
-                else SortedRuns.read(cursor, self.source)
-            )
+            if runs is None:
+                found = SortedRuns.read(cursor, self.source)
+            else:
+                newer = SortedRuns.read(cursor, self.source, after=runs)
+                found = None if newer is None else runs.merged(newer)
             if found is None:
                 self.unfit = True
                 return None
