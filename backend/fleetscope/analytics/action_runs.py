@@ -65,9 +65,9 @@ def action_figures(
 ) -> dict[tuple[str, int], ActionFigures]:
     """Per (action type, bucket): the figures of the actions ending in T."""
     result: dict[tuple[str, int], ActionFigures] = {}
-    buckets = buckets_of(durations, selection)
+    placed = buckets_of(durations, selection)
     for bucket in sorted({b for part in selection.slices for _, b in part.windows}):
-        marked = MarkedRuns.of(durations, buckets == bucket)
+        marked = MarkedRuns.of(durations, placed, bucket)
         for number, runs_at in _per_name(marked).items():
             figures = result.setdefault((durations.names[number], bucket), ActionFigures())
             counts = marked.counts[runs_at]
@@ -79,7 +79,7 @@ def action_figures(
                 found = marked.figures(ran, (0.5, 0.9), histogram=False)[0]
                 figures.duration_p50_s, figures.duration_p90_s = found.quantiles
     if any(bucket == CURRENT for part in selection.slices for _, bucket in part.windows):
-        waited = MarkedRuns.of(waits, buckets_of(waits, selection) == CURRENT)
+        waited = MarkedRuns.of(waits, buckets_of(waits, selection), CURRENT)
         for number, runs_at in _per_name(waited).items():
             figures = result.setdefault((waits.names[number], CURRENT), ActionFigures())
             run = runs_at[:1]  # one class

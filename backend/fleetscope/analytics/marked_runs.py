@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from fleetscope.analytics.run_buckets import RowBuckets
 from fleetscope.analytics.sorted_durations import (
     VALUE_BITS,
     VALUE_MASK,
@@ -41,9 +42,10 @@ class MarkedRuns:
 
     @classmethod
     def of(
-        cls, runs: SortedRuns, marks: npt.NDArray[np.bool_], *, sums: bool = True
+        cls, runs: SortedRuns, placed: RowBuckets, bucket: int, *, sums: bool = True
     ) -> "MarkedRuns":
-        """Without ``sums`` the weights' sums stay 0."""
+        """The rows ``placed`` in ``bucket``; without ``sums`` the weights' sums stay 0."""
+        marks = placed.buckets == bucket
         prefix: npt.NDArray[Any] = np.zeros(
             len(marks) + 1, dtype=np.int32 if len(marks) < 1 << 31 else np.int64
         )
@@ -53,7 +55,7 @@ class MarkedRuns:
             prefix=prefix,
             counts=(prefix[runs.run_ends] - prefix[runs.run_starts]).astype(np.int64),
             sums=(
-                _sums(runs, marks, marked=int(prefix[-1]))
+                _sums(runs, placed, bucket, marks=marks, marked=int(prefix[-1]))
                 if sums
                 else np.zeros((runs.weights.shape[1], len(runs.run_starts)))
             ),
@@ -150,16 +152,48 @@ class MarkedRuns:
         )
 
 
-def _sums(runs: SortedRuns, marks: npt.NDArray[np.bool_], *, marked: int) -> Floats:
-    """Per run (columns): each weight summed over the marked rows, or when more are marked
-    than not (a year of all shifts marks nearly every row), the totals less the sums over
-    the others: the fewer rows are picked out and summed run by run."""
-    if runs.weights.shape[1] == 0 or len(runs.run_starts) == 0:
-        return np.zeros((runs.weights.shape[1], len(runs.run_starts)))
+def _sums(
+    runs: SortedRuns,
+    placed: RowBuckets,
+    bucket: int,
+    *,
+    marks: npt.NDArray[np.bool_],
+    marked: int,
+) -> Floats:
+    """Per run (columns): each weight summed over the marked rows. From the runs' hour sums
+    where they apply, else the fewer of the marked and unmarked rows picked out and summed
+    run by run (when more are marked than not, the totals less the sums over the others)."""
+    width = runs.weights.shape[1]
+    if width == 0 or len(runs.run_starts) == 0:
+        return np.zeros((width, len(runs.run_starts)))
+    if runs.hour_sums is not None and placed.by_hour is not None:
+        return _sums_by_hour(runs, runs.hour_sums, placed, bucket).T
     fewer = marked <= len(marks) - marked
     chosen = np.flatnonzero(marks if fewer else ~marks)
-    sums = sums_of_runs(
-        np.take(runs.weights, chosen, axis=0), np.searchsorted(chosen, runs.run_starts)
-    )
+    sums = _picked_sums(runs, chosen)
     found: Floats = (sums if fewer else runs.totals - sums).T
     return found
+
+
+def _picked_sums(runs: SortedRuns, rows: Ints) -> Floats:
+    """Per run (rows): the weights of ``rows`` (ascending) summed."""
+    return sums_of_runs(np.take(runs.weights, rows, axis=0), np.searchsorted(rows, runs.run_starts))
+
+
+def _sums_by_hour(runs: SortedRuns, hour_sums: Floats, placed: RowBuckets, bucket: int) -> Floats:
+    """Per run (rows): the weights of the rows in ``bucket``: for each site, over the
+    stretches of its whole hours in the bucket (the difference of the accumulated sums at
+    their ends), plus the rows of hours a window covers in part, picked out."""
+    assert placed.by_hour is not None
+    sums = np.zeros((len(runs.run_starts), runs.weights.shape[1]))
+    for table, site_runs in placed.by_hour:
+        inside = np.concatenate([[False], table == bucket, [False]])
+        edges = np.flatnonzero(np.diff(inside.view(np.int8)))
+        starts, ends = edges[0::2], edges[1::2]
+        if len(starts):
+            stretches = hour_sums[ends][:, site_runs] - hour_sums[starts][:, site_runs]
+            sums[site_runs] += stretches.sum(axis=0)
+    partial = placed.partial[placed.buckets[placed.partial] == bucket]
+    if len(partial):
+        sums += _picked_sums(runs, np.sort(partial))
+    return sums

@@ -44,9 +44,9 @@ ORDERS_BY_WORKFLOW = _orders(name="workflow")
 def _marked_buckets(
     runs: SortedRuns, selection: Selection, *, sums: bool = True
 ) -> list[tuple[int, MarkedRuns]]:
-    buckets = buckets_of(runs, selection)
+    placed = buckets_of(runs, selection)
     return [
-        (bucket, MarkedRuns.of(runs, buckets == bucket, sums=sums))
+        (bucket, MarkedRuns.of(runs, placed, bucket, sums=sums))
         for bucket in sorted({b for part in selection.slices for _, b in part.windows})
     ]
 
@@ -135,7 +135,7 @@ def count_workflow_orders(
     chosen = runs.run_groups == runs.names.index(workflow)
     if outcome is not None:
         chosen &= runs.run_classes == OUTCOMES.index(outcome)
-    marks = buckets_of(runs, selection) == CURRENT
+    marks = buckets_of(runs, selection).buckets == CURRENT
     return sum(
         int(np.count_nonzero(marks[start:end]))
         for start, end in zip(

@@ -8,6 +8,8 @@ the site's vehicles; runs by name test each row's vehicle against the sites (ski
 one site holds every vehicle of the rows).
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 
@@ -60,15 +62,16 @@ class _Windows:
         self.ends = np.array([to_micros(w.end) for w, _ in windows], dtype=np.int64)
         self.buckets = np.array([bucket for _, bucket in windows], dtype=np.int8)
 
-    def mark(self, marked: npt.NDArray[np.int8], end_us: Ints) -> None:
+    def mark(self, marked: npt.NDArray[np.int8], end_us: Ints) -> Ints:
         """Replace ``_PARTIAL`` in ``marked`` by the bucket of the window holding the row's
-        end, or ``OUTSIDE``."""
+        end, or ``OUTSIDE``; the rows it replaced."""
         partial = np.flatnonzero(marked == _PARTIAL)
         if len(partial):
             at = end_us[partial]
             window = np.searchsorted(self.starts, at, side="right") - 1
             inside = (window >= 0) & (at < self.ends[np.maximum(window, 0)])
             marked[partial] = np.where(inside, self.buckets[window], OUTSIDE)
+        return partial
 
 
 def _site_of_rows(
@@ -94,29 +97,46 @@ def _site_of_rows(
     return np.where(ids[at] == vehicles, numbers[at], -1).astype(np.int8)
 
 
-def buckets_of(runs: SortedRuns, selection: Selection) -> npt.NDArray[np.int8]:
-    """The bucket of every row (``OUTSIDE`` for none): its vehicle's site's window holding
-    its end."""
+@dataclass(frozen=True, slots=True)
+class RowBuckets:
+    """The bucket of each row, and what sums a run's rows by hour."""
+
+    buckets: npt.NDArray[np.int8]  # per row, ``OUTSIDE`` for none
+    partial: Ints  # the rows of hours a window covers in part
+    # Per site: its hour table and its runs, whose rows are all the site's; None when runs
+    # hold rows of several sites or of vehicles outside them (runs by name, some vehicles).
+    by_hour: list[tuple[npt.NDArray[np.int8], Ints]] | None
+
+
+def buckets_of(runs: SortedRuns, selection: Selection) -> RowBuckets:
+    """The bucket of every row: its vehicle's site's window holding its end."""
     found = np.full(len(runs.keys), OUTSIDE, dtype=np.int8)
     hours = len(runs.hour_prefix) - 1
     slices = [part for part in selection.slices if part.windows and part.vehicle_ids]
     if not len(runs.keys) or not slices:
-        return found
+        return RowBuckets(found, np.zeros(0, np.int64), [])
     sites = (
         None if runs.vehicles is None else _site_of_rows(runs.vehicles, runs.vehicles_seen, slices)
     )
+    partial: list[Ints] = []
+    by_hour: list[tuple[npt.NDArray[np.int8], Ints]] = []
     for number, part in enumerate(slices):
         table = _hour_table(part, first_hour=runs.first_hour, hours=hours)
         windows = _Windows(part)
         if runs.vehicles is None:  # runs by vehicle: the ranges of the site's vehicles
             for start, end in _ranges(runs, part.vehicle_ids):
                 marked = np.take(table, runs.end_hour[start:end])
-                windows.mark(marked, runs.end_us[start:end])
+                partial.append(start + windows.mark(marked, runs.end_us[start:end]))
                 found[start:end] = marked
+            site_runs = np.flatnonzero(np.isin(runs.run_groups, part.vehicle_ids))
+            by_hour.append((table, site_runs))
         else:
             marked = np.take(table, runs.end_hour)
-            windows.mark(marked, runs.end_us)
+            partial.append(windows.mark(marked, runs.end_us))
             if sites is None:
-                return marked
+                every_run = np.arange(len(runs.run_codes))
+                return RowBuckets(marked, partial[0], [(table, every_run)])
             np.copyto(found, marked, where=sites == number)
-    return found
+    # Runs by name over several sites, or over vehicles outside them, hold other rows too.
+    rows = np.concatenate([np.zeros(0, np.int64), *partial])
+    return RowBuckets(found, rows, None if runs.vehicles is not None else by_hour)

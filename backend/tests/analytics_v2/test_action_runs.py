@@ -75,6 +75,15 @@ SELECTIONS = {
     "period-and-previous": Selection(
         [SiteSlice([1, 2, 3, 4], [(_days(0, 3), PREVIOUS), (_days(3, 6), CURRENT)])]
     ),
+    "every-vehicle-in-shifts": Selection(  # one site holds every vehicle: sums by hour
+        [
+            SiteSlice(
+                [1, 2, 3, 4, 9],
+                [(_shift(d), PREVIOUS) for d in range(3)]
+                + [(_shift(d), CURRENT) for d in range(3, 6)],
+            )
+        ]
+    ),
     "shifts-and-two-sites": Selection(
         [
             SiteSlice([1, 3], [(_shift(d), PREVIOUS) for d in range(3)] + [(_days(3, 5), CURRENT)]),

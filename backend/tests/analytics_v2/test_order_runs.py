@@ -95,6 +95,14 @@ SELECTIONS = {
             )
         ]
     ),
+    "every-vehicle-in-shifts": Selection(  # one site holds every vehicle: sums by hour
+        [
+            SiteSlice(
+                [1, 2, 3, 4, 9],
+                [(w, PREVIOUS) for w in _shift(0, 3)] + [(w, CURRENT) for w in _shift(3, 3)],
+            )
+        ]
+    ),
     "two-sites": Selection(
         [
             SiteSlice([1, 3], [(_days(1, 3), PREVIOUS), (_days(3, 5), CURRENT)]),
