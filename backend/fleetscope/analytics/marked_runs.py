@@ -4,11 +4,11 @@ and over unions of runs.
 - counts per run: prefix counts of the marks;
 - a rank within a run: the position where the prefix count reaches it, so the exact
   ``quantile_cont`` of a run is two lookups per quantile;
-- the ranks of a union of runs (the fleet, a workflow over its vehicles): by the value,
-  bisected and interpolated as in ``sorted_durations``, counting the marks at or below it
-  per run;
-- the weights summed per run with ``bincount`` over the marked rows, or when more are
-  marked than not, the totals less the sums over the others.
+- the ranks of a union of runs (the fleet): by the value, bisected and interpolated as in
+  ``sorted_durations``, counting the marks at or below it per run;
+- the weights summed per run: over stretches of whole hours from the runs' accumulated
+  hour sums, plus the rows of hours T covers in part; where those do not apply, over the
+  marked rows picked out (or, when more are marked than not, the totals less the others).
 """
 
 from collections.abc import Sequence
