@@ -39,9 +39,8 @@ def _hour_table(part: SiteSlice, *, first_hour: int, hours: int) -> npt.NDArray[
     return table
 
 
-def _ranges(runs: SortedRuns, vehicle_ids: list[int]) -> list[tuple[int, int]]:
-    """The index ranges of the vehicles' runs (runs by vehicle), adjacent runs joined."""
-    chosen = np.flatnonzero(np.isin(runs.run_groups, np.asarray(vehicle_ids, np.int64)))
+def _ranges(runs: SortedRuns, chosen: Ints) -> list[tuple[int, int]]:
+    """The index ranges of the ``chosen`` runs, adjacent runs joined."""
     ranges: list[tuple[int, int]] = []
     for start, end in zip(
         runs.run_starts[chosen].tolist(), runs.run_ends[chosen].tolist(), strict=True
@@ -124,11 +123,11 @@ def buckets_of(runs: SortedRuns, selection: Selection) -> RowBuckets:
         table = _hour_table(part, first_hour=runs.first_hour, hours=hours)
         windows = _Windows(part)
         if runs.vehicles is None:  # runs by vehicle: the ranges of the site's vehicles
-            for start, end in _ranges(runs, part.vehicle_ids):
+            site_runs = np.flatnonzero(np.isin(runs.run_groups, part.vehicle_ids))
+            for start, end in _ranges(runs, site_runs):
                 marked = np.take(table, runs.end_hour[start:end])
                 partial.append(start + windows.mark(marked, runs.end_us[start:end]))
                 found[start:end] = marked
-            site_runs = np.flatnonzero(np.isin(runs.run_groups, part.vehicle_ids))
             by_hour.append((table, site_runs))
         else:
             marked = np.take(table, runs.end_hour)
