@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fleetscope.analytics.fact_rows import CURRENT, Selection
-from fleetscope.analytics.marked_runs import MarkedRuns
+from fleetscope.analytics.marked_runs import MarkedRuns, marked_counts
 from fleetscope.analytics.run_buckets import buckets_of
 from fleetscope.analytics.sorted_runs import Ints, RunSource, SortedRuns
 
@@ -53,10 +53,10 @@ class ActionFigures:
     wait_p50_s: float | None = None
 
 
-def _per_name(marked: MarkedRuns) -> dict[int, Ints]:
-    """The runs with marked rows of each name (by number)."""
-    present = marked.present()
-    numbers = marked.runs.run_groups[present]
+def _per_name(runs: SortedRuns, counts: Ints) -> dict[int, Ints]:
+    """The runs with rows counted, by the number of their name."""
+    present = np.flatnonzero(counts > 0)
+    numbers = runs.run_groups[present]
     return {int(number): present[numbers == number] for number in np.unique(numbers).tolist()}
 
 
@@ -67,20 +67,22 @@ def action_figures(
     result: dict[tuple[str, int], ActionFigures] = {}
     placed = buckets_of(durations, selection)
     for bucket in sorted({b for part in selection.slices for _, b in part.windows}):
-        marked = MarkedRuns.of(durations, placed, bucket)
-        for number, runs_at in _per_name(marked).items():
+        # The previous period shows counts only: no ranks, so no prefix counts.
+        marked = MarkedRuns.of(durations, placed, bucket) if bucket == CURRENT else None
+        counted = marked.counts if marked else marked_counts(durations, placed, bucket)
+        for number, runs_at in _per_name(durations, counted).items():
             figures = result.setdefault((durations.names[number], bucket), ActionFigures())
-            counts = marked.counts[runs_at]
+            counts = counted[runs_at]
             classes = durations.run_classes[runs_at]
             figures.count = int(counts.sum())
             figures.failed = int(counts[classes == _FAILED].sum())
             ran = runs_at[classes == 0]
-            if bucket == CURRENT and len(ran):
+            if marked is not None and len(ran):
                 found = marked.figures(ran, (0.5, 0.9), histogram=False)[0]
                 figures.duration_p50_s, figures.duration_p90_s = found.quantiles
     if any(bucket == CURRENT for part in selection.slices for _, bucket in part.windows):
         waited = MarkedRuns.of(waits, buckets_of(waits, selection), CURRENT)
-        for number, runs_at in _per_name(waited).items():
+        for number, runs_at in _per_name(waits, waited.counts).items():
             figures = result.setdefault((waits.names[number], CURRENT), ActionFigures())
             run = runs_at[:1]  # one class
             figures.wait_p50_s = waited.figures(run, (0.5,), histogram=False)[0].quantiles[0]

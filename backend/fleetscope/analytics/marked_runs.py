@@ -46,9 +46,10 @@ class MarkedRuns:
     ) -> "MarkedRuns":
         """The rows ``placed`` in ``bucket``; without ``sums`` the weights' sums stay 0."""
         marks = placed.buckets == bucket
-        prefix: npt.NDArray[Any] = np.zeros(
+        prefix: npt.NDArray[Any] = np.empty(
             len(marks) + 1, dtype=np.int32 if len(marks) < 1 << 31 else np.int64
         )
+        prefix[0] = 0
         np.cumsum(marks, out=prefix[1:], dtype=prefix.dtype)
         return cls(
             runs=runs,
@@ -150,6 +151,19 @@ class MarkedRuns:
                 else []
             ),
         )
+
+
+def marked_counts(runs: SortedRuns, placed: RowBuckets, bucket: int) -> Ints:
+    """Per run: its rows ``placed`` in ``bucket``, for a bucket that needs no ranks (a
+    count per run slice costs a fraction of the prefix counts)."""
+    marks = placed.buckets == bucket
+    return np.array(
+        [
+            np.count_nonzero(marks[start:end])
+            for start, end in zip(runs.run_starts.tolist(), runs.run_ends.tolist(), strict=True)
+        ],
+        dtype=np.int64,
+    )
 
 
 def _sums(

@@ -10,10 +10,8 @@ Every figure equals ``summarize_orders``'s (sums of paused and waiting time up t
 of floating-point additions).
 """
 
-import numpy as np
-
 from fleetscope.analytics.fact_rows import CURRENT, Selection
-from fleetscope.analytics.marked_runs import MarkedRuns
+from fleetscope.analytics.marked_runs import MarkedRuns, marked_counts
 from fleetscope.analytics.order_summary import (
     CYCLE_QUANTILES,
     OUTCOME_CODE,
@@ -135,10 +133,4 @@ def count_workflow_orders(
     chosen = runs.run_groups == runs.names.index(workflow)
     if outcome is not None:
         chosen &= runs.run_classes == OUTCOMES.index(outcome)
-    marks = buckets_of(runs, selection).buckets == CURRENT
-    return sum(
-        int(np.count_nonzero(marks[start:end]))
-        for start, end in zip(
-            runs.run_starts[chosen].tolist(), runs.run_ends[chosen].tolist(), strict=True
-        )
-    )
+    return int(marked_counts(runs, buckets_of(runs, selection), CURRENT)[chosen].sum())
