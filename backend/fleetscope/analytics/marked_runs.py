@@ -34,9 +34,13 @@ from fleetscope.analytics.sorted_runs import Floats, Ints, SortedRuns, sums_of_r
 @dataclass(frozen=True, slots=True)
 class MarkedRuns:
     runs: SortedRuns
-    # prefix[i] = marked rows before index i; 32-bit while the rows allow (summing into them
-    # costs half of summing into 64 bits), so every value searched in it is cast to its type
-    prefix: npt.NDArray[Any]
+    # Which rows are marked, one of two ways:
+    # - ``prefix[i]`` = marked rows before index i, when every row was marked; 32-bit while
+    #   the rows allow (summing into them costs half of summing into 64 bits), so every
+    #   value searched in it is cast to its type;
+    # - ``rows``, the marked rows ascending, when they were gathered (a short T).
+    prefix: npt.NDArray[Any] | None
+    rows: Ints | None
     counts: Ints  # per run
     sums: Floats  # per run (columns): each weight summed
 
@@ -45,6 +49,17 @@ class MarkedRuns:
         cls, runs: SortedRuns, placed: RowBuckets, bucket: int, *, sums: bool = True
     ) -> "MarkedRuns":
         """The rows ``placed`` in ``bucket``; without ``sums`` the weights' sums stay 0."""
+        no_sums = np.zeros((runs.weights.shape[1], len(runs.run_starts)))
+        if placed.buckets is None:
+            rows = placed.rows_in(bucket)
+            before = np.searchsorted(rows, np.append(runs.run_starts, len(runs.keys)))
+            return cls(
+                runs=runs,
+                prefix=None,
+                rows=rows,
+                counts=np.diff(before).astype(np.int64),
+                sums=_sums(runs, placed, bucket, rows=rows) if sums else no_sums,
+            )
         marks = placed.buckets == bucket
         prefix: npt.NDArray[Any] = np.empty(
             len(marks) + 1, dtype=np.int32 if len(marks) < 1 << 31 else np.int64
@@ -54,13 +69,32 @@ class MarkedRuns:
         return cls(
             runs=runs,
             prefix=prefix,
+            rows=None,
             counts=(prefix[runs.run_ends] - prefix[runs.run_starts]).astype(np.int64),
             sums=(
                 _sums(runs, placed, bucket, marks=marks, marked=int(prefix[-1]))
                 if sums
-                else np.zeros((runs.weights.shape[1], len(runs.run_starts)))
+                else no_sums
             ),
         )
+
+    def _before(self, positions: Ints) -> Ints:
+        """The marked rows before each index of ``positions`` (any shape)."""
+        if self.rows is not None:
+            found: Ints = np.searchsorted(self.rows, positions, side="left")
+            return found
+        assert self.prefix is not None
+        counted: Ints = self.prefix[positions].astype(np.int64)
+        return counted
+
+    def _row_of(self, ranks: Ints) -> Ints:
+        """The index of the marked row of each 0-based rank among all marked rows."""
+        if self.rows is not None:
+            return self.rows[ranks]
+        assert self.prefix is not None
+        wanted = (ranks + 1).astype(self.prefix.dtype)
+        found: Ints = np.searchsorted(self.prefix, wanted, side="left")
+        return found - 1
 
     def present(self) -> Ints:
         """The runs with marked rows."""
@@ -69,9 +103,7 @@ class MarkedRuns:
 
     def _index_of_rank(self, runs_at: Ints, ranks: Ints) -> Ints:
         """The index of the marked row of 0-based ``rank`` within each run."""
-        wanted = self.prefix[self.runs.run_starts[runs_at]] + ranks + 1
-        found: Ints = np.searchsorted(self.prefix, wanted.astype(self.prefix.dtype), side="left")
-        return found - 1
+        return self._row_of(self._before(self.runs.run_starts[runs_at]) + ranks)
 
     def _histograms(self, runs_at: Ints) -> Ints:
         """Marked rows per cycle-time bucket, one row per run."""
@@ -82,8 +114,7 @@ class MarkedRuns:
             runs.run_starts[runs_at],
             runs.run_ends[runs_at],
         )
-        at: Ints = self.prefix[positions].astype(np.int64)
-        counted: Ints = np.diff(at, axis=1)
+        counted: Ints = np.diff(self._before(positions), axis=1)
         return counted
 
     def figures(
@@ -116,12 +147,14 @@ class MarkedRuns:
         bases = runs.run_codes[runs_at] << VALUE_BITS
         at = np.searchsorted(runs.keys, bases[None, :] + values[:, None], side="right")
         at = np.clip(at, starts, ends)
-        counted: Ints = (self.prefix[at] - self.prefix[starts]).sum(axis=1, dtype=np.int64)
+        counted: Ints = (self._before(at) - self._before(starts)).sum(axis=1, dtype=np.int64)
         return counted
 
     def _select(self, runs_at: Ints, ranks: list[int]) -> list[float]:
         """The value of each 0-based rank in the union of the runs' marked rows."""
         keys = self.runs.keys
+        if self.rows is not None:  # a short T: its rows' values, partly sorted, are cheaper
+            return [float(v) for v in seconds_of(self._union_keys(runs_at, ranks))]
         filled = runs_at[self.counts[runs_at] > 0]
         firsts = self._index_of_rank(filled, np.zeros(len(filled), np.int64))
         lasts = self._index_of_rank(filled, self.counts[filled] - 1)
@@ -133,6 +166,20 @@ class MarkedRuns:
             count_at_or_below=lambda values: self._count_at_or_below(filled, values),
         )
         return [float(v) for v in seconds_of(found)]
+
+    def _union_keys(self, runs_at: Ints, ranks: list[int]) -> Ints:
+        """The keys of the given ``ranks`` among the gathered rows of the runs, by value."""
+        assert self.rows is not None
+        firsts = self._before(self.runs.run_starts[runs_at]).tolist()
+        lasts = self._before(self.runs.run_ends[runs_at]).tolist()
+        picked = np.concatenate(
+            [np.zeros(0, np.int64)]
+            + [self.rows[a:b] for a, b in zip(firsts, lasts, strict=True) if a < b]
+        )
+        values = self.runs.keys[picked] & VALUE_MASK
+        values.partition(ranks)
+        found: Ints = values[ranks]
+        return found
 
     def union(
         self, runs_at: Ints, quantiles: Sequence[float], *, histogram: bool = True
@@ -156,6 +203,10 @@ class MarkedRuns:
 def marked_counts(runs: SortedRuns, placed: RowBuckets, bucket: int) -> Ints:
     """Per run: its rows ``placed`` in ``bucket``, for a bucket that needs no ranks (a
     count per run slice costs a fraction of the prefix counts)."""
+    if placed.buckets is None:
+        before = np.searchsorted(placed.rows_in(bucket), np.append(runs.run_starts, len(runs.keys)))
+        counted: Ints = np.diff(before).astype(np.int64)
+        return counted
     marks = placed.buckets == bucket
     return np.array(
         [
@@ -171,17 +222,22 @@ def _sums(
     placed: RowBuckets,
     bucket: int,
     *,
-    marks: npt.NDArray[np.bool_],
-    marked: int,
+    rows: Ints | None = None,
+    marks: npt.NDArray[np.bool_] | None = None,
+    marked: int = 0,
 ) -> Floats:
-    """Per run (columns): each weight summed over the marked rows. From the runs' hour sums
-    where they apply, else the fewer of the marked and unmarked rows picked out and summed
-    run by run (when more are marked than not, the totals less the sums over the others)."""
+    """Per run (columns): each weight summed over the rows in ``bucket``. From the runs' hour
+    sums where they apply; else over the gathered ``rows``, or the fewer of the ``marks``'
+    marked and unmarked rows picked out and summed run by run (when more are marked than
+    not, the totals less the sums over the others)."""
     width = runs.weights.shape[1]
     if width == 0 or len(runs.run_starts) == 0:
         return np.zeros((width, len(runs.run_starts)))
     if runs.hour_sums is not None and placed.by_hour is not None:
         return _sums_by_hour(runs, runs.hour_sums, placed, bucket).T
+    if rows is not None:
+        return _picked_sums(runs, rows).T
+    assert marks is not None
     fewer = marked <= len(marks) - marked
     chosen = np.flatnonzero(marks if fewer else ~marks)
     sums = _picked_sums(runs, chosen)
@@ -207,7 +263,7 @@ def _sums_by_hour(runs: SortedRuns, hour_sums: Floats, placed: RowBuckets, bucke
         if len(starts):
             stretches = hour_sums[ends][:, site_runs] - hour_sums[starts][:, site_runs]
             sums[site_runs] += stretches.sum(axis=0)
-    partial = placed.partial[placed.buckets[placed.partial] == bucket]
+    partial = placed.partial[placed.partial_buckets == bucket]
     if len(partial):
         sums += _picked_sums(runs, np.sort(partial))
     return sums

@@ -78,6 +78,7 @@ class SortedRuns:
     # [hour, run, weight]: the weights of the run's rows ending before the hour, summed; None
     # beyond ``MAX_HOUR_SUMS`` cells (then sums pick out the rows)
     hour_sums: Floats | None
+    hour_order: "HourOrder"  # the rows by end hour, for marking the rows of a short T
 
     @classmethod
     def read(
@@ -175,6 +176,7 @@ class SortedRuns:
             totals=sums_of_runs(weights, starts),
             hour_prefix=np.concatenate([[0], np.cumsum(np.bincount(end_hour))]).astype(np.int64),
             hour_sums=_hour_sums(end_hour, starts, weights),
+            hour_order=HourOrder(end_hour, derive=True),
         )
 
     def merged(self, newer: "SortedRuns") -> "SortedRuns":
@@ -231,6 +233,7 @@ class SortedRuns:
             totals=totals,
             hour_prefix=np.concatenate([[0], np.cumsum(per_hour)]).astype(np.int64),
             hour_sums=_hour_sums(merged_hours, starts, weights),
+            hour_order=HourOrder(merged_hours),
         )
 
     @property
@@ -255,6 +258,31 @@ class SortedRuns:
             for hour in (to_micros(start) // MICROS_PER_HOUR, -(-to_micros(end) // MICROS_PER_HOUR))
         )
         return int(self.hour_prefix[after] - self.hour_prefix[first]) / len(self.keys)
+
+
+class HourOrder:
+    """The rows' indices ordered by end hour: the rows of a stretch of hours are then one
+    slice of it, at ``hour_prefix``'s positions. A build derives it at once; a merge leaves
+    it to the first answer marking rows by hour (a sort of every row: 60-180 ms for a year's
+    3.5 M orders), as merges follow every commit of a live store."""
+
+    __slots__ = ("_end_hour", "_rows")
+
+    def __init__(self, end_hour: Ints, *, derive: bool = False) -> None:
+        self._end_hour = end_hour
+        self._rows: npt.NDArray[np.int32] | npt.NDArray[np.int64] | None = None
+        if derive:
+            self.rows()
+
+    def rows(self) -> npt.NDArray[np.int32] | npt.NDArray[np.int64]:
+        """Row indices, by end hour and within an hour ascending."""
+        if self._rows is None:  # two threads deriving it at once get equal arrays
+            hours = self._end_hour
+            # A stable sort of 16-bit values is a radix sort: three times faster.
+            narrow = hours.astype(np.uint16) if len(hours) and hours.max() < 1 << 16 else hours
+            order = np.argsort(narrow, kind="stable")
+            self._rows = order.astype(np.int32) if len(order) < 1 << 31 else order
+        return self._rows
 
 
 def _hour_sums(end_hour: Ints, starts: Ints, weights: Floats) -> Floats | None:
