@@ -1,11 +1,15 @@
 """The rows of one bucket of T among ``SortedRuns``: counts, sums and exact figures per run
 and over unions of runs.
 
-- counts per run: prefix counts of the marks;
-- a rank within a run: the position where the prefix count reaches it, so the exact
-  ``quantile_cont`` of a run is two lookups per quantile;
+The marks are either prefix counts over every row (a long T) or the marked rows themselves,
+ascending (a short T, gathered by hour): both answer "marked rows before an index" and "the
+row of a rank", on which the rest is built:
+- counts per run: the marked rows before its end less those before its start;
+- a rank within a run: the row of that rank after the marked rows before the run, so the
+  exact ``quantile_cont`` of a run is two lookups per quantile;
 - the ranks of a union of runs (the fleet): by the value, bisected and interpolated as in
-  ``sorted_durations``, counting the marks at or below it per run;
+  ``sorted_durations``, counting the marks at or below it per run; over gathered rows, their
+  values partitioned at the ranks;
 - the weights summed per run: over stretches of whole hours from the runs' accumulated
   hour sums, plus the rows of hours T covers in part; where those do not apply, over the
   marked rows picked out (or, when more are marked than not, the totals less the others).
@@ -51,7 +55,7 @@ class MarkedRuns:
         """The rows ``placed`` in ``bucket``; without ``sums`` the weights' sums stay 0."""
         no_sums = np.zeros((runs.weights.shape[1], len(runs.run_starts)))
         if placed.buckets is None:
-            rows = placed.rows_in(bucket)
+            rows = placed.gathered_in(bucket)
             before = np.searchsorted(rows, np.append(runs.run_starts, len(runs.keys)))
             return cls(
                 runs=runs,
@@ -204,7 +208,9 @@ def marked_counts(runs: SortedRuns, placed: RowBuckets, bucket: int) -> Ints:
     """Per run: its rows ``placed`` in ``bucket``, for a bucket that needs no ranks (a
     count per run slice costs a fraction of the prefix counts)."""
     if placed.buckets is None:
-        before = np.searchsorted(placed.rows_in(bucket), np.append(runs.run_starts, len(runs.keys)))
+        before = np.searchsorted(
+            placed.gathered_in(bucket), np.append(runs.run_starts, len(runs.keys))
+        )
         counted: Ints = np.diff(before).astype(np.int64)
         return counted
     marks = placed.buckets == bucket

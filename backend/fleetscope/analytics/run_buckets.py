@@ -29,6 +29,7 @@ OUTSIDE = -1  # a row of no bucket
 GATHER_BELOW_SHARE = 0.2
 GROUP_SHIFT = VALUE_BITS + 2  # a key's vehicle or name, above its class
 _PARTIAL = -2  # an hour T covers in part: the row's end is compared with the windows
+RowIndex = npt.NDArray[np.signedinteger[Any]]
 
 
 def _hour_table(part: SiteSlice, *, first_hour: int, hours: int) -> npt.NDArray[np.int8]:
@@ -120,9 +121,6 @@ def _of_vehicles(values: Ints | npt.NDArray[np.int32], ids: list[int]) -> npt.ND
     return np.isin(values, ids)
 
 
-RowIndex = npt.NDArray[np.signedinteger[Any]]
-
-
 def _site_rows(runs: SortedRuns, part: SiteSlice) -> Callable[[RowIndex], RowIndex] | None:
     """What keeps, of some rows, those of the site's vehicles; None when all rows are."""
     if runs.vehicles is None:
@@ -160,12 +158,9 @@ class RowBuckets:
     # hold rows of several sites or of vehicles outside them (runs by name, some vehicles).
     by_hour: list[tuple[npt.NDArray[np.int8], Ints]] | None
 
-    def rows_in(self, bucket: int) -> Ints:
-        """The rows in ``bucket``, ascending."""
-        if self.buckets is None:
-            return self.gathered.get(bucket, np.zeros(0, np.int64))
-        found: Ints = np.flatnonzero(self.buckets == bucket)
-        return found
+    def gathered_in(self, bucket: int) -> Ints:
+        """The gathered rows in ``bucket``, ascending."""
+        return self.gathered.get(bucket, np.zeros(0, np.int64))
 
 
 def buckets_of(runs: SortedRuns, selection: Selection) -> RowBuckets:
