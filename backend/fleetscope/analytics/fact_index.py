@@ -2,10 +2,11 @@
 them.
 
 Each is built at start-up by ``start_warm_up`` (9-14 s and about 850 MB for the four
-sources of a year of 100 vehicles), or by the first answer that needs the rows of a long
-period, then brought up to date by each reader whose snapshot holds more rows: it reads only
-the newer rows and merges them in (a copy of the arrays: 85-110 ms per source for that
-year), and later readers share the result.
+sources of a year of 100 vehicles), or by the first answer over a long period, then brought
+up to date by each such reader whose snapshot holds more rows: it reads only the newer rows
+and merges them in (a copy of the arrays: 85-110 ms per source for that year), and later
+readers share the result. Answers over a short period use the runs only while they are
+current, as SQL costs them less than a build or merge.
 A reader whose snapshot holds fewer rows than the index, or a store rebuilt or merged
 meanwhile, reads its rows with SQL; so does one arriving while the first build runs.
 """
