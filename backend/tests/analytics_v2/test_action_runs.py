@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from analytics_v2.inserts import insert_rows
 from fleetscope.analytics.action_runs import (
     ACTION_DURATIONS,
     ACTION_WAITS,
@@ -53,16 +54,8 @@ def _append(store: FactStore, rng: random.Random, count: int) -> None:
                 status,
             )
         )
-    cursor = store.cursor()
-    try:
-        cursor.execute(  # one statement: executemany manages a few thousand rows per second
-            "INSERT INTO actions SELECT unnest(?::INTEGER[]), unnest(?::VARCHAR[]), "
-            "unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::TIMESTAMPTZ[]), "
-            "unnest(?::TIMESTAMPTZ[]), unnest(?::TIMESTAMPTZ[]), unnest(?::VARCHAR[])",
-            [list(column) for column in zip(*rows, strict=True)],
-        )
-    finally:
-        cursor.close()
+    timestamps = ["TIMESTAMPTZ"] * 3
+    insert_rows(store, "actions", ["INTEGER", *["VARCHAR"] * 3, *timestamps, "VARCHAR"], rows)
 
 
 def _days(first: int, last: int) -> Window:

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
+from analytics_v2.inserts import insert_rows
 from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.order_runs import (
@@ -29,6 +30,10 @@ from fleetscope.facts.store import FactStore
 START = datetime(2026, 3, 1, tzinfo=UTC)
 DAYS = 6
 WORKFLOWS = ["PICK", "DROP", "CHARGE", "PICK"]  # PICK the most frequent
+
+
+ORDER_TYPES = ["INTEGER", "VARCHAR", "VARCHAR", "TIMESTAMPTZ", "TIMESTAMPTZ", "VARCHAR"]
+ORDER_TYPES += ["DOUBLE", "INTEGER", "INTEGER", "DOUBLE", "DOUBLE", "INTEGER"]
 
 
 @pytest.fixture
@@ -57,20 +62,15 @@ def _append(store: FactStore, rng: random.Random, vehicles: list[int], count: in
                 end - cycle,
                 end,
                 outcome,
+                0.0,  # distance, nodes traversed and total
+                0,
+                0,
                 rng.choice([0.0, rng.uniform(0, 90)]),
                 rng.uniform(0, 30),
+                0,  # errors
             )
         )
-    cursor = store.cursor()
-    try:
-        cursor.execute(  # one statement: executemany manages a few thousand rows per second
-            "INSERT INTO orders SELECT unnest(?::INTEGER[]), unnest(?::VARCHAR[]), "
-            "unnest(?::VARCHAR[]), unnest(?::TIMESTAMPTZ[]), unnest(?::TIMESTAMPTZ[]), "
-            "unnest(?::VARCHAR[]), 0, 0, 0, unnest(?::DOUBLE[]), unnest(?::DOUBLE[]), 0",
-            [list(column) for column in zip(*rows, strict=True)],
-        )
-    finally:
-        cursor.close()
+    insert_rows(store, "orders", ORDER_TYPES, rows)
 
 
 def _days(first: int, last: int) -> Window:
