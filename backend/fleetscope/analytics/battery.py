@@ -22,6 +22,7 @@ import duckdb
 import numpy as np
 from pydantic import Field
 
+from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.battery_scan import scan
 from fleetscope.analytics.battery_series import (
     BatterySeries,
@@ -148,7 +149,9 @@ def battery(
     now: datetime,
     offline_after: timedelta,
     capacities: Mapping[int, float | None],
+    hours: HourMeasures | None = None,
 ) -> BatteryOut:
+    """The page's answer; ``hours``: the hourly battery rows in memory, if kept."""
     selection = select_periods(scope, now=now)
     current = [w for part in selection.slices for w, bucket in part.windows if bucket == CURRENT]
     grid = SlotGrid.over(
@@ -166,7 +169,7 @@ def battery(
     def samples_and_lines(
         reader: duckdb.DuckDBPyConnection,
     ) -> tuple[dict[tuple[int, int], SampleFigures], BatterySeries]:
-        figures = scan(reader, selection, grid=grid, offline_after=offline_after)
+        figures = scan(reader, selection, grid=grid, offline_after=offline_after, hours=hours)
         return figures, battery_series(scope, figures, grid=grid)
 
     def beside() -> tuple[int, dict[tuple[int, int], SampleFigures], BatterySeries]:

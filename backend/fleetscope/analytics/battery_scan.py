@@ -20,6 +20,7 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
+from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.battery_slots import (
     MICROS,
     ChargeSlot,
@@ -133,10 +134,11 @@ def scan(
     grid: SlotGrid,
     offline_after: timedelta,
     use_hours: bool = True,
+    hours: HourMeasures | None = None,
 ) -> dict[tuple[int, int], SampleFigures]:
     """Per vehicle and bucket with samples: the period (bucket CURRENT of ``selection``) in
     the slots of ``grid``, the previous period (PREVIOUS) in one slot; health line, latest
-    health and time below 20 %."""
+    health and time below 20 %. ``hours``: the hourly rows in memory, if kept."""
     parts = [SlotPart(_bucket(selection, CURRENT), grid)]
     previous = _bucket(selection, PREVIOUS)
     bounds = previous.bounds
@@ -146,7 +148,7 @@ def scan(
     for bucket, part, columns in zip(
         (CURRENT, PREVIOUS),
         parts,
-        slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours),
+        slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours, hours=hours),
         strict=False,
     ):
         if columns is not None:

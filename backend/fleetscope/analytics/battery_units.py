@@ -1,4 +1,4 @@
-"""The battery measures of one bucket of T per vehicle and time slot, as one SQL query.
+"""The battery measures of T's buckets per vehicle and time slot.
 
 The measures (``facts.battery_hours``) come in units, each a row of per-unit sums and
 extremes that compose exactly into any set of units:
@@ -9,6 +9,9 @@ The slots then combine their units: extremes with their instants (``arg_min``/``
 among equal extremes in different units, any one's instant), and the health moments, each
 unit's sums moved from its own origin to the slot's start (x + o: sum x + n o,
 sum x² + 2 o sum x + n o², sum x y + o sum y), so that x stays within a slot's width.
+That is one SQL query; when the hourly rows are in memory (``battery_grid``), the grid
+gives the whole hours' slots and the query only those of the samples, and the two combine
+in numpy (``battery_measures``).
 """
 
 from dataclasses import dataclass
@@ -19,6 +22,16 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
+from fleetscope.analytics.battery_grid import HourMeasures
+from fleetscope.analytics.battery_measures import (
+    EMPTY,
+    Keys,
+    Units,
+    concatenated,
+    filled,
+    iso_instants,
+    regrouped,
+)
 from fleetscope.analytics.battery_slots import SlotGrid
 from fleetscope.analytics.fact_rows import Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.periods import Window, merge_windows, split_hour_ranges
@@ -31,10 +44,6 @@ from fleetscope.facts.battery_hours import (
     with_next,
 )
 
-# Instants as ISO 8601 in UTC to the millisecond (the facts' resolution), made by DuckDB's
-# strftime from a zone-less TIMESTAMP of the epoch microseconds: 15,000 Python datetimes
-# would cost more than the whole query.
-_ISO_FORMAT = "%Y-%m-%dT%H:%M:%S.%gZ"
 _UNIT_COLUMNS = ", ".join(MEASURE_COLUMNS)
 _SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health"
 
@@ -141,30 +150,21 @@ class SlotPart:
     grid: SlotGrid
 
 
-def slot_columns(
-    cursor: duckdb.DuckDBPyConnection,
-    parts: list[SlotPart],
-    *,
-    offline_after: timedelta,
-    use_hours: bool,
-) -> list[SlotColumns | None]:
-    """The measures of each part per vehicle and slot of its grid (None: no samples), in
-    one query: the parts' slots are numbered one after the other. ``offline_after``: the
-    cap of a step under 20 % (the hourly rows hold the one of the writer, the same
-    setting). ``use_hours=False`` reads every sample (the reference in tests)."""
-    cap = cap_us(offline_after)
+def _query(
+    cursor: duckdb.DuckDBPyConnection, parts: list[SlotPart], *, cap_us: int, use_hours: bool
+) -> tuple[Keys, Units]:
+    """The units of ``parts`` per vehicle and slot, combined by SQL, keyed
+    vehicle x (all parts' slots) + the slot numbered across the parts."""
     parameters: list[Any] = []
     units: list[str] = []
-    offsets: list[int] = []
     offset = 0
     for part in parts:
-        offsets.append(offset)
         part_parameters: list[Any] = []
         part_units = _units(
             part.selection,
             grid=part.grid,
             use_hours=use_hours,
-            cap_us=cap,
+            cap_us=cap_us,
             parameters=part_parameters,
         )
         if part_units:
@@ -176,60 +176,115 @@ def slot_columns(
             parameters += [offset, start, width, start, start, width, width, *part_parameters]
         offset += part.grid.count
     if not units:
-        return [None for _ in parts]
-    total = offset
+        return np.empty(0, dtype=np.int64), {name: np.empty(0) for name in MEASURE_COLUMNS}
     # One integer group key (vehicle, slot): one key column groups much faster than two.
     # Fetched column-wise: ``fetchall`` converts value by value.
     columns = cursor.execute(
-        f"SELECT key // {total} AS vehicle_id, key % {total} AS slot, "  # noqa: S608 - constants only
-        f"strftime(make_timestamp(low_at), '{_ISO_FORMAT}') AS low_at, low, "
-        f"strftime(make_timestamp(high_at), '{_ISO_FORMAT}') AS high_at, high, "
-        "health_n, health_x, health_y, health_xx, health_xy, health_last, low_s FROM ("
-        "SELECT key, arg_min(low_at, low) AS low_at, min(low) AS low, "
-        "arg_max(high_at, high) AS high_at, max(high) AS high, "
+        "SELECT key, min(low) AS low, arg_min(low_at, low) AS low_at, "  # noqa: S608 - constants only
+        "max(high) AS high, arg_max(high_at, high) AS high_at, "
         "sum(health_n)::DOUBLE AS health_n, sum(health_x + health_n * o) AS health_x, "
         "sum(health_y) AS health_y, "
         "sum(health_xx + 2 * o * health_x + health_n * o * o) AS health_xx, "
         "sum(health_xy + o * health_y) AS health_xy, "
+        "max(health_last_at) AS health_last_at, "
         "arg_max(health_last, health_last_at) AS health_last, sum(low_s) AS low_s "
-        f"FROM (SELECT vehicle_id::BIGINT * {total} + slot AS key, *, "
+        f"FROM (SELECT vehicle_id::BIGINT * {offset} + slot AS key, *, "
         f"(u - slot_start) / 1e6 AS o FROM ({' UNION ALL '.join(units)})) "
-        "GROUP BY key) ORDER BY key",
+        "GROUP BY key ORDER BY key",
         parameters,
     ).fetchnumpy()
-    slots = np.asarray(columns["slot"])
-    return [
-        _part_columns(columns, (slots >= offset) & (slots < offset + part.grid.count), offset)
-        for part, offset in zip(parts, offsets, strict=True)
-    ]
+    return np.asarray(columns["key"], dtype=np.int64), {
+        name: filled(columns[name], EMPTY[name]) for name in MEASURE_COLUMNS
+    }
+
+
+def _from_memory(
+    cursor: duckdb.DuckDBPyConnection, parts: list[SlotPart], *, hours: HourMeasures, cap_us: int
+) -> tuple[Keys, Units] | None:
+    """As ``_query``: the whole hours of T from the grid in memory, the rest from the
+    samples; None when the grid does not hold them."""
+    key_base = sum(part.grid.count for part in parts)
+    found: list[tuple[Keys, Units]] = []
+    rest: list[SlotPart] = []
+    with hours.current(cursor) as grid:
+        if grid is None:
+            return None
+        first_key = 0
+        for part in parts:
+            raw: list[SiteSlice] = []
+            for site in part.selection.slices:
+                if not (site.windows and site.vehicle_ids and part.grid.hour_aligned):
+                    raw.append(site)
+                    continue
+                split = split_hour_ranges(window for window, _ in site.windows)
+                units = grid.slot_units(
+                    site.vehicle_ids,
+                    split.ranges,
+                    part.grid,
+                    key_base=key_base,
+                    first_key=first_key,
+                )
+                if units is None:
+                    return None
+                found.append(units)
+                raw.append(SiteSlice(site.vehicle_ids, [(piece, 0) for piece in split.pieces]))
+            rest.append(SlotPart(Selection(raw), part.grid))
+            first_key += part.grid.count
+    found.append(_query(cursor, rest, cap_us=cap_us, use_hours=False))
+    return regrouped(*concatenated(found))
+
+
+def slot_columns(
+    cursor: duckdb.DuckDBPyConnection,
+    parts: list[SlotPart],
+    *,
+    offline_after: timedelta,
+    use_hours: bool,
+    hours: HourMeasures | None = None,
+) -> list[SlotColumns | None]:
+    """The measures of each part per vehicle and slot of its grid (None: no samples): the
+    parts' slots are numbered one after the other. ``offline_after``: the cap of a step
+    under 20 % (the hourly rows hold the one of the writer, the same setting).
+    ``use_hours=False`` reads every sample (the reference in tests); ``hours``: the hourly
+    rows in memory, when they hold the cursor's snapshot (else SQL reads them)."""
+    cap = cap_us(offline_after)
+    found = None
+    if hours is not None and use_hours:
+        found = _from_memory(cursor, parts, hours=hours, cap_us=cap)
+    if found is None:
+        found = _query(cursor, parts, cap_us=cap, use_hours=use_hours)
+    keys, units = found
+    key_base = sum(part.grid.count for part in parts)
+    slots = keys % key_base if key_base else keys
+    columns: list[SlotColumns | None] = []
+    first_key = 0
+    for part in parts:
+        rows = (slots >= first_key) & (slots < first_key + part.grid.count)
+        columns.append(_part_columns(keys[rows] // key_base, slots[rows] - first_key, units, rows))
+        first_key += part.grid.count
+    return columns
 
 
 def _part_columns(
-    columns: dict[str, Any], rows: npt.NDArray[np.bool_], offset: int
+    vehicle_ids: Keys, slots: Keys, units: Units, rows: npt.NDArray[np.bool_]
 ) -> SlotColumns | None:
     """The ``rows`` of one part, its slots numbered from 0."""
     if not rows.any():
         return None
-
-    def values(name: str) -> list[Any]:  # Python values, None where NULL (masked)
-        chosen: list[Any] = np.ma.asarray(columns[name])[rows].tolist()
-        return chosen
-
-    def array(name: str) -> Any:
-        return np.asarray(columns[name])[rows]
-
+    picked = {name: values[rows] for name, values in units.items()}
+    health_last = picked["health_last"]
     return SlotColumns(
-        vehicle_id=array("vehicle_id"),
-        slot=array("slot") - offset,
-        low_at=values("low_at"),
-        low=array("low"),
-        high_at=values("high_at"),
-        high=array("high"),
-        health_n=array("health_n"),
-        health_x=array("health_x"),
-        health_y=array("health_y"),
-        health_xx=array("health_xx"),
-        health_xy=array("health_xy"),
-        health_last=values("health_last"),
-        low_s=array("low_s"),
+        vehicle_id=vehicle_ids,
+        slot=slots,
+        low_at=iso_instants(picked["low_at"]),
+        low=picked["low"],
+        high_at=iso_instants(picked["high_at"]),
+        high=picked["high"],
+        health_n=picked["health_n"],
+        health_x=picked["health_x"],
+        health_y=picked["health_y"],
+        health_xx=picked["health_xx"],
+        health_xy=picked["health_xy"],
+        health_last=[None if value != value else value for value in health_last.tolist()],  # NaN
+        low_s=picked["low_s"],
     )

@@ -1,5 +1,5 @@
 """The ``SortedRuns`` of the served fact store, one per ``RunSource``, kept as readers see
-them.
+them; and its hourly battery rows in memory (``battery_grid``, built in the same warm-up).
 
 Each is built at start-up by ``start_warm_up`` (9-14 s and about 850 MB for the four
 sources of a year of 100 vehicles), or by the first answer over a long period, then brought
@@ -13,10 +13,12 @@ meanwhile, reads its rows with SQL; so does one arriving while the first build r
 
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 
 import duckdb
 
+from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.fact_rows import Selection
 from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.analytics.sorted_runs import RunSource, SortedRuns
@@ -94,6 +96,7 @@ class FactIndex:
         self._by_source: dict[RunSource, _Runs] = {}
         self._stopping = threading.Event()
         self._warm_up: threading.Thread | None = None
+        self.battery_hours = HourMeasures(store)
 
     def _of(self, source: RunSource) -> _Runs:
         with self._lock:
@@ -147,19 +150,32 @@ class FactIndex:
         self.wait_until_warm()
 
     def _build(self, sources: tuple[RunSource, ...]) -> None:
-        for source in sources:
+        steps: list[Callable[[duckdb.DuckDBPyConnection, int], None]] = [
+            *(partial(self._warm_runs, source) for source in sources),
+            self._warm_battery_hours,
+        ]
+        for step in steps:
             generation = self._store.generation
             if self._stopping.is_set() or generation % 2:
                 return
             cursor = self._store.cursor()
             try:
                 with read_snapshot(cursor):
-                    count = _count(cursor, source.table)
-                    if count and generation == self._store.generation:
-                        self._of(source).current(cursor, generation=generation, count=count)
+                    step(cursor, generation)
             except duckdb.Error:
                 # A store closing or rebuilt meanwhile: answers build what they need.
                 _log.warning("the fact index stopped warming up", exc_info=True)
                 return
             finally:
                 cursor.close()
+
+    def _warm_runs(
+        self, source: RunSource, cursor: duckdb.DuckDBPyConnection, generation: int
+    ) -> None:
+        count = _count(cursor, source.table)
+        if count and generation == self._store.generation:
+            self._of(source).current(cursor, generation=generation, count=count)
+
+    def _warm_battery_hours(self, cursor: duckdb.DuckDBPyConnection, generation: int) -> None:
+        with self.battery_hours.current(cursor):
+            pass

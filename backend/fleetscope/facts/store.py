@@ -118,6 +118,11 @@ class FactStore:
                 self._load_counters()
 
     @property
+    def low_cap_us(self) -> int:
+        """The cap of a step under 20 % in the hourly battery rows (``battery_hours``)."""
+        return self._low_cap_us
+
+    @property
     def generation(self) -> int:
         """Changed by every operation that removes or merges facts; odd during one."""
         return self._generation

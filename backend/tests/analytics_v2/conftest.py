@@ -28,13 +28,19 @@ PERIOD = {"from": "2026-10-24", "to": "2026-10-26", "shift": "all"}
 
 
 @pytest.fixture
-def cursor(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A reader of an empty fact store of its own, for tests that write facts by hand."""
+def fact_store(tmp_path: Path) -> Iterator[FactStore]:
+    """An empty fact store of its own, for tests that write facts by hand."""
     store = FactStore(tmp_path / "facts.duckdb")
-    cursor = store.cursor()
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def cursor(fact_store: FactStore) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A reader of ``fact_store``."""
+    cursor = fact_store.cursor()
     yield cursor
     cursor.close()
-    store.close()
 
 
 def ham_ids(fleet: World) -> str:

@@ -2,7 +2,8 @@
 line, health slot means, the least-squares health line combined from the slots, the latest
 health, and the time below 20 %, for the period and the previous period, with and without a
 shift (one on the full hour, one off it), read from the hourly battery rows plus the samples
-of partial hours, and from the samples alone."""
+of partial hours (by SQL, and from the grid of them in memory, also after it followed newer
+samples), and from the samples alone."""
 
 import random
 from datetime import UTC, date, datetime, time, timedelta
@@ -11,6 +12,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
+from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.battery_scan import scan
 from fleetscope.analytics.battery_slots import SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_periods
@@ -19,6 +21,7 @@ from fleetscope.analytics.periods import DaySpan, Shift, Window
 from fleetscope.facts import battery_hours
 from fleetscope.facts.battery_hours import LOW_CHARGE
 from fleetscope.facts.rawlog import to_micros
+from fleetscope.facts.store import FactStore
 
 FIRST_DAY = date(2026, 3, 10)
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
@@ -56,16 +59,46 @@ def _scope(shift: Shift | None) -> AnalyticsScope:
     )
 
 
+def _insert(cursor: duckdb.DuckDBPyConnection, samples: list[Sample]) -> None:
+    """The samples, and the hourly rows of all samples (as the writer leaves them)."""
+    columns = list(zip(*samples, strict=True))
+    cursor.execute(  # one statement: executemany manages a few hundred rows per second
+        "INSERT INTO battery_samples SELECT unnest(?::INTEGER[]), unnest(?::TIMESTAMPTZ[]), "
+        "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
+        [list(column) for column in columns],
+    )
+    cursor.execute(f"DELETE FROM {battery_hours.TABLE}")
+    battery_hours.fill(cursor, cap_us=int(OFFLINE_AFTER.total_seconds() * 1e6))
+
+
+def _cut(samples: list[Sample]) -> datetime:
+    """A full hour whose first sample of vehicle 1 ends the step of a sample under 20 % in
+    the hour before: adding the samples from it on changes that earlier hour's row."""
+    own = sorted(at_charge[1:3] for at_charge in samples if at_charge[0] == 1)
+    for (at, charge), (following, _) in zip(own, own[1:], strict=False):
+        hour = following.replace(minute=0, second=0, microsecond=0)
+        if charge < LOW_CHARGE and at < hour and following - at < OFFLINE_AFTER:
+            return hour
+    raise AssertionError("no such hour in the samples")
+
+
 def _scan(
     cursor: duckdb.DuckDBPyConnection,
     selection: Selection,
     grid: SlotGrid,
     *,
     use_hours: bool = True,
+    hours: HourMeasures | None = None,
 ) -> dict[tuple[int, int], SampleFigures]:
     """Both periods and the time below 20 %, as the battery resource reads them."""
-    figures = scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER, use_hours=use_hours)
-    return figures
+    return scan(
+        cursor,
+        selection,
+        grid=grid,
+        offline_after=OFFLINE_AFTER,
+        use_hours=use_hours,
+        hours=hours,
+    )
 
 
 def _fit(points: list[tuple[float, float]]) -> tuple[float, float]:
@@ -136,31 +169,35 @@ SHIFTS = [
 ]
 
 
-@pytest.mark.parametrize("use_hours", [True, False])
+@pytest.mark.parametrize("source", ["hours", "memory", "memory-followed", "samples"])
 @pytest.mark.parametrize("shift", SHIFTS)
 @pytest.mark.parametrize("previous_floor", [0.0, 25.0])
 def test_the_scan_matches_a_brute_force_reading(
+    fact_store: FactStore,
     cursor: duckdb.DuckDBPyConnection,
     shift: Shift | None,
     previous_floor: float,
-    use_hours: bool,
+    source: str,
 ) -> None:
-    """With low charge in both periods, and only in the period."""
+    """With low charge in both periods, and only in the period. ``memory-followed``: the
+    grid is built before the samples from a full hour on are added."""
     samples = _samples(seed=5, previous_floor=previous_floor)
-    columns = list(zip(*samples, strict=True))
-    cursor.execute(  # one statement: executemany manages a few hundred rows per second
-        "INSERT INTO battery_samples SELECT unnest(?::INTEGER[]), unnest(?::TIMESTAMPTZ[]), "
-        "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
-        [list(column) for column in columns],
-    )
-    battery_hours.fill(cursor, cap_us=int(OFFLINE_AFTER.total_seconds() * 1e6))
+    hours = HourMeasures(fact_store) if source.startswith("memory") else None
     scope = _scope(shift)
     selection = select_periods(scope, now=NOW)
     windows = [(w, bucket) for part in selection.slices for w, bucket in part.windows]
     current = [w for w, bucket in windows if bucket == CURRENT]
     grid = SlotGrid.over(Window(current[0].start, current[-1].end), slots=50)
     assert grid.hour_aligned
-    result = _scan(cursor, selection, grid, use_hours=use_hours)
+    if source == "memory-followed":
+        cut = _cut(samples)
+        _insert(cursor, [s for s in samples if s[1] < cut])
+        assert _scan(cursor, selection, grid, hours=hours)
+        samples = [s for s in samples if s[1] < cut] + [s for s in samples if s[1] >= cut]
+        _insert(cursor, [s for s in samples if s[1] >= cut])
+    else:
+        _insert(cursor, samples)
+    result = _scan(cursor, selection, grid, use_hours=source != "samples", hours=hours)
     assert set(result) == {(v, b) for v in (1, 2) for b in (CURRENT, PREVIOUS)}
     for (vehicle, bucket), figures in result.items():
         inside = [
@@ -182,14 +219,7 @@ def test_no_samples_give_no_figures(cursor: duckdb.DuckDBPyConnection) -> None:
 
 def test_whole_hours_are_read_from_the_hourly_rows(cursor: duckdb.DuckDBPyConnection) -> None:
     """The hourly rows alone give the figures of whole hours: the samples are not read."""
-    samples = _samples(seed=7, previous_floor=0.0)
-    columns = list(zip(*samples, strict=True))
-    cursor.execute(
-        "INSERT INTO battery_samples SELECT unnest(?::INTEGER[]), unnest(?::TIMESTAMPTZ[]), "
-        "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
-        [list(column) for column in columns],
-    )
-    battery_hours.fill(cursor, cap_us=int(OFFLINE_AFTER.total_seconds() * 1e6))
+    _insert(cursor, _samples(seed=7, previous_floor=0.0))
     selection = select_periods(_scope(None), now=NOW)
     grid = SlotGrid.over(Window(NOW - timedelta(days=10), NOW), slots=50)
     expected = scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER)
@@ -197,3 +227,23 @@ def test_whole_hours_are_read_from_the_hourly_rows(cursor: duckdb.DuckDBPyConnec
     cursor.execute("DELETE FROM battery_samples")
     assert scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER) == expected
     assert scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER, use_hours=False) == {}
+
+
+def test_the_grid_answers_for_the_snapshot_it_holds(
+    fact_store: FactStore, cursor: duckdb.DuckDBPyConnection
+) -> None:
+    """A grid current for the snapshot gives the whole hours without reading the hourly
+    rows; a snapshot with fewer samples than the grid reads SQL."""
+    samples = _samples(seed=7, previous_floor=0.0)
+    _insert(cursor, samples)
+    selection = select_periods(_scope(None), now=NOW)
+    grid = SlotGrid.over(Window(NOW - timedelta(days=10), NOW), slots=50)
+    hours = HourMeasures(fact_store)
+    expected = _scan(cursor, selection, grid, hours=hours)
+    assert set(expected) == set(_scan(cursor, selection, grid))
+    cursor.execute(f"DELETE FROM {battery_hours.TABLE}")
+    assert _scan(cursor, selection, grid, hours=hours) == expected
+    assert _scan(cursor, selection, grid) != expected
+    # Fewer samples than the grid holds: SQL, which finds no hourly rows now.
+    cursor.execute("DELETE FROM battery_samples WHERE vehicle_id = 2")
+    assert _scan(cursor, selection, grid, hours=hours) == {}

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Response
 from sqlalchemy import select
 
 from fleetscope.analytics.battery import BatteryOut, battery
-from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
+from fleetscope.api.analytics_deps import FactIndexDep, FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SessionDep, SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.appstore.models import Vehicle
@@ -20,7 +20,11 @@ router = APIRouter(prefix="/Analytics", tags=["Analytics"])
 
 @router.get("/Battery", response_model=Envelope[BatteryOut])
 def get_battery(
-    scope: ScopeDep, store: FactStoreDep, settings: SettingsDep, db: SessionDep
+    scope: ScopeDep,
+    store: FactStoreDep,
+    index: FactIndexDep,
+    settings: SettingsDep,
+    db: SessionDep,
 ) -> Response:
     rows = db.execute(
         select(Vehicle.id, Vehicle.battery_capacity_wh).where(Vehicle.id.in_(scope.vehicle_ids))
@@ -33,5 +37,6 @@ def get_battery(
             now=datetime.now(UTC),
             offline_after=timedelta(seconds=settings.offline_after_seconds),
             capacities=capacities,
+            hours=index.battery_hours if index else None,
         )
     return json_ok(result)
