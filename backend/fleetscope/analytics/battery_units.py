@@ -43,6 +43,7 @@ from fleetscope.facts.battery_hours import (
     unit_aggregates,
     with_next,
 )
+from fleetscope.facts.rawlog import to_micros
 
 _UNIT_COLUMNS = ", ".join(MEASURE_COLUMNS)
 _SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health"
@@ -216,7 +217,13 @@ def _from_memory(
                 if not (site.windows and site.vehicle_ids and part.grid.hour_aligned):
                     raw.append(site)
                     continue
-                split = split_hour_ranges(window for window, _ in site.windows)
+                # No sample at or after the end of the site's last window (now, typically):
+                # a piece from a full hour up to it is that whole hour.
+                end = max(window.end for window, _ in site.windows)
+                split = split_hour_ranges(
+                    (window for window, _ in site.windows),
+                    tail_until=end if grid.latest_us < to_micros(end) else None,
+                )
                 units = grid.slot_units(
                     site.vehicle_ids,
                     split.ranges,

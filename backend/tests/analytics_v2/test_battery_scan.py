@@ -5,6 +5,7 @@ shift (one on the full hour, one off it), read from the hourly battery rows plus
 of partial hours (by SQL, and from the grid of them in memory, also after it followed newer
 samples), and from the samples alone."""
 
+import itertools
 import random
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -67,7 +68,7 @@ def _insert(cursor: duckdb.DuckDBPyConnection, samples: list[Sample]) -> None:
         "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
         [list(column) for column in columns],
     )
-    cursor.execute(f"DELETE FROM {battery_hours.TABLE}")
+    cursor.execute("DELETE FROM battery_hourly")
     battery_hours.fill(cursor, cap_us=int(OFFLINE_AFTER.total_seconds() * 1e6))
 
 
@@ -75,7 +76,7 @@ def _cut(samples: list[Sample]) -> datetime:
     """A full hour whose first sample of vehicle 1 ends the step of a sample under 20 % in
     the hour before: adding the samples from it on changes that earlier hour's row."""
     own = sorted(at_charge[1:3] for at_charge in samples if at_charge[0] == 1)
-    for (at, charge), (following, _) in zip(own, own[1:], strict=False):
+    for (at, charge), (following, _) in itertools.pairwise(own):
         hour = following.replace(minute=0, second=0, microsecond=0)
         if charge < LOW_CHARGE and at < hour and following - at < OFFLINE_AFTER:
             return hour
@@ -241,7 +242,7 @@ def test_the_grid_answers_for_the_snapshot_it_holds(
     hours = HourMeasures(fact_store)
     expected = _scan(cursor, selection, grid, hours=hours)
     assert set(expected) == set(_scan(cursor, selection, grid))
-    cursor.execute(f"DELETE FROM {battery_hours.TABLE}")
+    cursor.execute("DELETE FROM battery_hourly")
     assert _scan(cursor, selection, grid, hours=hours) == expected
     assert _scan(cursor, selection, grid) != expected
     # Fewer samples than the grid holds: SQL, which finds no hourly rows now.
