@@ -14,7 +14,6 @@ Definitions (product.md section 3; samples and sessions as the derivation record
 """
 
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -44,10 +43,9 @@ from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
-from fleetscope.analytics.snapshot import read_snapshot
+from fleetscope.analytics.snapshot import read_beside
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.battery_hours import LOW_CHARGE
-from fleetscope.facts.store import reader_beside
 
 SECONDS_PER_30_DAYS = 30 * 86400
 
@@ -83,14 +81,6 @@ class BatteryOut(CamelModel):
 
 
 ChargeKpis = tuple[float | None, float | None, float | None]  # mean, minimum, charging share
-
-
-def _sample_count(cursor: duckdb.DuckDBPyConnection) -> int:
-    """The samples the cursor's snapshot holds (from the table's metadata: 0.4 ms). Between
-    rebuilds samples are only appended, so two snapshots with the same count hold the same
-    samples."""
-    row = cursor.execute("SELECT count(*) FROM battery_samples").fetchone()
-    return int(row[0]) if row else 0
 
 
 def _charge_kpis(collected: Collected, vehicle_ids: list[int]) -> dict[Any, ChargeKpis]:
@@ -160,11 +150,8 @@ def battery(
         else Window(now, now),
         slots=series_buckets(len(scope.vehicles)),
     )
-    # The scan of the samples and the lines are about half of the work; DuckDB releases
-    # the interpreter while it runs, so on a second cursor they overlap the other reads.
-    # That cursor reads a snapshot of its own: if samples were committed between the two,
-    # the samples are read again in the answer's snapshot (``_sample_count``).
-    scan_cursor = reader_beside(cursor)
+    # The scan of the samples and the lines are about half of the work: beside the other
+    # reads (the hourly battery rows change only with the samples).
 
     def samples_and_lines(
         reader: duckdb.DuckDBPyConnection,
@@ -172,28 +159,18 @@ def battery(
         figures = scan(reader, selection, grid=grid, offline_after=offline_after, hours=hours)
         return figures, battery_series(scope, figures, grid=grid)
 
-    def beside() -> tuple[int, dict[tuple[int, int], SampleFigures], BatterySeries]:
-        with read_snapshot(scan_cursor):
-            return _sample_count(scan_cursor), *samples_and_lines(scan_cursor)
-
-    try:
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            scanned = pool.submit(beside)
-            sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)
-            collected = read_buckets(
-                cursor,
-                scope,
-                [BucketSpan(CURRENT, scope.span), BucketSpan(PREVIOUS, scope.span.previous())],
-                by_vehicle=True,
-                with_cycles=False,
-                now=now,
-                offline_after=offline_after,
-            )
-            seen, samples, series = scanned.result()
-            if seen != _sample_count(cursor):
-                samples, series = samples_and_lines(cursor)
-    finally:
-        scan_cursor.close()
+    with read_beside(cursor, samples_and_lines, appended="battery_samples") as scanned:
+        sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)
+        collected = read_buckets(
+            cursor,
+            scope,
+            [BucketSpan(CURRENT, scope.span), BucketSpan(PREVIOUS, scope.span.previous())],
+            by_vehicle=True,
+            with_cycles=False,
+            now=now,
+            offline_after=offline_after,
+        )
+        samples, series = scanned()
     charge_kpis = _charge_kpis(collected, scope.vehicle_ids)
     capacity_list = [capacities.get(v) for v in scope.vehicle_ids]
 

@@ -27,6 +27,7 @@ from fleetscope.analytics.measure_table import COLUMN, HIST_COLUMNS, Matrix
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
+from fleetscope.analytics.snapshot import read_beside
 from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.schemas import CamelModel
@@ -202,11 +203,28 @@ def failures(
         f"coalesce(sum(duration_s) FILTER (WHERE level IN {STOP_LEVELS}), 0) "
         f"FROM ({rows_sql}) GROUP BY ALL"
     )
+
+    def episodes(reader: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
+        return reader.execute(sql, parameters).fetchall()
+
+    spans = [BucketSpan(CURRENT, scope.span), BucketSpan(PREVIOUS, scope.span.previous())]
+    # The episodes beside the rollups: about half of the work each.
+    with read_beside(cursor, episodes, appended="error_episodes") as grouped:
+        # Combined, only the fleet's sums are needed: read as one (a site's rollups, if
+        # they hold exactly the vehicles).
+        collected = read_buckets(
+            cursor,
+            scope,
+            spans,
+            by_vehicle=not scope.combined,
+            with_cycles=False,
+            now=now,
+            offline_after=offline_after,
+        )
+        rows = grouped()
     types: dict[str, dict[str, Any]] = {}
     levels: dict[tuple[int, int], dict[str, int]] = {}
-    for vehicle_id, bucket, error_type, level, count, downtime in cursor.execute(
-        sql, parameters
-    ).fetchall():
+    for vehicle_id, bucket, error_type, level, count, downtime in rows:
         per_vehicle = levels.setdefault((int(vehicle_id), int(bucket)), {})
         per_vehicle[level] = per_vehicle.get(level, 0) + int(count)
         if bucket != CURRENT or not errors.matches(error_type=error_type, level=level):
@@ -218,19 +236,6 @@ def failures(
         item["count"] += int(count)
         item["downtime"] += float(downtime)
         item["levels"][level] = item["levels"].get(level, 0) + int(count)
-
-    spans = [BucketSpan(CURRENT, scope.span), BucketSpan(PREVIOUS, scope.span.previous())]
-    # Combined, only the fleet's sums are needed: read as one (a site's rollups, if they
-    # hold exactly the vehicles).
-    collected = read_buckets(
-        cursor,
-        scope,
-        spans,
-        by_vehicle=not scope.combined,
-        with_cycles=False,
-        now=now,
-        offline_after=offline_after,
-    )
 
     # Per vehicle and bucket, then the selected vehicles together per bucket: one matrix
     # and one pass of the glossary's KPI code over it.

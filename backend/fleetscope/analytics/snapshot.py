@@ -7,10 +7,16 @@ tick, a vehicle's next message) is seen by some of them only: the open state fro
 every statement of a transaction the same snapshot.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from typing import TypeVar
 
 import duckdb
+
+from fleetscope.facts.store import reader_beside
+
+T = TypeVar("T")
 
 
 @contextmanager
@@ -22,3 +28,42 @@ def read_snapshot(cursor: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPy
         yield cursor
     finally:
         cursor.execute("ROLLBACK")
+
+
+def _rows(cursor: duckdb.DuckDBPyConnection, table: str) -> int:
+    """The rows of ``table`` in the cursor's snapshot (from the table's metadata: 0.4 ms)."""
+    return int(cursor.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])  # noqa: S608 - constants only
+
+
+@contextmanager
+def read_beside(
+    cursor: duckdb.DuckDBPyConnection,
+    read: Callable[[duckdb.DuckDBPyConnection], T],
+    *,
+    appended: str,
+) -> Iterator[Callable[[], T]]:
+    """``read`` on a second reader of the store, in a thread, while the caller goes on
+    with ``cursor`` (DuckDB releases the interpreter while a query runs, so the two
+    overlap); the function yielded gives its result.
+
+    The second reader has a snapshot of its own. ``read`` reads only ``appended``, a table
+    whose rows are only appended between the store's rebuilds: when both snapshots hold
+    as many of its rows, they hold the same, and so does the result; otherwise (a commit
+    in between) ``read`` runs again on ``cursor``."""
+    side = reader_beside(cursor)
+
+    def in_its_snapshot() -> tuple[int, T]:
+        with read_snapshot(side):
+            return _rows(side, appended), read(side)
+
+    try:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            running = pool.submit(in_its_snapshot)
+
+            def result() -> T:
+                rows, value = running.result()
+                return value if rows == _rows(cursor, appended) else read(cursor)
+
+            yield result
+    finally:
+        side.close()

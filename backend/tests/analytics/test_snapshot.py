@@ -15,7 +15,7 @@ import fleetscope.analytics.collect as collect_module
 from fleetscope.analytics.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.measures import Measures
 from fleetscope.analytics.periods import DaySpan, period_windows
-from fleetscope.analytics.snapshot import read_snapshot
+from fleetscope.analytics.snapshot import read_beside, read_snapshot
 from fleetscope.facts.model import LiveStatus, StateInterval, VehicleState
 from fleetscope.facts.store import FactStore, StoreBatch
 
@@ -88,3 +88,28 @@ def test_a_tick_committed_between_the_reads_of_one_answer_is_not_seen(
     # And the two ways of telling the time after the last message agree.
     assert after.states == pytest.approx(before.states)
     assert before.states["offline"] == pytest.approx((NOW - OFFLINE_AT).total_seconds())
+
+
+def test_a_read_beside_holds_for_the_answers_snapshot() -> None:
+    """``read_beside`` reads on a second reader; rows appended between that reader's
+    snapshot and the answer's are read again in the answer's."""
+    with FactStore(":memory:") as fact_store:
+        cursor = fact_store.cursor()
+        cursor.execute("CREATE TABLE appended (n INTEGER)")
+        cursor.execute("INSERT INTO appended VALUES (1), (2)")
+
+        def total(reader: duckdb.DuckDBPyConnection) -> int:
+            return int(reader.execute("SELECT sum(n) FROM appended").fetchall()[0][0])
+
+        with read_snapshot(cursor), read_beside(cursor, total, appended="appended") as beside:
+            assert beside() == 3
+        with read_snapshot(cursor):
+            assert total(cursor) == 3  # the answer's snapshot begins
+            writer = cursor.cursor()
+            writer.execute("INSERT INTO appended VALUES (4)")
+            writer.close()
+            with read_beside(cursor, total, appended="appended") as beside:
+                assert beside() == 3  # the second reader saw 7: read again
+        with read_snapshot(cursor), read_beside(cursor, total, appended="appended") as beside:
+            assert beside() == 7
+        cursor.close()

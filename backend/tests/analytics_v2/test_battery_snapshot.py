@@ -1,13 +1,14 @@
 """The battery answer reads its period's samples on a second cursor, which has a snapshot of
-its own. Samples committed between that snapshot and the answer's must not show in the
-charge line while the figures from the answer's snapshot miss them."""
+its own (``snapshot.read_beside``). Samples committed between that snapshot and the
+answer's must not show in the charge line while the figures from the answer's snapshot
+miss them."""
 
 from datetime import UTC, datetime, time, timedelta
 
 import duckdb
 import pytest
 
-import fleetscope.analytics.battery as battery_module
+import fleetscope.analytics.snapshot as snapshot_module
 from fleetscope.analytics.battery import battery
 from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.facts.store import reader_beside
@@ -38,7 +39,7 @@ def test_samples_committed_between_the_two_snapshots_are_not_half_seen(
         writer.close()
         return reader_beside(answer)
 
-    monkeypatch.setattr(battery_module, "reader_beside", beside_after_a_commit)
+    monkeypatch.setattr(snapshot_module, "reader_beside", beside_after_a_commit)
     with read_snapshot(cursor):
         cursor.execute("SELECT count(*) FROM battery_samples").fetchone()  # the snapshot starts
         answer = battery(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, capacities={})
