@@ -1,7 +1,7 @@
 """The ``SortedRuns`` of the served fact store, one per ``RunSource``, kept as readers see
 them; and its hourly battery rows in memory (``battery_grid``, built in the same warm-up).
 
-Each is built at start-up by ``start_warm_up`` (9-14 s and about 850 MB for the four
+Each is built at start-up by ``start_warm_up`` (9-14 s and about 930 MB for the four
 sources of a year of 100 vehicles), or by the first answer over a long period, then brought
 up to date by each such reader whose snapshot holds more rows: it reads only the newer rows
 and merges them in (a copy of the arrays: 85-110 ms per source for that year), and later
