@@ -8,14 +8,17 @@ samples), and from the samples alone."""
 import itertools
 import random
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
 
+from fleetscope.analytics import battery_units
 from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.battery_scan import scan
 from fleetscope.analytics.battery_slots import SampleFigures, SlotGrid
+from fleetscope.analytics.battery_units import SlotPart
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_periods
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift, Window
@@ -199,6 +202,20 @@ def test_the_scan_matches_a_brute_force_reading(
     else:
         _insert(cursor, samples)
     result = _scan(cursor, selection, grid, use_hours=source != "samples", hours=hours)
+    _check_all(result, samples, windows=windows, grid=grid)
+    for (_, bucket), figures in result.items():
+        low = figures.below_low_seconds > 0
+        assert low if bucket == CURRENT or not previous_floor else not low
+
+
+def _check_all(
+    result: dict[tuple[int, int], SampleFigures],
+    samples: list[Sample],
+    *,
+    windows: list[tuple[Window, int]],
+    grid: SlotGrid,
+) -> None:
+    """``_check`` for both vehicles in both buckets."""
     assert set(result) == {(v, b) for v in (1, 2) for b in (CURRENT, PREVIOUS)}
     for (vehicle, bucket), figures in result.items():
         inside = [
@@ -208,8 +225,32 @@ def test_the_scan_matches_a_brute_force_reading(
         ]
         every = [s for s in samples if s[0] == vehicle]
         _check(figures, inside, every=every, bucket=bucket, grid=grid)
-        low = figures.below_low_seconds > 0
-        assert low if bucket == CURRENT or not previous_floor else not low
+
+
+def test_the_hour_up_to_now_comes_from_the_grid(
+    fact_store: FactStore, cursor: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T ends at now, off the full hour, and no sample lies after now: the grid gives that
+    hour as a whole, and no sample is read with SQL."""
+    now = datetime.combine(FIRST_DAY + timedelta(days=2), time(14, 37), UTC)
+    samples = [s for s in _samples(seed=5, previous_floor=0.0) if s[1] < now]
+    _insert(cursor, samples)
+    selection = select_periods(_scope(None), now=now)
+    windows = [(w, bucket) for part in selection.slices for w, bucket in part.windows]
+    assert max(w.end for w, _ in windows) == now
+    current = [w for w, bucket in windows if bucket == CURRENT]
+    grid = SlotGrid.over(Window(current[0].start, current[-1].end), slots=50)
+    read_by_sql: list[Selection] = []
+    query = battery_units._query
+
+    def spied(cursor: duckdb.DuckDBPyConnection, parts: list[SlotPart], **kwargs: Any) -> Any:
+        read_by_sql.extend(part.selection for part in parts)
+        return query(cursor, parts, **kwargs)
+
+    monkeypatch.setattr(battery_units, "_query", spied)
+    result = _scan(cursor, selection, grid, hours=HourMeasures(fact_store))
+    assert read_by_sql and all(selection.empty for selection in read_by_sql)
+    _check_all(result, samples, windows=windows, grid=grid)
 
 
 def test_no_samples_give_no_figures(cursor: duckdb.DuckDBPyConnection) -> None:
