@@ -28,6 +28,7 @@ import numpy as np
 from fleetscope.analytics.battery_measures import EMPTY, Keys, Units, combine, filled, moved
 from fleetscope.analytics.battery_slots import MICROS, SlotGrid
 from fleetscope.analytics.periods import Window
+from fleetscope.analytics.snapshot import count_rows
 from fleetscope.facts.battery_hours import MEASURE_COLUMNS, MICROS_PER_HOUR, TABLE
 from fleetscope.facts.rawlog import to_micros
 from fleetscope.facts.store import FactStore
@@ -180,8 +181,7 @@ class HourMeasures:
 
     def _current(self, cursor: duckdb.DuckDBPyConnection) -> _Grid | None:
         generation = self._store.generation
-        # From the table's metadata (0.4 ms); max(rowid) would scan it.
-        samples = int(cursor.execute("SELECT count(*) FROM battery_samples").fetchall()[0][0])
+        samples = count_rows(cursor, "battery_samples")  # max(rowid) would scan the table
         if generation % 2 or generation != self._store.generation:
             return None  # a rebuild or merge under way
         if generation != self._generation:

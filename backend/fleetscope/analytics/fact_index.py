@@ -20,7 +20,7 @@ import duckdb
 
 from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.fact_rows import Selection
-from fleetscope.analytics.snapshot import read_snapshot
+from fleetscope.analytics.snapshot import count_rows, read_snapshot
 from fleetscope.analytics.sorted_runs import RunSource, SortedRuns
 from fleetscope.facts.store import FactStore
 
@@ -33,11 +33,6 @@ MIN_SHARE = 0.25
 # from the index down to about a week of a year (4 %: 16 against 20 ms).
 MIN_SHARE_COUNTS = 0.04
 _log = logging.getLogger(__name__)
-
-
-def _count(cursor: duckdb.DuckDBPyConnection, table: str, where: str = "TRUE", *at: object) -> int:
-    sql = f"SELECT count(*) FROM {table} WHERE {where}"  # noqa: S608 - constants only
-    return int(cursor.execute(sql, list(at)).fetchall()[0][0])
 
 
 class _Runs:
@@ -116,7 +111,7 @@ class FactIndex:
         serve (SQL reading T's rows costs less than building or merging them)."""
         bounds = selection.bounds
         generation = self._store.generation
-        count = _count(cursor, source.table)
+        count = count_rows(cursor, source.table)
         if bounds is None or count == 0 or generation % 2 or generation != self._store.generation:
             return None  # no rows, or a rebuild or merge under way
         held = self._of(source)
@@ -125,7 +120,7 @@ class FactIndex:
             share = runs.share_between(bounds.start, bounds.end)
         else:
             at = f"{source.end} >= ? AND {source.end} < ?"
-            share = _count(cursor, source.table, at, bounds.start, bounds.end) / count
+            share = count_rows(cursor, source.table, at, bounds.start, bounds.end) / count
         if share < min_share:
             return held.ready_for(generation=generation, count=count)
         return held.current(cursor, generation=generation, count=count)
@@ -172,7 +167,7 @@ class FactIndex:
     def _warm_runs(
         self, source: RunSource, cursor: duckdb.DuckDBPyConnection, generation: int
     ) -> None:
-        count = _count(cursor, source.table)
+        count = count_rows(cursor, source.table)
         if count and generation == self._store.generation:
             self._of(source).current(cursor, generation=generation, count=count)
 
