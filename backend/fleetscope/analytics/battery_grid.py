@@ -144,8 +144,11 @@ class _Grid:
         if not inside.all():
             # Hours of T only (a shift): ``reduceat`` costs per group and row, and a year of
             # night shifts would otherwise be 730 groups (37 ms against 12 for the copy).
+            # ``take``, not an index: its copy keeps the hours contiguous, which makes the
+            # gather twice and ``reduceat`` eight times as fast. From the whole grid (or
+            # the few vehicles' copy): ``take`` copies a sliced view whole first.
             hours = np.flatnonzero(inside) + low
-            cells = cells[:, :, hours - low]
+            cells = np.take(cells, hours - low, axis=2) if few else self.values.take(hours, axis=2)
         hour_us = (hours + self.first_hour) * MICROS_PER_HOUR
         slots = (hour_us - grid.start_us) // grid.width_us
         starts = np.flatnonzero(np.r_[True, slots[1:] != slots[:-1]])

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from pydantic import Field
-from typing_extensions import TypedDict
 
 from fleetscope.analytics.battery_slots import ChargeSlot, HealthLine, SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT
@@ -28,38 +27,34 @@ SERIES_POINT_BUDGET = 10_000
 MIN_SERIES_BUCKETS = 50
 
 
-# Instants of the lines as ISO 8601 text made by DuckDB, points as typed dicts: 15,000
-# points as datetimes and models cost more than the query that finds them.
+# Points as [instant, value] pairs, the instants ISO 8601 text: 15,000 points as datetimes
+# and models cost more than the reading that finds them, and pairs serialise five times as
+# fast as objects (and are what the chart draws).
 Instant = Annotated[
     str,
     Field(
         description="UTC, ISO 8601 to the millisecond", json_schema_extra={"format": "date-time"}
     ),
 ]
-
-
-class ChargePoint(TypedDict):
-    at: Instant
-    charge: Annotated[float, Field(description="state of charge in percent")]
+ChargePoint = tuple[Instant, Annotated[float, Field(description="state of charge in percent")]]
+HealthPoint = tuple[
+    Instant, Annotated[float, Field(description="state of health (SoH) in percent")]
+]
 
 
 class ChargeSeries(CamelModel):
     vehicle_id: int
     name: str
-    points: list[ChargePoint] = Field(description="ascending in time")
-
-
-class HealthPoint(TypedDict):
-    at: Instant
-    health: Annotated[float, Field(description="state of health (SoH) in percent")]
+    points: list[ChargePoint] = Field(description="[at, charge] pairs, ascending in time")
 
 
 class HealthSeries(CamelModel):
     vehicle_id: int
     name: str
     points: list[HealthPoint] = Field(
-        description="mean SoH per time slot of the charge series, at the slot's middle, "
-        "ascending; slots without a SoH sample left out; empty if the vehicle reports none"
+        description="[at, health] pairs: the mean SoH per time slot of the charge series, at "
+        "the slot's middle, ascending; slots without a SoH sample left out; empty if the "
+        "vehicle reports none"
     )
     trend: list[HealthPoint] = Field(
         description="the least-squares line of the period's SoH samples (slope = "
@@ -91,8 +86,8 @@ def _trend(
     first = next(slot.number for slot in slots if slot.health is not None)
     last = next(slot.number for slot in reversed(slots) if slot.health is not None)
     return [
-        {"at": points[0]["at"], "health": line.at(grid.middle_us(first))},
-        {"at": points[-1]["at"], "health": line.at(grid.middle_us(last))},
+        (points[0][0], line.at(grid.middle_us(first))),
+        (points[-1][0], line.at(grid.middle_us(last))),
     ]
 
 
@@ -104,13 +99,13 @@ def _charge_points(slots: list[ChargeSlot]) -> list[ChargePoint]:
     append = points.append
     for _, low_at, low, high_at, high, _ in slots:
         if low_at == high_at:
-            append({"at": low_at, "charge": low})
+            append((low_at, low))
         elif low_at < high_at:
-            append({"at": low_at, "charge": low})
-            append({"at": high_at, "charge": high})
+            append((low_at, low))
+            append((high_at, high))
         else:
-            append({"at": high_at, "charge": high})
-            append({"at": low_at, "charge": low})
+            append((high_at, high))
+            append((low_at, low))
     return points
 
 
@@ -132,9 +127,7 @@ def battery_series(
         # Slots without a health sample have no point; the point sits at the slot's
         # middle, not at its samples' mean time: a slot is a pixel or two wide.
         health_points: list[HealthPoint] = [
-            {"at": middles[number], "health": health}
-            for number, _, _, _, _, health in slots
-            if health is not None
+            (middles[number], health) for number, _, _, _, _, health in slots if health is not None
         ]
         line = figures.health_line if figures is not None else None
         charge.append(

@@ -11,7 +11,9 @@ from fleetscope.analytics.periods import (
     Window,
     calendar_buckets,
     granularity_for,
+    merge_windows,
     period_windows,
+    shift_windows,
     split_hours,
     total_seconds,
 )
@@ -73,6 +75,30 @@ def test_now_clips_the_period_and_the_future_is_empty() -> None:
     today = period_windows(span=_day("2026-06-02"), zone=BERLIN, shift=EARLY, now=now)
     assert today == [Window(datetime(2026, 6, 2, 4, tzinfo=UTC), now)]
     assert period_windows(span=_day("2026-06-03"), zone=BERLIN, shift=None, now=now) == []
+
+
+@pytest.mark.parametrize(
+    "shift",
+    [NIGHT, EARLY, Shift("weekdays", time(21, 30), time(5, 45), frozenset(range(5)))],
+    ids=["night", "early", "weekday-nights"],
+)
+@pytest.mark.parametrize("zone", [BERLIN, KOLKATA], ids=["berlin", "kolkata"])
+def test_shift_windows_are_each_window_clipped_to_the_period_and_now(
+    shift: Shift, zone: ZoneInfo
+) -> None:
+    """The merged windows are kept per shift and span, and only clipped per call: the same
+    as clipping each shift window to the days and to now, then merging (across DST)."""
+    span = DaySpan(date(2026, 3, 20), date(2026, 4, 2))
+    start = datetime.combine(span.first, time(), zone)
+    end = datetime.combine(span.last + timedelta(days=1), time(), zone)
+    nows = [start + timedelta(minutes=17 * step) for step in range(0, 14 * 24 * 4, 7)]
+    for now in [*nows, start - timedelta(days=1), LATER]:
+        clipped = (
+            Window(max(w.start, start), min(w.end, end, now))
+            for w in shift_windows(shift, span=span, zone=zone)
+        )
+        expected = merge_windows(w for w in clipped if w.start < w.end)
+        assert period_windows(span=span, zone=zone, shift=shift, now=now) == expected, now
 
 
 def test_whole_hours_and_partial_pieces() -> None:

@@ -73,8 +73,8 @@ def test_charge_series_is_downsampled_and_keeps_extremes(
     assert [entry["vehicleId"] for entry in data["entries"]] == [None]
     assert [s["vehicleId"] for s in data["series"]] == world.ham_ids
     for series in data["series"]:
-        times = [point["at"] for point in series["points"]]
-        charges = [point["charge"] for point in series["points"]]
+        times = [at for at, _ in series["points"]]
+        charges = [charge for _, charge in series["points"]]
         assert 0 < len(times) <= 500
         assert times == sorted(times)
         # Charging below 30 % and up to 90 %: the extremes survive downsampling.
@@ -92,8 +92,8 @@ def test_health_series_follows_the_reported_health_and_its_fitted_line(
     assert [s["vehicleId"] for s in data["healthSeries"]] == world.ham_ids
     for series in data["healthSeries"]:
         figures = entries[series["vehicleId"]]
-        times = [datetime.fromisoformat(point["at"]) for point in series["points"]]
-        health = [point["health"] for point in series["points"]]
+        times = [datetime.fromisoformat(at) for at, _ in series["points"]]
+        health = [value for _, value in series["points"]]
         # One point per slot of the charge series, each slot at most once.
         assert 0 < len(times) <= 250
         assert times == sorted(set(times))
@@ -104,10 +104,10 @@ def test_health_series_follows_the_reported_health_and_its_fitted_line(
         )
         assert abs(health[-1] - figures["healthLatest"]) <= 0.5
         # The trend is the least-squares line of the KPI: its slope is healthSlopePer30Days.
-        first, last = series["trend"]
-        assert [first["at"], last["at"]] == [series["points"][0]["at"], series["points"][-1]["at"]]
+        (first_at, first), (last_at, last) = series["trend"]
+        assert [first_at, last_at] == [series["points"][0][0], series["points"][-1][0]]
         days = (times[-1] - times[0]).total_seconds() / 86400
-        slope = (last["health"] - first["health"]) / days * 30
+        slope = (last - first) / days * 30
         assert abs(slope - figures["healthSlopePer30Days"]) < 1e-6
 
 

@@ -3,10 +3,8 @@ import { callApi } from './client';
 
 /** Battery analytics (`/v2/Analytics/Battery`). Charges are percentages (0..100). */
 
-export interface ChargePoint {
-  at: string;
-  charge: number;
-}
+/** [at (ISO 8601, UTC), charge in percent]: the pair a chart line draws. */
+export type ChargePoint = [at: string, charge: number];
 
 export interface ChargeSeries {
   vehicleId: number;
@@ -15,11 +13,8 @@ export interface ChargeSeries {
   points: ChargePoint[];
 }
 
-export interface HealthPoint {
-  at: string;
-  /** State of health (SoH) in percent. */
-  health: number;
-}
+/** [at (ISO 8601, UTC), state of health (SoH) in percent]. */
+export type HealthPoint = [at: string, health: number];
 
 export interface HealthSeries {
   vehicleId: number;

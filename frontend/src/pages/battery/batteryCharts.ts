@@ -34,7 +34,7 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
         type: 'line',
         showSymbol: false,
         sampling: 'lttb',
-        data: series.points.map((point) => [point.at, point.charge]),
+        data: series.points,
         lineStyle: { width: 1.5 },
         ...(index === 0
           ? {
@@ -59,10 +59,10 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
         { key: 'charge', label: ctx.t('battery.charge'), format: 'decimal' },
       ],
       rows: data.series.flatMap((series) =>
-        series.points.map((point) => ({
+        series.points.map(([at, charge]) => ({
           vehicle: series.name,
-          at: formatDateTime(point.at, ctx.language),
-          charge: point.charge,
+          at: formatDateTime(at, ctx.language),
+          charge,
         })),
       ),
     },

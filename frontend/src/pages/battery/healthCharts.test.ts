@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BatteryResult, HealthSeries } from '../../api/analytics-battery';
+import type { BatteryResult, ChargeSeries, HealthSeries } from '../../api/analytics-battery';
 import { testContext } from '../../test/chartContext';
 import { chargeChart } from './batteryCharts';
 import { healthChartStatus, healthTrendChart, trendAt } from './healthCharts';
@@ -17,21 +17,21 @@ const reporting: HealthSeries = {
   vehicleId: 1,
   name: 'AGV 01',
   points: [
-    { at: '2026-11-01T00:00:00Z', health: 96.2 },
-    { at: '2026-11-11T00:00:00Z', health: 95.5 },
-    { at: '2026-11-21T00:00:00Z', health: 95.0 },
+    ['2026-11-01T00:00:00Z', 96.2],
+    ['2026-11-11T00:00:00Z', 95.5],
+    ['2026-11-21T00:00:00Z', 95.0],
   ],
   // 96.1 -> 95.0 over 20 days: -1.65 points per 30 days.
   trend: [
-    { at: '2026-11-01T00:00:00Z', health: 96.1 },
-    { at: '2026-11-21T00:00:00Z', health: 95.0 },
+    ['2026-11-01T00:00:00Z', 96.1],
+    ['2026-11-21T00:00:00Z', 95.0],
   ],
 };
 const silent: HealthSeries = { vehicleId: 2, name: 'AGV 02', points: [], trend: [] };
-const charge = (vehicleId: number, name: string) => ({
+const charge = (vehicleId: number, name: string): ChargeSeries => ({
   vehicleId,
   name,
-  points: [{ at: '2026-11-01T00:00:00Z', charge: 60 }],
+  points: [['2026-11-01T00:00:00Z', 60]],
 });
 
 function result(healthSeries: HealthSeries[], chargeReported = true): BatteryResult {

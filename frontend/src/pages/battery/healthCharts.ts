@@ -12,12 +12,14 @@ export function trendAt(trend: HealthPoint[], at: string): number | null {
   if (!first || !last) {
     return null;
   }
-  const start = Date.parse(first.at);
-  const span = Date.parse(last.at) - start;
+  const [firstAt, firstHealth] = first;
+  const [lastAt, lastHealth] = last;
+  const start = Date.parse(firstAt);
+  const span = Date.parse(lastAt) - start;
   if (span === 0) {
-    return first.health;
+    return firstHealth;
   }
-  return first.health + ((last.health - first.health) * (Date.parse(at) - start)) / span;
+  return firstHealth + ((lastHealth - firstHealth) * (Date.parse(at) - start)) / span;
 }
 
 /**
@@ -50,7 +52,7 @@ export function healthTrendChart(data: BatteryResult, ctx: ChartContext): ChartM
           name: series.name,
           type: 'line',
           showSymbol: series.points.length === 1,
-          data: series.points.map((point) => [point.at, point.health]),
+          data: series.points,
           itemStyle: { color },
           lineStyle: { width: 1.5 },
           ...(first && last
@@ -60,7 +62,7 @@ export function healthTrendChart(data: BatteryResult, ctx: ChartContext): ChartM
                   symbol: 'none',
                   label: { show: false },
                   lineStyle: { color, type: 'dashed', width: 1.5 },
-                  data: [[{ coord: [first.at, first.health] }, { coord: [last.at, last.health] }]],
+                  data: [[{ coord: first }, { coord: last }]],
                 },
               }
             : {}),
@@ -75,11 +77,11 @@ export function healthTrendChart(data: BatteryResult, ctx: ChartContext): ChartM
         { key: 'trend', label: ctx.t('battery.healthFitted'), format: 'decimal', digits: 2 },
       ],
       rows: reported.flatMap(({ series }) =>
-        series.points.map((point) => ({
+        series.points.map(([at, health]) => ({
           vehicle: series.name,
-          at: formatDateTime(point.at, ctx.language),
-          health: point.health,
-          trend: trendAt(series.trend, point.at),
+          at: formatDateTime(at, ctx.language),
+          health,
+          trend: trendAt(series.trend, at),
         })),
       ),
     },
