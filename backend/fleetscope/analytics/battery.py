@@ -156,8 +156,10 @@ def battery(
     def samples_and_lines(
         reader: duckdb.DuckDBPyConnection,
     ) -> tuple[dict[tuple[int, int], SampleFigures], BatterySeries]:
-        figures = scan(reader, selection, grid=grid, offline_after=offline_after, hours=hours)
-        return figures, battery_series(scope, figures, grid=grid)
+        figures, lines = scan(
+            reader, selection, grid=grid, offline_after=offline_after, hours=hours
+        )
+        return figures, battery_series(scope, figures, lines, grid=grid)
 
     with read_beside(cursor, samples_and_lines, appended="battery_samples") as scanned:
         sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)

@@ -15,6 +15,7 @@ The previous period draws no line: it is one slot, in the same query (``scan``).
 """
 
 from datetime import timedelta
+from typing import NamedTuple
 
 import duckdb
 import numpy as np
@@ -23,7 +24,7 @@ import numpy.typing as npt
 from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.battery_slots import (
     MICROS,
-    ChargeSlot,
+    ChargeLines,
     HealthLine,
     SampleFigures,
     SlotGrid,
@@ -87,44 +88,45 @@ def _bucket(selection: Selection, bucket: int) -> Selection:
 
 
 def _figures(
-    columns: SlotColumns, grid: SlotGrid, bucket: int, *, with_slots: bool
+    columns: SlotColumns, grid: SlotGrid, bucket: int
 ) -> dict[tuple[int, int], SampleFigures]:
-    """Per vehicle of ``columns``: slots (if asked), health line, latest health, time below
-    20 %."""
+    """Per vehicle of ``columns``: health line, latest health, time below 20 %."""
     vehicles = columns.vehicle_id
     starts = np.flatnonzero(np.r_[True, vehicles[1:] != vehicles[:-1]])
-    ends = [*starts[1:].tolist(), len(vehicles)]
     lines = _fits(starts, columns, grid)
     below_low = np.add.reduceat(columns.low_s, starts).tolist()
     with_health = columns.health_n > 0
     # Each vehicle's last row (slot) with a health sample, -1 for none.
     last_rows = np.maximum.reduceat(np.where(with_health, np.arange(len(vehicles)), -1), starts)
-    slots: list[ChargeSlot] = []
-    if with_slots:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            health = np.where(with_health, columns.health_y / columns.health_n, np.nan)
-        slots = list(
-            map(
-                ChargeSlot,
-                columns.slot.tolist(),
-                columns.low_at,
-                columns.low.tolist(),
-                columns.high_at,
-                columns.high.tolist(),
-                [None if value != value else value for value in health.tolist()],  # NaN
-            )
-        )
     result: dict[tuple[int, int], SampleFigures] = {}
-    for start, end, line, low_s, last in zip(
-        starts.tolist(), ends, lines, below_low, last_rows.tolist(), strict=True
+    for start, line, low_s, last in zip(
+        starts.tolist(), lines, below_low, last_rows.tolist(), strict=True
     ):
         result[(int(vehicles[start]), bucket)] = SampleFigures(
-            slots=slots[start:end],
             health_line=line,
             health_latest=columns.health_last[last] if last >= 0 else None,
             below_low_seconds=low_s,
         )
     return result
+
+
+def _lines(columns: SlotColumns) -> ChargeLines:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        health = np.where(columns.health_n > 0, columns.health_y / columns.health_n, np.nan)
+    return ChargeLines(
+        vehicle_id=columns.vehicle_id,
+        slot=columns.slot,
+        low_at=columns.low_at,
+        low=columns.low,
+        high_at=columns.high_at,
+        high=columns.high,
+        health=health,
+    )
+
+
+class Scanned(NamedTuple):
+    figures: dict[tuple[int, int], SampleFigures]  # per vehicle and bucket with samples
+    lines: ChargeLines | None  # the period's slots; None: no samples in it
 
 
 def scan(
@@ -135,16 +137,18 @@ def scan(
     offline_after: timedelta,
     use_hours: bool = True,
     hours: HourMeasures | None = None,
-) -> dict[tuple[int, int], SampleFigures]:
-    """Per vehicle and bucket with samples: the period (bucket CURRENT of ``selection``) in
-    the slots of ``grid``, the previous period (PREVIOUS) in one slot; health line, latest
-    health and time below 20 %. ``hours``: the hourly rows in memory, if kept."""
+) -> Scanned:
+    """Per vehicle and bucket with samples: health line, latest health and time below
+    20 %; and the period's lines (bucket CURRENT of ``selection``, in the slots of
+    ``grid``); the previous period is one slot. ``hours``: the hourly rows in memory, if
+    kept."""
     parts = [SlotPart(_bucket(selection, CURRENT), grid)]
     previous = _bucket(selection, PREVIOUS)
     bounds = previous.bounds
     if not previous.empty and bounds is not None:
         parts.append(SlotPart(previous, SlotGrid.covering(bounds)))
     figures: dict[tuple[int, int], SampleFigures] = {}
+    lines = None
     for bucket, part, columns in zip(
         (CURRENT, PREVIOUS),
         parts,
@@ -152,5 +156,7 @@ def scan(
         strict=False,
     ):
         if columns is not None:
-            figures |= _figures(columns, part.grid, bucket, with_slots=bucket == CURRENT)
-    return figures
+            figures |= _figures(columns, part.grid, bucket)
+            if bucket == CURRENT:
+                lines = _lines(columns)
+    return Scanned(figures, lines)

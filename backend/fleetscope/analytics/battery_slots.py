@@ -1,8 +1,10 @@
-"""What the battery page reads from the samples: the period's time slots, one slot of a charge
-line, the fitted health line, and the figures of one vehicle in one bucket."""
+"""What the battery page reads from the samples: the period's time slots, the slots of the
+charge lines, the fitted health line, and the figures of one vehicle in one bucket."""
 
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
 
 from fleetscope.analytics.periods import Window
 from fleetscope.facts.battery_hours import MICROS_PER_HOUR
@@ -72,22 +74,24 @@ class SlotGrid:
         return f"{middle:%Y-%m-%dT%H:%M:%S}.{middle.microsecond // _MILLIS:03d}Z"
 
 
-class ChargeSlot(NamedTuple):
-    """One slot of a vehicle's charge line (made straight from the query's columns)."""
+@dataclass(frozen=True, slots=True)
+class ChargeLines:
+    """The period's slots with samples, of every vehicle (by vehicle, then slot), as arrays:
+    what the charge and health lines are drawn from. Instants in epoch microseconds."""
 
-    number: int  # of the slot in the grid
-    low_at: str  # ISO 8601, UTC, fixed width: compares like the instants
-    low: float
-    high_at: str
-    high: float
-    health: float | None  # mean SoH of the slot's samples that report one
+    vehicle_id: npt.NDArray[np.int64]
+    slot: npt.NDArray[np.int64]  # the slot's number in the grid
+    low_at: npt.NDArray[np.float64]
+    low: npt.NDArray[np.float64]
+    high_at: npt.NDArray[np.float64]
+    high: npt.NDArray[np.float64]
+    health: npt.NDArray[np.float64]  # mean SoH of the slot's samples reporting one; NaN: none
 
 
 @dataclass(slots=True)
 class SampleFigures:
     """What the samples of one vehicle in one bucket give."""
 
-    slots: list[ChargeSlot] = field(default_factory=list)  # bucket CURRENT only, ascending
     health_latest: float | None = None
     health_line: HealthLine | None = None  # least squares over the bucket's samples
     below_low_seconds: float = 0.0

@@ -29,7 +29,6 @@ from fleetscope.analytics.battery_measures import (
     Units,
     concatenated,
     filled,
-    iso_instants,
     regrouped,
 )
 from fleetscope.analytics.battery_slots import SlotGrid
@@ -55,9 +54,9 @@ class SlotColumns:
 
     vehicle_id: npt.NDArray[np.int64]
     slot: npt.NDArray[np.int64]
-    low_at: list[str]
+    low_at: npt.NDArray[np.float64]  # epoch microseconds
     low: npt.NDArray[np.float64]
-    high_at: list[str]
+    high_at: npt.NDArray[np.float64]
     high: npt.NDArray[np.float64]
     health_n: npt.NDArray[np.float64]
     health_x: npt.NDArray[np.float64]  # sums with x in seconds after the slot's start
@@ -283,9 +282,9 @@ def _part_columns(
     return SlotColumns(
         vehicle_id=vehicle_ids,
         slot=slots,
-        low_at=iso_instants(picked["low_at"]),
+        low_at=picked["low_at"],
         low=picked["low"],
-        high_at=iso_instants(picked["high_at"]),
+        high_at=picked["high_at"],
         high=picked["high"],
         health_n=picked["health_n"],
         health_x=picked["health_x"],

@@ -7,24 +7,26 @@ samples), and from the samples alone."""
 
 import itertools
 import random
+from dataclasses import fields
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import duckdb
+import numpy as np
 import pytest
 
 from fleetscope.analytics import battery_units
 from fleetscope.analytics.battery_grid import HourMeasures
-from fleetscope.analytics.battery_scan import scan
-from fleetscope.analytics.battery_slots import SampleFigures, SlotGrid
+from fleetscope.analytics.battery_scan import Scanned, scan
+from fleetscope.analytics.battery_slots import ChargeLines, SampleFigures, SlotGrid
 from fleetscope.analytics.battery_units import SlotPart
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_periods
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift, Window
 from fleetscope.facts import battery_hours
 from fleetscope.facts.battery_hours import LOW_CHARGE
-from fleetscope.facts.rawlog import to_micros
+from fleetscope.facts.rawlog import from_micros, to_micros
 from fleetscope.facts.store import FactStore
 
 FIRST_DAY = date(2026, 3, 10)
@@ -93,7 +95,7 @@ def _scan(
     *,
     use_hours: bool = True,
     hours: HourMeasures | None = None,
-) -> dict[tuple[int, int], SampleFigures]:
+) -> Scanned:
     """Both periods and the time below 20 %, as the battery resource reads them."""
     return scan(
         cursor,
@@ -119,8 +121,6 @@ def _check(
     samples: list[Sample],
     *,
     every: list[Sample],
-    bucket: int,
-    grid: SlotGrid,
 ) -> None:
     """``samples``: the vehicle's samples in the bucket; ``every``: all of its samples."""
     ordered = sorted(samples, key=lambda s: s[1])
@@ -141,29 +141,48 @@ def _check(
             step = min(later[0] - at, OFFLINE_AFTER) if later else OFFLINE_AFTER
             below += step.total_seconds()
     assert figures.below_low_seconds == pytest.approx(below, abs=1e-6)
-    if bucket == PREVIOUS:
-        assert figures.slots == []
-        return
+
+
+def _check_lines(lines: ChargeLines, samples: list[Sample], *, grid: SlotGrid) -> None:
+    """``lines``: one vehicle's slots; ``samples``: its samples in the period."""
+    ordered = sorted(samples, key=lambda s: s[1])
     by_slot: dict[int, list[Sample]] = {}
     for sample in ordered:
         by_slot.setdefault((to_micros(sample[1]) - grid.start_us) // grid.width_us, []).append(
             sample
         )
-    assert [slot.number for slot in figures.slots] == sorted(by_slot)
-    for slot in figures.slots:
-        inside = by_slot[slot.number]
+    assert lines.slot.tolist() == sorted(by_slot)
+    for row, number in enumerate(lines.slot.tolist()):
+        inside = by_slot[number]
         lowest = min(charge for _, _, charge, _ in inside)
         highest = max(charge for _, _, charge, _ in inside)
-        assert (slot.low, slot.high) == (lowest, highest)
+        assert (lines.low[row], lines.high[row]) == (lowest, highest)
         # At the time of a sample with that charge (to the millisecond, the facts' resolution).
-        low_at, high_at = (datetime.fromisoformat(at) for at in (slot.low_at, slot.high_at))
+        low_at, high_at = (from_micros(int(at[row])) for at in (lines.low_at, lines.high_at))
         assert any(abs(at - low_at) < MILLISECOND and c == lowest for _, at, c, _ in inside)
         assert any(abs(at - high_at) < MILLISECOND and c == highest for _, at, c, _ in inside)
         healths = [h for _, _, _, h in inside if h is not None]
         if healths:
-            assert slot.health == pytest.approx(sum(healths) / len(healths), abs=1e-9)
+            assert lines.health[row] == pytest.approx(sum(healths) / len(healths), abs=1e-9)
         else:
-            assert slot.health is None
+            assert np.isnan(lines.health[row])
+
+
+def _of(lines: ChargeLines | None, vehicle: int) -> ChargeLines:
+    assert lines is not None
+    rows = lines.vehicle_id == vehicle
+    return ChargeLines(*(getattr(lines, f.name)[rows] for f in fields(ChargeLines)))
+
+
+def _same(first: Scanned, second: Scanned) -> bool:
+    if first.figures != second.figures or (first.lines is None) != (second.lines is None):
+        return False
+    if first.lines is None or second.lines is None:
+        return True
+    return all(
+        np.array_equal(getattr(first.lines, f.name), getattr(second.lines, f.name), equal_nan=True)
+        for f in fields(ChargeLines)
+    )
 
 
 SHIFTS = [
@@ -196,35 +215,37 @@ def test_the_scan_matches_a_brute_force_reading(
     if source == "memory-followed":
         cut = _cut(samples)
         _insert(cursor, [s for s in samples if s[1] < cut])
-        assert _scan(cursor, selection, grid, hours=hours)
+        assert _scan(cursor, selection, grid, hours=hours).figures
         samples = [s for s in samples if s[1] < cut] + [s for s in samples if s[1] >= cut]
         _insert(cursor, [s for s in samples if s[1] >= cut])
     else:
         _insert(cursor, samples)
     result = _scan(cursor, selection, grid, use_hours=source != "samples", hours=hours)
     _check_all(result, samples, windows=windows, grid=grid)
-    for (_, bucket), figures in result.items():
+    for (_, bucket), figures in result.figures.items():
         low = figures.below_low_seconds > 0
         assert low if bucket == CURRENT or not previous_floor else not low
 
 
 def _check_all(
-    result: dict[tuple[int, int], SampleFigures],
+    result: Scanned,
     samples: list[Sample],
     *,
     windows: list[tuple[Window, int]],
     grid: SlotGrid,
 ) -> None:
-    """``_check`` for both vehicles in both buckets."""
-    assert set(result) == {(v, b) for v in (1, 2) for b in (CURRENT, PREVIOUS)}
-    for (vehicle, bucket), figures in result.items():
+    """``_check`` for both vehicles in both buckets, ``_check_lines`` in the period."""
+    assert set(result.figures) == {(v, b) for v in (1, 2) for b in (CURRENT, PREVIOUS)}
+    for (vehicle, bucket), figures in result.figures.items():
         inside = [
             s
             for s in samples
             if s[0] == vehicle and any(w.start <= s[1] < w.end for w, b in windows if b == bucket)
         ]
         every = [s for s in samples if s[0] == vehicle]
-        _check(figures, inside, every=every, bucket=bucket, grid=grid)
+        _check(figures, inside, every=every)
+        if bucket == CURRENT:
+            _check_lines(_of(result.lines, vehicle), inside, grid=grid)
 
 
 def test_the_hour_up_to_now_comes_from_the_grid(
@@ -256,7 +277,7 @@ def test_the_hour_up_to_now_comes_from_the_grid(
 def test_no_samples_give_no_figures(cursor: duckdb.DuckDBPyConnection) -> None:
     selection = select_periods(_scope(None), now=NOW)
     grid = SlotGrid.over(Window(NOW - timedelta(days=3), NOW), slots=50)
-    assert _scan(cursor, selection, grid) == {}
+    assert _scan(cursor, selection, grid) == Scanned({}, None)
 
 
 def test_whole_hours_are_read_from_the_hourly_rows(cursor: duckdb.DuckDBPyConnection) -> None:
@@ -265,10 +286,10 @@ def test_whole_hours_are_read_from_the_hourly_rows(cursor: duckdb.DuckDBPyConnec
     selection = select_periods(_scope(None), now=NOW)
     grid = SlotGrid.over(Window(NOW - timedelta(days=10), NOW), slots=50)
     expected = scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER)
-    assert {bucket for _, bucket in expected} == {CURRENT, PREVIOUS}
+    assert {bucket for _, bucket in expected.figures} == {CURRENT, PREVIOUS}
     cursor.execute("DELETE FROM battery_samples")
-    assert scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER) == expected
-    assert scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER, use_hours=False) == {}
+    assert _same(scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER), expected)
+    assert _scan(cursor, selection, grid, use_hours=False) == Scanned({}, None)
 
 
 def test_the_grid_answers_for_the_snapshot_it_holds(
@@ -282,10 +303,10 @@ def test_the_grid_answers_for_the_snapshot_it_holds(
     grid = SlotGrid.over(Window(NOW - timedelta(days=10), NOW), slots=50)
     hours = HourMeasures(fact_store)
     expected = _scan(cursor, selection, grid, hours=hours)
-    assert set(expected) == set(_scan(cursor, selection, grid))
+    assert set(expected.figures) == set(_scan(cursor, selection, grid).figures)
     cursor.execute("DELETE FROM battery_hourly")
-    assert _scan(cursor, selection, grid, hours=hours) == expected
-    assert _scan(cursor, selection, grid) != expected
+    assert _same(_scan(cursor, selection, grid, hours=hours), expected)
+    assert not _same(_scan(cursor, selection, grid), expected)
     # Fewer samples than the grid holds: SQL, which finds no hourly rows now.
     cursor.execute("DELETE FROM battery_samples WHERE vehicle_id = 2")
-    assert _scan(cursor, selection, grid, hours=hours) == {}
+    assert _scan(cursor, selection, grid, hours=hours) == Scanned({}, None)
