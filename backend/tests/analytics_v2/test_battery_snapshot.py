@@ -33,10 +33,14 @@ def test_samples_committed_between_the_two_snapshots_are_not_half_seen(
     scope = _scope(None, days=1)
     expected = battery(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, capacities={})
 
+    committed: list[bool] = []
+
     def beside_after_a_commit(answer: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-        writer = answer.cursor()
-        _insert(writer, [(90, 5.0)])  # a new lowest charge, committed by another connection
-        writer.close()
+        if not committed:  # before the first reader beside (the answer opens two)
+            writer = answer.cursor()
+            _insert(writer, [(90, 5.0)])  # a new lowest charge, committed by another connection
+            writer.close()
+            committed.append(True)
         return reader_beside(answer)
 
     monkeypatch.setattr(snapshot_module, "reader_beside", beside_after_a_commit)
