@@ -40,6 +40,7 @@ from fleetscope.analytics.battery_sessions import (
 from fleetscope.analytics.battery_slots import SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.kpis import kpi_columns
+from fleetscope.analytics.measures import STATES
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import Window
@@ -49,6 +50,16 @@ from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.battery_hours import LOW_CHARGE
 
 SECONDS_PER_30_DAYS = 30 * 86400
+# What the charge KPIs use of the rollups (``kpi_columns``): the time in each state (the
+# charging share of the planned time), and the samples' count, sum and minimum.
+CHARGE_MEASURES = frozenset(
+    {
+        *(f"{state}_s" for state in STATES),
+        "battery_samples",
+        "battery_charge_sum",
+        "battery_charge_min",
+    }
+)
 
 
 class BatteryFigures(CamelModel):
@@ -177,6 +188,7 @@ def battery(
             with_cycles=False,
             now=now,
             offline_after=offline_after,
+            only=CHARGE_MEASURES,
         )
         samples, series = scanned()
         sessions = summed()

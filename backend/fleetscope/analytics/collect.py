@@ -67,6 +67,8 @@ class CollectRequest:
     daily_zone: ZoneInfo | None = None
     # The site of all the vehicles: a fleet figure may read its site rollups.
     site_id: int | None = None
+    # The measures needed (names of ``COLUMNS``): the vehicles' rollups read only these.
+    only: frozenset[str] | None = None
 
 
 def collect(
@@ -206,6 +208,7 @@ def _from_rollups(
                 by_vehicle=by_vehicle,
                 with_cycles=with_cycles,
                 result=result,
+                only=request.only,
             )
         if ranges:
             read_hourly(
@@ -215,6 +218,7 @@ def _from_rollups(
                 by_vehicle=by_vehicle,
                 with_cycles=with_cycles,
                 result=result,
+                only=request.only,
             )
     if pieces:
         add_raw_pieces(

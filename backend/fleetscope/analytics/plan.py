@@ -96,7 +96,10 @@ def read_buckets(
     now: datetime,
     offline_after: timedelta,
     use_rollups: bool = True,
+    only: frozenset[str] | None = None,
 ) -> Collected:
+    """``only``: the measures the caller uses (names of ``measure_table.COLUMNS``); the
+    others may come back as zero."""
     collected = Collected(measures=MeasureTable(), sites=[], by_vehicle=by_vehicle, tail_until=now)
     for group in scope.sites:
         windows: dict[int, list[Window]] = {}
@@ -115,6 +118,7 @@ def read_buckets(
             use_rollups=use_rollups,
             daily_zone=group.zone if group.shift is None else None,
             site_id=group.site_id,
+            only=only,
         )
         live = live_rows(cursor, group.vehicle_ids) if tagged else []
         if complete_until(live, now=now) is None:

@@ -101,6 +101,7 @@ def _measures(
     *,
     rollups: bool,
     daily_zone: ZoneInfo | None = None,
+    only: frozenset[str] | None = None,
 ) -> tuple[Measures | None, list[Window]]:
     span = DaySpan(date(2026, 6, 2), date(2026, 6, 3))
     windows = period_windows(span=span, zone=zone, shift=shift, now=now)
@@ -110,6 +111,7 @@ def _measures(
         by_vehicle=True,
         use_rollups=rollups,
         daily_zone=daily_zone,
+        only=only,
     )
     cursor = store.cursor()
     try:
@@ -173,6 +175,25 @@ def test_days_cut_in_another_zone_are_read_from_the_hours(store: FactStore) -> N
     assert fast is not None and slow is not None
     assert fast.states == pytest.approx(slow.states)
     assert fast.orders_finished == slow.orders_finished > 0
+
+
+@pytest.mark.parametrize("shift", SHIFTS[:2], ids=["all", "night"])
+def test_a_read_of_some_measures_reads_those_alike_and_leaves_the_rest(
+    store: FactStore, shift: Shift | None
+) -> None:
+    """Days and hours read only the measures asked for (the states here), exactly as a full
+    read; the others come back as nothing, apart from the raw pieces (read whole)."""
+    now = T0 + timedelta(days=2)
+    states = frozenset(f"{state.value}_s" for state in VehicleState)
+    daily_zone = BERLIN if shift is None else None
+    full, _ = _measures(store, 1, BERLIN, shift, now, rollups=True, daily_zone=daily_zone)
+    some, _ = _measures(
+        store, 1, BERLIN, shift, now, rollups=True, daily_zone=daily_zone, only=states
+    )
+    assert full is not None and some is not None
+    assert some.states == full.states
+    assert full.orders_finished > 0 and some.orders_finished == 0
+    assert full.distance_m > 0 and some.distance_m == 0
 
 
 def test_the_open_state_runs_up_to_now_then_offline_after_silence(store: FactStore) -> None:
