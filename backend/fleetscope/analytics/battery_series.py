@@ -111,7 +111,7 @@ def _health_points(
     """Per vehicle: the slots' mean health at their middles, and those slots' numbers."""
     rows = ~np.isnan(lines.health)
     vehicles, slots = lines.vehicle_id[rows], lines.slot[rows].tolist()
-    middles = [grid.middle_iso(index) for index in range(grid.count)]
+    middles = iso_instants(grid.middles_us().astype(np.float64))
     points = list(zip([middles[slot] for slot in slots], lines.health[rows].tolist(), strict=True))
     return _by_vehicle(vehicles, points), _by_vehicle(vehicles, slots)
 

@@ -8,7 +8,7 @@ import numpy.typing as npt
 
 from fleetscope.analytics.periods import Window
 from fleetscope.facts.battery_hours import MICROS_PER_HOUR
-from fleetscope.facts.rawlog import from_micros, to_micros
+from fleetscope.facts.rawlog import to_micros
 
 MICROS = 1_000_000
 _MILLIS = 1_000
@@ -69,9 +69,12 @@ class SlotGrid:
         middle = min(max(middle, to_micros(self.period.start)), to_micros(self.period.end))
         return middle - middle % _MILLIS
 
-    def middle_iso(self, index: int) -> str:
-        middle = from_micros(self.middle_us(index))
-        return f"{middle:%Y-%m-%dT%H:%M:%S}.{middle.microsecond // _MILLIS:03d}Z"
+    def middles_us(self) -> npt.NDArray[np.int64]:
+        """Every slot's ``middle_us``, at once."""
+        first = self.start_us + self.width_us // 2
+        middles = first + np.arange(self.count, dtype=np.int64) * self.width_us
+        middles = np.clip(middles, to_micros(self.period.start), to_micros(self.period.end))
+        return middles - middles % _MILLIS
 
 
 @dataclass(frozen=True, slots=True)

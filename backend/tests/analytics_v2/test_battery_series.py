@@ -79,3 +79,11 @@ def test_no_slots_give_empty_lines_for_every_vehicle() -> None:
         (3, []),
     ]
     assert all(s.points == s.trend == [] for s in series.health)
+
+
+def test_the_slots_middles_at_once_are_each_slots_middle() -> None:
+    """Also where a middle is moved into the period (a first slot from the full hour)."""
+    period = Window(START + timedelta(minutes=20), START + timedelta(days=3, minutes=7))
+    for slots in (7, 50, 250):
+        grid = SlotGrid.over(period, slots=slots)
+        assert grid.middles_us().tolist() == [grid.middle_us(i) for i in range(grid.count)]
