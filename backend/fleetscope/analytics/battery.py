@@ -32,7 +32,6 @@ from fleetscope.analytics.battery_series import (
 )
 from fleetscope.analytics.battery_sessions import (
     SessionFigures,
-    SessionTotals,
     fleet_session_figures,
     session_totals,
     vehicle_session_figures,
@@ -173,13 +172,8 @@ def battery(
         )
         return figures, battery_series(scope, figures, lines, grid=grid)
 
-    def sessions_of(reader: duckdb.DuckDBPyConnection) -> SessionTotals:
-        return session_totals(reader, selection, vehicle_ids=scope.vehicle_ids)
-
-    with (
-        read_beside(cursor, samples_and_lines, appended="battery_samples") as scanned,
-        read_beside(cursor, sessions_of, appended="charge_sessions") as summed,
-    ):
+    with read_beside(cursor, samples_and_lines, appended="battery_samples") as scanned:
+        sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)
         collected = read_buckets(
             cursor,
             scope,
@@ -191,7 +185,6 @@ def battery(
             only=CHARGE_MEASURES,
         )
         samples, series = scanned()
-        sessions = summed()
     charge_kpis = _charge_kpis(collected, scope.vehicle_ids)
     capacity_list = [capacities.get(v) for v in scope.vehicle_ids]
 

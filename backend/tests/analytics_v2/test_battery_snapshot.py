@@ -36,7 +36,7 @@ def test_samples_committed_between_the_two_snapshots_are_not_half_seen(
     committed: list[bool] = []
 
     def beside_after_a_commit(answer: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-        if not committed:  # before the first reader beside (the answer opens two)
+        if not committed:  # once, before the first reader beside
             writer = answer.cursor()
             _insert(writer, [(90, 5.0)])  # a new lowest charge, committed by another connection
             writer.close()
