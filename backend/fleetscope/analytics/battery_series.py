@@ -18,9 +18,10 @@ from typing import Annotated, TypeVar
 import numpy as np
 from pydantic import Field
 
-from fleetscope.analytics.battery_measures import Keys, iso_instants
+from fleetscope.analytics.battery_measures import Keys
 from fleetscope.analytics.battery_slots import ChargeLines, HealthLine, SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT
+from fleetscope.analytics.instants import Instant, iso_instants
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.appstore.schemas import CamelModel
 
@@ -33,12 +34,6 @@ MIN_SERIES_BUCKETS = 50
 # Points as [instant, value] pairs, the instants ISO 8601 text: 15,000 points as datetimes
 # and models cost more than the reading that finds them, and pairs serialise five times as
 # fast as objects (and are what the chart draws).
-Instant = Annotated[
-    str,
-    Field(
-        description="UTC, ISO 8601 to the millisecond", json_schema_extra={"format": "date-time"}
-    ),
-]
 ChargePoint = tuple[Instant, Annotated[float, Field(description="state of charge in percent")]]
 HealthPoint = tuple[
     Instant, Annotated[float, Field(description="state of health (SoH) in percent")]

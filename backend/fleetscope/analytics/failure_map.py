@@ -18,17 +18,20 @@ from datetime import datetime
 from typing import Any
 
 import duckdb
-from pydantic import Field, TypeAdapter
+import numpy as np
+from pydantic import ConfigDict, Field, with_config
+from pydantic.alias_generators import to_camel
+from typing_extensions import TypedDict
 
 from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
 from fleetscope.analytics.failure_grid import Bounds, Grid, GridSpec, binned, union
 from fleetscope.analytics.failure_layout import TRACK_CELLS, LayoutCache, latest, site_layout
 from fleetscope.analytics.failures import ErrorFilter
+from fleetscope.analytics.instants import Instant, iso_instants
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
 from fleetscope.appstore.schemas import CamelModel
-from fleetscope.facts.rawlog import from_micros
 
 DENSITY_CELLS = 40
 MAX_POINTS = 2000
@@ -43,18 +46,18 @@ _ERROR_COLUMNS = (
 )
 
 
-class ErrorPoint(CamelModel):
+# A typed dict, its instant ISO text: 2,000 points as models with datetimes cost a third of
+# the answer in conversion and validation.
+@with_config(ConfigDict(alias_generator=to_camel))
+class ErrorPoint(TypedDict):
     vehicle_id: int
     vehicle_name: str
     error_type: str
     level: str
     description: str
-    start: datetime
+    start: Instant
     x: float
     y: float
-
-
-_POINTS = TypeAdapter(list[ErrorPoint])
 
 
 class MapLayer(CamelModel):
@@ -172,9 +175,11 @@ def failure_map(
         layouts.remember_bounds(bounds)
     totals = {m: count for m, (_, count) in found.extents.items()}
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-    points: dict[str, list[dict[str, Any]]] = {}
-    for vehicle_id, error_type, level, description, start_us, x, y, map_id in newest_points(
-        cursor, selection, errors, totals
+    rows = newest_points(cursor, selection, errors, totals)
+    starts = iso_instants(np.array([row[4] for row in rows], dtype=np.int64))
+    points: dict[str, list[ErrorPoint]] = {}
+    for (vehicle_id, error_type, level, description, _, x, y, map_id), start in zip(
+        rows, starts, strict=True
     ):
         points.setdefault(str(map_id), []).append(
             {
@@ -183,19 +188,19 @@ def failure_map(
                 "error_type": error_type,
                 "level": level,
                 "description": description,
-                "start": from_micros(start_us),
+                "start": start,
                 "x": x,
                 "y": y,
             }
         )
+    # Constructed, not validated: every value is typed (the points by their query's columns).
     layers = [
-        MapLayer(
+        MapLayer.model_construct(
             map_id=m,
             bounds=box,
             track=layout[m].grid if m in layout else GridSpec.covering(box, TRACK_CELLS).grid([]),
             density=density_specs[m].grid(density.get(m, [])),
-            # One validation of the whole list: a model per point costs twice as much.
-            points=_POINTS.validate_python(points.get(m, [])),
+            points=points.get(m, []),
             points_total=totals.get(m, 0),
         )
         for m, box in bounds.items()

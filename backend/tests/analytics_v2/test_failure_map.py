@@ -90,7 +90,10 @@ def test_newest_points_read_from_the_end_are_exact(
     (layer,) = _run(cursor).maps
     assert layer.points_total == len(starts)
     newest = _truth(cursor)[:40]
-    assert [(p.start, p.vehicle_id, p.error_type) for p in layer.points] == newest[::-1]
+    points = [
+        (datetime.fromisoformat(p["start"]), p["vehicle_id"], p["error_type"]) for p in layer.points
+    ]
+    assert points == newest[::-1]
     assert sum(cell[2] for cell in layer.density.cells) == len(starts)
 
 
