@@ -24,6 +24,7 @@ from pydantic import Field
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.kpis import kpi_columns
 from fleetscope.analytics.measure_table import COLUMN, HIST_COLUMNS, Matrix
+from fleetscope.analytics.measures import STATES
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
@@ -39,6 +40,18 @@ STOP_LEVELS = ("CRITICAL", "FATAL")
 MAX_ERROR_TYPE_LENGTH = 200
 _DURATION = seconds_between("f.end_at", "f.start_at")
 _ENDED_ORDERS = [COLUMN[name] for name in ("orders_finished", "orders_failed", "orders_cancelled")]
+# What the page uses of the rollups: time in each state (planned time, downtime, uptime),
+# the stopping errors and their time (MTBF, MTTR), the ended orders (errors per 1,000).
+_ROLLUP_MEASURES = frozenset(
+    {
+        *(f"{state}_s" for state in STATES),
+        "stop_errors",
+        "stop_error_s",
+        "orders_finished",
+        "orders_failed",
+        "orders_cancelled",
+    }
+)
 EPISODE_COLUMNS = (
     f"f.vehicle_id, f.error_type, upper(f.level) AS level, f.start_at, {_DURATION} AS duration_s"
 )
@@ -220,6 +233,7 @@ def failures(
             with_cycles=False,
             now=now,
             offline_after=offline_after,
+            only=_ROLLUP_MEASURES,
         )
         rows = grouped()
     types: dict[str, dict[str, Any]] = {}
