@@ -11,7 +11,7 @@ from fastapi import Depends, Query, Request
 from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
 from fleetscope.analytics.snapshot import read_snapshot
-from fleetscope.api.deps import CurrentUser, SessionDep
+from fleetscope.api.deps import SessionDep, get_authenticated
 from fleetscope.api.errors import ApiError
 from fleetscope.facts.store import FactStore
 from fleetscope.i18n.messages import FACT_STORE_NOT_OPEN
@@ -47,7 +47,10 @@ async def analytics_params(
 ParamsDep = Annotated[AnalyticsParams, Depends(analytics_params)]
 
 
-def get_scope(db: SessionDep, user: CurrentUser, params: ParamsDep) -> AnalyticsScope:
+def get_scope(request: Request, db: SessionDep, params: ParamsDep) -> AnalyticsScope:
+    # Authenticates itself rather than through ``CurrentUser``: both read the app store,
+    # so both are sync, and one worker thread for the two saves a hop (0.4-1.1 ms).
+    user = get_authenticated(request, db).user
     return resolve_scope(db, user=user, params=params)
 
 
