@@ -123,7 +123,9 @@ def _charge_kpis(collected: Collected, vehicle_ids: list[int]) -> dict[Any, Char
 def _figures(
     items: list[SampleFigures], kpis: ChargeKpis, sessions: SessionFigures
 ) -> BatteryFigures:
-    """The figures of one bucket from the samples of its vehicles (one, or all selected)."""
+    """The figures of one bucket from the samples of its vehicles (one, or all selected).
+    Constructed, not validated (like the entries and their session figures): Python numbers
+    from typed columns, and 500 validated models were 2-3 ms of an answer."""
     mean_charge, min_charge, charging_share = kpis
     health = [item.health_latest for item in items if item.health_latest is not None]
     slopes = [
@@ -131,11 +133,11 @@ def _figures(
         for item in items
         if item.health_line is not None
     ]
-    return BatteryFigures(
+    return BatteryFigures.model_construct(
         sessions=sessions,
         mean_charge=mean_charge,
         min_charge=min_charge,
-        below_low_seconds=sum(item.below_low_seconds for item in items),
+        below_low_seconds=sum((item.below_low_seconds for item in items), 0.0),
         charging_share=charging_share,
         # Several vehicles: the mean of their latest values and of their slopes.
         health_latest=sum(health) / len(health) if health else None,
@@ -197,7 +199,7 @@ def battery(
         previous: SessionFigures,
     ) -> BatteryEntry:
         known = [c for c in (capacities.get(v) for v in vehicle_ids) if c is not None]
-        return BatteryEntry(
+        return BatteryEntry.model_construct(
             vehicle_id=vehicle_id,
             name=name,
             # The fleet's capacity: the sum of the known ones.

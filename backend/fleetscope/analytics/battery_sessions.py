@@ -101,7 +101,7 @@ def _figures(
     histogram: list[int],
     energy: tuple[float, float] | None,
 ) -> SessionFigures:
-    return SessionFigures(
+    return SessionFigures.model_construct(
         count=count,
         mean_duration_seconds=duration / count if count else None,
         mean_added_charge=added / count if count else None,
