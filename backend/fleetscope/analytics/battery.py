@@ -39,7 +39,7 @@ from fleetscope.analytics.battery_sessions import (
 from fleetscope.analytics.battery_slots import SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.kpis import kpi_columns
-from fleetscope.analytics.measures import STATES
+from fleetscope.analytics.measure_table import STATE_MEASURES
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import Window
@@ -53,7 +53,7 @@ SECONDS_PER_30_DAYS = 30 * 86400
 # charging share of the planned time), and the samples' count, sum and minimum.
 CHARGE_MEASURES = frozenset(
     {
-        *(f"{state}_s" for state in STATES),
+        *STATE_MEASURES,
         "battery_samples",
         "battery_charge_sum",
         "battery_charge_min",

@@ -103,23 +103,24 @@ def _charge_points(lines: ChargeLines) -> dict[int, list[ChargePoint]]:
 def _health_points(
     lines: ChargeLines, grid: SlotGrid
 ) -> tuple[dict[int, list[HealthPoint]], dict[int, list[int]]]:
-    """Per vehicle: the slots' mean health at their middles, and those slots' numbers."""
+    """Per vehicle: the slots' mean health at their middles, and those middles in epoch
+    microseconds."""
     rows = ~np.isnan(lines.health)
-    vehicles, slots = lines.vehicle_id[rows], lines.slot[rows].tolist()
-    middles = iso_instants(grid.middles_us().astype(np.float64))
-    points = list(zip([middles[slot] for slot in slots], lines.health[rows].tolist(), strict=True))
-    return _by_vehicle(vehicles, points), _by_vehicle(vehicles, slots)
+    vehicles, slots = lines.vehicle_id[rows], lines.slot[rows]
+    middles_us = grid.middles_us()[slots]
+    points = list(zip(iso_instants(middles_us), lines.health[rows].tolist(), strict=True))
+    return _by_vehicle(vehicles, points), _by_vehicle(vehicles, middles_us.tolist())
 
 
 def _trend(
-    points: list[HealthPoint], slots: list[int], line: HealthLine | None, grid: SlotGrid
+    points: list[HealthPoint], middles_us: list[int], line: HealthLine | None
 ) -> list[HealthPoint]:
     """The fitted line at the first and the last health point."""
     if line is None or len(points) < 2:
         return []
     return [
-        (points[0][0], line.at(grid.middle_us(slots[0]))),
-        (points[-1][0], line.at(grid.middle_us(slots[-1]))),
+        (points[0][0], line.at(middles_us[0])),
+        (points[-1][0], line.at(middles_us[-1])),
     ]
 
 
@@ -135,7 +136,7 @@ def battery_series(
     The models are constructed, not validated: every value comes from typed arrays, and
     validating 100 x 150 points cost as much as building them."""
     charge_points = _charge_points(lines) if lines is not None else {}
-    health_points, health_slots = _health_points(lines, grid) if lines is not None else ({}, {})
+    health_points, health_at = _health_points(lines, grid) if lines is not None else ({}, {})
     charge, health = [], []
     for vehicle in scope.vehicles:
         figures = samples.get((vehicle.id, CURRENT))
@@ -151,7 +152,7 @@ def battery_series(
                 vehicle_id=vehicle.id,
                 name=vehicle.name,
                 points=points,
-                trend=_trend(points, health_slots.get(vehicle.id, []), line, grid),
+                trend=_trend(points, health_at.get(vehicle.id, []), line),
             )
         )
     return BatterySeries(charge=charge, health=health)

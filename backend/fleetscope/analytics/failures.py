@@ -23,8 +23,7 @@ from pydantic import Field
 
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.kpis import kpi_columns
-from fleetscope.analytics.measure_table import COLUMN, HIST_COLUMNS, Matrix
-from fleetscope.analytics.measures import STATES
+from fleetscope.analytics.measure_table import COLUMN, HIST_COLUMNS, STATE_MEASURES, Matrix
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
@@ -44,7 +43,7 @@ _ENDED_ORDERS = [COLUMN[name] for name in ("orders_finished", "orders_failed", "
 # the stopping errors and their time (MTBF, MTTR), the ended orders (errors per 1,000).
 _ROLLUP_MEASURES = frozenset(
     {
-        *(f"{state}_s" for state in STATES),
+        *STATE_MEASURES,
         "stop_errors",
         "stop_error_s",
         "orders_finished",

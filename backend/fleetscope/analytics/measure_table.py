@@ -41,6 +41,7 @@ COLUMNS: tuple[str, ...] = (
 )
 COLUMN: Mapping[str, int] = {name: index for index, name in enumerate(COLUMNS)}
 STATE_COLUMNS = slice(0, len(STATES))
+STATE_MEASURES = frozenset(COLUMNS[STATE_COLUMNS])  # the time in each state
 MIN_COLUMN = COLUMN["battery_charge_min"]
 HIST_COLUMNS = slice(COLUMN[CYCLE_BUCKET_COLUMNS[0]], len(COLUMNS))
 _INITIAL_CAPACITY = 64

@@ -33,14 +33,10 @@ def test_samples_committed_between_the_two_snapshots_are_not_half_seen(
     scope = _scope(None, days=1)
     expected = battery(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, capacities={})
 
-    committed: list[bool] = []
-
     def beside_after_a_commit(answer: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-        if not committed:  # once, before the first reader beside
-            writer = answer.cursor()
-            _insert(writer, [(90, 5.0)])  # a new lowest charge, committed by another connection
-            writer.close()
-            committed.append(True)
+        writer = answer.cursor()
+        _insert(writer, [(90, 5.0)])  # a new lowest charge, committed by another connection
+        writer.close()
         return reader_beside(answer)
 
     monkeypatch.setattr(snapshot_module, "reader_beside", beside_after_a_commit)
