@@ -20,7 +20,7 @@ from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Site, User
 from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
 from fleetscope.appstore.settings_service import read_settings
-from fleetscope.appstore.tenants import visible_vehicle_names
+from fleetscope.appstore.tenants import visible_vehicle_rows
 from fleetscope.i18n.messages import (
     NOT_A_VEHICLE_ID,
     PERIOD_REVERSED,
@@ -50,6 +50,7 @@ class VehicleRef:
     id: int
     name: str
     site_id: int
+    battery_capacity_wh: float | None = None  # for energy in Wh, where known
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +109,7 @@ def _site_shifts(site: Site) -> dict[str, Shift]:
 
 
 def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> AnalyticsScope:
-    visible = {
-        vehicle_id: VehicleRef(vehicle_id, name, site_id)
-        for vehicle_id, name, site_id in visible_vehicle_names(session, user=user)
-    }
+    visible = {row[0]: VehicleRef(*row) for row in visible_vehicle_rows(session, user=user)}
     saved = read_settings(session, user=user, visible_ids=set(visible))
     selector = saved.date_selector
     first = params.date_from or selector.from_

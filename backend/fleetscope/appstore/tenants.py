@@ -70,20 +70,26 @@ def visible_vehicles(session: Session, *, user: User) -> list[Vehicle]:
     return list(session.scalars(statement))
 
 
-def visible_vehicle_names(session: Session, *, user: User) -> list[tuple[int, str, int]]:
-    """(id, name, site id) of the vehicles ``visible_vehicles`` returns, in its order: without
-    loading entities, for the analytics scope that every analytics request resolves."""
+def visible_vehicle_rows(
+    session: Session, *, user: User
+) -> list[tuple[int, str, int, float | None]]:
+    """(id, name, site id, battery capacity in Wh) of the vehicles ``visible_vehicles``
+    returns, in its order: without loading entities, for the analytics scope that every
+    analytics request resolves."""
     organization_ids = visible_organization_ids(session, user=user)
     if not organization_ids:
         return []
     statement = (
-        select(Vehicle.id, Vehicle.name, Vehicle.site_id)
+        select(Vehicle.id, Vehicle.name, Vehicle.site_id, Vehicle.battery_capacity_wh)
         .join(Vehicle.site)
         .join(Site.organization)
         .where(Site.organization_id.in_(organization_ids))
         .order_by(Organization.name, Site.name, Vehicle.name, Vehicle.id)
     )
-    return [(int(v), str(name), int(site)) for v, name, site in session.execute(statement)]
+    return [
+        (int(v), str(name), int(site), None if capacity is None else float(capacity))
+        for v, name, site, capacity in session.execute(statement)
+    ]
 
 
 def visible_vehicle_ids(session: Session, *, user: User) -> set[int]:
