@@ -6,19 +6,21 @@ discharge per cycle = the highest charge since the previous session ended (``pea
 cycles = all discharged percent / 100; energy in Wh = percent / 100 x the vehicle's
 battery capacity, for vehicles whose capacity is known.
 
-One grouped query (by vehicle, bucket and depth bin) fills arrays indexed by bucket and
+The sessions' rows in T (``fact_arrays``) are added up into arrays indexed by bucket and
 vehicle; the figures of each vehicle and of all of them together are read from those.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 import numpy as np
 import numpy.typing as npt
 from pydantic import Field
 
-from fleetscope.analytics.fact_rows import Selection, rows_in_periods
+from fleetscope.analytics.fact_arrays import arrays_in_periods
+from fleetscope.analytics.fact_rows import Selection
 from fleetscope.appstore.schemas import CamelModel
 
 DOD_BIN = 10
@@ -61,36 +63,30 @@ def session_totals(
 ) -> SessionTotals:
     """The sessions starting in T of ``selection`` (both buckets), summed per bucket and
     vehicle of ``vehicle_ids`` (every vehicle of the selection is one of them)."""
-    sql, parameters = rows_in_periods(
-        selection, table="charge_sessions", at="start_at", columns=_SESSION_COLUMNS
+    rows = arrays_in_periods(
+        cursor, selection, table="charge_sessions", at="start_at", columns=_SESSION_COLUMNS
     )
-    # Grouped by depth bin too and added up here: half the time of DuckDB's histogram().
-    rows = cursor.execute(
-        f"SELECT vehicle_id, bucket, least({DOD_BINS - 1}, floor(dod / {DOD_BIN}))::INTEGER "  # noqa: S608 - constants only
-        "AS depth_bin, count(*)::BIGINT AS count, sum(duration_s) AS duration, "
-        f"sum(added) AS added, sum(dod) AS discharged FROM ({sql}) GROUP BY ALL",
-        parameters,
-    ).fetchnumpy()
+    vehicles = np.asarray(vehicle_ids, np.int64)
+    order = np.argsort(vehicles)
+    position = order[np.searchsorted(vehicles[order], rows["vehicle_id"])]
+    # Cell (bucket, vehicle) as one index; with the depth bin, (bucket, vehicle, bin).
+    cells = rows["bucket"] * len(vehicle_ids) + position
     shape = (_BUCKETS, len(vehicle_ids))
-    totals = SessionTotals(
-        count=np.zeros(shape, np.int64),
-        duration=np.zeros(shape),
-        added=np.zeros(shape),
-        discharged=np.zeros(shape),
-        histogram=np.zeros((*shape, DOD_BINS), np.int64),
+    size = _BUCKETS * len(vehicle_ids)
+    bins = np.minimum(DOD_BINS - 1, np.floor(rows["dod"] / DOD_BIN)).astype(np.int64)
+
+    def summed(weights: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
+        return np.bincount(cells, weights, minlength=size).reshape(shape)
+
+    return SessionTotals(
+        count=summed().astype(np.int64),
+        duration=summed(rows["duration_s"]),
+        added=summed(rows["added"]),
+        discharged=summed(rows["dod"]),
+        histogram=np.bincount(cells * DOD_BINS + bins, minlength=size * DOD_BINS)
+        .reshape((*shape, DOD_BINS))
+        .astype(np.int64),
     )
-    if len(rows["count"]) == 0:
-        return totals
-    position = {vehicle_id: index for index, vehicle_id in enumerate(vehicle_ids)}
-    vehicles = np.array([position[v] for v in rows["vehicle_id"].tolist()], np.intp)
-    at = (np.asarray(rows["bucket"], np.intp), vehicles)
-    # Added in the order of the rows, like the sums of one vehicle's depth bins always were.
-    np.add.at(totals.count, at, rows["count"])
-    np.add.at(totals.duration, at, rows["duration"])
-    np.add.at(totals.added, at, rows["added"])
-    np.add.at(totals.discharged, at, rows["discharged"])
-    np.add.at(totals.histogram, (*at, np.asarray(rows["depth_bin"], np.intp)), rows["count"])
-    return totals
 
 
 def _figures(

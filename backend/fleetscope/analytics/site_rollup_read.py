@@ -14,6 +14,7 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
+from fleetscope.analytics.fact_arrays import in_windows
 from fleetscope.analytics.measure_table import (
     COLUMNS,
     MIN_COLUMN,
@@ -127,15 +128,6 @@ def _read(
     _add_by_bucket(
         positions, matrix, (starts, ends, buckets), with_cycles=with_cycles, result=result
     )
-
-
-def in_windows(positions: Ints, *, starts: Ints, ends: Ints) -> tuple[npt.NDArray[np.bool_], Ints]:
-    """Which positions lie in one of the disjoint windows ``[starts, ends)`` (sorted by
-    start), and the index of that window (meaningless where outside)."""
-    window = np.searchsorted(starts, positions, side="right") - 1
-    inside = window >= 0
-    inside[inside] = positions[inside] < ends[window[inside]]
-    return inside, window
 
 
 def _rows(

@@ -8,10 +8,12 @@ import duckdb
 import pytest
 
 from fleetscope.analytics.battery import battery
-from fleetscope.analytics.fact_rows import rows_in_periods, select_periods
+from fleetscope.analytics.fact_arrays import arrays_in_periods
+from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
 from fleetscope.analytics.paging import PageRequest, page_ordering
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift, period_windows
+from fleetscope.facts.rawlog import to_micros
 
 UTC_ZONE = ZoneInfo("UTC")
 DAY = date(2026, 3, 10)
@@ -77,6 +79,63 @@ def test_rows_are_tagged_with_the_window_they_lie_in(
             if 1 + index % 3 != 3 and any(w.start <= end < w.end for w in windows):
                 expected.append((end, bucket))
     assert found == sorted(expected) and found
+    # The same rows as arrays, put in their windows in NumPy.
+    arrays = arrays_in_periods(
+        cursor,
+        select_periods(scope, now=now),
+        table="orders",
+        at="end_at",
+        columns="epoch_us(f.end_at) AS end_us",
+    )
+    as_arrays = sorted(zip(arrays["end_us"].tolist(), arrays["bucket"].tolist(), strict=True))
+    assert as_arrays == sorted((to_micros(end), bucket) for end, bucket in expected)
+
+
+def test_arrays_of_two_sites_are_the_rows_of_each_in_its_own_time(
+    cursor: duckdb.DuckDBPyConnection,
+) -> None:
+    _orders_every_ten_minutes(cursor)
+    tokyo = ZoneInfo("Asia/Tokyo")
+    scope = AnalyticsScope(
+        span=DaySpan(DAY, DAY + timedelta(days=2)),
+        combined=False,
+        shift_id="night",
+        vehicles=[VehicleRef(1, "V1", 1), VehicleRef(2, "V2", 2)],
+        sites=[
+            SiteGroup(1, UTC_ZONE, NIGHT, excluded=False, vehicle_ids=[1]),
+            SiteGroup(2, tokyo, NIGHT, excluded=False, vehicle_ids=[2]),
+        ],
+    )
+    selection = select_periods(scope, now=NOW)
+    sql, parameters = rows_in_periods(
+        selection, table="orders", at="end_at", columns="f.vehicle_id, epoch_us(f.end_at) AS end_us"
+    )
+    query = f"SELECT vehicle_id, end_us, bucket FROM ({sql})"  # noqa: S608 - test constants
+    expected = cursor.execute(query, parameters).fetchall()
+    arrays = arrays_in_periods(
+        cursor,
+        selection,
+        table="orders",
+        at="end_at",
+        columns="f.vehicle_id, epoch_us(f.end_at) AS end_us",
+    )
+    found = zip(
+        *(arrays[name].tolist() for name in ("vehicle_id", "end_us", "bucket")), strict=True
+    )
+    assert sorted(found) == sorted(expected)
+    assert {vehicle for vehicle, _, _ in expected} == {1, 2}
+
+
+def test_arrays_of_no_site_have_the_columns_and_no_rows(cursor: duckdb.DuckDBPyConnection) -> None:
+    _orders_every_ten_minutes(cursor)
+    arrays = arrays_in_periods(
+        cursor, Selection([]), table="orders", at="end_at", columns="f.vehicle_id, f.distance_m"
+    )
+    assert {name: len(values) for name, values in arrays.items()} == {
+        "vehicle_id": 0,
+        "distance_m": 0,
+        "bucket": 0,
+    }
 
 
 @pytest.mark.parametrize("page", [1, 2, 3, 4])
