@@ -4,6 +4,7 @@ from typing import Any, Generic, TypeVar
 
 from fastapi import Response
 from pydantic import BaseModel
+from starlette.background import BackgroundTask
 
 T = TypeVar("T")
 _JSON = "application/json"
@@ -29,7 +30,17 @@ def json_ok(data: BaseModel) -> Response:
     built, so it was validated when it was made.
     """
     payload = data.model_dump_json(by_alias=True).encode()
-    return Response(b'{"status":true,"msg":null,"data":' + payload + b"}", media_type=_JSON)
+    return Response(
+        b'{"status":true,"msg":null,"data":' + payload + b"}",
+        media_type=_JSON,
+        background=BackgroundTask(_release, data),
+    )
+
+
+async def _release(_answer: BaseModel) -> None:
+    """Nothing: the task holds the answer until the response is sent, so that freeing its
+    objects (a Battery answer: 15,000 points, 1-1.7 ms) comes after the response, not
+    before it. Async: a sync task would cost a worker-thread hop."""
 
 
 def failure_body(msg: str, data: Any = None) -> dict[str, Any]:
