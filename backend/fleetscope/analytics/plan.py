@@ -15,9 +15,10 @@ from fleetscope.analytics.collect import (
     FLEET,
     CollectRequest,
     Tagged,
+    VehicleStatus,
     collect,
     complete_until,
-    live_rows,
+    vehicle_status,
 )
 from fleetscope.analytics.measure_table import Matrix, MeasureTable
 from fleetscope.analytics.models import PeriodOut
@@ -120,10 +121,14 @@ def read_buckets(
             site_id=group.site_id,
             only=only,
         )
-        live = live_rows(cursor, group.vehicle_ids) if tagged else []
-        if complete_until(live, now=now) is None:
+        status = (
+            vehicle_status(cursor, group.vehicle_ids, zone=request.daily_zone)
+            if tagged
+            else VehicleStatus([], frozenset())
+        )
+        if complete_until(status.live, now=now) is None:
             collected.tail_until = None
-        found = collect(cursor, request, now=now, offline_after=offline_after, live=live)
+        found = collect(cursor, request, now=now, offline_after=offline_after, status=status)
         if len(collected.sites) == 1:
             collected.measures = found
         else:

@@ -98,18 +98,6 @@ def whole_days(window: Window, zone: ZoneInfo) -> tuple[tuple[date, date] | None
     return (first, end_day - timedelta(days=1)), rest
 
 
-def vehicles_cut_in(
-    cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int], zone: ZoneInfo
-) -> set[int]:
-    """The vehicles whose daily rollups were cut at ``zone``'s midnights."""
-    rows = cursor.execute(
-        "SELECT vehicle_id FROM vehicle_zones WHERE list_contains(?::INTEGER[], vehicle_id) "
-        "AND time_zone = ?",
-        [vehicle_ids, str(zone)],
-    ).fetchall()
-    return {int(row[0]) for row in rows}
-
-
 def read_daily(
     cursor: duckdb.DuckDBPyConnection,
     *,

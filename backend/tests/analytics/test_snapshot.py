@@ -7,6 +7,7 @@ statuses before the tick and the rollups after it would count that time twice.
 
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
@@ -72,17 +73,19 @@ def test_a_tick_committed_between_the_reads_of_one_answer_is_not_seen(
     store: FactStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = _measures(store)
-    read_live = collect_module.live_rows
+    read_status = collect_module.vehicle_status
 
-    def live_then_tick(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> object:
-        rows = read_live(cursor, vehicle_ids)
+    def status_then_tick(
+        cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int], *, zone: ZoneInfo | None
+    ) -> object:
+        status = read_status(cursor, vehicle_ids, zone=zone)
         _tick(store)  # commits while the answer is half read
-        return rows
+        return status
 
-    monkeypatch.setattr(collect_module, "live_rows", live_then_tick)
+    monkeypatch.setattr(collect_module, "vehicle_status", status_then_tick)
     during = _measures(store)
     assert store.table_counts()["state_intervals"] == STATE_COUNT + 1  # the tick did land
-    monkeypatch.setattr(collect_module, "live_rows", read_live)
+    monkeypatch.setattr(collect_module, "vehicle_status", read_status)
     after = _measures(store)
     assert during.states == pytest.approx(before.states)
     # And the two ways of telling the time after the last message agree.
