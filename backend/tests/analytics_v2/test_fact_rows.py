@@ -175,18 +175,18 @@ def test_time_below_twenty_percent_caps_silence(cursor: duckdb.DuckDBPyConnectio
         offline_after=timedelta(seconds=65),
         capacities={1: 2000.0, 2: None},
     )
-    first = result.entries[0].current
+    first = result.entries[0]["current"]
     # 60 s at 19 %, the 600 s silence after 18 % counts 65 s, 60 s at 17 %.
-    assert first.below_low_seconds == 60 + 65 + 60
-    assert first.health_latest == pytest.approx(90.0 - 780 / 7800)
+    assert first["below_low_seconds"] == 60 + 65 + 60
+    assert first["health_latest"] == pytest.approx(90.0 - 780 / 7800)
     slope = -(30 * 86400) / 7800  # health falls 1 point per 7800 s
-    assert first.health_slope_per_30_days == pytest.approx(slope)
-    assert first.min_charge is None  # no rollups written by hand: productivity's measure
+    assert first["health_slope_per_30_days"] == pytest.approx(slope)
+    assert first["min_charge"] is None  # no rollups written by hand: productivity's measure
     # 250 buckets of 345.6 s: the lowest and highest of each (19 % lies between 25 and 18).
     points = result.series[0].points
     assert [charge for _, charge in points] == [25.0, 18.0, 17.0, 30.0]
     assert datetime.fromisoformat(points[1][0]) == start + timedelta(seconds=120)
-    assert result.entries[1].current.below_low_seconds == 0
+    assert result.entries[1]["current"]["below_low_seconds"] == 0
 
 
 def test_health_series_averages_each_slot_and_skips_samples_without_health(
@@ -233,7 +233,9 @@ def test_health_series_averages_each_slot_and_skips_samples_without_health(
     for at, health in first.trend:
         offset = (datetime.fromisoformat(at) - start).total_seconds()
         assert health == pytest.approx(mean_h + slope * (offset - mean_s), abs=1e-6)
-    assert result.entries[0].current.health_slope_per_30_days == pytest.approx(slope * 30 * 86400)
+    assert result.entries[0]["current"]["health_slope_per_30_days"] == pytest.approx(
+        slope * 30 * 86400
+    )
     assert second.vehicle_id == 2
     assert second.points == [] and second.trend == []
     assert [charge for _, charge in result.series[1].points] == [50.0, 50.0]  # its charge is drawn
