@@ -16,14 +16,15 @@ from dataclasses import dataclass
 from typing import Annotated, TypeVar
 
 import numpy as np
-from pydantic import Field
+from pydantic import ConfigDict, Field, with_config
+from pydantic.alias_generators import to_camel
+from typing_extensions import TypedDict
 
 from fleetscope.analytics.battery_measures import Keys
 from fleetscope.analytics.battery_slots import ChargeLines, HealthLine, SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT
 from fleetscope.analytics.instants import Instant, iso_instants
 from fleetscope.analytics.params import AnalyticsScope
-from fleetscope.appstore.schemas import CamelModel
 
 T = TypeVar("T")
 SERIES_BUCKETS = 250
@@ -40,24 +41,33 @@ HealthPoint = tuple[
 ]
 
 
-class ChargeSeries(CamelModel):
+# Typed dicts, not models, like the page's figures (``battery``): 200 a page.
+@with_config(ConfigDict(alias_generator=to_camel))
+class ChargeSeries(TypedDict):
     vehicle_id: int
     name: str
-    points: list[ChargePoint] = Field(description="[at, charge] pairs, ascending in time")
+    points: Annotated[list[ChargePoint], Field(description="[at, charge] pairs, ascending in time")]
 
 
-class HealthSeries(CamelModel):
+@with_config(ConfigDict(alias_generator=to_camel))
+class HealthSeries(TypedDict):
     vehicle_id: int
     name: str
-    points: list[HealthPoint] = Field(
-        description="[at, health] pairs: the mean SoH per time slot of the charge series, at "
-        "the slot's middle, ascending; slots without a SoH sample left out; empty if the "
-        "vehicle reports none"
-    )
-    trend: list[HealthPoint] = Field(
-        description="the least-squares line of the period's SoH samples (slope = "
-        "healthSlopePer30Days) at the first and the last point; empty below two points"
-    )
+    points: Annotated[
+        list[HealthPoint],
+        Field(
+            description="[at, health] pairs: the mean SoH per time slot of the charge series, "
+            "at the slot's middle, ascending; slots without a SoH sample left out; empty if "
+            "the vehicle reports none"
+        ),
+    ]
+    trend: Annotated[
+        list[HealthPoint],
+        Field(
+            description="the least-squares line of the period's SoH samples (slope = "
+            "healthSlopePer30Days) at the first and the last point; empty below two points"
+        ),
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +143,8 @@ def battery_series(
 ) -> BatterySeries:
     """Charge and health lines of every selected vehicle in the period (bucket CURRENT).
 
-    The models are constructed, not validated: every value comes from typed arrays, and
-    validating 100 x 150 points cost as much as building them."""
+    Not validated: every value comes from typed arrays, and validating 100 x 150 points
+    cost as much as building them."""
     charge_points = _charge_points(lines) if lines is not None else {}
     health_points, health_at = _health_points(lines, grid) if lines is not None else ({}, {})
     charge, health = [], []
@@ -143,12 +153,12 @@ def battery_series(
         points = health_points.get(vehicle.id, [])
         line = figures.health_line if figures is not None else None
         charge.append(
-            ChargeSeries.model_construct(
+            ChargeSeries(
                 vehicle_id=vehicle.id, name=vehicle.name, points=charge_points.get(vehicle.id, [])
             )
         )
         health.append(
-            HealthSeries.model_construct(
+            HealthSeries(
                 vehicle_id=vehicle.id,
                 name=vehicle.name,
                 points=points,

@@ -47,7 +47,7 @@ def test_points_follow_time_within_each_slot_and_health_sits_at_the_middle() -> 
     line = HealthLine(slope_per_second=-1e-6, intercept=96.0 + 1e-6 * to_micros(START) / 1e6)
     figures = {(1, CURRENT): SampleFigures(health_line=line)}
     series = battery_series(_scope(), figures, lines, grid=GRID)
-    charge = {s.vehicle_id: s.points for s in series.charge}
+    charge = {s["vehicle_id"]: s["points"] for s in series.charge}
     assert charge == {
         1: [
             ("2026-03-10T00:10:00.000Z", 40.0),
@@ -59,26 +59,26 @@ def test_points_follow_time_within_each_slot_and_health_sits_at_the_middle() -> 
         2: [("2026-03-10T05:20:00.000Z", 80.0), ("2026-03-10T05:40:00.000Z", 81.0)],
         3: [],
     }
-    health = {s.vehicle_id: s for s in series.health}
-    assert health[1].points == [
+    health = {s["vehicle_id"]: s for s in series.health}
+    assert health[1]["points"] == [
         ("2026-03-10T00:30:00.000Z", 96.0),
         ("2026-03-10T07:30:00.000Z", 95.5),
     ]
-    assert health[1].trend == [
+    assert health[1]["trend"] == [
         ("2026-03-10T00:30:00.000Z", line.at(to_micros(START + timedelta(minutes=30)))),
         ("2026-03-10T07:30:00.000Z", line.at(to_micros(START + timedelta(hours=7, minutes=30)))),
     ]
-    assert health[2].points == health[2].trend == health[3].points == []
+    assert health[2]["points"] == health[2]["trend"] == health[3]["points"] == []
 
 
 def test_no_slots_give_empty_lines_for_every_vehicle() -> None:
     series = battery_series(_scope(), {}, None, grid=GRID)
-    assert [(s.vehicle_id, s.points) for s in series.charge] == [
+    assert [(s["vehicle_id"], s["points"]) for s in series.charge] == [
         (1, []),
         (2, []),
         (3, []),
     ]
-    assert all(s.points == s.trend == [] for s in series.health)
+    assert all(s["points"] == s["trend"] == [] for s in series.health)
 
 
 def test_the_slots_middles_at_once_are_each_slots_middle() -> None:

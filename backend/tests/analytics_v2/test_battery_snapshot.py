@@ -46,10 +46,10 @@ def test_samples_committed_between_the_two_snapshots_are_not_half_seen(
 
     # The answer's snapshot holds four samples: the line and the figures both show those.
     assert answer == expected
-    assert min(charge for _, charge in answer.series[0].points) == 45.0
+    assert min(charge for _, charge in answer.series[0]["points"]) == 45.0
     assert answer.entries[0]["current"]["below_low_seconds"] == 0
     # A new answer sees the fifth sample everywhere.
     monkeypatch.undo()
     fresh = battery(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, capacities={})
-    assert min(charge for _, charge in fresh.series[0].points) == 5.0
+    assert min(charge for _, charge in fresh.series[0]["points"]) == 5.0
     assert fresh.entries[0]["current"]["below_low_seconds"] == 30

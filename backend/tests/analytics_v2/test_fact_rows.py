@@ -183,7 +183,7 @@ def test_time_below_twenty_percent_caps_silence(cursor: duckdb.DuckDBPyConnectio
     assert first["health_slope_per_30_days"] == pytest.approx(slope)
     assert first["min_charge"] is None  # no rollups written by hand: productivity's measure
     # 250 buckets of 345.6 s: the lowest and highest of each (19 % lies between 25 and 18).
-    points = result.series[0].points
+    points = result.series[0]["points"]
     assert [charge for _, charge in points] == [25.0, 18.0, 17.0, 30.0]
     assert datetime.fromisoformat(points[1][0]) == start + timedelta(seconds=120)
     assert result.entries[1]["current"]["below_low_seconds"] == 0
@@ -217,7 +217,7 @@ def test_health_series_averages_each_slot_and_skips_samples_without_health(
     # in 84, 720 and 780 s in 85, 3600 s in 93. Each point sits at its slot's middle.
     width = timedelta(seconds=86400 / 250)
     middle = {slot: datetime.combine(DAY, time(), UTC) + width * (slot + 0.5) for slot in (83, 93)}
-    assert [(datetime.fromisoformat(at), health) for at, health in first.points] == [
+    assert [(datetime.fromisoformat(at), health) for at, health in first["points"]] == [
         (middle[83], 89.5),
         (datetime.combine(DAY, time(), UTC) + width * 85.5, 87.5),
         (middle[93], 86.0),
@@ -229,13 +229,16 @@ def test_health_series_averages_each_slot_and_skips_samples_without_health(
     slope = sum((s - mean_s) * (h - mean_h) for s, h in known) / sum(
         (s - mean_s) ** 2 for s, _ in known
     )
-    assert [datetime.fromisoformat(at) for at, _ in first.trend] == [middle[83], middle[93]]
-    for at, health in first.trend:
+    assert [datetime.fromisoformat(at) for at, _ in first["trend"]] == [middle[83], middle[93]]
+    for at, health in first["trend"]:
         offset = (datetime.fromisoformat(at) - start).total_seconds()
         assert health == pytest.approx(mean_h + slope * (offset - mean_s), abs=1e-6)
     assert result.entries[0]["current"]["health_slope_per_30_days"] == pytest.approx(
         slope * 30 * 86400
     )
-    assert second.vehicle_id == 2
-    assert second.points == [] and second.trend == []
-    assert [charge for _, charge in result.series[1].points] == [50.0, 50.0]  # its charge is drawn
+    assert second["vehicle_id"] == 2
+    assert second["points"] == [] and second["trend"] == []
+    assert [charge for _, charge in result.series[1]["points"]] == [
+        50.0,
+        50.0,
+    ]  # its charge is drawn
