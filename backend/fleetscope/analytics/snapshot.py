@@ -65,8 +65,10 @@ def read_beside(
             running = pool.submit(in_its_snapshot)
 
             def result() -> T:
+                # Counted before the wait: the answer's snapshot does not change meanwhile.
+                expected = count_rows(cursor, appended)
                 rows, value = running.result()
-                return value if rows == count_rows(cursor, appended) else read(cursor)
+                return value if rows == expected else read(cursor)
 
             yield result
     finally:
