@@ -7,8 +7,9 @@ tick, a vehicle's next message) is seen by some of them only: the open state fro
 every statement of a transaction the same snapshot.
 """
 
+import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import TypeVar
 
@@ -55,21 +56,30 @@ def read_beside(
     as many of its rows, they hold the same, and so does the result; otherwise (a commit
     in between) ``read`` runs again on ``cursor``."""
     side = reader_beside(cursor)
+    done: Future[tuple[int, T]] = Future()
 
-    def in_its_snapshot() -> tuple[int, T]:
-        with read_snapshot(side):
-            return count_rows(side, appended), read(side)
+    def in_its_snapshot() -> None:
+        # The side reader is closed here, after its result is handed over: closing it ends
+        # its transaction too, and the answer need not wait for either (1-1.5 ms).
+        try:
+            side.execute("BEGIN TRANSACTION")
+            done.set_result((count_rows(side, appended), read(side)))
+        except Exception as error:  # raised by ``result`` in the answer's thread
+            done.set_exception(error)
+        finally:
+            side.close()
+
+    worker = threading.Thread(target=in_its_snapshot, name="fleetscope-beside")
+    worker.start()
+
+    def result() -> T:
+        # Counted before the wait: the answer's snapshot does not change meanwhile.
+        expected = count_rows(cursor, appended)
+        rows, value = done.result()
+        return value if rows == expected else read(cursor)
 
     try:
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            running = pool.submit(in_its_snapshot)
-
-            def result() -> T:
-                # Counted before the wait: the answer's snapshot does not change meanwhile.
-                expected = count_rows(cursor, appended)
-                rows, value = running.result()
-                return value if rows == expected else read(cursor)
-
-            yield result
+        yield result
     finally:
-        side.close()
+        if not done.done():
+            worker.join()  # an answer that failed early leaves no read running behind it

@@ -116,3 +116,23 @@ def test_a_read_beside_holds_for_the_answers_snapshot() -> None:
         with read_snapshot(cursor), read_beside(cursor, total, appended="appended") as beside:
             assert beside() == 7
         cursor.close()
+
+
+def test_a_read_beside_that_fails_raises_in_the_answer() -> None:
+    with FactStore(":memory:") as fact_store:
+        cursor = fact_store.cursor()
+        cursor.execute("CREATE TABLE appended (n INTEGER)")
+
+        def broken(reader: duckdb.DuckDBPyConnection) -> int:
+            reader.execute("SELECT no_such_column FROM appended")
+            return 0
+
+        with (
+            read_snapshot(cursor),
+            read_beside(cursor, broken, appended="appended") as beside,
+            pytest.raises(duckdb.BinderException),
+        ):
+            beside()
+        # The answer's cursor reads on.
+        assert cursor.execute("SELECT count(*) FROM appended").fetchall() == [(0,)]
+        cursor.close()
