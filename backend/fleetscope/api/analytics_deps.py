@@ -2,6 +2,7 @@
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date
 from typing import Annotated
 
@@ -13,6 +14,7 @@ from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve
 from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.api.deps import SessionDep, get_authenticated
 from fleetscope.api.errors import ApiError
+from fleetscope.appstore.models import User
 from fleetscope.facts.store import FactStore
 from fleetscope.i18n.messages import FACT_STORE_NOT_OPEN
 
@@ -47,11 +49,24 @@ async def analytics_params(
 ParamsDep = Annotated[AnalyticsParams, Depends(analytics_params)]
 
 
-def get_scope(request: Request, db: SessionDep, params: ParamsDep) -> AnalyticsScope:
+@dataclass(frozen=True, slots=True)
+class Scoped:
+    user: User
+    scope: AnalyticsScope
+
+
+def get_scoped(request: Request, db: SessionDep, params: ParamsDep) -> Scoped:
     # Authenticates itself rather than through ``CurrentUser``: both read the app store,
     # so both are sync, and one worker thread for the two saves a hop (0.4-1.1 ms).
     user = get_authenticated(request, db).user
-    return resolve_scope(db, user=user, params=params)
+    return Scoped(user=user, scope=resolve_scope(db, user=user, params=params))
+
+
+ScopedDep = Annotated[Scoped, Depends(get_scoped)]
+
+
+async def get_scope(scoped: ScopedDep) -> AnalyticsScope:
+    return scoped.scope
 
 
 ScopeDep = Annotated[AnalyticsScope, Depends(get_scope)]

@@ -6,6 +6,7 @@ from collections import Counter
 
 from fastapi.testclient import TestClient
 
+from fleetscope.api.deps import CSRF_COOKIE, CSRF_HEADER
 from fleetscope.simulator.truth import ErrorEpisodeTruth
 from tests.figures import assert_same_figures
 
@@ -177,3 +178,24 @@ def test_history_last_page_equals_the_tail(world: World, customer: TestClient) -
     assert last["items"] == everything[(pages - 1) * page_size :]
     middle = get_data(customer, "ErrorHistory", **common, pageSize=page_size, page=pages - 2)
     assert middle["items"] == everything[(pages - 3) * page_size : (pages - 2) * page_size]
+
+
+def test_history_csv_is_in_the_users_language(world: World, customer: TestClient) -> None:
+    """The CSV's header follows the language saved for the user (who comes with the scope)."""
+    common = {**PERIOD, "vehicles": ham_ids(world)}
+
+    def set_language(language: str) -> None:
+        response = customer.patch(
+            "/v2/User/me",
+            json={"language": language},
+            headers={CSRF_HEADER: customer.cookies[CSRF_COOKIE]},
+        )
+        assert response.status_code == 200
+
+    set_language("de")
+    try:
+        response = customer.get("/v2/Analytics/ErrorHistory.csv", params=common)
+        header = next(csv.reader(io.StringIO(response.text)))
+        assert header[:3] == ["Fahrzeug-ID", "Fahrzeug", "Fehlertyp"]
+    finally:
+        set_language("en")

@@ -28,8 +28,8 @@ from fleetscope.analytics.failures import (
     failures,
 )
 from fleetscope.analytics.paging import Page
-from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
-from fleetscope.api.deps import CurrentUser, SettingsDep
+from fleetscope.api.analytics_deps import FactStoreDep, ScopedDep, ScopeDep, reading
+from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.api.routes.analytics_processes import PageDep, VehicleFilter, selected_vehicle
 
@@ -102,19 +102,20 @@ def get_error_history(
     responses={200: {"content": {"text/csv": {}}, "description": "the filtered list as CSV"}},
 )
 def get_error_history_csv(
-    scope: ScopeDep,
+    scoped: ScopedDep,
     store: FactStoreDep,
-    user: CurrentUser,
     errors: ErrorFilterDep,
     sort: Annotated[str | None, Query(max_length=64)] = None,
     vehicle: VehicleFilter = None,
 ) -> StreamingResponse:
+    # The user comes with the scope (one session lookup): the CSV's texts are in their language.
+    scope, language = scoped.scope, scoped.user.language
     vehicle_id = selected_vehicle(scope, vehicle)
     query = history_query(
         scope, now=datetime.now(UTC), errors=errors, vehicle_id=vehicle_id, sort=sort
     )
     filename = f"error-history-{scope.span.first.isoformat()}-{scope.span.last.isoformat()}.csv"
-    chunks = error_history_csv(store.cursor(), scope, query=query, language=user.language)
+    chunks = error_history_csv(store.cursor(), scope, query=query, language=language)
     return StreamingResponse(
         chunks,
         media_type="text/csv; charset=utf-8",
