@@ -171,6 +171,7 @@ class FactIndex:
         if count and generation == self._store.generation:
             self._of(source).current(cursor, generation=generation, count=count)
 
-    def _warm_battery_hours(self, cursor: duckdb.DuckDBPyConnection, generation: int) -> None:
+    def _warm_battery_hours(self, cursor: duckdb.DuckDBPyConnection, _generation: int) -> None:
+        """The grid checks the store's generation itself (the argument is the steps' form)."""
         with self.battery_hours.current(cursor):
             pass
