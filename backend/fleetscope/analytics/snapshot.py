@@ -19,15 +19,26 @@ from fleetscope.facts.store import reader_beside
 
 T = TypeVar("T")
 
+# The tables' row counts per open snapshot (by the cursor's id, while its transaction is
+# open): one reader asks for the same count more than once (``read_beside``'s check and
+# the battery grid's), and each is a statement (0.4 ms, more beside another reader).
+_counted: dict[int, dict[str, int]] = {}
+
+
+def _begin(cursor: duckdb.DuckDBPyConnection) -> None:
+    cursor.execute("BEGIN TRANSACTION")
+    _counted[id(cursor)] = {}
+
 
 @contextmanager
 def read_snapshot(cursor: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
     """Statements inside see one snapshot. Not nested: a second ``BEGIN`` fails and aborts
     the open transaction, so the API opens it once per answer (``api.analytics_deps``)."""
-    cursor.execute("BEGIN TRANSACTION")
+    _begin(cursor)
     try:
         yield cursor
     finally:
+        _counted.pop(id(cursor), None)
         cursor.execute("ROLLBACK")
 
 
@@ -35,9 +46,15 @@ def count_rows(
     cursor: duckdb.DuckDBPyConnection, table: str, where: str = "TRUE", *at: object
 ) -> int:
     """The rows of ``table`` (a constant) in the cursor's snapshot; without ``where``, from
-    the table's metadata (0.4 ms)."""
+    the table's metadata (0.4 ms), once per snapshot."""
+    counted = _counted.get(id(cursor)) if where == "TRUE" else None
+    if counted is not None and table in counted:
+        return counted[table]
     sql = f"SELECT count(*) FROM {table} WHERE {where}"  # noqa: S608 - constants only
-    return int(cursor.execute(sql, list(at)).fetchall()[0][0])
+    rows = int(cursor.execute(sql, list(at)).fetchall()[0][0])
+    if counted is not None:
+        counted[table] = rows
+    return rows
 
 
 @contextmanager
@@ -62,11 +79,12 @@ def read_beside(
         # The side reader is closed here, after its result is handed over: closing it ends
         # its transaction too, and the answer need not wait for either (1-1.5 ms).
         try:
-            side.execute("BEGIN TRANSACTION")
+            _begin(side)
             done.set_result((count_rows(side, appended), read(side)))
         except Exception as error:  # raised by ``result`` in the answer's thread
             done.set_exception(error)
         finally:
+            _counted.pop(id(side), None)
             side.close()
 
     worker = threading.Thread(target=in_its_snapshot, name="fleetscope-beside")

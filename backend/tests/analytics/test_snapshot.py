@@ -16,7 +16,7 @@ import fleetscope.analytics.collect as collect_module
 from fleetscope.analytics.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.measures import Measures
 from fleetscope.analytics.periods import DaySpan, period_windows
-from fleetscope.analytics.snapshot import read_beside, read_snapshot
+from fleetscope.analytics.snapshot import count_rows, read_beside, read_snapshot
 from fleetscope.facts.model import LiveStatus, StateInterval, VehicleState
 from fleetscope.facts.store import FactStore, StoreBatch
 
@@ -135,4 +135,22 @@ def test_a_read_beside_that_fails_raises_in_the_answer() -> None:
             beside()
         # The answer's cursor reads on.
         assert cursor.execute("SELECT count(*) FROM appended").fetchall() == [(0,)]
+        cursor.close()
+
+
+def test_a_snapshot_counts_a_table_once_and_the_next_one_afresh() -> None:
+    with FactStore(":memory:") as fact_store:
+        cursor = fact_store.cursor()
+        cursor.execute("CREATE TABLE appended (n INTEGER)")
+        cursor.execute("INSERT INTO appended VALUES (1)")
+        with read_snapshot(cursor):
+            assert count_rows(cursor, "appended") == 1
+            writer = cursor.cursor()
+            writer.execute("INSERT INTO appended VALUES (2)")
+            writer.close()
+            assert count_rows(cursor, "appended") == 1  # the snapshot's count, kept
+            assert count_rows(cursor, "appended", "n > ?", 0) == 1  # filtered: not kept
+        with read_snapshot(cursor):
+            assert count_rows(cursor, "appended") == 2
+        assert count_rows(cursor, "appended") == 2  # outside a snapshot: always asked
         cursor.close()
