@@ -117,8 +117,11 @@ def _health_points(
     microseconds."""
     rows = ~np.isnan(lines.health)
     vehicles, slots = lines.vehicle_id[rows], lines.slot[rows]
-    middles_us = grid.middles_us()[slots]
-    points = list(zip(iso_instants(middles_us), lines.health[rows].tolist(), strict=True))
+    # Every vehicle's points lie at the same few middles: each formatted once.
+    every_middle = grid.middles_us()
+    texts = np.array(iso_instants(every_middle), dtype=object)[slots].tolist()
+    middles_us = every_middle[slots]
+    points = list(zip(texts, lines.health[rows].tolist(), strict=True))
     return _by_vehicle(vehicles, points), _by_vehicle(vehicles, middles_us.tolist())
 
 
