@@ -29,7 +29,8 @@ def json_ok(data: BaseModel) -> Response:
     ``response_model`` for the OpenAPI document; ``data`` is a model the analytics code
     built, so it was validated when it was made.
     """
-    payload = data.model_dump_json(by_alias=True).encode()
+    # Bytes straight from pydantic-core: ``model_dump_json`` decodes them to text first.
+    payload = data.__pydantic_serializer__.to_json(data, by_alias=True)
     return Response(
         b'{"status":true,"msg":null,"data":' + payload + b"}",
         media_type=_JSON,
