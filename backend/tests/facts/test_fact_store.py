@@ -1,5 +1,6 @@
 """The fact store: schema and migrations, one transaction per batch, dedup keys, raw log."""
 
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 from fleetscope.facts import schema
 from fleetscope.facts.model import OrderOutcome, OrderRun, StateInterval, TrackPoint, VehicleState
 from fleetscope.facts.rawlog import FrameKind, RawFrame
-from fleetscope.facts.store import DeadLetter, FactStore, StoreBatch, StoredKey
+from fleetscope.facts.store import DeadLetter, FactStore, StoreBatch, StoredKey, reader_beside
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 
@@ -167,3 +168,22 @@ def test_reset_derived_keeps_the_raw_log(tmp_path: Path) -> None:
         assert counts["orders"] == counts["rollup_daily"] == counts["deriver_snapshots"] == 0
         assert counts["raw_keys"] == 1
         assert len(list(store.iter_raw_frames())) == 1
+
+
+def test_every_reader_reads_in_utc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Readers (and a reader beside one) get UTC from the store, not from a statement each,
+    whatever the machine's zone (DuckDB's default)."""
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    with FactStore(tmp_path / "facts.duckdb") as store:
+        reader = store.cursor()
+        beside = reader_beside(reader)
+        for cursor in (reader, beside):
+            zone = cursor.execute("SELECT current_setting('TimeZone')").fetchall()[0][0]
+            assert zone == "UTC"
+            local = cursor.execute("SELECT TIMESTAMPTZ '2026-03-01 12:00:00+00'::VARCHAR")
+            assert local.fetchall()[0][0] == "2026-03-01 12:00:00+00"
+        beside.close()
+        reader.close()
+    monkeypatch.undo()
+    time.tzset()
