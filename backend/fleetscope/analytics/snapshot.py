@@ -81,7 +81,8 @@ def read_beside(
         try:
             _begin(side)
             done.set_result((count_rows(side, appended), read(side)))
-        except Exception as error:  # raised by ``result`` in the answer's thread
+        except BaseException as error:
+            # Whatever it is, ``result`` raises it in the answer's thread (else it would wait).
             done.set_exception(error)
         finally:
             _counted.pop(id(side), None)

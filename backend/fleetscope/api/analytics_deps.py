@@ -51,6 +51,8 @@ ParamsDep = Annotated[AnalyticsParams, Depends(analytics_params)]
 
 @dataclass(frozen=True, slots=True)
 class Scoped:
+    """The scope with its user, for the routes that need both (the CSV's language)."""
+
     user: User
     scope: AnalyticsScope
 

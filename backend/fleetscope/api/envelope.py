@@ -27,7 +27,8 @@ def json_ok(data: BaseModel) -> Response:
     response model, serializes them again and ``json.dumps`` the result: 6.5 ms for a
     productivity answer of 170 KB, against 0.7 ms here (measured). Routes keep their
     ``response_model`` for the OpenAPI document; ``data`` is a model the analytics code
-    built, so it was validated when it was made.
+    built from typed values (validated when made, or constructed where validation would
+    cost more than the answer's reading).
     """
     # Bytes straight from pydantic-core: ``model_dump_json`` decodes them to text first.
     payload = data.__pydantic_serializer__.to_json(data, by_alias=True)
