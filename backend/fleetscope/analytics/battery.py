@@ -19,8 +19,7 @@ from typing import Annotated, Any
 
 import duckdb
 import numpy as np
-from pydantic import ConfigDict, Field, with_config
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 from typing_extensions import TypedDict
 
 from fleetscope.analytics.battery_grid import HourMeasures
@@ -47,7 +46,7 @@ from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
 from fleetscope.analytics.snapshot import read_beside
-from fleetscope.appstore.schemas import CamelModel
+from fleetscope.appstore.schemas import CamelModel, camel_case
 from fleetscope.facts.battery_hours import LOW_CHARGE
 
 SECONDS_PER_30_DAYS = 30 * 86400
@@ -63,9 +62,7 @@ CHARGE_MEASURES = frozenset(
 )
 
 
-# Typed dicts, not models (as ``SessionFigures``): 100 vehicles' entries were 300 models,
-# whose construction alone took 3-5 ms of an answer.
-@with_config(ConfigDict(alias_generator=to_camel))
+@camel_case
 class BatteryFigures(TypedDict):
     sessions: SessionFigures
     mean_charge: float | None
@@ -76,7 +73,7 @@ class BatteryFigures(TypedDict):
     health_slope_per_30_days: Annotated[float | None, Field(description="least squares over T")]
 
 
-@with_config(ConfigDict(alias_generator=to_camel))
+@camel_case
 class BatteryEntry(TypedDict):
     vehicle_id: Annotated[int | None, Field(description="null: the selected vehicles together")]
     name: str | None

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import Annotated, TypeVar
 
 import numpy as np
-from pydantic import ConfigDict, Field, with_config
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 from typing_extensions import TypedDict
 
 from fleetscope.analytics.battery_measures import Keys
@@ -25,6 +24,7 @@ from fleetscope.analytics.battery_slots import ChargeLines, HealthLine, SampleFi
 from fleetscope.analytics.fact_rows import CURRENT
 from fleetscope.analytics.instants import Instant, iso_instants
 from fleetscope.analytics.params import AnalyticsScope
+from fleetscope.appstore.schemas import camel_case
 
 T = TypeVar("T")
 SERIES_BUCKETS = 250
@@ -41,15 +41,14 @@ HealthPoint = tuple[
 ]
 
 
-# Typed dicts, not models, like the page's figures (``battery``): 200 a page.
-@with_config(ConfigDict(alias_generator=to_camel))
+@camel_case
 class ChargeSeries(TypedDict):
     vehicle_id: int
     name: str
     points: Annotated[list[ChargePoint], Field(description="[at, charge] pairs, ascending in time")]
 
 
-@with_config(ConfigDict(alias_generator=to_camel))
+@camel_case
 class HealthSeries(TypedDict):
     vehicle_id: int
     name: str

@@ -17,12 +17,12 @@ from typing import Annotated, Any
 import duckdb
 import numpy as np
 import numpy.typing as npt
-from pydantic import ConfigDict, Field, with_config
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 from typing_extensions import TypedDict
 
 from fleetscope.analytics.fact_arrays import arrays_in_periods
 from fleetscope.analytics.fact_rows import Selection
+from fleetscope.appstore.schemas import camel_case
 
 DOD_BIN = 10
 DOD_BINS = 10
@@ -34,9 +34,7 @@ _SESSION_COLUMNS = (
 )
 
 
-# Typed dicts, not models, like the battery page's other figures (``battery``): an answer
-# has hundreds, and a model's construction (~6 us) made up most of the answer's last steps.
-@with_config(ConfigDict(alias_generator=to_camel))
+@camel_case
 class SessionFigures(TypedDict):
     count: int
     mean_duration_seconds: float | None

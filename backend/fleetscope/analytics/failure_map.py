@@ -19,8 +19,7 @@ from typing import Any
 
 import duckdb
 import numpy as np
-from pydantic import ConfigDict, Field, with_config
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 from typing_extensions import TypedDict
 
 from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
@@ -31,7 +30,7 @@ from fleetscope.analytics.instants import Instant, iso_instants
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
-from fleetscope.appstore.schemas import CamelModel
+from fleetscope.appstore.schemas import CamelModel, camel_case
 
 DENSITY_CELLS = 40
 MAX_POINTS = 2000
@@ -48,7 +47,7 @@ _ERROR_COLUMNS = (
 
 # A typed dict, its instant ISO text: 2,000 points as models with datetimes cost a third of
 # the answer in conversion and validation.
-@with_config(ConfigDict(alias_generator=to_camel))
+@camel_case
 class ErrorPoint(TypedDict):
     vehicle_id: int
     vehicle_name: str

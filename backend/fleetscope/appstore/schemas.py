@@ -3,7 +3,7 @@
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, with_config
 from pydantic.alias_generators import to_camel
 
 from fleetscope.appstore.models import Role, Site, User, Vehicle
@@ -15,6 +15,12 @@ LANGUAGES: tuple[Language, ...] = ("en", "de")
 
 class CamelModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+# For a ``TypedDict`` an answer holds by the hundreds or thousands (figures, chart and map
+# points): camel-case names like ``CamelModel``, but a dict is built at once where a model,
+# even constructed without validation, costs 5-8 us (700 a Battery answer).
+camel_case = with_config(ConfigDict(alias_generator=to_camel))
 
 
 class StrictCamelModel(CamelModel):
