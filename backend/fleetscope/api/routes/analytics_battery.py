@@ -32,5 +32,6 @@ def get_battery(
             offline_after=timedelta(seconds=settings.offline_after_seconds),
             capacities=capacities,
             hours=index.battery_hours if index else None,
+            charge_sessions=index.charge_sessions if index else None,
         )
     return json_ok(result)
