@@ -75,7 +75,10 @@ def regrouped(keys: Keys, units: Mapping[str, Floats]) -> tuple[Keys, Units]:
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    return keys[starts], combine({name: units[name][order] for name in MEASURE_COLUMNS}, starts)
+    ordered = {name: units[name][order] for name in MEASURE_COLUMNS}
+    if len(starts) == len(keys):  # one unit per key (whole hours only): nothing to combine
+        return keys, ordered
+    return keys[starts], combine(ordered, starts)
 
 
 def concatenated(parts: list[tuple[Keys, Units]]) -> tuple[Keys, Units]:
