@@ -95,10 +95,10 @@ FactIndexDep = Annotated[FactIndex | None, Depends(get_fact_index)]
 
 @contextmanager
 def reading(store: FactStore) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A cursor whose statements all read one snapshot (``read_snapshot``)."""
+    """A cursor whose statements all read one snapshot (``read_snapshot``), closed after."""
     cursor = store.cursor()
     try:
-        with read_snapshot(cursor):
+        with read_snapshot(cursor, closing=True):
             yield cursor
     finally:
-        cursor.close()
+        cursor.close()  # also when the snapshot could not begin (closing twice is harmless)

@@ -154,3 +154,18 @@ def test_a_snapshot_counts_a_table_once_and_the_next_one_afresh() -> None:
             assert count_rows(cursor, "appended") == 2
         assert count_rows(cursor, "appended") == 2  # outside a snapshot: always asked
         cursor.close()
+
+
+def test_a_closing_snapshot_ends_with_its_cursor() -> None:
+    """The API's snapshots end by closing their cursor (no ``ROLLBACK`` statement)."""
+    with FactStore(":memory:") as fact_store:
+        cursor = fact_store.cursor()
+        with read_snapshot(cursor, closing=True):
+            assert count_rows(cursor, "battery_samples") == 0
+        with pytest.raises(duckdb.ConnectionException):
+            cursor.execute("SELECT 1")
+        cursor.close()  # closing again is harmless (``reading`` does)
+        reader = fact_store.cursor()
+        with read_snapshot(reader):  # the store reads on
+            assert count_rows(reader, "battery_samples") == 0
+        reader.close()
