@@ -22,7 +22,7 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from fleetscope.analytics.battery_grid import HourMeasures
+from fleetscope.analytics.battery_grid import HourMeasures, slot_units
 from fleetscope.analytics.battery_measures import (
     EMPTY,
     Keys,
@@ -223,7 +223,8 @@ def _from_memory(
                     (window for window, _ in site.windows),
                     tail_until=end if grid.latest_us < to_micros(end) else None,
                 )
-                units = grid.slot_units(
+                units = slot_units(
+                    grid,
                     site.vehicle_ids,
                     split.ranges,
                     part.grid,

@@ -23,9 +23,10 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from fleetscope.analytics.measure_table import Key, MeasureTable
+from fleetscope.analytics.measure_table import COLUMNS, Key, MeasureTable
 from fleetscope.analytics.periods import Window, midnight, split_hour_ranges
 from fleetscope.analytics.raw_pieces import Tagged, add_raw_pieces
+from fleetscope.analytics.rollup_grid import GRID_MEASURES, RollupHours, bucket_sums
 from fleetscope.analytics.rollup_read import (
     FLEET,
     read_daily,
@@ -54,6 +55,8 @@ __all__ = [
 
 
 LiveRow = tuple[int, str, datetime, datetime | None]  # vehicle, state, since, last message
+_GRID = frozenset(GRID_MEASURES)
+_ALL = frozenset(COLUMNS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,8 @@ class CollectRequest:
     site_id: int | None = None
     # The measures needed (names of ``COLUMNS``): the vehicles' rollups read only these.
     only: frozenset[str] | None = None
+    # The hourly rollups in memory, if kept: they serve requests for ``GRID_MEASURES`` only.
+    hours: RollupHours | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +106,7 @@ def collect(
             pieces=request.windows,
             result=result,
         )
-    else:
+    elif not _from_grid(cursor, request, result, tail_until=complete_until(live, now=now)):
         zone = request.daily_zone
         site = _usable_site(cursor, request)
         if site is not None:
@@ -125,6 +130,43 @@ def collect(
                 )
     _open_states(live, request, result, now=now, offline_after=offline_after)
     return result
+
+
+def _from_grid(
+    cursor: duckdb.DuckDBPyConnection,
+    request: CollectRequest,
+    result: MeasureTable,
+    *,
+    tail_until: datetime | None,
+) -> bool:
+    """The whole hours of the windows from the grid of hourly rollups and the rest from
+    the raw facts, when the grid holds what the request needs; False: nothing read."""
+    hours = request.hours
+    if hours is None or request.with_cycles or not (request.only or _ALL) <= _GRID:
+        return False
+    ranges: list[tuple[Window, int]] = []
+    pieces: list[Tagged] = []
+    for tagged in request.windows:
+        split = split_hour_ranges([tagged.window], tail_until=tail_until)
+        ranges.extend((whole_hours, tagged.bucket) for whole_hours in split.ranges)
+        pieces.extend(Tagged(piece, tagged.bucket) for piece in split.pieces)
+    with hours.current(cursor) as grid:
+        found = None
+        if grid is not None:
+            found = bucket_sums(grid, request.vehicle_ids, ranges, by_vehicle=request.by_vehicle)
+    if found is None:
+        return False
+    vehicles, buckets, values = found
+    result.add_rows(vehicles=vehicles, buckets=buckets, values=values)
+    if pieces:
+        add_raw_pieces(
+            cursor,
+            by_vehicle=request.by_vehicle,
+            vehicle_ids=request.vehicle_ids,
+            pieces=pieces,
+            result=result,
+        )
+    return True
 
 
 def _usable_site(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> int | None:

@@ -1,6 +1,7 @@
 """The ``SortedRuns`` of the served fact store, one per ``RunSource``, kept as readers see
-them; and its hourly battery rows (``battery_grid``) and charge sessions
-(``appended_rows``) in memory, built in the same warm-up.
+them; and its hourly battery rows (``battery_grid``), hourly rollups of state times and
+battery samples (``rollup_grid``) and charge sessions (``appended_rows``) in memory, built
+in the same warm-up.
 
 Each is built at start-up by ``start_warm_up`` (9-14 s and about 930 MB for the four
 sources of a year of 100 vehicles), or by the first answer over a long period, then brought
@@ -23,6 +24,7 @@ from fleetscope.analytics.appended_rows import AppendedRows
 from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.battery_sessions import CHARGE_SESSIONS
 from fleetscope.analytics.fact_rows import Selection
+from fleetscope.analytics.rollup_grid import RollupHours
 from fleetscope.analytics.snapshot import count_rows, read_snapshot
 from fleetscope.analytics.sorted_runs import RunSource, SortedRuns
 from fleetscope.facts.store import FactStore
@@ -96,6 +98,7 @@ class FactIndex:
         self._warm_up: threading.Thread | None = None
         self.battery_hours = HourMeasures(store)
         self.charge_sessions = AppendedRows(store, CHARGE_SESSIONS)
+        self.rollup_hours = RollupHours(store)
 
     def _of(self, source: RunSource) -> _Runs:
         with self._lock:
@@ -153,6 +156,7 @@ class FactIndex:
             *(partial(self._warm_runs, source) for source in sources),
             self._warm_battery_hours,
             self._warm_charge_sessions,
+            self._warm_rollup_hours,
         ]
         for step in steps:
             generation = self._store.generation
@@ -183,3 +187,7 @@ class FactIndex:
 
     def _warm_charge_sessions(self, cursor: duckdb.DuckDBPyConnection, _generation: int) -> None:
         self.charge_sessions.current(cursor)
+
+    def _warm_rollup_hours(self, cursor: duckdb.DuckDBPyConnection, _generation: int) -> None:
+        with self.rollup_hours.current(cursor):
+            pass

@@ -24,6 +24,7 @@ from fleetscope.analytics.measure_table import Matrix, MeasureTable
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup
 from fleetscope.analytics.periods import DaySpan, Window, merge_windows, period_windows
+from fleetscope.analytics.rollup_grid import RollupHours
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +99,10 @@ def read_buckets(
     offline_after: timedelta,
     use_rollups: bool = True,
     only: frozenset[str] | None = None,
+    hours: RollupHours | None = None,
 ) -> Collected:
     """``only``: the measures the caller uses (names of ``measure_table.COLUMNS``); the
-    others may come back as zero."""
+    others may come back as zero. ``hours``: the hourly rollups in memory, if kept."""
     collected = Collected(measures=MeasureTable(), sites=[], by_vehicle=by_vehicle, tail_until=now)
     for group in scope.sites:
         windows: dict[int, list[Window]] = {}
@@ -120,6 +122,7 @@ def read_buckets(
             daily_zone=group.zone if group.shift is None else None,
             site_id=group.site_id,
             only=only,
+            hours=hours,
         )
         status = (
             vehicle_status(cursor, group.vehicle_ids, zone=request.daily_zone)

@@ -1,0 +1,228 @@
+"""Hourly rows of the fact store in memory: a grid of vehicles by UTC hours, kept as readers
+see it (the battery measures, ``battery_grid``; the rollups' state times and battery sums,
+``rollup_grid``).
+
+A cell holds one vehicle's fields of one hour (float64; ``fill`` where it has no row). At
+most ``MAX_CELLS`` cells: beyond, the oldest hours are left to SQL.
+
+The hourly rows change only with the facts that ``Feeder`` tables append (in the same
+transaction), and those are only appended between the store's rebuilds and merges
+(``FactStore.generation``). So the grid holds the rows of one snapshot, named by its
+feeders' row counts. A reader whose snapshot holds more rows brings it up to date: the
+feeders' rows after the last ``rowid`` name the vehicles and hours they touched, and the
+grid takes the hourly rows of those vehicles over those hours (and ``lead_hours`` before,
+for rows that a newer fact changes before its own hour). A reader whose snapshot holds
+fewer rows reads SQL. The lock is held while a reader computes from the grid too (a few
+milliseconds): an update changes the grid in place.
+"""
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import numpy as np
+
+from fleetscope.analytics.battery_measures import Floats, filled
+from fleetscope.analytics.snapshot import count_rows
+from fleetscope.facts.battery_hours import MICROS_PER_HOUR
+from fleetscope.facts.store import FactStore
+
+MAX_CELLS = 2_000_000
+_GROWTH_HOURS = 24 * 30  # room made at once for the hours still to come
+
+
+@dataclass(frozen=True, slots=True)
+class Feeder:
+    """A fact table whose rows change the hourly rows of their vehicle from ``first`` up to
+    ``last`` (SQL of its columns: instants)."""
+
+    table: str
+    first: str
+    last: str
+
+
+@dataclass(frozen=True, slots=True)
+class GridSource:
+    """Hourly rows of ``table`` (``vehicle_id``, ``hour_utc``) as ``fields`` (SQL of its
+    columns, each as a name), empty as ``fill``."""
+
+    table: str
+    fields: tuple[tuple[str, str], ...]  # (name, SQL)
+    fill: tuple[float, ...]
+    feeders: tuple[Feeder, ...]
+    lead_hours: int = 0
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.fields)
+
+
+class HourGrid:
+    """Cell (field, row of a vehicle, hour - ``first_hour``)."""
+
+    def __init__(self, source: GridSource, vehicles: list[int], first_hour: int, hours: int):
+        self.source = source
+        self.row_of = {vehicle: row for row, vehicle in enumerate(vehicles)}
+        self.first_hour = first_hour
+        self.latest_us = -1  # the latest instant a feeder's row touched
+        self.empty_before = True  # no rows before the first hour (not cut by MAX_CELLS)
+        self.values = np.empty((len(source.fields), len(vehicles), hours))
+        self.values[...] = self._fill
+
+    @property
+    def _fill(self) -> Floats:
+        return np.array(self.source.fill)[:, None, None]
+
+    @property
+    def end_hour(self) -> int:
+        return self.first_hour + int(self.values.shape[2])
+
+    def field(self, name: str) -> int:
+        return self.source.names.index(name)
+
+    def fits(self, vehicles: list[int], first_hour: int, end_hour: int) -> bool:
+        """Whether the cells of ``vehicles`` over the hours are there, or those before the
+        first hour would exceed ``MAX_CELLS`` (then SQL reads them)."""
+        if set(vehicles) - set(self.row_of) or end_hour > self.end_hour:
+            return False
+        lowest = self.end_hour - MAX_CELLS // max(1, len(self.row_of))
+        return first_hour >= self.first_hour or self.first_hour <= lowest
+
+    def resized(self, vehicles: set[int], first_hour: int, end_hour: int) -> "HourGrid":
+        """A copy that also holds ``vehicles`` and the hours from ``first_hour`` (or later:
+        ``MAX_CELLS``) up to ``end_hour``, with room for a month more."""
+        rows = [*self.row_of, *sorted(vehicles - set(self.row_of))]
+        end_hour = max(end_hour, self.end_hour) + _GROWTH_HOURS
+        fitting = max(first_hour, end_hour - MAX_CELLS // max(1, len(rows)))
+        empty_before = self.empty_before and fitting == first_hour
+        first_hour = fitting
+        grown = HourGrid(self.source, rows, first_hour, end_hour - first_hour)
+        grown.latest_us, grown.empty_before = self.latest_us, empty_before
+        kept_from, kept_to = max(first_hour, self.first_hour), min(end_hour, self.end_hour)
+        if kept_from < kept_to:
+            grown.values[:, : len(self.row_of), kept_from - first_hour : kept_to - first_hour] = (
+                self.values[:, :, kept_from - self.first_hour : kept_to - self.first_hour]
+            )
+        return grown
+
+    def put(
+        self, rows: dict[str, Floats], *, vehicles: list[int], first_hour: int, end_hour: int
+    ) -> None:
+        """The cells of ``vehicles`` from ``first_hour`` up to ``end_hour``: ``rows``, empty
+        where they have none."""
+        first, end = max(first_hour, self.first_hour), min(end_hour, self.end_hour)
+        if first < end and vehicles:
+            cells = np.array([self.row_of[vehicle] for vehicle in vehicles])[:, None]
+            hours = np.arange(first - self.first_hour, end - self.first_hour)
+            self.values[:, cells, hours] = self._fill
+        columns = rows["hour"].astype(np.int64) - self.first_hour
+        kept = (columns >= 0) & (columns < self.end_hour - self.first_hour)
+        cell_rows = np.array(
+            [self.row_of[vehicle] for vehicle in rows["vehicle_id"][kept].astype(int).tolist()],
+            dtype=np.intp,
+        )
+        for field, name in enumerate(self.source.names):
+            self.values[field, cell_rows, columns[kept]] = rows[name][kept]
+
+    def hour_span(self, ranges: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
+        """Epoch-hour ranges as this grid's columns, clipped to the hours it holds; None
+        when they begin before them and rows may lie there (``MAX_CELLS``)."""
+        spans = [(start - self.first_hour, end - self.first_hour) for start, end in ranges]
+        if spans and spans[0][0] < 0:
+            if not self.empty_before:
+                return None
+            spans = [(max(start, 0), end) for start, end in spans if end > 0]
+        limit = self.end_hour - self.first_hour
+        return [(start, min(end, limit)) for start, end in spans if start < limit]
+
+
+class FollowedHours:
+    """The ``HourGrid`` of ``source`` in the served fact store (module text)."""
+
+    def __init__(self, store: FactStore, source: GridSource) -> None:
+        self._store = store
+        self._source = source
+        self._lock = threading.Lock()
+        self._grid: HourGrid | None = None
+        self._generation = -1
+        self._counts: tuple[int, ...] = ()  # the feeders' rows in the snapshot the grid holds
+        self._next_rowids = [0] * len(source.feeders)  # above the rowid of each of them
+
+    @contextmanager
+    def current(self, cursor: duckdb.DuckDBPyConnection) -> Iterator[HourGrid | None]:
+        """The grid of the cursor's snapshot (None: SQL), held for the ``with`` block."""
+        with self._lock:
+            yield self._current(cursor)
+
+    def _current(self, cursor: duckdb.DuckDBPyConnection) -> HourGrid | None:
+        generation = self._store.generation
+        # Counted from the tables' metadata: max(rowid) would scan them.
+        counts = tuple(count_rows(cursor, feeder.table) for feeder in self._source.feeders)
+        if generation % 2 or generation != self._store.generation:
+            return None  # a rebuild or merge under way
+        if generation != self._generation:
+            self._grid, self._generation = None, generation
+        if self._grid is not None:
+            older = [count < held for count, held in zip(counts, self._counts, strict=True)]
+            if any(older):
+                return None  # an older snapshot
+        if self._grid is None or counts != self._counts:
+            self._grid = self._followed(cursor, self._grid)
+            self._counts = counts
+        return self._grid
+
+    def _followed(self, cursor: duckdb.DuckDBPyConnection, grid: HourGrid | None) -> HourGrid:
+        """``grid`` (None: an empty one) with the cells that the feeders' rows after their
+        ``_next_rowids`` changed (module text): all of them, for a grid of no rows yet."""
+        source = self._source
+        parts = " UNION ALL ".join(
+            f"SELECT {index} AS feeder, vehicle_id, epoch_us({feeder.first}) AS first_us, "  # noqa: S608 - constants only
+            f"epoch_us({feeder.last}) AS last_us, rowid FROM {feeder.table} WHERE rowid >= ?"
+            for index, feeder in enumerate(source.feeders)
+        )
+        touched = cursor.execute(
+            "SELECT feeder, list(DISTINCT vehicle_id), min(first_us) // 3600000000, "  # noqa: S608 - constants only
+            f"max(last_us), max(rowid) FROM ({parts}) GROUP BY feeder",
+            [rowid if grid else 0 for rowid in self._next_rowids],
+        ).fetchall()
+        grid = grid or HourGrid(source, [], 0, 0)
+        if not touched:
+            return grid
+        vehicles = sorted({int(v) for row in touched for v in row[1]})
+        first = min(int(row[2]) for row in touched)
+        latest_us = max(int(row[3]) for row in touched)
+        for row in touched:
+            self._next_rowids[int(row[0])] = int(row[4]) + 1
+        grid.latest_us = max(grid.latest_us, latest_us)
+        first_hour = first - source.lead_hours
+        end_hour = latest_us // MICROS_PER_HOUR + 1
+        if not grid.fits(vehicles, first_hour, end_hour):
+            earliest = min(first_hour, grid.first_hour) if grid.row_of else first_hour
+            grid = grid.resized(set(vehicles), earliest, end_hour)
+        grid.put(
+            _read(cursor, source, (first_hour, end_hour, vehicles)),
+            vehicles=vehicles,
+            first_hour=first_hour,
+            end_hour=end_hour,
+        )
+        return grid
+
+
+def _read(
+    cursor: duckdb.DuckDBPyConnection, source: GridSource, parameters: tuple[Any, ...]
+) -> dict[str, Floats]:
+    """Hourly rows as float columns (``vehicle_id``, ``hour`` in epoch hours, fields), NULL
+    as the field's fill."""
+    fields = ", ".join(f"({sql})::DOUBLE AS {name}" for name, sql in source.fields)
+    fetched = cursor.execute(
+        f"SELECT vehicle_id, epoch_us(hour_utc) // 3600000000 AS hour, {fields} "  # noqa: S608 - constants only
+        f"FROM {source.table} WHERE hour_utc >= make_timestamptz(? * 3600000000) "
+        "AND hour_utc < make_timestamptz(? * 3600000000) "
+        "AND list_contains(?::INTEGER[], vehicle_id)",
+        list(parameters),
+    ).fetchnumpy()
+    fill = dict(zip(source.names, source.fill, strict=True))
+    return {name: filled(values, fill.get(name, 0.0)) for name, values in fetched.items()}
