@@ -1,0 +1,160 @@
+"""The hourly rollups in memory (``rollup_grid``) against the rollups read by SQL: Battery's
+measures per vehicle and together, whole days and night shifts in two zones, now inside the
+period; the grid follows the facts written after it was built, and a snapshot older than
+the grid reads SQL."""
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import pytest
+
+from fleetscope.analytics.collect import CollectRequest, Tagged, collect
+from fleetscope.analytics.measure_table import COLUMNS, MeasureTable
+from fleetscope.analytics.periods import DaySpan, Shift, period_windows
+from fleetscope.analytics.rollup_grid import GRID_MEASURES, RollupHours
+from fleetscope.analytics.snapshot import read_snapshot
+from fleetscope.facts.model import BatterySample, Fact, LiveStatus, StateInterval, VehicleState
+from fleetscope.facts.store import FactStore, StoreBatch
+
+T0 = datetime(2026, 6, 1, 20, 0, tzinfo=UTC)
+OFFLINE_AFTER = timedelta(seconds=65)
+STATES = (VehicleState.WORKING, VehicleState.IDLE, VehicleState.CHARGING, VehicleState.ERROR)
+ZONES = {1: ZoneInfo("Europe/Berlin"), 2: ZoneInfo("Asia/Kolkata"), 3: ZoneInfo("Europe/Berlin")}
+NIGHT = Shift("night", time(22), time(6), frozenset(range(7)))
+SPAN = DaySpan(date(2026, 6, 2), date(2026, 6, 4))
+ONLY = frozenset(GRID_MEASURES)
+
+
+def _facts(vehicle_id: int, *, first: datetime, hours: int) -> list[Fact]:
+    """11-minute states and a battery sample every 4 minutes (charge 18-97 %)."""
+    facts: list[Fact] = []
+    at, end = first, first + timedelta(hours=hours)
+    index = 0
+    while at < end:
+        facts.append(StateInterval(vehicle_id, STATES[index % 4], at, at + timedelta(minutes=11)))
+        at += timedelta(minutes=11)
+        index += 1
+    for minute in range(0, 60 * hours, 4):
+        charge = 18.0 + (minute * 7 + vehicle_id * 13) % 80
+        facts.append(
+            BatterySample(vehicle_id, first + timedelta(minutes=minute), charge, False, None, None)
+        )
+    return facts
+
+
+def _write(store: FactStore, *, first: datetime, hours: int) -> None:
+    last = first + timedelta(hours=hours)
+    live = {
+        v: LiveStatus(v, VehicleState.IDLE, last, last, "", "", 50.0, False, (), None, None, "")
+        for v in ZONES
+    }
+    facts = [fact for v in ZONES for fact in _facts(v, first=first, hours=hours)]
+    zones = {v: (v, str(zone)) for v, zone in ZONES.items()}
+    store.write_batch(StoreBatch(facts=facts, zones=zones, live=live))
+
+
+@pytest.fixture
+def store() -> Iterator[FactStore]:
+    with FactStore(":memory:") as fact_store:
+        _write(fact_store, first=T0, hours=60)
+        yield fact_store
+
+
+def _table(
+    store: FactStore,
+    *,
+    zone: ZoneInfo,
+    shift: Shift | None,
+    now: datetime,
+    by_vehicle: bool,
+    hours: RollupHours | None,
+) -> MeasureTable:
+    windows = [
+        Tagged(window, bucket)
+        for bucket, span in enumerate((SPAN, SPAN.previous()))
+        for window in period_windows(span=span, zone=zone, shift=shift, now=now)
+    ]
+    request = CollectRequest(
+        [1, 2, 4],  # vehicle 4 has no facts; vehicle 3 is not selected
+        windows,
+        by_vehicle=by_vehicle,
+        with_cycles=False,
+        daily_zone=zone if shift is None else None,
+        only=ONLY,
+        hours=hours,
+    )
+    cursor = store.cursor()
+    try:
+        with read_snapshot(cursor):
+            return collect(cursor, request, now=now, offline_after=OFFLINE_AFTER)
+    finally:
+        cursor.close()
+
+
+def _grid_columns(table: MeasureTable) -> dict[tuple[int, int], list[float]]:
+    picked = [COLUMNS.index(name) for name in GRID_MEASURES]
+    keys = sorted(table.keys())
+    return dict(zip(keys, table.rows(keys)[:, picked].tolist(), strict=True))
+
+
+def _same(found: MeasureTable, expected: MeasureTable) -> None:
+    got, wanted = _grid_columns(found), _grid_columns(expected)
+    assert set(got) == set(wanted) and wanted
+    for key, values in wanted.items():
+        assert np.allclose(got[key], values, equal_nan=True), key
+
+
+def _forget_rollups(store: FactStore) -> None:
+    """The rollups gone: what is read afterwards comes from the grid (or the raw facts)."""
+    cursor = store.cursor()
+    cursor.execute("DELETE FROM rollup_hourly")
+    cursor.execute("DELETE FROM rollup_daily")
+    cursor.close()
+
+
+@pytest.mark.parametrize("by_vehicle", [True, False], ids=["per-vehicle", "together"])
+@pytest.mark.parametrize("shift", [None, NIGHT], ids=["days", "night"])
+@pytest.mark.parametrize("zone", [ZONES[1], ZONES[2]], ids=["berlin", "kolkata"])
+def test_the_grid_reads_what_the_rollups_hold(
+    store: FactStore, zone: ZoneInfo, shift: Shift | None, by_vehicle: bool
+) -> None:
+    """Now inside the period, after the last fact: the hour up to now is whole; Kolkata's
+    half hours are pieces read from the raw facts."""
+    now = T0 + timedelta(hours=60, minutes=17)
+    expected = _table(store, zone=zone, shift=shift, now=now, by_vehicle=by_vehicle, hours=None)
+    hours = RollupHours(store)
+    _table(store, zone=zone, shift=shift, now=now, by_vehicle=by_vehicle, hours=hours)
+    _forget_rollups(store)
+    found = _table(store, zone=zone, shift=shift, now=now, by_vehicle=by_vehicle, hours=hours)
+    _same(found, expected)
+    assert {vehicle for vehicle, _ in _grid_columns(found)} == ({1, 2} if by_vehicle else {0})
+
+
+def test_the_grid_follows_facts_written_after_it(store: FactStore) -> None:
+    now = T0 + timedelta(hours=90, minutes=17)
+    hours = RollupHours(store)
+    before = _table(store, zone=ZONES[1], shift=NIGHT, now=now, by_vehicle=True, hours=hours)
+    _write(store, first=T0 + timedelta(hours=60), hours=30)
+    expected = _table(store, zone=ZONES[1], shift=NIGHT, now=now, by_vehicle=True, hours=None)
+    assert _grid_columns(expected) != _grid_columns(before)
+    _table(store, zone=ZONES[1], shift=NIGHT, now=now, by_vehicle=True, hours=hours)
+    _forget_rollups(store)
+    after = _table(store, zone=ZONES[1], shift=NIGHT, now=now, by_vehicle=True, hours=hours)
+    _same(after, expected)
+
+
+def test_a_snapshot_older_than_the_grid_reads_sql(store: FactStore) -> None:
+    hours = RollupHours(store)
+    older = store.cursor()
+    with read_snapshot(older):
+        assert older.execute("SELECT count(*) FROM state_intervals").fetchall()[0][0] > 0
+        _write(store, first=T0 + timedelta(hours=60), hours=5)
+        newer = store.cursor()
+        with read_snapshot(newer), hours.current(newer) as grid:
+            assert grid is not None
+        newer.close()
+        with hours.current(older) as grid:
+            assert grid is None
+    older.close()
