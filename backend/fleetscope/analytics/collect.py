@@ -23,10 +23,10 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from fleetscope.analytics.measure_table import COLUMNS, Key, MeasureTable
+from fleetscope.analytics.measure_table import Key, MeasureTable
 from fleetscope.analytics.periods import Window, midnight, split_hour_ranges
 from fleetscope.analytics.raw_pieces import Tagged, add_raw_pieces
-from fleetscope.analytics.rollup_grid import GRID_MEASURES, RollupHours, bucket_sums
+from fleetscope.analytics.rollup_grid import GRID_MEASURES, RollupHours
 from fleetscope.analytics.rollup_read import (
     FLEET,
     read_daily,
@@ -55,8 +55,6 @@ __all__ = [
 
 
 LiveRow = tuple[int, str, datetime, datetime | None]  # vehicle, state, since, last message
-_GRID = frozenset(GRID_MEASURES)
-_ALL = frozenset(COLUMNS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +70,7 @@ class CollectRequest:
     site_id: int | None = None
     # The measures needed (names of ``COLUMNS``): the vehicles' rollups read only these.
     only: frozenset[str] | None = None
-    # The hourly rollups in memory, if kept: they serve requests for ``GRID_MEASURES`` only.
+    # The hourly rollups in memory, if kept: they serve requests of ``GRID_MEASURES`` only.
     hours: RollupHours | None = None
 
 
@@ -141,8 +139,8 @@ def _from_grid(
 ) -> bool:
     """The whole hours of the windows from the grid of hourly rollups and the rest from
     the raw facts, when the grid holds what the request needs; False: nothing read."""
-    hours = request.hours
-    if hours is None or request.with_cycles or not (request.only or _ALL) <= _GRID:
+    hours, only = request.hours, request.only
+    if hours is None or request.with_cycles or only is None or not only <= GRID_MEASURES:
         return False
     ranges: list[tuple[Window, int]] = []
     pieces: list[Tagged] = []
@@ -150,14 +148,13 @@ def _from_grid(
         split = split_hour_ranges([tagged.window], tail_until=tail_until)
         ranges.extend((whole_hours, tagged.bucket) for whole_hours in split.ranges)
         pieces.extend(Tagged(piece, tagged.bucket) for piece in split.pieces)
-    with hours.current(cursor) as grid:
-        found = None
-        if grid is not None:
-            found = bucket_sums(grid, request.vehicle_ids, ranges, by_vehicle=request.by_vehicle)
+    found = hours.sums(
+        cursor, request.vehicle_ids, ranges, by_vehicle=request.by_vehicle, only=only
+    )
     if found is None:
         return False
-    vehicles, buckets, values = found
-    result.add_rows(vehicles=vehicles, buckets=buckets, values=values)
+    for vehicles, buckets, values in found:
+        result.add_rows(vehicles=vehicles, buckets=buckets, values=values)
     if pieces:
         add_raw_pieces(
             cursor,

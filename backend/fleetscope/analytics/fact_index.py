@@ -189,5 +189,4 @@ class FactIndex:
         self.charge_sessions.current(cursor)
 
     def _warm_rollup_hours(self, cursor: duckdb.DuckDBPyConnection, _generation: int) -> None:
-        with self.rollup_hours.current(cursor):
-            pass
+        self.rollup_hours.warm(cursor)

@@ -1,7 +1,7 @@
-"""The hourly rollups in memory (``rollup_grid``) against the rollups read by SQL: Battery's
-measures per vehicle and together, whole days and night shifts in two zones, now inside the
-period; the grid follows the facts written after it was built, and a snapshot older than
-the grid reads SQL."""
+"""The hourly rollups in memory (``rollup_grid``) against the rollups read by SQL: the
+measures of Battery and of the failure analysis, per vehicle and together, whole days and
+night shifts in two zones, now inside the period; the grids follow the facts written after
+they were built, and a snapshot older than a grid reads SQL."""
 
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
@@ -12,10 +12,19 @@ import pytest
 
 from fleetscope.analytics.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.measure_table import COLUMNS, MeasureTable
-from fleetscope.analytics.periods import DaySpan, Shift, period_windows
+from fleetscope.analytics.periods import DaySpan, Shift, Window, period_windows
 from fleetscope.analytics.rollup_grid import GRID_MEASURES, RollupHours
 from fleetscope.analytics.snapshot import read_snapshot
-from fleetscope.facts.model import BatterySample, Fact, LiveStatus, StateInterval, VehicleState
+from fleetscope.facts.model import (
+    BatterySample,
+    ErrorEpisode,
+    Fact,
+    LiveStatus,
+    OrderOutcome,
+    OrderRun,
+    StateInterval,
+    VehicleState,
+)
 from fleetscope.facts.store import FactStore, StoreBatch
 
 T0 = datetime(2026, 6, 1, 20, 0, tzinfo=UTC)
@@ -24,11 +33,14 @@ STATES = (VehicleState.WORKING, VehicleState.IDLE, VehicleState.CHARGING, Vehicl
 ZONES = {1: ZoneInfo("Europe/Berlin"), 2: ZoneInfo("Asia/Kolkata"), 3: ZoneInfo("Europe/Berlin")}
 NIGHT = Shift("night", time(22), time(6), frozenset(range(7)))
 SPAN = DaySpan(date(2026, 6, 2), date(2026, 6, 4))
-ONLY = frozenset(GRID_MEASURES)
+STATE_TIMES = frozenset(f"{state.value}_s" for state in VehicleState)
+CHARGE = STATE_TIMES | {"battery_samples", "battery_charge_sum", "battery_charge_min"}
+FAILURES = STATE_TIMES | {"stop_errors", "stop_error_s", "orders_finished", "orders_failed"}
 
 
 def _facts(vehicle_id: int, *, first: datetime, hours: int) -> list[Fact]:
-    """11-minute states and a battery sample every 4 minutes (charge 18-97 %)."""
+    """11-minute states, a battery sample every 4 minutes (charge 18-97 %), an order
+    every 25 minutes (every third failed) and a stopping error every 70."""
     facts: list[Fact] = []
     at, end = first, first + timedelta(hours=hours)
     index = 0
@@ -40,6 +52,19 @@ def _facts(vehicle_id: int, *, first: datetime, hours: int) -> list[Fact]:
         charge = 18.0 + (minute * 7 + vehicle_id * 13) % 80
         facts.append(
             BatterySample(vehicle_id, first + timedelta(minutes=minute), charge, False, None, None)
+        )
+    for index, minute in enumerate(range(5, 60 * hours, 25)):
+        start = first + timedelta(minutes=minute)
+        outcome = OrderOutcome.FAILED if index % 3 == 0 else OrderOutcome.FINISHED
+        stop = start + timedelta(minutes=9)
+        facts.append(
+            OrderRun(vehicle_id, f"T-{index}", "T", start, stop, outcome, 4.0, 3, 3, 0, 0, 0)
+        )
+    for minute in range(30, 60 * hours, 70):
+        start = first + timedelta(minutes=minute)
+        stop = start + timedelta(seconds=100 + minute % 50)
+        facts.append(
+            ErrorEpisode(vehicle_id, "e", "FATAL", "", "{}", start, stop, None, None, "m", "")
         )
     return facts
 
@@ -70,6 +95,7 @@ def _table(
     now: datetime,
     by_vehicle: bool,
     hours: RollupHours | None,
+    only: frozenset[str] = CHARGE,
 ) -> MeasureTable:
     windows = [
         Tagged(window, bucket)
@@ -82,7 +108,7 @@ def _table(
         by_vehicle=by_vehicle,
         with_cycles=False,
         daily_zone=zone if shift is None else None,
-        only=ONLY,
+        only=only,
         hours=hours,
     )
     cursor = store.cursor()
@@ -94,7 +120,7 @@ def _table(
 
 
 def _grid_columns(table: MeasureTable) -> dict[tuple[int, int], list[float]]:
-    picked = [COLUMNS.index(name) for name in GRID_MEASURES]
+    picked = [COLUMNS.index(name) for name in sorted(GRID_MEASURES)]
     keys = sorted(table.keys())
     return dict(zip(keys, table.rows(keys)[:, picked].tolist(), strict=True))
 
@@ -114,21 +140,31 @@ def _forget_rollups(store: FactStore) -> None:
     cursor.close()
 
 
+@pytest.mark.parametrize("only", [CHARGE, FAILURES], ids=["battery", "failures"])
 @pytest.mark.parametrize("by_vehicle", [True, False], ids=["per-vehicle", "together"])
 @pytest.mark.parametrize("shift", [None, NIGHT], ids=["days", "night"])
 @pytest.mark.parametrize("zone", [ZONES[1], ZONES[2]], ids=["berlin", "kolkata"])
-def test_the_grid_reads_what_the_rollups_hold(
-    store: FactStore, zone: ZoneInfo, shift: Shift | None, by_vehicle: bool
+def test_the_grids_read_what_the_rollups_hold(
+    store: FactStore,
+    zone: ZoneInfo,
+    shift: Shift | None,
+    by_vehicle: bool,
+    only: frozenset[str],
 ) -> None:
     """Now inside the period, after the last fact: the hour up to now is whole; Kolkata's
     half hours are pieces read from the raw facts."""
     now = T0 + timedelta(hours=60, minutes=17)
-    expected = _table(store, zone=zone, shift=shift, now=now, by_vehicle=by_vehicle, hours=None)
+    options = {"zone": zone, "shift": shift, "now": now, "by_vehicle": by_vehicle, "only": only}
+    expected = _table(store, hours=None, **options)  # type: ignore[arg-type]
     hours = RollupHours(store)
-    _table(store, zone=zone, shift=shift, now=now, by_vehicle=by_vehicle, hours=hours)
+    _table(store, hours=hours, **options)  # type: ignore[arg-type]
     _forget_rollups(store)
-    found = _table(store, zone=zone, shift=shift, now=now, by_vehicle=by_vehicle, hours=hours)
+    found = _table(store, hours=hours, **options)  # type: ignore[arg-type]
     _same(found, expected)
+    # Every measure asked for that these facts have (not all states) was found.
+    measured = sorted(only - STATE_TIMES | {"working_s", "error_s"})
+    sums = found.rows(sorted(found.keys()))[:, [COLUMNS.index(name) for name in measured]]
+    assert (sums > 0).any(axis=0).all()
     assert {vehicle for vehicle, _ in _grid_columns(found)} == ({1, 2} if by_vehicle else {0})
 
 
@@ -145,16 +181,17 @@ def test_the_grid_follows_facts_written_after_it(store: FactStore) -> None:
     _same(after, expected)
 
 
-def test_a_snapshot_older_than_the_grid_reads_sql(store: FactStore) -> None:
+def test_a_snapshot_older_than_the_grids_reads_sql(store: FactStore) -> None:
     hours = RollupHours(store)
+    ranges = [(Window(T0, T0 + timedelta(hours=10)), 0)]
     older = store.cursor()
     with read_snapshot(older):
         assert older.execute("SELECT count(*) FROM state_intervals").fetchall()[0][0] > 0
         _write(store, first=T0 + timedelta(hours=60), hours=5)
         newer = store.cursor()
-        with read_snapshot(newer), hours.current(newer) as grid:
-            assert grid is not None
+        with read_snapshot(newer):
+            found = hours.sums(newer, [1, 2], ranges, by_vehicle=True, only=FAILURES)
+            assert found is not None and len(found) == 3  # states, stops, orders
         newer.close()
-        with hours.current(older) as grid:
-            assert grid is None
+        assert hours.sums(older, [1, 2], ranges, by_vehicle=True, only=FAILURES) is None
     older.close()

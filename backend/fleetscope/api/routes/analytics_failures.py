@@ -28,7 +28,13 @@ from fleetscope.analytics.failures import (
     failures,
 )
 from fleetscope.analytics.paging import Page
-from fleetscope.api.analytics_deps import FactStoreDep, ScopedDep, ScopeDep, reading
+from fleetscope.api.analytics_deps import (
+    FactIndexDep,
+    FactStoreDep,
+    ScopedDep,
+    ScopeDep,
+    reading,
+)
 from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.api.routes.analytics_processes import PageDep, VehicleFilter, selected_vehicle
@@ -52,7 +58,11 @@ ErrorFilterDep = Annotated[ErrorFilter, Depends(error_filter)]
 
 @router.get("/Failures", response_model=Envelope[FailuresOut])
 def get_failures(
-    scope: ScopeDep, store: FactStoreDep, settings: SettingsDep, errors: ErrorFilterDep
+    scope: ScopeDep,
+    store: FactStoreDep,
+    index: FactIndexDep,
+    settings: SettingsDep,
+    errors: ErrorFilterDep,
 ) -> Response:
     with reading(store) as cursor:
         result = failures(
@@ -61,6 +71,7 @@ def get_failures(
             now=datetime.now(UTC),
             offline_after=timedelta(seconds=settings.offline_after_seconds),
             errors=errors,
+            rollup_hours=index.rollup_hours if index else None,
         )
     return json_ok(result)
 
