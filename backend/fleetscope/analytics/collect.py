@@ -142,12 +142,15 @@ def _from_grid(
     hours, only = request.hours, request.only
     if hours is None or request.with_cycles or only is None or not only <= GRID_MEASURES:
         return False
-    ranges: list[tuple[Window, int]] = []
+    windows: dict[int, list[Window]] = {}
+    for tagged in sorted(request.windows, key=lambda tagged: tagged.window.start):
+        windows.setdefault(tagged.bucket, []).append(tagged.window)
+    ranges: dict[int, list[Window]] = {}
     pieces: list[Tagged] = []
-    for tagged in request.windows:
-        split = split_hour_ranges([tagged.window], tail_until=tail_until)
-        ranges.extend((whole_hours, tagged.bucket) for whole_hours in split.ranges)
-        pieces.extend(Tagged(piece, tagged.bucket) for piece in split.pieces)
+    for bucket, bucket_windows in windows.items():
+        split = split_hour_ranges(bucket_windows, tail_until=tail_until)
+        ranges[bucket] = split.ranges
+        pieces.extend(Tagged(piece, bucket) for piece in split.pieces)
     found = hours.sums(
         cursor, request.vehicle_ids, ranges, by_vehicle=request.by_vehicle, only=only
     )

@@ -183,7 +183,7 @@ def test_the_grid_follows_facts_written_after_it(store: FactStore) -> None:
 
 def test_a_snapshot_older_than_the_grids_reads_sql(store: FactStore) -> None:
     hours = RollupHours(store)
-    ranges = [(Window(T0, T0 + timedelta(hours=10)), 0)]
+    ranges = {0: [Window(T0, T0 + timedelta(hours=10))]}
     older = store.cursor()
     with read_snapshot(older):
         assert older.execute("SELECT count(*) FROM state_intervals").fetchall()[0][0] > 0
