@@ -97,7 +97,7 @@ class HourMeasures(FollowedHours):
                 fields=tuple((name, name) for name in MEASURE_COLUMNS),
                 fill=tuple(float(EMPTY[name]) for name in MEASURE_COLUMNS),
                 # A sample ends the step under 20 % of the one before it, up to the cap.
-                feeders=(Feeder("battery_samples", "sampled_at", "sampled_at"),),
+                feeder=Feeder("battery_samples", "sampled_at", "sampled_at"),
                 lead_hours=-(-store.low_cap_us // MICROS_PER_HOUR),
             ),
         )

@@ -1,19 +1,19 @@
 """Hourly rows of the fact store in memory: a grid of vehicles by UTC hours, kept as readers
-see it (the battery measures, ``battery_grid``; the rollups' state times and battery sums,
+see it (the battery measures, ``battery_grid``; measures of the hourly rollups,
 ``rollup_grid``).
 
 A cell holds one vehicle's fields of one hour (float64; ``fill`` where it has no row). At
 most ``MAX_CELLS`` cells: beyond, the oldest hours are left to SQL.
 
-The hourly rows change only with the facts that ``Feeder`` tables append (in the same
-transaction), and those are only appended between the store's rebuilds and merges
-(``FactStore.generation``). So the grid holds the rows of one snapshot, named by its
-feeders' row counts. A reader whose snapshot holds more rows brings it up to date: the
-feeders' rows after the last ``rowid`` name the vehicles and hours they touched, and the
-grid takes the hourly rows of those vehicles over those hours (and ``lead_hours`` before,
-for rows that a newer fact changes before its own hour). A reader whose snapshot holds
-fewer rows reads SQL. The lock is held while a reader computes from the grid too (a few
-milliseconds): an update changes the grid in place.
+The grid's fields of the hourly rows change only with the facts that one table (its
+``Feeder``) appends, in the same transaction, and facts are only appended between the
+store's rebuilds and merges (``FactStore.generation``). So the grid holds the rows of one
+snapshot, named by its feeder's row count. A reader whose snapshot holds more rows brings
+it up to date: the feeder's rows after the last ``rowid`` name the vehicles and hours they
+touched, and the grid takes the hourly rows of those vehicles over those hours (and
+``lead_hours`` before, for rows that a newer fact changes before its own hour). A reader
+whose snapshot holds fewer rows reads SQL. The lock is held while a reader computes from
+the grid too (a few milliseconds): an update changes the grid in place.
 """
 
 import threading
@@ -52,7 +52,7 @@ class GridSource:
     table: str
     fields: tuple[tuple[str, str], ...]  # (name, SQL)
     fill: tuple[float, ...]
-    feeders: tuple[Feeder, ...]
+    feeder: Feeder
     lead_hours: int = 0
 
     @property
@@ -136,8 +136,9 @@ class HourGrid:
     def running_sums(self, fields: tuple[int, ...]) -> Floats:
         """The sums of ``fields`` over the hours before each column: [field, vehicle row,
         hour + 1], zero at 0, so that the hours [s, e) sum to ``[..., e] - [..., s]`` (a
-        span of a year costs two lookups instead of 8,760 additions). Brought up to date
-        from the first hour changed since it was last asked for."""
+        span of a year costs two lookups instead of 8,760 additions; in float64 a year's
+        sum of seconds keeps about 10^-8 s). Brought up to date from the first hour changed
+        since it was last asked for."""
         running = self._running.get(fields)
         start = self._stale_from.get(fields, 0)
         if running is None:
@@ -170,8 +171,8 @@ class FollowedHours:
         self._lock = threading.Lock()
         self._grid: HourGrid | None = None
         self._generation = -1
-        self._counts: tuple[int, ...] = ()  # the feeders' rows in the snapshot the grid holds
-        self._next_rowids = [0] * len(source.feeders)  # above the rowid of each of them
+        self._rows = 0  # the feeder's rows in the snapshot the grid holds
+        self._next_rowid = 0  # above the rowid of each of them
 
     @contextmanager
     def current(self, cursor: duckdb.DuckDBPyConnection) -> Iterator[HourGrid | None]:
@@ -181,45 +182,36 @@ class FollowedHours:
 
     def _current(self, cursor: duckdb.DuckDBPyConnection) -> HourGrid | None:
         generation = self._store.generation
-        # Counted from the tables' metadata: max(rowid) would scan them.
-        counts = tuple(count_rows(cursor, feeder.table) for feeder in self._source.feeders)
+        rows = count_rows(cursor, self._source.feeder.table)  # max(rowid) would scan it
         if generation % 2 or generation != self._store.generation:
             return None  # a rebuild or merge under way
         if generation != self._generation:
             self._grid, self._generation = None, generation
-        if self._grid is not None:
-            older = [count < held for count, held in zip(counts, self._counts, strict=True)]
-            if any(older):
-                return None  # an older snapshot
-        if self._grid is None or counts != self._counts:
+        if self._grid is not None and rows < self._rows:
+            return None  # an older snapshot
+        if self._grid is None or rows > self._rows:
             self._grid = self._followed(cursor, self._grid)
-            self._counts = counts
+            self._rows = rows
         return self._grid
 
     def _followed(self, cursor: duckdb.DuckDBPyConnection, grid: HourGrid | None) -> HourGrid:
-        """``grid`` (None: an empty one) with the cells that the feeders' rows after their
-        ``_next_rowids`` changed (module text): all of them, for a grid of no rows yet."""
+        """``grid`` (None: an empty one) with the cells that the feeder's rows after
+        ``_next_rowid`` changed (module text): all of them, for a grid of no rows yet."""
         source = self._source
-        parts = " UNION ALL ".join(
-            f"SELECT {index} AS feeder, vehicle_id, epoch_us({feeder.first}) AS first_us, "  # noqa: S608 - constants only
-            f"epoch_us({feeder.last}) AS last_us, rowid FROM {feeder.table} WHERE rowid >= ?"
-            for index, feeder in enumerate(source.feeders)
-        )
+        feeder = source.feeder
         touched = cursor.execute(
-            "SELECT feeder, list(DISTINCT vehicle_id), min(first_us) // 3600000000, "  # noqa: S608 - constants only
-            f"max(last_us), max(rowid) FROM ({parts}) GROUP BY feeder",
-            [rowid if grid else 0 for rowid in self._next_rowids],
-        ).fetchall()
+            f"SELECT list(DISTINCT vehicle_id), min(epoch_us({feeder.first})) // 3600000000, "  # noqa: S608 - constants only
+            f"max(epoch_us({feeder.last})), max(rowid) FROM {feeder.table} WHERE rowid >= ?",
+            [self._next_rowid if grid else 0],
+        ).fetchall()[0]
         grid = grid or HourGrid(source, [], 0, 0)
-        if not touched:
+        vehicles, first, latest, last_rowid = sorted(touched[0] or []), *touched[1:]
+        if first is None:
             return grid
-        vehicles = sorted({int(v) for row in touched for v in row[1]})
-        first = min(int(row[2]) for row in touched)
-        latest_us = max(int(row[3]) for row in touched)
-        for row in touched:
-            self._next_rowids[int(row[0])] = int(row[4]) + 1
+        self._next_rowid = int(last_rowid) + 1
+        latest_us = int(latest)
         grid.latest_us = max(grid.latest_us, latest_us)
-        first_hour = first - source.lead_hours
+        first_hour = int(first) - source.lead_hours
         end_hour = latest_us // MICROS_PER_HOUR + 1
         if not grid.fits(vehicles, first_hour, end_hour):
             earliest = min(first_hour, grid.first_hour) if grid.row_of else first_hour

@@ -47,7 +47,7 @@ class _Group:
             table="rollup_hourly",
             fields=tuple((name, name) for name in self.measures),
             fill=tuple(np.nan if name == _MINIMUM else 0.0 for name in self.measures),
-            feeders=(self.feeder,),
+            feeder=self.feeder,
         )
 
 
