@@ -5,13 +5,11 @@ readers see them: for answers that add up the rows of T in NumPy on every reques
 Battery's charge sessions over 30 days: 5-7 ms by SQL (more beside the other reader of the
 answer), well under 1 ms here; a year of 100 vehicles is about 110,000 rows (4 MB).
 
-As the battery grid (``battery_grid``): the rows of one snapshot, named by the table's row
-count (the store only appends facts between its rebuilds and merges, which change its
-``generation`` and drop the rows held). A reader whose snapshot holds more rows reads those
-after the last ``rowid`` and merges them in; one whose snapshot holds fewer reads SQL.
+The rows of one snapshot, followed as ``followed`` says: a reader whose snapshot holds more
+rows reads those after the last ``rowid`` and merges them in; one whose snapshot holds
+fewer reads SQL.
 """
 
-import threading
 from dataclasses import dataclass
 
 import duckdb
@@ -19,6 +17,7 @@ import numpy as np
 
 from fleetscope.analytics.fact_arrays import Arrays, Ints, in_windows
 from fleetscope.analytics.fact_rows import Selection
+from fleetscope.analytics.followed import Followed
 from fleetscope.analytics.snapshot import count_rows
 from fleetscope.facts.rawlog import to_micros
 from fleetscope.facts.store import FactStore
@@ -36,8 +35,6 @@ class RowSource:
 
 @dataclass(frozen=True, slots=True)
 class _Held:
-    rows: int  # the table's rows in the snapshot held
-    next_rowid: int  # above the rowid of each of them
     at_us: Ints  # ascending
     columns: Arrays  # in the order of ``at_us``
 
@@ -66,52 +63,40 @@ class _Held:
         return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
 
 
-def _merged(held: _Held | None, newer: Arrays, *, rows: int) -> _Held:
-    next_rowid = int(newer.pop("rowid").max()) + 1
+def _merged(held: _Held | None, newer: Arrays, *, after: int) -> tuple[_Held, int]:
+    rowids = newer.pop("rowid")
+    next_rowid = int(rowids.max()) + 1 if len(rowids) else after
     at_us = np.asarray(newer.pop("at_us"), np.int64)
     columns = {name: np.asarray(values) for name, values in newer.items()}
     if held is not None:
-        next_rowid = max(next_rowid, held.next_rowid)
         at_us = np.concatenate([held.at_us, at_us])
         columns = {name: np.concatenate([held.columns[name], columns[name]]) for name in columns}
     order = np.argsort(at_us, kind="stable")
-    return _Held(rows, next_rowid, at_us[order], {n: v[order] for n, v in columns.items()})
+    return _Held(at_us[order], {n: v[order] for n, v in columns.items()}), next_rowid
 
 
-class AppendedRows:
+class AppendedRows(Followed[_Held]):
     """The rows of ``source`` in the served fact store (module text)."""
 
     def __init__(self, store: FactStore, source: RowSource) -> None:
-        self._store = store
+        super().__init__(store, source.table)
         self._source = source
-        self._lock = threading.Lock()
-        self._held: _Held | None = None
-        self._generation = -1
 
     def in_periods(self, cursor: duckdb.DuckDBPyConnection, selection: Selection) -> Arrays | None:
-        """``arrays_in_periods`` of the source for the cursor's snapshot; None: SQL."""
-        held = self.current(cursor)
-        return None if held is None else held.in_periods(selection)
+        """``arrays_in_periods`` of the source for the cursor's snapshot; None: SQL (also
+        for an empty table: nothing to hold)."""
+        if count_rows(cursor, self._source.table) == 0:
+            return None
+        with self.current(cursor) as held:
+            return None if held is None else held.in_periods(selection)
 
-    def current(self, cursor: duckdb.DuckDBPyConnection) -> _Held | None:
-        """The rows of the cursor's snapshot, brought up to date if it holds more."""
-        generation = self._store.generation
-        count = count_rows(cursor, self._source.table)
-        if count == 0 or generation % 2 or generation != self._store.generation:
-            return None  # nothing to hold, or a rebuild or merge under way
-        with self._lock:
-            if generation != self._generation:
-                self._held, self._generation = None, generation
-            held = self._held
-            if held is not None and count <= held.rows:
-                return held if count == held.rows else None  # fewer: an older snapshot
-            source = self._source
-            newer = cursor.execute(
-                f"SELECT rowid, epoch_us(f.{source.at}) AS at_us, {source.columns} "  # noqa: S608 - constants only
-                f"FROM {source.table} f WHERE rowid >= ?",
-                [held.next_rowid if held is not None else 0],
-            ).fetchnumpy()
-            if (held.rows if held is not None else 0) + len(newer["rowid"]) != count:
-                return None  # not only appended: this snapshot reads SQL
-            self._held = _merged(held, dict(newer), rows=count)
-            return self._held
+    def follow(
+        self, cursor: duckdb.DuckDBPyConnection, held: _Held | None, *, after: int
+    ) -> tuple[_Held, int]:
+        source = self._source
+        newer = cursor.execute(
+            f"SELECT rowid, epoch_us(f.{source.at}) AS at_us, {source.columns} "  # noqa: S608 - constants only
+            f"FROM {source.table} f WHERE rowid >= ?",
+            [after],
+        ).fetchnumpy()
+        return _merged(held, dict(newer), after=after)

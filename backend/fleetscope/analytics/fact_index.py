@@ -186,7 +186,8 @@ class FactIndex:
             pass
 
     def _warm_charge_sessions(self, cursor: duckdb.DuckDBPyConnection, _generation: int) -> None:
-        self.charge_sessions.current(cursor)
+        with self.charge_sessions.current(cursor):
+            pass
 
     def _warm_rollup_hours(self, cursor: duckdb.DuckDBPyConnection, _generation: int) -> None:
         self.rollup_hours.warm(cursor)

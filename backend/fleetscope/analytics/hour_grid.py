@@ -6,19 +6,15 @@ A cell holds one vehicle's fields of one hour (float64; ``fill`` where it has no
 most ``MAX_CELLS`` cells: beyond, the oldest hours are left to SQL.
 
 The grid's fields of the hourly rows change only with the facts that one table (its
-``Feeder``) appends, in the same transaction, and facts are only appended between the
-store's rebuilds and merges (``FactStore.generation``). So the grid holds the rows of one
-snapshot, named by its feeder's row count. A reader whose snapshot holds more rows brings
-it up to date: the feeder's rows after the last ``rowid`` name the vehicles and hours they
-touched, and the grid takes the hourly rows of those vehicles over those hours (and
-``lead_hours`` before, for rows that a newer fact changes before its own hour). A reader
-whose snapshot holds fewer rows reads SQL. The lock is held while a reader computes from
-the grid too (a few milliseconds): an update changes the grid in place.
+``Feeder``) appends, in the same transaction: the grid follows that table (``followed``).
+A reader whose snapshot holds more of its rows brings the grid up to date: the rows after
+the last ``rowid`` name the vehicles and hours they touched, and the grid takes the hourly
+rows of those vehicles over those hours (and ``lead_hours`` before, for rows that a newer
+fact changes before its own hour). A reader whose snapshot holds fewer rows reads SQL. The
+lock is held while a reader computes from the grid too (a few milliseconds): an update
+changes the grid in place.
 """
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +22,7 @@ import duckdb
 import numpy as np
 
 from fleetscope.analytics.battery_measures import Floats, filled
-from fleetscope.analytics.snapshot import count_rows
+from fleetscope.analytics.followed import Followed
 from fleetscope.facts.battery_hours import MICROS_PER_HOUR
 from fleetscope.facts.store import FactStore
 
@@ -162,53 +158,29 @@ class HourGrid:
         return [(start, min(end, limit)) for start, end in spans if start < limit]
 
 
-class FollowedHours:
+class FollowedHours(Followed[HourGrid]):
     """The ``HourGrid`` of ``source`` in the served fact store (module text)."""
 
     def __init__(self, store: FactStore, source: GridSource) -> None:
-        self._store = store
+        super().__init__(store, source.feeder.table)
         self._source = source
-        self._lock = threading.Lock()
-        self._grid: HourGrid | None = None
-        self._generation = -1
-        self._rows = 0  # the feeder's rows in the snapshot the grid holds
-        self._next_rowid = 0  # above the rowid of each of them
 
-    @contextmanager
-    def current(self, cursor: duckdb.DuckDBPyConnection) -> Iterator[HourGrid | None]:
-        """The grid of the cursor's snapshot (None: SQL), held for the ``with`` block."""
-        with self._lock:
-            yield self._current(cursor)
-
-    def _current(self, cursor: duckdb.DuckDBPyConnection) -> HourGrid | None:
-        generation = self._store.generation
-        rows = count_rows(cursor, self._source.feeder.table)  # max(rowid) would scan it
-        if generation % 2 or generation != self._store.generation:
-            return None  # a rebuild or merge under way
-        if generation != self._generation:
-            self._grid, self._generation = None, generation
-        if self._grid is not None and rows < self._rows:
-            return None  # an older snapshot
-        if self._grid is None or rows > self._rows:
-            self._grid = self._followed(cursor, self._grid)
-            self._rows = rows
-        return self._grid
-
-    def _followed(self, cursor: duckdb.DuckDBPyConnection, grid: HourGrid | None) -> HourGrid:
-        """``grid`` (None: an empty one) with the cells that the feeder's rows after
-        ``_next_rowid`` changed (module text): all of them, for a grid of no rows yet."""
+    def follow(
+        self, cursor: duckdb.DuckDBPyConnection, held: HourGrid | None, *, after: int
+    ) -> tuple[HourGrid, int]:
+        """``held`` (None: an empty grid) with the cells that the feeder's rows from
+        ``after`` on changed (module text)."""
         source = self._source
         feeder = source.feeder
         touched = cursor.execute(
             f"SELECT list(DISTINCT vehicle_id), min(epoch_us({feeder.first})) // 3600000000, "  # noqa: S608 - constants only
             f"max(epoch_us({feeder.last})), max(rowid) FROM {feeder.table} WHERE rowid >= ?",
-            [self._next_rowid if grid else 0],
+            [after],
         ).fetchall()[0]
-        grid = grid or HourGrid(source, [], 0, 0)
+        grid = held or HourGrid(source, [], 0, 0)
         vehicles, first, latest, last_rowid = sorted(touched[0] or []), *touched[1:]
         if first is None:
-            return grid
-        self._next_rowid = int(last_rowid) + 1
+            return grid, after
         latest_us = int(latest)
         grid.latest_us = max(grid.latest_us, latest_us)
         first_hour = int(first) - source.lead_hours
@@ -222,7 +194,7 @@ class FollowedHours:
             first_hour=first_hour,
             end_hour=end_hour,
         )
-        return grid
+        return grid, int(last_rowid) + 1
 
 
 def _read(

@@ -90,10 +90,11 @@ def test_rows_appended_later_are_merged_in_time_order(
     with read_snapshot(cursor):
         after = held.in_periods(cursor, selection)
         expected = _by_sql(cursor, selection)
-        rows = held.current(cursor)
-    assert before is not None and after is not None and rows is not None
+        with held.current(cursor) as rows:
+            assert rows is not None
+            assert len(rows.at_us) == 13 * 24 * 6 and bool(np.all(np.diff(rows.at_us) >= 0))
+    assert before is not None and after is not None
     assert _rows(after) == _rows(expected) and len(_rows(after)) > len(_rows(before))
-    assert rows.rows == 13 * 24 * 6 and bool(np.all(np.diff(rows.at_us) >= 0))
 
 
 def test_a_snapshot_with_fewer_rows_reads_sql(
@@ -101,7 +102,8 @@ def test_a_snapshot_with_fewer_rows_reads_sql(
 ) -> None:
     _insert_orders(cursor, first=datetime(2026, 3, 1, tzinfo=UTC), count=14 * 24 * 6)
     held = AppendedRows(fact_store, ORDERS)
-    assert held.current(cursor) is not None
+    with held.current(cursor) as rows:
+        assert rows is not None
     cursor.execute("DELETE FROM orders WHERE vehicle_id = 3")
     assert held.in_periods(cursor, _selection(None)) is None
 
