@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import duckdb
 import numpy as np
 
-from fleetscope.analytics.fact_arrays import Arrays, Ints, in_windows
+from fleetscope.analytics.fact_arrays import Arrays, Ints, joined, tagged
 from fleetscope.analytics.fact_rows import Selection
 from fleetscope.analytics.followed import Followed
 from fleetscope.analytics.snapshot import count_rows
@@ -46,21 +46,12 @@ class _Held:
             if not part.windows or not part.vehicle_ids:
                 continue
             windows = sorted(part.windows, key=lambda item: item[0].start)
-            starts = np.array([to_micros(w.start) for w, _ in windows], np.int64)
-            ends = np.array([to_micros(w.end) for w, _ in windows], np.int64)
-            first, last = np.searchsorted(self.at_us, [starts[0], ends[-1]]).tolist()
-            inside, window = in_windows(self.at_us[first:last], starts=starts, ends=ends)
-            inside &= np.isin(vehicles[first:last], part.vehicle_ids)
-            kept = {name: values[first:last][inside] for name, values in self.columns.items()}
-            kept["bucket"] = np.array([bucket for _, bucket in windows], np.int64)[window[inside]]
-            parts.append(kept)
-        if len(parts) == 1:
-            return parts[0]
-        if not parts:
-            return {name: values[:0] for name, values in self.columns.items()} | {
-                "bucket": np.empty(0, np.int64)
-            }
-        return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+            bounds = [to_micros(windows[0][0].start), to_micros(windows[-1][0].end)]
+            first, last = np.searchsorted(self.at_us, bounds).tolist()
+            selected = np.flatnonzero(np.isin(vehicles[first:last], part.vehicle_ids)) + first
+            columns = {name: values[selected] for name, values in self.columns.items()}
+            parts.append(tagged(self.at_us[selected], columns, windows))
+        return joined(parts, {name: values[:0] for name, values in self.columns.items()})
 
 
 def _merged(held: _Held | None, newer: Arrays, *, after: int) -> tuple[_Held, int]:

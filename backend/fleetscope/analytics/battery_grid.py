@@ -12,8 +12,6 @@ an hour before its own, whose step under 20 % it may end (the writer recomputes 
 ``battery_hours.refresh``).
 """
 
-from datetime import datetime
-
 import numpy as np
 
 from fleetscope.analytics.battery_measures import EMPTY, Keys, Units, combine, moved
@@ -21,14 +19,9 @@ from fleetscope.analytics.battery_slots import MICROS, SlotGrid
 from fleetscope.analytics.hour_grid import Feeder, FollowedHours, GridSource, HourGrid
 from fleetscope.analytics.periods import Window
 from fleetscope.facts.battery_hours import MEASURE_COLUMNS, MICROS_PER_HOUR, TABLE
-from fleetscope.facts.rawlog import to_micros
 from fleetscope.facts.store import FactStore
 
 _FIELD = {name: index for index, name in enumerate(MEASURE_COLUMNS)}
-
-
-def _hour(at: datetime) -> int:
-    return to_micros(at) // MICROS_PER_HOUR
 
 
 def slot_units(
@@ -44,20 +37,16 @@ def slot_units(
     ``grid`` with samples, from the cells ``held``, keyed vehicle x ``key_base`` +
     ``first_key`` + slot; None when the ranges begin before the hours it holds
     (``MAX_CELLS``)."""
-    spans = [(_hour(r.start) - held.first_hour, _hour(r.end) - held.first_hour) for r in ranges]
+    spans = held.hour_span(ranges)
+    if spans is None:
+        return None
     rows = [held.row_of[vehicle] for vehicle in sorted(vehicle_ids) if vehicle in held.row_of]
-    if spans and spans[0][0] < 0:
-        if not held.empty_before:
-            return None
-        spans = [(max(start, 0), end) for start, end in spans if end > 0]
-    low, high = (
-        (spans[0][0], min(spans[-1][1], held.end_hour - held.first_hour)) if spans else (0, 0)
-    )
+    low, high = (spans[0][0], spans[-1][1]) if spans else (0, 0)
     if low >= high or not rows:
         return np.empty(0, dtype=np.int64), {name: np.empty(0) for name in MEASURE_COLUMNS}
     inside = np.zeros(high - low, dtype=bool)
     for start, end in spans:
-        inside[max(start, low) - low : min(end, high) - low] = True
+        inside[start - low : end - low] = True
     # A few of many vehicles: their cells (a copy); else a view of all, picked after.
     few = 2 * len(rows) < len(held.row_of)
     cells = held.values[:, rows, low:high] if few else held.values[:, :, low:high]

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fleetscope.analytics.fact_rows import Selection
+from fleetscope.analytics.periods import Window
 from fleetscope.facts.rawlog import to_micros
 
 Ints = npt.NDArray[np.int64]
@@ -27,6 +28,29 @@ def in_windows(positions: Ints, *, starts: Ints, ends: Ints) -> tuple[npt.NDArra
     inside = window >= 0
     inside[inside] = positions[inside] < ends[window[inside]]
     return inside, window
+
+
+def tagged(at_us: Ints, columns: Arrays, windows: list[tuple[Window, int]]) -> Arrays:
+    """``columns`` of the rows whose instant (``at_us``, alike) lies in one of the disjoint
+    ``windows`` (sorted by start), with ``bucket``: that window's."""
+    inside, window = in_windows(
+        at_us,
+        starts=np.array([to_micros(w.start) for w, _ in windows], np.int64),
+        ends=np.array([to_micros(w.end) for w, _ in windows], np.int64),
+    )
+    kept: Arrays = {name: np.asarray(values)[inside] for name, values in columns.items()}
+    kept["bucket"] = np.array([bucket for _, bucket in windows], np.int64)[window[inside]]
+    return kept
+
+
+def joined(parts: list[Arrays], empty: Arrays) -> Arrays:
+    """The sites' arrays one after the other; ``empty`` (the columns without rows) and an
+    empty ``bucket`` for no site."""
+    if not parts:
+        return {**empty, "bucket": np.empty(0, np.int64)}
+    if len(parts) == 1:
+        return parts[0]
+    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
 
 
 def arrays_in_periods(
@@ -45,20 +69,9 @@ def arrays_in_periods(
             f"WHERE list_contains(?::INTEGER[], f.vehicle_id) AND f.{at} >= ? AND f.{at} < ?",
             [part.vehicle_ids, windows[0][0].start, windows[-1][0].end],
         ).fetchnumpy()
-        inside, window = in_windows(
-            np.asarray(fetched.pop("at_us"), np.int64),
-            starts=np.array([to_micros(w.start) for w, _ in windows], np.int64),
-            ends=np.array([to_micros(w.end) for w, _ in windows], np.int64),
-        )
-        kept: Arrays = {name: np.asarray(values)[inside] for name, values in fetched.items()}
-        kept["bucket"] = np.array([bucket for _, bucket in windows], np.int64)[window[inside]]
-        parts.append(kept)
-    if not parts:  # the columns' names and types, without rows
-        empty = cursor.execute(f"SELECT {columns} FROM {table} f WHERE false").fetchnumpy()  # noqa: S608 - constants only
-        return {
-            **{name: np.asarray(values) for name, values in empty.items()},
-            "bucket": np.empty(0, np.int64),
-        }
-    if len(parts) == 1:
-        return parts[0]
-    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+        parts.append(tagged(np.asarray(fetched.pop("at_us"), np.int64), fetched, windows))
+    if parts:
+        return joined(parts, {})
+    # The columns' names and types, without rows.
+    empty = cursor.execute(f"SELECT {columns} FROM {table} f WHERE false").fetchnumpy()  # noqa: S608 - constants only
+    return joined([], {name: np.asarray(values) for name, values in empty.items()})

@@ -1,7 +1,7 @@
 """The ``SortedRuns`` of the served fact store, one per ``RunSource``, kept as readers see
-them; and its hourly battery rows (``battery_grid``), hourly rollups of state times and
-battery samples (``rollup_grid``) and charge sessions (``appended_rows``) in memory, built
-in the same warm-up.
+them; and its hourly battery rows (``battery_grid``), measures of its hourly rollups
+(``rollup_grid``) and charge sessions (``appended_rows``) in memory, built in the same
+warm-up.
 
 Each is built at start-up by ``start_warm_up`` (9-14 s and about 930 MB for the four
 sources of a year of 100 vehicles), or by the first answer over a long period, then brought

@@ -16,6 +16,7 @@ changes the grid in place.
 """
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import duckdb
@@ -23,11 +24,17 @@ import numpy as np
 
 from fleetscope.analytics.battery_measures import Floats, filled
 from fleetscope.analytics.followed import Followed
+from fleetscope.analytics.periods import Window
 from fleetscope.facts.battery_hours import MICROS_PER_HOUR
+from fleetscope.facts.rawlog import to_micros
 from fleetscope.facts.store import FactStore
 
 MAX_CELLS = 2_000_000
 _GROWTH_HOURS = 24 * 30  # room made at once for the hours still to come
+
+
+def _hour(at: datetime) -> int:
+    return to_micros(at) // MICROS_PER_HOUR
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,10 +153,10 @@ class HourGrid:
         self._stale_from[fields] = self.values.shape[2]
         return running
 
-    def hour_span(self, ranges: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
-        """Epoch-hour ranges as this grid's columns, clipped to the hours it holds; None
-        when they begin before them and rows may lie there (``MAX_CELLS``)."""
-        spans = [(start - self.first_hour, end - self.first_hour) for start, end in ranges]
+    def hour_span(self, ranges: list[Window]) -> list[tuple[int, int]] | None:
+        """Whole-hour ranges (ascending) as this grid's columns, clipped to the hours it
+        holds; None when they begin before them and rows may lie there (``MAX_CELLS``)."""
+        spans = [(_hour(r.start) - self.first_hour, _hour(r.end) - self.first_hour) for r in ranges]
         if spans and spans[0][0] < 0:
             if not self.empty_before:
                 return None

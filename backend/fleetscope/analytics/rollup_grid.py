@@ -26,8 +26,6 @@ from fleetscope.analytics.hour_grid import Feeder, FollowedHours, GridSource, Ho
 from fleetscope.analytics.measure_table import COLUMN, MIN_COLUMN, STATE_MEASURES, Matrix
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.rollup_read import FLEET
-from fleetscope.facts.battery_hours import MICROS_PER_HOUR
-from fleetscope.facts.rawlog import to_micros
 from fleetscope.facts.store import FactStore
 
 _MINIMUM = "battery_charge_min"  # NaN for none, combined with fmin
@@ -87,7 +85,6 @@ class RollupHours:
         """The measures ``only`` (of ``GRID_MEASURES``) of the whole hours ``ranges`` (per
         bucket, ascending) per vehicle (or ``FLEET``) and bucket, as rows of ``add_rows``;
         None when a grid does not hold the cursor's snapshot or the hours."""
-        hours = {bucket: [_hours(window) for window in found] for bucket, found in ranges.items()}
         found: list[Rows] = []
         for group, grid in self._grids:
             if not only.intersection(group.measures):
@@ -95,7 +92,7 @@ class RollupHours:
             with grid.current(cursor) as held:
                 rows = None
                 if held is not None:
-                    rows = bucket_sums(held, group, vehicle_ids, hours, by_vehicle=by_vehicle)
+                    rows = bucket_sums(held, group, vehicle_ids, ranges, by_vehicle=by_vehicle)
             if rows is None:
                 return None
             found.append(rows)
@@ -108,21 +105,17 @@ class RollupHours:
                 pass
 
 
-def _hours(window: Window) -> tuple[int, int]:
-    return to_micros(window.start) // MICROS_PER_HOUR, to_micros(window.end) // MICROS_PER_HOUR
-
-
 def bucket_sums(
     held: HourGrid,
     group: _Group,
     vehicle_ids: list[int],
-    hours: Mapping[int, list[tuple[int, int]]],
+    ranges: Mapping[int, Sequence[Window]],
     *,
     by_vehicle: bool,
 ) -> Rows | None:
-    """The group's measures of the whole ``hours`` (per bucket, ascending epoch-hour
-    ranges) per vehicle (or ``FLEET``) and bucket: the keys with any. None when the hours
-    begin before those held."""
+    """The group's measures of the whole-hour ``ranges`` (per bucket, ascending) per
+    vehicle (or ``FLEET``) and bucket: the keys with any. None when the ranges begin
+    before the hours held."""
     present = [(v, held.row_of[v]) for v in vehicle_ids if v in held.row_of]
     columns = [COLUMN[name] for name in group.measures]
     summed = tuple(i for i, name in enumerate(group.measures) if name != _MINIMUM)
@@ -130,8 +123,8 @@ def bucket_sums(
     vehicles: list[int] = []
     buckets: list[int] = []
     values: list[Matrix] = []
-    for bucket, bucket_hours in sorted(hours.items()):
-        spans = held.hour_span(bucket_hours)
+    for bucket, bucket_ranges in sorted(ranges.items()):
+        spans = held.hour_span(list(bucket_ranges))
         if spans is None:
             return None
         if not spans or not present:
