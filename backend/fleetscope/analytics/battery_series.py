@@ -22,7 +22,7 @@ from typing_extensions import TypedDict
 from fleetscope.analytics.battery_measures import Keys
 from fleetscope.analytics.battery_slots import ChargeLines, HealthLine, SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT
-from fleetscope.analytics.instants import Instant, iso_instants
+from fleetscope.analytics.instants import EpochMillis, epoch_millis
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.appstore.schemas import camel_case
 
@@ -32,12 +32,13 @@ SERIES_POINT_BUDGET = 10_000
 MIN_SERIES_BUCKETS = 50
 
 
-# Points as [instant, value] pairs, the instants ISO 8601 text: 15,000 points as datetimes
-# and models cost more than the reading that finds them, and pairs serialise five times as
-# fast as objects (and are what the chart draws).
-ChargePoint = tuple[Instant, Annotated[float, Field(description="state of charge in percent")]]
+# Points as [epoch milliseconds, value] pairs, what the chart draws: 15,000 points as
+# datetimes and models cost more than the reading that finds them, pairs serialise five
+# times as fast as objects, and numbers need no formatting here nor parsing in the browser
+# (ISO text: 3-4 ms of an answer).
+ChargePoint = tuple[EpochMillis, Annotated[float, Field(description="state of charge in percent")]]
 HealthPoint = tuple[
-    Instant, Annotated[float, Field(description="state of health (SoH) in percent")]
+    EpochMillis, Annotated[float, Field(description="state of health (SoH) in percent")]
 ]
 
 
@@ -105,7 +106,7 @@ def _charge_points(lines: ChargeLines) -> dict[int, list[ChargePoint]]:
         (np.where(low_first, lines.low, lines.high), np.where(low_first, lines.high, lines.low))
     ).ravel()
     kept = np.column_stack((np.ones(len(two), dtype=bool), two)).ravel()
-    points = list(zip(iso_instants(at[kept]), charge[kept].tolist(), strict=True))
+    points = list(zip(epoch_millis(at[kept]), charge[kept].tolist(), strict=True))
     return _by_vehicle(np.repeat(lines.vehicle_id, 1 + two), points)
 
 
@@ -116,11 +117,8 @@ def _health_points(
     microseconds."""
     rows = ~np.isnan(lines.health)
     vehicles, slots = lines.vehicle_id[rows], lines.slot[rows]
-    # Every vehicle's points lie at the same few middles: each formatted once.
-    every_middle = grid.middles_us()
-    texts = np.array(iso_instants(every_middle), dtype=object)[slots].tolist()
-    middles_us = every_middle[slots]
-    points = list(zip(texts, lines.health[rows].tolist(), strict=True))
+    middles_us = grid.middles_us()[slots]
+    points = list(zip(epoch_millis(middles_us), lines.health[rows].tolist(), strict=True))
     return _by_vehicle(vehicles, points), _by_vehicle(vehicles, middles_us.tolist())
 
 

@@ -1,6 +1,6 @@
-"""Instants for JSON answers that carry thousands of them (chart points, map points): ISO
-8601 text in UTC to the millisecond, made from epoch microseconds in numpy. As datetimes,
-each would cost a conversion, a validation and a serialisation."""
+"""Instants for JSON answers that carry thousands of them, made from epoch microseconds in
+numpy: ISO 8601 text in UTC to the millisecond (map points), or epoch milliseconds (chart
+lines). As datetimes, each would cost a conversion, a validation and a serialisation."""
 
 from typing import Annotated
 
@@ -13,6 +13,12 @@ Instant = Annotated[
     Field(
         description="UTC, ISO 8601 to the millisecond", json_schema_extra={"format": "date-time"}
     ),
+]
+
+# What a chart's time axis takes as it is (ECharts, ``Date``): a number to read, where ISO
+# text is formatted here (2-3 ms for 10,000) and parsed again in the browser.
+EpochMillis = Annotated[
+    int, Field(description="UTC instant in milliseconds since 1970-01-01T00:00:00Z")
 ]
 
 _ISO_TEMPLATE = np.frombuffer("0000-00-00T00:00:00.000Z".encode("utf-32-le"), dtype=np.uint32)
@@ -45,3 +51,9 @@ def iso_instants(epoch_us: npt.NDArray[np.float64] | npt.NDArray[np.int64]) -> l
             value = value // 10
     texts: list[str] = characters.view(f"U{len(_ISO_TEMPLATE)}").ravel().tolist()
     return texts
+
+
+def epoch_millis(epoch_us: npt.NDArray[np.float64] | npt.NDArray[np.int64]) -> list[int]:
+    """Instants as epoch milliseconds, truncated like ``iso_instants``."""
+    millis: list[int] = (epoch_us.astype(np.int64) // 1000).tolist()
+    return millis

@@ -1,7 +1,7 @@
 """Battery against the simulator's ground truth: sessions, depth of discharge, cycles, and
 the charge and health lines over time."""
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from fastapi.testclient import TestClient
 
@@ -66,6 +66,10 @@ def test_sessions_depth_and_cycles_match_truth(world: World, customer: TestClien
     assert abs(fleet["equivalentFullCycles"] - sum(all_depths) / 100) < 1e-8
 
 
+def _instant(epoch_millis: int) -> datetime:
+    return datetime.fromtimestamp(epoch_millis / 1000, UTC)
+
+
 def test_charge_series_is_downsampled_and_keeps_extremes(
     world: World, customer: TestClient
 ) -> None:
@@ -77,6 +81,10 @@ def test_charge_series_is_downsampled_and_keeps_extremes(
         charges = [charge for _, charge in series["points"]]
         assert 0 < len(times) <= 500
         assert times == sorted(times)
+        # Epoch milliseconds within the period (site-local days in Europe/Berlin).
+        assert all(isinstance(at, int) for at in times)
+        assert datetime(2026, 10, 23, 22, tzinfo=UTC) <= _instant(times[0])
+        assert _instant(times[-1]) < datetime(2026, 10, 26, 23, tzinfo=UTC)
         # Charging below 30 % and up to 90 %: the extremes survive downsampling.
         assert min(charges) < 31 and max(charges) >= 89
 
@@ -92,7 +100,7 @@ def test_health_series_follows_the_reported_health_and_its_fitted_line(
     assert [s["vehicleId"] for s in data["healthSeries"]] == world.ham_ids
     for series in data["healthSeries"]:
         figures = entries[series["vehicleId"]]
-        times = [datetime.fromisoformat(at) for at, _ in series["points"]]
+        times = [_instant(at) for at, _ in series["points"]]
         health = [value for _, value in series["points"]]
         # One point per slot of the charge series, each slot at most once.
         assert 0 < len(times) <= 250

@@ -22,6 +22,11 @@ def _us(hour: int, minute: int) -> float:
     return float(to_micros(START + timedelta(hours=hour, minutes=minute)))
 
 
+def _ms(hour: int, minute: int) -> int:
+    """The chart's instant: epoch milliseconds."""
+    return int((START + timedelta(hours=hour, minutes=minute)).timestamp() * 1000)
+
+
 def _scope() -> AnalyticsScope:
     vehicles = [VehicleRef(1, "V1", 1), VehicleRef(2, "V2", 1), VehicleRef(3, "V3", 1)]
     return AnalyticsScope(
@@ -50,23 +55,23 @@ def test_points_follow_time_within_each_slot_and_health_sits_at_the_middle() -> 
     charge = {s["vehicle_id"]: s["points"] for s in series.charge}
     assert charge == {
         1: [
-            ("2026-03-10T00:10:00.000Z", 40.0),
-            ("2026-03-10T00:40:00.000Z", 45.0),
-            ("2026-03-10T03:05:00.000Z", 35.0),
-            ("2026-03-10T03:50:00.000Z", 30.0),
-            ("2026-03-10T07:05:00.000Z", 55.5),
+            (_ms(0, 10), 40.0),
+            (_ms(0, 40), 45.0),
+            (_ms(3, 5), 35.0),
+            (_ms(3, 50), 30.0),
+            (_ms(7, 5), 55.5),
         ],
-        2: [("2026-03-10T05:20:00.000Z", 80.0), ("2026-03-10T05:40:00.000Z", 81.0)],
+        2: [(_ms(5, 20), 80.0), (_ms(5, 40), 81.0)],
         3: [],
     }
     health = {s["vehicle_id"]: s for s in series.health}
     assert health[1]["points"] == [
-        ("2026-03-10T00:30:00.000Z", 96.0),
-        ("2026-03-10T07:30:00.000Z", 95.5),
+        (_ms(0, 30), 96.0),
+        (_ms(7, 30), 95.5),
     ]
     assert health[1]["trend"] == [
-        ("2026-03-10T00:30:00.000Z", line.at(to_micros(START + timedelta(minutes=30)))),
-        ("2026-03-10T07:30:00.000Z", line.at(to_micros(START + timedelta(hours=7, minutes=30)))),
+        (_ms(0, 30), line.at(to_micros(START + timedelta(minutes=30)))),
+        (_ms(7, 30), line.at(to_micros(START + timedelta(hours=7, minutes=30)))),
     ]
     assert health[2]["points"] == health[2]["trend"] == health[3]["points"] == []
 

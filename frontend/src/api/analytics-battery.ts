@@ -3,8 +3,8 @@ import { callApi } from './client';
 
 /** Battery analytics (`/v2/Analytics/Battery`). Charges are percentages (0..100). */
 
-/** [at (ISO 8601, UTC), charge in percent]: the pair a chart line draws. */
-export type ChargePoint = [at: string, charge: number];
+/** [at (UTC, epoch milliseconds), charge in percent]: the pair a chart line draws. */
+export type ChargePoint = [at: number, charge: number];
 
 export interface ChargeSeries {
   vehicleId: number;
@@ -13,8 +13,8 @@ export interface ChargeSeries {
   points: ChargePoint[];
 }
 
-/** [at (ISO 8601, UTC), state of health (SoH) in percent]. */
-export type HealthPoint = [at: string, health: number];
+/** [at (UTC, epoch milliseconds), state of health (SoH) in percent]. */
+export type HealthPoint = [at: number, health: number];
 
 export interface HealthSeries {
   vehicleId: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIsoDate, formatNumber, formatPeriod } from './format';
+import { formatDateTime, formatIsoDate, formatNumber, formatPeriod } from './format';
 
 describe('Intl formatting', () => {
   it('formats numbers per language', () => {
@@ -10,6 +10,14 @@ describe('Intl formatting', () => {
   it('formats ISO dates per language without time-zone shifts', () => {
     expect(formatIsoDate('2026-03-01', 'en', { dateStyle: 'short' })).toBe('01/03/2026');
     expect(formatIsoDate('2026-03-01', 'de', { dateStyle: 'short' })).toBe('01.03.26');
+  });
+
+  it('formats an instant alike from ISO text and from epoch milliseconds (chart points)', () => {
+    const iso = '2026-03-01T14:05:09.250Z';
+    for (const language of ['en', 'de']) {
+      expect(formatDateTime(Date.parse(iso), language)).toBe(formatDateTime(iso, language));
+    }
+    expect(formatDateTime(iso, 'de')).not.toBe(formatDateTime(iso, 'en'));
   });
 });
 

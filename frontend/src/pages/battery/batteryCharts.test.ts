@@ -46,11 +46,11 @@ const data: BatteryResult = {
       vehicleId: 1,
       name: 'AGV 01',
       points: [
-        ['2026-11-21T10:00:00Z', 35.3],
-        ['2026-11-21T10:15:00Z', 33.4],
+        [Date.parse('2026-11-21T10:00:00Z'), 35.3],
+        [Date.parse('2026-11-21T10:15:00Z'), 33.4],
       ],
     },
-    { vehicleId: 2, name: 'AGV 02', points: [['2026-11-21T10:00:00Z', 80]] },
+    { vehicleId: 2, name: 'AGV 02', points: [[Date.parse('2026-11-21T10:00:00Z'), 80]] },
   ],
   healthSeries: [],
   entries: [entry],
@@ -63,8 +63,8 @@ describe('battery transforms', () => {
     const series = seriesOf(model.option);
     expect(series.map((s) => s.name)).toEqual(['AGV 01', 'AGV 02']);
     expect(series[0]?.data).toEqual([
-      ['2026-11-21T10:00:00Z', 35.3],
-      ['2026-11-21T10:15:00Z', 33.4],
+      [Date.parse('2026-11-21T10:00:00Z'), 35.3],
+      [Date.parse('2026-11-21T10:15:00Z'), 33.4],
     ]);
     expect(series[0]?.markLine?.data).toEqual([{ yAxis: 20 }]);
     expect(series[1]?.markLine).toBeUndefined();

@@ -17,21 +17,21 @@ const reporting: HealthSeries = {
   vehicleId: 1,
   name: 'AGV 01',
   points: [
-    ['2026-11-01T00:00:00Z', 96.2],
-    ['2026-11-11T00:00:00Z', 95.5],
-    ['2026-11-21T00:00:00Z', 95.0],
+    [Date.parse('2026-11-01T00:00:00Z'), 96.2],
+    [Date.parse('2026-11-11T00:00:00Z'), 95.5],
+    [Date.parse('2026-11-21T00:00:00Z'), 95.0],
   ],
   // 96.1 -> 95.0 over 20 days: -1.65 points per 30 days.
   trend: [
-    ['2026-11-01T00:00:00Z', 96.1],
-    ['2026-11-21T00:00:00Z', 95.0],
+    [Date.parse('2026-11-01T00:00:00Z'), 96.1],
+    [Date.parse('2026-11-21T00:00:00Z'), 95.0],
   ],
 };
 const silent: HealthSeries = { vehicleId: 2, name: 'AGV 02', points: [], trend: [] };
 const charge = (vehicleId: number, name: string): ChargeSeries => ({
   vehicleId,
   name,
-  points: [['2026-11-01T00:00:00Z', 60]],
+  points: [[Date.parse('2026-11-01T00:00:00Z'), 60]],
 });
 
 function result(healthSeries: HealthSeries[], chargeReported = true): BatteryResult {
@@ -54,9 +54,9 @@ describe('health trend transform', () => {
     const series = seriesOf(healthTrendChart(data, ctx).option);
     expect(series.map((s) => s.name)).toEqual(['AGV 01']);
     expect(series[0]?.data).toEqual([
-      ['2026-11-01T00:00:00Z', 96.2],
-      ['2026-11-11T00:00:00Z', 95.5],
-      ['2026-11-21T00:00:00Z', 95.0],
+      [Date.parse('2026-11-01T00:00:00Z'), 96.2],
+      [Date.parse('2026-11-11T00:00:00Z'), 95.5],
+      [Date.parse('2026-11-21T00:00:00Z'), 95.0],
     ]);
     // AGV 01 is the second line of the page: the charge chart draws it in palette[1] too.
     expect(series[0]?.itemStyle.color).toBe(ctx.theme.palette[1]);
@@ -67,7 +67,10 @@ describe('health trend transform', () => {
       color: ctx.theme.palette[1],
     });
     expect(series[0]?.markLine?.data).toEqual([
-      [{ coord: ['2026-11-01T00:00:00Z', 96.1] }, { coord: ['2026-11-21T00:00:00Z', 95.0] }],
+      [
+        { coord: [Date.parse('2026-11-01T00:00:00Z'), 96.1] },
+        { coord: [Date.parse('2026-11-21T00:00:00Z'), 95.0] },
+      ],
     ]);
   });
 
@@ -100,9 +103,9 @@ describe('health trend transform', () => {
 
 describe('trendAt', () => {
   it('reads the straight line through the two trend points, also beyond them', () => {
-    expect(trendAt(reporting.trend, '2026-11-06T00:00:00Z')).toBeCloseTo(95.825, 10);
-    expect(trendAt(reporting.trend, '2026-12-01T00:00:00Z')).toBeCloseTo(94.45, 10);
-    expect(trendAt([], '2026-11-06T00:00:00Z')).toBeNull();
+    expect(trendAt(reporting.trend, Date.parse('2026-11-06T00:00:00Z'))).toBeCloseTo(95.825, 10);
+    expect(trendAt(reporting.trend, Date.parse('2026-12-01T00:00:00Z'))).toBeCloseTo(94.45, 10);
+    expect(trendAt([], Date.parse('2026-11-06T00:00:00Z'))).toBeNull();
   });
 });
 

@@ -7,19 +7,18 @@ import { percent, timeAxis, vehicleColor } from './batteryChartParts';
 /** Pure transforms of the battery page's health (SoH) trend. Health is a percentage. */
 
 /** The fitted line's value at `at`: a straight line through its two points; null without one. */
-export function trendAt(trend: HealthPoint[], at: string): number | null {
+export function trendAt(trend: HealthPoint[], at: number): number | null {
   const [first, last] = trend;
   if (!first || !last) {
     return null;
   }
   const [firstAt, firstHealth] = first;
   const [lastAt, lastHealth] = last;
-  const start = Date.parse(firstAt);
-  const span = Date.parse(lastAt) - start;
+  const span = lastAt - firstAt;
   if (span === 0) {
     return firstHealth;
   }
-  return firstHealth + ((lastHealth - firstHealth) * (Date.parse(at) - start)) / span;
+  return firstHealth + ((lastHealth - firstHealth) * (at - firstAt)) / span;
 }
 
 /**
