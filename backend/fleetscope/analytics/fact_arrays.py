@@ -30,16 +30,25 @@ def in_windows(positions: Ints, *, starts: Ints, ends: Ints) -> tuple[npt.NDArra
     return inside, window
 
 
-def tagged(at_us: Ints, columns: Arrays, windows: list[tuple[Window, int]]) -> Arrays:
-    """``columns`` of the rows whose instant (``at_us``, alike) lies in one of the disjoint
-    ``windows`` (sorted by start), with ``bucket``: that window's."""
+def window_buckets(
+    at_us: Ints, windows: list[tuple[Window, int]]
+) -> tuple[npt.NDArray[np.bool_], Ints]:
+    """Which instants ``at_us`` lie in one of the disjoint ``windows`` (sorted by start),
+    and the bucket of each of those."""
     inside, window = in_windows(
         at_us,
         starts=np.array([to_micros(w.start) for w, _ in windows], np.int64),
         ends=np.array([to_micros(w.end) for w, _ in windows], np.int64),
     )
+    return inside, np.array([bucket for _, bucket in windows], np.int64)[window[inside]]
+
+
+def tagged(at_us: Ints, columns: Arrays, windows: list[tuple[Window, int]]) -> Arrays:
+    """``columns`` of the rows whose instant (``at_us``, alike) lies in one of the disjoint
+    ``windows`` (sorted by start), with ``bucket``: that window's."""
+    inside, buckets = window_buckets(at_us, windows)
     kept: Arrays = {name: np.asarray(values)[inside] for name, values in columns.items()}
-    kept["bucket"] = np.array([bucket for _, bucket in windows], np.int64)[window[inside]]
+    kept["bucket"] = buckets
     return kept
 
 

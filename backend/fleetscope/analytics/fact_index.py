@@ -1,7 +1,7 @@
 """The ``SortedRuns`` of the served fact store, one per ``RunSource``, kept as readers see
 them; and its hourly battery rows (``battery_grid``), measures of its hourly rollups
-(``rollup_grid``) and charge sessions (``appended_rows``) in memory, built in the same
-warm-up.
+(``rollup_grid``), charge sessions and positioned error episodes (``appended_rows``) in
+memory, built in the same warm-up.
 
 Each is built at start-up by ``start_warm_up`` (9-14 s and about 930 MB for the four
 sources of a year of 100 vehicles), or by the first answer over a long period, then brought
@@ -24,6 +24,7 @@ from fleetscope.analytics.appended_rows import AppendedRows
 from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.battery_sessions import CHARGE_SESSIONS
 from fleetscope.analytics.fact_rows import Selection
+from fleetscope.analytics.failure_points import ERROR_POSITIONS
 from fleetscope.analytics.rollup_grid import RollupHours
 from fleetscope.analytics.snapshot import count_rows, read_snapshot
 from fleetscope.analytics.sorted_runs import RunSource, SortedRuns
@@ -98,6 +99,7 @@ class FactIndex:
         self._warm_up: threading.Thread | None = None
         self.battery_hours = HourMeasures(store)
         self.charge_sessions = AppendedRows(store, CHARGE_SESSIONS)
+        self.error_positions = AppendedRows(store, ERROR_POSITIONS)
         self.rollup_hours = RollupHours(store)
 
     def _of(self, source: RunSource) -> _Runs:
@@ -155,7 +157,8 @@ class FactIndex:
         steps: list[Callable[[duckdb.DuckDBPyConnection, int], None]] = [
             *(partial(self._warm_runs, source) for source in sources),
             self._warm_battery_hours,
-            self._warm_charge_sessions,
+            partial(self._warm_rows, self.charge_sessions),
+            partial(self._warm_rows, self.error_positions),
             self._warm_rollup_hours,
         ]
         for step in steps:
@@ -185,8 +188,9 @@ class FactIndex:
         with self.battery_hours.current(cursor):
             pass
 
-    def _warm_charge_sessions(self, cursor: duckdb.DuckDBPyConnection, _generation: int) -> None:
-        with self.charge_sessions.current(cursor):
+    @staticmethod
+    def _warm_rows(rows: AppendedRows, cursor: duckdb.DuckDBPyConnection, _generation: int) -> None:
+        with rows.current(cursor):
             pass
 
     def _warm_rollup_hours(self, cursor: duckdb.DuckDBPyConnection, _generation: int) -> None:

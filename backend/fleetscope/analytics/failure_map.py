@@ -14,6 +14,7 @@ query) and widened until it holds the newest ``MAX_POINTS`` of every map, so the
 exact whatever the distribution over time.
 """
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -22,9 +23,25 @@ import numpy as np
 from pydantic import Field
 from typing_extensions import TypedDict
 
+from fleetscope.analytics.appended_rows import AppendedRows
+from fleetscope.analytics.fact_arrays import Arrays
 from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
 from fleetscope.analytics.failure_grid import Bounds, Grid, GridSpec, binned, union
-from fleetscope.analytics.failure_layout import TRACK_CELLS, LayoutCache, latest, site_layout
+from fleetscope.analytics.failure_layout import (
+    TRACK_CELLS,
+    Layout,
+    LayoutCache,
+    latest,
+    site_layout,
+)
+from fleetscope.analytics.failure_points import (
+    PointRow,
+    by_map,
+    cells,
+    extents,
+    filtered,
+    newest_rows,
+)
 from fleetscope.analytics.failures import ErrorFilter
 from fleetscope.analytics.instants import Instant, iso_instants
 from fleetscope.analytics.models import PeriodOut
@@ -86,7 +103,7 @@ def _error_rows(selection: Selection, errors: ErrorFilter) -> tuple[str, list[An
 
 def _newest(
     cursor: duckdb.DuckDBPyConnection, sql: str, parameters: list[Any], maps: list[str]
-) -> list[tuple[Any, ...]]:
+) -> list[PointRow]:
     """The newest ``MAX_POINTS`` positioned rows of ``sql`` on each of ``maps``, oldest first.
 
     A top-N per map: ``row_number()`` over a partition sorts every row and cost several
@@ -113,7 +130,7 @@ def newest_points(
     selection: Selection,
     errors: ErrorFilter,
     totals: dict[str, int],
-) -> list[tuple[Any, ...]]:
+) -> list[PointRow]:
     """The newest ``MAX_POINTS`` positioned episodes per map (``totals``: how many each map
     has in T), oldest first; see the module text."""
     bounds = selection.bounds
@@ -137,17 +154,32 @@ def newest_points(
         share *= _WIDEN
 
 
-def failure_map(
+@dataclass(frozen=True, slots=True)
+class _Errors:
+    """The map's errors in T: per map their bounds and number, density cells on the grid
+    of ``specs``, and the newest points (as ``newest_points``)."""
+
+    extents: dict[str, tuple[Bounds, int]]
+    density: dict[str, list[list[int]]]
+    specs: dict[str, GridSpec]
+    rows: list[PointRow]
+
+
+def _density_specs(layout: Layout, extents: dict[str, tuple[Bounds, int]]) -> dict[str, GridSpec]:
+    """Per map, the density grid over the track's and the errors' bounds together."""
+    bounds = {m: track.bounds for m, track in layout.items()}
+    for m, (box, _) in extents.items():
+        bounds[m] = union([bounds[m], box]) if m in bounds else box
+    return {m: GridSpec.covering(box, DENSITY_CELLS) for m, box in bounds.items()}
+
+
+def _errors_by_sql(
     cursor: duckdb.DuckDBPyConnection,
-    scope: AnalyticsScope,
-    *,
-    now: datetime,
+    selection: Selection,
     errors: ErrorFilter,
-    layouts: LayoutCache | None = None,
-) -> FailureMapOut:
-    """``layouts``: the fact store's layout cache (``None``: draw the layout anew)."""
-    layout = site_layout(cursor, scope, now=now, cache=layouts)
-    selection = select_periods(scope, now=now, previous=False)
+    layout: Layout,
+    layouts: LayoutCache | None,
+) -> _Errors:
     error_sql, error_parameters = _error_rows(selection, errors)
     # The density grid covers the map's bounds (track and errors), known only after a scan
     # of the errors. That scan bins them on a guess, the bounds of the map's last request
@@ -158,27 +190,51 @@ def failure_map(
         for m, track in layout.items()
     }
     found = binned(cursor, error_sql, error_parameters, guesses)
-    bounds = {m: track.bounds for m, track in layout.items()}
-    for m, (box, _) in found.extents.items():
-        bounds[m] = union([bounds[m], box]) if m in bounds else box
-    density_specs = {m: GridSpec.covering(box, DENSITY_CELLS) for m, box in bounds.items()}
-    wider = {
-        m: spec
-        for m, spec in density_specs.items()
-        if m in found.extents and spec != guesses.get(m)
-    }
+    specs = _density_specs(layout, found.extents)
+    wider = {m: spec for m, spec in specs.items() if m in found.extents and spec != guesses.get(m)}
     density = found.cells
     if wider:
         density.update(binned(cursor, error_sql, error_parameters, wider).cells)
+    totals = {m: count for m, (_, count) in found.extents.items()}
+    rows = newest_points(cursor, selection, errors, totals)
+    return _Errors(found.extents, density, specs, rows)
+
+
+def _errors_held(rows: Arrays, errors: ErrorFilter, layout: Layout) -> _Errors:
+    """As ``_errors_by_sql``, from the positioned episodes of T held in memory."""
+    rows = filtered(rows, errors)
+    groups = by_map(rows)
+    found = extents(rows, groups)
+    specs = _density_specs(layout, found)
+    return _Errors(found, cells(rows, groups, specs), specs, newest_rows(rows, groups, MAX_POINTS))
+
+
+def failure_map(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    errors: ErrorFilter,
+    layouts: LayoutCache | None = None,
+    positions: AppendedRows | None = None,
+) -> FailureMapOut:
+    """``layouts``: the fact store's layout cache (``None``: draw the layout anew);
+    ``positions``: its positioned error episodes in memory (``ERROR_POSITIONS``), if kept."""
+    layout = site_layout(cursor, scope, now=now, cache=layouts)
+    selection = select_periods(scope, now=now, previous=False)
+    held = positions.in_periods(cursor, selection) if positions is not None else None
+    if held is not None:
+        found = _errors_held(held, errors, layout)
+    else:
+        found = _errors_by_sql(cursor, selection, errors, layout, layouts)
     if layouts is not None:
-        layouts.remember_bounds(bounds)
+        layouts.remember_bounds({m: spec.bounds for m, spec in found.specs.items()})
     totals = {m: count for m, (_, count) in found.extents.items()}
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-    rows = newest_points(cursor, selection, errors, totals)
-    starts = iso_instants(np.array([row[4] for row in rows], dtype=np.int64))
+    starts = iso_instants(np.array([row[4] for row in found.rows], dtype=np.int64))
     points: dict[str, list[ErrorPoint]] = {}
     for (vehicle_id, error_type, level, description, _, x, y, map_id), start in zip(
-        rows, starts, strict=True
+        found.rows, starts, strict=True
     ):
         points.setdefault(str(map_id), []).append(
             {
@@ -196,13 +252,15 @@ def failure_map(
     layers = [
         MapLayer.model_construct(
             map_id=m,
-            bounds=box,
-            track=layout[m].grid if m in layout else GridSpec.covering(box, TRACK_CELLS).grid([]),
-            density=density_specs[m].grid(density.get(m, [])),
+            bounds=spec.bounds,
+            track=layout[m].grid
+            if m in layout
+            else GridSpec.covering(spec.bounds, TRACK_CELLS).grid([]),
+            density=spec.grid(found.density.get(m, [])),
             points=points.get(m, []),
             points_total=totals.get(m, 0),
         )
-        for m, box in bounds.items()
+        for m, spec in found.specs.items()
     ]
     layers.sort(key=lambda layer: (-layer.points_total, layer.map_id))
     return FailureMapOut(period=period_out(scope), maps=layers)

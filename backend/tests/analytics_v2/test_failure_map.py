@@ -9,11 +9,14 @@ import duckdb
 import pytest
 
 from fleetscope.analytics import failure_map as failure_map_module
+from fleetscope.analytics.appended_rows import AppendedRows
 from fleetscope.analytics.failure_layout import LayoutCache, site_layout
 from fleetscope.analytics.failure_map import FailureMapOut, failure_map
+from fleetscope.analytics.failure_points import ERROR_POSITIONS
 from fleetscope.analytics.failures import ErrorFilter
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan
+from fleetscope.facts.store import FactStore
 
 DAY = date(2026, 3, 10)
 DAYS = 6
@@ -54,13 +57,27 @@ def _errors(cursor: duckdb.DuckDBPyConnection, starts: list[datetime], *, x0: fl
     )
 
 
+@pytest.fixture(params=["sql", "memory"])
+def positions(request: pytest.FixtureRequest, fact_store: FactStore) -> AppendedRows | None:
+    """The errors read by SQL, or from the positioned episodes held in memory."""
+    return AppendedRows(fact_store, ERROR_POSITIONS) if request.param == "memory" else None
+
+
 def _run(
     cursor: duckdb.DuckDBPyConnection,
     *,
     errors: ErrorFilter | None = None,
     layouts: LayoutCache | None = None,
+    positions: AppendedRows | None = None,
 ) -> FailureMapOut:
-    return failure_map(cursor, _scope(), now=NOW, errors=errors or ErrorFilter(), layouts=layouts)
+    return failure_map(
+        cursor,
+        _scope(),
+        now=NOW,
+        errors=errors or ErrorFilter(),
+        layouts=layouts,
+        positions=positions,
+    )
 
 
 def _truth(cursor: duckdb.DuckDBPyConnection) -> list[tuple[datetime, int, str]]:
@@ -77,7 +94,10 @@ def _truth(cursor: duckdb.DuckDBPyConnection) -> list[tuple[datetime, int, str]]
     [False, True],  # evenly spread; most episodes long ago (the first read is too short)
 )
 def test_newest_points_read_from_the_end_are_exact(
-    cursor: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch, crowded_first_day: bool
+    cursor: duckdb.DuckDBPyConnection,
+    monkeypatch: pytest.MonkeyPatch,
+    crowded_first_day: bool,
+    positions: AppendedRows | None,
 ) -> None:
     monkeypatch.setattr(failure_map_module, "MAX_POINTS", 40)
     _track(cursor, width=40, height=20)
@@ -87,7 +107,7 @@ def test_newest_points_read_from_the_end_are_exact(
     else:
         starts = [START + timedelta(minutes=9 * i + 1) for i in range(900)]
     _errors(cursor, starts, x0=5.0)
-    (layer,) = _run(cursor).maps
+    (layer,) = _run(cursor, positions=positions).maps
     assert layer.points_total == len(starts)
     newest = _truth(cursor)[:40]
     points = [
@@ -98,12 +118,12 @@ def test_newest_points_read_from_the_end_are_exact(
 
 
 def test_density_counts_every_episode_on_the_union_of_track_and_errors(
-    cursor: duckdb.DuckDBPyConnection,
+    cursor: duckdb.DuckDBPyConnection, positions: AppendedRows | None
 ) -> None:
     _track(cursor, width=40, height=20)
     starts = [START + timedelta(minutes=11 * i + 2) for i in range(300)]
     _errors(cursor, starts, x0=30.0)  # up to x = 50 m: beyond the track's 40 m
-    (layer,) = _run(cursor).maps
+    (layer,) = _run(cursor, positions=positions).maps
     assert (layer.bounds.min_x, layer.bounds.max_x) == (0.0, 50.0)
     assert (layer.bounds.min_y, layer.bounds.max_y) == (0.0, 20.0)
     density = layer.density
@@ -120,7 +140,7 @@ def test_density_counts_every_episode_on_the_union_of_track_and_errors(
 
 
 def test_cached_layout_and_bounds_guess_give_the_uncached_answer(
-    cursor: duckdb.DuckDBPyConnection,
+    cursor: duckdb.DuckDBPyConnection, positions: AppendedRows | None
 ) -> None:
     _track(cursor, width=40, height=20)
     # Beyond the track (x up to 50 m), the FATAL ones less far than all of them.
@@ -129,7 +149,8 @@ def test_cached_layout_and_bounds_guess_give_the_uncached_answer(
     fatal = ErrorFilter(level="FATAL")
     # Each request guesses the density grid from the one before; a wrong guess is redone.
     for errors in (fatal, ErrorFilter(), fatal, ErrorFilter(error_type="type1")):
-        assert _run(cursor, errors=errors, layouts=cache) == _run(cursor, errors=errors)
+        cached = _run(cursor, errors=errors, layouts=cache, positions=positions)
+        assert cached == _run(cursor, errors=errors)
 
 
 def test_cached_layout_is_reused_until_its_track_points_change(
@@ -147,3 +168,64 @@ def test_cached_layout_is_reused_until_its_track_points_change(
     assert redrawn is not first
     assert redrawn[MAP].bounds.max_x == 80.0
     assert redrawn == site_layout(cursor, _scope(), now=NOW, cache=None)
+
+
+def _mixed_errors(cursor: duckdb.DuckDBPyConnection, *, count: int, first: datetime) -> None:
+    """Episodes on two maps, a fifth without a position, six sharing each instant (ties at
+    the edge of the newest points, broken by vehicle and type as the SQL's order does),
+    levels in any case."""
+    cursor.execute(
+        "INSERT INTO error_episodes SELECT 1 + i % 2, 'type' || (i % 6), "
+        "['warning', 'URGENT', 'Fatal', 'CRITICAL'][1 + i % 4], 'd' || i, '[]', s, "
+        "s + INTERVAL 30 SECOND, CASE WHEN i % 5 = 0 THEN NULL ELSE i * 7 % 33 END, "
+        "CASE WHEN i % 5 = 0 THEN NULL ELSE i * 3 % 13 - 4 END, "
+        "CASE WHEN i % 3 = 0 THEN 'hall-2' ELSE ? END, '' "
+        "FROM (SELECT ?::TIMESTAMPTZ + to_minutes((i // 6) * 17) AS s, i FROM range(?) t(i))",
+        [MAP, first, count],
+    )
+
+
+def test_errors_held_in_memory_answer_as_sql_and_follow_new_episodes(
+    cursor: duckdb.DuckDBPyConnection, fact_store: FactStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(failure_map_module, "MAX_POINTS", 25)
+    _track(cursor, width=40, height=20)
+    _mixed_errors(cursor, count=700, first=START)
+    held = AppendedRows(fact_store, ERROR_POSITIONS)
+    filters = [
+        ErrorFilter(),
+        ErrorFilter(level="FATAL"),
+        ErrorFilter(error_type="type2"),
+        ErrorFilter(error_type="type1", level="URGENT"),
+        ErrorFilter(error_type="none of them"),
+    ]
+    for errors in filters:
+        assert _run(cursor, errors=errors, positions=held) == _run(cursor, errors=errors)
+    answer = _run(cursor, positions=held)
+    assert [layer.map_id for layer in answer.maps] == [MAP, "hall-2"]
+    assert sum(layer.points_total for layer in answer.maps) == 700 - 140  # positioned only
+    # Later episodes (newer and older ones) are read after the last row held.
+    _mixed_errors(cursor, count=60, first=START + timedelta(hours=100, seconds=1))
+    _mixed_errors(cursor, count=30, first=START - timedelta(days=1))  # before T
+    for errors in filters:
+        assert _run(cursor, errors=errors, positions=held) == _run(cursor, errors=errors)
+    assert sum(layer.points_total for layer in _run(cursor, positions=held).maps) == 560 + 48
+
+
+def test_errors_held_in_memory_of_an_older_snapshot_read_sql(
+    cursor: duckdb.DuckDBPyConnection, fact_store: FactStore
+) -> None:
+    _track(cursor, width=40, height=20)
+    _mixed_errors(cursor, count=100, first=START)
+    held = AppendedRows(fact_store, ERROR_POSITIONS)
+    older = fact_store.cursor()
+    try:
+        older.execute("BEGIN TRANSACTION")
+        older.execute("SELECT count(*) FROM error_episodes").fetchall()
+        _mixed_errors(cursor, count=50, first=START + timedelta(days=2))
+        newer = _run(cursor, positions=held)  # holds the newer rows
+        assert newer == _run(cursor)
+        assert _run(older, positions=held) == _run(older)
+        assert sum(layer.points_total for layer in _run(older, positions=held).maps) == 80
+    finally:
+        older.close()

@@ -83,10 +83,17 @@ def get_failure_matrix(scope: ScopeDep, store: FactStoreDep, errors: ErrorFilter
 
 
 @router.get("/FailureMap", response_model=Envelope[FailureMapOut])
-def get_failure_map(scope: ScopeDep, store: FactStoreDep, errors: ErrorFilterDep) -> Response:
+def get_failure_map(
+    scope: ScopeDep, store: FactStoreDep, index: FactIndexDep, errors: ErrorFilterDep
+) -> Response:
     with reading(store) as cursor:
         result = failure_map(
-            cursor, scope, now=datetime.now(UTC), errors=errors, layouts=layout_cache(store)
+            cursor,
+            scope,
+            now=datetime.now(UTC),
+            errors=errors,
+            layouts=layout_cache(store),
+            positions=index.error_positions if index else None,
         )
     return json_ok(result)
 
