@@ -29,6 +29,7 @@ from fleetscope.settings import Settings
 RESOURCES: list[tuple[str, dict[str, Any]]] = [
     ("Processes", {}),
     ("Workflows", {}),
+    ("Workflows/TRANSPORT_A/Orders", {"sort": "-start"}),  # the page's default
     ("Workflows/TRANSPORT_A/Orders", {"sort": "-duration"}),
     ("Workflows/TRANSPORT_A/Histogram", {}),
     ("Actions", {}),

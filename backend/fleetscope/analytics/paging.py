@@ -11,6 +11,7 @@ the last page as cheap as the first.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 import duckdb
@@ -22,6 +23,12 @@ from fleetscope.i18n.messages import SORT_COLUMN_UNKNOWN
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
+# A page of a list sorted by time is first read from this many times the share of the span
+# its rows would take if spread evenly; each retry widens the read this much, and from this
+# share on the whole list is read.
+_SPAN_MARGIN = 1.5
+_SPAN_WIDEN = 4.0
+_SPAN_FULL_READ = 0.5
 
 ItemT = TypeVar("ItemT")
 
@@ -41,6 +48,7 @@ class Ordering:
     offset: int
     limit: int
     reversed_read: bool
+    first_descending: bool  # the sort column's direction as read
 
     @property
     def sql(self) -> str:
@@ -84,6 +92,7 @@ def page_ordering(
         offset=from_end if reversed_read else start,
         limit=limit,
         reversed_read=reversed_read,
+        first_descending=first_desc,
     )
 
 
@@ -100,6 +109,14 @@ def page_count(total: int, page_size: int) -> int:
     return (total + page_size - 1) // page_size
 
 
+@dataclass(frozen=True, slots=True)
+class TimeSpan:
+    """About where the values of a list's sort column (a time, never NULL) lie."""
+
+    first: datetime
+    last: datetime
+
+
 def read_page(
     cursor: duckdb.DuckDBPyConnection,
     request: PageRequest,
@@ -111,10 +128,19 @@ def read_page(
     descending: bool,
     tie_breakers: Sequence[str],
     total: int | None = None,
+    span: TimeSpan | None = None,
 ) -> tuple[int, list[Any]]:
     """The number of rows of ``source`` (``FROM ... WHERE ...``, constants of the caller with
     ``parameters``) and the rows (``select``) of ``request.page``, in the list's order.
-    ``total``: the number of rows, when the caller knows it (read here otherwise)."""
+    ``total``: the number of rows, when the caller knows it (read here otherwise).
+
+    ``span``: the sort column is a time within about that span. The page's rows are then
+    read from the part of the span at the end it is read from (the rows at or after a
+    cutoff, for a descending read), which the store finds by the column's ranges per row
+    group without reading the rest: a year of orders 100-120 ms, against 10 from the last
+    days. The cutoff is a guess from the rows' number; a read that returns fewer rows than
+    the page holds is repeated wider, as only then can rows beyond the cutoff belong to it.
+    """
     if total is None:
         counted = cursor.execute(f"SELECT count(*) {source}", parameters).fetchone()
         total = int(counted[0]) if counted else 0
@@ -127,13 +153,49 @@ def read_page(
     )
     if ordering.limit == 0:
         return total, []
-    rows = cursor.execute(
-        f"SELECT {select} {source} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
-        [*parameters, ordering.limit, ordering.offset],
-    ).fetchall()
+    rows = _read_within(cursor, ordering, select, source, parameters, column_sql, total, span)
+    if rows is None:
+        rows = cursor.execute(
+            f"SELECT {select} {source} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
+            [*parameters, ordering.limit, ordering.offset],
+        ).fetchall()
     if ordering.reversed_read:
         rows.reverse()
     return total, rows
+
+
+def _read_within(
+    cursor: duckdb.DuckDBPyConnection,
+    ordering: Ordering,
+    select: str,
+    source: str,
+    parameters: list[Any],
+    column_sql: str,
+    total: int,
+    span: TimeSpan | None,
+) -> list[Any] | None:
+    """The page's rows read from the end of ``span`` (``read_page``); None: read them all."""
+    if span is None or total == 0:
+        return None
+    share = _SPAN_MARGIN * (ordering.offset + ordering.limit) / total
+    while share < _SPAN_FULL_READ:
+        width = (span.last - span.first) * share
+        if ordering.first_descending:
+            bound, cutoff = ">=", span.last - width
+        else:
+            bound, cutoff = "<=", span.first + width
+        # The source as a relation of its own: its condition stays as written.
+        rows = cursor.execute(
+            f"SELECT {select} FROM (SELECT * {source}) WHERE {column_sql} {bound} ? "  # noqa: S608 - constants only
+            f"ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
+            [*parameters, cutoff, ordering.limit, ordering.offset],
+        ).fetchall()
+        # Every row beyond the cutoff sorts after all rows within it: as many as the page
+        # holds within it make the page whole.
+        if len(rows) == ordering.limit:
+            return rows
+        share *= _SPAN_WIDEN
+    return None
 
 
 def page_fields(

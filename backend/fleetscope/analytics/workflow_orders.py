@@ -13,7 +13,14 @@ import duckdb
 from fleetscope.analytics.fact_index import MIN_SHARE_COUNTS, FactIndex
 from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
 from fleetscope.analytics.order_runs import ORDERS_BY_WORKFLOW, count_workflow_orders
-from fleetscope.analytics.paging import Page, PageRequest, page_fields, parse_sort, read_page
+from fleetscope.analytics.paging import (
+    Page,
+    PageRequest,
+    TimeSpan,
+    page_fields,
+    parse_sort,
+    read_page,
+)
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.analytics.workflows import require_workflow
@@ -47,6 +54,8 @@ ORDER_SORTS = {
     "outcome": "outcome",
     "orderId": "order_id",
 }
+# The sorts by a time: a page is read from the end of T it is near (``paging.read_page``).
+_TIME_SORTS = frozenset({"start", "end"})
 _ORDER_LIST_COLUMNS = (
     "f.vehicle_id, f.order_id, f.workflow, f.start_at, f.end_at, "
     f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.outcome, f.distance_m, "
@@ -111,6 +120,9 @@ def _paged_orders(
     )
     where = "workflow = ?" + (" AND outcome = ?" if outcome else "")
     filters: list[Any] = [workflow, *([outcome] if outcome else [])]
+    bounds = selection.bounds
+    # Orders end in T; most start in it too (the span is a guess for the first read).
+    span = TimeSpan(bounds.start, bounds.end) if bounds and column in _TIME_SORTS else None
     total, rows = read_page(
         cursor,
         page,
@@ -121,6 +133,7 @@ def _paged_orders(
         descending=descending,
         tie_breakers=["vehicle_id", "start_at", "order_id"],
         total=total,
+        span=span,
     )
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
     items = [
