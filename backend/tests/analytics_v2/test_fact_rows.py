@@ -161,6 +161,11 @@ def test_pages_read_backwards_give_the_forward_order(
     assert rows == forward[(page - 1) * 3 : page * 3]
 
 
+def _instant(epoch_millis: int) -> datetime:
+    """A chart point's instant."""
+    return datetime.fromtimestamp(epoch_millis / 1000, UTC)
+
+
 def test_time_below_twenty_percent_caps_silence(cursor: duckdb.DuckDBPyConnection) -> None:
     start = datetime.combine(DAY, time(8), UTC)
     samples = [(0, 25.0), (60, 19.0), (120, 18.0), (720, 17.0), (780, 30.0)]
@@ -185,7 +190,7 @@ def test_time_below_twenty_percent_caps_silence(cursor: duckdb.DuckDBPyConnectio
     # 250 buckets of 345.6 s: the lowest and highest of each (19 % lies between 25 and 18).
     points = result.series[0]["points"]
     assert [charge for _, charge in points] == [25.0, 18.0, 17.0, 30.0]
-    assert datetime.fromisoformat(points[1][0]) == start + timedelta(seconds=120)
+    assert _instant(points[1][0]) == start + timedelta(seconds=120)
     assert result.entries[1]["current"]["below_low_seconds"] == 0
 
 
@@ -217,7 +222,7 @@ def test_health_series_averages_each_slot_and_skips_samples_without_health(
     # in 84, 720 and 780 s in 85, 3600 s in 93. Each point sits at its slot's middle.
     width = timedelta(seconds=86400 / 250)
     middle = {slot: datetime.combine(DAY, time(), UTC) + width * (slot + 0.5) for slot in (83, 93)}
-    assert [(datetime.fromisoformat(at), health) for at, health in first["points"]] == [
+    assert [(_instant(at), health) for at, health in first["points"]] == [
         (middle[83], 89.5),
         (datetime.combine(DAY, time(), UTC) + width * 85.5, 87.5),
         (middle[93], 86.0),
@@ -229,9 +234,9 @@ def test_health_series_averages_each_slot_and_skips_samples_without_health(
     slope = sum((s - mean_s) * (h - mean_h) for s, h in known) / sum(
         (s - mean_s) ** 2 for s, _ in known
     )
-    assert [datetime.fromisoformat(at) for at, _ in first["trend"]] == [middle[83], middle[93]]
+    assert [_instant(at) for at, _ in first["trend"]] == [middle[83], middle[93]]
     for at, health in first["trend"]:
-        offset = (datetime.fromisoformat(at) - start).total_seconds()
+        offset = (_instant(at) - start).total_seconds()
         assert health == pytest.approx(mean_h + slope * (offset - mean_s), abs=1e-6)
     assert result.entries[0]["current"]["health_slope_per_30_days"] == pytest.approx(
         slope * 30 * 86400
