@@ -176,6 +176,7 @@ def _density_specs(layout: Layout, extents: dict[str, tuple[Bounds, int]]) -> di
 def _errors_by_sql(
     cursor: duckdb.DuckDBPyConnection,
     selection: Selection,
+    *,
     errors: ErrorFilter,
     layout: Layout,
     layouts: LayoutCache | None,
@@ -200,7 +201,7 @@ def _errors_by_sql(
     return _Errors(found.extents, density, specs, rows)
 
 
-def _errors_held(rows: Arrays, errors: ErrorFilter, layout: Layout) -> _Errors:
+def _errors_held(rows: Arrays, *, errors: ErrorFilter, layout: Layout) -> _Errors:
     """As ``_errors_by_sql``, from the positioned episodes of T held in memory."""
     rows = filtered(rows, errors)
     groups = by_map(rows)
@@ -224,9 +225,9 @@ def failure_map(
     selection = select_periods(scope, now=now, previous=False)
     held = positions.in_periods(cursor, selection) if positions is not None else None
     if held is not None:
-        found = _errors_held(held, errors, layout)
+        found = _errors_held(held, errors=errors, layout=layout)
     else:
-        found = _errors_by_sql(cursor, selection, errors, layout, layouts)
+        found = _errors_by_sql(cursor, selection, errors=errors, layout=layout, layouts=layouts)
     if layouts is not None:
         layouts.remember_bounds({m: spec.bounds for m, spec in found.specs.items()})
     totals = {m: count for m, (_, count) in found.extents.items()}

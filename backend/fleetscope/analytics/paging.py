@@ -153,7 +153,16 @@ def read_page(
     )
     if ordering.limit == 0:
         return total, []
-    rows = _read_within(cursor, ordering, select, source, parameters, column_sql, total, span)
+    rows = _read_within(
+        cursor,
+        ordering,
+        select=select,
+        source=source,
+        parameters=parameters,
+        column_sql=column_sql,
+        total=total,
+        span=span,
+    )
     if rows is None:
         rows = cursor.execute(
             f"SELECT {select} {source} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
@@ -167,6 +176,7 @@ def read_page(
 def _read_within(
     cursor: duckdb.DuckDBPyConnection,
     ordering: Ordering,
+    *,
     select: str,
     source: str,
     parameters: list[Any],
