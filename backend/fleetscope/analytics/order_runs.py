@@ -10,6 +10,8 @@ Every figure equals ``summarize_orders``'s (sums of paused and waiting time up t
 of floating-point additions).
 """
 
+import numpy as np
+
 from fleetscope.analytics.fact_rows import CURRENT, Selection
 from fleetscope.analytics.marked_runs import MarkedRuns, marked_counts
 from fleetscope.analytics.order_summary import (
@@ -19,7 +21,8 @@ from fleetscope.analytics.order_summary import (
     Key,
     OrderSummary,
 )
-from fleetscope.analytics.run_buckets import buckets_of
+from fleetscope.analytics.run_buckets import RowBuckets, buckets_of
+from fleetscope.analytics.sorted_durations import VALUE_MASK
 from fleetscope.analytics.sorted_runs import Ints, RunSource, SortedRuns
 
 
@@ -32,6 +35,8 @@ def _orders(*, name: str | None) -> RunSource:
         row_class=OUTCOME_CODE,
         name=name,
         weights=("paused_s", "waiting_s", cycle_us),  # the order of ``_sum_groups``
+        # A workflow's orders by cycle time: a page's orders read back by ``rowid``.
+        rowids=name is not None,
     )
 
 
@@ -123,14 +128,58 @@ def summarize_workflows(
     return result
 
 
-def count_workflow_orders(
-    runs: SortedRuns, selection: Selection, *, workflow: str, outcome: str | None
-) -> int:
-    """From runs of ``ORDERS_BY_WORKFLOW``: the orders of ``workflow`` (of ``outcome``)
-    ending in T (its current bucket)."""
-    if workflow not in runs.names:
-        return 0
+def _workflow_runs(runs: SortedRuns, *, workflow: str, outcome: str | None) -> Ints:
+    """The runs of ``workflow`` (of ``outcome``)."""
     chosen = runs.run_groups == runs.names.index(workflow)
     if outcome is not None:
         chosen &= runs.run_classes == OUTCOMES.index(outcome)
-    return int(marked_counts(runs, buckets_of(runs, selection), CURRENT)[chosen].sum())
+    return np.flatnonzero(chosen)
+
+
+def count_workflow_orders(
+    runs: SortedRuns, placed: RowBuckets, *, workflow: str, outcome: str | None
+) -> int:
+    """From runs of ``ORDERS_BY_WORKFLOW`` and their rows in T (``buckets_of``): the orders
+    of ``workflow`` (of ``outcome``) ending in T (its current bucket)."""
+    if workflow not in runs.names:
+        return 0
+    counts = marked_counts(runs, placed, CURRENT)
+    return int(counts[_workflow_runs(runs, workflow=workflow, outcome=outcome)].sum())
+
+
+def longest_workflow_orders(
+    runs: SortedRuns,
+    placed: RowBuckets,
+    *,
+    workflow: str,
+    outcome: str | None,
+    count: int,
+    longest: bool,
+) -> Ints | None:
+    """From runs of ``ORDERS_BY_WORKFLOW`` that keep rowids (else None) and their rows in T
+    (``buckets_of``): the ``rowid`` of
+    the ``count`` orders of ``workflow`` (of ``outcome``) ending in T with the longest
+    cycle times (``longest``, else the shortest), and of every other order as long as the
+    last of them (ties: any of them may belong to a page). A page of the orders sorted by
+    duration is then read from these rows alone, not from all of T's."""
+    if runs.rowids is None:
+        return None
+    if workflow not in runs.names or count <= 0:
+        return np.zeros(0, np.int64)
+    parts = []
+    for run in _workflow_runs(runs, workflow=workflow, outcome=outcome).tolist():
+        start, end = int(runs.run_starts[run]), int(runs.run_ends[run])
+        if placed.buckets is None:
+            gathered = placed.gathered_in(CURRENT)
+            first, last = np.searchsorted(gathered, [start, end]).tolist()
+            parts.append(gathered[first:last])
+        else:
+            parts.append(np.flatnonzero(placed.buckets[start:end] == CURRENT) + start)
+    rows = np.concatenate([np.zeros(0, np.int64), *parts])
+    if count < len(rows):
+        values = runs.keys[rows] & VALUE_MASK  # the cycle time, offset alike for all
+        at = len(rows) - count if longest else count - 1
+        edge = np.partition(values, at)[at]
+        rows = rows[values >= edge] if longest else rows[values <= edge]
+    chosen: Ints = runs.rowids[rows]
+    return chosen

@@ -49,6 +49,7 @@ class RunSource:
     name: str | None = None  # VARCHAR naming a row's group; None: grouped by vehicle
     weights: tuple[str, ...] = ()  # DOUBLE columns summed per run
     where: str = "TRUE"  # the rows taken
+    rowids: bool = False  # keep each row's ``rowid`` (to read chosen rows back by it)
 
     @property
     def by_vehicle(self) -> bool:
@@ -67,6 +68,7 @@ class SortedRuns:
     end_hour: Ints  # hours after ``first_hour`` (NumPy's own index type: ``take`` reads it
     # without a conversion, three times faster than from int32)
     vehicles: npt.NDArray[np.int32] | None  # each row's, for runs by name
+    rowids: Ints | None  # each row's, when the source keeps them
     vehicles_seen: Ints  # the distinct ``vehicles``
     first_hour: int  # since the epoch: the earliest row's end
     weights: Floats  # one row per fact row, one column per weight
@@ -108,8 +110,9 @@ class SortedRuns:
         weights = "".join(
             f", ({weight})::DOUBLE AS w{i}" for i, weight in enumerate(source.weights)
         )
+        rowid_sql = "rowid AS row_id, " if source.rowids else ""
         columns = cursor.execute(
-            f"SELECT vehicle_id, {name_sql} AS name, ({source.row_class}) AS row_class, "  # noqa: S608 - constants only
+            f"SELECT {rowid_sql}vehicle_id, {name_sql} AS name, ({source.row_class}) AS row_class, "  # noqa: S608 - constants only
             f"({source.value}) AS value_us, epoch_us({source.end}) AS end_us{weights} "
             f"FROM {source.table} WHERE {where}",
             [*([list(names)] if source.name else []), since_row],
@@ -133,6 +136,7 @@ class SortedRuns:
             keys=keys[order],
             end_us=np.asarray(columns["end_us"], dtype=np.int64)[order],
             vehicles=None if source.by_vehicle else vehicles[order].astype(np.int32),
+            rowids=np.asarray(columns["row_id"], np.int64)[order] if source.rowids else None,
             weights=np.column_stack(
                 [
                     np.asarray(columns[f"w{i}"], np.float64)[order]
@@ -152,6 +156,7 @@ class SortedRuns:
         keys: Ints,
         end_us: Ints,
         vehicles: npt.NDArray[np.int32] | None,
+        rowids: Ints | None,
         weights: Floats,
     ) -> "SortedRuns":
         codes = keys >> VALUE_BITS
@@ -167,6 +172,7 @@ class SortedRuns:
             end_us=end_us,
             end_hour=end_hour,
             vehicles=vehicles,
+            rowids=rowids,
             vehicles_seen=np.zeros(0, np.int64) if vehicles is None else np.unique(vehicles),
             first_hour=first_hour,
             weights=weights,
@@ -192,6 +198,11 @@ class SortedRuns:
             if self.vehicles is None or newer.vehicles is None
             else np.insert(self.vehicles, at, newer.vehicles)
         )
+        rowids = (
+            None
+            if self.rowids is None or newer.rowids is None
+            else np.insert(self.rowids, at, newer.rowids)
+        )
         weights = np.insert(self.weights, at, newer.weights, axis=0)
         rows = self.table_rows + newer.table_rows
         if not (len(self.keys) and len(newer.keys)) or newer.first_hour < self.first_hour:
@@ -202,6 +213,7 @@ class SortedRuns:
                 keys=keys,
                 end_us=end_us,
                 vehicles=vehicles,
+                rowids=rowids,
                 weights=weights,
             )
         end_hour = newer.end_hour + (newer.first_hour - self.first_hour)
@@ -225,6 +237,7 @@ class SortedRuns:
             end_hour=merged_hours,
             first_hour=self.first_hour,
             vehicles=vehicles,
+            rowids=rowids,
             vehicles_seen=np.union1d(self.vehicles_seen, newer.vehicles_seen),
             weights=weights,
             run_codes=codes,

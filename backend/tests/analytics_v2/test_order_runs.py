@@ -7,24 +7,32 @@ import math
 import random
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
 
 from analytics_v2.inserts import insert_rows
+from fleetscope.analytics import workflow_orders as workflow_orders_module
 from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.order_runs import (
     ORDERS_BY_VEHICLE,
     ORDERS_BY_WORKFLOW,
     count_workflow_orders,
+    longest_workflow_orders,
     summarize_runs,
     summarize_workflows,
 )
 from fleetscope.analytics.order_summary import ORDER_COLUMNS, Key, OrderSummary, summarize_orders
-from fleetscope.analytics.periods import Window
+from fleetscope.analytics.paging import PageRequest
+from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.periods import DaySpan, Window
+from fleetscope.analytics.run_buckets import buckets_of
 from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.analytics.sorted_runs import RunSource, SortedRuns
+from fleetscope.analytics.workflow_orders import workflow_orders
 from fleetscope.facts.store import FactStore
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
@@ -209,9 +217,139 @@ def test_a_workflows_orders_are_counted_as_sql_counts_them(
         ).fetchall()[0][0]
         cursor.close()
         assert expected > 0
-        found = count_workflow_orders(runs, selection, workflow="DROP", outcome=outcome)
+        placed = buckets_of(runs, selection)
+        found = count_workflow_orders(runs, placed, workflow="DROP", outcome=outcome)
         assert found == expected
-    assert count_workflow_orders(runs, selection, workflow="NEVER", outcome=None) == 0
+    assert count_workflow_orders(runs, placed, workflow="NEVER", outcome=None) == 0
+
+
+@pytest.mark.parametrize("outcome", [None, "failed"])
+@pytest.mark.usefixtures("marking")
+def test_the_longest_orders_of_a_workflow_are_those_sql_ranks_first(
+    store: FactStore, outcome: str | None
+) -> None:
+    """Whole minutes make equal cycle times: every order tied with the last one counted is
+    kept too, as any of them may belong to the page."""
+    _append(store, random.Random(11), [1, 2, 3, 4, 9], 2500)
+    runs = _read(store, ORDERS_BY_WORKFLOW)
+    assert runs.rowids is not None and len(set(runs.rowids.tolist())) == 2500
+    cursor = store.cursor()
+    for name, selection in SELECTIONS.items():
+        rows_sql, parameters = rows_in_periods(
+            selection,
+            table="orders",
+            at="end_at",
+            columns="f.rowid AS row_id, f.workflow, f.outcome, "
+            "epoch_us(f.end_at) - epoch_us(f.start_at) AS cycle_us",
+        )
+        rows = cursor.execute(
+            f"SELECT row_id, cycle_us FROM ({rows_sql}) WHERE bucket = {CURRENT} "  # noqa: S608
+            "AND workflow = 'PICK' AND outcome = coalesce(?, outcome)",
+            [*parameters, outcome],
+        ).fetchall()
+        cycles = sorted(cycle for _, cycle in rows)
+        for count in (1, 7, 40, len(rows), len(rows) + 3):
+            for longest in (True, False):
+                found = longest_workflow_orders(
+                    runs,
+                    buckets_of(runs, selection),
+                    workflow="PICK",
+                    outcome=outcome,
+                    count=count,
+                    longest=longest,
+                )
+                assert found is not None
+                if count >= len(rows):
+                    expected = {row_id for row_id, _ in rows}
+                elif longest:
+                    edge = cycles[-count]
+                    expected = {row_id for row_id, cycle in rows if cycle >= edge}
+                else:
+                    edge = cycles[count - 1]
+                    expected = {row_id for row_id, cycle in rows if cycle <= edge}
+                assert sorted(found.tolist()) == sorted(expected), (name, count, longest)
+                assert len(found) >= min(count, len(rows))
+    cursor.close()
+    placed = buckets_of(runs, selection)
+    never = longest_workflow_orders(
+        runs, placed, workflow="NEVER", outcome=None, count=5, longest=True
+    )
+    assert never is not None and len(never) == 0
+    by_vehicle = _read(store, ORDERS_BY_VEHICLE)  # keeps no rowids
+    found = longest_workflow_orders(
+        by_vehicle,
+        buckets_of(by_vehicle, selection),
+        workflow="PICK",
+        outcome=None,
+        count=5,
+        longest=True,
+    )
+    assert found is None
+
+
+def _scope(days: int) -> AnalyticsScope:
+    """The first ``days`` days, all vehicles of one site in UTC."""
+    vehicle_ids = [1, 2, 3, 4, 9]
+    return AnalyticsScope(
+        span=DaySpan(START.date(), START.date() + timedelta(days=days - 1)),
+        combined=False,
+        shift_id="all",
+        vehicles=[VehicleRef(v, f"V{v}", 1) for v in vehicle_ids],
+        sites=[SiteGroup(1, ZoneInfo("UTC"), None, excluded=False, vehicle_ids=vehicle_ids)],
+    )
+
+
+def _orders_page(
+    store: FactStore,
+    index: FactIndex | None,
+    *,
+    days: int,
+    outcome: Any,
+    vehicle: int | None,
+    number: int,
+    sort: str,
+) -> Any:
+    cursor = store.cursor()
+    try:
+        with read_snapshot(cursor):
+            return workflow_orders(
+                cursor,
+                _scope(days),
+                now=START + timedelta(days=DAYS + 1),
+                workflow="PICK",
+                page=PageRequest(page=number, page_size=20, sort=sort),
+                outcome=outcome,
+                vehicle_id=vehicle,
+                index=index,
+            )
+    finally:
+        cursor.close()
+
+
+@pytest.mark.parametrize("sort", ["-duration", "duration"])
+@pytest.mark.usefixtures("marking")
+def test_pages_by_duration_from_the_orders_in_memory_are_the_pages_of_sql(
+    store: FactStore, monkeypatch: pytest.MonkeyPatch, sort: str
+) -> None:
+    _append(store, random.Random(5), [1, 2, 3, 4, 9], 2500)
+    index = FactIndex(store)
+    narrowed: list[int] = []
+    original = workflow_orders_module.longest_workflow_orders
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        found = original(*args, **kwargs)
+        narrowed.append(len(found))
+        return found
+
+    monkeypatch.setattr(workflow_orders_module, "longest_workflow_orders", counted)
+    for days, outcome, vehicle in [(DAYS, None, None), (DAYS, "failed", None), (4, None, 2)]:
+        request = {"days": days, "outcome": outcome, "vehicle": vehicle, "sort": sort}
+        first = _orders_page(store, None, number=1, **request)
+        assert first.pages > 6
+        for number in [1, 2, first.pages // 2, first.pages - 1, first.pages, first.pages + 1]:
+            by_sql = _orders_page(store, None, number=number, **request)
+            assert _orders_page(store, index, number=number, **request) == by_sql, request
+    assert len(narrowed) >= 12 and min(narrowed) > 0  # read back by rowid
 
 
 def test_no_orders_and_no_orders_in_t(store: FactStore) -> None:
@@ -294,6 +432,9 @@ def test_a_merge_gives_the_arrays_of_a_fresh_read(
     assert (merged.vehicles is None) == (fresh.vehicles is None)
     if fresh.vehicles is not None:
         assert np.array_equal(merged.vehicles, fresh.vehicles)
+    assert (merged.rowids is None) == (fresh.rowids is None) == (source.name is None)
+    if fresh.rowids is not None:
+        assert np.array_equal(merged.rowids, fresh.rowids)
     assert np.allclose(merged.totals, fresh.totals, rtol=1e-12)
 
 
