@@ -4,8 +4,9 @@
 Two orderings of the same orders:
 - by vehicle (runs of one vehicle and outcome): Processes, each vehicle's percentiles two
   lookups per quantile, the fleet's a search over the union of the vehicles' runs;
-- by workflow (runs of one workflow and outcome, each order's vehicle alongside): the
-  Workflows table and a workflow's histogram, each workflow's percentiles two lookups.
+- by workflow (runs of one workflow and outcome, each order's vehicle and rowid alongside):
+  the Workflows table and a workflow's histogram, each workflow's percentiles two lookups;
+  the orders of a page of a workflow's orders by duration.
 Every figure equals ``summarize_orders``'s (sums of paused and waiting time up to the order
 of floating-point additions).
 """

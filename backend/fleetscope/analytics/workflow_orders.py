@@ -1,8 +1,10 @@
 """``GET /v2/Analytics/Workflows/{workflow}/Orders``: one workflow's orders ended in T,
 paged, sortable and filtered by outcome and vehicle (the drill-down of the workflow table).
 
-The total comes first (a count over T), so the last pages are read backwards from the end
-(``paging.read_page``) and cost as little as the first.
+The total comes first (a count over T, from the orders in memory for a long T), so the
+last pages are read backwards from the end (``paging.read_page``) and cost as little as the
+first. A page by start or end is read from the end of T it is near; a page by duration
+from the orders the runs in memory say it may hold, read back by ``rowid``.
 """
 
 from datetime import datetime
@@ -89,7 +91,8 @@ def workflow_orders(
     vehicle_id: int | None = None,
     index: FactIndex | None = None,
 ) -> Page[WorkflowOrder]:
-    """``index``: the store's orders in memory, counting the orders of a long T."""
+    """``index``: the store's orders in memory, counting the orders of a long T and finding
+    those of a page by duration."""
     require_workflow(cursor, workflow=workflow, vehicle_ids=scope.vehicle_ids)
     column, descending = parse_sort(page.sort, columns=ORDER_SORTS, default="-start")
     selection = select_periods(scope, now=now, previous=False)
@@ -100,12 +103,10 @@ def workflow_orders(
         if index
         else None
     )
-    # The orders of T in the runs, for the count and for a page by duration alike.
-    placed = buckets_of(runs, selection) if runs is not None else None
+    # The runs with their orders in T, marked once for the count and a page by duration.
+    held = (runs, buckets_of(runs, selection)) if runs is not None else None
     total = (
-        None
-        if runs is None or placed is None
-        else count_workflow_orders(runs, placed, workflow=workflow, outcome=outcome)
+        None if held is None else count_workflow_orders(*held, workflow=workflow, outcome=outcome)
     )
     return _paged_orders(
         cursor,
@@ -117,7 +118,7 @@ def workflow_orders(
         column=column,
         descending=descending,
         total=total,
-        runs=(runs, placed) if runs is not None and placed is not None else None,
+        held=held,
     )
 
 
@@ -132,7 +133,7 @@ def _paged_orders(
     column: str,
     descending: bool,
     total: int | None,
-    runs: tuple[SortedRuns, RowBuckets] | None,
+    held: tuple[SortedRuns, RowBuckets] | None,
 ) -> Page[WorkflowOrder]:
     rows_sql, parameters = rows_in_periods(
         selection, table="orders", at="end_at", columns=_ORDER_LIST_COLUMNS
@@ -146,10 +147,10 @@ def _paged_orders(
     def by_rowid(ordering: Ordering) -> tuple[str, list[Any]] | None:
         """The orders a page by duration may hold, from the orders in memory."""
         count = ordering.offset + ordering.limit
-        if runs is None or column != "duration" or count > MAX_NARROWED_ORDERS:
+        if held is None or column != "duration" or count > MAX_NARROWED_ORDERS:
             return None
         rowids = longest_workflow_orders(
-            *runs,
+            *held,
             workflow=workflow,
             outcome=outcome,
             count=count,
