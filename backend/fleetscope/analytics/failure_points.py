@@ -32,11 +32,7 @@ PointRow = tuple[int, str, str, str, int, float, float, str]
 
 def filtered(rows: Arrays, errors: ErrorFilter) -> Arrays:
     """The rows of ``errors``' type and level."""
-    keep = np.ones(len(rows["start_us"]), dtype=bool)
-    if errors.error_type is not None:
-        keep &= rows["error_type"] == errors.error_type
-    if errors.level is not None:
-        keep &= rows["level"] == errors.level
+    keep = errors.mask(error_types=rows["error_type"], levels=rows["level"])
     return rows if keep.all() else {name: values[keep] for name, values in rows.items()}
 
 

@@ -158,20 +158,20 @@ def longest_workflow_orders(
     longest: bool,
 ) -> Ints | None:
     """From runs of ``ORDERS_BY_WORKFLOW`` that keep rowids (else None) and their rows in T
-    (``buckets_of``): the ``rowid`` of
-    the ``count`` orders of ``workflow`` (of ``outcome``) ending in T with the longest
-    cycle times (``longest``, else the shortest), and of every other order as long as the
-    last of them (ties: any of them may belong to a page). A page of the orders sorted by
-    duration is then read from these rows alone, not from all of T's."""
+    (``buckets_of``): the ``rowid`` of the ``count`` orders of ``workflow`` (of ``outcome``)
+    ending in T with the longest cycle times (``longest``, else the shortest), and of every
+    other order as long as the last of them (ties: any of them may belong to a page). A page
+    of the orders sorted by duration is then read from these rows alone, not from all of
+    T's."""
     if runs.rowids is None:
         return None
     if workflow not in runs.names or count <= 0:
         return np.zeros(0, np.int64)
     parts = []
+    gathered = placed.gathered_in(CURRENT)
     for run in _workflow_runs(runs, workflow=workflow, outcome=outcome).tolist():
         start, end = int(runs.run_starts[run]), int(runs.run_ends[run])
         if placed.buckets is None:
-            gathered = placed.gathered_in(CURRENT)
             first, last = np.searchsorted(gathered, [start, end]).tolist()
             parts.append(gathered[first:last])
         else:
