@@ -93,7 +93,7 @@ class Site(Base):
     shifts: Mapped[list[Any]] = mapped_column(JSON, default=list)
     # Ordered regular expressions on orderId, each with a named group ``workflow``.
     workflow_rules: Mapped[list[Any]] = mapped_column(JSON, default=list)
-    # Vehicles first seen on this MQTT interface name are registered in this site.
+    # Messages on this MQTT interface name are for this site's vehicles (unique per site).
     mqtt_interface: Mapped[str | None] = mapped_column(String(100), unique=True, default=None)
 
     organization: Mapped[Organization] = relationship(back_populates="sites")
@@ -101,8 +101,14 @@ class Site(Base):
 
 
 class Vehicle(Base):
+    """A vehicle of a site; identified by (site, manufacturer, serialNumber).
+
+    The same manufacturer and serial number may exist at several sites (of other tenants):
+    messages reach a vehicle only through its own site (ingest/registry.py).
+    """
+
     __tablename__ = "vehicles"
-    __table_args__ = (UniqueConstraint("manufacturer", "serial_number"),)
+    __table_args__ = (UniqueConstraint("site_id", "manufacturer", "serial_number"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"), index=True)

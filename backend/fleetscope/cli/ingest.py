@@ -57,8 +57,8 @@ def import_command(
     site: Annotated[
         str | None,
         typer.Option(
-            help="Site (id or name) the messages come from: new vehicles are registered "
-            "there and vehicles of other sites are refused, as with that site's API token. "
+            help="Site (id or name) the messages come from: they are for that site's "
+            "vehicles (new ones are registered there), as with that site's API token. "
             "Without it, the site whose MQTT interface matches each topic."
         ),
     ] = None,

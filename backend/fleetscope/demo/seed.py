@@ -95,7 +95,9 @@ def _vehicles(session: Session, spec: DemoSite, site: Site) -> dict[str, int]:
         vehicle.serial_number: vehicle
         for vehicle in session.scalars(
             select(Vehicle).where(
-                Vehicle.manufacturer == DEMO_MANUFACTURER, Vehicle.serial_number.in_(serials)
+                Vehicle.site_id == site.id,
+                Vehicle.manufacturer == DEMO_MANUFACTURER,
+                Vehicle.serial_number.in_(serials),
             )
         )
     }

@@ -1,9 +1,16 @@
-"""Vehicle registry: maps VDA 5050 manufacturer + serialNumber to app-store vehicles.
+"""Vehicle registry: maps a message's site + VDA 5050 manufacturer + serialNumber to a vehicle.
 
-Unknown vehicles are registered in the site the message came for: the API token's site
-(HTTP) or the site whose MQTT interface name equals the topic's interface (MQTT, import),
-else a configured default site. Lookups are cached for ``ttl_s`` so an administrator's move
-of a vehicle or change of a site's rules takes effect without a restart.
+A vehicle's identity is (site, manufacturer, serialNumber). Every message arrives through a
+site: the API token's site (HTTP, ``import --site``) or the site whose MQTT interface name
+equals the topic's interface (MQTT, import), else a configured default site; a message no
+site receives is refused. The vehicle is looked up, and registered when new, within that
+site only. So two organizations may each run an ``AGV-01`` of the same manufacturer, no
+tenant can write into, block or detect another's vehicle, and no answer depends on whether
+a serial number exists at another site.
+
+Look-ups are cached for ``ttl_s`` (keyed by site, never by serial number alone), so an
+administrator's move of a vehicle or change of a site's rules or MQTT interface takes
+effect without a restart.
 """
 
 import threading
@@ -18,6 +25,9 @@ from sqlalchemy.orm import Session
 
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.models import Site, Vehicle
+
+# (site id, manufacturer, serial number)
+Identity = tuple[int, str, str]
 
 
 class RegistryError(ValueError):
@@ -36,6 +46,7 @@ class VehicleInfo:
 
 @dataclass(frozen=True, slots=True)
 class _Cached:
+    identity: Identity
     info: VehicleInfo
     loaded_at: float
 
@@ -51,6 +62,10 @@ def _info(vehicle: Vehicle, site: Site) -> VehicleInfo:
     )
 
 
+def _identity(vehicle: Vehicle) -> Identity:
+    return (vehicle.site_id, vehicle.manufacturer, vehicle.serial_number)
+
+
 class VehicleRegistry:
     def __init__(
         self,
@@ -62,8 +77,10 @@ class VehicleRegistry:
         self._session_factory = session_factory
         self._default_site_id = default_site_id
         self._ttl_s = ttl_s
-        self._by_identity: dict[tuple[str, str], _Cached] = {}
+        self._by_identity: dict[Identity, _Cached] = {}
         self._by_id: dict[int, _Cached] = {}
+        # Interface name -> (site id or None: no site receives it, loaded at).
+        self._interface_sites: dict[str, tuple[int | None, float]] = {}
         self._lock = threading.Lock()
 
     def resolve(
@@ -74,20 +91,18 @@ class VehicleRegistry:
         interface: str,
         site_id: int | None,
     ) -> VehicleInfo:
-        """The vehicle of a message; registers it when new. ``site_id``: the sender's site."""
-        identity = (manufacturer, serial_number)
+        """The vehicle of a message, registered when new.
+
+        ``site_id``: the sender's site (API token, ``import --site``); None for MQTT and
+        plain imports, where the topic's ``interface`` names the site.
+        """
+        home = site_id if site_id is not None else self._site_of_interface(interface)
+        identity = (home, manufacturer, serial_number)
         with self._lock:
             cached = self._by_identity.get(identity)
-        if cached is None or time.monotonic() - cached.loaded_at > self._ttl_s:
-            info = self._load_or_register(identity, interface=interface, site_id=site_id)
-        else:
-            info = cached.info
-        if site_id is not None and info.site_id != site_id:
-            raise RegistryError(
-                f"vehicle {manufacturer}/{serial_number} belongs to another site; "
-                "this API token may only write for vehicles of its own site"
-            )
-        return info
+        if cached is not None and time.monotonic() - cached.loaded_at <= self._ttl_s:
+            return cached.info
+        return self._load_or_register(identity)
 
     def by_id(self, vehicle_id: int) -> VehicleInfo:
         with self._lock:
@@ -99,7 +114,7 @@ class VehicleRegistry:
             if vehicle is None:
                 raise RegistryError(f"vehicle {vehicle_id} no longer exists")
             info = _info(vehicle, vehicle.site)
-            self._remember((vehicle.manufacturer, vehicle.serial_number), info)
+            self._remember(_identity(vehicle), info)
         return info
 
     def update_details(
@@ -116,28 +131,60 @@ class VehicleRegistry:
                 vehicle.protocol_version = protocol_version
             session.commit()
             info = _info(vehicle, vehicle.site)
-            self._remember((vehicle.manufacturer, vehicle.serial_number), info)
+            self._remember(_identity(vehicle), info)
 
-    def _remember(self, identity: tuple[str, str], info: VehicleInfo) -> None:
-        cached = _Cached(info=info, loaded_at=time.monotonic())
+    def _remember(self, identity: Identity, info: VehicleInfo) -> None:
+        cached = _Cached(identity=identity, info=info, loaded_at=time.monotonic())
         with self._lock:
+            previous = self._by_id.get(info.vehicle_id)
+            if previous is not None and previous.identity != identity:
+                # The vehicle moved: its old site must no longer reach it through the cache.
+                self._by_identity.pop(previous.identity, None)
             self._by_identity[identity] = cached
             self._by_id[info.vehicle_id] = cached
 
-    def _load_or_register(
-        self, identity: tuple[str, str], *, interface: str, site_id: int | None
-    ) -> VehicleInfo:
-        manufacturer, serial_number = identity
+    def _site_of_interface(self, interface: str) -> int:
+        with self._lock:
+            cached = self._interface_sites.get(interface)
+        now = time.monotonic()
+        if cached is None or now - cached[1] > self._ttl_s:
+            with self._session_factory() as session:
+                site_id = session.scalars(
+                    select(Site.id).where(Site.mqtt_interface == interface)
+                ).one_or_none()
+            if site_id is None:
+                site_id = self._default_site_id
+            # Remembered when no site receives it too: a stream on such an interface
+            # costs one query per ``ttl_s``, not one per message.
+            cached = (site_id, now)
+            with self._lock:
+                self._interface_sites[interface] = cached
+        if cached[0] is None:
+            raise RegistryError(
+                f"no site receives vehicles of interface {interface!r}: set a site's MQTT "
+                "interface to it (administration) or configure a default site"
+            )
+        return cached[0]
+
+    def _find(self, session: Session, identity: Identity) -> Vehicle | None:
+        site_id, manufacturer, serial_number = identity
+        return session.scalars(
+            select(Vehicle).where(
+                Vehicle.site_id == site_id,
+                Vehicle.manufacturer == manufacturer,
+                Vehicle.serial_number == serial_number,
+            )
+        ).one_or_none()
+
+    def _load_or_register(self, identity: Identity) -> VehicleInfo:
+        site_id, manufacturer, serial_number = identity
         with self._session_factory() as session:
-            vehicle = session.scalars(
-                select(Vehicle).where(
-                    Vehicle.manufacturer == manufacturer, Vehicle.serial_number == serial_number
-                )
-            ).one_or_none()
+            vehicle = self._find(session, identity)
             if vehicle is None:
-                site = self._home_site(session, interface=interface, site_id=site_id)
+                if session.get(Site, site_id) is None:
+                    raise RegistryError(f"site {site_id} no longer exists")
                 vehicle = Vehicle(
-                    site_id=site.id,
+                    site_id=site_id,
                     manufacturer=manufacturer,
                     serial_number=serial_number,
                     name=serial_number,
@@ -149,23 +196,12 @@ class VehicleRegistry:
                 except IntegrityError:
                     # Registered by another process in the meantime: take that one.
                     session.rollback()
-                    return self._load_or_register(identity, interface=interface, site_id=site_id)
+                    vehicle = self._find(session, identity)
+                    if vehicle is None:
+                        raise RegistryError(
+                            f"vehicle {manufacturer}/{serial_number} could not be registered "
+                            f"in site {site_id}"
+                        ) from None
             info = _info(vehicle, vehicle.site)
         self._remember(identity, info)
         return info
-
-    def _home_site(self, session: Session, *, interface: str, site_id: int | None) -> Site:
-        if site_id is not None:
-            token_site = session.get(Site, site_id)
-            if token_site is None:
-                raise RegistryError(f"site {site_id} of the API token no longer exists")
-            return token_site
-        site = session.scalars(select(Site).where(Site.mqtt_interface == interface)).one_or_none()
-        if site is None and self._default_site_id is not None:
-            site = session.get(Site, self._default_site_id)
-        if site is None:
-            raise RegistryError(
-                f"no site receives vehicles of interface {interface!r}: set a site's MQTT "
-                "interface to it (administration) or configure a default site"
-            )
-        return site

@@ -114,17 +114,26 @@ def test_mixed_lines_give_counts_and_only_good_lines_are_stored(
     assert (again["accepted"], again["duplicates"], again["rejected"]) == (0, 3, [])
 
 
-def test_a_sites_token_cannot_write_into_another_site(
+def test_a_sites_token_writes_only_into_its_own_sites_vehicles(
     app: FastAPI, client: TestClient, seeded: DemoData, login: Any
 ) -> None:
     login(client, SUPERUSER)
     munich = _token(client, seeded.site_ids["Munich Hub"])
     response = _post(client, munich, _ham("HAM-01", 1) + b"\n" + _ham("NEW-01", 1))
     data = response.json()["data"]
-    assert data["accepted"] == 1  # the new vehicle joins the token's site
-    assert data["rejected"][0]["line"] == 1
-    assert "belongs to another site" in data["rejected"][0]["reason"]
-    assert _store(app).table_counts()["raw_keys"] == 1
+    # Both join the token's site: Hamburg's HAM-01 is neither written nor revealed.
+    assert (data["accepted"], data["rejected"]) == (2, [])
+    vehicles = client.get("/v2/Vehicles").json()["data"]
+    mine = {v["id"] for v in vehicles if v["siteName"] == "Munich Hub"}
+    assert sorted(
+        (v["siteName"], v["serialNumber"])
+        for v in vehicles
+        if v["serialNumber"] in ("HAM-01", "NEW-01")
+    ) == [("Hamburg DC", "HAM-01"), ("Munich Hub", "HAM-01"), ("Munich Hub", "NEW-01")]
+    cursor = _store(app).cursor()
+    stored = {row[0] for row in cursor.execute("SELECT vehicle_id FROM raw_keys").fetchall()}
+    cursor.close()
+    assert len(stored) == 2 and stored <= mine
 
 
 @pytest.fixture

@@ -5,9 +5,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from typer.testing import CliRunner
 
 from fleetscope.appstore.db import store_session
+from fleetscope.appstore.models import Site, Vehicle
 from fleetscope.cli.main import app
 from fleetscope.demo.seed import DEMO_MANUFACTURER, seed_demo
 from fleetscope.facts.store import FactStore
@@ -57,15 +59,28 @@ def test_import_gzip_then_rebuild(cli_settings: Settings, tmp_path: Path) -> Non
         assert dump(store) == before
 
 
-def test_import_with_another_sites_name_refuses_its_vehicles(
+def test_import_for_another_site_writes_only_that_sites_own_vehicle(
     cli_settings: Settings, tmp_path: Path
 ) -> None:
     file = tmp_path / "history.ndjson"
     file.write_bytes(_ham(1) + b"\n")
     result = runner.invoke(app, ["import", str(file), "--site", "Munich Hub"])
     assert result.exit_code == 0
-    assert "line 1: vehicle Fleetscope Sim/HAM-01 belongs to another site" in result.stderr
-    assert "accepted 0, duplicates 0, rejected 1" in result.stdout
+    assert "accepted 1, duplicates 0, rejected 0" in result.stdout
+    with store_session(cli_settings) as session:
+        holders = session.execute(
+            select(Site.name, Vehicle.id)
+            .join(Vehicle.site)
+            .where(Vehicle.serial_number == "HAM-01")
+        ).all()
+    # Hamburg's seeded HAM-01 and a new one of Munich's, which took the message.
+    assert sorted(name for name, _ in holders) == ["Hamburg DC", "Munich Hub"]
+    munich_vehicle = next(vehicle for name, vehicle in holders if name == "Munich Hub")
+    with FactStore(cli_settings.resolved_facts_path()) as store:
+        cursor = store.cursor()
+        stored = cursor.execute("SELECT DISTINCT vehicle_id FROM raw_keys").fetchall()
+        cursor.close()
+    assert stored == [(munich_vehicle,)]
 
 
 def test_tokens_are_created_listed_and_revoked(cli_settings: Settings) -> None:

@@ -84,7 +84,7 @@ def test_bad_messages_become_dead_letters_with_reasons(
     }
 
 
-def test_a_sites_token_cannot_write_for_another_sites_vehicle(
+def test_a_sites_token_writes_only_into_its_own_sites_vehicle(
     ingest_env: IngestEnv, store: FactStore
 ) -> None:
     pipeline = ingest_env.pipeline(store)
@@ -92,8 +92,14 @@ def test_a_sites_token_cannot_write_for_another_sites_vehicle(
     outcome = pipeline.process(
         [_raw("S1", "state", state("S1", 2, T0 + timedelta(seconds=5)), site_id=ingest_env.site_b)]
     )
-    assert outcome.verdicts == [Verdict.REJECTED]
-    assert "belongs to another site" in outcome.reasons[0]
+    assert outcome.verdicts == [Verdict.ACCEPTED]
+    with ingest_env.session_factory() as session:
+        sites = sorted(v.site_id for v in session.scalars(select(Vehicle)))
+    assert sites == sorted([ingest_env.site_a, ingest_env.site_b])  # two vehicles "S1"
+    cursor = store.cursor()
+    per_vehicle = cursor.execute("SELECT count(DISTINCT vehicle_id) FROM raw_keys").fetchone()
+    cursor.close()
+    assert per_vehicle == (2,)
 
 
 def test_factsheet_and_headers_update_the_vehicle(ingest_env: IngestEnv, store: FactStore) -> None:
