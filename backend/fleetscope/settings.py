@@ -36,6 +36,20 @@ class Settings(BaseSettings):
     # vehicle and hour: 84 MB); off: every answer reads them with SQL.
     fact_index: bool = True
 
+    # Serving under load (api/admission.py): API requests in progress per lane; up to
+    # admission_queue more wait at most admission_wait_seconds each, beyond that a 503
+    # with Retry-After. The app store's pool and the worker threads are sized from these.
+    analytics_concurrency: int = Field(default=4, gt=0)
+    api_concurrency: int = Field(default=8, gt=0)
+    ingest_concurrency: int = Field(default=4, gt=0)
+    max_open_streams: int = Field(default=200, gt=0)
+    admission_queue: int = Field(default=64, ge=0)
+    admission_wait_seconds: float = Field(default=3.0, gt=0)
+    retry_after_seconds: int = Field(default=1, gt=0)
+    worker_threads: int = Field(default=40, gt=0)
+    # How often an open statusboard stream checks that its login session still holds.
+    stream_session_check_seconds: float = Field(default=5.0, gt=0)
+
     @property
     def secure_cookies(self) -> bool:
         return self.environment == "production"

@@ -6,7 +6,7 @@ changed vehicle of the user's scope as soon as the pipeline has committed the me
 a comment line every ``heartbeat_s`` seconds so proxies keep the connection open and a dead
 client is noticed. Statuses of vehicles outside the scope are dropped here, never sent.
 The generator ends when the client disconnects (the server cancels it, or the heartbeat
-finds it gone) and always unsubscribes from the hub.
+finds it gone) or its login session ends, and always unsubscribes from the hub.
 """
 
 import asyncio
@@ -46,25 +46,40 @@ async def statusboard_events(
     vehicles: list[VehicleRef],
     read_statuses: Callable[[], Awaitable[dict[int, LiveStatus]]],
     is_disconnected: Callable[[], Awaitable[bool]],
+    session_alive: Callable[[], Awaitable[bool]],
+    check_session_s: float,
     heartbeat_s: float = HEARTBEAT_SECONDS,
     clock: Callable[[], datetime] = _now,
 ) -> AsyncIterator[str]:
+    """``session_alive`` is asked every ``check_session_s`` seconds: the stream ends with
+    the login session that opened it (logout, expiry, a deactivated user), also while
+    tiles keep coming."""
     by_id = {vehicle.id: vehicle for vehicle in vehicles}
     # Subscribe before reading the snapshot: a change in between is sent, not lost.
     subscription = hub.subscribe()
+    loop = asyncio.get_running_loop()
     try:
         statuses = await read_statuses()
         board = build_statusboard(vehicles, statuses, now=clock())
         tiles = {tile.vehicle_id: tile for tile in board.vehicles}
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         yield sse_event("snapshot", board)
+        next_check = loop.time() + check_session_s
+        next_heartbeat = loop.time() + heartbeat_s
         while True:
-            try:
-                status = await asyncio.wait_for(subscription.get(), timeout=heartbeat_s)
-            except TimeoutError:
+            if loop.time() >= next_check:
+                if not await session_alive():
+                    return
+                next_check = loop.time() + check_session_s
+            if loop.time() >= next_heartbeat:
                 if await is_disconnected():
                     return
                 yield ": heartbeat\n\n"
+                next_heartbeat = loop.time() + heartbeat_s
+            wait_s = max(0.0, min(next_check, next_heartbeat) - loop.time())
+            try:
+                status = await asyncio.wait_for(subscription.get(), timeout=wait_s)
+            except TimeoutError:
                 continue
             vehicle = by_id.get(status.vehicle_id)
             if vehicle is None:

@@ -65,8 +65,21 @@ def require_csrf(request: Request, user_session: UserSession) -> None:
         raise ApiError(403, CSRF_FAILED())
 
 
+def release_connection(db: Session) -> None:
+    """End the session's read transaction, so its pooled connection goes back to the pool
+    before this worker thread is handed back; the loaded rows stay usable (the factory
+    does not expire them on commit), and the next statement takes a connection again.
+
+    Every sync dependency that reads the store calls this last: the handler runs in
+    another worker thread, and a request holding a connection while it waits for a thread
+    (while the threads wait for connections) is how 40 simultaneous requests deadlocked the
+    server until the pool's timeout."""
+    db.commit()
+
+
 def get_authenticated(request: Request, db: SessionDep) -> Authenticated:
     resolved = resolve_session(db, token=request.cookies.get(SESSION_COOKIE, ""))
+    release_connection(db)
     if resolved is None:
         raise ApiError(401, AUTHENTICATION_FAILED)
     user_session, user = resolved
@@ -95,7 +108,9 @@ AdminUser = Annotated[User, Depends(get_admin_user)]
 
 
 def get_visible_vehicle_ids(db: SessionDep, user: CurrentUser) -> set[int]:
-    return visible_vehicle_ids(db, user=user)
+    ids = visible_vehicle_ids(db, user=user)
+    release_connection(db)
+    return ids
 
 
 # The vehicles the current user may see: every analytics query filters by these ids.

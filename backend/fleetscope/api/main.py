@@ -15,6 +15,7 @@ from fleetscope import __version__
 from fleetscope.analytics.action_runs import ACTION_DURATIONS, ACTION_WAITS
 from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.order_runs import ORDERS_BY_VEHICLE, ORDERS_BY_WORKFLOW
+from fleetscope.api.admission import install_admission, size_worker_threads
 from fleetscope.api.errors import error_response, install_error_handlers
 from fleetscope.api.routes import api_router
 from fleetscope.api.timing import ServerTimingMiddleware
@@ -84,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(running: FastAPI) -> AsyncIterator[None]:
+        size_worker_threads(settings)
         await run_in_threadpool(migrate_engine, engine)
         running.state.ingestion = await run_in_threadpool(
             start_ingestion, settings, session_factory=running.state.session_factory
@@ -122,6 +124,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.login_limiter = LoginRateLimiter(max_failures=settings.login_attempts_per_minute)
+    # Inside the timing: a request's wait for its place counts as server time.
+    install_admission(app, settings=settings, path_prefix=API_PREFIX)
     app.add_middleware(ServerTimingMiddleware, path_prefix=API_PREFIX)
     install_error_handlers(app)
     _install_store_errors(app)

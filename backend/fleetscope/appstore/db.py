@@ -20,14 +20,47 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SessionFactory = sessionmaker[Session]
 
 
-def create_db_engine(*, url: str) -> Engine:
-    """An engine for ``url``; SQLite gets foreign keys, WAL and a busy timeout."""
+# Connections the pool keeps open between bursts; more are opened up to the capacity and
+# closed again when returned.
+KEPT_CONNECTIONS = 10
+# Threads outside the request budget that use the store (ingestion's registry, start-up).
+BACKGROUND_CONNECTIONS = 4
+# Only reached if the capacity below is wrong: the request then fails (503) instead of
+# waiting half a minute.
+POOL_TIMEOUT_S = 10.0
+
+
+def pool_capacity(settings: Settings) -> int:
+    """Connections enough that no one ever waits for one: every worker thread may hold one,
+    and so may every admitted request between two of its threads (a dependency's session
+    lives until the response is sent). Waiting for a connection while holding a worker
+    thread, with the connection holders waiting for a thread, is how 40 simultaneous
+    requests once deadlocked the server for the pool's 30 s timeout."""
+    admitted = settings.analytics_concurrency + settings.api_concurrency
+    admitted += settings.ingest_concurrency
+    return settings.worker_threads + admitted + BACKGROUND_CONNECTIONS
+
+
+def create_db_engine(*, url: str, capacity: int = KEPT_CONNECTIONS + 10) -> Engine:
+    """An engine for ``url`` with at most ``capacity`` connections; SQLite gets foreign
+    keys, WAL and a busy timeout."""
     parsed = make_url(url)
+    pool: dict[str, Any] = {
+        "pool_size": min(KEPT_CONNECTIONS, capacity),
+        "max_overflow": max(0, capacity - KEPT_CONNECTIONS),
+        "pool_timeout": POOL_TIMEOUT_S,
+    }
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
-    if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        return create_engine(url, pool_pre_ping=True, **pool)
+    in_memory = not parsed.database or parsed.database == ":memory:"
+    if not in_memory:
+        Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        # An in-memory database is one connection per thread (SQLAlchemy's own choice).
+        **({} if in_memory else pool),
+    )
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -42,7 +75,7 @@ def create_db_engine(*, url: str) -> Engine:
 
 
 def engine_for(settings: Settings) -> Engine:
-    return create_db_engine(url=settings.resolved_database_url())
+    return create_db_engine(url=settings.resolved_database_url(), capacity=pool_capacity(settings))
 
 
 def make_session_factory(engine: Engine) -> SessionFactory:

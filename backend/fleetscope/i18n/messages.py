@@ -57,6 +57,11 @@ LIVE_UNAVAILABLE = define(
     en="live updates are not available; try again in a moment",
     de="Live-Aktualisierungen sind nicht verfügbar; bitte gleich noch einmal versuchen",
 )
+SERVER_BUSY = define(
+    "service.busy",
+    en="the server is busy; try again in a moment",
+    de="der Server ist ausgelastet; bitte gleich noch einmal versuchen",
+)
 INVALID_API_TOKEN = define(
     "ingest.invalid_token",
     en="invalid or missing API token",

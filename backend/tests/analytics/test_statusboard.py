@@ -96,11 +96,16 @@ def test_stream_pushes_changed_tiles_of_the_scope_only() -> None:
         async def is_disconnected() -> bool:
             return disconnected.is_set()
 
+        async def session_alive() -> bool:
+            return True
+
         events = statusboard_events(
             hub=hub,
             vehicles=FLEET[:2],
             read_statuses=read_statuses,
             is_disconnected=is_disconnected,
+            session_alive=session_alive,
+            check_session_s=60.0,
             heartbeat_s=0.2,
             clock=lambda: NOW,
         )
@@ -129,6 +134,53 @@ def test_stream_pushes_changed_tiles_of_the_scope_only() -> None:
         assert remaining == []
         # Unsubscribed: publishing reaches no queue any more and raises nothing.
         hub.publish([changed])
+
+    asyncio.run(run())
+
+
+def test_stream_ends_with_the_login_session_while_tiles_keep_coming() -> None:
+    async def run() -> None:
+        hub = LiveHub()
+        checks: list[bool] = []
+        logged_out = asyncio.Event()
+
+        async def read_statuses() -> dict[int, LiveStatus]:
+            return {}
+
+        async def is_disconnected() -> bool:
+            return False
+
+        async def session_alive() -> bool:
+            checks.append(not logged_out.is_set())
+            return checks[-1]
+
+        events = statusboard_events(
+            hub=hub,
+            vehicles=FLEET[:2],
+            read_statuses=read_statuses,
+            is_disconnected=is_disconnected,
+            session_alive=session_alive,
+            check_session_s=0.05,
+            heartbeat_s=60.0,
+            clock=lambda: NOW,
+        )
+        assert (await anext(events)).startswith("retry: ")
+        assert (await anext(events)).startswith("event: snapshot\n")
+        hub.publish([_status(1, VehicleState.IDLE)])
+        assert (await asyncio.wait_for(anext(events), timeout=1.0)).startswith("event: tile\n")
+        logged_out.set()
+        # A vehicle that never stops sending must not keep the ended session's stream open.
+        received: list[str] = []
+
+        async def drain() -> None:
+            async for chunk in events:
+                received.append(chunk)
+                hub.publish([_status(1, VehicleState.IDLE)])
+
+        hub.publish([_status(1, VehicleState.IDLE)])
+        await asyncio.wait_for(drain(), timeout=2.0)
+        assert checks[-1] is False and checks.count(False) == 1
+        assert all(chunk.startswith("event: tile\n") for chunk in received)
 
     asyncio.run(run())
 

@@ -2,6 +2,8 @@
 
 The user and scope are resolved with a session of their own that is closed before the
 stream starts: an open wall-TV connection must not hold a database connection for hours.
+Every ``stream_session_check_seconds`` the stream asks the store, with a short session of
+its own again, whether its login session still holds (logout, expiry, deactivation end it).
 """
 
 from collections.abc import AsyncIterator
@@ -14,9 +16,10 @@ from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve
 from fleetscope.analytics.statusboard import read_live
 from fleetscope.analytics.stream import statusboard_events
 from fleetscope.api.analytics_deps import ParamsDep, get_fact_store, reading
-from fleetscope.api.deps import get_authenticated
+from fleetscope.api.deps import SESSION_COOKIE, SettingsDep, get_authenticated
 from fleetscope.api.errors import ApiError
 from fleetscope.appstore.db import SessionFactory
+from fleetscope.appstore.sessions import resolve_session
 from fleetscope.facts.model import LiveStatus
 from fleetscope.i18n.messages import LIVE_UNAVAILABLE
 from fleetscope.ingest.live import LiveHub
@@ -31,6 +34,11 @@ def _resolve(request: Request, params: AnalyticsParams) -> AnalyticsScope:
         return resolve_scope(db, user=authenticated.user, params=params)
 
 
+def _session_holds(factory: SessionFactory, token: str) -> bool:
+    with factory() as db:
+        return resolve_session(db, token=token) is not None
+
+
 @router.get(
     "/Statusboard/stream",
     response_class=StreamingResponse,
@@ -42,7 +50,9 @@ def _resolve(request: Request, params: AnalyticsParams) -> AnalyticsScope:
         }
     },
 )
-async def stream_statusboard(request: Request, params: ParamsDep) -> StreamingResponse:
+async def stream_statusboard(
+    request: Request, params: ParamsDep, settings: SettingsDep
+) -> StreamingResponse:
     scope = await run_in_threadpool(_resolve, request, params)
     store = await get_fact_store(request)
     hub: LiveHub | None = getattr(request.app.state.ingestion, "hub", None)
@@ -57,12 +67,20 @@ async def stream_statusboard(request: Request, params: ParamsDep) -> StreamingRe
     async def read_statuses() -> dict[int, LiveStatus]:
         return await run_in_threadpool(read)
 
+    factory: SessionFactory = request.app.state.session_factory
+    token = request.cookies.get(SESSION_COOKIE, "")
+
+    async def session_alive() -> bool:
+        return await run_in_threadpool(_session_holds, factory, token)
+
     async def events() -> AsyncIterator[str]:
         async for chunk in statusboard_events(
             hub=hub,
             vehicles=scope.vehicles,
             read_statuses=read_statuses,
             is_disconnected=request.is_disconnected,
+            session_alive=session_alive,
+            check_session_s=settings.stream_session_check_seconds,
         ):
             yield chunk
 
