@@ -3,11 +3,9 @@
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, PlainTextResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -16,8 +14,11 @@ from fleetscope.analytics.action_runs import ACTION_DURATIONS, ACTION_WAITS
 from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.order_runs import ORDERS_BY_VEHICLE, ORDERS_BY_WORKFLOW
 from fleetscope.api.admission import install_admission, size_worker_threads
+from fleetscope.api.compression import ApiCompression
 from fleetscope.api.errors import error_response, install_error_handlers
+from fleetscope.api.frontend import mount_frontend
 from fleetscope.api.routes import api_router
+from fleetscope.api.security import install_web_security
 from fleetscope.api.timing import ServerTimingMiddleware
 from fleetscope.appstore.db import engine_for, make_session_factory, migrate_engine
 from fleetscope.appstore.errors import StoreError
@@ -28,35 +29,6 @@ from fleetscope.ingest.service import start_ingestion
 from fleetscope.settings import Settings, get_settings
 
 API_PREFIX = "/v2"
-_REPOSITORY_ROOT = Path(__file__).resolve().parents[3]
-
-
-def frontend_missing_message(dist: Path) -> str:
-    return (
-        "Fleetscope's API is running, but the web app is not built: "
-        f"{dist} has no index.html.\n"
-        "Build it with `make build` (or `cd frontend && npm ci && npm run build`) "
-        "and restart the server. The API is at /v2/, its documentation at /v2/docs.\n"
-    )
-
-
-def resolve_frontend_dist(dist: Path) -> Path:
-    """A relative folder is looked up from the working directory, then the repository root."""
-    if dist.is_absolute() or (Path.cwd() / dist).is_dir():
-        return dist.resolve()
-    return _REPOSITORY_ROOT / dist
-
-
-def _mount_frontend(app: FastAPI, dist: Path) -> None:
-    if (dist / "index.html").is_file():
-        app.mount("/", StaticFiles(directory=dist, html=True), name="frontend")
-        return
-    message = frontend_missing_message(dist)
-
-    @app.get("/", include_in_schema=False)
-    def frontend_missing() -> PlainTextResponse:
-        return PlainTextResponse(message, status_code=503)
-
 
 def _install_store_errors(app: FastAPI) -> None:
     @app.exception_handler(StoreError)
@@ -117,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Analytics for fleets of automated vehicles speaking VDA 5050.",
         lifespan=lifespan,
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url=f"{API_PREFIX}/docs",
+        docs_url=None,  # served by install_web_security, without third-party scripts
         redoc_url=None,
     )
     app.state.settings = settings
@@ -127,9 +99,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Inside the timing: a request's wait for its place counts as server time.
     install_admission(app, settings=settings, path_prefix=API_PREFIX)
     app.add_middleware(ServerTimingMiddleware, path_prefix=API_PREFIX)
+    app.add_middleware(ApiCompression, path_prefix=API_PREFIX)
+    install_web_security(app, settings=settings, api_prefix=API_PREFIX)
     install_error_handlers(app)
     _install_store_errors(app)
     app.include_router(api_router, prefix=API_PREFIX)
     # After the API, so the catch-all static mount never shadows a /v2 route.
-    _mount_frontend(app, resolve_frontend_dist(settings.frontend_dist))
+    mount_frontend(app, dist=settings.frontend_dist)
     return app
