@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
 
 // Vendor libraries change far less often than the app: separate chunks keep them cached
@@ -15,7 +16,15 @@ const vendorGroups = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Brotli and gzip copies beside every text asset (`x.js.br`, `x.js.gz`): the server sends
+    // the best one the browser accepts, so nothing is compressed per request.
+    compression({
+      algorithms: ['brotliCompress', 'gzip'],
+      include: /\.(js|mjs|css|svg|json|html)$/,
+    }),
+  ],
   base: './',
   server: {
     proxy: {
@@ -25,8 +34,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // Maps for error reporting, without advertising them to every browser.
-    sourcemap: 'hidden',
+    // No source maps in the production build: nothing uploads them, and served maps would
+    // publish the sources.
+    sourcemap: false,
     rolldownOptions: {
       output: {
         codeSplitting: {
