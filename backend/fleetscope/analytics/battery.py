@@ -15,7 +15,7 @@ Definitions (product.md section 3; samples and sessions as the derivation record
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import duckdb
 import numpy as np
@@ -66,6 +66,12 @@ CHARGE_MEASURES = frozenset(
 
 @camel_case
 class BatteryFigures(TypedDict):
+    # As productivity's KPIs say it: T, and the part of it without data from the vehicles
+    # (all of T: nothing was received in the period, so every figure below is empty).
+    period_seconds: Annotated[float, Field(description="T in vehicle seconds")]
+    no_data_seconds: Annotated[
+        float, Field(description="part of T before a vehicle's first message")
+    ]
     sessions: SessionFigures
     mean_charge: float | None
     min_charge: float | None
@@ -96,30 +102,41 @@ class BatteryOut(CamelModel):
     fleet: BatteryEntry
 
 
-ChargeKpis = tuple[float | None, float | None, float | None]  # mean, minimum, charging share
+class ChargeKpis(NamedTuple):
+    period_seconds: float
+    no_data_seconds: float
+    mean_charge: float | None
+    min_charge: float | None
+    charging_share: float | None
 
 
 def _charge_kpis(collected: Collected, vehicle_ids: list[int]) -> dict[Any, ChargeKpis]:
-    """Mean charge, minimum charge and charging share per (vehicle, bucket) and of all the
-    vehicles together (vehicle None), by the KPI glossary in one vectorised pass."""
+    """T, its part without data, mean charge, minimum charge and charging share per
+    (vehicle, bucket) and of all the vehicles together (vehicle None), by the KPI glossary
+    in one vectorised pass."""
     table = collected.measures
-    keys: list[Any] = [(v, bucket) for bucket in (CURRENT, PREVIOUS) for v in vehicle_ids]
+    buckets = (CURRENT, PREVIOUS)
+    keys: list[Any] = [(v, bucket) for bucket in buckets for v in vehicle_ids]
     rows = np.vstack(
         [
             table.rows(keys),
-            *(table.total([(v, bucket) for v in vehicle_ids]) for bucket in (CURRENT, PREVIOUS)),
+            *(table.total([(v, bucket) for v in vehicle_ids]) for bucket in buckets),
         ]
     )
-    columns = kpi_columns(rows, period_s=np.zeros(len(rows)))
+    seconds = [collected.vehicle_seconds(bucket) for bucket in buckets]
+    period_s = [seconds[bucket].get(v, 0.0) for bucket in buckets for v in vehicle_ids]
+    period_s += [collected.fleet_seconds(bucket) for bucket in buckets]
+    columns = kpi_columns(rows, period_s=np.array(period_s, dtype=np.float64))
 
     def values(name: str) -> list[float | None]:
         return [None if value != value else value for value in columns[name].tolist()]  # NaN
 
     keys += [(None, CURRENT), (None, PREVIOUS)]
+    names = ("period_seconds", "no_data_seconds", "mean_charge", "min_charge", "charging_share")
     return dict(
         zip(
             keys,
-            zip(values("mean_charge"), values("min_charge"), values("charging_share"), strict=True),
+            (ChargeKpis(*row) for row in zip(*(values(name) for name in names), strict=True)),
             strict=True,
         )
     )
@@ -131,7 +148,6 @@ def _figures(
     """The figures of one bucket from the samples of its vehicles (one, or all selected):
     Python numbers from typed columns, not validated (500 validated models were 2-3 ms of
     an answer)."""
-    mean_charge, min_charge, charging_share = kpis
     health = [item.health_latest for item in items if item.health_latest is not None]
     slopes = [
         item.health_line.slope_per_second * SECONDS_PER_30_DAYS
@@ -139,11 +155,13 @@ def _figures(
         if item.health_line is not None
     ]
     return BatteryFigures(
+        period_seconds=kpis.period_seconds or 0.0,
+        no_data_seconds=kpis.no_data_seconds or 0.0,
         sessions=sessions,
-        mean_charge=mean_charge,
-        min_charge=min_charge,
+        mean_charge=kpis.mean_charge,
+        min_charge=kpis.min_charge,
         below_low_seconds=sum((item.below_low_seconds for item in items), 0.0),
-        charging_share=charging_share,
+        charging_share=kpis.charging_share,
         # Several vehicles: the mean of their latest values and of their slopes.
         health_latest=sum(health) / len(health) if health else None,
         health_slope_per_30_days=sum(slopes) / len(slopes) if slopes else None,

@@ -74,8 +74,9 @@ def regrouped(keys: Keys, units: Mapping[str, Floats]) -> tuple[Keys, Units]:
     """Flat units with group ``keys``, one per key, ascending."""
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     ordered = {name: units[name][order] for name in MEASURE_COLUMNS}
+    # No units (no samples in the period): no groups. ``np.r_[True, ...]`` would make one.
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else order
     if len(starts) == len(keys):  # one unit per key (whole hours only): nothing to combine
         return keys, ordered
     return keys[starts], combine(ordered, starts)

@@ -8,13 +8,20 @@ id is "vehicle N not found" (404), never a hint that it exists.
 """
 
 from dataclasses import dataclass, field
-from datetime import date
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fleetscope.analytics.param_rules import (
+    ALL_SHIFTS,
+    MAX_SHIFT_ID_LENGTH,
+    MAX_VEHICLE_IDS,
+    AnalysisDay,
+    PeriodFields,
+    check_period,
+)
 from fleetscope.analytics.periods import DaySpan, Shift
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Site, User
@@ -30,19 +37,41 @@ from fleetscope.i18n.messages import (
     VEHICLE_NOT_FOUND,
 )
 
-ALL_SHIFTS = "all"
-MAX_PERIOD_DAYS = 400
-MAX_VEHICLE_IDS = 2000
+# Vehicle ids of the query: digits, at most this many (far above any id the store gives).
+MAX_VEHICLE_ID_DIGITS = 9
+# Room for MAX_VEHICLE_IDS ids of that length with their commas and spaces.
+MAX_VEHICLES_LENGTH = 20_000
+QUERY_PERIOD = PeriodFields(
+    first="from", last="to", reversed=PERIOD_REVERSED, too_long=PERIOD_TOO_LONG
+)
 
 
 class AnalyticsParams(BaseModel):
-    """The raw query values; ``None`` means "use the saved setting"."""
+    """The query values, each checked on its own (FastAPI answers 422 naming the field);
+    ``None`` means "use the saved setting". The routes take it as ``Query()``: its fields
+    are the query parameters, by their aliases."""
 
-    date_from: date | None = None
-    date_to: date | None = None
-    vehicles: str | None = None
-    combined: bool | None = None
-    shift: str | None = None
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True)
+
+    date_from: AnalysisDay | None = Field(
+        default=None, alias="from", description="first day (site-local, inclusive); default: saved"
+    )
+    date_to: AnalysisDay | None = Field(
+        default=None, alias="to", description="last day (site-local, inclusive); default: saved"
+    )
+    vehicles: str | None = Field(
+        default=None,
+        max_length=MAX_VEHICLES_LENGTH,
+        description="comma-separated vehicle ids; default: the saved selection, else all",
+    )
+    combined: bool | None = Field(
+        default=None, description="one aggregate instead of one per vehicle; default: saved"
+    )
+    shift: str | None = Field(
+        default=None,
+        max_length=MAX_SHIFT_ID_LENGTH,
+        description=f"a shift id of the sites, or {ALL_SHIFTS!r}; default: saved",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +114,7 @@ def parse_vehicle_ids(text: str) -> list[int]:
         token = part.strip()
         if not token:
             continue
-        if not token.isascii() or not token.isdigit() or len(token) > 9:
+        if not token.isascii() or not token.isdigit() or len(token) > MAX_VEHICLE_ID_DIGITS:
             raise InvalidInputError(NOT_A_VEHICLE_ID(token=token[:40]))
         ids.append(int(token))
     if len(ids) > MAX_VEHICLE_IDS:
@@ -112,13 +141,11 @@ def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> A
     visible = {row[0]: VehicleRef(*row) for row in visible_vehicle_rows(session, user=user)}
     saved = read_settings(session, user=user, visible_ids=set(visible))
     selector = saved.date_selector
-    first = params.date_from or selector.from_
-    last = params.date_to or selector.to
-    if first > last:
-        raise InvalidInputError(PERIOD_REVERSED(first=first.isoformat(), last=last.isoformat()))
-    span = DaySpan(first, last)
-    if span.days > MAX_PERIOD_DAYS:
-        raise InvalidInputError(PERIOD_TOO_LONG(days=span.days, limit=MAX_PERIOD_DAYS))
+    # The saved period is valid by the same rules (``read_settings`` falls back otherwise):
+    # a failure here is the query's, and names its field.
+    span = check_period(
+        params.date_from or selector.from_, params.date_to or selector.to, fields=QUERY_PERIOD
+    )
     if params.vehicles is not None and params.vehicles.strip():
         requested = parse_vehicle_ids(params.vehicles)
         for vehicle_id in requested:
@@ -163,7 +190,9 @@ def _site_groups(
     result = list(groups.values())
     if result and all(group.excluded for group in result):
         if explicit:
-            raise InvalidInputError(SHIFT_UNKNOWN(shift=shift_id[:64], all_shifts=ALL_SHIFTS))
+            raise InvalidInputError(
+                SHIFT_UNKNOWN(shift=shift_id[:MAX_SHIFT_ID_LENGTH], all_shifts=ALL_SHIFTS)
+            )
         # A saved shift the selected sites do not have (any longer): all shifts.
         result = [
             SiteGroup(g.site_id, g.zone, None, excluded=False, vehicle_ids=g.vehicle_ids)

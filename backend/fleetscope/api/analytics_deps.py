@@ -3,7 +3,6 @@
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date
 from typing import Annotated
 
 import duckdb
@@ -18,35 +17,8 @@ from fleetscope.appstore.models import User
 from fleetscope.facts.store import FactStore
 from fleetscope.i18n.messages import FACT_STORE_NOT_OPEN
 
-
-async def analytics_params(
-    from_: Annotated[
-        date | None,
-        Query(alias="from", description="first day (site-local, inclusive); default: saved"),
-    ] = None,
-    to: Annotated[
-        date | None, Query(description="last day (site-local, inclusive); default: saved")
-    ] = None,
-    vehicles: Annotated[
-        str | None,
-        Query(
-            max_length=20_000,
-            description="comma-separated vehicle ids; default: the saved selection, else all",
-        ),
-    ] = None,
-    combined: Annotated[
-        bool | None, Query(description="one aggregate instead of one per vehicle")
-    ] = None,
-    shift: Annotated[
-        str | None, Query(max_length=64, description="a shift id of the sites, or 'all'")
-    ] = None,
-) -> AnalyticsParams:
-    return AnalyticsParams(
-        date_from=from_, date_to=to, vehicles=vehicles, combined=combined, shift=shift
-    )
-
-
-ParamsDep = Annotated[AnalyticsParams, Depends(analytics_params)]
+# The model's fields are the query parameters, validated by FastAPI (a 422 naming the field).
+ParamsDep = Annotated[AnalyticsParams, Query()]
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, with_config
 from pydantic.alias_generators import to_camel
 
+from fleetscope.analytics.param_rules import MAX_SHIFT_ID_LENGTH, MAX_VEHICLE_IDS, AnalysisDay
 from fleetscope.appstore.models import Role, Site, User, Vehicle
 
 Language = Literal["en", "de"]
@@ -84,16 +85,17 @@ class AppSettingsOut(CamelModel):
 
 
 class DateSelectorPatch(StrictCamelModel):
+    # The rules of the analysis parameters (``param_rules``): a saved value stands in for them.
     mode: DateMode | None = None
-    from_: date | None = Field(default=None, alias="from")
-    to: date | None = None
+    from_: AnalysisDay | None = Field(default=None, alias="from")
+    to: AnalysisDay | None = None
     combined: bool | None = None
-    workflow_shift: str | None = Field(default=None, min_length=1, max_length=64)
+    workflow_shift: str | None = Field(default=None, min_length=1, max_length=MAX_SHIFT_ID_LENGTH)
 
 
 class AppSettingsPatch(StrictCamelModel):
     date_selector: DateSelectorPatch | None = None
-    selected_machines: list[int] | None = Field(default=None, max_length=10_000)
+    selected_machines: list[int] | None = Field(default=None, max_length=MAX_VEHICLE_IDS)
     onboarding_watched: bool | None = None
 
 

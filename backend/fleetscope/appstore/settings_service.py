@@ -1,12 +1,14 @@
 """Per-user saved settings of the shell (spec section 7) and the dashboard layout."""
 
 import json
+import logging
 from datetime import date, datetime, timedelta
 from typing import Any, get_args
 from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
+from fleetscope.analytics.param_rules import ALL_SHIFTS, PeriodFields, check_period
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.models import User, UserSettings
 from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
@@ -22,6 +24,7 @@ from fleetscope.i18n.messages import (
     DUPLICATE_WIDGET,
     LAYOUT_TOO_LARGE,
     SAVED_PERIOD_REVERSED,
+    SAVED_PERIOD_TOO_LONG,
     SAVED_SHIFT_UNKNOWN,
     SAVED_VEHICLE_UNKNOWN,
     TOO_MANY_WIDGETS,
@@ -30,9 +33,17 @@ from fleetscope.i18n.messages import (
 DATE_MODES: tuple[DateMode, ...] = get_args(DateMode)
 DEFAULT_MODE: DateMode = "week"
 DEFAULT_DAYS = 7
-ALL_SHIFTS = "all"
 MAX_WIDGETS = 40
 MAX_LAYOUT_BYTES = 64 * 1024
+# The saved period obeys the rules of the analysis parameters it stands in for.
+SAVED_PERIOD = PeriodFields(
+    first="dateSelector.from",
+    last="dateSelector.to",
+    reversed=SAVED_PERIOD_REVERSED,
+    too_long=SAVED_PERIOD_TOO_LONG,
+)
+
+log = logging.getLogger(__name__)
 
 
 def _today() -> date:
@@ -55,13 +66,24 @@ def _stored_or_default(session: Session, *, user: User) -> UserSettings:
     return session.get(UserSettings, user.id) or _defaults(user)
 
 
-def _view(row: UserSettings, *, visible_ids: set[int]) -> AppSettingsOut:
-    # Until a user picks dates, the period rolls with the calendar: the current week,
-    # Monday to Sunday, as the date selector's week mode shows it.
+def _saved_period(row: UserSettings) -> tuple[date, date]:
+    """The saved period, or until a user picks dates (or when the saved one breaks today's
+    rules) one that rolls with the calendar: the current week, Monday to Sunday, as the date
+    selector's week mode shows it."""
+    if row.date_from is not None and row.date_to is not None:
+        try:
+            check_period(row.date_from, row.date_to, fields=SAVED_PERIOD)
+            return row.date_from, row.date_to
+        except InvalidInputError as invalid:
+            # Saved before the rule (or the rule changed): analytics must go on working.
+            log.debug("user %s: saved period ignored (%s)", row.user_id, invalid.msg)
     today = _today()
     monday = today - timedelta(days=today.weekday())
-    date_from = row.date_from or monday
-    date_to = row.date_to or (monday + timedelta(days=DEFAULT_DAYS - 1))
+    return monday, monday + timedelta(days=DEFAULT_DAYS - 1)
+
+
+def _view(row: UserSettings, *, visible_ids: set[int]) -> AppSettingsOut:
+    date_from, date_to = _saved_period(row)
     return AppSettingsOut(
         date_selector=DateSelector(
             mode=row.date_mode if row.date_mode in DATE_MODES else DEFAULT_MODE,
@@ -93,12 +115,9 @@ def update_settings(session: Session, *, user: User, patch: AppSettingsPatch) ->
     current = _view(row, visible_ids=visible_ids).date_selector
     selector = patch.date_selector
     if selector is not None:
-        date_from = selector.from_ or current.from_
-        date_to = selector.to or current.to
-        if date_from > date_to:
-            raise InvalidInputError(
-                SAVED_PERIOD_REVERSED(first=date_from.isoformat(), last=date_to.isoformat())
-            )
+        check_period(
+            selector.from_ or current.from_, selector.to or current.to, fields=SAVED_PERIOD
+        )
         shift = selector.workflow_shift
         if (
             shift is not None

@@ -200,6 +200,11 @@ SAVED_PERIOD_REVERSED = define(
     en="dateSelector: from ({first}) is after to ({last})",
     de="dateSelector: from ({first}) liegt nach to ({last})",
 )
+SAVED_PERIOD_TOO_LONG = define(
+    "settings.period_too_long",
+    en="dateSelector: the period has {days} days; at most {limit} are allowed",
+    de="dateSelector: der Zeitraum hat {days} Tage; höchstens {limit} sind erlaubt",
+)
 SAVED_SHIFT_UNKNOWN = define(
     "settings.shift_unknown",
     en="dateSelector.workflowShift: unknown shift {shift!r}",
@@ -245,6 +250,12 @@ PERIOD_REVERSED = define(
     "analytics.period_reversed",
     en="from: {first} is after to ({last})",
     de="from: {first} liegt nach to ({last})",
+)
+DAY_OUT_OF_RANGE = define(
+    "analytics.day_out_of_range",
+    en="{field}: {day} is outside the days an analysis can cover ({earliest} to {latest})",
+    de="{field}: {day} liegt außerhalb der Tage, die eine Auswertung abdecken kann "
+    "({earliest} bis {latest})",
 )
 PERIOD_TOO_LONG = define(
     "analytics.period_too_long",

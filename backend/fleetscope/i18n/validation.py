@@ -146,10 +146,14 @@ def _problem(error: Mapping[str, Any], language: Language) -> str:
     return template(**{name: _german_value(context[name]) for name in names}).render(language)
 
 
+# Where a parameter was sent; the message names the parameter alone.
+_WHERE = frozenset({"body", "query", "path", "header", "cookie"})
+
+
 def describe_validation(errors: Iterable[Mapping[str, Any]], *, language: Language) -> str:
     """``field: problem`` per error, joined by ``; ``; the field as the API spells it."""
     parts = []
     for error in errors:
-        location = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query"))
+        location = ".".join(str(p) for p in error.get("loc", ()) if p not in _WHERE)
         parts.append(f"{location or WHOLE_REQUEST().render(language)}: {_problem(error, language)}")
     return "; ".join(parts) or INVALID_REQUEST().render(language)

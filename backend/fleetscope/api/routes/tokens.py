@@ -5,7 +5,7 @@ from datetime import datetime
 from fastapi import APIRouter
 from pydantic import Field
 
-from fleetscope.api.deps import AdminUser, SessionDep
+from fleetscope.api.deps import AdminUser, SessionDep, StoreId
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import ApiError
 from fleetscope.appstore.models import ApiToken, Site
@@ -51,19 +51,19 @@ def _site(db: SessionDep, site_id: int) -> Site:
 
 @router.post("", response_model=Envelope[TokenCreated], status_code=201)
 def create_site_token(
-    site_id: int, body: TokenCreate, _: AdminUser, db: SessionDep
+    site_id: StoreId, body: TokenCreate, _: AdminUser, db: SessionDep
 ) -> Envelope[TokenCreated]:
     token, plain = create_token(db, site=_site(db, site_id), name=body.name)
     return ok(TokenCreated(**_out(token).model_dump(), token=plain))
 
 
 @router.get("", response_model=Envelope[list[TokenOut]])
-def list_site_tokens(site_id: int, _: AdminUser, db: SessionDep) -> Envelope[list[TokenOut]]:
+def list_site_tokens(site_id: StoreId, _: AdminUser, db: SessionDep) -> Envelope[list[TokenOut]]:
     return ok([_out(token) for token in list_tokens(db, site=_site(db, site_id))])
 
 
 @router.delete("/{token_id}", response_model=Envelope[TokenOut])
 def revoke_site_token(
-    site_id: int, token_id: int, _: AdminUser, db: SessionDep
+    site_id: StoreId, token_id: StoreId, _: AdminUser, db: SessionDep
 ) -> Envelope[TokenOut]:
     return ok(_out(revoke_token(db, site=_site(db, site_id), token_id=token_id)))
