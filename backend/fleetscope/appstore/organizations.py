@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Site
 from fleetscope.i18n.messages import (
+    MQTT_INTERFACE_INVALID,
     MQTT_INTERFACE_TAKEN,
     MUST_NOT_BE_EMPTY,
     ORGANIZATION_EXISTS,
@@ -25,6 +26,8 @@ from fleetscope.i18n.messages import (
 DEFAULT_TIME_ZONE = "Europe/Berlin"
 EVERY_DAY = [0, 1, 2, 3, 4, 5, 6]  # Monday = 0, as Python's date.weekday()
 _CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+# One topic level: the subscriber listens on ``{interface}/+/+/+/state`` and the like.
+_MQTT_INTERFACE = re.compile(r"[^/+#\x00]{1,100}")
 
 
 def default_shifts() -> list[dict[str, Any]]:
@@ -64,6 +67,12 @@ def validate_shifts(shifts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         ):
             raise InvalidInputError(SHIFT_WEEKDAYS_INVALID(where=where))
     return shifts
+
+
+def validate_mqtt_interface(interface: str) -> str:
+    if not _MQTT_INTERFACE.fullmatch(interface):
+        raise InvalidInputError(MQTT_INTERFACE_INVALID(interface=interface))
+    return interface
 
 
 def create_organization(session: Session, *, name: str) -> Organization:
@@ -111,6 +120,8 @@ def create_site(
     if existing is not None:
         raise ConflictError(SITE_EXISTS(name=name, organization=organization.name))
     if mqtt_interface is not None:
+        validate_mqtt_interface(mqtt_interface)
+        # Unique per site: an interface names the one site its messages are for.
         taken = session.scalars(select(Site).where(Site.mqtt_interface == mqtt_interface)).first()
         if taken is not None:
             raise ConflictError(MQTT_INTERFACE_TAKEN(interface=mqtt_interface, site=taken.name))

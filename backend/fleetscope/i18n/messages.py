@@ -123,6 +123,13 @@ MQTT_INTERFACE_TAKEN = define(
     en="mqttInterface: {interface!r} already belongs to {site!r}",
     de="mqttInterface: {interface!r} gehört bereits zu {site!r}",
 )
+MQTT_INTERFACE_INVALID = define(
+    "site.mqtt_interface_invalid",
+    en="mqttInterface: {interface!r} must be one MQTT topic level of 1 to 100 characters, "
+    "without '/', '+' or '#'",
+    de="mqttInterface: {interface!r} muss eine MQTT-Topic-Ebene mit 1 bis 100 Zeichen sein, "
+    "ohne '/', '+' oder '#'",
+)
 SHIFT_ID_INVALID = define(
     "shift.id_invalid",
     en="{where}.id: must be a non-empty text other than 'all'",

@@ -1,0 +1,212 @@
+"""The app store's side of vehicle identity, on SQLite and PostgreSQL: a serial number is
+unique per site, the registry never mixes sites, migration 0002 keeps existing vehicles,
+and an MQTT interface names exactly one site."""
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
+import pytest
+from alembic import command
+from alembic.config import Config
+from psycopg import sql
+from sqlalchemy import Engine, func, select, text
+from sqlalchemy.exc import IntegrityError
+from typer.testing import CliRunner
+
+from fleetscope.appstore.db import (
+    MIGRATIONS_DIR,
+    SessionFactory,
+    create_db_engine,
+    make_session_factory,
+)
+from fleetscope.appstore.errors import ConflictError, InvalidInputError
+from fleetscope.appstore.models import Organization, Site, Vehicle
+from fleetscope.appstore.organizations import create_organization, create_site
+from fleetscope.cli.main import app as cli
+from fleetscope.ingest.registry import RegistryError, VehicleRegistry
+from fleetscope.settings import Settings, get_settings
+from tests.conftest import PostgresServer
+
+
+def _two_sites(session_factory: SessionFactory) -> tuple[int, int]:
+    with session_factory() as session:
+        acme = create_organization(session, name="Acme")
+        other = create_organization(session, name="Other Corp")
+        plant = create_site(session, organization=acme, name="Plant", mqtt_interface="acme")
+        depot = create_site(session, organization=other, name="Depot", mqtt_interface="other")
+        return plant.id, depot.id
+
+
+def _vehicle(site_id: int, serial: str = "AGV-01") -> Vehicle:
+    return Vehicle(
+        site_id=site_id,
+        manufacturer="Acme",
+        serial_number=serial,
+        name=serial,
+        created_at=datetime.now(UTC),
+    )
+
+
+def test_a_serial_is_unique_per_site_not_per_installation(
+    session_factory: SessionFactory,
+) -> None:
+    plant, depot = _two_sites(session_factory)
+    with session_factory() as session:
+        session.add_all([_vehicle(plant), _vehicle(depot)])
+        session.commit()
+        session.add(_vehicle(plant))
+        with pytest.raises(IntegrityError):
+            session.commit()
+        session.rollback()
+        # Moving a vehicle into a site that has its identity already is refused too.
+        moving = session.scalars(select(Vehicle).where(Vehicle.site_id == depot)).one()
+        moving.site_id = plant
+        with pytest.raises(IntegrityError):
+            session.commit()
+        session.rollback()
+        assert session.scalar(select(func.count()).select_from(Vehicle)) == 2
+
+
+def test_the_registry_resolves_within_the_senders_site_only(
+    session_factory: SessionFactory,
+) -> None:
+    plant, depot = _two_sites(session_factory)
+    registry = VehicleRegistry(session_factory=session_factory)
+
+    def resolve(*, interface: str = "uagv", site_id: int | None = None) -> int:
+        info = registry.resolve(
+            manufacturer="Acme", serial_number="AGV-01", interface=interface, site_id=site_id
+        )
+        assert info.site_id == (site_id or {"acme": plant, "other": depot}.get(interface))
+        return info.vehicle_id
+
+    by_token = resolve(site_id=depot)  # the depot's token registers it first
+    by_interface = resolve(interface="acme")
+    assert by_interface != by_token
+    # Cached or not, each site keeps reaching its own vehicle.
+    assert resolve(interface="other") == resolve(site_id=depot) == by_token
+    assert resolve(site_id=plant) == by_interface
+    fresh = VehicleRegistry(session_factory=session_factory)  # another process, no cache
+    found = fresh.resolve(
+        manufacturer="Acme", serial_number="AGV-01", interface="acme", site_id=None
+    )
+    assert found.vehicle_id == by_interface
+    with pytest.raises(RegistryError) as refused:
+        resolve(interface="nobody")
+    assert str(refused.value).startswith("no site receives vehicles of interface 'nobody'")
+    assert "AGV-01" not in str(refused.value)
+    with session_factory() as session:
+        assert session.scalar(select(func.count()).select_from(Vehicle)) == 2
+
+
+# --- migration 0002 ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def empty_engine(
+    db_backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Engine]:
+    """An engine on a new, empty database of the backend (not the session's migrated one)."""
+    if db_backend == "sqlite":
+        engine = create_db_engine(url=f"sqlite:///{tmp_path}/fresh.sqlite")
+        yield engine
+        engine.dispose()
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = f"fleetscope_migration_{uuid.uuid4().hex[:8]}"
+    admin_url = server.url("postgres", driver="postgresql")
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    engine = create_db_engine(url=server.url(name))
+    yield engine
+    engine.dispose()
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(name)))
+
+
+def _migrate(engine: Engine, revision: str, *, down: bool = False) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)
+
+
+def test_migration_0002_keeps_existing_vehicles_and_scopes_serials_to_sites(
+    empty_engine: Engine,
+) -> None:
+    _migrate(empty_engine, "0001")
+    now = datetime.now(UTC)
+    with empty_engine.begin() as connection:
+        connection.execute(
+            text("INSERT INTO organizations (id, name, created_at) VALUES (1, 'Acme', :now)"),
+            {"now": now},
+        )
+        for site_id, name in ((1, "Plant"), (2, "Depot")):
+            connection.execute(
+                text(
+                    "INSERT INTO sites (id, organization_id, name, time_zone, shifts,"
+                    " workflow_rules) VALUES (:id, 1, :name, 'Europe/Berlin', '[]', '[]')"
+                ),
+                {"id": site_id, "name": name},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO vehicles (id, site_id, manufacturer, serial_number, name, created_at)"
+                " VALUES (7, 1, 'Acme', 'AGV-01', 'Tugger 1', :now)"
+            ),
+            {"now": now},
+        )
+    _migrate(empty_engine, "head")
+    factory = make_session_factory(empty_engine)
+    with factory() as session:
+        kept = session.get(Vehicle, 7)
+        assert kept is not None and (kept.site_id, kept.name) == (1, "Tugger 1")
+        session.add(_vehicle(2))  # the same identity at the other site
+        session.commit()
+        session.add(_vehicle(1))
+        with pytest.raises(IntegrityError):
+            session.commit()
+        session.rollback()
+        assert session.get(Organization, 1) is not None
+    # Back to one serial per installation only once no serial is at two sites.
+    with pytest.raises(RuntimeError, match="Acme/AGV-01 exists at several sites"):
+        _migrate(empty_engine, "0001", down=True)
+    with factory() as session:
+        session.execute(text("DELETE FROM vehicles WHERE site_id = 2"))
+        session.commit()
+    _migrate(empty_engine, "0001", down=True)
+    _migrate(empty_engine, "head")
+    with factory() as session:
+        assert session.scalars(select(Vehicle.id)).all() == [7]
+
+
+# --- MQTT interfaces ---------------------------------------------------------------------
+
+
+def test_an_mqtt_interface_is_one_topic_level_of_one_site(
+    session_factory: SessionFactory, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with session_factory() as session:
+        acme = create_organization(session, name="Acme")
+        create_site(session, organization=acme, name="Plant", mqtt_interface="acme")
+        for bad in ("", "a/b", "uagv/#", "+", "x" * 101):
+            with pytest.raises(InvalidInputError, match="one MQTT topic level"):
+                create_site(session, organization=acme, name="Bad", mqtt_interface=bad)
+        with pytest.raises(ConflictError, match="'acme' already belongs to 'Plant'"):
+            create_site(session, organization=acme, name="Other", mqtt_interface="acme")
+    monkeypatch.setenv("FLEETSCOPE_DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("FLEETSCOPE_DATA_DIR", str(settings.data_dir))
+    get_settings.cache_clear()
+    try:
+        args = ["sites", "add", "Depot", "--organization", "Acme", "--mqtt-interface", "acme"]
+        result = CliRunner().invoke(cli, args)
+    finally:
+        get_settings.cache_clear()
+    assert result.exit_code == 1
+    assert "error: mqttInterface: 'acme' already belongs to 'Plant'" in result.stderr
+    with session_factory() as session:
+        assert session.scalars(select(Site.name)).all() == ["Plant"]
