@@ -1,0 +1,293 @@
+"""Overload against a real uvicorn server: 100 simultaneous analytics requests are each
+answered 200 or 503 (with Retry-After), never 500 and never after a stall; the server
+answers at once afterwards; the statusboard stream keeps delivering meanwhile and ends
+with its login session.
+
+The server runs in a thread of the test process (same password hasher, no start-up cost
+of a second interpreter) on a free loopback port, with a small store filled through the
+HTTP ingestion: two hours of states of the demo's Hamburg vehicles.
+"""
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import orjson
+import pytest
+import uvicorn
+
+from fleetscope.api.admission import Lane, LaneLimits
+from fleetscope.api.deps import CSRF_COOKIE, CSRF_HEADER
+from fleetscope.api.main import create_app
+from fleetscope.appstore.db import create_db_engine, make_session_factory
+from fleetscope.demo.seed import DEMO_MANUFACTURER, DemoData, seed_demo
+from fleetscope.settings import Settings
+
+from .support import CUSTOMER, SUPERUSER
+
+SIMULTANEOUS = 100
+# Every analysis resource a page calls, over a week (the load of the analysis pages).
+RESOURCES = (
+    "Productivity",
+    "ProductivityHistory",
+    "Dashboard",
+    "Processes",
+    "Workflows",
+    "Actions",
+    "Failures",
+    "FailureMatrix",
+    "FailureMap",
+    "ErrorHistory",
+    "Battery",
+)
+ANSWER_BOUND_S = 10.0
+BUSY = "the server is busy; try again in a moment"
+STATE_MINUTES = 120
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    demo: DemoData
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _stamp(at: datetime) -> str:
+    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def state_line(serial: str, header_id: int, at: datetime, *, charge: float) -> bytes:
+    """One NDJSON line of the HTTP ingestion: a VDA 5050 2.0 state of an idle vehicle."""
+    payload = {
+        "headerId": header_id,
+        "timestamp": _stamp(at),
+        "version": "2.0.0",
+        "manufacturer": DEMO_MANUFACTURER,
+        "serialNumber": serial,
+        "orderId": "",
+        "orderUpdateId": 0,
+        "lastNodeId": "",
+        "lastNodeSequenceId": 0,
+        "nodeStates": [],
+        "edgeStates": [],
+        "driving": False,
+        "actionStates": [],
+        "batteryState": {"batteryCharge": charge, "charging": False},
+        "operatingMode": "AUTOMATIC",
+        "errors": [],
+        "safetyState": {"eStop": "NONE", "fieldViolation": False},
+    }
+    topic = f"uagv/v2/{DEMO_MANUFACTURER}/{serial}/state"
+    return orjson.dumps({"topic": topic, "payload": payload})
+
+
+@pytest.fixture
+def server(settings: Settings, tmp_path: Path) -> Iterator[Server]:
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    (dist / "index.html").write_text("<!doctype html><title>Fleetscope</title>")
+    # Sessions are checked every half second here (default 5 s): the logout test stays short.
+    settings = settings.model_copy(
+        update={"frontend_dist": dist, "stream_session_check_seconds": 0.5}
+    )
+    engine = create_db_engine(url=settings.resolved_database_url())
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=_free_port(), log_level="warning", lifespan="on"
+    )
+    uvicorn_server = uvicorn.Server(config)
+    thread = threading.Thread(target=uvicorn_server.run, name="overload-server")
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not uvicorn_server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
+            time.sleep(0.05)
+        with make_session_factory(engine)() as session:
+            demo = seed_demo(session)
+        yield Server(url=f"http://127.0.0.1:{config.port}", demo=demo)
+    finally:
+        uvicorn_server.should_exit = True
+        thread.join(timeout=30)
+        engine.dispose()
+
+
+def _login(client: httpx2.Client, email: str) -> None:
+    response = client.post("/v2/User/login", json={"email": email, "password": "demo"})
+    assert response.status_code == 200, response.text
+    client.headers[CSRF_HEADER] = client.cookies[CSRF_COOKIE]
+
+
+def _fill_store(server: Server) -> tuple[str, datetime]:
+    """Two hours of states of every Hamburg vehicle; the site token and the last instant."""
+    with httpx2.Client(base_url=server.url, timeout=30) as admin:
+        _login(admin, SUPERUSER)
+        site = server.demo.site_ids["Hamburg DC"]
+        response = admin.post(f"/v2/Sites/{site}/tokens", json={"name": "overload test"})
+        assert response.status_code == 201, response.text
+        token: str = response.json()["data"]["token"]
+        last = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=1)
+        serials = sorted(s for s in server.demo.vehicle_ids if s.startswith("HAM"))
+        lines = [
+            state_line(serial, minute + 1, at, charge=90 - minute / 4)
+            for minute in range(STATE_MINUTES)
+            for at in [last - timedelta(minutes=STATE_MINUTES - 1 - minute)]
+            for serial in serials
+        ]
+        stored = admin.post(
+            "/v2/Ingest/vda5050",
+            content=b"\n".join(lines),
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert stored.status_code == 200, stored.text
+        return token, last
+
+
+async def _analytics_burst(url: str, cookies: httpx2.Cookies) -> list[tuple[int, float, str]]:
+    """``SIMULTANEOUS`` analytics requests sent at once: (status, seconds, Retry-After)."""
+    today = datetime.now(UTC).date()
+    period = {"from": (today - timedelta(days=6)).isoformat(), "to": today.isoformat()}
+    limits = httpx2.Limits(max_connections=SIMULTANEOUS, max_keepalive_connections=0)
+    async with httpx2.AsyncClient(
+        base_url=url, cookies=cookies, limits=limits, timeout=30
+    ) as client:
+        ready = asyncio.Event()
+
+        async def one(number: int) -> tuple[int, float, str]:
+            resource = RESOURCES[number % len(RESOURCES)]
+            await ready.wait()
+            started = time.monotonic()
+            response = await client.get(f"/v2/Analytics/{resource}", params=period)
+            elapsed = time.monotonic() - started
+            if response.status_code == 503:
+                assert response.json() == {"status": False, "msg": BUSY, "data": None}
+            return response.status_code, elapsed, response.headers.get("Retry-After", "")
+
+        tasks = [asyncio.create_task(one(n)) for n in range(SIMULTANEOUS)]
+        await asyncio.sleep(0.2)  # every task waits at the start line
+        ready.set()
+        return await asyncio.gather(*tasks)
+
+
+async def _first_tile_of(
+    response: httpx2.Response, serial_id: int, delivered: asyncio.Future[dict[str, Any]]
+) -> None:
+    event = ""
+    async for line in response.aiter_lines():
+        if line.startswith("event: "):
+            event = line.removeprefix("event: ")
+        elif line.startswith("data: ") and event == "tile":
+            tile: dict[str, Any] = orjson.loads(line.removeprefix("data: "))
+            if tile["vehicle"]["vehicleId"] == serial_id and not delivered.done():
+                delivered.set_result(tile)
+
+
+def test_simultaneous_analytics_get_200_or_a_quick_503_and_the_stream_keeps_flowing(
+    server: Server,
+) -> None:
+    token, last = _fill_store(server)
+    vehicle = server.demo.vehicle_ids["HAM-01"]
+    with httpx2.Client(base_url=server.url, timeout=30) as customer:
+        _login(customer, CUSTOMER)
+        cookies = customer.cookies
+
+    async def ingest_during_burst(client: httpx2.AsyncClient) -> None:
+        # A message of HAM-01 while the analytics requests are queued and running.
+        at = last + timedelta(seconds=30)
+        message = state_line("HAM-01", STATE_MINUTES + 1, at, charge=42.0)
+        headers = {"Authorization": f"Bearer {token}"}
+        ingested = await client.post("/v2/Ingest/vda5050", content=message, headers=headers)
+        assert ingested.status_code == 200, ingested.text
+
+    async def run() -> list[tuple[int, float, str]]:
+        loop = asyncio.get_running_loop()
+        delivered: asyncio.Future[dict[str, Any]] = loop.create_future()
+        async with (
+            httpx2.AsyncClient(base_url=server.url, cookies=cookies, timeout=30) as live,
+            live.stream("GET", "/v2/Analytics/Statusboard/stream") as stream,
+        ):
+            assert stream.status_code == 200
+            reader = asyncio.create_task(_first_tile_of(stream, vehicle, delivered))
+            burst = asyncio.create_task(_analytics_burst(server.url, cookies))
+            await asyncio.sleep(0.3)  # the burst is under way
+            async with httpx2.AsyncClient(base_url=server.url, timeout=30) as gateway:
+                await ingest_during_burst(gateway)
+            tile = await asyncio.wait_for(delivered, timeout=ANSWER_BOUND_S)
+            assert tile["vehicle"]["charge"] == 42.0
+            answers = await burst
+            reader.cancel()
+            return answers
+
+    answers = asyncio.run(run())
+    statuses = sorted({status for status, _, _ in answers})
+    assert set(statuses) <= {200, 503}, statuses
+    assert 200 in statuses
+    assert max(seconds for _, seconds, _ in answers) < ANSWER_BOUND_S
+    # Beyond the lane's places and queue the refusals say when to come back.
+    refused = [retry for status, _, retry in answers if status == 503]
+    assert refused and all(retry == "1" for retry in refused)
+
+    # Right afterwards the server answers at once: a login and the web app's page.
+    with httpx2.Client(base_url=server.url, timeout=ANSWER_BOUND_S) as fresh:
+        started = time.monotonic()
+        _login(fresh, CUSTOMER)
+        page = fresh.get("/")
+        assert page.status_code == 200 and "Fleetscope" in page.text
+        assert time.monotonic() - started < 1.0
+
+
+def test_a_stream_ends_after_its_session_logs_out(server: Server) -> None:
+    with httpx2.Client(base_url=server.url, timeout=10) as customer:
+        _login(customer, CUSTOMER)
+        with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
+            assert stream.status_code == 200
+            lines = stream.iter_lines()
+            assert next(lines).startswith("retry: ")
+            # The same browser logs out (another tab): the open stream ends by itself.
+            with httpx2.Client(
+                base_url=server.url, cookies=customer.cookies, headers=customer.headers
+            ) as other_tab:
+                assert other_tab.post("/v2/User/logout").status_code == 200
+            started = time.monotonic()
+            rest = list(lines)  # returns when the server ends the stream
+            assert time.monotonic() - started < ANSWER_BOUND_S
+            assert not any(line.startswith("event: tile") for line in rest)
+        # A new stream with the ended session is refused.
+        again = customer.get("/v2/Analytics/Statusboard/stream")
+        assert again.status_code == 401
+
+
+def test_a_lane_admits_its_places_queues_a_few_in_order_and_refuses_the_rest() -> None:
+    async def run() -> None:
+        lane = Lane("analytics", LaneLimits(in_progress=2, queue=2, wait_s=30.0))
+        assert await lane.enter() and await lane.enter()
+        first = asyncio.create_task(lane.enter())
+        second = asyncio.create_task(lane.enter())
+        await asyncio.sleep(0)
+        assert lane.waiting == 2
+        assert await lane.enter() is False  # queue full: refused at once
+        lane.leave()
+        assert await first is True and not second.done()
+        lane.leave()
+        assert await second is True
+        assert (lane.in_progress, lane.admitted, lane.refused) == (2, 4, 1)
+
+        hurried = Lane("api", LaneLimits(in_progress=1, queue=5, wait_s=0.01))
+        assert await hurried.enter()
+        assert await hurried.enter() is False  # its wait ran out
+        assert hurried.waiting == 0
+
+    asyncio.run(run())
