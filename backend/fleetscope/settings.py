@@ -1,10 +1,11 @@
 """One place for configuration; read from the environment (prefix ``FLEETSCOPE_``) or ``.env``."""
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -23,6 +24,16 @@ class Settings(BaseSettings):
 
     session_days: int = 14
     login_attempts_per_minute: int = 10
+
+    # Web security (api/security.py, docs/architecture.md "Security").
+    # Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For and
+    # X-Forwarded-Proto are believed; empty: none, the connecting address is the client.
+    trusted_proxies: str = ""
+    # Request bodies of the API other than POST /v2/Ingest/vda5050 (ingest_max_body_bytes).
+    json_max_body_bytes: int = Field(default=1024 * 1024, gt=0)
+    # Origins the web app may also connect to (space-separated), e.g. the error-reporting
+    # origin of a build with VITE_SENTRY_DSN; everything else is limited to this server.
+    csp_connect_origins: str = ""
 
     # MQTT ingestion runs inside the server only when a broker URL is set (mqtt://host:port).
     mqtt_url: str = ""
@@ -49,6 +60,22 @@ class Settings(BaseSettings):
     worker_threads: int = Field(default=40, gt=0)
     # How often an open statusboard stream checks that its login session still holds.
     stream_session_check_seconds: float = Field(default=5.0, gt=0)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxy_networks(cls, value: str) -> str:
+        """Each entry an address or network, so a typo is an error, not a proxy nobody trusts."""
+        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        return ",".join(str(ipaddress.ip_network(entry, strict=False)) for entry in entries)
+
+    @field_validator("csp_connect_origins")
+    @classmethod
+    def _web_origins(cls, value: str) -> str:
+        origins = value.split()
+        for origin in origins:
+            if not origin.startswith(("https://", "http://")) or any(c in origin for c in ";,'"):
+                raise ValueError(f"{origin!r} is not an http(s) origin")
+        return " ".join(origins)
 
     @property
     def secure_cookies(self) -> bool:

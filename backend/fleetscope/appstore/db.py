@@ -10,6 +10,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from fleetscope.private_files import make_private_if_present, private_dir, private_file
 from fleetscope.settings import Settings
 
 if TYPE_CHECKING:
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 SessionFactory = sessionmaker[Session]
+SQLITE_SIDES = ("-wal", "-shm", "-journal")  # files beside the database
 
 
 # Connections the pool keeps open between bursts; more are opened up to the capacity and
@@ -54,7 +56,11 @@ def create_db_engine(*, url: str, capacity: int = KEPT_CONNECTIONS + 10) -> Engi
         return create_engine(url, pool_pre_ping=True, **pool)
     in_memory = not parsed.database or parsed.database == ":memory:"
     if not in_memory:
-        Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
+        # Created 0600 before SQLite opens it: its WAL and shm files take the same mode.
+        database = Path(str(parsed.database))
+        private_dir(database.parent)
+        private_file(database)
+        make_private_if_present(*(database.with_name(database.name + s) for s in SQLITE_SIDES))
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": 30},

@@ -6,13 +6,26 @@ import typer
 import uvicorn
 
 from fleetscope.api.main import create_app
+from fleetscope.private_files import private_dir, restrict_new_files
 from fleetscope.settings import Settings, get_settings
 
 
 def run_server(*, settings: Settings, host: str, port: int) -> None:
     """Serve until interrupted; the store is migrated at start-up."""
+    # The stores, their WAL files and whatever else the server writes: its owner's alone.
+    restrict_new_files()
+    private_dir(settings.data_dir, tighten=True)
     typer.echo(f"Fleetscope at http://{host}:{port}/  (API documentation: /v2/docs)")
-    uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=True, log_level="info")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        # The app reads X-Forwarded-* itself, and only from settings.trusted_proxies;
+        # uvicorn's own handling would also believe any client on 127.0.0.1.
+        proxy_headers=False,
+        server_header=False,
+        log_level="info",
+    )
 
 
 def serve(

@@ -27,6 +27,7 @@ from fleetscope.facts.rollup_writer import RollupWriter, WrittenRollups
 from fleetscope.facts.rows import FACT_TABLES, Row, live_row
 from fleetscope.facts.site_rollup import MEMBERS_TABLE, SITE_TABLES
 from fleetscope.facts.store_batch import DeadLetter, DedupKey, StoreBatch, StoredKey
+from fleetscope.private_files import make_private_if_present, private_dir
 
 DERIVED_TABLES = (
     *FACT_TABLES.values(),
@@ -59,7 +60,7 @@ class FactStore:
         """
         self.path = Path(path)
         if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(self.path.parent)
         try:
             self._connection = duckdb.connect(str(path))
         except duckdb.IOException as err:
@@ -67,6 +68,9 @@ class FactStore:
                 f"cannot open the fact store {path}: {err}. Is a Fleetscope server running? "
                 "Stop it, or send the data to POST /v2/Ingest/vda5050 instead."
             ) from err
+        if str(path) != ":memory:":
+            # DuckDB creates its files by the umask (the server's is owner-only).
+            make_private_if_present(self.path, self.path.with_name(self.path.name + ".wal"))
         # For the whole database: every cursor has it without a statement of its own (each
         # costs about 0.4 ms, and an answer opens one or two).
         self._connection.execute("SET GLOBAL TimeZone = 'UTC'")

@@ -81,8 +81,10 @@ def login(
     settings: SettingsDep,
     limiter: LoginLimiterDep,
 ) -> Envelope[UserOut]:
-    keys = (f"email:{body.email.strip().lower()}", f"address:{_client_address(request)}")
-    wait = limiter.retry_after(keys)
+    # The client address as the server saw it, or as a trusted proxy reported it
+    # (settings.trusted_proxies): a client's own X-Forwarded-For never counts.
+    account, address = body.email.strip().lower(), _client_address(request)
+    wait = limiter.admit(account=account, address=address)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         raise ApiError(
@@ -92,8 +94,8 @@ def login(
         )
     user = authenticate(db, email=body.email, password=body.password)
     if user is None:
-        limiter.record_failure(keys)
         raise ApiError(401, INVALID_CREDENTIALS())
+    limiter.succeeded(account=account, address=address)
     previous = request.cookies.get(SESSION_COOKIE)
     if previous:
         # A fresh session id on every login: a planted cookie never becomes a live session.
