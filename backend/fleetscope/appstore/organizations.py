@@ -120,11 +120,7 @@ def create_site(
     if existing is not None:
         raise ConflictError(SITE_EXISTS(name=name, organization=organization.name))
     if mqtt_interface is not None:
-        validate_mqtt_interface(mqtt_interface)
-        # Unique per site: an interface names the one site its messages are for.
-        taken = session.scalars(select(Site).where(Site.mqtt_interface == mqtt_interface)).first()
-        if taken is not None:
-            raise ConflictError(MQTT_INTERFACE_TAKEN(interface=mqtt_interface, site=taken.name))
+        _check_mqtt_interface(session, mqtt_interface=mqtt_interface, site_id=None)
     site = Site(
         organization_id=organization.id,
         name=name,
@@ -136,6 +132,28 @@ def create_site(
     session.add(site)
     session.commit()
     return site
+
+
+def set_mqtt_interface(session: Session, *, site: Site, mqtt_interface: str | None) -> Site:
+    """Messages on ``mqtt_interface`` are for this site's vehicles from now on (None: none).
+
+    Vehicles registered through the previous interface stay in the site.
+    """
+    if mqtt_interface is not None:
+        _check_mqtt_interface(session, mqtt_interface=mqtt_interface, site_id=site.id)
+    site.mqtt_interface = mqtt_interface
+    session.commit()
+    return site
+
+
+def _check_mqtt_interface(session: Session, *, mqtt_interface: str, site_id: int | None) -> None:
+    validate_mqtt_interface(mqtt_interface)
+    # Unique per site: an interface names the one site its messages are for.
+    taken = session.scalars(
+        select(Site).where(Site.mqtt_interface == mqtt_interface, Site.id != site_id)
+    ).first()
+    if taken is not None:
+        raise ConflictError(MQTT_INTERFACE_TAKEN(interface=mqtt_interface, site=taken.name))
 
 
 def list_sites(session: Session) -> list[Site]:

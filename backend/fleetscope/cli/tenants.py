@@ -11,8 +11,10 @@ from fleetscope.appstore.organizations import (
     get_organization,
     list_organizations,
     list_sites,
+    set_mqtt_interface,
 )
-from fleetscope.cli.store import cli_store
+from fleetscope.cli.store import cli_store, fail
+from fleetscope.ingest.tokens import find_site
 
 organizations_app = typer.Typer(help="Manage organizations (tenants).", no_args_is_help=True)
 sites_app = typer.Typer(help="Manage sites of organizations.", no_args_is_help=True)
@@ -62,6 +64,31 @@ def add_site(
             mqtt_interface=mqtt_interface,
         )
         typer.echo(f"created site {site.name!r} (id {site.id}) in {org.name!r}, {site.time_zone}")
+
+
+@sites_app.command("set-interface")
+def set_interface(
+    site: Annotated[str, typer.Argument(help="Site (id or name).")],
+    mqtt_interface: Annotated[
+        str | None,
+        typer.Argument(help="MQTT interface name whose messages are for this site's vehicles."),
+    ] = None,
+    clear: Annotated[bool, typer.Option("--clear", help="Remove the site's interface.")] = False,
+) -> None:
+    """Set (or --clear) the MQTT interface of a site; restart the server to subscribe it."""
+    if (mqtt_interface is not None) == clear:  # exactly one of the two
+        raise fail("give either an MQTT interface or --clear")
+    with cli_store() as session:
+        found = set_mqtt_interface(
+            session, site=find_site(session, reference=site), mqtt_interface=mqtt_interface
+        )
+        if found.mqtt_interface is None:
+            typer.echo(f"site {found.name!r} (id {found.id}) has no MQTT interface now")
+        else:
+            typer.echo(
+                f"site {found.name!r} (id {found.id}) receives MQTT interface "
+                f"{found.mqtt_interface!r}; restart the server to subscribe it"
+            )
 
 
 @sites_app.command("list")

@@ -2,8 +2,8 @@
 
 A vehicle's identity is (site, manufacturer, serialNumber). Every message arrives through a
 site: the API token's site (HTTP, ``import --site``) or the site whose MQTT interface name
-equals the topic's interface (MQTT, import), else a configured default site; a message no
-site receives is refused. The vehicle is looked up, and registered when new, within that
+equals the topic's interface (MQTT, import), else ``default_site_id`` if one is given; a
+message no site receives is refused. The vehicle is looked up, and registered when new, within that
 site only. So two organizations may each run an ``AGV-01`` of the same manufacturer, no
 tenant can write into, block or detect another's vehicle, and no answer depends on whether
 a serial number exists at another site.
@@ -161,8 +161,8 @@ class VehicleRegistry:
                 self._interface_sites[interface] = cached
         if cached[0] is None:
             raise RegistryError(
-                f"no site receives vehicles of interface {interface!r}: set a site's MQTT "
-                "interface to it (administration) or configure a default site"
+                f"no site receives vehicles of interface {interface!r}: give a site this "
+                "MQTT interface (fleetscope sites set-interface SITE INTERFACE)"
             )
         return cached[0]
 

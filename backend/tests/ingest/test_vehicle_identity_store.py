@@ -3,7 +3,7 @@ unique per site, the registry never mixes sites, migration 0002 keeps existing v
 and an MQTT interface names exactly one site."""
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,7 +14,7 @@ from alembic.config import Config
 from psycopg import sql
 from sqlalchemy import Engine, func, select, text
 from sqlalchemy.exc import IntegrityError
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from fleetscope.appstore.db import (
     MIGRATIONS_DIR,
@@ -187,8 +187,18 @@ def test_migration_0002_keeps_existing_vehicles_and_scopes_serials_to_sites(
 # --- MQTT interfaces ---------------------------------------------------------------------
 
 
+@pytest.fixture
+def run_cli(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Result]]:
+    """``run_cli("sites", ...)``: the command on the test's store, as an operator runs it."""
+    monkeypatch.setenv("FLEETSCOPE_DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("FLEETSCOPE_DATA_DIR", str(settings.data_dir))
+    get_settings.cache_clear()
+    yield lambda *args: CliRunner().invoke(cli, list(args))
+    get_settings.cache_clear()
+
+
 def test_an_mqtt_interface_is_one_topic_level_of_one_site(
-    session_factory: SessionFactory, settings: Settings, monkeypatch: pytest.MonkeyPatch
+    session_factory: SessionFactory, run_cli: Callable[..., Result]
 ) -> None:
     with session_factory() as session:
         acme = create_organization(session, name="Acme")
@@ -198,15 +208,39 @@ def test_an_mqtt_interface_is_one_topic_level_of_one_site(
                 create_site(session, organization=acme, name="Bad", mqtt_interface=bad)
         with pytest.raises(ConflictError, match="'acme' already belongs to 'Plant'"):
             create_site(session, organization=acme, name="Other", mqtt_interface="acme")
-    monkeypatch.setenv("FLEETSCOPE_DATABASE_URL", settings.database_url)
-    monkeypatch.setenv("FLEETSCOPE_DATA_DIR", str(settings.data_dir))
-    get_settings.cache_clear()
-    try:
-        args = ["sites", "add", "Depot", "--organization", "Acme", "--mqtt-interface", "acme"]
-        result = CliRunner().invoke(cli, args)
-    finally:
-        get_settings.cache_clear()
-    assert result.exit_code == 1
-    assert "error: mqttInterface: 'acme' already belongs to 'Plant'" in result.stderr
+    taken = run_cli("sites", "add", "Depot", "--organization", "Acme", "--mqtt-interface", "acme")
+    assert taken.exit_code == 1
+    assert "error: mqttInterface: 'acme' already belongs to 'Plant'" in taken.stderr
+    assert run_cli("sites", "add", "Depot", "--organization", "Acme").exit_code == 0
+
+    refusals = {
+        ("Depot", "acme"): "error: mqttInterface: 'acme' already belongs to 'Plant'",
+        ("Depot", "a/b"): "error: mqttInterface: 'a/b' must be one MQTT topic level",
+        ("Depot",): "error: give either an MQTT interface or --clear",
+        ("Depot", "depot", "--clear"): "error: give either an MQTT interface or --clear",
+    }
+    for args, message in refusals.items():
+        result = run_cli("sites", "set-interface", *args)
+        assert (result.exit_code, message in result.stderr) == (1, True), result.output
+    assert run_cli("sites", "set-interface", "Plant", "acme").exit_code == 0  # its own: kept
+    assert (
+        "receives MQTT interface 'depot'"
+        in run_cli("sites", "set-interface", "Depot", "depot").stdout
+    )
+    assert (
+        "has no MQTT interface now" in run_cli("sites", "set-interface", "Plant", "--clear").stdout
+    )
     with session_factory() as session:
-        assert session.scalars(select(Site.name)).all() == ["Plant"]
+        interfaces = {
+            name: mqtt for name, mqtt in session.execute(select(Site.name, Site.mqtt_interface))
+        }
+    assert interfaces == {"Plant": None, "Depot": "depot"}
+    # The registry follows (here without its cache): "acme" is no site's interface any more.
+    registry = VehicleRegistry(session_factory=session_factory, ttl_s=0.0)
+    with pytest.raises(RegistryError, match="no site receives vehicles of interface 'acme'"):
+        registry.resolve(manufacturer="Acme", serial_number="S1", interface="acme", site_id=None)
+    depot = registry.resolve(
+        manufacturer="Acme", serial_number="S1", interface="depot", site_id=None
+    )
+    with session_factory() as session:
+        assert session.scalars(select(Site.name).where(Site.id == depot.site_id)).one() == "Depot"
