@@ -2,7 +2,8 @@
 
 Pure: no I/O, no clock. Every failure raises ``DecodeError`` whose text is the dead-letter
 reason (invalid JSON, bad topic, unsupported version, schema violation naming the field,
-topic and payload disagreeing about the vehicle).
+a value out of range (``limits``), a header timestamp outside ``DecodeLimits``, topic and
+payload disagreeing about the vehicle).
 
 Validation policy (measured with benchmarks/bench_decode_derive.py, 1.6 KB 2.0 states, CPU
 time of one process on the 2-core dev machine): typed msgspec parsing enforces the schemas'
@@ -16,7 +17,7 @@ only.
 """
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -25,6 +26,7 @@ import orjson
 
 from fleetscope.vda5050 import normalize, schemas
 from fleetscope.vda5050.dialects import DIALECT_1, DIALECT_2, DIALECT_3, Dialect
+from fleetscope.vda5050.limits import DEFAULT_LIMITS, TOPIC_MAX, VERSION_MAX, DecodeLimits
 from fleetscope.vda5050.model import DecodeError, Header, Message, MessageKind
 from fleetscope.vda5050.topic import Topic, parse_topic
 from fleetscope.vda5050.wire import (
@@ -121,12 +123,18 @@ def decode(
     *,
     validate_schema: bool = False,
     received_at: datetime | None = None,
+    limits: DecodeLimits = DEFAULT_LIMITS,
 ) -> Message:
     """Decodes and normalizes one message; raises DecodeError with the reason.
 
-    ``received_at`` stands in for the timestamp of a factsheet without one (2.1 allows it).
+    ``received_at`` stands in for the timestamp of a factsheet without one (2.1 allows it)
+    and bounds the header timestamp from above (``limits.allowed_skew``).
     """
-    plan = _PLANS.get(topic) or _plan(topic)
+    plan = _PLANS.get(topic)
+    if plan is None:
+        if len(topic) > TOPIC_MAX:  # before the topic is quoted in a reason or remembered
+            raise DecodeError(f"topic has {len(topic)} characters, at most {TOPIC_MAX} allowed")
+        plan = _plan(topic)
     route = plan.route
     try:
         wire = plan.decoder.decode(payload)
@@ -162,6 +170,14 @@ def decode(
     timestamp = wire.timestamp if wire.timestamp is not None else received_at
     if timestamp is None:
         raise DecodeError("factsheet has no timestamp and no receive time was given")
+    if timestamp.tzinfo is not UTC:
+        timestamp = _utc(timestamp)
+    if timestamp < limits.earliest or (
+        received_at is not None
+        and limits.allowed_skew is not None
+        and timestamp > received_at + limits.allowed_skew
+    ):
+        raise _out_of_time(timestamp, received_at, limits)
     header = Header(
         route.interface,
         route.major_version,
@@ -169,7 +185,7 @@ def decode(
         wire.manufacturer,
         wire.serialNumber,
         wire.headerId,
-        timestamp if timestamp.tzinfo is UTC else _utc(timestamp),
+        timestamp,
     )
     family = plan.family
     if isinstance(wire, WireStateV2):
@@ -186,7 +202,31 @@ def _utc(timestamp: datetime) -> datetime:
         return timestamp
     if timestamp.tzinfo is None:  # VDA 5050 timestamps are UTC; tolerate a missing "Z"
         return timestamp.replace(tzinfo=UTC)
-    return timestamp.astimezone(UTC)
+    try:
+        return timestamp.astimezone(UTC)
+    except OverflowError:  # "9999-12-31T23:00:00-05:00" lies after the year 9999 in UTC
+        raise DecodeError(
+            f"$.timestamp {timestamp.isoformat()} is outside the years 1 to 9999 in UTC"
+        ) from None
+
+
+def _out_of_time(
+    timestamp: datetime, received_at: datetime | None, limits: DecodeLimits
+) -> DecodeError:
+    if timestamp < limits.earliest:
+        return DecodeError(
+            f"$.timestamp {_iso(timestamp)} is before the earliest accepted instant "
+            f"{_iso(limits.earliest)}"
+        )
+    skew = limits.allowed_skew or timedelta(0)
+    return DecodeError(
+        f"$.timestamp {_iso(timestamp)} is more than {skew.total_seconds():g} s after the "
+        f"receive time {_iso(received_at or timestamp)} (clock skew)"
+    )
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
 
 
 def _version(version: str, route: Topic) -> tuple[int, int]:
@@ -220,7 +260,7 @@ def _explain(payload: bytes, route: Topic, error: msgspec.ValidationError) -> De
         return DecodeError(f"schema violation: {error}")
     except (msgspec.DecodeError, UnicodeDecodeError) as invalid:
         return DecodeError(f"invalid JSON: {invalid}")
-    if isinstance(probe.version, str):
+    if isinstance(probe.version, str) and len(probe.version) <= VERSION_MAX:
         try:
             _version(probe.version, route)
         except DecodeError as version_error:

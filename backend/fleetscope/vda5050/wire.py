@@ -17,16 +17,29 @@ from typing import Any
 
 from msgspec import Struct
 
+from fleetscope.vda5050.limits import (
+    Coordinate,
+    Enum,
+    Id,
+    Key,
+    NonNegative,
+    Percent,
+    Serial,
+    Text,
+    Uint32,
+    Version,
+)
+
 
 class WireNodeState(Struct, gc=False):
-    nodeId: str
-    sequenceId: int
+    nodeId: Id
+    sequenceId: Uint32
     released: bool
 
 
 class WireEdgeState(Struct, gc=False):
-    edgeId: str
-    sequenceId: int
+    edgeId: Id
+    sequenceId: Uint32
     released: bool
 
 
@@ -41,14 +54,14 @@ class WireLoad(Struct, gc=False):
 
 
 class WireErrorReference(Struct, gc=False):
-    referenceKey: str
-    referenceValue: str
+    referenceKey: Key
+    referenceValue: Text
 
 
 class WireError(Struct, gc=False):
-    errorType: str
-    errorLevel: str
-    errorDescription: str = ""
+    errorType: Key
+    errorLevel: Enum
+    errorDescription: Text = ""
     errorReferences: list[WireErrorReference] = []
 
 
@@ -56,50 +69,50 @@ class WireError(Struct, gc=False):
 
 
 class WireAgvPosition(Struct, gc=False):
-    x: float
-    y: float
+    x: Coordinate
+    y: Coordinate
     theta: float
-    mapId: str
+    mapId: Id
     positionInitialized: bool
 
 
 class WireActionState(Struct, gc=False):
-    actionId: str
-    actionStatus: str
-    actionType: str = ""
-    actionDescription: str = ""
-    resultDescription: str = ""
+    actionId: Id
+    actionStatus: Enum
+    actionType: Key = ""
+    actionDescription: Text = ""
+    resultDescription: Text = ""
 
 
 class WireBatteryState(Struct, gc=False):
-    batteryCharge: float
+    batteryCharge: Percent
     charging: bool
     batteryVoltage: float | None = None
-    batteryHealth: float | None = None
-    reach: float | None = None
+    batteryHealth: Percent | None = None
+    reach: NonNegative | None = None
 
 
 class WireSafetyState(Struct, gc=False):
-    eStop: str
+    eStop: Enum
     fieldViolation: bool
 
 
 class WireStateV2(Struct, gc=False):
-    headerId: int
+    headerId: Uint32
     timestamp: datetime
-    version: str
-    manufacturer: str
-    serialNumber: str
-    orderId: str
-    orderUpdateId: int
-    lastNodeId: str
-    lastNodeSequenceId: int
+    version: Version
+    manufacturer: Serial
+    serialNumber: Serial
+    orderId: Id
+    orderUpdateId: Uint32
+    lastNodeId: Id
+    lastNodeSequenceId: Uint32
     nodeStates: list[WireNodeState]
     edgeStates: list[WireEdgeState]
     driving: bool
     actionStates: list[WireActionState]
     batteryState: WireBatteryState
-    operatingMode: str
+    operatingMode: Enum
     errors: list[WireError]
     safetyState: WireSafetyState
     paused: bool = False
@@ -112,51 +125,51 @@ class WireStateV2(Struct, gc=False):
 
 
 class WireMobileRobotPosition(Struct, gc=False):
-    x: float
-    y: float
+    x: Coordinate
+    y: Coordinate
     theta: float
-    mapId: str
+    mapId: Id
     localized: bool
 
 
 class WireActionStateV3(Struct, gc=False):
-    actionId: str
-    actionStatus: str
-    actionType: str = ""
-    actionDescriptor: str = ""
-    actionResult: str = ""
+    actionId: Id
+    actionStatus: Enum
+    actionType: Key = ""
+    actionDescriptor: Text = ""
+    actionResult: Text = ""
 
 
 class WirePowerSupply(Struct, gc=False):
-    stateOfCharge: float
+    stateOfCharge: Percent
     charging: bool
     batteryVoltage: float | None = None
-    batteryHealth: float | None = None
-    range: float | None = None
+    batteryHealth: Percent | None = None
+    range: NonNegative | None = None
 
 
 class WireSafetyStateV3(Struct, gc=False):
-    activeEmergencyStop: str
+    activeEmergencyStop: Enum
     fieldViolation: bool
 
 
 class WireStateV3(Struct, gc=False):
-    headerId: int
+    headerId: Uint32
     timestamp: datetime
-    version: str
-    manufacturer: str
-    serialNumber: str
-    orderId: str
-    orderUpdateId: int
-    lastNodeId: str
-    lastNodeSequenceId: int
+    version: Version
+    manufacturer: Serial
+    serialNumber: Serial
+    orderId: Id
+    orderUpdateId: Uint32
+    lastNodeId: Id
+    lastNodeSequenceId: Uint32
     nodeStates: list[WireNodeState]
     edgeStates: list[WireEdgeState]
     driving: bool
     actionStates: list[WireActionStateV3]
     instantActionStates: list[WireActionStateV3]
     powerSupply: WirePowerSupply
-    operatingMode: str
+    operatingMode: Enum
     errors: list[WireError]
     safetyState: WireSafetyStateV3
     paused: bool = False
@@ -169,19 +182,19 @@ class WireStateV3(Struct, gc=False):
 
 
 class WireConnection(Struct, gc=False):
-    headerId: int
+    headerId: Uint32
     timestamp: datetime
-    version: str
-    manufacturer: str
-    serialNumber: str
-    connectionState: str
+    version: Version
+    manufacturer: Serial
+    serialNumber: Serial
+    connectionState: Enum
 
 
 class WireTypeSpecification(Struct, gc=False):
-    seriesName: str
-    seriesDescription: str = ""
-    agvClass: str = ""  # 2.x
-    mobileRobotClass: str = ""  # 3.0
+    seriesName: Key
+    seriesDescription: Text = ""
+    agvClass: Key = ""  # 2.x
+    mobileRobotClass: Key = ""  # 3.0
 
 
 class WirePhysicalParameters(Struct, gc=False):
@@ -192,13 +205,13 @@ class WirePhysicalParameters(Struct, gc=False):
 class WireFactsheet(Struct, gc=False):
     """Factsheets are few (one per connect), so they are also schema-validated in full."""
 
-    version: str
-    manufacturer: str
-    serialNumber: str
+    version: Version
+    manufacturer: Serial
+    serialNumber: Serial
     typeSpecification: WireTypeSpecification
     physicalParameters: WirePhysicalParameters
     # 2.1's schema makes the header id and timestamp optional for factsheets.
-    headerId: int = 0
+    headerId: Uint32 = 0
     timestamp: datetime | None = None
 
 

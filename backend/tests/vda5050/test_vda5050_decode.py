@@ -1,13 +1,14 @@
 """decode(topic, payload): every supported version and every failure reason."""
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fleetscope.vda5050.decode import decode
+from fleetscope.vda5050.limits import DecodeLimits
 from fleetscope.vda5050.model import (
     ActionStatus,
     ConnectionMessage,
@@ -294,3 +295,157 @@ def test_factsheets_are_always_schema_validated() -> None:
     document["typeSpecification"]["agvClass"] = "SPACESHIP"
     text = reason("uagv/v2/acme/agv-02/factsheet", json.dumps(document).encode())
     assert "schema violation: $.typeSpecification.agvClass" in text
+
+
+# --- ranges: what the protocol allows and the fact store can hold -------------------------
+
+STATE_2 = "uagv/v2/acme/agv-02/state"  # state_2.0.json: sent 2026-03-02T08:15:02.123Z
+STATE_3 = "uagv/v3/acme/amr-30/state"
+RECEIVED = datetime(2026, 3, 2, 8, 15, 3, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"headerId": 2**32}, "Expected `int` <= 4294967295 - at `$.headerId`"),
+        ({"headerId": 2**63}, "Expected `int` <= 4294967295 - at `$.headerId`"),
+        ({"headerId": -1}, "Expected `int` >= 0 - at `$.headerId`"),
+        ({"orderUpdateId": 2**40}, "Expected `int` <= 4294967295 - at `$.orderUpdateId`"),
+        (
+            {"nodeStates": [{"nodeId": "n", "sequenceId": 2**32, "released": True}]},
+            "Expected `int` <= 4294967295 - at `$.nodeStates[0].sequenceId`",
+        ),
+        (
+            {"batteryState": {"batteryCharge": 250, "charging": False}},
+            "Expected `float` <= 100.0 - at `$.batteryState.batteryCharge`",
+        ),
+        (
+            {"batteryState": {"batteryCharge": -50, "charging": False}},
+            "Expected `float` >= 0.0 - at `$.batteryState.batteryCharge`",
+        ),
+        (
+            {"batteryState": {"batteryCharge": 50, "charging": False, "batteryHealth": 101}},
+            "Expected `float` <= 100.0 - at `$.batteryState.batteryHealth`",
+        ),
+        (
+            {"batteryState": {"batteryCharge": 50, "charging": False, "reach": -1}},
+            "Expected `float` >= 0.0 - at `$.batteryState.reach`",
+        ),
+        (
+            {
+                "agvPosition": {
+                    "x": 1e12,
+                    "y": 0,
+                    "theta": 0,
+                    "mapId": "m",
+                    "positionInitialized": True,
+                }
+            },
+            "Expected `float` <= 1000000000.0 - at `$.agvPosition.x`",
+        ),
+        ({"orderId": "o" * 257}, "Expected `str` of length <= 256 - at `$.orderId`"),
+        ({"operatingMode": "A" * 10_000}, "Expected `str` of length <= 64 - at `$.operatingMode`"),
+        (
+            {
+                "errors": [
+                    {"errorType": "x", "errorLevel": "WARNING", "errorDescription": "d" * 5000}
+                ]
+            },
+            "Expected `str` of length <= 4096 - at `$.errors[0].errorDescription`",
+        ),
+        ({"manufacturer": "m" * 129}, "Expected `str` of length <= 128 - at `$.manufacturer`"),
+    ],
+)
+def test_values_out_of_range_are_refused_naming_the_field(
+    change: dict[str, Any], expected: str
+) -> None:
+    text = reason(STATE_2, edited("state_2.0.json", **change))
+    assert text == f"schema violation: {expected}"
+
+
+def test_3_0_state_of_charge_is_a_percentage() -> None:
+    document = json.loads(payload("state_3.0.json"))
+    document["powerSupply"]["stateOfCharge"] = 100.5
+    text = reason(STATE_3, json.dumps(document).encode())
+    assert text == "schema violation: Expected `float` <= 100.0 - at `$.powerSupply.stateOfCharge`"
+
+
+def test_the_largest_values_in_range_are_accepted() -> None:
+    data = edited(
+        "state_2.0.json",
+        headerId=2**32 - 1,
+        orderUpdateId=2**32 - 1,
+        batteryState={"batteryCharge": 100, "charging": True, "batteryHealth": 0},
+        manufacturer="m" * 128,
+    )
+    message = state(f"uagv/v2/{'m' * 128}/agv-02/state", data)
+    assert message.header.header_id == 2**32 - 1
+    assert message.battery is not None and message.battery.charge == 100
+
+
+def test_serial_numbers_are_bounded_in_the_topic_and_the_payload() -> None:
+    serial = "s" * 10_000
+    data = edited("state_2.0.json", serialNumber=serial)
+    assert reason(f"uagv/v2/acme/{serial}/state", data) == (
+        "topic has 10019 characters, at most 512 allowed"
+    )
+    serial = "s" * 129
+    data = edited("state_2.0.json", serialNumber=serial)
+    assert reason(f"uagv/v2/acme/{serial}/state", data) == (
+        "schema violation: Expected `str` of length <= 128 - at `$.serialNumber`"
+    )
+
+
+@pytest.mark.parametrize(
+    ("sent", "expected"),
+    [
+        (
+            "9999-12-31T23:59:59.000Z",
+            "$.timestamp 9999-12-31T23:59:59Z is more than 300 s after the receive time "
+            "2026-03-02T08:15:03Z (clock skew)",
+        ),
+        (
+            "0001-01-01T00:00:00.000Z",
+            "$.timestamp 0001-01-01T00:00:00Z is before the earliest accepted instant "
+            "2000-01-01T00:00:00Z",
+        ),
+        (
+            "1970-01-01T00:00:00Z",
+            "$.timestamp 1970-01-01T00:00:00Z is before the earliest accepted instant "
+            "2000-01-01T00:00:00Z",
+        ),
+        (
+            "9999-12-31T23:00:00-05:00",
+            "$.timestamp 9999-12-31T23:00:00-05:00 is outside the years 1 to 9999 in UTC",
+        ),
+        (
+            "0001-01-01T00:30:00+01:00",
+            "$.timestamp 0001-01-01T00:30:00+01:00 is outside the years 1 to 9999 in UTC",
+        ),
+    ],
+)
+def test_header_timestamps_outside_the_limits_are_refused(sent: str, expected: str) -> None:
+    data = edited("state_2.0.json", timestamp=sent)
+    assert reason(STATE_2, data, received_at=RECEIVED) == expected
+
+
+def test_timestamp_limits_are_configurable() -> None:
+    data = edited("state_2.0.json", timestamp="2026-03-02T08:20:03.000Z")  # 300 s after
+    assert state(STATE_2, data, received_at=RECEIVED).header.timestamp == RECEIVED + timedelta(
+        seconds=300
+    )
+    strict = DecodeLimits(earliest=datetime(2026, 3, 2, tzinfo=UTC), allowed_skew=timedelta(0))
+    assert "more than 0 s after the receive time" in reason(
+        STATE_2, data, received_at=RECEIVED, limits=strict
+    )
+    early = edited("state_2.0.json", timestamp="2026-03-01T23:59:59Z")
+    assert "before the earliest accepted instant 2026-03-02T00:00:00Z" in reason(
+        STATE_2, early, received_at=RECEIVED, limits=strict
+    )
+    # Without a receive time only the earliest instant applies; rebuild replays with no
+    # bound after the receive time and none before 1970 but the store's.
+    assert state(STATE_2, data).header.timestamp == RECEIVED + timedelta(seconds=300)
+    replay = strict.for_replay()
+    assert state(STATE_2, early, received_at=RECEIVED, limits=replay).header.header_id == 88
+    with pytest.raises(ValueError, match="from 1970 on"):
+        DecodeLimits(earliest=datetime(1969, 12, 31, tzinfo=UTC))
