@@ -38,7 +38,9 @@ class Settings(BaseSettings):
     # MQTT ingestion runs inside the server only when a broker URL is set (mqtt://host:port).
     mqtt_url: str = ""
     mqtt_interface: str = "uagv"
-    mqtt_client_id: str = "fleetscope"
+    # Keys the broker's persistent session: unique per installation. Empty means the id made
+    # on the first start and kept in data_dir/mqtt-client-id (ingest/client_id.py).
+    mqtt_client_id: str = ""
     ingest_max_body_bytes: int = Field(default=16 * 1024 * 1024, gt=0)
     offline_after_seconds: float = Field(default=65.0, gt=0)
     # Keep the orders and actions in memory for the figures of any period, built at

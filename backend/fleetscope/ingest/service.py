@@ -12,8 +12,9 @@ from sqlalchemy import select
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.models import Site
 from fleetscope.facts.store import FactStore
+from fleetscope.ingest.client_id import resolve_client_id
 from fleetscope.ingest.live import LiveHub
-from fleetscope.ingest.mqtt import MqttSubscriber
+from fleetscope.ingest.mqtt import MAX_RECEIVE_MAXIMUM, MqttSubscriber, parse_broker_url
 from fleetscope.ingest.pipeline import IngestPipeline
 from fleetscope.ingest.registry import VehicleRegistry
 from fleetscope.ingest.worker import IngestWorker
@@ -33,8 +34,11 @@ class IngestionHandle:
     def stop(self) -> None:
         """Stop taking messages, write everything already queued, close the store."""
         if self.mqtt is not None:
-            self.mqtt.stop()
+            # Still connected while the worker drains: the drained messages are acknowledged.
+            self.mqtt.close_intake()
         self.worker.stop()
+        if self.mqtt is not None:
+            self.mqtt.stop()
         self.store.close()
 
 
@@ -88,14 +92,23 @@ def start_ingestion(
     handle = IngestionHandle(store=store, pipeline=pipeline, worker=worker, hub=hub)
     if settings.mqtt_url and start_mqtt:
         interfaces = [settings.mqtt_interface, *site_interfaces(session_factory)]
+        client_id = resolve_client_id(
+            configured=settings.mqtt_client_id, data_dir=settings.data_dir
+        )
         handle.mqtt = MqttSubscriber(
             url=settings.mqtt_url,
-            client_id=settings.mqtt_client_id,
+            client_id=client_id,
             interfaces=interfaces,
             worker=worker,
+            # Unacknowledged messages (queued, or in the batch being written) never exceed
+            # the queue bound, so MQTT alone never has to block paho's network thread.
+            receive_maximum=min(MAX_RECEIVE_MAXIMUM, worker.max_queued_messages),
         )
         handle.mqtt.start()
         log.info(
-            "MQTT ingestion from %s on %s", settings.mqtt_url, ", ".join(sorted(set(interfaces)))
+            "MQTT ingestion from %s on %s as client id %s",
+            parse_broker_url(settings.mqtt_url).host,
+            ", ".join(sorted(set(interfaces))),
+            client_id,
         )
     return handle

@@ -1,7 +1,7 @@
 """One ingest thread draining a bounded queue: the only caller of the pipeline in the server.
 
 Producers (the MQTT network thread, HTTP requests) ``submit`` jobs of one or more messages;
-``submit`` blocks while ``max_queued_messages`` wait already, which throttles the producer
+submitting blocks while ``max_queued_messages`` wait already, which throttles the producer
 (for MQTT at QoS 1 the broker holds the rest) instead of growing memory. The bound counts
 messages, not jobs, so producers may hand over batches of any size. The worker merges
 queued jobs into batches of up to ``batch_size`` messages, so a busy stream is written in
@@ -9,6 +9,10 @@ large transactions while a quiet one still reaches the fact store and the live h
 ``linger_s``. A batch costs about 60 ms of CPU besides its messages (a dozen appends, the
 rollup rows, the commit), so the worker lingers long enough for a busy MQTT stream to fill
 batches of thousands; a job whose sender waits for the verdicts (HTTP) ends the lingering.
+
+Every job learns its fate only after its batch is committed (or failed): HTTP through a
+future with the verdicts, MQTT through an ``on_done`` callback, which acknowledges the
+messages to the broker. Jobs are answered in the order they were submitted.
 """
 
 import logging
@@ -26,10 +30,15 @@ from fleetscope.ingest.pipeline import IngestPipeline
 log = logging.getLogger(__name__)
 
 
+# Told in the worker thread: None once the job's batch is committed, else the error.
+JobDone = Callable[[BaseException | None], None]
+
+
 @dataclass(slots=True)
 class _Job:
     messages: Sequence[RawMessage]
     future: Future[BatchOutcome] | None = None
+    on_done: JobDone | None = None
 
 
 _STOP = _Job(messages=())
@@ -49,7 +58,7 @@ class IngestWorker:
         self.pipeline = pipeline
         # Unbounded as a queue: ``_reserve`` bounds the messages in it.
         self._queue: queue.Queue[_Job] = queue.Queue()
-        self._max_queued = max_queued_messages
+        self.max_queued_messages = max_queued_messages
         self._queued = 0
         self._room = threading.Condition()
         self._batch_size = batch_size
@@ -73,16 +82,22 @@ class IngestWorker:
         self._queue.put(_Job(messages=messages, future=future))
         return future
 
-    def submit_nowait_result(self, messages: Sequence[RawMessage]) -> None:
-        """Queue messages whose verdicts nobody waits for (MQTT); blocks while full."""
+    def submit_then(self, messages: Sequence[RawMessage], *, on_done: JobDone) -> None:
+        """Queue messages whose producer goes on meanwhile (MQTT); blocks while full.
+
+        ``on_done`` runs in the worker thread once the batch holding them is committed
+        (``None``) or failed (the error), in the order of submission; it must be quick.
+        """
+        if self._stopping:
+            raise RuntimeError("ingestion is stopping")
         self._reserve(len(messages))
-        self._queue.put(_Job(messages=messages))
+        self._queue.put(_Job(messages=messages, on_done=on_done))
 
     def _reserve(self, count: int) -> None:
         """Wait for room for ``count`` messages; a job larger than the bound waits for an
         empty queue instead of forever."""
         with self._room:
-            while self._queued and self._queued + count > self._max_queued:
+            while self._queued and self._queued + count > self.max_queued_messages:
                 self._room.wait()
             self._queued += count
 
@@ -97,6 +112,20 @@ class IngestWorker:
         if self._thread.is_alive():
             self._queue.put(_STOP)
             self._thread.join(timeout_s)
+        if not self._thread.is_alive():
+            self._refuse_leftovers()
+
+    def _refuse_leftovers(self) -> None:
+        """Jobs that slipped in behind the stop: not stored, and their producers are told."""
+        stopped = RuntimeError("ingestion stopped before these messages were stored")
+        while True:
+            try:
+                job = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if job is not _STOP:
+                self._release(len(job.messages))
+                self._answer(job, error=stopped)
 
     def _run(self) -> None:
         next_tick = time.monotonic() + self._tick_interval_s
@@ -151,17 +180,36 @@ class IngestWorker:
             self.failed_batches += 1
             log.exception("ingest batch of %d messages failed", len(messages))
             for job in work:
-                if job.future is not None:
-                    job.future.set_exception(err)
+                self._answer(job, error=err)
             return stop_after
         self.processed += len(messages)
         start = 0
         for job in work:
             stop = start + len(job.messages)
-            if job.future is not None:
-                job.future.set_result(outcome.slice(start, stop))
+            self._answer(job, outcome=outcome, start=start, stop=stop)
             start = stop
         return stop_after
+
+    @staticmethod
+    def _answer(
+        job: _Job,
+        *,
+        error: BaseException | None = None,
+        outcome: BatchOutcome | None = None,
+        start: int = 0,
+        stop: int = 0,
+    ) -> None:
+        if job.future is not None:
+            if error is not None:
+                job.future.set_exception(error)
+            elif outcome is not None:
+                job.future.set_result(outcome.slice(start, stop))
+        if job.on_done is not None:
+            try:
+                job.on_done(error)
+            except Exception:
+                # A producer's mistake must not end the only ingest thread.
+                log.exception("ingest job callback failed")
 
     def _tick(self) -> None:
         try:
