@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { csvFileName, quoteCsvField, toCsv } from './csv';
 import { emptyReasonFor } from './emptyReason';
-import { sparklineOption } from './sparkline';
+import { nearestBucket, sparklineGeometry } from './sparkline';
 import { chartStatus } from './status';
-import { chartTheme } from './theme';
 import { trendOf } from './trend';
 import type { TableData } from './types';
 import { formatValue } from './values';
@@ -120,16 +119,26 @@ describe('states and reasons', () => {
     });
   });
 
-  it('draws a sparkline with gaps for missing buckets', () => {
-    const option = sparklineOption({
-      labels: ['a', 'b', 'c'],
-      values: [1, null, 3],
-      color: '#000',
-      theme: chartTheme('light'),
-      formatValue: String,
-    }) as { series: Array<{ data: unknown[]; connectNulls: boolean }> };
-    expect(option.series[0]?.data).toEqual([1, null, 3]);
-    expect(option.series[0]?.connectNulls).toBe(false);
+  it('draws a sparkline over the range of its values, with gaps for missing buckets', () => {
+    // Five buckets over 200 units: x = 0, 50, 100, 150, 200. Values 10..20 fill the height
+    // 48 less an inset of 3 at each end: 20 at y 3, 10 at y 45, 15 at y 24.
+    const geometry = sparklineGeometry([10, 20, null, 15, 10], { width: 200, height: 48 });
+    expect(geometry.xs).toEqual([0, 50, 100, 150, 200]);
+    expect(geometry.line).toBe('M0 45L50 3M150 24L200 45');
+    expect(geometry.area).toBe('M0 48L0 45L50 3L50 48ZM150 48L150 24L200 45L200 48Z');
+  });
+
+  it('draws a lone value as a dot and a constant series as a flat line', () => {
+    const lone = sparklineGeometry([null, 7, null], { width: 100, height: 40 });
+    expect(lone.line).toBe('M50 20L50 20');
+    expect(lone.area).toBe('');
+    expect(sparklineGeometry([5, 5], { width: 100, height: 40 }).line).toBe('M0 20L100 20');
+  });
+
+  it('finds the bucket nearest to the pointer', () => {
+    expect([0, 0.12, 0.13, 0.5, 0.99, 1.4, -1].map((ratio) => nearestBucket(ratio, 5))).toEqual([
+      0, 0, 1, 2, 4, 4, 0,
+    ]);
   });
 });
 

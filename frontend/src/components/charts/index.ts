@@ -21,7 +21,8 @@
  * 3. Empty states say why: `emptyReasonFor({ vehicleCount, shift })` or a reason of your own
  *    from EmptyReason (texts under `charts.empty.<reason>` in en/de).
  * 4. KPI tiles: <KpiTile name="availability" label value trend={trendOf(...)} deltaText />
- *    (test id `kpi-<name>`), optionally with a sparkline: <EChart option={sparklineOption(...)} height={48} />.
+ *    (test id `kpi-<name>`), optionally with a sparkline: <Sparkline model={...} ariaLabel />
+ *    (plain SVG, test id `sparkline`: a dashboard of tiles needs no chart library).
  *
  * EChart is lazy: ECharts is loaded with the first chart, never in the main chunk. To use
  * a chart type or component not yet registered, add it in ./echarts.ts.
@@ -34,7 +35,8 @@ export { type EmptyReason, emptyReasonFor } from './emptyReason';
 export { KpiTile } from './KpiTile';
 export { formatKpiDelta, formatKpiValue, type KpiUnit } from './kpiFormat';
 export { ModelChartCard } from './ModelChartCard';
-export { sparklineOption } from './sparkline';
+export { Sparkline } from './Sparkline';
+export { nearestBucket, type SparklineModel, sparklineGeometry } from './sparkline';
 export { chartStatus } from './status';
 export {
   axisStyle,

@@ -1,42 +1,84 @@
-import type { ChartOption, ChartTheme } from './types';
+/**
+ * A KPI tile's sparkline as plain SVG paths: a tiny line without axes, gaps where a bucket
+ * has no value. Drawn without ECharts, so the dashboard does not wait for (or download) a
+ * chart library for its tiles.
+ */
 
-/** A tiny line without axes for a KPI tile; gaps where a bucket has no value. */
-export function sparklineOption({
-  labels,
-  values,
-  color,
-  theme,
-  formatValue,
-}: {
+export interface SparklineModel {
+  /** One label per bucket ("19.11.26"), shown on hover. */
   labels: string[];
   values: Array<number | null>;
+  /** The values as the tile formats them ("96.2 %"); the "no data" text for a gap. */
+  texts: string[];
   color: string;
-  theme: ChartTheme;
-  formatValue: (value: number) => string;
-}): ChartOption {
-  return {
-    animation: false,
-    grid: { left: 2, right: 2, top: 4, bottom: 2 },
-    xAxis: { type: 'category', data: labels, show: false, boundaryGap: false },
-    yAxis: { type: 'value', show: false, scale: true },
-    tooltip: {
-      trigger: 'axis',
-      confine: true,
-      backgroundColor: theme.tooltipBackground,
-      textStyle: { color: theme.text, fontSize: 11 },
-      valueFormatter: (value: unknown) => (typeof value === 'number' ? formatValue(value) : '–'),
-    },
-    series: [
-      {
-        type: 'line',
-        data: values,
-        showSymbol: values.length === 1,
-        smooth: false,
-        connectNulls: false,
-        lineStyle: { color, width: 2 },
-        itemStyle: { color },
-        areaStyle: { color, opacity: 0.12 },
-      },
-    ],
-  };
+}
+
+export interface SparklineGeometry {
+  /** The line: one subpath per run of consecutive values (a lone value is a dot). */
+  line: string;
+  /** The filled area under each run of two or more values. */
+  area: string;
+  /** The x of each bucket, for the hover marker. */
+  xs: number[];
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * Coordinates in a `width` x `height` box, `inset` kept free at the top and bottom for the
+ * stroke. Like the chart it replaces, the y range is the values' own (not from zero), so a
+ * KPI that moves within a few percent still shows its shape; a constant one is a flat line
+ * in the middle.
+ */
+export function sparklineGeometry(
+  values: ReadonlyArray<number | null>,
+  { width, height, inset = 3 }: { width: number; height: number; inset?: number },
+): SparklineGeometry {
+  const known = values.filter((value): value is number => value !== null);
+  const low = Math.min(...known);
+  const high = Math.max(...known);
+  const span = high - low;
+  const xs = values.map((_, index) =>
+    round(values.length > 1 ? (index / (values.length - 1)) * width : width / 2),
+  );
+  const yOf = (value: number) =>
+    round(span === 0 ? height / 2 : inset + (1 - (value - low) / span) * (height - 2 * inset));
+
+  const runs: Array<Array<[number, number]>> = [];
+  let run: Array<[number, number]> = [];
+  values.forEach((value, index) => {
+    if (value === null) {
+      if (run.length > 0) runs.push(run);
+      run = [];
+      return;
+    }
+    run.push([xs[index] ?? 0, yOf(value)]);
+  });
+  if (run.length > 0) runs.push(run);
+
+  const line = runs
+    .map((points) => {
+      const [first, ...rest] = points;
+      if (!first) return '';
+      // A zero-length segment with a round cap draws a lone value as a dot.
+      const tail = rest.length > 0 ? rest : [first];
+      return `M${first[0]} ${first[1]}${tail.map(([x, y]) => `L${x} ${y}`).join('')}`;
+    })
+    .join('');
+  const area = runs
+    .filter((points) => points.length > 1)
+    .map((points) => {
+      const first = points[0] as [number, number];
+      const last = points[points.length - 1] as [number, number];
+      const top = points.map(([x, y]) => `L${x} ${y}`).join('');
+      return `M${first[0]} ${height}${top}L${last[0]} ${height}Z`;
+    })
+    .join('');
+  return { line, area, xs };
+}
+
+/** The bucket nearest to a pointer at `ratio` (0..1) of the width. */
+export function nearestBucket(ratio: number, count: number): number {
+  if (count <= 1) return 0;
+  return Math.min(count - 1, Math.max(0, Math.round(ratio * (count - 1))));
 }

@@ -10,7 +10,7 @@ import {
   loadDashboardLayout,
   saveDashboardLayout,
 } from '../../api/analytics';
-import { EChart, KpiTile, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { KpiTile, Sparkline, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { EditableWidget } from './DashboardWidgets';
 import {
@@ -184,8 +184,8 @@ export default function DashboardPage() {
                           actions={actions}
                           chart={
                             model.sparkline ? (
-                              <EChart
-                                option={model.sparkline}
+                              <Sparkline
+                                model={model.sparkline}
                                 height={48}
                                 ariaLabel={t('dashboard.sparkline', { name: label })}
                               />

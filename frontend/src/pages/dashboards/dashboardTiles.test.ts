@@ -25,12 +25,12 @@ describe('dashboardTileModel', () => {
     expect(model.value).toBe('96,0\u00a0%');
     expect(model.trend).toMatchObject({ direction: 'up', good: true });
     expect(model.deltaText).toBe('+1,0 productivity.points');
-    const option = model.sparkline as {
-      series: Array<{ data: unknown[] }>;
-      xAxis: { data: string[] };
-    };
-    expect(option.series[0]?.data).toEqual([0.97, null, 0.95]);
-    expect(option.xAxis.data[0]).toBe('19.11.26');
+    expect(model.sparkline).toEqual({
+      labels: ['19.11.26', '20.11.26', '21.11.26'],
+      values: [0.97, null, 0.95],
+      texts: ['97,0\u00a0%', 'charts.noValue', '95,0\u00a0%'],
+      color: '#059683',
+    });
   });
 
   it('colours a rise of a lower-is-better KPI as bad', () => {

@@ -1,11 +1,10 @@
 import type { DashboardTile, Granularity } from '../../api/analytics';
 import {
   type ChartContext,
-  type ChartOption,
   formatKpiDelta,
   formatKpiValue,
   type KpiUnit,
-  sparklineOption,
+  type SparklineModel,
   type Trend,
   trendOf,
 } from '../../components/charts';
@@ -19,7 +18,7 @@ export interface DashboardTileModel {
   trend: Trend | null;
   deltaText: string | undefined;
   /** null when the period has fewer than two buckets (a line needs two points). */
-  sparkline: ChartOption | null;
+  sparkline: SparklineModel | null;
 }
 
 const UNITS: Record<DashboardTile['unit'], KpiUnit> = {
@@ -77,13 +76,14 @@ export function dashboardTileModel(
       : undefined,
     sparkline:
       tile.series.length >= 2
-        ? sparklineOption({
+        ? {
             labels: tile.series.map((point) => bucketText(point.from, granularity, language)),
             values: tile.series.map((point) => point.value),
+            texts: tile.series.map((point) =>
+              point.value === null ? noData : format(point.value),
+            ),
             color: theme.palette[0] ?? '#059683',
-            theme,
-            formatValue: format,
-          })
+          }
         : null,
   };
 }

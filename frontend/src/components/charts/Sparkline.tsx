@@ -1,0 +1,71 @@
+import { Tooltip } from '@mantine/core';
+import { type PointerEvent, useMemo, useState } from 'react';
+import { nearestBucket, type SparklineModel, sparklineGeometry } from './sparkline';
+
+// The drawing's own units; the SVG stretches to the tile's width (the stroke does not).
+const VIEW_WIDTH = 200;
+
+/** A KPI tile's sparkline; hovering shows the bucket and its value. */
+export function Sparkline({
+  model,
+  height = 48,
+  ariaLabel,
+}: {
+  model: SparklineModel;
+  height?: number;
+  /** Read by screen readers instead of the drawing. */
+  ariaLabel: string;
+}) {
+  const [active, setActive] = useState<number | null>(null);
+  const geometry = useMemo(
+    () => sparklineGeometry(model.values, { width: VIEW_WIDTH, height }),
+    [model.values, height],
+  );
+  const onPointerMove = (event: PointerEvent<SVGSVGElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    const ratio = box.width > 0 ? (event.clientX - box.left) / box.width : 0;
+    setActive(nearestBucket(ratio, model.values.length));
+  };
+  const markerX = active === null ? undefined : geometry.xs[active];
+  const label =
+    active === null ? '' : `${model.labels[active] ?? ''}: ${model.texts[active] ?? ''}`;
+  return (
+    <Tooltip.Floating label={label} disabled={active === null} fz="xs">
+      <svg
+        role="img"
+        aria-label={ariaLabel}
+        data-testid="sparkline"
+        viewBox={`0 0 ${VIEW_WIDTH} ${height}`}
+        preserveAspectRatio="none"
+        width="100%"
+        height={height}
+        style={{ display: 'block', overflow: 'visible' }}
+        onPointerMove={onPointerMove}
+        onPointerLeave={() => setActive(null)}
+      >
+        <path d={geometry.area} fill={model.color} fillOpacity={0.12} stroke="none" />
+        <path
+          d={geometry.line}
+          fill="none"
+          stroke={model.color}
+          strokeWidth={2}
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          vectorEffect="non-scaling-stroke"
+        />
+        {markerX !== undefined && (
+          <line
+            x1={markerX}
+            x2={markerX}
+            y1={0}
+            y2={height}
+            stroke={model.color}
+            strokeOpacity={0.5}
+            strokeWidth={1}
+            vectorEffect="non-scaling-stroke"
+          />
+        )}
+      </svg>
+    </Tooltip.Floating>
+  );
+}
