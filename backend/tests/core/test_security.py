@@ -7,8 +7,13 @@ The body limit and the proxy headers are also checked against the real server pr
 
 import base64
 import hashlib
+import os
 import re
+import socket
 import stat
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -217,6 +222,28 @@ def test_forwarded_for_is_ignored_unless_a_trusted_proxy_sends_it(
         Settings(_env_file=None, trusted_proxies="10.0.0.1, proxy.local")
 
 
+def test_the_limiter_slides_and_takes_back_a_success() -> None:
+    clock = FakeClock()
+    limiter = LoginRateLimiter(max_failures=2, window_seconds=60, clock=clock)
+    attacker = {"account": "a@x", "address": ATTACKER}
+    assert limiter.admit(**attacker) == 0
+    clock.now += 30
+    assert limiter.admit(**attacker) == 0
+    assert limiter.admit(**attacker) == pytest.approx(30)
+    assert limiter.admit(account="b@x", address=ATTACKER) == pytest.approx(30)  # the address
+    assert limiter.admit(account="a@x", address=USER_ADDRESS) == 0
+    clock.now += 30
+    assert limiter.admit(**attacker) == 0  # the first failure left the window
+    assert limiter.admit(**attacker) == pytest.approx(30)
+    # A right password is no failure: the user's next mistakes start from nothing.
+    limiter.succeeded(account="a@x", address=USER_ADDRESS)
+    assert [limiter.admit(account="a@x", address=USER_ADDRESS) for _ in range(3)] == [
+        0,
+        0,
+        pytest.approx(60),
+    ]
+
+
 def test_the_limiter_forgets_the_oldest_keys_under_a_flood() -> None:
     limiter = LoginRateLimiter(max_failures=3, clock=FakeClock(), max_keys=100)
     for n in range(1000):
@@ -239,3 +266,112 @@ def test_store_files_are_created_for_their_owner_only(settings: Settings, tmp_pa
         assert _mode(data / "fleetscope.sqlite") == 0o600
         assert _mode(data / "fleetscope.sqlite-wal") == 0o600
         assert _mode(data / "facts.duckdb") == 0o600
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """``fleetscope serve`` in its own process on a data folder that was world-readable."""
+    work = tmp_path_factory.mktemp("served")
+    data = work / "data"
+    data.mkdir(mode=0o755)
+    data.chmod(0o755)
+    port = _free_port()
+    env = {
+        **os.environ,
+        "FLEETSCOPE_ENVIRONMENT": "test",
+        "FLEETSCOPE_DATA_DIR": str(data),
+        "FLEETSCOPE_PORT": str(port),
+        "FLEETSCOPE_LOGIN_ATTEMPTS_PER_MINUTE": "3",
+        "FLEETSCOPE_FACT_INDEX": "false",
+        "FLEETSCOPE_MQTT_URL": "",
+    }
+    command = [str(Path(sys.executable).with_name("fleetscope")), "serve"]
+    with (work / "server.log").open("wb") as log:
+        server = subprocess.Popen(command, cwd=work, env=env, stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, (work / "server.log").read_text()
+            assert time.monotonic() < deadline, "the server did not start in 60 s"
+            try:
+                if httpx.get(f"{url}/v2/docs", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield url, data
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def test_the_server_keeps_its_files_to_its_owner(served: tuple[str, Path]) -> None:
+    _, data = served
+    assert _mode(data) == 0o700
+    files = sorted(path.name for path in data.rglob("*"))
+    # facts.duckdb.wal: made by DuckDB with the umask, which the server keeps owner-only.
+    assert {
+        "fleetscope.sqlite",
+        "fleetscope.sqlite-wal",
+        "facts.duckdb",
+        "facts.duckdb.wal",
+    } <= set(files)
+    assert {path.name: _mode(path) & 0o077 for path in data.rglob("*")} == dict.fromkeys(files, 0)
+
+
+def test_the_server_ignores_a_clients_forwarded_for(served: tuple[str, Path]) -> None:
+    # The client connects from 127.0.0.1, where a proxy could run; it is still no proxy.
+    url, _ = served
+    statuses = [
+        httpx.post(
+            f"{url}/v2/User/login",
+            json={"email": f"guess{n}@x.y", "password": "wrong"},
+            headers={"X-Forwarded-For": f"192.0.2.{n}"},
+            timeout=10,
+        ).status_code
+        for n in range(4)
+    ]
+    assert statuses == [401, 401, 401, 429]
+
+
+def test_the_server_stops_reading_a_chunked_body_at_the_limit(served: tuple[str, Path]) -> None:
+    """A 200 MB body is refused after about the limit, not read whole."""
+    url, _ = served
+    port = int(url.rsplit(":", 1)[1])
+    chunk = b" " * 65536
+    framed = b"%x\r\n%s\r\n" % (len(chunk), chunk)
+    sent = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(
+            b"PUT /v2/User/dashboard-layout HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        )
+        connection.setblocking(False)
+        answer = b""
+        while sent < 200_000_000 and not answer:
+            try:
+                sent += connection.send(framed)
+            except BlockingIOError:
+                time.sleep(0.01)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            try:
+                answer = connection.recv(65536)
+            except BlockingIOError:
+                continue
+        connection.settimeout(10)
+        while b"\r\n\r\n" not in answer:
+            answer += connection.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 413 ")
+    assert sent < 8 * LIMIT

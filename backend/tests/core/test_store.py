@@ -15,7 +15,6 @@ from fleetscope.appstore.organizations import (
     get_organization,
     validate_shifts,
 )
-from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.appstore.sessions import open_session, resolve_session
 from fleetscope.appstore.users import (
     authenticate,
@@ -25,7 +24,6 @@ from fleetscope.appstore.users import (
     set_role,
 )
 from fleetscope.demo.seed import DEMO_LOGINS, seed_demo
-from tests.core.support import FakeClock
 
 
 def test_seed_is_idempotent(session_factory: SessionFactory) -> None:
@@ -134,25 +132,3 @@ def test_shift_validation(shifts: list[dict[str, object]], msg: str) -> None:
 def test_missing_organization_is_not_found(session_factory: SessionFactory) -> None:
     with session_factory() as session, pytest.raises(NotFoundError, match="'Nope' not found"):
         get_organization(session, name="Nope")
-
-
-def test_rate_limiter_slides_and_keys_are_independent() -> None:
-    clock = FakeClock()
-    limiter = LoginRateLimiter(max_failures=2, window_seconds=60, clock=clock)
-    limiter.record_failure(["email:a"])
-    clock.now += 30
-    limiter.record_failure(["email:a"])
-    assert limiter.retry_after(["email:a"]) == pytest.approx(30)
-    assert limiter.retry_after(["email:b"]) == 0
-    clock.now += 30
-    assert limiter.retry_after(["email:a"]) == 0  # the first failure left the window
-    limiter.record_failure(["email:a"])
-    assert limiter.retry_after(["email:a"]) == pytest.approx(30)
-
-
-def test_rate_limiter_memory_is_bounded() -> None:
-    limiter = LoginRateLimiter(max_failures=1, clock=FakeClock(), max_keys=10)
-    for n in range(100):
-        limiter.record_failure([f"address:{n}"])
-    assert limiter.retry_after(["address:99"]) > 0
-    assert limiter.retry_after(["address:0"]) == 0
