@@ -9,14 +9,14 @@ is read from ``rollup_hourly`` too, and today up to now from ``rollup_daily``, w
 selected vehicle has a message after now (the rollups are written with the facts, so the
 hour's and the day's rows hold exactly the facts so far). A vehicle's current state has no
 closed interval yet: it is taken from ``live_status`` up to now (offline after
-``offline_after`` of silence, as the derivation's clock would decide). With
+``offline_after`` of silence, as the derivation's clock would decide); a long closed
+offline interval has no rollup rows: the windows read from the rollups take it from
+``rollup_offline_spans`` (both in vehicle_status.py). With
 ``use_rollups=False`` every window is read from the raw facts, which the benchmark uses as
 the baseline. Every value goes in as a parameter; vehicle ids, hour ranges and pieces as
 list parameters.
 """
 
-import bisect
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -38,8 +38,15 @@ from fleetscope.analytics.site_rollup_read import (
     read_site_hourly,
     site_rollup_usable,
 )
-from fleetscope.analytics.sql_time import utc_from_us
-from fleetscope.facts.rawlog import from_micros
+from fleetscope.analytics.vehicle_status import (
+    VehicleStatus,
+    add_state_time,
+    complete_until,
+    open_intervals,
+    open_states,
+    period_of,
+    vehicle_status,
+)
 
 __all__ = [
     "FLEET",
@@ -50,11 +57,9 @@ __all__ = [
     "collect",
     "complete_until",
     "open_intervals",
+    "open_states",
     "vehicle_status",
 ]
-
-
-LiveRow = tuple[int, str, datetime, datetime | None]  # vehicle, state, since, last message
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +79,6 @@ class CollectRequest:
     hours: RollupHours | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class VehicleStatus:
-    live: list[LiveRow]  # the vehicles' rows of ``live_status``
-    cut_in: frozenset[int]  # those whose daily rollups were cut at the zone's midnights
-
-
 def collect(
     cursor: duckdb.DuckDBPyConnection,
     request: CollectRequest,
@@ -94,8 +93,14 @@ def collect(
     if not request.vehicle_ids or not request.windows:
         return result
     if status is None:
-        status = vehicle_status(cursor, request.vehicle_ids, zone=request.daily_zone)
+        status = vehicle_status(
+            cursor,
+            request.vehicle_ids,
+            zone=request.daily_zone,
+            within=period_of(request.windows),
+        )
     live = status.live
+    by_vehicle, spans = request.by_vehicle, status.offline_spans
     if not request.use_rollups:
         add_raw_pieces(
             cursor,
@@ -104,7 +109,11 @@ def collect(
             pieces=request.windows,
             result=result,
         )
-    elif not _from_grid(cursor, request, result, tail_until=complete_until(live, now=now)):
+    elif (
+        rolled := _from_grid(cursor, request, result, tail_until=complete_until(live, now=now))
+    ) is not None:
+        add_state_time(spans, rolled, by_vehicle=by_vehicle, result=result)
+    else:
         zone = request.daily_zone
         site = _usable_site(cursor, request)
         if site is not None:
@@ -117,7 +126,7 @@ def collect(
             ]
         for vehicle_ids, use_days in parts:
             if vehicle_ids:
-                _from_rollups(
+                rolled = _from_rollups(
                     cursor,
                     request,
                     vehicle_ids,
@@ -126,7 +135,19 @@ def collect(
                     site=site,
                     tail_until=complete_until(live, now=now),
                 )
-    _open_states(live, request, result, now=now, offline_after=offline_after)
+                chosen = set(vehicle_ids)
+                add_state_time(
+                    (span for span in spans if span[0] in chosen),
+                    rolled,
+                    by_vehicle=by_vehicle,
+                    result=result,
+                )
+    add_state_time(
+        open_states(live, now=now, offline_after=offline_after),
+        request.windows,
+        by_vehicle=by_vehicle,
+        result=result,
+    )
     return result
 
 
@@ -136,12 +157,13 @@ def _from_grid(
     result: MeasureTable,
     *,
     tail_until: datetime | None,
-) -> bool:
+) -> list[Tagged] | None:
     """The whole hours of the windows from the grid of hourly rollups and the rest from
-    the raw facts, when the grid holds what the request needs; False: nothing read."""
+    the raw facts, when the grid holds what the request needs; returns the windows read
+    from the grid. None: nothing read."""
     hours, only = request.hours, request.only
     if hours is None or request.with_cycles or only is None or not only <= GRID_MEASURES:
-        return False
+        return None
     windows: dict[int, list[Window]] = {}
     for tagged in sorted(request.windows, key=lambda tagged: tagged.window.start):
         windows.setdefault(tagged.bucket, []).append(tagged.window)
@@ -155,7 +177,7 @@ def _from_grid(
         cursor, request.vehicle_ids, ranges, by_vehicle=request.by_vehicle, only=only
     )
     if found is None:
-        return False
+        return None
     for vehicles, buckets, values in found:
         result.add_rows(vehicles=vehicles, buckets=buckets, values=values)
     if pieces:
@@ -166,7 +188,7 @@ def _from_grid(
             pieces=pieces,
             result=result,
         )
-    return True
+    return [Tagged(whole, bucket) for bucket, wholes in ranges.items() for whole in wholes]
 
 
 def _usable_site(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> int | None:
@@ -190,36 +212,6 @@ def _end_of_day(instant: datetime, zone: ZoneInfo) -> datetime:
     return midnight(instant.astimezone(zone).date() + timedelta(days=1), zone)
 
 
-def complete_until(live: Sequence[LiveRow], *, now: datetime) -> datetime | None:
-    """``now`` when no vehicle of ``live`` (rows of ``live_status``) has a message after it:
-    the rollups then hold every fact up to now. ``None`` for a ``now`` in the past."""
-    return now if all(row[3] is None or row[3] <= now for row in live) else None
-
-
-def vehicle_status(
-    cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int], *, zone: ZoneInfo | None
-) -> VehicleStatus:
-    """(vehicle, state, since, last message) of ``live_status`` for ``vehicle_ids`` and,
-    with a zone, the vehicles whose days were cut in it (``vehicle_zones``): in one
-    statement, as every answer over whole days asks both (DuckDB takes ~0.4 ms a statement,
-    however small, and more beside another reader)."""
-    rows = cursor.execute(
-        "SELECT vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "
-        "FROM live_status WHERE list_contains(?::INTEGER[], vehicle_id) "
-        "UNION ALL SELECT vehicle_id, NULL, NULL, NULL FROM vehicle_zones "
-        "WHERE list_contains(?::INTEGER[], vehicle_id) AND time_zone = ?",
-        [vehicle_ids, vehicle_ids if zone is not None else [], str(zone)],
-    ).fetchall()
-    return VehicleStatus(
-        live=[
-            (int(v), str(state), from_micros(since), utc_from_us(last))
-            for v, state, since, last in rows
-            if state is not None
-        ],
-        cut_in=frozenset(int(row[0]) for row in rows if row[1] is None),
-    )
-
-
 def _from_rollups(
     cursor: duckdb.DuckDBPyConnection,
     request: CollectRequest,
@@ -229,11 +221,13 @@ def _from_rollups(
     use_days: bool,
     site: int | None,
     tail_until: datetime | None,
-) -> None:
+) -> list[Tagged]:
     """``tail_until``: now, when the hour up to now may be read as a whole rollup hour, and
     today up to now as a whole rollup day. ``site``: whose site rollups hold exactly the
-    vehicles (``_usable_site``), read instead of theirs."""
+    vehicles (``_usable_site``), read instead of theirs. Returns the windows read from
+    rollup rows (days clipped to the window)."""
     days: list[tuple[tuple[date, date], int]] = []
+    rolled: list[Tagged] = []
     ranges: list[tuple[Window, int]] = []
     pieces: list[Tagged] = []
     zone = request.daily_zone
@@ -249,8 +243,11 @@ def _from_rollups(
             rest = [Window(p.start, min(p.end, end)) for p in rest if p.start < end]
             if whole is not None:
                 days.append((whole, tagged.bucket))
+                day_end = min(midnight(whole[1] + timedelta(days=1), zone), end)
+                rolled.append(Tagged(Window(midnight(whole[0], zone), day_end), tagged.bucket))
         split = split_hour_ranges(rest, tail_until=tail_until)
         ranges.extend((whole_hours, tagged.bucket) for whole_hours in split.ranges)
+        rolled.extend(Tagged(whole_hours, tagged.bucket) for whole_hours in split.ranges)
         pieces.extend(Tagged(piece, tagged.bucket) for piece in split.pieces)
     by_vehicle, with_cycles = request.by_vehicle, request.with_cycles
     if site is not None:
@@ -285,57 +282,4 @@ def _from_rollups(
         add_raw_pieces(
             cursor, by_vehicle=by_vehicle, vehicle_ids=vehicle_ids, pieces=pieces, result=result
         )
-
-
-def open_intervals(
-    *,
-    state: str,
-    since: datetime,
-    last_message_at: datetime | None,
-    now: datetime,
-    offline_after: timedelta,
-) -> list[tuple[str, datetime, datetime]]:
-    """The not yet closed state of a vehicle up to ``now``, as (state, start, end).
-
-    A vehicle silent for longer than ``offline_after`` is offline from its last message
-    plus ``offline_after`` (what the derivation's next clock tick will record).
-    """
-    if now <= since:
-        return []
-    if state != "offline" and last_message_at is not None:
-        silent_from = max(last_message_at + offline_after, since)
-        if now > silent_from:
-            intervals = [(state, since, silent_from)] if silent_from > since else []
-            return [*intervals, ("offline", silent_from, now)]
-    return [(state, since, now)]
-
-
-def _open_states(
-    live: Sequence[LiveRow],
-    request: CollectRequest,
-    result: MeasureTable,
-    *,
-    now: datetime,
-    offline_after: timedelta,
-) -> None:
-    windows = sorted(request.windows, key=lambda tagged: tagged.window.start)
-    ends = [tagged.window.end for tagged in windows]
-    for vehicle_id, state, since, last_message_at in live:
-        key_vehicle = int(vehicle_id) if request.by_vehicle else FLEET
-        for open_state, start, end in open_intervals(
-            state=str(state),
-            since=since,
-            last_message_at=last_message_at,
-            now=now,
-            offline_after=offline_after,
-        ):
-            # Windows are disjoint and sorted: start at the first one ending after ``start``.
-            index = bisect.bisect_right(ends, start)
-            while index < len(windows) and windows[index].window.start < end:
-                tagged = windows[index]
-                overlap = min(end, tagged.window.end) - max(start, tagged.window.start)
-                if overlap > timedelta(0):
-                    result.add(
-                        (key_vehicle, tagged.bucket), f"{open_state}_s", overlap.total_seconds()
-                    )
-                index += 1
+    return rolled

@@ -3,7 +3,9 @@ see it (the battery measures, ``battery_grid``; measures of the hourly rollups,
 ``rollup_grid``).
 
 A cell holds one vehicle's fields of one hour (float64; ``fill`` where it has no row). At
-most ``MAX_CELLS`` cells: beyond, the oldest hours are left to SQL.
+most ``MAX_CELLS`` cells and ``MAX_HOURS`` hours: beyond, the oldest hours are left to SQL
+(a vehicle whose first message is from years ago would otherwise stretch the grid of every
+vehicle over the years in between).
 
 The grid's fields of the hourly rows change only with the facts that one table (its
 ``Feeder``) appends, in the same transaction: the grid follows that table (``followed``).
@@ -30,6 +32,8 @@ from fleetscope.facts.rawlog import to_micros
 from fleetscope.facts.store import FactStore
 
 MAX_CELLS = 2_000_000
+# The longest period (400 days) and the previous one, which every answer compares with.
+MAX_HOURS = 24 * 2 * 400
 _GROWTH_HOURS = 24 * 30  # room made at once for the hours still to come
 
 
@@ -92,18 +96,18 @@ class HourGrid:
 
     def fits(self, vehicles: list[int], first_hour: int, end_hour: int) -> bool:
         """Whether the cells of ``vehicles`` over the hours are there, or those before the
-        first hour would exceed ``MAX_CELLS`` (then SQL reads them)."""
+        first hour would exceed ``MAX_CELLS`` or ``MAX_HOURS`` (then SQL reads them)."""
         if set(vehicles) - set(self.row_of) or end_hour > self.end_hour:
             return False
-        lowest = self.end_hour - MAX_CELLS // max(1, len(self.row_of))
+        lowest = self.end_hour - min(MAX_HOURS, MAX_CELLS // max(1, len(self.row_of)))
         return first_hour >= self.first_hour or self.first_hour <= lowest
 
     def resized(self, vehicles: set[int], first_hour: int, end_hour: int) -> "HourGrid":
         """A copy that also holds ``vehicles`` and the hours from ``first_hour`` (or later:
-        ``MAX_CELLS``) up to ``end_hour``, with room for a month more."""
+        ``MAX_CELLS``, ``MAX_HOURS``) up to ``end_hour``, with room for a month more."""
         rows = [*self.row_of, *sorted(vehicles - set(self.row_of))]
         end_hour = max(end_hour, self.end_hour) + _GROWTH_HOURS
-        fitting = max(first_hour, end_hour - MAX_CELLS // max(1, len(rows)))
+        fitting = max(first_hour, end_hour - min(MAX_HOURS, MAX_CELLS // max(1, len(rows))))
         empty_before = self.empty_before and fitting == first_hour
         first_hour = fitting
         grown = HourGrid(self.source, rows, first_hour, end_hour - first_hour)
@@ -195,6 +199,8 @@ class FollowedHours(Followed[HourGrid]):
         if not grid.fits(vehicles, first_hour, end_hour):
             earliest = min(first_hour, grid.first_hour) if grid.row_of else first_hour
             grid = grid.resized(set(vehicles), earliest, end_hour)
+        # Hours before the grid's first are left to SQL: not read.
+        first_hour = max(first_hour, grid.first_hour)
         grid.put(
             _read(cursor, source, (first_hour, end_hour, vehicles)),
             vehicles=vehicles,

@@ -25,6 +25,7 @@ from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup
 from fleetscope.analytics.periods import DaySpan, Window, merge_windows, period_windows
 from fleetscope.analytics.rollup_grid import RollupHours
+from fleetscope.analytics.vehicle_status import period_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +126,9 @@ def read_buckets(
             hours=hours,
         )
         status = (
-            vehicle_status(cursor, group.vehicle_ids, zone=request.daily_zone)
+            vehicle_status(
+                cursor, group.vehicle_ids, zone=request.daily_zone, within=period_of(tagged)
+            )
             if tagged
             else VehicleStatus([], frozenset())
         )

@@ -26,6 +26,7 @@ from fleetscope.analytics.hour_grid import Feeder, FollowedHours, GridSource, Ho
 from fleetscope.analytics.measure_table import COLUMN, MIN_COLUMN, STATE_MEASURES, Matrix
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.rollup_read import FLEET
+from fleetscope.facts.rollup_spans import SPANNED_SQL
 from fleetscope.facts.store import FactStore
 
 _MINIMUM = "battery_charge_min"  # NaN for none, combined with fmin
@@ -52,7 +53,11 @@ class _Group:
 _GROUPS = (
     _Group(
         tuple(sorted(STATE_MEASURES, key=COLUMN.__getitem__)),
-        Feeder("state_intervals", "start_at", "end_at"),
+        # A long offline interval has no rollup rows (``rollup_spans``): its hours are not
+        # touched, and a grid following it from its start would span the whole silence.
+        Feeder(
+            "state_intervals", f"CASE WHEN {SPANNED_SQL} THEN end_at ELSE start_at END", "end_at"
+        ),
     ),
     _Group(
         ("battery_samples", "battery_charge_sum", _MINIMUM),

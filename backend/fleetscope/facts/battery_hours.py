@@ -67,6 +67,8 @@ MEASURE_COLUMNS = (
     "low_s",
 )
 LOW_CHARGE = 20.0
+# Touched hours further apart than this are recomputed by separate range queries.
+_NEAR = timedelta(days=2)
 
 
 def cap_us(offline_after: timedelta) -> int:
@@ -152,15 +154,34 @@ def refresh(
 ) -> None:
     """Recompute the rows of ``hours`` (vehicle, UTC hour) from the stored samples, in the
     caller's transaction (after the batch's samples were inserted), and of the hours up to
-    ``cap_us`` before each (their last step under 20 % may end at a sample of ``hours``)."""
-    if not hours:
-        return
+    ``cap_us`` before each (their last step under 20 % may end at a sample of ``hours``).
+    Hours far apart (a vehicle's first sample from years ago beside today's of the fleet)
+    are recomputed in separate ranges: one range between them would read every sample of
+    the batch's vehicles stored in between."""
     back = -(-cap_us // MICROS_PER_HOUR)
     hours = {
         (vehicle, hour - timedelta(hours=earlier))
         for vehicle, hour in hours
         for earlier in range(back + 1)
     }
+    for group in _near_groups(hours):
+        _refresh_range(connection, group, cap_us=cap_us)
+
+
+def _near_groups(hours: set[tuple[int, datetime]]) -> list[list[tuple[int, datetime]]]:
+    """``hours`` in groups whose consecutive hours are at most ``_NEAR`` apart."""
+    groups: list[list[tuple[int, datetime]]] = []
+    for key in sorted(hours, key=lambda key: key[1]):
+        if groups and key[1] - groups[-1][-1][1] <= _NEAR:
+            groups[-1].append(key)
+        else:
+            groups.append([key])
+    return groups
+
+
+def _refresh_range(
+    connection: duckdb.DuckDBPyConnection, hours: list[tuple[int, datetime]], *, cap_us: int
+) -> None:
     vehicles = [vehicle for vehicle, _ in hours]
     starts = [hour for _, hour in hours]
     first, last = min(starts), max(starts)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from fleetscope.facts import battery_hours
+from fleetscope.facts import battery_hours, rollup_spans
 from fleetscope.facts.rollup import merge_statements
 from fleetscope.facts.rows import FACT_TABLES
 from fleetscope.facts.site_rollup import rebuild_site_rollups
@@ -24,6 +24,7 @@ from fleetscope.facts.store import FactStore
 _PLAIN = (
     *FACT_TABLES.values(),
     battery_hours.TABLE,
+    rollup_spans.TABLE,
     "raw_keys",
     "deriver_snapshots",
     "live_status",

@@ -5,7 +5,9 @@ split at local midnight (daily) and at full UTC hours (hourly); an order counts 
 an error episode or charge session where it starts, samples and track points where they lie.
 Every measure is additive (sum, count, min or max), so rollups of several batches merge with
 an upsert; the cycle-time histogram is one count column per fixed bucket (``cycle_b00`` ...),
-which DuckDB sums column-wise far faster than the elements of an array column.
+which DuckDB sums column-wise far faster than the elements of an array column. An offline
+interval longer than ``rollup_spans.LONG_OFFLINE`` is not split: it is kept whole in
+``rollup_offline_spans`` (``spans``), so that a gap of years costs one row, not one per hour.
 """
 
 import math
@@ -16,6 +18,7 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from fleetscope.derive.actions import LOAD_HANDLING_TYPES
+from fleetscope.facts import rollup_spans
 from fleetscope.facts.model import (
     ActionRecord,
     BatterySample,
@@ -116,6 +119,8 @@ class RollupAccumulator:
         self.daily: dict[tuple[int, date], list[Any]] = {}
         self.hourly: dict[tuple[int, datetime], list[Any]] = {}
         self._current: dict[int, _Window] = {}
+        # Long offline intervals, kept whole instead of split into rows (``rollup_spans``).
+        self.spans: list[rollup_spans.Span] = []
 
     def add_all(self, facts: Iterable[Fact]) -> None:
         # Track points and battery samples are most facts: folded here without the generic
@@ -235,6 +240,9 @@ class RollupAccumulator:
             self._add(episode.vehicle_id, episode.start, "stop_error_s", duration)
 
     def _add_interval(self, interval: StateInterval) -> None:
+        if rollup_spans.is_spanned(interval):
+            self.spans.append((interval.vehicle_id, interval.start, interval.end))
+            return
         index = _INDEX[f"{interval.state.value}_s"]
         vehicle = interval.vehicle_id
         zone = self._zone_of(vehicle)

@@ -11,6 +11,7 @@ the store calls ``forget`` when a write fails or another path changes the tables
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from datetime import timedelta
 from typing import Any
 
 import duckdb
@@ -21,6 +22,10 @@ RollupKey = tuple[int, Any]  # owner (vehicle or site id), day (date) or hour (d
 
 # Rows kept per table: a day and a few hours per vehicle of a large fleet.
 _KEPT_ROWS = 8_192
+# Keys further apart than this are loaded by separate range queries: one range from a
+# vehicle's row of years ago to today's rows of the whole batch would read every row stored
+# in between.
+_NEAR = timedelta(days=2)
 
 
 def _combiner(kind: str) -> Callable[[Any, Any], Any]:
@@ -120,7 +125,16 @@ class RollupCache:
     def _load(
         self, connection: duckdb.DuckDBPyConnection, keys: list[RollupKey]
     ) -> dict[RollupKey, tuple[Any, ...]]:
-        """The stored rows of ``keys`` (absent keys have none): one range query."""
+        """The stored rows of ``keys`` (absent keys have none): one range query per group
+        of keys near in time (usually one)."""
+        stored: dict[RollupKey, tuple[Any, ...]] = {}
+        for group in _near_groups(keys):
+            stored.update(self._load_range(connection, group))
+        return stored
+
+    def _load_range(
+        self, connection: duckdb.DuckDBPyConnection, keys: list[RollupKey]
+    ) -> dict[RollupKey, tuple[Any, ...]]:
         owners = sorted({owner for owner, _ in keys})
         moments = [moment for _, moment in keys]
         wanted = set(keys)
@@ -138,3 +152,16 @@ class RollupCache:
             if key in wanted:
                 stored[key] = tuple(row[2]) if self._packed else row[2:]
         return stored
+
+
+def _near_groups(keys: list[RollupKey]) -> list[list[RollupKey]]:
+    """``keys`` in groups whose consecutive moments (days or hours) are at most ``_NEAR``
+    apart."""
+    ordered = sorted(keys, key=lambda key: key[1])
+    groups = [[ordered[0]]]
+    for key in ordered[1:]:
+        if key[1] - groups[-1][-1][1] > _NEAR:
+            groups.append([key])
+        else:
+            groups[-1].append(key)
+    return groups

@@ -1,6 +1,7 @@
 """The fact store's writing of rollups: a batch's vehicle rows, and the same rows summed per
 site (``site_rollup``), merged with the stored totals in the batch's transaction.
 
+A batch's long offline intervals go to ``rollup_offline_spans`` whole (``rollup_spans``).
 ``write`` runs inside the transaction and returns what it wrote; ``commit`` takes that into
 the caches once the transaction committed, ``forget`` drops them when it did not.
 """
@@ -10,6 +11,7 @@ from typing import Any
 
 import duckdb
 
+from fleetscope.facts import rollup_spans
 from fleetscope.facts.rollup import RollupAccumulator
 from fleetscope.facts.rollup_cache import RollupCache
 from fleetscope.facts.site_rollup import MEMBERS_TABLE, fold_by_site, members_of
@@ -92,6 +94,8 @@ class RollupWriter:
                 merged = cache.merged_rows(connection, batch)
                 cache.replace(connection, merged)
                 written.rows.append((cache, merged))
+        if rollups.spans:
+            rollup_spans.append(connection, rollups.spans)
         added = members_of([*rollups.daily, *rollups.hourly], site_of=sites) - self._members
         if added:
             with connection.appender(MEMBERS_TABLE) as appender:

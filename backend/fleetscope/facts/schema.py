@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import duckdb
 
-from fleetscope.facts import battery_hours
+from fleetscope.facts import battery_hours, rollup_spans
 from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS, CYCLE_BUCKET_COUNT
 from fleetscope.facts.site_rollup import rebuild_site_rollups
 
@@ -264,11 +264,18 @@ def _battery_hours(connection: duckdb.DuckDBPyConnection) -> None:
     battery_hours.fill(connection, cap_us=battery_hours.DEFAULT_CAP_US)
 
 
+def _offline_spans(connection: duckdb.DuckDBPyConnection) -> None:
+    """Long offline intervals beside the rollups, whole (``facts/rollup_spans.py``). Empty:
+    the intervals stored before were split into rollup rows, which stay valid."""
+    connection.execute(rollup_spans.CREATE_TABLE)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _initial,
     _cycle_buckets_as_columns,
     _site_rollups,
     _battery_hours,
+    _offline_spans,
 )
 
 

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from fleetscope.facts import battery_hours, rawlog, schema
+from fleetscope.facts import battery_hours, rawlog, rollup_spans, schema
 from fleetscope.facts.columns import fact_table, facts_by_type, key_table
 from fleetscope.facts.model import BatterySample
 from fleetscope.facts.rollup import MEASURE_NAMES, RollupAccumulator
@@ -33,6 +33,7 @@ DERIVED_TABLES = (
     *FACT_TABLES.values(),
     "rollup_daily",
     "rollup_hourly",
+    rollup_spans.TABLE,
     battery_hours.TABLE,
     *(site_table for site_table, _, _ in SITE_TABLES),
     MEMBERS_TABLE,

@@ -15,7 +15,7 @@ import pytest
 import fleetscope.analytics.collect as collect_module
 from fleetscope.analytics.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.measures import Measures
-from fleetscope.analytics.periods import DaySpan, period_windows
+from fleetscope.analytics.periods import DaySpan, Window, period_windows
 from fleetscope.analytics.snapshot import count_rows, read_beside, read_snapshot
 from fleetscope.facts.model import LiveStatus, StateInterval, VehicleState
 from fleetscope.facts.store import FactStore, StoreBatch
@@ -76,9 +76,13 @@ def test_a_tick_committed_between_the_reads_of_one_answer_is_not_seen(
     read_status = collect_module.vehicle_status
 
     def status_then_tick(
-        cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int], *, zone: ZoneInfo | None
+        cursor: duckdb.DuckDBPyConnection,
+        vehicle_ids: list[int],
+        *,
+        zone: ZoneInfo | None,
+        within: Window | None = None,
     ) -> object:
-        status = read_status(cursor, vehicle_ids, zone=zone)
+        status = read_status(cursor, vehicle_ids, zone=zone, within=within)
         _tick(store)  # commits while the answer is half read
         return status
 
