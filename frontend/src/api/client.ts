@@ -6,6 +6,7 @@ import {
   EXCLUDED_ROUTE_PATTERNS,
 } from '../constants';
 import { normalizeLanguage } from '../i18n';
+import { busyRetryDelayMs, waitUnlessAborted } from './busyRetry';
 import { cacheKey } from './cacheKey';
 import { readCookie } from './cookies';
 import {
@@ -21,7 +22,8 @@ import { ResponseCache } from './responseCache';
 
 /**
  * The one request chain every server call goes through (spec sections 7 to 9):
- * response cache, envelope unwrapping and the error catalogue.
+ * response cache, a short wait and retry when the server is busy (503 with Retry-After,
+ * see busyRetry.ts), envelope unwrapping and the error catalogue.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -51,6 +53,9 @@ export interface RequestChainHooks {
   onAuthenticationFailed: () => void;
   isOnline: () => boolean;
   fetch: typeof fetch;
+  /** Waits before a busy answer is tried again; rejects with an AbortError on abort. */
+  wait: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
 }
 
 const defaultHooks: RequestChainHooks = {
@@ -59,6 +64,8 @@ const defaultHooks: RequestChainHooks = {
   onAuthenticationFailed: () => undefined,
   isOnline: () => navigator.onLine,
   fetch: (...args) => globalThis.fetch(...args),
+  wait: waitUnlessAborted,
+  random: () => Math.random(),
 };
 
 let hooks: RequestChainHooks = defaultHooks;
@@ -138,6 +145,26 @@ function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
+/** fetch, made again after the wait a busy server asks for (503 with Retry-After). */
+async function fetchUnlessBusy(url: string, init: RequestInit): Promise<Response> {
+  for (let retriesDone = 0; ; retriesDone += 1) {
+    const response = await hooks.fetch(url, init);
+    const delay = busyRetryDelayMs({
+      status: response.status,
+      retryAfter: response.headers.get('Retry-After'),
+      retriesDone,
+      now: Date.now(),
+      random: hooks.random(),
+    });
+    if (delay === null) {
+      return response;
+    }
+    // Its body is not read: release the connection.
+    void response.body?.cancel().catch(() => undefined);
+    await hooks.wait(delay, init.signal ?? undefined);
+  }
+}
+
 export async function request(url: string, options: RequestOptions = {}): Promise<ApiResult> {
   const method = options.method ?? 'GET';
   const excluded = isExcludedRoute(url);
@@ -155,7 +182,7 @@ export async function request(url: string, options: RequestOptions = {}): Promis
 
   let response: Response;
   try {
-    response = await hooks.fetch(url, buildInit(method, options));
+    response = await fetchUnlessBusy(url, buildInit(method, options));
   } catch (error) {
     if (isAbort(error)) {
       throw error;

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { clearResponseCache, configureRequestChain } from '../api/client';
+import { clearResponseCache, configureRequestChain, type RequestChainHooks } from '../api/client';
 import type { AppError } from '../api/errors';
 import type { fakeFetch } from './fakeServer';
 
@@ -13,8 +13,12 @@ export function chainHarness() {
     recorded.online = true;
     vi.useRealTimers();
   };
-  const setup = (fetchMock: ReturnType<typeof fakeFetch>) => {
+  const setup = (
+    fetchMock: ReturnType<typeof fakeFetch>,
+    more: Partial<Pick<RequestChainHooks, 'wait' | 'random'>> = {},
+  ) => {
     configureRequestChain({
+      ...more,
       fetch: fetchMock as unknown as typeof fetch,
       currentUser: () => 'customer@demo.fleetscope',
       reportError: (error) => recorded.errors.push(error),
