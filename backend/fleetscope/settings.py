@@ -1,6 +1,7 @@
 """One place for configuration; read from the environment (prefix ``FLEETSCOPE_``) or ``.env``."""
 
 import ipaddress
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -49,6 +50,18 @@ class Settings(BaseSettings):
     # vehicle and hour: 84 MB); off: every answer reads them with SQL.
     fact_index: bool = True
 
+    # Ingestion limits (docs/ingestion.md "Invalid input" and "Dead letters"): a header
+    # timestamp before earliest_timestamp (1970 at the earliest) or more than
+    # timestamp_skew_seconds after the receive time makes the message a dead letter. Dead
+    # letters keep dead_letter_payload_bytes of the payload (with its full size and SHA-256),
+    # at most dead_letters_per_source_minute per source and minute (the rest is counted),
+    # for dead_letter_retention_days.
+    earliest_timestamp: datetime = datetime(2000, 1, 1, tzinfo=UTC)
+    timestamp_skew_seconds: float = Field(default=300.0, ge=0, le=86_400)
+    dead_letter_payload_bytes: int = Field(default=64 * 1024, ge=0, le=16 * 1024 * 1024)
+    dead_letters_per_source_minute: int = Field(default=1000, ge=0)
+    dead_letter_retention_days: float = Field(default=30.0, gt=0, le=3650)
+
     # Serving under load (api/admission.py): API requests in progress per lane; up to
     # admission_queue more wait at most admission_wait_seconds each, beyond that a 503
     # with Retry-After. The app store's pool and the worker threads are sized from these.
@@ -62,6 +75,15 @@ class Settings(BaseSettings):
     worker_threads: int = Field(default=40, gt=0)
     # How often an open statusboard stream checks that its login session still holds.
     stream_session_check_seconds: float = Field(default=5.0, gt=0)
+
+    @field_validator("earliest_timestamp")
+    @classmethod
+    def _from_1970(cls, value: datetime) -> datetime:
+        """UTC when no offset is given; the store's times start in 1970 (vda5050/limits.py)."""
+        value = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+        if value < datetime(1970, 1, 1, tzinfo=UTC):
+            raise ValueError("the earliest accepted timestamp must not be before 1970")
+        return value.astimezone(UTC)
 
     @field_validator("trusted_proxies")
     @classmethod

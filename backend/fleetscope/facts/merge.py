@@ -74,6 +74,11 @@ def _copy(connection: duckdb.DuckDBPyConnection) -> int:
         "INSERT INTO dead_letters SELECT id + (SELECT coalesce(max(id), 0) FROM dead_letters), "  # noqa: S608
         f"* EXCLUDE (id) FROM {_ALIAS}.dead_letters"
     )
+    # Dropped counts of the same source and minute (several "import" partitions) add up.
+    connection.execute(
+        f"INSERT INTO dead_letter_drops SELECT * FROM {_ALIAS}.dead_letter_drops "  # noqa: S608
+        "ON CONFLICT DO UPDATE SET dropped = dropped + excluded.dropped"
+    )
     for table, key in (
         ("rollup_daily", ("vehicle_id", "day")),
         ("rollup_hourly", ("vehicle_id", "hour_utc")),

@@ -270,12 +270,45 @@ def _offline_spans(connection: duckdb.DuckDBPyConnection) -> None:
     connection.execute(rollup_spans.CREATE_TABLE)
 
 
+# Dead letters stored before migration 6 keep this much of their payload (the default of
+# the setting ``dead_letter_payload_bytes``; a released migration never reads settings).
+_DEAD_LETTER_PAYLOAD_BYTES_V6 = 64 * 1024
+
+
+def _bounded_dead_letters(connection: duckdb.DuckDBPyConnection) -> None:
+    """Dead letters name their source and category and keep their payload's full size and
+    SHA-256, the payload itself only up to a size; what a source sends beyond its cap per
+    minute is counted in ``dead_letter_drops`` (ingest/dead_letters.py)."""
+    for column, declaration, value in (
+        ("source", "VARCHAR NOT NULL DEFAULT 'unknown'", "'unknown'"),
+        ("category", "VARCHAR NOT NULL DEFAULT 'unknown'", "'unknown'"),
+        ("payload_size", "BIGINT NOT NULL DEFAULT 0", "octet_length(payload)"),
+        ("payload_sha256", "VARCHAR NOT NULL DEFAULT ''", "sha256(payload)"),
+    ):
+        connection.execute(f"ALTER TABLE dead_letters ADD COLUMN {column} {declaration}")
+        connection.execute(f"UPDATE dead_letters SET {column} = {value}")  # noqa: S608 - constants
+    connection.execute(
+        "UPDATE dead_letters SET payload = payload[1:?] WHERE octet_length(payload) > ?",
+        [_DEAD_LETTER_PAYLOAD_BYTES_V6, _DEAD_LETTER_PAYLOAD_BYTES_V6],
+    )
+    connection.execute(
+        """CREATE TABLE dead_letter_drops (
+        source VARCHAR NOT NULL,
+        minute TIMESTAMPTZ NOT NULL,
+        category VARCHAR NOT NULL,
+        dropped BIGINT NOT NULL,
+        PRIMARY KEY (source, minute, category)
+    )"""
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _initial,
     _cycle_buckets_as_columns,
     _site_rollups,
     _battery_hours,
     _offline_spans,
+    _bounded_dead_letters,
 )
 
 

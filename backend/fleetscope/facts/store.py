@@ -19,8 +19,9 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from fleetscope.facts import battery_hours, rawlog, rollup_spans, schema
+from fleetscope.facts import battery_hours, dead_letters, rawlog, rollup_spans, schema
 from fleetscope.facts.columns import fact_table, facts_by_type, key_table
+from fleetscope.facts.dead_letters import DeadLetterCount, DeadLetterFilter
 from fleetscope.facts.model import BatterySample
 from fleetscope.facts.rollup import MEASURE_NAMES, RollupAccumulator
 from fleetscope.facts.rollup_writer import RollupWriter, WrittenRollups
@@ -183,29 +184,36 @@ class FactStore:
         return {(int(vehicle), str(kind)): sent for vehicle, kind, sent in rows}
 
     def write_batch(self, batch: StoreBatch) -> None:
+        """One transaction. A failure (an exception) leaves the store and its caches as they
+        were, so the pipeline may write parts of the batch again (``ingest.isolation``)."""
         if batch.is_empty():
             return
-        for vehicle, (_, zone) in batch.zones.items():
-            self._zones[vehicle] = ZoneInfo(zone)
-        self._rollups.note_sites(batch.zones)
+        zones = self._zones
+        new_zones = {vehicle: ZoneInfo(zone) for vehicle, (_, zone) in batch.zones.items()}
         # Compression runs on the other core while this thread folds rollups and appends.
         chunk = (
             self._compressor.submit(rawlog.compress_frames, rawlog.pack_frames(batch.frames))
             if batch.frames
             else None
         )
-        rollups = RollupAccumulator(zone_of=self._zones.__getitem__)
+        rollups = RollupAccumulator(
+            zone_of=lambda vehicle: new_zones.get(vehicle) or zones[vehicle]
+        )
         rollups.add_all(batch.facts)
         with self._write_lock:
             connection = self._connection
+            counters = (self._next_chunk, self._next_dead_letter)
+            self._rollups.note_sites(batch.zones)
             connection.execute("BEGIN TRANSACTION")
             try:
                 written = self._write_rows(batch, rollups, chunk)
                 connection.execute("COMMIT")
             except BaseException:
                 connection.execute("ROLLBACK")
+                self._next_chunk, self._next_dead_letter = counters
                 self._rollups.load(connection)  # the batch's sites and members did not land
                 raise
+            zones.update(new_zones)
             self._rollups.commit(written)
 
     def _write_rows(
@@ -261,13 +269,9 @@ class FactStore:
         if batch.dead_letters:
             first = self._next_dead_letter
             self._next_dead_letter += len(batch.dead_letters)
-            self._append(
-                "dead_letters",
-                [
-                    (first + i, d.received_at, d.topic, d.payload, d.reason)
-                    for i, d in enumerate(batch.dead_letters)
-                ],
-            )
+            dead_letters.append(connection, first_id=first, letters=batch.dead_letters)
+        if batch.dead_letter_drops:
+            dead_letters.add_drops(connection, batch.dead_letter_drops)
         return written
 
     def _append(
@@ -345,28 +349,36 @@ class FactStore:
         finally:
             cursor.close()
 
-    def dead_letter_page(self, *, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
+    def dead_letter_page(
+        self, *, limit: int, offset: int, filters: DeadLetterFilter | None = None
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """Matching dead letters, newest first (``facts.dead_letters.page``), and their count."""
         cursor = self.cursor()
         try:
-            total = cursor.execute("SELECT count(*) FROM dead_letters").fetchone()
-            rows = cursor.execute(
-                "SELECT id, received_at, topic, payload, reason FROM dead_letters "
-                "ORDER BY id DESC LIMIT ? OFFSET ?",
-                [limit, offset],
-            ).fetchall()
+            return dead_letters.page(
+                cursor, filters=filters or DeadLetterFilter(), limit=limit, offset=offset
+            )
         finally:
             cursor.close()
-        items = [
-            {
-                "id": int(row[0]),
-                "receivedAt": row[1],
-                "topic": row[2],
-                "payload": bytes(row[3])[:4096].decode("utf-8", errors="replace"),
-                "reason": row[4],
-            }
-            for row in rows
-        ]
-        return (int(total[0]) if total else 0), items
+
+    def dead_letter_counts(
+        self, *, filters: DeadLetterFilter | None = None
+    ) -> list[DeadLetterCount]:
+        """Kept and dropped dead letters per source and category."""
+        cursor = self.cursor()
+        try:
+            return dead_letters.counts(cursor, filters=filters or DeadLetterFilter())
+        finally:
+            cursor.close()
+
+    def dead_letters_kept_since(self, *, since: datetime) -> dict[tuple[str, datetime], int]:
+        with self._write_lock:
+            return dead_letters.kept_since(self._connection, since=since)
+
+    def purge_dead_letters(self, *, before: datetime, limit: int) -> int:
+        """Retention: removes up to ``limit`` of the dead letters received before ``before``."""
+        with self._write_lock:
+            return dead_letters.purge(self._connection, before=before, limit=limit)
 
     def table_counts(self) -> dict[str, int]:
         counts = {}

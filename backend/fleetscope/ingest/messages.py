@@ -18,6 +18,9 @@ class RawMessage(Struct, gc=False):
     site_id: int | None = None
     # Set when the line around the message was already unreadable: dead-lettered as is.
     error: str | None = None
+    # Who sent it, for the dead letters' cap per source and minute: "http:site-<id>",
+    # "import"; None for MQTT, whose source is the topic's interface ("mqtt:<interface>").
+    source: str | None = None
 
 
 class Verdict(StrEnum):

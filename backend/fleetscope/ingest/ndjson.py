@@ -8,28 +8,44 @@ import orjson
 from fleetscope.ingest.messages import RawMessage
 
 
-def parse_line(line: bytes, *, received_at: datetime, site_id: int | None = None) -> RawMessage:
-    """One line as a message; an unreadable line comes back with ``error`` set (dead letter)."""
+def parse_line(
+    line: bytes,
+    *,
+    received_at: datetime,
+    site_id: int | None = None,
+    source: str | None = None,
+) -> RawMessage:
+    """One line as a message; an unreadable line comes back with ``error`` set (dead letter).
+    ``source``: the sender, as the dead letters' cap per source counts it."""
+
+    def bad(reason: str) -> RawMessage:
+        return RawMessage(
+            topic="",
+            payload=line,
+            received_at=received_at,
+            site_id=site_id,
+            error=reason,
+            source=source,
+        )
+
     try:
         envelope = orjson.loads(line)
     except orjson.JSONDecodeError as err:
-        return _bad(line, received_at, site_id, f"line is not valid JSON: {err}")
+        return bad(f"line is not valid JSON: {err}")
     if not isinstance(envelope, dict):
-        return _bad(line, received_at, site_id, 'line must be a JSON object {"topic", "payload"}')
+        return bad('line must be a JSON object {"topic", "payload"}')
     topic = envelope.get("topic")
     payload = envelope.get("payload")
     if not isinstance(topic, str) or not topic:
-        return _bad(line, received_at, site_id, '"topic" is missing or not a string')
+        return bad('"topic" is missing or not a string')
     if not isinstance(payload, dict):
-        return _bad(line, received_at, site_id, '"payload" is missing or not a JSON object')
+        return bad('"payload" is missing or not a JSON object')
     return RawMessage(
-        topic=topic, payload=orjson.dumps(payload), received_at=received_at, site_id=site_id
-    )
-
-
-def _bad(line: bytes, received_at: datetime, site_id: int | None, reason: str) -> RawMessage:
-    return RawMessage(
-        topic="", payload=line, received_at=received_at, site_id=site_id, error=reason
+        topic=topic,
+        payload=orjson.dumps(payload),
+        received_at=received_at,
+        site_id=site_id,
+        source=source,
     )
 
 

@@ -5,21 +5,33 @@ worker in the server, the command itself in ``import`` and ``rebuild``). A batch
 in one transaction together with the deriver snapshots, so facts and machine state never
 diverge; if the write fails, the touched derivers are dropped and restored from the last
 committed snapshot on their next message.
+
+One bad message costs nothing but itself: what decoding or the registry refuses becomes a
+dead letter of the batch (``dead_letters``: bounded in size, rate per source and age), and
+if the write of a batch still fails for a reason of its own, ``isolation`` splits it until
+only the offending message is left, which becomes a dead letter naming the store's error.
+``process`` raises only for a failure of the store itself (a retry can fix it).
 """
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from fleetscope.derive import VehicleDeriver
 from fleetscope.derive.config import DerivationConfig, derivation_config
 from fleetscope.facts.model import LiveStatus
 from fleetscope.facts.rawlog import FrameKind, RawFrame
-from fleetscope.facts.store import DeadLetter, DedupKey, FactStore, StoreBatch, StoredKey
+from fleetscope.facts.store import DedupKey, FactStore, StoreBatch, StoredKey
+from fleetscope.facts.store_batch import DeadLetterCategory
+from fleetscope.ingest.dead_letters import DeadLetterGate, Retention, bounded_reason, minute_of
+from fleetscope.ingest.isolation import is_infrastructural, store_isolating
+from fleetscope.ingest.limits import IngestLimits
 from fleetscope.ingest.live import LiveHub
 from fleetscope.ingest.messages import BatchOutcome, RawMessage, Verdict
 from fleetscope.ingest.registry import RegistryError, VehicleInfo, VehicleRegistry
+from fleetscope.settings import get_settings
 from fleetscope.vda5050.decode import decode
 from fleetscope.vda5050.model import (
     ConnectionMessage,
@@ -51,7 +63,9 @@ class IngestPipeline:
         registry: VehicleRegistry,
         offline_after_s: float,
         hub: LiveHub | None = None,
+        limits: IngestLimits | None = None,
     ) -> None:
+        """``limits``: decode's bounds and the dead letters' (the settings' when None)."""
         self.store = store
         self.registry = registry
         self.hub = hub
@@ -60,6 +74,14 @@ class IngestPipeline:
         self._vehicles: dict[int, VehicleInfo] = {}
         self._details: dict[int, tuple[str | None, str | None]] = {}  # model, protocol version
         self._latest_sent = store.latest_sent()
+        limits = limits or IngestLimits.from_settings(get_settings())
+        self._limits = limits.decode
+        self._replay_limits = limits.decode.for_replay()
+        since = minute_of(datetime.now(UTC)) - timedelta(minutes=1)
+        self._gate = DeadLetterGate(
+            policy=limits.dead_letters, kept=store.dead_letters_kept_since(since=since)
+        )
+        self._retention = Retention(store=store, retention=limits.dead_letters.retention)
 
     # --- messages ------------------------------------------------------------------------
 
@@ -79,9 +101,69 @@ class IngestPipeline:
                         verdicts[candidate[0]] = Verdict.DUPLICATE
                     else:
                         accepted.append(candidate)
-        self._derive(accepted, batch)
-        self._commit(batch)
+        latest_sent = self._latest_sent.copy()
+        try:
+            self._store(accepted, batch)
+        except Exception as error:
+            # What the batch noted as sent was not stored: only what its parts store counts.
+            self._latest_sent = latest_sent
+            if is_infrastructural(error):
+                raise
+            self._isolate(accepted, batch, outcome, error)
         return outcome
+
+    def _store(self, group: Sequence[_Candidate], batch: StoreBatch) -> None:
+        """Derive ``group`` into ``batch`` and write it in one transaction. On failure the
+        derivers it touched are dropped (their next message restores the last committed
+        snapshot) and the error is raised."""
+        try:
+            self._derive(group, batch)
+            self.store.write_batch(batch)
+        except Exception:
+            for _, _, vehicle, _, _ in group:
+                self._derivers.pop(vehicle.vehicle_id, None)
+            raise
+        if self.hub is not None and batch.live:
+            self.hub.publish(batch.live.values())
+
+    def _isolate(
+        self,
+        accepted: list[_Candidate],
+        batch: StoreBatch,
+        outcome: BatchOutcome,
+        error: Exception,
+    ) -> None:
+        """The batch's write failed for a reason of its own (``isolation``). Its dead letters
+        are written first: if even that fails, the store fails and the error is raised."""
+        log.warning("ingest batch of %d messages failed, isolating: %r", len(accepted), error)
+        self.store.write_batch(
+            StoreBatch(dead_letters=batch.dead_letters, dead_letter_drops=batch.dead_letter_drops)
+        )
+        store_isolating(
+            accepted,
+            error=error,
+            attempt=self._store_part,
+            refuse=partial(self._refuse, outcome),
+        )
+
+    def _store_part(self, part: Sequence[_Candidate]) -> None:
+        self._store(part, StoreBatch())
+        latest_sent = self._latest_sent
+        for _, _, _, key, _ in part:
+            stream = (key[0], key[1])
+            newest = latest_sent.get(stream)
+            if newest is None or key[3] > newest:
+                latest_sent[stream] = key[3]
+
+    def _refuse(self, outcome: BatchOutcome, candidate: _Candidate, error: Exception) -> None:
+        index, _, _, _, raw = candidate
+        reason = f"the fact store cannot store the message: {type(error).__name__}: {error}"
+        log.warning("dead letter on %s: %s", raw.topic, reason)
+        outcome.verdicts[index] = Verdict.REJECTED
+        outcome.reasons[index] = bounded_reason(reason)
+        batch = StoreBatch()
+        self._gate.add(batch, raw=raw, category=DeadLetterCategory.STORE, reason=reason)
+        self.store.write_batch(batch)
 
     def _decode_and_resolve(
         self, messages: Sequence[RawMessage], outcome: BatchOutcome, batch: StoreBatch
@@ -98,6 +180,7 @@ class IngestPipeline:
         accepted_verdict = Verdict.ACCEPTED
         duplicate_verdict = Verdict.DUPLICATE
         latest_sent = self._latest_sent
+        limits = self._limits
         seen: set[DedupKey] = set()
         # One registry look-up per topic and sender site per batch. The topic names the
         # vehicle: decode rejects a payload whose manufacturer or serial number differs.
@@ -106,7 +189,7 @@ class IngestPipeline:
             try:
                 if raw.error is not None:
                     raise DecodeError(raw.error)
-                message = decode(raw.topic, raw.payload, received_at=raw.received_at)
+                message = decode(raw.topic, raw.payload, received_at=raw.received_at, limits=limits)
                 header = message.header
                 route = (raw.topic, raw.site_id)
                 vehicle = resolved.get(route)
@@ -118,11 +201,7 @@ class IngestPipeline:
                         site_id=raw.site_id,
                     )
             except (DecodeError, RegistryError) as err:
-                reason = str(err) or type(err).__name__
-                outcome.reasons[index] = reason
-                batch.dead_letters.append(
-                    DeadLetter(raw.received_at, raw.topic, raw.payload, reason)
-                )
+                self._dead_letter(batch, outcome, index, raw, err)
                 continue
             kind = _KIND_TEXT[type(message)]
             sent = header.timestamp
@@ -142,7 +221,25 @@ class IngestPipeline:
             candidates.append((index, message, vehicle, key, raw))
         return candidates, probe
 
-    def _derive(self, accepted: list[_Candidate], batch: StoreBatch) -> None:
+    def _dead_letter(
+        self,
+        batch: StoreBatch,
+        outcome: BatchOutcome,
+        index: int,
+        raw: RawMessage,
+        err: DecodeError | RegistryError,
+    ) -> None:
+        reason = bounded_reason(str(err) or type(err).__name__)
+        outcome.reasons[index] = reason
+        if isinstance(err, RegistryError):
+            category = DeadLetterCategory.VEHICLE
+        elif raw.error is not None:
+            category = DeadLetterCategory.LINE
+        else:
+            category = DeadLetterCategory.MESSAGE
+        self._gate.add(batch, raw=raw, category=category, reason=reason)
+
+    def _derive(self, accepted: Sequence[_Candidate], batch: StoreBatch) -> None:
         if not accepted:
             return
         seq = self.store.allocate_seq(len(accepted))
@@ -201,7 +298,13 @@ class IngestPipeline:
     # --- clock ---------------------------------------------------------------------------
 
     def tick(self, *, now: datetime) -> int:
-        """Advance every vehicle's clock (offline after silence); returns the facts made."""
+        """Advance every vehicle's clock (offline after silence); returns the facts made.
+        Also removes dead letters past their retention (a bounded slice, when due)."""
+        made = self._tick_vehicles(now=now)
+        self._retention.run(now=now)
+        return made
+
+    def _tick_vehicles(self, *, now: datetime) -> int:
         batch = StoreBatch()
         ticked = [
             (vehicle_id, deriver)
@@ -249,7 +352,12 @@ class IngestPipeline:
                 if frame.kind is FrameKind.TICK:
                     batch.facts.extend(deriver.tick(now=frame.received_at))
                 else:
-                    message = decode(frame.topic, frame.payload, received_at=frame.received_at)
+                    message = decode(
+                        frame.topic,
+                        frame.payload,
+                        received_at=frame.received_at,
+                        limits=self._replay_limits,
+                    )
                     batch.facts.extend(deriver.feed(message))
             except (DecodeError, RegistryError) as err:
                 log.warning("rebuild skips frame %d: %s", frame.seq, err)

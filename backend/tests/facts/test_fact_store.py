@@ -11,6 +11,7 @@ from fleetscope.facts import schema
 from fleetscope.facts.model import OrderOutcome, OrderRun, StateInterval, TrackPoint, VehicleState
 from fleetscope.facts.rawlog import FrameKind, RawFrame
 from fleetscope.facts.store import DeadLetter, FactStore, StoreBatch, StoredKey, reader_beside
+from fleetscope.facts.store_batch import DeadLetterCategory
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 
@@ -152,7 +153,19 @@ def test_sequence_numbers_continue_after_reopening(tmp_path: Path) -> None:
 
 def test_dead_letters_are_counted_and_paged_newest_first(tmp_path: Path) -> None:
     with FactStore(tmp_path / "facts.duckdb") as store:
-        letters = [DeadLetter(T0, f"t/{i}", b"\xff not utf-8", f"reason {i}") for i in range(3)]
+        letters = [
+            DeadLetter(
+                received_at=T0,
+                source="import",
+                category=DeadLetterCategory.MESSAGE,
+                topic=f"t/{i}",
+                payload=b"\xff not utf-8",
+                payload_size=12,
+                payload_sha256="",
+                reason=f"reason {i}",
+            )
+            for i in range(3)
+        ]
         store.write_batch(StoreBatch(dead_letters=letters))
         count, items = store.dead_letter_page(limit=2, offset=0)
     assert count == 3

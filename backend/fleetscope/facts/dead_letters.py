@@ -1,0 +1,177 @@
+"""The fact store's dead letters: written with their batch, read as pages and counts, purged.
+
+``dead_letters`` holds one row per kept dead letter (the payload up to the configured size,
+its full size and SHA-256); ``dead_letter_drops`` counts what a source sent beyond its cap
+per minute, per category (ingest/dead_letters.py decides what is kept). Both are bounded in
+time by ``purge``, which removes a bounded number of rows per call so that the ingest thread
+calling it never stalls for long.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import duckdb
+
+from fleetscope.facts.store_batch import DeadLetter, DeadLetterDrops
+
+# The payload shown in a page: enough to recognise a message, small enough for a list.
+PAYLOAD_PREVIEW_BYTES = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class DeadLetterFilter:
+    """Conditions of a page and of the counts; None means any. ``reason`` matches a part
+    of the reason text, ignoring case (dropped dead letters have no reason and no topic)."""
+
+    source: str | None = None
+    category: str | None = None
+    reason: str | None = None
+    received_from: datetime | None = None
+    received_to: datetime | None = None
+
+    def where(self, *, time_column: str, with_reason: bool) -> tuple[str, list[Any]]:
+        """A WHERE clause over constant column names and its parameters."""
+        conditions: list[str] = []
+        parameters: list[Any] = []
+        if self.source is not None:
+            conditions.append("source = ?")
+            parameters.append(self.source)
+        if self.category is not None:
+            conditions.append("category = ?")
+            parameters.append(self.category)
+        if self.reason is not None and with_reason:
+            conditions.append("contains(lower(reason), lower(?))")
+            parameters.append(self.reason)
+        if self.received_from is not None:
+            conditions.append(f"{time_column} >= ?")
+            parameters.append(self.received_from)
+        if self.received_to is not None:
+            conditions.append(f"{time_column} < ?")
+            parameters.append(self.received_to)
+        return (" WHERE " + " AND ".join(conditions) if conditions else ""), parameters
+
+
+@dataclass(frozen=True, slots=True)
+class DeadLetterCount:
+    source: str
+    category: str
+    stored: int
+    dropped: int
+
+
+def append(
+    connection: duckdb.DuckDBPyConnection, *, first_id: int, letters: list[DeadLetter]
+) -> None:
+    """Inside the batch's transaction; columns in ``dead_letters`` order (facts/schema.py)."""
+    with connection.appender("dead_letters") as appender:
+        appender.append_rows(
+            [
+                (
+                    first_id + offset,
+                    letter.received_at,
+                    letter.topic,
+                    letter.payload,
+                    letter.reason,
+                    letter.source,
+                    letter.category.value,
+                    letter.payload_size,
+                    letter.payload_sha256,
+                )
+                for offset, letter in enumerate(letters)
+            ]
+        )
+
+
+def add_drops(connection: duckdb.DuckDBPyConnection, drops: DeadLetterDrops) -> None:
+    """Adds the batch's dropped counts to the stored ones (inside its transaction)."""
+    connection.executemany(
+        "INSERT INTO dead_letter_drops VALUES (?, ?, ?, ?) "
+        "ON CONFLICT DO UPDATE SET dropped = dropped + excluded.dropped",
+        [
+            [source, minute, category.value, dropped]
+            for (source, minute, category), dropped in drops.items()
+        ],
+    )
+
+
+def kept_since(
+    connection: duckdb.DuckDBPyConnection, *, since: datetime
+) -> dict[tuple[str, datetime], int]:
+    """Dead letters kept per source and minute from ``since`` on (a cap's count on start)."""
+    rows = connection.execute(
+        "SELECT source, date_trunc('minute', received_at) AS minute, count(*) "
+        "FROM dead_letters WHERE received_at >= ? GROUP BY ALL",
+        [since],
+    ).fetchall()
+    return {(str(source), minute): int(count) for source, minute, count in rows}
+
+
+def purge(connection: duckdb.DuckDBPyConnection, *, before: datetime, limit: int) -> int:
+    """Removes up to ``limit`` dead letters received before ``before`` (oldest first) and
+    every dropped count of a minute before it; returns the dead letters removed."""
+    row = connection.execute(
+        "DELETE FROM dead_letters WHERE id IN (SELECT id FROM dead_letters "
+        "WHERE received_at < ? ORDER BY id LIMIT ?)",
+        [before, limit],
+    ).fetchone()
+    connection.execute("DELETE FROM dead_letter_drops WHERE minute < ?", [before])
+    return int(row[0]) if row else 0
+
+
+def page(
+    cursor: duckdb.DuckDBPyConnection, *, filters: DeadLetterFilter, limit: int, offset: int
+) -> tuple[int, list[dict[str, Any]]]:
+    """The matching dead letters, newest first, and how many match."""
+    where, parameters = filters.where(time_column="received_at", with_reason=True)
+    total = cursor.execute(
+        f"SELECT count(*) FROM dead_letters{where}",  # noqa: S608 - constant conditions
+        parameters,
+    ).fetchone()
+    rows = cursor.execute(
+        "SELECT id, received_at, source, category, topic, payload[1:?], payload_size, "  # noqa: S608
+        f"payload_sha256, octet_length(payload), reason FROM dead_letters{where} "
+        "ORDER BY id DESC LIMIT ? OFFSET ?",
+        [PAYLOAD_PREVIEW_BYTES, *parameters, limit, offset],
+    ).fetchall()
+    items = [
+        {
+            "id": int(row[0]),
+            "received_at": row[1],
+            "source": row[2],
+            "category": row[3],
+            "topic": row[4],
+            "payload": bytes(row[5]).decode("utf-8", errors="replace"),
+            "payload_size": int(row[6]),
+            "payload_sha256": row[7],
+            "payload_truncated": int(row[8]) < int(row[6]),
+            "reason": row[9],
+        }
+        for row in rows
+    ]
+    return (int(total[0]) if total else 0), items
+
+
+def counts(
+    cursor: duckdb.DuckDBPyConnection, *, filters: DeadLetterFilter
+) -> list[DeadLetterCount]:
+    """Kept and dropped dead letters per source and category, most first."""
+    kept_where, kept_parameters = filters.where(time_column="received_at", with_reason=True)
+    drop_where, drop_parameters = filters.where(time_column="minute", with_reason=False)
+    if filters.reason is not None:  # dropped ones have no reason to match
+        drop_where = " WHERE false"
+        drop_parameters = []
+    rows = cursor.execute(
+        "SELECT source, category, sum(kept)::BIGINT, sum(over_cap)::BIGINT FROM ("  # noqa: S608
+        "SELECT source, category, count(*) AS kept, 0 AS over_cap "
+        f"FROM dead_letters{kept_where} GROUP BY source, category UNION ALL "
+        "SELECT source, category, 0 AS kept, sum(dropped) AS over_cap "
+        f"FROM dead_letter_drops{drop_where} GROUP BY source, category) "
+        "GROUP BY source, category "
+        "ORDER BY sum(kept) + sum(over_cap) DESC, source, category",
+        [*kept_parameters, *drop_parameters],
+    ).fetchall()
+    return [
+        DeadLetterCount(str(source), str(category), int(stored), int(dropped))
+        for source, category, stored, dropped in rows
+    ]

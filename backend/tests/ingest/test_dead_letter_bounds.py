@@ -1,0 +1,139 @@
+"""Dead letters are bounded: payload size (with full size and hash), a cap per source and
+minute with a stored count of what was dropped, a retention period; and the migration that
+brought the bounds to stores written before."""
+
+import hashlib
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import duckdb
+
+from fleetscope.facts import schema
+from fleetscope.facts.dead_letters import DeadLetterCount, DeadLetterFilter
+from fleetscope.facts.store import FactStore
+from fleetscope.ingest.dead_letters import DeadLetterPolicy
+from fleetscope.ingest.limits import IngestLimits
+from fleetscope.ingest.messages import RawMessage
+from fleetscope.ingest.pipeline import IngestPipeline
+from fleetscope.ingest.registry import VehicleRegistry
+
+from .conftest import IngestEnv
+
+MINUTE = datetime(2026, 1, 12, 8, 0, tzinfo=UTC)
+
+
+def _pipeline(env: IngestEnv, store: FactStore, policy: DeadLetterPolicy) -> IngestPipeline:
+    return IngestPipeline(
+        store=store,
+        registry=VehicleRegistry(session_factory=env.session_factory),
+        offline_after_s=env.settings.offline_after_seconds,
+        limits=IngestLimits(dead_letters=policy),
+    )
+
+
+def _junk(at: datetime, *, source: str | None = None, size: int = 20) -> RawMessage:
+    """Not JSON: a dead letter of category "message"."""
+    return RawMessage("uagv/v2/Acme/S1/state", b"x" * size, at, source=source)
+
+
+def test_payload_is_kept_up_to_the_limit_with_full_size_and_hash(
+    ingest_env: IngestEnv, store: FactStore
+) -> None:
+    pipeline = _pipeline(ingest_env, store, DeadLetterPolicy(payload_bytes=100))
+    big = _junk(MINUTE, size=15_000)
+    outcome = pipeline.process([big, _junk(MINUTE, size=60)])
+    assert outcome.rejected == 2
+    _, (small, large) = store.dead_letter_page(limit=10, offset=0)
+    assert (large["payload"], large["payload_size"]) == ("x" * 100, 15_000)
+    assert large["payload_sha256"] == hashlib.sha256(b"x" * 15_000).hexdigest()
+    assert large["payload_truncated"] and not small["payload_truncated"]
+    assert (small["payload_size"], small["source"], small["category"]) == (
+        60,
+        "mqtt:uagv",
+        "message",
+    )
+
+
+def test_a_cap_per_source_and_minute_counts_what_it_drops_across_restarts(
+    ingest_env: IngestEnv, tmp_path: Path
+) -> None:
+    policy = DeadLetterPolicy(per_source_minute=3)
+    path = ingest_env.settings.resolved_facts_path()
+    later = MINUTE + timedelta(seconds=59)
+    with FactStore(path) as store:
+        outcome = _pipeline(ingest_env, store, policy).process(
+            [_junk(MINUTE) for _ in range(5)]
+            + [_junk(later, source="http:site-1") for _ in range(2)]
+            + [_junk(MINUTE + timedelta(minutes=1)) for _ in range(2)]
+        )
+        assert outcome.rejected == 9  # every sender still gets its reasons
+    with FactStore(path) as store:
+        assert store.dead_letter_counts() == [
+            DeadLetterCount("mqtt:uagv", "message", stored=5, dropped=2),
+            DeadLetterCount("http:site-1", "message", stored=2, dropped=0),
+        ]
+        minute_only = DeadLetterFilter(
+            received_from=MINUTE, received_to=MINUTE + timedelta(minutes=1)
+        )
+        assert store.dead_letter_counts(filters=minute_only)[0] == DeadLetterCount(
+            "mqtt:uagv", "message", stored=3, dropped=2
+        )
+        # A pipeline started within the minute goes on counting from what is stored.
+        now = datetime.now(UTC)
+        _pipeline(ingest_env, store, policy).process([_junk(now, source="import")] * 2)
+    with FactStore(path) as store:
+        _pipeline(ingest_env, store, policy).process([_junk(now, source="import")] * 2)
+        assert store.dead_letter_counts(filters=DeadLetterFilter(source="import")) == [
+            DeadLetterCount("import", "message", stored=3, dropped=1)
+        ]
+
+
+def test_retention_removes_old_dead_letters_and_old_drop_counts(
+    ingest_env: IngestEnv, store: FactStore
+) -> None:
+    policy = DeadLetterPolicy(per_source_minute=1, retention=timedelta(days=30))
+    pipeline = _pipeline(ingest_env, store, policy)
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    old, recent = now - timedelta(days=31), now - timedelta(days=29)
+    pipeline.process([_junk(old), _junk(old), _junk(recent), _junk(recent)])
+    assert store.dead_letter_counts()[0] == DeadLetterCount("mqtt:uagv", "message", 2, 2)
+    pipeline.tick(now=now)
+    assert store.dead_letter_counts() == [DeadLetterCount("mqtt:uagv", "message", 1, 1)]
+    _, (kept,) = store.dead_letter_page(limit=10, offset=0)
+    assert kept["received_at"] == recent
+
+
+def test_a_purge_removes_a_bounded_slice_oldest_first(
+    ingest_env: IngestEnv, store: FactStore
+) -> None:
+    pipeline = _pipeline(ingest_env, store, DeadLetterPolicy())
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    pipeline.process([_junk(now - timedelta(days=40, minutes=i)) for i in range(5)])
+    assert store.purge_dead_letters(before=now, limit=2) == 2
+    assert store.purge_dead_letters(before=now, limit=10) == 3
+    assert store.table_counts()["dead_letters"] == 0
+
+
+def test_dead_letters_of_older_stores_gain_size_hash_and_a_bounded_payload(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "facts.duckdb"
+    connection = duckdb.connect(str(path))
+    schema.migrate(connection, migrations=schema.MIGRATIONS[:5])  # before the bounds
+    payload = b"y" * 100_000
+    connection.execute(
+        "INSERT INTO dead_letters VALUES (1, ?, 't', ?, 'old reason')", [MINUTE, payload]
+    )
+    connection.close()
+    with FactStore(path) as store:
+        _, (letter,) = store.dead_letter_page(limit=1, offset=0)
+        cursor = store.cursor()
+        kept = cursor.execute("SELECT octet_length(payload) FROM dead_letters").fetchone()
+        cursor.close()
+    assert (letter["source"], letter["category"], letter["reason"]) == (
+        "unknown",
+        "unknown",
+        "old reason",
+    )
+    assert letter["payload_size"] == 100_000 and kept == (64 * 1024,)
+    assert letter["payload_sha256"] == hashlib.sha256(payload).hexdigest()
