@@ -98,6 +98,9 @@ class IngestWorker:
         empty queue instead of forever."""
         with self._room:
             while self._queued and self._queued + count > self.max_queued_messages:
+                if self._stopping:
+                    # Nothing queued from now on would be processed: the producer keeps it.
+                    raise RuntimeError("ingestion is stopping")
                 self._room.wait()
             self._queued += count
 
@@ -108,7 +111,9 @@ class IngestWorker:
 
     def stop(self, *, timeout_s: float = 30.0) -> None:
         """Process everything already queued, then end the thread."""
-        self._stopping = True
+        with self._room:
+            self._stopping = True
+            self._room.notify_all()  # producers waiting for room give up
         if self._thread.is_alive():
             self._queue.put(_STOP)
             self._thread.join(timeout_s)
