@@ -16,7 +16,6 @@ only the offending message is left, which becomes a dead letter naming the store
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from functools import partial
 from typing import Any
 
 from fleetscope.derive import VehicleDeriver
@@ -53,6 +52,10 @@ _KIND_TEXT: dict[type, str] = {
     ConnectionMessage: MessageKind.CONNECTION.value,
     FactsheetMessage: MessageKind.FACTSHEET.value,
 }
+
+
+def _vehicle_of(candidate: _Candidate) -> int:
+    return candidate[2].vehicle_id
 
 
 class IngestPipeline:
@@ -133,17 +136,23 @@ class IngestPipeline:
         outcome: BatchOutcome,
         error: Exception,
     ) -> None:
-        """The batch's write failed for a reason of its own (``isolation``). Its dead letters
-        are written first: if even that fails, the store fails and the error is raised."""
+        """The batch's write failed for a reason of its own (``isolation``): its parts are
+        stored, then its dead letters and the messages refused on their own are written
+        together. If even that fails, the store fails and the error is raised."""
         log.warning("ingest batch of %d messages failed, isolating: %r", len(accepted), error)
+        refused = store_isolating(
+            accepted, error=error, attempt=self._store_part, vehicle_of=_vehicle_of
+        )
+        for (index, _, _, _, raw), refusal in refused:
+            reason = "the fact store cannot store the message: " + (
+                f"{type(refusal).__name__}: {refusal}"
+            )
+            log.warning("dead letter on %s: %s", raw.topic[:200], reason)
+            outcome.verdicts[index] = Verdict.REJECTED
+            outcome.reasons[index] = bounded_reason(reason)
+            self._gate.add(batch, raw=raw, category=DeadLetterCategory.STORE, reason=reason)
         self.store.write_batch(
             StoreBatch(dead_letters=batch.dead_letters, dead_letter_drops=batch.dead_letter_drops)
-        )
-        store_isolating(
-            accepted,
-            error=error,
-            attempt=self._store_part,
-            refuse=partial(self._refuse, outcome),
         )
 
     def _store_part(self, part: Sequence[_Candidate]) -> None:
@@ -154,16 +163,6 @@ class IngestPipeline:
             newest = latest_sent.get(stream)
             if newest is None or key[3] > newest:
                 latest_sent[stream] = key[3]
-
-    def _refuse(self, outcome: BatchOutcome, candidate: _Candidate, error: Exception) -> None:
-        index, _, _, _, raw = candidate
-        reason = f"the fact store cannot store the message: {type(error).__name__}: {error}"
-        log.warning("dead letter on %s: %s", raw.topic, reason)
-        outcome.verdicts[index] = Verdict.REJECTED
-        outcome.reasons[index] = bounded_reason(reason)
-        batch = StoreBatch()
-        self._gate.add(batch, raw=raw, category=DeadLetterCategory.STORE, reason=reason)
-        self.store.write_batch(batch)
 
     def _decode_and_resolve(
         self, messages: Sequence[RawMessage], outcome: BatchOutcome, batch: StoreBatch
