@@ -92,6 +92,7 @@ class IngestPipeline:
         """Ingest one batch (one transaction); returns a verdict per message, in order."""
         outcome = BatchOutcome(verdicts=[Verdict.REJECTED] * len(messages))
         batch = StoreBatch()
+        latest_sent = self._latest_sent.copy()  # noted per candidate by _decode_and_resolve
         candidates, probe = self._decode_and_resolve(messages, outcome, batch)
         accepted = candidates
         if probe:
@@ -104,7 +105,6 @@ class IngestPipeline:
                         verdicts[candidate[0]] = Verdict.DUPLICATE
                     else:
                         accepted.append(candidate)
-        latest_sent = self._latest_sent.copy()
         try:
             self._store(accepted, batch)
         except Exception as error:
