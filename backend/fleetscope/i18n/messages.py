@@ -74,9 +74,10 @@ BODY_TOO_LARGE = define(
 )
 INGESTION_FAILED = define(
     "ingest.failed",
-    en="ingestion failed, nothing of this request was stored; please retry",
-    de="die Datenaufnahme ist fehlgeschlagen, nichts aus dieser Anfrage wurde gespeichert; "
-    "bitte erneut versuchen",
+    en="the fact store could not write; please send the same request again (lines already "
+    "stored count as duplicates)",
+    de="der Faktenspeicher konnte nicht schreiben; bitte dieselbe Anfrage erneut senden "
+    "(bereits gespeicherte Zeilen zählen als Duplikate)",
 )
 
 # --- Fields in general -----------------------------------------------------------------------

@@ -12,6 +12,8 @@ from fleetscope.api.deps import AdminUser, SessionDep, SettingsDep
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import ApiError
 from fleetscope.appstore.schemas import CamelModel
+from fleetscope.facts.dead_letters import PAYLOAD_PREVIEW_BYTES, DeadLetterFilter
+from fleetscope.facts.store_batch import DeadLetterCategory
 from fleetscope.i18n.messages import (
     BODY_TOO_LARGE,
     INGESTION_FAILED,
@@ -37,17 +39,42 @@ class IngestResult(CamelModel):
     rejected: list[RejectedLine]
 
 
+# A 503 of ingestion: the fact store failed; the same request again is the fix.
+INGEST_RETRY_AFTER_S = 5
+# Filters on instants are clamped to these (no dead letter lies outside them).
+_FILTER_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+_FILTER_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
 class DeadLetterOut(CamelModel):
     id: int
     received_at: datetime
+    source: str = Field(description='"mqtt:<interface>", "http:site-<id>" or "import"')
+    category: str = Field(description="line, message, vehicle or store ('unknown': older)")
     topic: str
-    payload: str = Field(description="the first 4 KiB, UTF-8 with replacement characters")
+    payload: str = Field(
+        description=f"the first {PAYLOAD_PREVIEW_BYTES} bytes of the payload kept, UTF-8 with "
+        "replacement characters"
+    )
+    payload_size: int = Field(description="bytes of the whole payload as received")
+    payload_sha256: str = Field(description="hex SHA-256 of the whole payload")
+    payload_truncated: bool = Field(description="the store keeps only the start of the payload")
     reason: str
 
 
+class DeadLetterCountOut(CamelModel):
+    source: str
+    category: str
+    stored: int = Field(description="dead letters kept (matching the filters)")
+    dropped: int = Field(description="beyond the source's cap per minute: counted, not kept")
+
+
 class DeadLetterPage(CamelModel):
-    count: int
+    count: int = Field(description="dead letters kept that match the filters")
     items: list[DeadLetterOut]
+    stored: int = Field(description="the sum of ``stored`` over ``bySource``")
+    dropped: int = Field(description="the sum of ``dropped`` over ``bySource``")
+    by_source: list[DeadLetterCountOut]
 
 
 def get_ingestion(request: Request) -> IngestionHandle:
@@ -90,11 +117,12 @@ async def read_limited_body(request: Request, *, limit: int) -> bytes:
 
 def _parse_body(body: bytes, site_id: int) -> tuple[list[int], list[RawMessage]]:
     received_at = datetime.now(UTC)
+    source = f"http:site-{site_id}"  # the dead letters' cap counts per source and minute
     numbers: list[int] = []
     messages: list[RawMessage] = []
     for number, line in numbered_lines(body.split(b"\n")):
         numbers.append(number)
-        messages.append(parse_line(line, received_at=received_at, site_id=site_id))
+        messages.append(parse_line(line, received_at=received_at, site_id=site_id, source=source))
     return numbers, messages
 
 
@@ -113,7 +141,11 @@ async def ingest_vda5050(
         pending = await run_in_threadpool(ingestion.worker.submit, messages)
         outcome = await asyncio.wrap_future(pending)
     except Exception as err:
-        raise ApiError(503, INGESTION_FAILED()) from err
+        # The pipeline raises only when the fact store itself fails (a bad line is a dead
+        # letter, never a failure of the request): a retry can fix it.
+        raise ApiError(
+            503, INGESTION_FAILED(), headers={"Retry-After": str(INGEST_RETRY_AFTER_S)}
+        ) from err
     rejected = [
         RejectedLine(line=numbers[index], reason=outcome.reasons.get(index, "rejected"))
         for index, verdict in enumerate(outcome.verdicts)
@@ -129,8 +161,52 @@ def list_dead_letters(
     _: AdminUser,
     ingestion: IngestionDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+    source: Annotated[str | None, Query(min_length=1, max_length=100)] = None,
+    category: Annotated[DeadLetterCategory | None, Query()] = None,
+    reason: Annotated[
+        str | None, Query(min_length=1, max_length=200, description="part of the reason")
+    ] = None,
+    received_from: Annotated[datetime | None, Query(alias="receivedFrom")] = None,
+    received_to: Annotated[datetime | None, Query(alias="receivedTo")] = None,
 ) -> Envelope[DeadLetterPage]:
-    """Messages that could not be ingested, newest first (superusers)."""
-    count, items = ingestion.store.dead_letter_page(limit=limit, offset=offset)
-    return ok(DeadLetterPage(count=count, items=[DeadLetterOut(**item) for item in items]))
+    """Messages that could not be ingested, newest first, and the counts per source and
+    category, kept and dropped beyond the cap per source and minute (superusers)."""
+    filters = DeadLetterFilter(
+        source=source,
+        category=None if category is None else category.value,
+        reason=reason,
+        received_from=_filter_instant(received_from),
+        received_to=_filter_instant(received_to),
+    )
+    store = ingestion.store
+    count, items = store.dead_letter_page(limit=limit, offset=offset, filters=filters)
+    counts = store.dead_letter_counts(filters=filters)
+    return ok(
+        DeadLetterPage(
+            count=count,
+            items=[DeadLetterOut(**item) for item in items],
+            stored=sum(row.stored for row in counts),
+            dropped=sum(row.dropped for row in counts),
+            by_source=[
+                DeadLetterCountOut(
+                    source=row.source, category=row.category, stored=row.stored, dropped=row.dropped
+                )
+                for row in counts
+            ],
+        )
+    )
+
+
+def _filter_instant(value: datetime | None) -> datetime | None:
+    """In UTC (without an offset: UTC), clamped to 1970-9000: the ends of Python's calendar
+    cannot be converted, and no dead letter lies outside."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    try:
+        instant = value.astimezone(UTC)
+    except OverflowError:
+        return _FILTER_EARLIEST if value.year < 5000 else _FILTER_LATEST
+    return min(max(instant, _FILTER_EARLIEST), _FILTER_LATEST)
