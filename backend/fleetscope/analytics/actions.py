@@ -152,7 +152,7 @@ def actions(
             )
         )
     result.sort(key=lambda row: (-row.count, row.action_type))
-    return ActionsOut(period=period_out(scope), actions=result)
+    return ActionsOut(period=period_out(scope, now=now), actions=result)
 
 
 FAILURE_SORTS = {

@@ -45,7 +45,7 @@ from fleetscope.analytics.measure_table import STATE_MEASURES
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import Window
-from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
+from fleetscope.analytics.plan import Collected, period_out, period_spans, read_buckets
 from fleetscope.analytics.rollup_grid import RollupHours
 from fleetscope.analytics.snapshot import read_beside
 from fleetscope.appstore.schemas import CamelModel, camel_case
@@ -207,7 +207,7 @@ def battery(
         collected = read_buckets(
             cursor,
             scope,
-            [BucketSpan(CURRENT, scope.span), BucketSpan(PREVIOUS, scope.span.previous())],
+            period_spans(scope, current=CURRENT, previous=PREVIOUS),
             by_vehicle=True,
             with_cycles=False,
             now=now,
@@ -265,7 +265,7 @@ def battery(
         ]
     # Constructed: its parts were built from typed columns (validating them would cost ms).
     return BatteryOut.model_construct(
-        period=period_out(scope),
+        period=period_out(scope, now=now),
         low_charge_threshold=LOW_CHARGE,
         series=series.charge,
         health_series=series.health,

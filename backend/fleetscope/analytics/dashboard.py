@@ -1,5 +1,7 @@
 """``GET /v2/Analytics/Dashboard``: the KPI tiles with their previous-period values and a
-small series each (the history's buckets: days, weeks or months) for the sparklines."""
+small series each (the history's buckets: days, weeks or months) for the sparklines. The
+previous values are like for like, and the series leaves out the buckets lying in the future
+(``comparison``)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -60,7 +62,8 @@ def dashboard(
     offline_after: timedelta,
     use_rollups: bool = True,
 ) -> DashboardOut:
-    current, previous = history_spans(scope)
+    spans = history_spans(scope, now=now)
+    current, previous = spans.current, spans.previous
     # The buckets partition T, so the period's totals are the sums of its buckets.
     collected = read_buckets(
         cursor,
@@ -84,7 +87,13 @@ def dashboard(
                 "previous": spec.value(previous_totals),
                 "higherIsBetter": spec.higher_is_better,
                 "series": [
-                    SparkPoint.model_validate({"from": item.span.first, "value": spec.value(k)})
+                    SparkPoint.model_validate(
+                        {
+                            "from": item.span.first,
+                            "value": spec.value(k),
+                            "partial": item.bucket in spans.partial,
+                        }
+                    )
                     for item, k in per_bucket
                 ],
             }
@@ -92,5 +101,5 @@ def dashboard(
         for spec in TILES
     ]
     return DashboardOut(
-        period=period_out(scope), granularity=granularity_for(scope.span.days), tiles=tiles
+        period=period_out(scope, now=now), granularity=granularity_for(scope.span.days), tiles=tiles
     )

@@ -16,6 +16,7 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
+from fleetscope.analytics.comparison import previous_until
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import DaySpan, Window, period_windows, split_hours
 
@@ -60,18 +61,20 @@ class Selection:
 
 
 def select_periods(scope: AnalyticsScope, *, now: datetime, previous: bool = True) -> Selection:
-    """T of every site for the period (bucket 0) and, if asked, the previous period (1)."""
-    spans: list[tuple[DaySpan, int]] = [(scope.span, CURRENT)]
-    if previous:
-        spans.append((scope.span.previous(), PREVIOUS))
+    """T of every site for the period (bucket 0) and, if asked, the previous period (1),
+    clipped like for like (``comparison.previous_until``)."""
     slices = []
     for group in scope.sites:
         if group.excluded:
             continue
+        spans: list[tuple[DaySpan, int, datetime]] = [(scope.span, CURRENT, now)]
+        if previous:
+            until = previous_until(scope.span, zone=group.zone, now=now)
+            spans.append((scope.span.previous(), PREVIOUS, until))
         windows = [
             (window, bucket)
-            for span, bucket in spans
-            for window in period_windows(span=span, zone=group.zone, shift=group.shift, now=now)
+            for span, bucket, until in spans
+            for window in period_windows(span=span, zone=group.zone, shift=group.shift, now=until)
         ]
         slices.append(SiteSlice(list(group.vehicle_ids), sorted(windows, key=lambda w: w[0])))
     return Selection(slices)

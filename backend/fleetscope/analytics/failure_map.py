@@ -264,4 +264,4 @@ def failure_map(
         for m, spec in found.specs.items()
     ]
     layers.sort(key=lambda layer: (-layer.points_total, layer.map_id))
-    return FailureMapOut(period=period_out(scope), maps=layers)
+    return FailureMapOut(period=period_out(scope, now=now), maps=layers)

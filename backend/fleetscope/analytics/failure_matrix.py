@@ -89,7 +89,7 @@ def failure_matrix(
     for (_, vehicle_id), cell in cells.items():
         per_vehicle[vehicle_id] = per_vehicle.get(vehicle_id, 0) + cell["count"]
     return FailureMatrixOut(
-        period=period_out(scope),
+        period=period_out(scope, now=now),
         error_types=[
             MatrixType(
                 error_type=name,

@@ -27,7 +27,7 @@ from fleetscope.analytics.kpis import kpi_columns
 from fleetscope.analytics.measure_table import COLUMN, HIST_COLUMNS, STATE_MEASURES, Matrix
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
-from fleetscope.analytics.plan import BucketSpan, period_out, read_buckets
+from fleetscope.analytics.plan import period_out, period_spans, read_buckets
 from fleetscope.analytics.rollup_grid import RollupHours
 from fleetscope.analytics.snapshot import read_beside
 from fleetscope.analytics.sql_time import seconds_between
@@ -234,7 +234,7 @@ def failures(
     def episodes(reader: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
         return reader.execute(sql, parameters).fetchall()
 
-    spans = [BucketSpan(CURRENT, scope.span), BucketSpan(PREVIOUS, scope.span.previous())]
+    spans = period_spans(scope, current=CURRENT, previous=PREVIOUS)
     # The episodes beside the rollups: about half of the work each.
     with read_beside(cursor, episodes, appended="error_episodes") as grouped:
         # Combined, only the fleet's sums are needed: read as one (a site's rollups, if
@@ -306,7 +306,7 @@ def failures(
         for level, count in item["levels"].items():
             all_levels[level] = all_levels.get(level, 0) + count
     return FailuresOut(
-        period=period_out(scope),
+        period=period_out(scope, now=now),
         pareto_by_count=_pareto(types, key="count"),
         pareto_by_downtime=_pareto(types, key="downtime"),
         levels=level_counts(all_levels),

@@ -2,9 +2,12 @@
 
 The granularity follows the period length (daily up to 31 days, weekly up to 180, monthly
 beyond); weeks are ISO weeks (Monday first) and months calendar months, cut to the period.
-The previous period of equal length comes in its own buckets for a dashed comparison line.
+The previous period of equal length comes in its own buckets for a dashed comparison line,
+clipped like for like. Buckets lying wholly in the future are left out, running ones are
+marked partial (``comparison``).
 """
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,6 +15,7 @@ import duckdb
 import numpy as np
 
 from fleetscope.analytics.collect import FLEET
+from fleetscope.analytics.comparison import site_clips, span_timing
 from fleetscope.analytics.kpis import COUNT_KPIS, Column, kpi_columns
 from fleetscope.analytics.models import (
     HistoryBucket,
@@ -20,21 +24,50 @@ from fleetscope.analytics.models import (
     ProductivityHistoryOut,
 )
 from fleetscope.analytics.params import AnalyticsScope
-from fleetscope.analytics.periods import calendar_buckets, granularity_for
+from fleetscope.analytics.periods import DaySpan, calendar_buckets, granularity_for
 from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
 
 PREVIOUS_OFFSET = 100_000  # bucket ids of the previous period start here
 Target = tuple[int | None, str | None]  # (vehicle, or None: the selected ones combined; name)
 
 
-def history_spans(scope: AnalyticsScope) -> tuple[list[BucketSpan], list[BucketSpan]]:
-    """The buckets of the period and of the previous period."""
+@dataclass(frozen=True, slots=True)
+class HistorySpans:
+    """The drawn buckets of the period and of the previous period, and which are partial."""
+
+    current: list[BucketSpan]
+    previous: list[BucketSpan]
+    partial: frozenset[int]  # bucket ids
+
+
+def history_spans(scope: AnalyticsScope, *, now: datetime) -> HistorySpans:
+    """The buckets of the period and of the previous period without those lying wholly
+    after now (the previous period's: after its like-for-like clip; ``comparison``)."""
     granularity = granularity_for(scope.span.days)
-    current = calendar_buckets(scope.span, granularity)
-    previous = calendar_buckets(scope.span.previous(), granularity)
-    return (
-        [BucketSpan(index, span) for index, span in enumerate(current)],
-        [BucketSpan(PREVIOUS_OFFSET + index, span) for index, span in enumerate(previous)],
+    partial: set[int] = set()
+
+    def drawn(spans: list[DaySpan], *, offset: int, previous: bool) -> list[BucketSpan]:
+        clips = site_clips(scope, now=now, previous=previous)
+        result = []
+        for index, span in enumerate(spans):
+            timing = span_timing(span, sites=clips)
+            if timing.future:
+                break  # the buckets are in order: the rest lie later still
+            if timing.partial:
+                partial.add(offset + index)
+            result.append(
+                BucketSpan(offset + index, span, previous_of=scope.span if previous else None)
+            )
+        return result
+
+    return HistorySpans(
+        current=drawn(calendar_buckets(scope.span, granularity), offset=0, previous=False),
+        previous=drawn(
+            calendar_buckets(scope.span.previous(), granularity),
+            offset=PREVIOUS_OFFSET,
+            previous=True,
+        ),
+        partial=frozenset(partial),
     )
 
 
@@ -82,8 +115,13 @@ def _grid_out(grid: dict[str, Column]) -> KpiGrid:
     return KpiGrid.model_construct(**lists)
 
 
-def _buckets(spans: list[BucketSpan]) -> list[HistoryBucket]:
-    return [HistoryBucket.model_validate({"from": s.span.first, "to": s.span.last}) for s in spans]
+def _buckets(spans: list[BucketSpan], partial: frozenset[int]) -> list[HistoryBucket]:
+    return [
+        HistoryBucket.model_validate(
+            {"from": s.span.first, "to": s.span.last, "partial": s.bucket in partial}
+        )
+        for s in spans
+    ]
 
 
 def productivity_history(
@@ -94,7 +132,8 @@ def productivity_history(
     offline_after: timedelta,
     use_rollups: bool = True,
 ) -> ProductivityHistoryOut:
-    current, previous = history_spans(scope)
+    spans = history_spans(scope, now=now)
+    current, previous = spans.current, spans.previous
     collected = read_buckets(
         cursor,
         scope,
@@ -110,10 +149,10 @@ def productivity_history(
     )
     series = [HistorySeries(vehicle_id=vehicle_id, name=name) for vehicle_id, name in targets]
     return ProductivityHistoryOut(
-        period=period_out(scope),
+        period=period_out(scope, now=now),
         granularity=granularity_for(scope.span.days),
-        buckets=_buckets(current),
-        previous_buckets=_buckets(previous),
+        buckets=_buckets(current, spans.partial),
+        previous_buckets=_buckets(previous, spans.partial),
         series=series,
         kpis=_grid_out(_kpi_grid(collected, targets, current)),
         previous=_grid_out(_kpi_grid(collected, targets, previous)),

@@ -56,10 +56,23 @@ class Kpis(CamelModel):
 
 
 class PeriodOut(CamelModel):
+    """The period and the previous period it is compared with, like for like (glossary,
+    "Comparison"): while the period runs, both are clipped at the same elapsed time."""
+
     from_: date = Field(alias="from")
     to: date
-    previous_from: date
-    previous_to: date
+    previous_from: date = Field(description="first day of the previous period (same length)")
+    previous_to: date = Field(description="last day of the previous period")
+    start: datetime = Field(description="instant the first day begins (site-local midnight)")
+    end: datetime = Field(description="instant the period ends: the midnight after `to`, or now")
+    previous_start: datetime = Field(description="instant the previous period begins")
+    previous_end: datetime = Field(
+        description="instant the previous period ends: its last midnight, or while the period "
+        "runs the same elapsed site-local time after previousStart as now after start"
+    )
+    running: bool = Field(
+        description="the period has not ended: T and the previous period are clipped"
+    )
     days: int
     shift: str
     combined: bool
@@ -87,8 +100,13 @@ class ProductivityOut(CamelModel):
 
 
 class HistoryBucket(CamelModel):
+    """Buckets lying wholly in the future are not returned."""
+
     from_: date = Field(alias="from")
     to: date
+    partial: bool = Field(
+        default=False, description="still running (the previous period's: cut at its clip)"
+    )
 
 
 Values = list[list[float | None]]  # one list per series, aligned with the buckets
@@ -151,6 +169,7 @@ TileKey = Literal[
 class SparkPoint(CamelModel):
     from_: date = Field(alias="from")
     value: float | None
+    partial: bool = Field(default=False, description="the bucket is still running")
 
 
 class DashboardTile(CamelModel):

@@ -20,6 +20,7 @@ from fleetscope.analytics.collect import (
     complete_until,
     vehicle_status,
 )
+from fleetscope.analytics.comparison import period_instants, previous_until
 from fleetscope.analytics.measure_table import Matrix, MeasureTable
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup
@@ -32,6 +33,17 @@ from fleetscope.analytics.vehicle_status import period_of
 class BucketSpan:
     bucket: int
     span: DaySpan
+    # A bucket of the previous period of this span: clipped where the like-for-like
+    # comparison clips it (``comparison.previous_until``), not at now.
+    previous_of: DaySpan | None = None
+
+
+def period_spans(scope: AnalyticsScope, *, current: int, previous: int) -> list[BucketSpan]:
+    """The period and its previous period (like for like) as two buckets."""
+    return [
+        BucketSpan(current, scope.span),
+        BucketSpan(previous, scope.span.previous(), previous_of=scope.span),
+    ]
 
 
 @dataclass(slots=True)
@@ -109,8 +121,13 @@ def read_buckets(
         windows: dict[int, list[Window]] = {}
         if not group.excluded:
             for item in spans:
+                until = (
+                    now
+                    if item.previous_of is None
+                    else previous_until(item.previous_of, zone=group.zone, now=now)
+                )
                 windows[item.bucket] = period_windows(
-                    span=item.span, zone=group.zone, shift=group.shift, now=now
+                    span=item.span, zone=group.zone, shift=group.shift, now=until
                 )
         collected.sites.append(SiteWindows(group=group, windows=windows))
         tagged = [Tagged(w, bucket) for bucket, ws in windows.items() for w in ws]
@@ -142,14 +159,20 @@ def read_buckets(
     return collected
 
 
-def period_out(scope: AnalyticsScope) -> PeriodOut:
+def period_out(scope: AnalyticsScope, *, now: datetime) -> PeriodOut:
     previous = scope.span.previous()
+    instants = period_instants(scope, now=now)
     return PeriodOut.model_validate(
         {
             "from": scope.span.first,
             "to": scope.span.last,
             "previousFrom": previous.first,
             "previousTo": previous.last,
+            "start": instants.start,
+            "end": instants.end,
+            "previousStart": instants.previous_start,
+            "previousEnd": instants.previous_end,
+            "running": instants.running,
             "days": scope.span.days,
             "shift": scope.shift_id,
             "combined": scope.combined,

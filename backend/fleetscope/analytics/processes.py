@@ -152,5 +152,8 @@ def processes(
     else:
         entries = [entry(vehicle.id, vehicle.name) for vehicle in scope.vehicles]
     return ProcessesOut(
-        period=period_out(scope), histogram_edges=histogram_edges(), entries=entries, fleet=fleet
+        period=period_out(scope, now=now),
+        histogram_edges=histogram_edges(),
+        entries=entries,
+        fleet=fleet,
     )

@@ -11,7 +11,7 @@ from fleetscope.analytics.kpis import kpis_of_rows, state_times_of_rows
 from fleetscope.analytics.measure_table import Matrix
 from fleetscope.analytics.models import Kpis, ProductivityEntry, ProductivityOut, StateTimes
 from fleetscope.analytics.params import AnalyticsScope
-from fleetscope.analytics.plan import BucketSpan, Collected, period_out, read_buckets
+from fleetscope.analytics.plan import Collected, period_out, period_spans, read_buckets
 
 CURRENT = 0
 PREVIOUS = 1
@@ -43,7 +43,7 @@ def productivity(
     offline_after: timedelta,
     use_rollups: bool = True,
 ) -> ProductivityOut:
-    spans = [BucketSpan(CURRENT, scope.span), BucketSpan(PREVIOUS, scope.span.previous())]
+    spans = period_spans(scope, current=CURRENT, previous=PREVIOUS)
     collected = read_buckets(
         cursor,
         scope,
@@ -88,4 +88,6 @@ def productivity(
             site_id=site.group.site_id,
             use_rollups=use_rollups,
         )
-    return ProductivityOut(period=period_out(scope), entries=entries, fleet=fleet, heatmap=heatmap)
+    return ProductivityOut(
+        period=period_out(scope, now=now), entries=entries, fleet=fleet, heatmap=heatmap
+    )

@@ -163,7 +163,7 @@ def workflows(
     without = [row for row in result if getattr(row, attribute) is None]
     with_value.sort(key=_sort_value(attribute), reverse=descending)
     return WorkflowsOut(
-        period=period_out(scope),
+        period=period_out(scope, now=now),
         sort=f"{'-' if descending else ''}{column}",
         workflows=with_value + without,
     )
@@ -194,7 +194,7 @@ def workflow_histogram(
     summaries = _summaries(cursor, select_periods(scope, now=now), index=index, workflow=workflow)
     found = {bucket: figures(summary) for (_, bucket), summary in summaries.items()}
     return WorkflowHistogramOut(
-        period=period_out(scope),
+        period=period_out(scope, now=now),
         workflow=workflow,
         histogram_edges=histogram_edges(),
         current=found.get(CURRENT) or figures(None),

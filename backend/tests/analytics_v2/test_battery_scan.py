@@ -252,7 +252,8 @@ def test_the_hour_up_to_now_comes_from_the_grid(
     fact_store: FactStore, cursor: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """T ends at now, off the full hour, and no sample lies after now: the grid gives that
-    hour as a whole, and no sample is read with SQL."""
+    hour as a whole. The previous period ends like for like at 14:37 three days before:
+    only its last, partial hour is read from the samples with SQL."""
     now = datetime.combine(FIRST_DAY + timedelta(days=2), time(14, 37), UTC)
     samples = [s for s in _samples(seed=5, previous_floor=0.0) if s[1] < now]
     _insert(cursor, samples)
@@ -270,7 +271,9 @@ def test_the_hour_up_to_now_comes_from_the_grid(
 
     monkeypatch.setattr(battery_units, "_query", spied)
     result = _scan(cursor, selection, grid, hours=HourMeasures(fact_store))
-    assert read_by_sql and all(selection.empty for selection in read_by_sql)
+    read = [w for selection in read_by_sql for part in selection.slices for w, _ in part.windows]
+    previous_end = now - timedelta(days=3)
+    assert read == [Window(previous_end.replace(minute=0), previous_end)]
     _check_all(result, samples, windows=windows, grid=grid)
 
 

@@ -72,8 +72,12 @@ def test_rows_are_tagged_with_the_window_they_lie_in(
     )
     found = sorted(cursor.execute(f"SELECT end_at, bucket FROM ({sql})", parameters).fetchall())  # noqa: S608 - test constants
     expected = []
-    for bucket, span in enumerate([scope.span, scope.span.previous()]):
-        windows = period_windows(span=span, zone=UTC_ZONE, shift=shift, now=now)
+    # Like for like: the previous period (the 6 days before) is clipped 6 days before now.
+    previous_now = now - timedelta(days=scope.span.days)
+    for bucket, (span, clip) in enumerate(
+        [(scope.span, now), (scope.span.previous(), previous_now)]
+    ):
+        windows = period_windows(span=span, zone=UTC_ZONE, shift=shift, now=clip)
         for index, end in enumerate(ends):
             # Vehicle 3 is not selected.
             if 1 + index % 3 != 3 and any(w.start <= end < w.end for w in windows):

@@ -1,0 +1,416 @@
+"""Like-for-like comparison (product.md section 3) with the clock fixed: the previous period
+is clipped at the same elapsed time, charts leave out future buckets and mark running ones.
+
+A hand-made fleet (two Berlin vehicles, a 30-minute cycle of 20 min working and 10 min idle
+from midnight, an order per cycle ending at minute 20, an error episode every 6 hours at
+minute 5, FATAL and WARNING in turn) runs from Sunday 15 November 2026 to Wednesday
+25 November 15:10, the fixed now. The simulated fleet of ``conftest`` gives the truth of a
+partial day across the end of daylight-saving time.
+"""
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from fleetscope.analytics.comparison import previous_until
+from fleetscope.analytics.dashboard import dashboard
+from fleetscope.analytics.failures import ErrorFilter, failures
+from fleetscope.analytics.history import productivity_history
+from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.periods import DaySpan, Shift
+from fleetscope.analytics.productivity import productivity
+from fleetscope.api.analytics_deps import reading
+from fleetscope.facts.model import (
+    ErrorEpisode,
+    Fact,
+    LiveStatus,
+    OrderOutcome,
+    OrderRun,
+    StateInterval,
+    VehicleState,
+)
+from fleetscope.facts.store import FactStore, StoreBatch
+
+from .conftest import BERLIN, World, first_vehicle_state_seconds
+
+OFFLINE_AFTER = timedelta(seconds=65)
+FIRST = datetime(2026, 11, 15, tzinfo=BERLIN)  # Sunday 00:00
+NOW = datetime(2026, 11, 25, 15, 10, tzinfo=BERLIN)  # Wednesday 15:10 (CET, 14:10 UTC)
+THIS_WEEK = DaySpan(date(2026, 11, 23), date(2026, 11, 29))
+CYCLE = timedelta(minutes=30)
+WORK = timedelta(minutes=20)
+VEHICLES = (1, 2)
+LATE = Shift("late", time(14), time(22), frozenset(range(7)))
+NIGHT = Shift("night", time(22), time(6), frozenset(range(7)))
+
+
+def at(day: int, hour: int, minute: int = 0) -> datetime:
+    """Berlin wall-clock time on November ``day`` as UTC."""
+    return datetime(2026, 11, day, hour, minute, tzinfo=BERLIN).astimezone(UTC)
+
+
+# --- where the previous period ends ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("span", "now", "expected"),
+    [
+        # This week so far (Wednesday 15:10) against last week's Monday to Wednesday 15:10.
+        (THIS_WEEK, NOW, datetime(2026, 11, 18, 15, 10, tzinfo=BERLIN)),
+        # Today so far against yesterday up to the same time.
+        (DaySpan(date(2026, 11, 25), date(2026, 11, 25)), NOW, at(24, 15, 10)),
+        # November (30 days) on its 25th day: the 30 days before (2 to 31 October) on their
+        # 25th day, 26 October, at 15:10 (after the change to CET: 14:10 UTC).
+        (
+            DaySpan(date(2026, 11, 1), date(2026, 11, 30)),
+            NOW,
+            datetime(2026, 10, 26, 14, 10, tzinfo=UTC),
+        ),
+        # The day after the change to winter time at 15:10: the day of the change (25 hours)
+        # up to its 15:10 on the wall clock, 16 h 10 min of real time.
+        (
+            DaySpan(date(2026, 10, 26), date(2026, 10, 26)),
+            datetime(2026, 10, 26, 15, 10, tzinfo=BERLIN),
+            datetime(2026, 10, 25, 14, 10, tzinfo=UTC),
+        ),
+        # A period that has ended: the whole previous period.
+        (DaySpan(date(2026, 11, 16), date(2026, 11, 22)), NOW, at(16, 0)),
+        # A period in the future: an empty previous period (at its start).
+        (DaySpan(date(2026, 11, 30), date(2026, 12, 6)), NOW, at(23, 0)),
+    ],
+)
+def test_previous_period_ends_at_the_same_elapsed_time(
+    span: DaySpan, now: datetime, expected: datetime
+) -> None:
+    assert previous_until(span, zone=BERLIN, now=now) == expected
+
+
+# --- the hand-made fleet -----------------------------------------------------------------
+
+
+def _pattern(vehicle_id: int, until: datetime) -> list[Fact]:
+    facts: list[Fact] = []
+    start = FIRST.astimezone(UTC)
+    while start < until:
+        work_end = min(start + WORK, until)
+        facts.append(StateInterval(vehicle_id, VehicleState.WORKING, start, work_end))
+        if start + WORK < until:
+            idle_end = min(start + CYCLE, until)
+            facts.append(StateInterval(vehicle_id, VehicleState.IDLE, start + WORK, idle_end))
+        if start + WORK <= until:
+            facts.append(
+                OrderRun(
+                    vehicle_id,
+                    f"O-{start:%m%d%H%M}",
+                    "W",
+                    start,
+                    start + WORK,
+                    OrderOutcome.FINISHED,
+                    10.0,
+                    2,
+                    2,
+                    0,
+                    0,
+                    0,
+                )
+            )
+        local = start.astimezone(BERLIN)
+        if local.minute == 0 and local.hour % 6 == 0:
+            level = "FATAL" if local.hour % 12 == 0 else "WARNING"
+            error_start = start + timedelta(minutes=5)
+            facts.append(
+                ErrorEpisode(
+                    vehicle_id,
+                    "bumper",
+                    level,
+                    "",
+                    "{}",
+                    error_start,
+                    error_start + timedelta(minutes=5),
+                    None,
+                    None,
+                    "m",
+                    "",
+                )
+            )
+        start += CYCLE
+    return facts
+
+
+@pytest.fixture(scope="module")
+def store() -> Iterator[FactStore]:
+    until = NOW.astimezone(UTC)
+    with FactStore(":memory:") as fact_store:
+        live = {
+            v: LiveStatus(
+                v, VehicleState.WORKING, until, until, "", "", 50.0, False, (), None, None, ""
+            )
+            for v in VEHICLES
+        }
+        fact_store.write_batch(
+            StoreBatch(
+                facts=[fact for v in VEHICLES for fact in _pattern(v, until)],
+                zones={v: (1, "Europe/Berlin") for v in VEHICLES},
+                live=live,
+            )
+        )
+        yield fact_store
+
+
+def _scope(span: DaySpan, shift: Shift | None, *, combined: bool = True) -> AnalyticsScope:
+    return AnalyticsScope(
+        span=span,
+        combined=combined,
+        shift_id=shift.id if shift else "all",
+        vehicles=[VehicleRef(v, f"V{v}", 1) for v in VEHICLES],
+        sites=[SiteGroup(1, BERLIN, shift, excluded=False, vehicle_ids=list(VEHICLES))],
+    )
+
+
+def _expected(windows: list[tuple[datetime, datetime]]) -> dict[str, float]:
+    """The pattern's figures for the fleet in ``windows``, counted from its definition."""
+    totals = dict.fromkeys(("seconds", "working", "idle", "orders", "errors", "fatal"), 0.0)
+    for start, end in windows:
+        totals["seconds"] += len(VEHICLES) * (end - start).total_seconds()
+        minute = FIRST.astimezone(UTC)
+        while minute < end:
+            local = minute.astimezone(BERLIN)
+            if minute >= start:
+                in_cycle = (local.minute % 30) < 20
+                totals["working" if in_cycle else "idle"] += len(VEHICLES) * 60
+                if local.minute % 30 == 20:
+                    totals["orders"] += len(VEHICLES)  # an order ends at minute 20
+                if local.minute == 5 and local.hour % 6 == 0:
+                    totals["errors"] += len(VEHICLES)
+                    totals["fatal"] += len(VEHICLES) * (local.hour % 12 == 0)
+            minute += timedelta(minutes=1)
+    return totals
+
+
+def _assert_figures(
+    entry: dict[str, Any], key: str, states: str, expected: dict[str, float]
+) -> None:
+    kpis = entry[key]
+    assert kpis["periodSeconds"] == expected["seconds"]
+    assert entry[states]["working"] == expected["working"]
+    assert entry[states]["idle"] == expected["idle"]
+    assert kpis["ordersFinished"] == expected["orders"]
+    assert kpis["errors"] == expected["errors"]
+    assert kpis["stopErrors"] == expected["fatal"]
+
+
+def test_partial_week_against_last_week_so_far(store: FactStore) -> None:
+    with reading(store) as cursor:
+        data = productivity(
+            cursor, _scope(THIS_WEEK, None), now=NOW, offline_after=OFFLINE_AFTER
+        ).model_dump(by_alias=True, mode="json")
+    # Monday 00:00 to Wednesday 15:10 on both sides: 63 h 10 min per vehicle; 126 cycles
+    # and 10 minutes of working, 126 finished orders, 11 errors of which 6 FATAL each.
+    hand = {
+        "seconds": 2 * 227_400,
+        "working": 2 * (126 * 20 + 10) * 60,
+        "idle": 2 * 126 * 10 * 60,
+        "orders": 2 * 126,
+        "errors": 2 * 11,
+        "fatal": 2 * 6,
+    }
+    assert _expected([(at(23, 0), at(25, 15, 10))]) == hand
+    assert _expected([(at(16, 0), at(18, 15, 10))]) == hand
+    fleet = data["fleet"]
+    _assert_figures(fleet, "kpis", "states", hand)
+    _assert_figures(fleet, "previous", "previousStates", hand)
+    assert data["period"] | {"vehicleIds": None} == {
+        "from": "2026-11-23",
+        "to": "2026-11-29",
+        "previousFrom": "2026-11-16",
+        "previousTo": "2026-11-22",
+        "start": "2026-11-22T23:00:00Z",
+        "end": "2026-11-25T14:10:00Z",
+        "previousStart": "2026-11-15T23:00:00Z",
+        "previousEnd": "2026-11-18T14:10:00Z",
+        "running": True,
+        "days": 7,
+        "shift": "all",
+        "combined": True,
+        "vehicleIds": None,
+    }
+
+
+def test_partial_day_with_the_late_shift(store: FactStore) -> None:
+    """Today's late shift so far (14:00-15:10) against yesterday's 14:00-15:10."""
+    today = DaySpan(date(2026, 11, 25), date(2026, 11, 25))
+    with reading(store) as cursor:
+        data = productivity(
+            cursor, _scope(today, LATE, combined=False), now=NOW, offline_after=OFFLINE_AFTER
+        ).model_dump(by_alias=True, mode="json")
+    hand = {"seconds": 2 * 70 * 60, "working": 2 * 50 * 60, "idle": 2 * 20 * 60}
+    hand |= {"orders": 2 * 2, "errors": 0, "fatal": 0}
+    assert _expected([(at(25, 14), at(25, 15, 10))]) == hand
+    assert _expected([(at(24, 14), at(24, 15, 10))]) == hand
+    _assert_figures(data["fleet"], "kpis", "states", hand)
+    _assert_figures(data["fleet"], "previous", "previousStates", hand)
+    assert data["entries"][0]["previous"]["periodSeconds"] == 70 * 60
+
+
+@pytest.mark.parametrize(
+    ("now", "windows"),
+    [
+        # After the night: the morning of Sunday's night, Monday's and Tuesday's nights.
+        (NOW, [((23, 0), (23, 6)), ((23, 22), (24, 6)), ((24, 22), (25, 6))]),
+        # In the night, at 03:30: Tuesday's night so far.
+        (
+            datetime(2026, 11, 25, 3, 30, tzinfo=BERLIN),
+            [((23, 0), (23, 6)), ((23, 22), (24, 6)), ((24, 22), (25, 3, 30))],
+        ),
+    ],
+)
+def test_partial_week_with_the_night_shift(
+    store: FactStore, now: datetime, windows: list[tuple[tuple[int, ...], tuple[int, ...]]]
+) -> None:
+    current = [(at(*start), at(*end)) for start, end in windows]
+    week = timedelta(days=7)
+    previous = [(start - week, end - week) for start, end in current]
+    with reading(store) as cursor:
+        data = productivity(
+            cursor, _scope(THIS_WEEK, NIGHT), now=now, offline_after=OFFLINE_AFTER
+        ).model_dump(by_alias=True, mode="json")
+        reliability = failures(
+            cursor,
+            _scope(THIS_WEEK, NIGHT),
+            now=now,
+            offline_after=OFFLINE_AFTER,
+            errors=ErrorFilter(),
+        ).model_dump(by_alias=True, mode="json")
+    _assert_figures(data["fleet"], "kpis", "states", _expected(current))
+    _assert_figures(data["fleet"], "previous", "previousStates", _expected(previous))
+    assert data["fleet"]["kpis"]["periodSeconds"] == data["fleet"]["previous"]["periodSeconds"]
+    # The failures page reads the episodes themselves (rows of T, not rollups).
+    fleet = reliability["fleet"]
+    assert fleet["current"]["episodes"] == _expected(current)["errors"]
+    assert fleet["previous"]["episodes"] == _expected(previous)["errors"]
+    assert fleet["previous"]["orders"] == _expected(previous)["orders"]
+
+
+def test_history_leaves_out_future_days_and_marks_today(store: FactStore) -> None:
+    with reading(store) as cursor:
+        data = productivity_history(
+            cursor, _scope(THIS_WEEK, None), now=NOW, offline_after=OFFLINE_AFTER
+        ).model_dump(by_alias=True, mode="json")
+    assert data["buckets"] == [
+        {"from": "2026-11-23", "to": "2026-11-23", "partial": False},
+        {"from": "2026-11-24", "to": "2026-11-24", "partial": False},
+        {"from": "2026-11-25", "to": "2026-11-25", "partial": True},
+    ]
+    assert data["previousBuckets"] == [
+        {"from": "2026-11-16", "to": "2026-11-16", "partial": False},
+        {"from": "2026-11-17", "to": "2026-11-17", "partial": False},
+        {"from": "2026-11-18", "to": "2026-11-18", "partial": True},
+    ]
+    # 48 orders a day per vehicle; Wednesday to 15:10: 30.
+    assert data["kpis"]["ordersFinished"] == [[96, 96, 60]]
+    assert data["previous"]["ordersFinished"] == [[96, 96, 60]]
+    assert data["kpis"]["periodSeconds"] == [[2 * 86_400, 2 * 86_400, 2 * 54_600]]
+    with reading(store) as cursor:
+        board = dashboard(
+            cursor, _scope(THIS_WEEK, None), now=NOW, offline_after=OFFLINE_AFTER
+        ).model_dump(by_alias=True, mode="json")
+    orders = next(tile for tile in board["tiles"] if tile["key"] == "orders")
+    assert (orders["value"], orders["previous"]) == (252, 252)
+    assert orders["series"] == [
+        {"from": "2026-11-23", "value": 96, "partial": False},
+        {"from": "2026-11-24", "value": 96, "partial": False},
+        {"from": "2026-11-25", "value": 60, "partial": True},
+    ]
+
+
+def test_late_shift_not_begun_today_is_not_drawn(store: FactStore) -> None:
+    """Wednesday 10:00 with the late shift: today's bucket lies wholly in the future."""
+    with reading(store) as cursor:
+        data = productivity_history(
+            cursor,
+            _scope(THIS_WEEK, LATE),
+            now=datetime(2026, 11, 25, 10, tzinfo=BERLIN),
+            offline_after=OFFLINE_AFTER,
+        ).model_dump(by_alias=True, mode="json")
+    assert [b["from"] for b in data["buckets"]] == ["2026-11-23", "2026-11-24"]
+    assert [b["partial"] for b in data["buckets"]] == [False, False]
+    assert [b["from"] for b in data["previousBuckets"]] == ["2026-11-16", "2026-11-17"]
+    assert data["kpis"]["ordersFinished"] == data["previous"]["ordersFinished"] == [[32, 32]]
+
+
+def test_period_in_the_future_has_no_buckets(store: FactStore) -> None:
+    next_week = DaySpan(date(2026, 11, 30), date(2026, 12, 6))
+    with reading(store) as cursor:
+        history = productivity_history(
+            cursor, _scope(next_week, None), now=NOW, offline_after=OFFLINE_AFTER
+        ).model_dump(by_alias=True, mode="json")
+        board = dashboard(
+            cursor, _scope(next_week, None), now=NOW, offline_after=OFFLINE_AFTER
+        ).model_dump(by_alias=True, mode="json")
+    assert history["buckets"] == history["previousBuckets"] == []
+    assert history["kpis"]["ordersFinished"] == [[]]
+    assert history["period"]["end"] == history["period"]["start"] == "2026-11-29T23:00:00Z"
+    assert history["period"]["previousEnd"] == history["period"]["previousStart"]
+    orders = next(tile for tile in board["tiles"] if tile["key"] == "orders")
+    assert (orders["value"], orders["previous"], orders["series"]) == (0, 0, [])
+
+
+# --- the simulated fleet: a partial day across the end of daylight-saving time -----------
+
+
+def test_partial_day_against_the_simulators_truth(
+    app: FastAPI, running: TestClient, world: World
+) -> None:
+    """Monday 26 October at 15:10 (CET): today so far against Sunday 25 October 00:00 to
+    15:10 on the wall clock, which is 16 h 10 min (the clock went back at 03:00)."""
+
+    def berlin(day: int, hour: int = 0, minute: int = 0) -> datetime:
+        # In UTC: differences of datetimes sharing one tzinfo are wall-clock differences.
+        return datetime(2026, 10, day, hour, minute, tzinfo=BERLIN).astimezone(UTC)
+
+    now = berlin(26, 15, 10)
+    current = (berlin(26), now)
+    previous = (berlin(25), berlin(25, 15, 10))
+    assert (previous[1] - previous[0]).total_seconds() == 16 * 3600 + 600
+    first = world.vehicle_id("HAM-01")
+    site = world.demo.site_ids["Hamburg DC"]
+    scope = AnalyticsScope(
+        span=DaySpan(date(2026, 10, 26), date(2026, 10, 26)),
+        combined=False,
+        shift_id="all",
+        vehicles=[VehicleRef(first, "HAM-01", site)],
+        sites=[SiteGroup(site, BERLIN, None, excluded=False, vehicle_ids=[first])],
+    )
+    with reading(app.state.ingestion.store) as cursor:
+        data = productivity(cursor, scope, now=now, offline_after=OFFLINE_AFTER).model_dump(
+            by_alias=True, mode="json"
+        )
+    entry = data["entries"][0]
+    for key, states, (start, end) in (
+        ("kpis", "states", current),
+        ("previous", "previousStates", previous),
+    ):
+        truth = first_vehicle_state_seconds(world, start, end)
+        assert entry[key]["periodSeconds"] == (end - start).total_seconds()
+        for state, seconds in truth.items():
+            assert abs(entry[states][state] - seconds) <= 1.0, (key, state)
+        finished = [
+            o
+            for o in world.truth.orders
+            if o.serial_number == "HAM-01"
+            and o.outcome == "finished"
+            and o.end is not None
+            and start <= o.end < end
+        ]
+        errors = [
+            e
+            for e in world.truth.error_episodes
+            if e.serial_number == "HAM-01" and start <= e.start < end
+        ]
+        assert entry[key]["ordersFinished"] == len(finished) > 0
+        assert entry[key]["errors"] == len(errors)
+    assert data["period"]["previousEnd"] == "2026-10-25T14:10:00Z"
