@@ -117,7 +117,6 @@ class MqttSubscriber:
         # Set once the broker confirmed the subscriptions: from then on nothing is missed.
         self.subscribed = threading.Event()
         self.received = 0
-        self.acknowledged = 0
         # Guards the connection, the back-off and stopping (network, worker and timer threads).
         self._lock = threading.Lock()
         self._connection: _Connection | None = None
@@ -254,7 +253,6 @@ class MqttSubscriber:
                 return
             if error is None:
                 self._client.ack(mid, SUBSCRIBE_QOS)
-                self.acknowledged += 1
                 self._retry_delay_s = float(self._min_retry_s)
                 return
             connection.acknowledging = False

@@ -75,11 +75,8 @@ class IngestWorker:
 
     def submit(self, messages: Sequence[RawMessage]) -> Future[BatchOutcome]:
         """Queue messages (blocks while the queue is full); the future gives their verdicts."""
-        if self._stopping:
-            raise RuntimeError("ingestion is stopping")
         future: Future[BatchOutcome] = Future()
-        self._reserve(len(messages))
-        self._queue.put(_Job(messages=messages, future=future))
+        self._enqueue(_Job(messages=messages, future=future))
         return future
 
     def submit_then(self, messages: Sequence[RawMessage], *, on_done: JobDone) -> None:
@@ -88,21 +85,23 @@ class IngestWorker:
         ``on_done`` runs in the worker thread once the batch holding them is committed
         (``None``) or failed (the error), in the order of submission; it must be quick.
         """
-        if self._stopping:
-            raise RuntimeError("ingestion is stopping")
-        self._reserve(len(messages))
-        self._queue.put(_Job(messages=messages, on_done=on_done))
+        self._enqueue(_Job(messages=messages, on_done=on_done))
 
-    def _reserve(self, count: int) -> None:
-        """Wait for room for ``count`` messages; a job larger than the bound waits for an
-        empty queue instead of forever."""
+    def _enqueue(self, job: _Job) -> None:
+        """Wait for room for the job's messages, then queue it; a job larger than the bound
+        waits for an empty queue instead of forever. Raises once the worker is stopping:
+        the producer keeps its messages (nothing queued after the stop would be written)."""
+        count = len(job.messages)
         with self._room:
-            while self._queued and self._queued + count > self.max_queued_messages:
+            while True:
                 if self._stopping:
-                    # Nothing queued from now on would be processed: the producer keeps it.
                     raise RuntimeError("ingestion is stopping")
+                if not self._queued or self._queued + count <= self.max_queued_messages:
+                    break
                 self._room.wait()
             self._queued += count
+            # Under the lock that ``stop`` takes: every job is queued before the stop mark.
+            self._queue.put(job)
 
     def _release(self, count: int) -> None:
         with self._room:
@@ -121,7 +120,8 @@ class IngestWorker:
             self._refuse_leftovers()
 
     def _refuse_leftovers(self) -> None:
-        """Jobs that slipped in behind the stop: not stored, and their producers are told."""
+        """Jobs the thread never reached (it never started): not stored, and their
+        producers are told so instead of waiting forever."""
         stopped = RuntimeError("ingestion stopped before these messages were stored")
         while True:
             try:
