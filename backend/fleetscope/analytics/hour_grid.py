@@ -35,6 +35,7 @@ MAX_CELLS = 2_000_000
 # The longest period (400 days) and the previous one, which every answer compares with.
 MAX_HOURS = 24 * 2 * 400
 _GROWTH_HOURS = 24 * 30  # room made at once for the hours still to come
+_NEAR_HOURS = 48  # vehicles whose new rows begin this close are read as one range
 
 
 def _hour(at: datetime) -> int:
@@ -184,30 +185,47 @@ class FollowedHours(Followed[HourGrid]):
         source = self._source
         feeder = source.feeder
         touched = cursor.execute(
-            f"SELECT list(DISTINCT vehicle_id), min(epoch_us({feeder.first})) // 3600000000, "  # noqa: S608 - constants only
-            f"max(epoch_us({feeder.last})), max(rowid) FROM {feeder.table} WHERE rowid >= ?",
+            f"SELECT vehicle_id, min(epoch_us({feeder.first})) // 3600000000, "  # noqa: S608 - constants only
+            f"max(epoch_us({feeder.last})), max(rowid) FROM {feeder.table} WHERE rowid >= ? "
+            "GROUP BY vehicle_id",
             [after],
-        ).fetchall()[0]
+        ).fetchall()
         grid = held or HourGrid(source, [], 0, 0)
-        vehicles, first, latest, last_rowid = sorted(touched[0] or []), *touched[1:]
-        if first is None:
+        if not touched:
             return grid, after
-        latest_us = int(latest)
+        vehicles = sorted(int(row[0]) for row in touched)
+        latest_us = max(int(row[2]) for row in touched)
+        last_rowid = max(int(row[3]) for row in touched)
         grid.latest_us = max(grid.latest_us, latest_us)
-        first_hour = int(first) - source.lead_hours
+        firsts = {int(row[0]): int(row[1]) - source.lead_hours for row in touched}
+        first_hour = min(firsts.values())
         end_hour = latest_us // MICROS_PER_HOUR + 1
         if not grid.fits(vehicles, first_hour, end_hour):
             earliest = min(first_hour, grid.first_hour) if grid.row_of else first_hour
             grid = grid.resized(set(vehicles), earliest, end_hour)
-        # Hours before the grid's first are left to SQL: not read.
-        first_hour = max(first_hour, grid.first_hour)
-        grid.put(
-            _read(cursor, source, (first_hour, end_hour, vehicles)),
-            vehicles=vehicles,
-            first_hour=first_hour,
-            end_hour=end_hour,
-        )
+        for group_first, group in _near_firsts(firsts):
+            # Hours before the grid's first are left to SQL: not read.
+            group_first = max(group_first, grid.first_hour)
+            grid.put(
+                _read(cursor, source, (group_first, end_hour, group)),
+                vehicles=group,
+                first_hour=group_first,
+                end_hour=end_hour,
+            )
         return grid, int(last_rowid) + 1
+
+
+def _near_firsts(firsts: dict[int, int]) -> list[tuple[int, list[int]]]:
+    """The vehicles by the first hour their new rows touched, in groups whose firsts lie
+    within ``_NEAR_HOURS`` (usually one group), each with its earliest: a vehicle's row
+    from long ago then does not make the grid read every vehicle's hours since."""
+    groups: list[tuple[int, list[int]]] = []
+    for vehicle, first in sorted(firsts.items(), key=lambda item: item[1]):
+        if groups and first - groups[-1][0] <= _NEAR_HOURS:
+            groups[-1][1].append(vehicle)
+        else:
+            groups.append((first, [vehicle]))
+    return groups
 
 
 def _read(
