@@ -1,9 +1,9 @@
 """The response envelope of product.md section 5: ``{"status", "msg", "data"}``."""
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from fastapi import Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
 
 T = TypeVar("T")
@@ -14,6 +14,17 @@ class Envelope(BaseModel, Generic[T]):
     status: bool = True
     msg: str | None = None
     data: T
+
+
+class Failure(BaseModel):
+    """The envelope of every failure (4xx, 5xx), as ``failure_body`` makes it."""
+
+    status: Literal[False] = False
+    msg: str = Field(
+        description="the problem, naming the field it is about; in the request's language "
+        "(Accept-Language, answered in Content-Language)"
+    )
+    data: None = None
 
 
 def ok(data: T, msg: str | None = None) -> Envelope[T]:
@@ -45,5 +56,5 @@ async def _release(_answer: BaseModel) -> None:
     before it. Async: a sync task would cost a worker-thread hop."""
 
 
-def failure_body(msg: str, data: Any = None) -> dict[str, Any]:
-    return {"status": False, "msg": msg, "data": data}
+def failure_body(msg: str) -> dict[str, Any]:
+    return {"status": False, "msg": msg, "data": None}

@@ -6,13 +6,15 @@ Messages are rendered in the language of the request (``Accept-Language``, see
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fleetscope.api.envelope import failure_body
+from fleetscope.api.envelope import Failure, failure_body
 from fleetscope.i18n import Language, Text, negotiate_language, render
 from fleetscope.i18n.messages import INTERNAL_ERROR
 from fleetscope.i18n.validation import describe_validation
@@ -21,6 +23,56 @@ log = logging.getLogger(__name__)
 
 AUTHENTICATION_FAILED = "authentication failed"
 """Not translated: the client recognizes an ended session by exactly this text (spec §8)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failing:
+    """One way an operation can fail, for the OpenAPI document: status code and when."""
+
+    status_code: int
+    when: str
+
+
+NOT_SIGNED_IN = Failing(401, f"no live session (msg: {AUTHENTICATION_FAILED!r})")
+BAD_CREDENTIALS = Failing(401, "wrong email or password")
+BAD_API_TOKEN = Failing(401, "missing, unknown or revoked API token (Authorization: Bearer)")
+UNDECODABLE_BODY = Failing(400, "the body is not text in UTF-8 (FastAPI cannot decode it)")
+NO_CSRF = Failing(403, "the X-CSRF-Token header is missing or not the session's token")
+NOT_SUPERUSER = Failing(403, "the signed-in user is not a superuser")
+NOT_FOUND = Failing(
+    404, "an id of the path or the query is unknown, or belongs to another organization"
+)
+OVERSIZED_BODY = Failing(413, "the body is larger than the configured limit")
+INVALID = Failing(422, "a parameter or the body is invalid; msg names the field and the problem")
+LOGIN_THROTTLED = Failing(429, "too many failed logins; Retry-After says when to try again")
+# Every API call: admission control refuses beyond capacity (api/admission.py).
+BUSY = Failing(
+    503,
+    "the server is at capacity (Retry-After says when to try again), or a part the call "
+    "needs (fact store, ingestion, live updates) is not running",
+)
+
+
+def failure_responses(*failings: Failing) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a router or route that can fail in these ways (and, like every
+    API call, with 503): each status code with the failure envelope and its reasons."""
+    reasons: dict[int, list[str]] = {}
+    for failing in (*failings, BUSY):
+        if failing.when not in reasons.setdefault(failing.status_code, []):
+            reasons[failing.status_code].append(failing.when)
+    return {
+        code: {"model": Failure, "description": "; or ".join(whens)}
+        for code, whens in sorted(reasons.items())
+    }
+
+
+# What any JSON body can give.
+JSON_BODY_FAILURES = (UNDECODABLE_BODY, OVERSIZED_BODY, INVALID)
+# By dependency: what a signed-in read can give, what a state-changing call with a body
+# can give on top, and what the analytics parameters and scope can give.
+READ_FAILURES = failure_responses(NOT_SIGNED_IN)
+CHANGE_FAILURES = failure_responses(NOT_SIGNED_IN, NO_CSRF, *JSON_BODY_FAILURES)
+ANALYTICS_FAILURES = failure_responses(NOT_SIGNED_IN, NOT_FOUND, INVALID)
 
 
 class ApiError(Exception):

@@ -155,5 +155,7 @@ def describe_validation(errors: Iterable[Mapping[str, Any]], *, language: Langua
     parts = []
     for error in errors:
         location = ".".join(str(p) for p in error.get("loc", ()) if p not in _WHERE)
+        if error.get("type") == "json_invalid":
+            location = "body"  # its location is a character position in the body
         parts.append(f"{location or WHOLE_REQUEST().render(language)}: {_problem(error, language)}")
     return "; ".join(parts) or INVALID_REQUEST().render(language)

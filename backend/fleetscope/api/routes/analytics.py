@@ -22,8 +22,9 @@ from fleetscope.analytics.statusboard import statusboard
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
+from fleetscope.api.errors import ANALYTICS_FAILURES
 
-router = APIRouter(prefix="/Analytics", tags=["Analytics"])
+router = APIRouter(prefix="/Analytics", tags=["Analytics"], responses=ANALYTICS_FAILURES)
 
 
 def _offline_after(settings: SettingsDep) -> timedelta:

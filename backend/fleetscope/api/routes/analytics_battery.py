@@ -12,8 +12,9 @@ from fleetscope.analytics.battery import BatteryOut, battery
 from fleetscope.api.analytics_deps import FactIndexDep, FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
+from fleetscope.api.errors import ANALYTICS_FAILURES
 
-router = APIRouter(prefix="/Analytics", tags=["Analytics"])
+router = APIRouter(prefix="/Analytics", tags=["Analytics"], responses=ANALYTICS_FAILURES)
 
 
 @router.get("/Battery", response_model=Envelope[BatteryOut])

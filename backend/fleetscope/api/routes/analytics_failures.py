@@ -37,9 +37,10 @@ from fleetscope.api.analytics_deps import (
 )
 from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
+from fleetscope.api.errors import ANALYTICS_FAILURES
 from fleetscope.api.routes.analytics_processes import PageDep, VehicleFilter, selected_vehicle
 
-router = APIRouter(prefix="/Analytics", tags=["Analytics"])
+router = APIRouter(prefix="/Analytics", tags=["Analytics"], responses=ANALYTICS_FAILURES)
 
 
 # Async: a sync dependency costs a worker-thread hop (0.4-1.1 ms), for no I/O here.

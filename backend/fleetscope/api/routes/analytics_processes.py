@@ -22,10 +22,11 @@ from fleetscope.analytics.workflows import (
 )
 from fleetscope.api.analytics_deps import FactIndexDep, FactStoreDep, ScopeDep, reading
 from fleetscope.api.envelope import Envelope, json_ok
+from fleetscope.api.errors import ANALYTICS_FAILURES
 from fleetscope.appstore.errors import NotFoundError
 from fleetscope.i18n.messages import VEHICLE_NOT_FOUND
 
-router = APIRouter(prefix="/Analytics", tags=["Analytics"])
+router = APIRouter(prefix="/Analytics", tags=["Analytics"], responses=ANALYTICS_FAILURES)
 MAX_PAGE = 1_000_000
 
 

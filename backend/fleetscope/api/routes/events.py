@@ -7,10 +7,11 @@ from pydantic import Field
 
 from fleetscope.api.deps import CurrentUser, SessionDep
 from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.errors import CHANGE_FAILURES
 from fleetscope.appstore.models import PageView, Role
 from fleetscope.appstore.schemas import StrictCamelModel
 
-router = APIRouter(prefix="/Events", tags=["Events"])
+router = APIRouter(prefix="/Events", tags=["Events"], responses=CHANGE_FAILURES)
 
 
 class EventBody(StrictCamelModel):

@@ -10,7 +10,15 @@ from starlette.concurrency import run_in_threadpool
 
 from fleetscope.api.deps import AdminUser, SessionDep, SettingsDep
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.errors import ApiError
+from fleetscope.api.errors import (
+    BAD_API_TOKEN,
+    INVALID,
+    NOT_SIGNED_IN,
+    NOT_SUPERUSER,
+    OVERSIZED_BODY,
+    ApiError,
+    failure_responses,
+)
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.dead_letters import PAYLOAD_PREVIEW_BYTES, DeadLetterFilter
 from fleetscope.facts.store_batch import DeadLetterCategory
@@ -126,7 +134,11 @@ def _parse_body(body: bytes, site_id: int) -> tuple[list[int], list[RawMessage]]
     return numbers, messages
 
 
-@router.post("/Ingest/vda5050", response_model=Envelope[IngestResult])
+@router.post(
+    "/Ingest/vda5050",
+    response_model=Envelope[IngestResult],
+    responses=failure_responses(BAD_API_TOKEN, OVERSIZED_BODY),
+)
 async def ingest_vda5050(
     request: Request, site_id: TokenSite, settings: SettingsDep, ingestion: IngestionDep
 ) -> Envelope[IngestResult]:
@@ -156,7 +168,11 @@ async def ingest_vda5050(
     )
 
 
-@router.get("/DeadLetters", response_model=Envelope[DeadLetterPage])
+@router.get(
+    "/DeadLetters",
+    response_model=Envelope[DeadLetterPage],
+    responses=failure_responses(NOT_SIGNED_IN, NOT_SUPERUSER, INVALID),
+)
 def list_dead_letters(
     _: AdminUser,
     ingestion: IngestionDep,

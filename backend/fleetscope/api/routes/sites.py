@@ -4,10 +4,11 @@ from fastapi import APIRouter
 
 from fleetscope.api.deps import CurrentUser, SessionDep
 from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.errors import READ_FAILURES
 from fleetscope.appstore.schemas import SiteOut, site_out
 from fleetscope.appstore.tenants import visible_sites
 
-router = APIRouter(prefix="/Sites", tags=["Sites"])
+router = APIRouter(prefix="/Sites", tags=["Sites"], responses=READ_FAILURES)
 
 
 @router.get("", response_model=Envelope[list[SiteOut]])

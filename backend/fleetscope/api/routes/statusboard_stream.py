@@ -17,14 +17,14 @@ from fleetscope.analytics.statusboard import read_live
 from fleetscope.analytics.stream import statusboard_events
 from fleetscope.api.analytics_deps import ParamsDep, get_fact_store, reading
 from fleetscope.api.deps import SESSION_COOKIE, SettingsDep, get_authenticated
-from fleetscope.api.errors import ApiError
+from fleetscope.api.errors import ANALYTICS_FAILURES, ApiError
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.sessions import resolve_session
 from fleetscope.facts.model import LiveStatus
 from fleetscope.i18n.messages import LIVE_UNAVAILABLE
 from fleetscope.ingest.live import LiveHub
 
-router = APIRouter(prefix="/Analytics", tags=["Analytics"])
+router = APIRouter(prefix="/Analytics", tags=["Analytics"], responses=ANALYTICS_FAILURES)
 
 
 def _resolve(request: Request, params: AnalyticsParams) -> AnalyticsScope:

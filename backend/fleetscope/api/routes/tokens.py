@@ -7,13 +7,29 @@ from pydantic import Field
 
 from fleetscope.api.deps import AdminUser, SessionDep, StoreId
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.errors import ApiError
+from fleetscope.api.errors import (
+    INVALID,
+    JSON_BODY_FAILURES,
+    NO_CSRF,
+    NOT_FOUND,
+    NOT_SIGNED_IN,
+    NOT_SUPERUSER,
+    ApiError,
+    failure_responses,
+)
 from fleetscope.appstore.models import ApiToken, Site
 from fleetscope.appstore.schemas import CamelModel, StrictCamelModel
 from fleetscope.i18n.messages import SITE_NOT_FOUND
 from fleetscope.ingest.tokens import create_token, list_tokens, revoke_token
 
-router = APIRouter(prefix="/Sites/{site_id}/tokens", tags=["API tokens"])
+# Superusers only; a site or token id that does not exist is a 404.
+ADMIN_FAILURES = (NOT_SIGNED_IN, NOT_SUPERUSER, NOT_FOUND, INVALID)
+router = APIRouter(
+    prefix="/Sites/{site_id}/tokens",
+    tags=["API tokens"],
+    responses=failure_responses(*ADMIN_FAILURES),
+)
+CHANGE = failure_responses(*ADMIN_FAILURES, NO_CSRF, *JSON_BODY_FAILURES)
 
 
 class TokenCreate(StrictCamelModel):
@@ -49,7 +65,7 @@ def _site(db: SessionDep, site_id: int) -> Site:
     return site
 
 
-@router.post("", response_model=Envelope[TokenCreated], status_code=201)
+@router.post("", response_model=Envelope[TokenCreated], status_code=201, responses=CHANGE)
 def create_site_token(
     site_id: StoreId, body: TokenCreate, _: AdminUser, db: SessionDep
 ) -> Envelope[TokenCreated]:
@@ -62,7 +78,7 @@ def list_site_tokens(site_id: StoreId, _: AdminUser, db: SessionDep) -> Envelope
     return ok([_out(token) for token in list_tokens(db, site=_site(db, site_id))])
 
 
-@router.delete("/{token_id}", response_model=Envelope[TokenOut])
+@router.delete("/{token_id}", response_model=Envelope[TokenOut], responses=CHANGE)
 def revoke_site_token(
     site_id: StoreId, token_id: StoreId, _: AdminUser, db: SessionDep
 ) -> Envelope[TokenOut]:

@@ -17,7 +17,16 @@ from fleetscope.api.deps import (
     require_csrf,
 )
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.errors import ApiError
+from fleetscope.api.errors import (
+    BAD_CREDENTIALS,
+    CHANGE_FAILURES,
+    JSON_BODY_FAILURES,
+    LOGIN_THROTTLED,
+    NO_CSRF,
+    READ_FAILURES,
+    ApiError,
+    failure_responses,
+)
 from fleetscope.appstore.schemas import (
     AppSettingsOut,
     AppSettingsPatch,
@@ -72,7 +81,11 @@ def _clear_session_cookies(response: Response, *, settings: Settings) -> None:
         )
 
 
-@router.post("/login", response_model=Envelope[UserOut])
+@router.post(
+    "/login",
+    response_model=Envelope[UserOut],
+    responses=failure_responses(BAD_CREDENTIALS, LOGIN_THROTTLED, *JSON_BODY_FAILURES),
+)
 def login(
     body: LoginBody,
     request: Request,
@@ -107,7 +120,7 @@ def login(
     return ok(user_out(user))
 
 
-@router.post("/logout", response_model=Envelope[None])
+@router.post("/logout", response_model=Envelope[None], responses=failure_responses(NO_CSRF))
 def logout(
     request: Request, response: Response, db: SessionDep, settings: SettingsDep
 ) -> Envelope[None]:
@@ -121,35 +134,39 @@ def logout(
     return ok(None)
 
 
-@router.get("/me", response_model=Envelope[UserOut])
+@router.get("/me", response_model=Envelope[UserOut], responses=READ_FAILURES)
 def read_me(user: CurrentUser) -> Envelope[UserOut]:
     return ok(user_out(user))
 
 
-@router.patch("/me", response_model=Envelope[UserOut])
+@router.patch("/me", response_model=Envelope[UserOut], responses=CHANGE_FAILURES)
 def update_me(body: UserPatch, user: CurrentUser, db: SessionDep) -> Envelope[UserOut]:
     updated = update_profile(db, user=user, language=body.language, display_name=body.display_name)
     return ok(user_out(updated))
 
 
-@router.get("/settings", response_model=Envelope[AppSettingsOut])
+@router.get("/settings", response_model=Envelope[AppSettingsOut], responses=READ_FAILURES)
 def read_app_settings(user: CurrentUser, db: SessionDep) -> Envelope[AppSettingsOut]:
     return ok(read_settings(db, user=user))
 
 
-@router.patch("/settings", response_model=Envelope[AppSettingsOut])
+@router.patch("/settings", response_model=Envelope[AppSettingsOut], responses=CHANGE_FAILURES)
 def update_app_settings(
     body: AppSettingsPatch, user: CurrentUser, db: SessionDep
 ) -> Envelope[AppSettingsOut]:
     return ok(update_settings(db, user=user, patch=body))
 
 
-@router.get("/dashboard-layout", response_model=Envelope[list[dict[str, Any]]])
+@router.get(
+    "/dashboard-layout", response_model=Envelope[list[dict[str, Any]]], responses=READ_FAILURES
+)
 def read_layout(user: CurrentUser, db: SessionDep) -> Envelope[list[dict[str, Any]]]:
     return ok(read_dashboard_layout(db, user=user))
 
 
-@router.put("/dashboard-layout", response_model=Envelope[list[dict[str, Any]]])
+@router.put(
+    "/dashboard-layout", response_model=Envelope[list[dict[str, Any]]], responses=CHANGE_FAILURES
+)
 def save_layout(
     body: list[DashboardWidget], user: CurrentUser, db: SessionDep
 ) -> Envelope[list[dict[str, Any]]]:

@@ -4,10 +4,11 @@ from fastapi import APIRouter
 
 from fleetscope.api.deps import CurrentUser, SessionDep
 from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.errors import READ_FAILURES
 from fleetscope.appstore.schemas import VehicleOut, vehicle_out
 from fleetscope.appstore.tenants import visible_vehicles
 
-router = APIRouter(prefix="/Vehicles", tags=["Vehicles"])
+router = APIRouter(prefix="/Vehicles", tags=["Vehicles"], responses=READ_FAILURES)
 
 
 @router.get("", response_model=Envelope[list[VehicleOut]])
