@@ -33,6 +33,7 @@ from fleetscope.analytics.periods import DaySpan, local_instant, midnight, perio
 _DAY = timedelta(days=1)
 # "Not clipped": later than the end of any period.
 _NEVER = datetime.max.replace(tzinfo=UTC)
+_UTC_ZONE = ZoneInfo("UTC")
 
 
 def day_end(span: DaySpan, zone: ZoneInfo) -> datetime:
@@ -84,11 +85,13 @@ def site_clips(
     scope: AnalyticsScope, *, now: datetime, previous: bool
 ) -> list[tuple[SiteGroup, datetime]]:
     """Every selected site with the instant T is clipped at there: now for the period, the
-    like-for-like clip for the previous period."""
+    like-for-like clip for the previous period. No site (no vehicle selected): UTC days."""
+    groups = [group for group in scope.sites if not group.excluded] or [
+        SiteGroup(0, _UTC_ZONE, None, excluded=False)
+    ]
     return [
         (group, previous_until(scope.span, zone=group.zone, now=now) if previous else now)
-        for group in scope.sites
-        if not group.excluded
+        for group in groups
     ]
 
 
@@ -106,7 +109,7 @@ class Instants:
 def period_instants(scope: AnalyticsScope, *, now: datetime) -> Instants:
     """Start and end of the period and of the previous period; the end is the clip while
     the period runs. Sites in different zones: the earliest start and the latest end."""
-    zones = [group.zone for group in scope.sites] or [ZoneInfo("UTC")]
+    zones = [group.zone for group in scope.sites] or [_UTC_ZONE]
     now = now.astimezone(UTC)
     previous = scope.span.previous()
     starts = [midnight(scope.span.first, zone) for zone in zones]

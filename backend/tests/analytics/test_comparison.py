@@ -22,7 +22,9 @@ from fleetscope.analytics.failures import ErrorFilter, failures
 from fleetscope.analytics.history import productivity_history
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift
+from fleetscope.analytics.processes import processes
 from fleetscope.analytics.productivity import productivity
+from fleetscope.analytics.workflows import workflows
 from fleetscope.api.analytics_deps import reading
 from fleetscope.facts.model import (
     ErrorEpisode,
@@ -223,6 +225,13 @@ def test_partial_week_against_last_week_so_far(store: FactStore) -> None:
     fleet = data["fleet"]
     _assert_figures(fleet, "kpis", "states", hand)
     _assert_figures(fleet, "previous", "previousStates", hand)
+    # The processes pages read the orders themselves (rows of T, not rollups).
+    with reading(store) as cursor:
+        orders = processes(cursor, _scope(THIS_WEEK, None), now=NOW).fleet
+        table = workflows(cursor, _scope(THIS_WEEK, None), now=NOW, sort=None)
+    assert (orders.current.outcomes.finished, orders.previous.outcomes.finished) == (252, 252)
+    assert orders.previous.cycle.p50_seconds == 20 * 60
+    assert [(w.orders, w.previous_orders) for w in table.workflows] == [(252, 252)]
     assert data["period"] | {"vehicleIds": None} == {
         "from": "2026-11-23",
         "to": "2026-11-29",
@@ -414,3 +423,21 @@ def test_partial_day_against_the_simulators_truth(
         assert entry[key]["ordersFinished"] == len(finished) > 0
         assert entry[key]["errors"] == len(errors)
     assert data["period"]["previousEnd"] == "2026-10-25T14:10:00Z"
+
+
+def test_no_vehicle_selected_draws_utc_days_up_to_now(store: FactStore) -> None:
+    empty = AnalyticsScope(span=THIS_WEEK, combined=True, shift_id="all", vehicles=[], sites=[])
+    with reading(store) as cursor:
+        data = productivity_history(cursor, empty, now=NOW, offline_after=OFFLINE_AFTER).model_dump(
+            by_alias=True, mode="json"
+        )
+    assert [(b["from"], b["partial"]) for b in data["buckets"]] == [
+        ("2026-11-23", False),
+        ("2026-11-24", False),
+        ("2026-11-25", True),
+    ]
+    assert data["kpis"]["ordersFinished"] == [[0, 0, 0]]
+    assert (data["period"]["start"], data["period"]["end"]) == (
+        "2026-11-23T00:00:00Z",
+        "2026-11-25T14:10:00Z",
+    )
