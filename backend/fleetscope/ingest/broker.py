@@ -6,8 +6,8 @@ user and could not write a log file into a root-owned folder; the inherited stde
 descriptor keeps working). ``max_queued_messages`` is raised from Mosquitto's default of
 1,000 so a persistent subscriber that is away for a while (Fleetscope restarting) does not
 lose QoS 1 messages queued for it. ``max_inflight_messages`` stays at its default (20): it
-limits MQTT 3.1.1 clients only, while Fleetscope's MQTT 5 subscriber asks for its window
-with the Receive Maximum of its CONNECT, which Mosquitto grants.
+limits clients that state no window of their own, while Fleetscope's MQTT 5 subscriber
+asks for its window with the Receive Maximum of its CONNECT, which Mosquitto grants.
 """
 
 import shutil
