@@ -21,6 +21,8 @@ from datetime import datetime, timedelta
 from fleetscope.facts.store import FactStore
 from fleetscope.facts.store_batch import DeadLetter, DeadLetterCategory, StoreBatch
 from fleetscope.ingest.messages import RawMessage
+from fleetscope.ingest.registry import RegistryError
+from fleetscope.vda5050.model import DecodeError
 
 TOPIC_KEPT = 1024
 REASON_MAX = 1000
@@ -63,6 +65,23 @@ class DeadLetterGate:
         self.policy = policy
         self._kept = dict(kept)
         self._newest_minute = max((minute for _, minute in kept), default=None)
+
+    def reject(self, batch: StoreBatch, *, raw: RawMessage, error: Exception) -> str:
+        """``raw`` refused with ``error``: decoding's and the registry's, or the fact store's
+        (found by ``isolation``). Adds its dead letter (or drop count); returns the reason."""
+        if isinstance(error, RegistryError):
+            category, reason = DeadLetterCategory.VEHICLE, str(error)
+        elif isinstance(error, DecodeError):
+            category = (
+                DeadLetterCategory.LINE if raw.error is not None else DeadLetterCategory.MESSAGE
+            )
+            reason = str(error)
+        else:
+            category = DeadLetterCategory.STORE
+            reason = f"the fact store cannot store the message: {type(error).__name__}: {error}"
+        reason = bounded_reason(reason or type(error).__name__)
+        self.add(batch, raw=raw, category=category, reason=reason)
+        return reason
 
     def add(
         self,

@@ -4,7 +4,7 @@
 worker in the server, the command itself in ``import`` and ``rebuild``). A batch is written
 in one transaction together with the deriver snapshots, so facts and machine state never
 diverge; if the write fails, the touched derivers are dropped and restored from the last
-committed snapshot on their next message.
+committed snapshot on their next message (``derivers``).
 
 One bad message costs nothing but itself: what decoding or the registry refuses becomes a
 dead letter of the batch (``dead_letters``: bounded in size, rate per source and age), and
@@ -16,15 +16,13 @@ only the offending message is left, which becomes a dead letter naming the store
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from fleetscope.derive import VehicleDeriver
-from fleetscope.derive.config import DerivationConfig, derivation_config
 from fleetscope.facts.model import LiveStatus
 from fleetscope.facts.rawlog import FrameKind, RawFrame
 from fleetscope.facts.store import DedupKey, FactStore, StoreBatch, StoredKey
-from fleetscope.facts.store_batch import DeadLetterCategory
-from fleetscope.ingest.dead_letters import DeadLetterGate, Retention, bounded_reason, minute_of
+from fleetscope.ingest.dead_letters import DeadLetterGate, Retention, minute_of
+from fleetscope.ingest.derivers import Derivers
 from fleetscope.ingest.isolation import is_infrastructural, store_isolating
 from fleetscope.ingest.limits import IngestLimits
 from fleetscope.ingest.live import LiveHub
@@ -72,9 +70,7 @@ class IngestPipeline:
         self.store = store
         self.registry = registry
         self.hub = hub
-        self._offline_after_s = offline_after_s
-        self._derivers: dict[int, VehicleDeriver] = {}
-        self._vehicles: dict[int, VehicleInfo] = {}
+        self._derivers = Derivers(store=store, offline_after_s=offline_after_s)
         self._details: dict[int, tuple[str | None, str | None]] = {}  # model, protocol version
         self._latest_sent = store.latest_sent()
         limits = limits or IngestLimits.from_settings(get_settings())
@@ -123,8 +119,7 @@ class IngestPipeline:
             self._derive(group, batch)
             self.store.write_batch(batch)
         except Exception:
-            for _, _, vehicle, _, _ in group:
-                self._derivers.pop(vehicle.vehicle_id, None)
+            self._derivers.drop(vehicle.vehicle_id for _, _, vehicle, _, _ in group)
             raise
         if self.hub is not None and batch.live:
             self.hub.publish(batch.live.values())
@@ -144,13 +139,9 @@ class IngestPipeline:
             accepted, error=error, attempt=self._store_part, vehicle_of=_vehicle_of
         )
         for (index, _, _, _, raw), refusal in refused:
-            reason = "the fact store cannot store the message: " + (
-                f"{type(refusal).__name__}: {refusal}"
-            )
-            log.warning("dead letter on %s: %s", raw.topic[:200], reason)
             outcome.verdicts[index] = Verdict.REJECTED
-            outcome.reasons[index] = bounded_reason(reason)
-            self._gate.add(batch, raw=raw, category=DeadLetterCategory.STORE, reason=reason)
+            outcome.reasons[index] = self._gate.reject(batch, raw=raw, error=refusal)
+            log.warning("dead letter on %s: %s", raw.topic[:200], outcome.reasons[index])
         self.store.write_batch(
             StoreBatch(dead_letters=batch.dead_letters, dead_letter_drops=batch.dead_letter_drops)
         )
@@ -200,7 +191,7 @@ class IngestPipeline:
                         site_id=raw.site_id,
                     )
             except (DecodeError, RegistryError) as err:
-                self._dead_letter(batch, outcome, index, raw, err)
+                outcome.reasons[index] = self._gate.reject(batch, raw=raw, error=err)
                 continue
             kind = _KIND_TEXT[type(message)]
             sent = header.timestamp
@@ -219,24 +210,6 @@ class IngestPipeline:
             verdicts[index] = accepted_verdict
             candidates.append((index, message, vehicle, key, raw))
         return candidates, probe
-
-    def _dead_letter(
-        self,
-        batch: StoreBatch,
-        outcome: BatchOutcome,
-        index: int,
-        raw: RawMessage,
-        err: DecodeError | RegistryError,
-    ) -> None:
-        reason = bounded_reason(str(err) or type(err).__name__)
-        outcome.reasons[index] = reason
-        if isinstance(err, RegistryError):
-            category = DeadLetterCategory.VEHICLE
-        elif raw.error is not None:
-            category = DeadLetterCategory.LINE
-        else:
-            category = DeadLetterCategory.MESSAGE
-        self._gate.add(batch, raw=raw, category=category, reason=reason)
 
     def _derive(self, accepted: Sequence[_Candidate], batch: StoreBatch) -> None:
         if not accepted:
@@ -258,7 +231,7 @@ class IngestPipeline:
             keys.append(StoredKey(seq, key))
             deriver = derivers.get(vehicle_id)
             if deriver is None:
-                deriver = derivers[vehicle_id] = self._deriver_for(vehicle)
+                deriver = derivers[vehicle_id] = self._derivers.of(vehicle)
                 vehicles[vehicle_id] = vehicle
             deriver.feed_into(message, facts)
             last_seq[vehicle_id] = seq
@@ -294,128 +267,42 @@ class IngestPipeline:
                 vehicle_id=vehicle.vehicle_id, model=model, protocol_version=version
             )
 
-    # --- clock ---------------------------------------------------------------------------
+    # --- clock, rebuild, derivers (``derivers``) -------------------------------------------
 
     def tick(self, *, now: datetime) -> int:
         """Advance every vehicle's clock (offline after silence); returns the facts made.
         Also removes dead letters past their retention (a bounded slice, when due)."""
-        made = self._tick_vehicles(now=now)
-        self._retention.run(now=now)
-        return made
-
-    def _tick_vehicles(self, *, now: datetime) -> int:
-        batch = StoreBatch()
-        ticked = [
-            (vehicle_id, deriver)
-            for vehicle_id, deriver in self._derivers.items()
-            if self._tick_changes(deriver, now=now, batch=batch, vehicle_id=vehicle_id)
-        ]
-        if not ticked:
-            return 0
-        first_seq = self.store.allocate_seq(len(ticked))
-        for offset, (vehicle_id, deriver) in enumerate(ticked):
-            seq = first_seq + offset
-            # Recorded so ``rebuild`` replays the tick at the same point of the stream.
-            batch.frames.append(RawFrame(FrameKind.TICK, seq, now, vehicle_id))
-            batch.snapshots[vehicle_id] = (deriver.snapshot(), seq)
-            batch.live[vehicle_id] = deriver.live()
+        batch = self._derivers.tick_batch(now=now)
         self._commit(batch)
+        self._retention.run(now=now)
         return len(batch.facts)
-
-    def _tick_changes(
-        self, deriver: VehicleDeriver, *, now: datetime, batch: StoreBatch, vehicle_id: int
-    ) -> bool:
-        before = deriver.live()
-        facts = deriver.tick(now=now)
-        batch.facts.extend(facts)
-        return bool(facts) or deriver.live() != before
-
-    # --- rebuild -------------------------------------------------------------------------
 
     def replay(self, frames: Sequence[RawFrame]) -> int:
         """Rebuild: feed stored frames (arrival order) to the derivers; returns frames skipped.
 
         Writes facts, rollups and snapshots but no raw data (the frames are already stored).
         """
-        batch = StoreBatch()
-        last_seq: dict[int, int] = {}
-        skipped = 0
-        for frame in frames:
-            try:
-                vehicle = self._vehicles.get(frame.vehicle_id) or self.registry.by_id(
-                    frame.vehicle_id
-                )
-                if not self.store.known_zone(vehicle.vehicle_id):
-                    batch.zones[vehicle.vehicle_id] = (vehicle.site_id, vehicle.time_zone)
-                deriver = self._deriver_for(vehicle)
-                if frame.kind is FrameKind.TICK:
-                    batch.facts.extend(deriver.tick(now=frame.received_at))
-                else:
-                    message = decode(
-                        frame.topic,
-                        frame.payload,
-                        received_at=frame.received_at,
-                        limits=self._replay_limits,
-                    )
-                    batch.facts.extend(deriver.feed(message))
-            except (DecodeError, RegistryError) as err:
-                log.warning("rebuild skips frame %d: %s", frame.seq, err)
-                skipped += 1
-                continue
-            last_seq[frame.vehicle_id] = frame.seq
-        for vehicle_id, seq in last_seq.items():
-            deriver = self._derivers[vehicle_id]
-            batch.snapshots[vehicle_id] = (deriver.snapshot(), seq)
-            batch.live[vehicle_id] = deriver.live()
+        batch, skipped = self._derivers.replay_batch(
+            frames, registry=self.registry, limits=self._replay_limits
+        )
         self._commit(batch)
         return skipped
 
-    # --- derivers ------------------------------------------------------------------------
-
     def restore_all(self, vehicle_ids: Sequence[int]) -> None:
         """Load the derivers of these vehicles now, so clock ticks reach them before a message."""
-        for vehicle_id in vehicle_ids:
-            if vehicle_id in self._derivers:
-                continue
-            try:
-                vehicle = self.registry.by_id(vehicle_id)
-            except RegistryError:
-                continue
-            self._deriver_for(vehicle)
+        self._derivers.restore_all(self.registry, vehicle_ids)
 
     def live_statuses(self) -> list[LiveStatus]:
-        return [deriver.live() for deriver in self._derivers.values()]
+        return self._derivers.live_statuses()
 
     def reset(self) -> None:
         self._derivers.clear()
-        self._vehicles.clear()
-
-    def _config(self, vehicle: VehicleInfo) -> DerivationConfig:
-        return derivation_config(
-            offline_after_s=self._offline_after_s, workflow_rules=vehicle.workflow_rules
-        )
-
-    def _deriver_for(self, vehicle: VehicleInfo) -> VehicleDeriver:
-        deriver = self._derivers.get(vehicle.vehicle_id)
-        if deriver is not None:
-            return deriver
-        snapshot: dict[str, Any] | None = self.store.load_snapshot(vehicle.vehicle_id)
-        config = self._config(vehicle)
-        if snapshot is None:
-            deriver = VehicleDeriver(vehicle_id=vehicle.vehicle_id, config=config)
-        else:
-            deriver = VehicleDeriver.restore(snapshot, config=config)
-        self._derivers[vehicle.vehicle_id] = deriver
-        self._vehicles[vehicle.vehicle_id] = vehicle
-        return deriver
 
     def _commit(self, batch: StoreBatch) -> None:
-        touched = set(batch.snapshots)
         try:
             self.store.write_batch(batch)
         except Exception:
-            for vehicle_id in touched:
-                self._derivers.pop(vehicle_id, None)
+            self._derivers.drop(batch.snapshots)
             raise
         if self.hub is not None and batch.live:
             self.hub.publish(batch.live.values())
