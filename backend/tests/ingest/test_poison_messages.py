@@ -256,3 +256,22 @@ def test_a_flood_of_bad_lines_keeps_a_capped_number_and_counts_the_rest(
     everything = client.get("/v2/DeadLetters", params=ends)
     assert everything.status_code == 200 and everything.json()["data"]["count"] == 1000
     assert client.get("/v2/DeadLetters", params={"category": "nonsense"}).status_code == 422
+
+
+@http
+def test_only_a_failing_store_answers_503_with_retry_after(
+    app: FastAPI, client: TestClient, seeded: DemoData, login: Any
+) -> None:
+    login(client, SUPERUSER)
+    token = _token(client, seeded.site_ids["Hamburg DC"])
+    start = datetime(2026, 1, 12, 8, 0, tzinfo=UTC)
+    good = [_line(message) for message in _good(1, start)]
+    app.state.ingestion.store.close()  # as a store whose disk went away
+    response = client.post(
+        "/v2/Ingest/vda5050",
+        content=b"\n".join(good),
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "5"
+    assert "please send the same request again" in response.json()["msg"]
