@@ -35,22 +35,17 @@ CREATE_TABLE = f"""CREATE TABLE {TABLE} (
 )"""
 
 # The same test in SQL over ``state_intervals`` columns (integer microseconds: exact).
-SPANNED_SQL = (
-    f"(state = 'offline' AND epoch_us(end_at) - epoch_us(start_at) > {LONG_OFFLINE_US})"
-)
+SPANNED_SQL = f"(state = 'offline' AND epoch_us(end_at) - epoch_us(start_at) > {LONG_OFFLINE_US})"
 
 Span = tuple[int, datetime, datetime]  # vehicle, start, end
 
 
 def is_spanned(interval: StateInterval) -> bool:
     """Whether ``interval`` is kept here instead of in the rollup rows."""
-    return (
-        interval.state is VehicleState.OFFLINE and interval.end - interval.start > LONG_OFFLINE
-    )
+    return interval.state is VehicleState.OFFLINE and interval.end - interval.start > LONG_OFFLINE
 
 
 def append(connection: duckdb.DuckDBPyConnection, spans: list[Span]) -> None:
     """Store a batch's spans (in the caller's transaction)."""
     with connection.appender(TABLE) as appender:
         appender.append_rows(spans)
-
