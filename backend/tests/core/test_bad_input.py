@@ -1,0 +1,304 @@
+"""Bad input is a 4xx that names the field, never a 500; an empty period is data, not an
+error; saved settings obey the rules of the analysis parameters they stand in for."""
+
+from datetime import date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from fleetscope.analytics.battery_measures import regrouped
+from fleetscope.analytics.param_rules import EARLIEST_DAY, LATEST_DAY, MAX_PERIOD_DAYS
+from fleetscope.appstore.db import SessionFactory
+from fleetscope.appstore.models import UserSettings
+from fleetscope.demo.seed import DemoData
+from fleetscope.facts.battery_hours import MEASURE_COLUMNS
+from tests.core.support import CUSTOMER, CUSTOMER2, SUPERUSER, LoginFn, envelope_error
+
+STORE_ID_LIMIT = 2**63  # the app store's ids are signed 64-bit integers
+
+
+def _current_week() -> tuple[str, str]:
+    today = datetime.now(ZoneInfo("Europe/Berlin")).date()
+    monday = today - timedelta(days=today.weekday())
+    return monday.isoformat(), (monday + timedelta(days=6)).isoformat()
+
+
+def _analytics_paths(client: TestClient) -> list[str]:
+    """Every analytics GET of the OpenAPI document, path parameters filled in."""
+    paths = client.get("/v2/openapi.json").json()["paths"]
+    return sorted(
+        path.replace("{workflow}", "Picking").replace("{actionType}", "pick")
+        for path, operations in paths.items()
+        if path.startswith("/v2/Analytics/") and "get" in operations
+    )
+
+
+def _wait_for_fact_index(app: FastAPI) -> None:
+    # Battery reads the hourly rows the index keeps in memory once it has warmed up.
+    index = app.state.fact_index
+    assert index is None or index.wait_until_warm(timeout=30)
+
+
+# --- An empty period ----------------------------------------------------------------------------
+
+
+def test_regrouping_no_units_gives_no_groups() -> None:
+    keys = np.zeros(0, dtype=np.int64)
+    units = {name: np.zeros(0) for name in MEASURE_COLUMNS}
+    grouped_keys, grouped = regrouped(keys, units)
+    assert grouped_keys.tolist() == []
+    assert {name: values.tolist() for name, values in grouped.items()} == {
+        name: [] for name in MEASURE_COLUMNS
+    }
+
+
+@pytest.mark.parametrize("query", ["", "?from=2024-03-04&to=2024-03-10&combined=true"])
+def test_battery_of_a_period_without_data_is_empty_and_says_why(
+    app: FastAPI, client: TestClient, seeded: DemoData, login: LoginFn, query: str
+) -> None:
+    login(client, CUSTOMER2)
+    _wait_for_fact_index(app)
+    response = client.get(f"/v2/Analytics/Battery{query}")
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    assert [series["points"] for series in data["series"]] == [[]] * len(data["series"])
+    for entry in [*data["entries"], data["fleet"]]:
+        for figures in (entry["current"], entry["previous"]):
+            # As productivity says it: all of T without data, and no figure.
+            assert figures["noDataSeconds"] == pytest.approx(figures["periodSeconds"], abs=1e-3)
+            assert figures["meanCharge"] is None
+            assert figures["healthLatest"] is None
+            assert figures["sessions"]["count"] == 0
+    if query:  # a past week: T is 7 days of each of customer2's 4 vehicles (no DST change)
+        assert data["fleet"]["current"]["periodSeconds"] == 4 * 7 * 86400
+
+
+# --- Days outside the calendar an analysis can cover --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "msg"),
+    [
+        (
+            "from=0001-01-01&to=0001-01-07",
+            "from: Input should be greater than or equal to 1970-01-01; "
+            "to: Input should be greater than or equal to 1970-01-01",
+        ),
+        (
+            "from=9999-12-25&to=9999-12-31",
+            "from: Input should be less than or equal to 2999-12-31; "
+            "to: Input should be less than or equal to 2999-12-31",
+        ),
+        ("from=2026-01-01&to=9999-12-31", "to: Input should be less than or equal to 2999-12-31"),
+    ],
+)
+def test_days_outside_the_calendar_are_a_422_naming_the_field_on_every_analytics_call(
+    client: TestClient, seeded: DemoData, login: LoginFn, query: str, msg: str
+) -> None:
+    login(client, SUPERUSER)
+    paths = _analytics_paths(client)
+    assert len(paths) >= 12
+    for path in paths:
+        response = client.get(f"{path}?{query}")
+        assert (response.status_code, response.json()) == (422, envelope_error(msg)), path
+
+
+def test_the_first_and_last_day_are_allowed(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    login(client, CUSTOMER2)
+    for first in (EARLIEST_DAY, LATEST_DAY - timedelta(days=6)):
+        last = first + timedelta(days=6)
+        response = client.get(f"/v2/Analytics/Productivity?from={first}&to={last}")
+        assert response.status_code == 200, response.text
+        assert response.json()["data"]["period"]["to"] == last.isoformat()
+
+
+def test_a_day_out_of_range_is_explained_in_german(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    login(client, CUSTOMER2)
+    response = client.get("/v2/Analytics/Failures?to=0001-01-01", headers={"Accept-Language": "de"})
+    assert (response.status_code, response.json()) == (
+        422,
+        envelope_error("to: muss mindestens 1970-01-01 sein"),
+    )
+
+
+# --- Ids beyond the store's integers -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "field"),
+    [
+        ("GET", f"/v2/Sites/{STORE_ID_LIMIT}/tokens", "site_id"),
+        ("POST", f"/v2/Sites/{STORE_ID_LIMIT}/tokens", "site_id"),
+        ("DELETE", f"/v2/Sites/1/tokens/{STORE_ID_LIMIT}", "token_id"),
+        ("DELETE", f"/v2/Sites/{2**64}/tokens/1", "site_id"),
+    ],
+)
+def test_an_id_beyond_the_store_is_a_422_naming_it(
+    client: TestClient, seeded: DemoData, login: LoginFn, method: str, path: str, field: str
+) -> None:
+    login(client, SUPERUSER)
+    response = client.request(method, path, json={"name": "x"} if method == "POST" else None)
+    assert (response.status_code, response.json()) == (
+        422,
+        envelope_error(f"{field}: Input should be less than or equal to {STORE_ID_LIMIT - 1}"),
+    )
+
+
+def test_the_largest_id_of_the_store_is_simply_not_found(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    login(client, SUPERUSER)
+    response = client.get(f"/v2/Sites/{STORE_ID_LIMIT - 1}/tokens")
+    assert (response.status_code, response.json()) == (
+        404,
+        envelope_error(f"site {STORE_ID_LIMIT - 1} not found"),
+    )
+
+
+# --- Saved settings by the rules of the analysis parameters ------------------------------------
+
+
+def _patch_settings(client: TestClient, body: Any) -> tuple[int, dict[str, Any]]:
+    response = client.patch("/v2/User/settings", json=body)
+    return response.status_code, response.json()
+
+
+@pytest.mark.parametrize(
+    ("selector", "msg"),
+    [
+        (
+            {"from": "2000-01-01", "to": "2026-11-20"},  # 9,821 days
+            "dateSelector: the period has 9821 days; at most 400 are allowed",
+        ),
+        (
+            {"from": "0001-01-01"},
+            "dateSelector.from: Input should be greater than or equal to 1970-01-01",
+        ),
+        (
+            {"to": "9999-12-31"},
+            "dateSelector.to: Input should be less than or equal to 2999-12-31",
+        ),
+        (
+            {"workflowShift": "x" * 65},
+            "dateSelector.workflowShift: String should have at most 64 characters",
+        ),
+    ],
+)
+def test_settings_that_analytics_would_refuse_are_refused_and_nothing_is_stored(
+    client: TestClient, seeded: DemoData, login: LoginFn, selector: dict[str, str], msg: str
+) -> None:
+    login(client, CUSTOMER)
+    before = client.get("/v2/User/settings").json()
+    assert _patch_settings(client, {"dateSelector": selector}) == (422, envelope_error(msg))
+    assert client.get("/v2/User/settings").json() == before
+    assert client.get("/v2/Analytics/Productivity").status_code == 200
+
+
+def test_the_longest_period_analytics_take_can_be_saved(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    login(client, CUSTOMER)
+    first = date(2025, 1, 1)
+    last = first + timedelta(days=MAX_PERIOD_DAYS - 1)
+    status, _ = _patch_settings(
+        client, {"dateSelector": {"from": first.isoformat(), "to": last.isoformat()}}
+    )
+    assert status == 200
+    period = client.get("/v2/Analytics/Productivity").json()["data"]["period"]
+    assert (period["from"], period["to"], period["days"]) == (
+        first.isoformat(),
+        last.isoformat(),
+        MAX_PERIOD_DAYS,
+    )
+
+
+def test_more_selected_vehicles_than_analytics_take_are_refused(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    login(client, CUSTOMER)
+    status, body = _patch_settings(client, {"selectedMachines": list(range(1, 2002))})
+    assert (status, body["msg"]) == (
+        422,
+        "selectedMachines: List should have at most 2000 items after validation, not 2001",
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "last"),
+    [
+        (date(2000, 1, 1), date(2026, 11, 20)),  # longer than 400 days
+        (date(1, 1, 1), date(1, 1, 5)),  # before the calendar of analyses
+        (date(2026, 5, 3), date(2026, 5, 1)),  # reversed
+    ],
+)
+def test_a_stored_period_that_breaks_the_rules_falls_back_to_the_current_week(
+    client: TestClient,
+    seeded: DemoData,
+    login: LoginFn,
+    session_factory: SessionFactory,
+    first: date,
+    last: date,
+) -> None:
+    """Rows saved before the rules (or under older ones) must not break analytics."""
+    login(client, CUSTOMER)
+    with session_factory() as session:
+        session.add(
+            UserSettings(
+                user_id=seeded.user_ids[CUSTOMER],
+                date_mode="custom",
+                date_from=first,
+                date_to=last,
+                combined=False,
+                workflow_shift="all",
+                selected_machines=[],
+                onboarding_watched=False,
+            )
+        )
+        session.commit()
+    monday, sunday = _current_week()
+    selector = client.get("/v2/User/settings").json()["data"]["dateSelector"]
+    assert (selector["from"], selector["to"]) == (monday, sunday)
+    response = client.get("/v2/Analytics/Productivity")
+    assert response.status_code == 200, response.text
+    period = response.json()["data"]["period"]
+    assert (period["from"], period["to"]) == (monday, sunday)
+    # A query's own period still counts, and a new valid period can be saved over the old.
+    explicit = client.get("/v2/Analytics/Productivity?from=2026-03-02&to=2026-03-08")
+    assert explicit.json()["data"]["period"]["days"] == 7
+    assert _patch_settings(client, {"dateSelector": {"from": "2026-03-02"}})[0] == 200
+
+
+# --- The OpenAPI document lists the failures -----------------------------------------------------
+
+
+def test_every_operation_documents_its_failures_with_the_envelope(client: TestClient) -> None:
+    document = client.get("/v2/openapi.json").json()
+    failure = {"$ref": "#/components/schemas/Failure"}
+    public = {("post", "/v2/User/login"), ("post", "/v2/User/logout")}
+    token_only = {("post", "/v2/Ingest/vda5050")}
+    checked = 0
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            failures = {int(code) for code in responses if not code.startswith("2")}
+            for code in failures:
+                schema = responses[str(code)]["content"]["application/json"]["schema"]
+                assert schema == failure, (method, path, code)
+            assert 503 in failures, (method, path)  # admission control, for every call
+            if (method, path) not in public:
+                assert 401 in failures, (method, path)
+            changes = method in {"post", "put", "patch", "delete"}
+            if changes and (method, path) not in public | token_only:
+                assert 403 in failures, (method, path)  # CSRF
+            if operation.get("parameters") or "requestBody" in operation:
+                assert 422 in failures, (method, path)
+            checked += 1
+    assert checked >= 30
