@@ -6,11 +6,9 @@ in one transaction together with the deriver snapshots, so facts and machine sta
 diverge; if the write fails, the touched derivers are dropped and restored from the last
 committed snapshot on their next message (``derivers``).
 
-One bad message costs nothing but itself: what decoding or the registry refuses becomes a
-dead letter of the batch (``dead_letters``: bounded in size, rate per source and age), and
-if the write of a batch still fails for a reason of its own, ``isolation`` splits it until
-only the offending message is left, which becomes a dead letter naming the store's error.
-``process`` raises only for a failure of the store itself (a retry can fix it).
+One bad message costs nothing but itself: what decoding or the registry refuses is a dead
+letter (``dead_letters``); a batch whose write still fails is split (``isolation``) until the
+offending message alone is one. ``process`` raises only when the store itself fails.
 """
 
 import logging
@@ -52,10 +50,6 @@ _KIND_TEXT: dict[type, str] = {
 }
 
 
-def _vehicle_of(candidate: _Candidate) -> int:
-    return candidate[2].vehicle_id
-
-
 class IngestPipeline:
     def __init__(
         self,
@@ -81,8 +75,6 @@ class IngestPipeline:
             policy=limits.dead_letters, kept=store.dead_letters_kept_since(since=since)
         )
         self._retention = Retention(store=store, retention=limits.dead_letters.retention)
-
-    # --- messages ------------------------------------------------------------------------
 
     def process(self, messages: Sequence[RawMessage]) -> BatchOutcome:
         """Ingest one batch (one transaction); returns a verdict per message, in order."""
@@ -112,9 +104,8 @@ class IngestPipeline:
         return outcome
 
     def _store(self, group: Sequence[_Candidate], batch: StoreBatch) -> None:
-        """Derive ``group`` into ``batch`` and write it in one transaction. On failure the
-        derivers it touched are dropped (their next message restores the last committed
-        snapshot) and the error is raised."""
+        """Derive ``group`` into ``batch``, write it in one transaction; if that fails, drop
+        the derivers it touched (restored from their snapshots) and raise."""
         try:
             self._derive(group, batch)
             self.store.write_batch(batch)
@@ -136,7 +127,7 @@ class IngestPipeline:
         together. If even that fails, the store fails and the error is raised."""
         log.warning("ingest batch of %d messages failed, isolating: %r", len(accepted), error)
         refused = store_isolating(
-            accepted, error=error, attempt=self._store_part, vehicle_of=_vehicle_of
+            accepted, error=error, attempt=self._store_part, vehicle_of=lambda c: c[2].vehicle_id
         )
         for (index, _, _, _, raw), refusal in refused:
             outcome.verdicts[index] = Verdict.REJECTED
@@ -279,9 +270,7 @@ class IngestPipeline:
 
     def replay(self, frames: Sequence[RawFrame]) -> int:
         """Rebuild: feed stored frames (arrival order) to the derivers; returns frames skipped.
-
-        Writes facts, rollups and snapshots but no raw data (the frames are already stored).
-        """
+        Writes facts, rollups and snapshots but no raw data (the frames are already stored)."""
         batch, skipped = self._derivers.replay_batch(
             frames, registry=self.registry, limits=self._replay_limits
         )
