@@ -26,7 +26,6 @@ from fleetscope.ingest.limits import IngestLimits
 from fleetscope.ingest.live import LiveHub
 from fleetscope.ingest.messages import BatchOutcome, RawMessage, Verdict
 from fleetscope.ingest.registry import RegistryError, VehicleInfo, VehicleRegistry
-from fleetscope.settings import get_settings
 from fleetscope.vda5050.decode import decode
 from fleetscope.vda5050.model import (
     ConnectionMessage,
@@ -57,17 +56,16 @@ class IngestPipeline:
         store: FactStore,
         registry: VehicleRegistry,
         offline_after_s: float,
+        limits: IngestLimits,
         hub: LiveHub | None = None,
-        limits: IngestLimits | None = None,
     ) -> None:
-        """``limits``: decode's bounds and the dead letters' (the settings' when None)."""
+        """``limits``: decode's bounds and the dead letters' (``IngestLimits.from_settings``)."""
         self.store = store
         self.registry = registry
         self.hub = hub
         self._derivers = Derivers(store=store, offline_after_s=offline_after_s)
         self._details: dict[int, tuple[str | None, str | None]] = {}  # model, protocol version
         self._latest_sent = store.latest_sent()
-        limits = limits or IngestLimits.from_settings(get_settings())
         self._limits = limits.decode
         self._replay_limits = limits.decode.for_replay()
         since = minute_of(datetime.now(UTC)) - timedelta(minutes=1)

@@ -13,6 +13,7 @@ from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.models import Site
 from fleetscope.facts.store import FactStore
 from fleetscope.ingest.client_id import resolve_client_id
+from fleetscope.ingest.limits import IngestLimits
 from fleetscope.ingest.live import LiveHub
 from fleetscope.ingest.mqtt import MAX_RECEIVE_MAXIMUM, MqttSubscriber, parse_broker_url
 from fleetscope.ingest.pipeline import IngestPipeline
@@ -61,6 +62,7 @@ def build_pipeline(
         store=store,
         registry=registry,
         offline_after_s=settings.offline_after_seconds,
+        limits=IngestLimits.from_settings(settings),
         hub=hub,
     )
 
