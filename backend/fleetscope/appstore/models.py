@@ -172,6 +172,8 @@ class UserSettings(Base):
     date_mode: Mapped[str] = mapped_column(String(10), default="week")
     date_from: Mapped[date | None] = mapped_column(Date, default=None)
     date_to: Mapped[date | None] = mapped_column(Date, default=None)
+    # A relative range by name (schemas.RelativeRange); None: the period is date_from..date_to.
+    relative_range: Mapped[str | None] = mapped_column(String(24), default=None)
     combined: Mapped[bool] = mapped_column(Boolean, default=False)
     workflow_shift: Mapped[str] = mapped_column(String(64), default="all")
     selected_machines: Mapped[list[Any]] = mapped_column(JSON, default=list)

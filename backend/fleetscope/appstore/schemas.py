@@ -11,6 +11,21 @@ from fleetscope.appstore.models import Role, Site, User, Vehicle
 
 Language = Literal["en", "de"]
 DateMode = Literal["day", "week", "month", "year", "custom"]
+# The ranges people think in (product.md section 4); saved by name, so they stay relative:
+# the client turns one into days (and a shift) for its own clock and the site's time zone.
+RelativeRange = Literal[
+    "today",
+    "yesterday",
+    "currentShift",
+    "previousShift",
+    "last24Hours",
+    "last7Days",
+    "thisWeekSoFar",
+    "lastWeek",
+    "thisMonthSoFar",
+    "lastMonth",
+    "thisYearSoFar",
+]
 LANGUAGES: tuple[Language, ...] = ("en", "de")
 
 
@@ -76,6 +91,10 @@ class DateSelector(CamelModel):
     to: date
     combined: bool
     workflow_shift: str
+    # Only in the answer while a relative range is saved (from/to: the days it gave then).
+    relative_range: RelativeRange | None = Field(
+        default=None, exclude_if=lambda value: value is None
+    )
 
 
 class AppSettingsOut(CamelModel):
@@ -91,6 +110,8 @@ class DateSelectorPatch(StrictCamelModel):
     to: AnalysisDay | None = None
     combined: bool | None = None
     workflow_shift: str | None = Field(default=None, min_length=1, max_length=MAX_SHIFT_ID_LENGTH)
+    # Given: the period is kept relative; from/to without it: a fixed period from then on.
+    relative_range: RelativeRange | None = None
 
 
 class AppSettingsPatch(StrictCamelModel):

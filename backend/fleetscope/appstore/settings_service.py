@@ -18,6 +18,7 @@ from fleetscope.appstore.schemas import (
     DashboardWidget,
     DateMode,
     DateSelector,
+    RelativeRange,
 )
 from fleetscope.appstore.tenants import visible_shift_ids, visible_vehicle_ids
 from fleetscope.i18n.messages import (
@@ -31,6 +32,7 @@ from fleetscope.i18n.messages import (
 )
 
 DATE_MODES: tuple[DateMode, ...] = get_args(DateMode)
+RELATIVE_RANGES: tuple[RelativeRange, ...] = get_args(RelativeRange)
 DEFAULT_MODE: DateMode = "week"
 DEFAULT_DAYS = 7
 MAX_WIDGETS = 40
@@ -82,6 +84,12 @@ def _saved_period(row: UserSettings) -> tuple[date, date]:
     return monday, monday + timedelta(days=DEFAULT_DAYS - 1)
 
 
+def _saved_relative_range(row: UserSettings) -> RelativeRange | None:
+    # A name a later version no longer offers reads as the fixed period saved with it.
+    name = row.relative_range
+    return next((known for known in RELATIVE_RANGES if known == name), None)
+
+
 def _view(row: UserSettings, *, visible_ids: set[int]) -> AppSettingsOut:
     date_from, date_to = _saved_period(row)
     return AppSettingsOut(
@@ -91,6 +99,7 @@ def _view(row: UserSettings, *, visible_ids: set[int]) -> AppSettingsOut:
             to=date_to,
             combined=row.combined,
             workflow_shift=row.workflow_shift,
+            relative_range=_saved_relative_range(row),
         ),
         # A vehicle the user lost access to disappears from the saved selection.
         selected_machines=[int(v) for v in row.selected_machines if v in visible_ids],
@@ -140,6 +149,9 @@ def update_settings(session: Session, *, user: User, patch: AppSettingsPatch) ->
             # Once a user sets a period it is kept as chosen, no longer rolling.
             row.date_from = selector.from_ or current.from_
             row.date_to = selector.to or current.to
+            row.relative_range = selector.relative_range
+        elif selector.relative_range is not None:
+            row.relative_range = selector.relative_range
         if selector.combined is not None:
             row.combined = selector.combined
         if selector.workflow_shift is not None:
