@@ -12,18 +12,22 @@ organizations measure the delay from a message's timestamp to its tile arriving.
 
 Per level: page time p50/p95/p99 (from the first call to the last answer, waits included),
 pages, requests, 503 answers, refused pages, errors (any other non-2xx answer or transport
-failure), the slowest request, the server process's CPU (in cores; ingestion included),
-the whole machine's busy share and load average, and the statusboard delay (p50, p95,
-max). Levels run one after another on the same server; the last is 200 users without
-think time. Loopback only; every level ends after ``--seconds``. Prints a Markdown table;
-asserts nothing.
+failure), the slowest request, the CPU of the server process (ingestion included) and of
+this client in cores, the whole machine's busy share and load average, and the
+statusboard delay (p50, p95, max). Levels run one after another on the same server; the
+last is 200 users without think time. ``--flood RATE`` adds that many state messages per
+second of 50 more vehicles during each level (QoS 0 to the demo's Mosquitto, from a
+process of its own): whether heavy ingestion slows the pages, and API load the ingestion.
+Loopback only; every level ends after ``--seconds``. Prints a Markdown table; asserts
+nothing.
 
     .venv/bin/python benchmarks/bench_load.py [--users 25,50,100,200] [--seconds 60]
-        [--days 30] [--port PORT] [--no-think-users 200]
+        [--days 30] [--port PORT] [--no-think-users 200] [--flood 0] [--nice 0]
 """
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import signal
@@ -41,6 +45,8 @@ from zoneinfo import ZoneInfo
 
 import httpx2
 import orjson
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 FLEETSCOPE = Path(sys.executable).parent / "fleetscope"  # of the environment running this
@@ -74,7 +80,7 @@ PERIOD_DAYS = (7, 30)
 THINK_S = (5.0, 10.0)
 SLOW_REQUEST_S = 10.0
 REQUEST_TIMEOUT_S = 30.0
-RETRY_AFTER_CAP_S = 5.0
+RETRY_AFTER_CAP_S = 4.0  # as the web app (frontend/src/api/busyRetry.ts)
 CONNECTIONS_PER_USER = 6  # as a browser opens to one host
 
 
@@ -171,6 +177,60 @@ def machine_cpu() -> tuple[int, int]:
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
     idle = values[3] + values[4]
     return sum(values) - idle, sum(values)
+
+
+# --- extra ingestion ---------------------------------------------------------------------
+
+FLOOD_VEHICLES = 50
+FLOOD_SERIAL = "LOAD-{:02d}"  # new vehicles of the demo's Hamburg site (interface uagv)
+
+
+def broker_port(data_dir: Path) -> int:
+    """The port of the demo's private Mosquitto (its configuration file)."""
+    for line in (data_dir / "mosquitto" / "mosquitto.conf").read_text().splitlines():
+        if line.startswith("listener "):
+            return int(line.split()[1])
+    raise SystemExit("the demo's Mosquitto has no listener")
+
+
+def flood(port: int, rate: float, seconds: float) -> None:
+    """States of ``FLOOD_VEHICLES`` more vehicles at ``rate`` messages/s, timestamped now,
+    QoS 0 as vehicles send them; in a process of its own, for ``seconds``."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-load-flood")
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    started = time.monotonic()
+    sent = 0
+    while (elapsed := time.monotonic() - started) < seconds:
+        due = int(elapsed * rate)
+        for number in range(sent, due):
+            vehicle = number % FLOOD_VEHICLES
+            serial = FLOOD_SERIAL.format(vehicle + 1)
+            state = {
+                "headerId": number // FLOOD_VEHICLES + 1,
+                "timestamp": datetime.now().astimezone().isoformat(timespec="milliseconds"),
+                "version": "2.0.0",
+                "manufacturer": "BenchLoad",
+                "serialNumber": serial,
+                "orderId": "",
+                "orderUpdateId": 0,
+                "lastNodeId": "",
+                "lastNodeSequenceId": 0,
+                "nodeStates": [],
+                "edgeStates": [],
+                "driving": number % 7 < 4,
+                "actionStates": [],
+                "batteryState": {"batteryCharge": 90 - number % 50, "charging": False},
+                "operatingMode": "AUTOMATIC",
+                "errors": [],
+                "safetyState": {"eStop": "NONE", "fieldViolation": False},
+            }
+            topic = f"uagv/v2/BenchLoad/{serial}/state"
+            client.publish(topic, orjson.dumps(state), qos=0)
+        sent = max(sent, due)
+        time.sleep(0.01)
+    client.loop_stop()
+    client.disconnect()
 
 
 # --- the users ---------------------------------------------------------------------------
@@ -307,10 +367,17 @@ async def run_level(
     retries: int,
     server_pid: int,
     delays: StreamDelays,
+    flood_to: tuple[int, float] | None,
 ) -> dict[str, float | int | str]:
     tally = Tally()
     delays.delays.clear()
     delays.recording = True
+    flooding = None
+    if flood_to is not None:
+        flooding = multiprocessing.get_context("spawn").Process(
+            target=flood, args=(*flood_to, seconds), daemon=True
+        )
+        flooding.start()
     cpu_before, machine_before = process_cpu_s(server_pid), machine_cpu()
     client_before = time.process_time()
     started = time.monotonic()
@@ -323,11 +390,14 @@ async def run_level(
     )
     wall = time.monotonic() - started
     delays.recording = False
+    if flooding is not None:
+        flooding.join(timeout=30)
     busy, total = (a - b for a, b in zip(machine_cpu(), machine_before, strict=True))
     times = tally.page_times
     return {
         "users": level.users,
         "think": "5-10 s" if level.think else "none",
+        "flood": f"+{flood_to[1]:g} msg/s" if flood_to else "",
         "pages": len(times) + tally.refused_pages,
         "p50": statistics.median(times) if times else float("nan"),
         "p95": percentile(times, 0.95),
@@ -354,7 +424,7 @@ async def run_level(
 
 def print_row(row: dict[str, float | int | str]) -> None:
     print(
-        f"| {row['users']} | {row['think']} | {row['pages']} | "
+        f"| {row['users']} | {row['think']} {row['flood']} | {row['pages']} | "
         f"{row['p50']:.2f} / {row['p95']:.2f} / {row['p99']:.2f} s | {row['requests']} | "
         f"{row['busy503']} | {row['refused']} ({100 * float(row['refused_share']):.1f} %) | "
         f"{row['errors']} ({row['server_errors']} 5xx) | {row['slowest']:.2f} s | "
@@ -401,6 +471,7 @@ async def run(args: argparse.Namespace, server_pid: int) -> None:
                 retries=args.retries,
                 server_pid=server_pid,
                 delays=delays,
+                flood_to=(broker_port(args.data), args.flood) if args.flood else None,
             )
             print_row(row)
             await asyncio.sleep(args.pause)
@@ -419,6 +490,12 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=5.0, help="seconds between levels")
     parser.add_argument("--retries", type=int, default=3, help="retries of a 503, as the app")
     parser.add_argument("--days", type=int, default=30, help="days of demo history")
+    parser.add_argument(
+        "--flood",
+        type=float,
+        default=0.0,
+        help=f"messages/s of {FLOOD_VEHICLES} more vehicles published during each level",
+    )
     parser.add_argument("--port", type=int, default=0, help="default: a free one")
     parser.add_argument("--data", type=Path, default=REPOSITORY / "var" / "bench-load")
     parser.add_argument(
