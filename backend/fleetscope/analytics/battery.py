@@ -3,14 +3,15 @@ equivalent full cycles, health trend, time below 20 %, charging share, energy.
 
 Definitions (product.md section 3; samples and sessions as the derivation records them):
 - charge and health (SoH) over time per vehicle, downsampled: ``battery_series``;
-- charge sessions starting in T, depth of discharge, equivalent full cycles and energy:
-  ``battery_sessions``;
+- charge sessions starting in T, depth of discharge and energy: ``battery_sessions``;
+- equivalent full cycles: the percentage points discharged inside T / 100, summed from
+  report to report (the samples' ``discharged``: charging alone makes 0);
 - health (SoH): the latest sample in T and the least-squares slope over T, per 30 days
   (the fitted line is also the health series' trend);
 - time below 20 %: from each sample under 20 % in T to the vehicle's next sample (in T or
   not), each step capped at ``offline_after`` (longer silence is no data, not time at low
-  charge);
-- charging share, mean and minimum charge: as productivity (time in state, samples).
+  charge); every report crossing 20 % is a sample, so the steps end to the report;
+- charging share, mean (time-weighted) and minimum charge: as productivity.
 """
 
 from collections.abc import Mapping
@@ -149,6 +150,8 @@ def _figures(
     Python numbers from typed columns, not validated (500 validated models were 2-3 ms of
     an answer)."""
     health = [item.health_latest for item in items if item.health_latest is not None]
+    sessions = sessions.copy()
+    sessions["equivalent_full_cycles"] = sum((item.discharged for item in items), 0.0) / 100
     slopes = [
         item.health_line.slope_per_second * SECONDS_PER_30_DAYS
         for item in items

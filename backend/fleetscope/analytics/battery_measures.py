@@ -20,7 +20,7 @@ Floats = npt.NDArray[np.float64]
 Keys = npt.NDArray[np.int64]
 Units = dict[str, Floats]
 
-SUMMED = ("health_n", "health_x", "health_y", "health_xx", "health_xy", "low_s")
+SUMMED = ("health_n", "health_x", "health_y", "health_xx", "health_xy", "low_s", "discharged")
 EMPTY = {
     "low": np.inf,
     "low_at": np.inf,

@@ -10,7 +10,10 @@ period is cut into the slots of the charge chart:
   al.) into the least-squares line of all the vehicle's samples in the period;
 - latest SoH: of the vehicle's last slot with one;
 - time below 20 %: each sample under 20 % counts until the vehicle's next sample, at most
-  ``offline_after`` (longer silence is no data, not time at low charge).
+  ``offline_after`` (longer silence is no data, not time at low charge); the derivation
+  samples each crossing of 20 %, so this is exact to the report;
+- discharge: the percentage points the charge fell inside the bucket (the samples'
+  ``discharged``), for equivalent full cycles.
 The previous period draws no line: it is one slot, in the same query (``scan``).
 """
 
@@ -95,17 +98,19 @@ def _figures(
     starts = np.flatnonzero(np.r_[True, vehicles[1:] != vehicles[:-1]])
     lines = _fits(starts, columns, grid)
     below_low = np.add.reduceat(columns.low_s, starts).tolist()
+    discharged = np.add.reduceat(columns.discharged, starts).tolist()
     with_health = columns.health_n > 0
     # Each vehicle's last row (slot) with a health sample, -1 for none.
     last_rows = np.maximum.reduceat(np.where(with_health, np.arange(len(vehicles)), -1), starts)
     result: dict[tuple[int, int], SampleFigures] = {}
-    for start, line, low_s, last in zip(
-        starts.tolist(), lines, below_low, last_rows.tolist(), strict=True
+    for start, line, low_s, fallen, last in zip(
+        starts.tolist(), lines, below_low, discharged, last_rows.tolist(), strict=True
     ):
         result[(int(vehicles[start]), bucket)] = SampleFigures(
             health_line=line,
             health_latest=columns.health_last[last] if last >= 0 else None,
             below_low_seconds=low_s,
+            discharged=fallen,
         )
     return result
 

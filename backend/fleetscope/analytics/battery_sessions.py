@@ -2,9 +2,8 @@
 
 Sessions starting in T: count, mean duration, mean added charge (end - start); depth of
 discharge per cycle = the highest charge since the previous session ended (``peak_before``)
-- the charge at this session's start, in a histogram of 10-point bins; equivalent full
-cycles = all discharged percent / 100; energy in Wh = percent / 100 x the vehicle's
-battery capacity, for vehicles whose capacity is known.
+- the charge at this session's start, in a histogram of 10-point bins; energy in Wh =
+percent / 100 x the vehicle's battery capacity, for vehicles whose capacity is known.
 
 The sessions' rows in T (``fact_arrays``, or those held in memory: ``appended_rows``) are
 added up into arrays indexed by bucket and
@@ -45,7 +44,13 @@ class SessionFigures(TypedDict):
     mean_added_charge: Annotated[float | None, Field(description="percentage points per session")]
     added_charge: Annotated[float, Field(description="sum of end - start charge")]
     discharged: Annotated[float, Field(description="sum of the depths of discharge")]
-    equivalent_full_cycles: Annotated[float, Field(description="discharged / 100")]
+    equivalent_full_cycles: Annotated[
+        float,
+        Field(
+            description="percentage points discharged inside T / 100, from report to "
+            "report (not the sessions' depths: a shift with only charging has 0)"
+        ),
+    ]
     mean_depth_of_discharge: float | None
     depth_histogram: Annotated[
         list[int], Field(description="cycles per 10-point bin: 0-10, ..., 90-100")

@@ -98,3 +98,4 @@ class SampleFigures:
     health_latest: float | None = None
     health_line: HealthLine | None = None  # least squares over the bucket's samples
     below_low_seconds: float = 0.0
+    discharged: float = 0.0  # percentage points the charge fell inside the bucket

@@ -45,7 +45,7 @@ from fleetscope.facts.battery_hours import (
 from fleetscope.facts.rawlog import to_micros
 
 _UNIT_COLUMNS = ", ".join(MEASURE_COLUMNS)
-_SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health"
+_SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +65,7 @@ class SlotColumns:
     health_xy: npt.NDArray[np.float64]
     health_last: list[float | None]  # the slot's latest SoH sample
     low_s: npt.NDArray[np.float64]  # time below 20 %
+    discharged: npt.NDArray[np.float64]  # percentage points fallen
 
 
 def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window]]:
@@ -111,10 +112,13 @@ def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters
     )
     parameters += [grid.start_us, grid.start_us, grid.width_us, grid.width_us]
     parameters += [*rows_parameters, *next_parameters]
-    slotted = f"SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, charge, health FROM ({rows_sql})"  # noqa: S608 - constants only
+    slotted = (
+        "SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, charge, health, discharged "  # noqa: S608 - constants only
+        f"FROM ({rows_sql})"
+    )
     return (
         f"SELECT vehicle_id, u, {unit_aggregates(cap_us=cap_us)} FROM ("  # noqa: S608 - constants only
-        "SELECT vehicle_id, u, t, (t - u) / 1e6 AS x, charge, health, next_t "
+        "SELECT vehicle_id, u, t, (t - u) / 1e6 AS x, charge, health, discharged, next_t "
         f"FROM ({with_next(slotted, next_sql)})) GROUP BY vehicle_id, u"
     )
 
@@ -187,7 +191,8 @@ def _query(
         "sum(health_xx + 2 * o * health_x + health_n * o * o) AS health_xx, "
         "sum(health_xy + o * health_y) AS health_xy, "
         "max(health_last_at) AS health_last_at, "
-        "arg_max(health_last, health_last_at) AS health_last, sum(low_s) AS low_s "
+        "arg_max(health_last, health_last_at) AS health_last, sum(low_s) AS low_s, "
+        "sum(discharged) AS discharged "
         f"FROM (SELECT vehicle_id::BIGINT * {offset} + slot AS key, *, "
         f"(u - slot_start) / 1e6 AS o FROM ({' UNION ALL '.join(units)})) "
         "GROUP BY key ORDER BY key",
@@ -294,4 +299,5 @@ def _part_columns(
         health_xy=picked["health_xy"],
         health_last=[None if value != value else value for value in health_last.tolist()],  # NaN
         low_s=picked["low_s"],
+        discharged=picked["discharged"],
     )

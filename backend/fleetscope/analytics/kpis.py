@@ -5,7 +5,9 @@
 - downtime = error + manual; availability = (planned - downtime) / planned;
 - utilization = working / planned; idle and charging shares likewise;
 - throughput = finished orders per hour: per calendar hour of T for the fleet, per
-  planned hour for a vehicle; loads handled = finished load-handling actions;
+  planned hour for a vehicle; loads handled = finished load-handling actions (pick,
+  drop, load, unload in any case);
+- mean charge: time-weighted, each reported charge holding until the next report;
 - MTBF = (planned - downtime) / stop-level episodes (FATAL; 3.0 also CRITICAL);
   MTTR = mean duration of those episodes.
 A ratio whose denominator is zero is ``None`` (shown as "no data", never as 0 %).
@@ -24,6 +26,7 @@ from fleetscope.analytics.measure_table import (
 )
 from fleetscope.analytics.measures import STATES, Measures, hist_percentile
 from fleetscope.analytics.models import Kpis, StateTimes
+from fleetscope.facts.rollup import MICROS
 
 Column = npt.NDArray[np.float64]
 # KPI fields that are counts (integers in JSON); every other KPI is a float or null.
@@ -91,8 +94,10 @@ def kpi_columns(
         "mttr_seconds": _ratio(_column(rows, "stop_error_s"), stop_errors),
         "stop_errors": stop_errors,
         "errors": _column(rows, "errors"),
+        # Time-weighted: the charge integrated over the time it held / that time
+        # (``battery_samples`` counts the hold in microseconds, ``facts.rollup.MICROS``).
         "mean_charge": _ratio(
-            _column(rows, "battery_charge_sum"), _column(rows, "battery_samples")
+            _column(rows, "battery_charge_sum"), _column(rows, "battery_samples") / MICROS
         ),
         "min_charge": rows[:, MIN_COLUMN],
     }

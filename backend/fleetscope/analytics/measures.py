@@ -35,6 +35,8 @@ class Measures:
     stop_error_s: float = 0.0  # their total duration
     distance_m: float = 0.0
     loads_handled: int = 0
+    # The time-weighted mean charge's parts (``facts.rollup.MICROS``): microseconds the
+    # reported charges held, and the charge integrated over them (percent-seconds).
     battery_samples: int = 0
     battery_charge_sum: float = 0.0
     battery_charge_min: float | None = None

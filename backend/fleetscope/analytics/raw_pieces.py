@@ -20,6 +20,7 @@ from fleetscope.facts.rollup import (
     CYCLE_BUCKET_COLUMNS,
     CYCLE_BUCKET_COUNT,
     LOAD_HANDLING_ACTIONS,
+    MICROS,
 )
 
 _LOADS = sorted(LOAD_HANDLING_ACTIONS)
@@ -82,7 +83,17 @@ _RAW_PARTS = (
         "NULL",
     ),
     ("t", "track_points", "sampled_at", "NULL", "0", "sum(f.distance_m)", "NULL"),
-    ("b", "battery_samples", "sampled_at", "NULL", "count(*)", "sum(f.charge)", "min(f.charge)"),
+    # The charge's hold as the rollups sum it (``facts.rollup.MICROS``): microseconds, and
+    # the charge integrated over them.
+    (
+        "b",
+        "battery_samples",
+        "sampled_at",
+        "NULL",
+        f"sum(round(f.held_s * {MICROS}))::BIGINT",
+        "sum(f.held_charge_s)",
+        "min(f.charge)",
+    ),
 )
 
 

@@ -42,8 +42,9 @@ _WAITING = ActionStatus.WAITING
 _FINISHED = ActionStatus.FINISHED
 _FAILED = ActionStatus.FAILED
 _TERMINAL = frozenset({_FINISHED, _FAILED})
-# Load handling actions (product.md section 3, "loads handled": finished pick/drop actions).
-LOAD_HANDLING_TYPES = frozenset({"pick", "drop"})
+# Load handling actions (product.md section 3, "loads handled"): VDA 5050's predefined
+# load-handling action types, compared in lower case (a vehicle may write "Pick").
+LOAD_HANDLING_TYPES = frozenset({"pick", "drop", "load", "unload"})
 
 
 @dataclass(slots=True)

@@ -1,7 +1,16 @@
 """Battery samples and charge sessions.
 
 Samples: the first report, then whenever the charge moved by 1 percentage point or more from
-the last sample, the charging flag changed, or 60 s passed since the last sample.
+the last sample, crossed ``LOW_CHARGE`` (20 %: time below it is counted to the report that
+crosses back), the charging flag changed, or 60 s passed since the last sample.
+
+Each sample also carries what the reports since the previous sample held (product.md
+section 3, "mean charge" and "equivalent full cycles"): the seconds from each report to the
+next (``held_s``), the charge integrated over them (each reported charge holds until the
+next report, ``held_charge_s``) and the percentage points the charge fell from report to
+report (``discharged``). No charge holds across an offline gap (nothing is known there);
+a fall across it still counts as discharge. Sums of these over any set of samples give the
+time-weighted mean charge and the discharge of that set, exactly, whatever the sampling.
 
 Charge sessions follow the battery's charging flag (so charging continues through an error
 or manual mode, which take precedence as vehicle *state*): a session starts at the first
@@ -21,6 +30,7 @@ from fleetscope.vda5050.model import Battery
 
 SAMPLE_STEP = 1.0  # percentage points
 SAMPLE_EVERY = timedelta(seconds=60)
+LOW_CHARGE = 20.0  # percent; the KPI "time below 20 %"
 
 
 @dataclass(slots=True)
@@ -30,8 +40,19 @@ class _Session:
     peak_before: float
 
 
+@dataclass(slots=True)
+class _Held:
+    """The reports' hold since the last sample (module text)."""
+
+    report_at: datetime | None = None  # the last report's time; None after an offline gap
+    seconds: float = 0.0
+    charge_seconds: float = 0.0
+    discharged: float = 0.0
+
+
 class BatteryTracker:
     __slots__ = (
+        "held",
         "last_charge",
         "peak",
         "sample_at",
@@ -49,22 +70,43 @@ class BatteryTracker:
         self.last_charge: float | None = None
         self.peak: float | None = None  # highest charge since the previous session ended
         self.session: _Session | None = None
+        self.held = _Held()
 
     def update(self, *, at: datetime, battery: Battery, facts: list[Any]) -> None:
         charge = battery.charge
         charging = battery.charging
+        held = self.held
+        previous = self.last_charge
+        if held.report_at is not None and previous is not None and at > held.report_at:
+            step = (at - held.report_at).total_seconds()
+            held.seconds += step
+            held.charge_seconds += previous * step
+        if previous is not None and charge < previous:
+            held.discharged += previous - charge
+        if held.report_at is None or at > held.report_at:
+            held.report_at = at
         sample_at = self.sample_at
         if (
             sample_at is None
             or charging is not self.sample_charging
             or abs(charge - self.sample_charge) >= SAMPLE_STEP
+            or (charge < LOW_CHARGE) is not (self.sample_charge < LOW_CHARGE)
             or at - sample_at >= SAMPLE_EVERY
         ):
             facts.append(
                 BatterySample(
-                    self.vehicle_id, at, charge, charging, battery.voltage, battery.health
+                    self.vehicle_id,
+                    at,
+                    charge,
+                    charging,
+                    battery.voltage,
+                    battery.health,
+                    held.seconds,
+                    held.charge_seconds,
+                    held.discharged,
                 )
             )
+            self.held = _Held(report_at=held.report_at)
             self.sample_at = at
             self.sample_charge = charge
             self.sample_charging = charging
@@ -80,7 +122,9 @@ class BatteryTracker:
             self._end(session, at, charge, facts)
 
     def interrupt(self, *, at: datetime, facts: list[Any]) -> None:
-        """The vehicle went offline: an open session ends with the last charge seen."""
+        """The vehicle went offline: an open session ends with the last charge seen, and the
+        last report's charge holds no longer."""
+        self.held.report_at = None
         if self.session is not None and self.last_charge is not None:
             self._end(self.session, at, self.last_charge, facts)
 
@@ -111,6 +155,12 @@ class BatteryTracker:
             "sample": [dump_time(self.sample_at), self.sample_charge, self.sample_charging],
             "last_charge": self.last_charge,
             "peak": self.peak,
+            "held": [
+                dump_time(self.held.report_at),
+                self.held.seconds,
+                self.held.charge_seconds,
+                self.held.discharged,
+            ],
             "session": None
             if session is None
             else [dump_time(session.start), session.start_charge, session.peak_before],
@@ -121,6 +171,9 @@ class BatteryTracker:
         self.sample_at = load_time(sample_at)
         self.last_charge = data["last_charge"]
         self.peak = data["peak"]
+        # Snapshots written before the hold was recorded start one at the next report.
+        report_at, seconds, charge_seconds, discharged = data.get("held", [None, 0.0, 0.0, 0.0])
+        self.held = _Held(load_time(report_at), seconds, charge_seconds, discharged)
         session = data["session"]
         self.session = (
             None

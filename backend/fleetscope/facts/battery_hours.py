@@ -11,7 +11,11 @@ period reads those and only the samples of partial hours. Per hour and vehicle:
 - the time below 20 %: for each sample under 20 %, the step to the vehicle's next sample,
   capped at ``offline_after`` (longer silence is no data, not time at low charge; the cap
   is the one the derivation uses for offline time, applied when written like it: a changed
-  setting applies with a rebuild). The step belongs to the sample's hour.
+  setting applies with a rebuild). The step belongs to the sample's hour. The derivation
+  samples every report that crosses 20 % (derive/battery.py), so the steps end at the
+  report that crosses back, to the report;
+- the percentage points the charge fell from report to report (``discharged`` of the
+  samples: equivalent full cycles count the discharge inside T).
 
 The rows are one ``GROUP BY`` over the samples (``unit_aggregates``): the migration that
 adds the table and the fleet generator fill it with it, the fact store's writer recomputes
@@ -28,6 +32,7 @@ from datetime import UTC, datetime, timedelta
 
 import duckdb
 
+from fleetscope.derive.battery import LOW_CHARGE as BATTERY_LOW_CHARGE
 from fleetscope.derive.config import DerivationConfig
 from fleetscope.facts.model import BatterySample
 
@@ -65,8 +70,9 @@ MEASURE_COLUMNS = (
     "health_last_at",
     "health_last",
     "low_s",
+    "discharged",  # added by fact-store migration 7: last
 )
-LOW_CHARGE = 20.0
+LOW_CHARGE = BATTERY_LOW_CHARGE
 # Touched hours further apart than this are recomputed by separate range queries.
 _NEAR = timedelta(days=2)
 
@@ -100,7 +106,8 @@ def unit_aggregates(*, cap_us: int) -> str:
         "coalesce(sum(x * health), 0) AS health_xy, "
         f"max(t) FILTER ({_HEALTH}) AS health_last_at, "
         f"arg_max(health, (t, health)) FILTER ({_HEALTH}) AS health_last, "
-        f"coalesce(sum({step}) FILTER (WHERE charge < {LOW_CHARGE}), 0) / 1e6 AS low_s"
+        f"coalesce(sum({step}) FILTER (WHERE charge < {LOW_CHARGE}), 0) / 1e6 AS low_s, "
+        "coalesce(sum(discharged), 0) AS discharged"
     )
 
 
@@ -123,10 +130,11 @@ def _hourly_rows(samples: str, *, cap_us: int) -> str:
     hour = f"t // {MICROS_PER_HOUR} * {MICROS_PER_HOUR}"
     timed = "SELECT * FROM timed"
     return (
-        "WITH timed AS (SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health "  # noqa: S608 - constants only
+        "WITH timed AS (SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health, discharged "  # noqa: S608 - constants only
         f"FROM ({samples})) SELECT vehicle_id, make_timestamptz(hour_us) AS hour_utc, "
         f"{unit_aggregates(cap_us=cap_us)} FROM (SELECT vehicle_id, t, {hour} AS hour_us, "
-        f"(t - {hour}) / 1e6 AS x, charge, health, next_t FROM ({with_next(timed, timed)})) "
+        f"(t - {hour}) / 1e6 AS x, charge, health, discharged, next_t "
+        f"FROM ({with_next(timed, timed)})) "
         "GROUP BY vehicle_id, hour_us ORDER BY hour_us, vehicle_id"
     )
 

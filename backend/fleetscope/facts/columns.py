@@ -90,6 +90,9 @@ FACT_COLUMNS: dict[type, tuple[tuple[str, str], ...]] = {
         ("charging", "bool"),
         ("voltage", "float"),
         ("health", "float"),
+        ("held_s", "float"),
+        ("held_charge_s", "float"),
+        ("discharged", "float"),
     ),
     ChargeSession: (
         ("vehicle_id", "int64"),

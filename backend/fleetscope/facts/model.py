@@ -84,6 +84,11 @@ class BatterySample:
     charging: bool
     voltage: float | None
     health: float | None
+    # What the reports since the previous sample held (derive/battery.py): seconds, the
+    # charge integrated over them (percent-seconds), the percentage points it fell.
+    held_s: float = 0.0
+    held_charge_s: float = 0.0
+    discharged: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,8 +43,14 @@ _BUCKETS_PER_DOUBLING = 4
 CYCLE_BUCKET_COLUMNS = tuple(f"cycle_b{index:02d}" for index in range(CYCLE_BUCKET_COUNT))
 
 
-# Finished actions of these types count as loads handled (the derivation's definition).
+# Finished actions of these types (any case) count as loads handled (the derivation's
+# definition, lower case).
 LOAD_HANDLING_ACTIONS = LOAD_HANDLING_TYPES
+# The time-weighted mean charge (product.md section 3): ``battery_samples`` sums the
+# microseconds the reported charges held (``BatterySample.held_s``, whole microseconds: the
+# same in SQL), ``battery_charge_sum`` the charge integrated over them in percent-seconds;
+# both count where the sample that closes the hold lies.
+MICROS = 1_000_000
 
 MEASURES: tuple[tuple[str, MeasureKind], ...] = (
     *((f"{state.value}_s", "sum") for state in VehicleState),
@@ -137,9 +143,10 @@ class RollupAccumulator:
                         row[distance] += fact.distance_m
             elif isinstance(fact, BatterySample):
                 charge = fact.charge
+                held_us = round(fact.held_s * MICROS)
                 for row in rows_for(fact.vehicle_id, fact.at):
-                    row[samples] += 1
-                    row[charge_sum] += charge
+                    row[samples] += held_us
+                    row[charge_sum] += fact.held_charge_s
                     lowest = row[charge_min]
                     if lowest is None or charge < lowest:
                         row[charge_min] = charge
@@ -153,15 +160,15 @@ class RollupAccumulator:
         elif isinstance(fact, StateInterval):
             self._add_interval(fact)
         elif isinstance(fact, BatterySample):
-            self._add(fact.vehicle_id, fact.at, "battery_samples", 1)
-            self._add(fact.vehicle_id, fact.at, "battery_charge_sum", fact.charge)
+            self._add(fact.vehicle_id, fact.at, "battery_samples", round(fact.held_s * MICROS))
+            self._add(fact.vehicle_id, fact.at, "battery_charge_sum", fact.held_charge_s)
             self._extreme(fact.vehicle_id, fact.at, "battery_charge_min", fact.charge, min)
         elif isinstance(fact, OrderRun):
             self._add_order(fact)
         elif isinstance(fact, ErrorEpisode):
             self._add_error(fact)
         elif isinstance(fact, ActionRecord):
-            if fact.status == "FINISHED" and fact.action_type in LOAD_HANDLING_TYPES:
+            if fact.status == "FINISHED" and fact.action_type.lower() in LOAD_HANDLING_TYPES:
                 self._add(fact.vehicle_id, fact.end, "loads_handled", 1)
         elif isinstance(fact, ChargeSession):
             self._add(fact.vehicle_id, fact.start, "charge_sessions", 1)

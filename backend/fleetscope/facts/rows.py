@@ -36,7 +36,17 @@ def fact_row(fact: Fact) -> Row:
     if isinstance(fact, StateInterval):
         return (fact.vehicle_id, fact.state.value, fact.start, fact.end)
     if isinstance(fact, BatterySample):
-        return (fact.vehicle_id, fact.at, fact.charge, fact.charging, fact.voltage, fact.health)
+        return (
+            fact.vehicle_id,
+            fact.at,
+            fact.charge,
+            fact.charging,
+            fact.voltage,
+            fact.health,
+            fact.held_s,
+            fact.held_charge_s,
+            fact.discharged,
+        )
     if isinstance(fact, OrderRun):
         return (
             fact.vehicle_id,

@@ -13,7 +13,7 @@ from fleetscope.simulator.payloads import ms_to_datetime
 from fleetscope.simulator.randomness import ErrorSampler, ShiftCalendar
 from fleetscope.simulator.routing import Router
 from fleetscope.simulator.scenario import Scenario
-from fleetscope.simulator.truth import Truth, VehicleTruth
+from fleetscope.simulator.truth import LOAD_HANDLING_TYPES, Truth, VehicleTruth
 from fleetscope.simulator.vehicle import VehicleProcess
 
 OFFLINE_AFTER_SECONDS = 65.0
@@ -108,10 +108,13 @@ class FleetSimulation:
                     state_seconds=recorder.state_seconds(end_ms=self.end_ms),
                     distance_m=round(recorder.distance_m, 3),
                     loads_handled=sum(
-                        actions.get(kind, {}).get("finished", 0) for kind in ("pick", "drop")
+                        counts.get("finished", 0)
+                        for kind, counts in actions.items()
+                        if kind.lower() in LOAD_HANDLING_TYPES
                     ),
                     actions=actions,
                     messages=recorder.messages,
+                    discharged_pct=round(recorder.discharged_pct, 6),
                 )
             )
             truth.orders.extend(recorder.orders)

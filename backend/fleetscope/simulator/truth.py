@@ -29,7 +29,10 @@ message that reveals the change (never a hidden instant between two messages):
   node and a point at least every ``position_seconds`` while driving are in the messages.
 - **Actions**: per action type, how many ended FINISHED or FAILED; ``abandoned`` counts
   actions that disappeared unfinished when another order replaced theirs.
-  **Loads handled** = finished pick and drop actions.
+  **Loads handled** = finished load-handling actions: pick, drop, load and unload, in any
+  case (the simulator's orders have pick and drop).
+- **Discharge**: the percentage points the reported charge fell from state message to state
+  message (equivalent full cycles = discharge / 100).
 """
 
 from dataclasses import asdict, dataclass, field
@@ -43,6 +46,9 @@ from fleetscope.simulator.payloads import ms_to_datetime
 
 TRUTH_FORMAT = "fleetscope-sim-truth/1"
 STATES = ("offline", "error", "manual", "charging", "working", "idle")
+# VDA 5050's predefined load-handling action types (product.md section 3, "loads handled"),
+# written here, not imported, so that the truth does not follow the code it checks.
+LOAD_HANDLING_TYPES = frozenset({"pick", "drop", "load", "unload"})
 
 
 @dataclass(slots=True)
@@ -93,6 +99,7 @@ class VehicleTruth:
     loads_handled: int
     actions: dict[str, dict[str, int]]  # type -> {"finished", "failed", "abandoned"}
     messages: int
+    discharged_pct: float = 0.0
 
 
 @dataclass(slots=True)
@@ -173,6 +180,15 @@ class VehicleTruthRecorder:
         self.errors: list[ErrorEpisodeTruth] = []
         self.charges: list[ChargeSessionTruth] = []
         self.actions: dict[str, dict[str, int]] = {}
+        self.discharged_pct = 0.0
+        self._reported_charge: float | None = None
+
+    def report_charge(self, charge: float) -> None:
+        """A state message reports ``charge``: a fall from the last one is discharge."""
+        last = self._reported_charge
+        if last is not None and charge < last:
+            self.discharged_pct += last - charge
+        self._reported_charge = charge
 
     def set_state(self, at_ms: int, state: str) -> None:
         if not self._changes or self._changes[-1][1] != state:

@@ -237,6 +237,7 @@ class VehicleCore:
         self.state_header_id += 1
         self.last_state_ms = self.last_message_ms = self.t
         self.truth.distance_m = self.odometer
+        self.truth.report_charge(self.reported_charge)
         self._publish(self.state_topic, payload, state_may_change=not unchanged)
 
     def emit_connection(self, connection_state: str) -> None:

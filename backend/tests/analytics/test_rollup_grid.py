@@ -50,8 +50,12 @@ def _facts(vehicle_id: int, *, first: datetime, hours: int) -> list[Fact]:
         index += 1
     for minute in range(0, 60 * hours, 4):
         charge = 18.0 + (minute * 7 + vehicle_id * 13) % 80
+        # Each sample closes 4 minutes held at 1 point more (the rollups sum the hold).
+        at = first + timedelta(minutes=minute)
         facts.append(
-            BatterySample(vehicle_id, first + timedelta(minutes=minute), charge, False, None, None)
+            BatterySample(
+                vehicle_id, at, charge, False, None, None, 240.0, 240.0 * (charge + 1), 1.0
+            )
         )
     for index, minute in enumerate(range(5, 60 * hours, 25)):
         start = first + timedelta(minutes=minute)

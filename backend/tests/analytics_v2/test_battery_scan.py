@@ -69,7 +69,8 @@ def _insert(cursor: duckdb.DuckDBPyConnection, samples: list[Sample]) -> None:
     """The samples, and the hourly rows of all samples (as the writer leaves them)."""
     columns = list(zip(*samples, strict=True))
     cursor.execute(  # one statement: executemany manages a few hundred rows per second
-        "INSERT INTO battery_samples SELECT unnest(?::INTEGER[]), unnest(?::TIMESTAMPTZ[]), "
+        "INSERT INTO battery_samples (vehicle_id, sampled_at, charge, charging, voltage, health) "
+        "SELECT unnest(?::INTEGER[]), unnest(?::TIMESTAMPTZ[]), "
         "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
         [list(column) for column in columns],
     )

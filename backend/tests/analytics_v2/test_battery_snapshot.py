@@ -21,7 +21,8 @@ OFFLINE_AFTER = timedelta(seconds=65)
 
 def _insert(cursor: duckdb.DuckDBPyConnection, samples: list[tuple[int, float]]) -> None:
     cursor.executemany(
-        "INSERT INTO battery_samples VALUES (1, ?, ?, false, 48.0, 90.0)",
+        "INSERT INTO battery_samples (vehicle_id, sampled_at, charge, charging, voltage, health) "
+        "VALUES (1, ?, ?, false, 48.0, 90.0)",
         [(START + timedelta(seconds=s), charge) for s, charge in samples],
     )
 

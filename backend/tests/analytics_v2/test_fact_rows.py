@@ -174,7 +174,8 @@ def test_time_below_twenty_percent_caps_silence(cursor: duckdb.DuckDBPyConnectio
     start = datetime.combine(DAY, time(8), UTC)
     samples = [(0, 25.0), (60, 19.0), (120, 18.0), (720, 17.0), (780, 30.0)]
     cursor.executemany(
-        "INSERT INTO battery_samples VALUES (1, ?, ?, false, 48.0, ?)",
+        "INSERT INTO battery_samples (vehicle_id, sampled_at, charge, charging, voltage, health) "
+        "VALUES (1, ?, ?, false, 48.0, ?)",
         [(start + timedelta(seconds=s), c, 90.0 - s / 7800) for s, c in samples],
     )
     result = battery(
@@ -215,7 +216,8 @@ def test_health_series_averages_each_slot_and_skips_samples_without_health(
         (2, 600, None),
     ]
     cursor.executemany(
-        "INSERT INTO battery_samples VALUES (?, ?, 50.0, false, 48.0, ?)",
+        "INSERT INTO battery_samples (vehicle_id, sampled_at, charge, charging, voltage, health) "
+        "VALUES (?, ?, 50.0, false, 48.0, ?)",
         [(v, start + timedelta(seconds=s), h) for v, s, h in samples],
     )
     result = battery(

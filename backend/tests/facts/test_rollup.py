@@ -73,8 +73,9 @@ def test_orders_errors_and_battery_are_folded() -> None:
     acc.add(
         ErrorEpisode(1, "W", "WARNING", "", "{}", t, t + timedelta(seconds=5), None, None, "", "")
     )
-    acc.add(BatterySample(1, t, 80.0, False, None, None))
-    acc.add(BatterySample(1, t, 40.0, False, None, None))
+    # 90 % held 30 s, then 80 % held 60 s before the second sample: time-weighted.
+    acc.add(BatterySample(1, t, 80.0, False, None, None, 30.0, 2700.0, 10.0))
+    acc.add(BatterySample(1, t, 40.0, False, None, None, 60.0, 4800.0, 40.0))
     acc.add(ChargeSession(1, t, t + timedelta(hours=1), 30.0, 90.0, 95.0))
     (row,) = acc.daily.values()
     assert _measure(row, "orders_finished") == 2 and _measure(row, "orders_failed") == 1
@@ -85,7 +86,8 @@ def test_orders_errors_and_battery_are_folded() -> None:
     assert _measure(row, "errors_fatal") == 1 and _measure(row, "errors_warning") == 1
     assert _measure(row, "stop_errors") == 1 and _measure(row, "stop_error_s") == 60.0
     assert _measure(row, "battery_charge_min") == 40.0
-    assert _measure(row, "battery_charge_sum") == 120.0
+    assert _measure(row, "battery_charge_sum") == 7500.0
+    assert _measure(row, "battery_samples") == 90_000_000  # microseconds held
     assert _measure(row, "charged_pct") == 60.0 and _measure(row, "discharged_pct") == 65.0
 
 
