@@ -21,9 +21,10 @@ SESSION_COOKIE = "fleetscope_session"
 CSRF_COOKIE = "fleetscope_csrf"
 CSRF_HEADER = "X-CSRF-Token"
 STATE_CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-# The app store's ids are 64-bit signed integers: a larger id in a path is a 422 naming the
-# parameter, never an overflow in the database driver (a 500).
-MAX_STORE_ID = 2**63 - 1
+# The app store's ids are INTEGER columns, 32-bit signed on PostgreSQL (64-bit on SQLite):
+# a larger id in a path is a 422 naming the parameter, never an overflow in the database
+# driver (a 500).
+MAX_STORE_ID = 2**31 - 1
 StoreId = Annotated[int, Path(ge=1, le=MAX_STORE_ID, description="an id of the app store")]
 
 

@@ -18,7 +18,7 @@ from fleetscope.demo.seed import DemoData
 from fleetscope.facts.battery_hours import MEASURE_COLUMNS
 from tests.core.support import CUSTOMER, CUSTOMER2, SUPERUSER, LoginFn, envelope_error
 
-STORE_ID_LIMIT = 2**63  # the app store's ids are signed 64-bit integers
+ID_LIMIT = 2**31  # the app store's ids: INTEGER, signed 32-bit on PostgreSQL
 
 
 def _current_week() -> tuple[str, str]:
@@ -135,9 +135,9 @@ def test_a_day_out_of_range_is_explained_in_german(
 @pytest.mark.parametrize(
     ("method", "path", "field"),
     [
-        ("GET", f"/v2/Sites/{STORE_ID_LIMIT}/tokens", "site_id"),
-        ("POST", f"/v2/Sites/{STORE_ID_LIMIT}/tokens", "site_id"),
-        ("DELETE", f"/v2/Sites/1/tokens/{STORE_ID_LIMIT}", "token_id"),
+        ("GET", f"/v2/Sites/{2**63}/tokens", "site_id"),
+        ("POST", f"/v2/Sites/{ID_LIMIT}/tokens", "site_id"),
+        ("DELETE", f"/v2/Sites/1/tokens/{2**63}", "token_id"),
         ("DELETE", f"/v2/Sites/{2**64}/tokens/1", "site_id"),
     ],
 )
@@ -148,7 +148,7 @@ def test_an_id_beyond_the_store_is_a_422_naming_it(
     response = client.request(method, path, json={"name": "x"} if method == "POST" else None)
     assert (response.status_code, response.json()) == (
         422,
-        envelope_error(f"{field}: Input should be less than or equal to {STORE_ID_LIMIT - 1}"),
+        envelope_error(f"{field}: Input should be less than or equal to {ID_LIMIT - 1}"),
     )
 
 
@@ -156,11 +156,13 @@ def test_the_largest_id_of_the_store_is_simply_not_found(
     client: TestClient, seeded: DemoData, login: LoginFn
 ) -> None:
     login(client, SUPERUSER)
-    response = client.get(f"/v2/Sites/{STORE_ID_LIMIT - 1}/tokens")
-    assert (response.status_code, response.json()) == (
-        404,
-        envelope_error(f"site {STORE_ID_LIMIT - 1} not found"),
-    )
+    site_id = seeded.site_ids["Hamburg DC"]
+    for path, msg in (
+        (f"/v2/Sites/{ID_LIMIT - 1}/tokens", f"site {ID_LIMIT - 1} not found"),
+        (f"/v2/Sites/{site_id}/tokens/{ID_LIMIT - 1}", f"token {ID_LIMIT - 1} not found"),
+    ):
+        response = client.request("GET" if path.endswith("tokens") else "DELETE", path)
+        assert (response.status_code, response.json()) == (404, envelope_error(msg))
 
 
 # --- Saved settings by the rules of the analysis parameters ------------------------------------
