@@ -11,8 +11,9 @@ import csv
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import duckdb
 from pydantic import Field
@@ -51,16 +52,20 @@ _SELECT = (
     "x, y, map_id"
 )
 CSV_CHUNK_ROWS = 5000
+# ``{zone}``: the sites' time zone the times are written in (see ``_csv_header``).
 CSV_HEADERS = {
     "en": [
-        "vehicle id", "vehicle", "error type", "level", "description", "start (UTC)",
-        "end (UTC)", "duration (s)", "order", "x (m)", "y (m)", "map",
+        "vehicle id", "vehicle", "error type", "level", "description", "start ({zone})",
+        "end ({zone})", "duration (s)", "order", "x (m)", "y (m)", "map",
     ],
     "de": [
-        "Fahrzeug-ID", "Fahrzeug", "Fehlertyp", "Stufe", "Beschreibung", "Beginn (UTC)",
-        "Ende (UTC)", "Dauer (s)", "Auftrag", "x (m)", "y (m)", "Karte",
+        "Fahrzeug-ID", "Fahrzeug", "Fehlertyp", "Stufe", "Beschreibung", "Beginn ({zone})",
+        "Ende ({zone})", "Dauer (s)", "Auftrag", "x (m)", "y (m)", "Karte",
     ],
 }  # fmt: skip
+# Vehicles of sites in different zones: each time in its site's zone, named in this column.
+CSV_ZONE_COLUMN = {"en": "time zone", "de": "Zeitzone"}
+CSV_LOCAL_TIME = {"en": "site time", "de": "Ortszeit"}
 
 
 class ErrorEpisodeRow(CamelModel):
@@ -154,13 +159,48 @@ def error_history(
     )
 
 
-def _cell(value: Any) -> Any:
+@dataclass(frozen=True, slots=True)
+class CsvConvention:
+    """How the CSV is written for one language; the chart CSVs of the frontend
+    (``components/charts/csv.ts``) follow the same: English ``,`` and a decimal point,
+    German ``;`` and the decimal comma (what Excel with German settings reads as numbers),
+    times as ``YYYY-MM-DD HH:MM:SS`` in the site's zone, which the header names."""
+
+    separator: str
+    decimal: str
+
+    @classmethod
+    def of(cls, language: str) -> "CsvConvention":
+        return cls(";", ",") if language == "de" else cls(",", ".")
+
+    def number(self, value: float) -> str:
+        text = f"{value:.3f}".rstrip("0").rstrip(".")
+        return ("0" if text in ("", "-0") else text).replace(".", self.decimal)
+
+
+def _local_time(value: datetime, zone: ZoneInfo) -> str:
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return aware.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _cell(value: Any, convention: CsvConvention) -> Any:
     """Text cells starting like a formula are quoted (CSV injection in spreadsheets)."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
-    if isinstance(value, datetime):
-        return value.isoformat()
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        return convention.number(value)
     return "" if value is None else value
+
+
+def _csv_header(language: str, zones: set[str]) -> list[str]:
+    texts = CSV_HEADERS.get(language, CSV_HEADERS["en"])
+    zone = next(iter(zones)) if len(zones) == 1 else CSV_LOCAL_TIME.get(language, "site time")
+    header = [text.format(zone=zone) for text in texts]
+    if len(zones) > 1:
+        header.append(CSV_ZONE_COLUMN.get(language, CSV_ZONE_COLUMN["en"]))
+    return header
 
 
 def error_history_csv(
@@ -179,17 +219,26 @@ def error_history_csv(
         tie_breakers=_TIE_BREAKERS,
     )
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+    zone_of = {vid: group.zone for group in scope.sites for vid in group.vehicle_ids}
+    several_zones = len({zone.key for zone in zone_of.values()}) > 1
+    convention = CsvConvention.of(language)
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    # The byte order mark lets Excel read the UTF-8 text (umlauts) right, as in the chart CSVs.
+    buffer.write("\ufeff")
+    writer = csv.writer(buffer, delimiter=convention.separator, lineterminator="\r\n")
     try:
-        writer.writerow(CSV_HEADERS.get(language, CSV_HEADERS["en"]))
+        writer.writerow(_csv_header(language, {zone.key for zone in zone_of.values()}))
         result = cursor.execute(
             f"SELECT {_SELECT} {query.sql} ORDER BY {ordering.sql}", query.parameters
         )
         while True:
             rows = result.fetchmany(CSV_CHUNK_ROWS)
             for row in rows:
-                writer.writerow([_cell(v) for v in (row[0], names.get(row[0], ""), *row[1:])])
+                zone = zone_of.get(row[0], ZoneInfo("UTC"))
+                start, end = _local_time(row[4], zone), _local_time(row[5], zone)
+                values = (row[0], names.get(row[0], ""), *row[1:4], start, end, *row[6:])
+                cells = [_cell(value, convention) for value in values]
+                writer.writerow([*cells, zone.key] if several_zones else cells)
             yield buffer.getvalue()
             buffer.seek(0)
             buffer.truncate()

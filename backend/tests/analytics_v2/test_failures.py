@@ -3,6 +3,7 @@
 import csv
 import io
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
 
@@ -146,7 +147,7 @@ def test_history_pages_and_csv_match_truth(world: World, customer: TestClient) -
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/csv")
     assert "attachment" in response.headers["content-disposition"]
-    table = list(csv.reader(io.StringIO(response.text)))
+    table = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert table[0][:3] == ["vehicle id", "vehicle", "error type"]
     assert [(int(r[0]), r[2], r[3]) for r in table[1:]] == [
         (r["vehicleId"], r["errorType"], r["level"]) for r in rows
@@ -195,7 +196,55 @@ def test_history_csv_is_in_the_users_language(world: World, customer: TestClient
     set_language("de")
     try:
         response = customer.get("/v2/Analytics/ErrorHistory.csv", params=common)
-        header = next(csv.reader(io.StringIO(response.text)))
+        header = next(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
         assert header[:3] == ["Fahrzeug-ID", "Fahrzeug", "Fehlertyp"]
     finally:
         set_language("en")
+
+
+def _csv_rows(customer: TestClient, params: dict[str, str], separator: str) -> list[list[str]]:
+    response = customer.get("/v2/Analytics/ErrorHistory.csv", params=params)
+    assert response.status_code == 200
+    assert response.content.startswith("\ufeff".encode())  # Excel reads UTF-8 by the BOM
+    text = response.content.decode("utf-8-sig")
+    assert "\r\n" in text
+    return list(csv.reader(io.StringIO(text), delimiter=separator))
+
+
+def test_history_csv_separators_and_site_times_per_language(
+    world: World, customer: TestClient
+) -> None:
+    """German: ";" and the decimal comma; English: "," and the point (as the chart CSVs);
+    both with times in the site's zone (Europe/Berlin), which the header names."""
+    common = {**PERIOD, "vehicles": ham_ids(world), "sort": "-duration"}
+    items = get_data(customer, "ErrorHistory", **common, pageSize=500)["items"]
+    longest = items[0]
+    # Hand-computed: the API's UTC start, in Berlin (CEST +2 before 2026-10-25 03:00, CET +1).
+    start = datetime.fromisoformat(longest["start"].replace("Z", "+00:00"))
+    offset = timedelta(hours=2 if start < datetime(2026, 10, 25, 1, tzinfo=UTC) else 1)
+    berlin = (start + offset).strftime("%Y-%m-%d %H:%M:%S")
+    seconds = f"{longest['durationSeconds']:.3f}".rstrip("0").rstrip(".")
+
+    english = _csv_rows(customer, common, ",")
+    assert english[0][5:8] == ["start (Europe/Berlin)", "end (Europe/Berlin)", "duration (s)"]
+    assert english[1][5] == berlin and english[1][7] == seconds
+    assert len(english) == len(items) + 1 and all(len(row) == 12 for row in english)
+
+    customer.patch(
+        "/v2/User/me", json={"language": "de"}, headers={CSRF_HEADER: customer.cookies[CSRF_COOKIE]}
+    )
+    try:
+        german = _csv_rows(customer, common, ";")
+    finally:
+        customer.patch(
+            "/v2/User/me",
+            json={"language": "en"},
+            headers={CSRF_HEADER: customer.cookies[CSRF_COOKIE]},
+        )
+    assert german[0][5:8] == ["Beginn (Europe/Berlin)", "Ende (Europe/Berlin)", "Dauer (s)"]
+    assert german[1][5] == berlin and german[1][7] == seconds.replace(".", ",")
+    assert all(len(row) == 12 for row in german)
+    # Every number in the German file with the decimal comma, none with a point.
+    durations = [f"{item['durationSeconds']:.3f}".rstrip("0").rstrip(".") for item in items]
+    assert [row[7] for row in german[1:]] == [value.replace(".", ",") for value in durations]
+    assert not any("." in row[column] for row in german[1:] for column in (7, 9, 10))
