@@ -1,3 +1,4 @@
+import type { RelativeRange } from '../lib/relativeRange';
 import { callApi } from './client';
 import type { AppSettings, DateMode, Id, WorkflowShift } from './types';
 
@@ -23,6 +24,16 @@ export function loadSettings(): Promise<AppSettings> {
 
 export function saveDateFilter({ mode, from, to }: DateFilter): Promise<AppSettings> {
   return patchSettings({ dateSelector: { mode, from, to } });
+}
+
+/** A relative range by name (kept relative by the server); from/to: the days it gives now. */
+export function saveRelativeRange({
+  mode,
+  from,
+  to,
+  relativeRange,
+}: DateFilter & { relativeRange: RelativeRange }): Promise<AppSettings> {
+  return patchSettings({ dateSelector: { mode, from, to, relativeRange } });
 }
 
 export function saveDateFilterAndShift({

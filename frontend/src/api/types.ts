@@ -1,3 +1,4 @@
+import type { RelativeRange } from '../lib/relativeRange';
 /** API shapes (camelCase, as the server sends them). */
 export const ROLES = ['superuser', 'customer', 'partner', 'support', 'service'] as const;
 export type Role = (typeof ROLES)[number];
@@ -26,6 +27,8 @@ export interface DateSelectorSettings {
   to: string;
   combined: boolean;
   workflowShift: WorkflowShift;
+  /** A relative range saved by name (lib/relativeRange); from/to are the days it gave then. */
+  relativeRange?: RelativeRange | null;
 }
 
 export interface AppSettings {

@@ -34,7 +34,7 @@ export function todayIso(now: Date = new Date()): string {
   return toIsoDate(local);
 }
 
-function addDays(iso: string, days: number): string {
+export function addDays(iso: string, days: number): string {
   const date = parse(iso);
   date.setUTCDate(date.getUTCDate() + days);
   return toIsoDate(date);
@@ -90,9 +90,66 @@ export function shiftRange(mode: DateMode, range: DateRange, direction: -1 | 1):
   }
 }
 
-/** Switching the mode keeps the period around the start of the current range. */
-export function rangeForModeChange(mode: DateMode, current: DateRange): DateRange {
-  return mode === 'custom' ? current : rangeFor(mode, current.from);
+export function isWithin(day: string, { from, to }: DateRange): boolean {
+  return from <= day && day <= to;
+}
+
+export interface FocusHint {
+  /** Today in the calendar the selector shows. */
+  today?: string;
+  /** The day the user last looked at (a day picked, carried along by previous/next). */
+  focus?: string | null;
+}
+
+/**
+ * The day the user is looking at inside `range`: the remembered focus day if it lies
+ * inside, else today if it does, else the range's first day.
+ */
+export function focusDay(range: DateRange, { today = todayIso(), focus }: FocusHint = {}): string {
+  if (focus && isWithin(focus, range)) {
+    return focus;
+  }
+  return isWithin(today, range) ? today : range.from;
+}
+
+/**
+ * Switching the mode keeps the day the user is looking at (Week -> Day lands on that day,
+ * today in the current week; Year -> Month on its month); custom keeps the range.
+ */
+export function rangeForModeChange(
+  mode: DateMode,
+  current: DateRange,
+  hint: FocusHint = {},
+): DateRange {
+  return mode === 'custom' ? current : rangeFor(mode, focusDay(current, hint));
+}
+
+function clampedDay(year: number, month: number, day: number): string {
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return toIsoDate(new Date(Date.UTC(year, month, Math.min(day, last))));
+}
+
+/**
+ * The focus day carried along when the period moves by one (previous/next): the same
+ * weekday a week earlier, the same day of the month (clamped) a month earlier, and so on.
+ */
+export function moveFocus(
+  mode: DateMode,
+  range: DateRange,
+  focus: string,
+  direction: -1 | 1,
+): string {
+  const date = parse(focus);
+  switch (mode) {
+    case 'day':
+    case 'week':
+    case 'custom':
+      return addDays(focus, rangeLengthDays(range) * direction);
+    case 'month':
+      return clampedDay(date.getUTCFullYear(), date.getUTCMonth() + direction, date.getUTCDate());
+    case 'year':
+      return clampedDay(date.getUTCFullYear() + direction, date.getUTCMonth(), date.getUTCDate());
+  }
 }
 
 /** Ranges never end in the future: the next button is disabled past today. */

@@ -177,3 +177,24 @@ describe('shifts', () => {
     expect(validShift(11, [sites[1] as Site])).toBe('all');
   });
 });
+
+describe('a saved relative range', () => {
+  it('is kept by name; an unknown name is dropped', () => {
+    const dateSelector = {
+      mode: 'day' as const,
+      from: '2026-11-24',
+      to: '2026-11-24',
+      combined: false,
+      workflowShift: 'all' as const,
+    };
+    expect(
+      normalizeSettings({ dateSelector: { ...dateSelector, relativeRange: 'yesterday' } })
+        .dateSelector.relativeRange,
+    ).toBe('yesterday');
+    const unknown = {
+      ...dateSelector,
+      relativeRange: 'nextWeek',
+    } as unknown as typeof dateSelector;
+    expect(normalizeSettings({ dateSelector: unknown }).dateSelector.relativeRange).toBeUndefined();
+  });
+});

@@ -9,6 +9,7 @@ import type {
 } from '../api/types';
 import { DATE_MODES } from '../api/types';
 import { isIsoDate, rangeFor, todayIso } from './dateRange';
+import { isRelativeRange } from './relativeRange';
 
 /** Pure rules of the analysis filters (date selector, machines, combined, shift). */
 
@@ -39,6 +40,8 @@ export function normalizeSettings(
       to: validRange ? (saved.to as string) : fallback.to,
       combined: typeof saved.combined === 'boolean' ? saved.combined : false,
       workflowShift: saved.workflowShift ?? 'all',
+      // Present only while one is saved, as the server sends it.
+      ...(isRelativeRange(saved.relativeRange) ? { relativeRange: saved.relativeRange } : {}),
     },
     selectedMachines: Array.isArray(raw?.selectedMachines) ? raw.selectedMachines : [],
     onboardingWatched: raw?.onboardingWatched === true,

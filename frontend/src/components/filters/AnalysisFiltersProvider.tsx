@@ -1,22 +1,27 @@
 import { notifications } from '@mantine/notifications';
-import { type ReactNode, useCallback, useMemo } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 import { ApiFailure } from '../../api/client';
 import {
   saveCombinedMode,
   saveDateFilter,
   saveDateFilterAndShift,
+  saveRelativeRange,
   saveVehiclesAndMode,
   saveWorkflowShift,
 } from '../../api/settings';
 import type { AppSettings, Id, WorkflowShift } from '../../api/types';
-import { rangeFor, todayIso } from '../../lib/dateRange';
+import { focusDay, rangeFor, todayIso } from '../../lib/dateRange';
 import {
   defaultDateSelector,
   effectiveVehicles,
   sitesInScope,
   validShift,
 } from '../../lib/filters';
+import { type RelativeRange, resolveRelativeRange } from '../../lib/relativeRange';
+import { decodeView, encodeView, type ViewState } from '../../lib/viewUrl';
+import { RefreshProvider } from '../refresh/RefreshProvider';
 import {
   type AnalysisFilterControls,
   AnalysisFiltersContext,
@@ -24,9 +29,15 @@ import {
 } from './filtersContext';
 import { useAppSettings, useSites, useUpdateSettingsCache, useVehicles } from './useAppSettings';
 
+// A relative range is read against the clock this often (today becomes yesterday at midnight).
+const CLOCK_TICK_MS = 60_000;
+
 /**
- * Holds the saved filters of the page headers. Every change updates the loaded settings at
- * once and saves through its own saved operation (spec section 7).
+ * Holds the filters of the page headers. The view is the hash route's query where it has
+ * one (a shared link wins over the saved settings for that view), else the saved settings.
+ * Every change updates the loaded settings at once, saves through its own saved operation
+ * (spec section 7) and writes the whole view into the query, so the address is a link to it
+ * (the menu keeps the query from page to page).
  */
 export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -34,6 +45,17 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
   const vehiclesQuery = useVehicles();
   const sitesQuery = useSites();
   const update = useUpdateSettingsCache();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [now, setNow] = useState(() => new Date());
+  // The day the user is looking at, kept across mode switches (not saved).
+  const [focus, setFocus] = useState<string | null>(null);
+
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), CLOCK_TICK_MS);
+    return () => window.clearInterval(timer);
+  }, []);
+  const readClock = useCallback(() => setNow(new Date()), []);
 
   const save = useCallback(
     (operation: () => Promise<AppSettings>) => {
@@ -47,60 +69,160 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
     [t],
   );
 
+  const saved = settings.data?.dateSelector ?? defaultDateSelector();
+  const urlView = useMemo(() => decodeView(location.search), [location.search]);
+  const view: ViewState = {
+    relativeRange:
+      urlView.relativeRange !== undefined ? urlView.relativeRange : (saved.relativeRange ?? null),
+    mode: urlView.mode ?? saved.mode,
+    from: urlView.from ?? saved.from,
+    to: urlView.to ?? saved.to,
+    vehicles: urlView.vehicles ?? settings.data?.selectedMachines ?? [],
+    shift: urlView.shift ?? saved.workflowShift,
+    combined: urlView.combined ?? saved.combined,
+  };
+  const viewKey = JSON.stringify(view);
+  const allVehicles = useMemo(() => vehiclesQuery.data ?? [], [vehiclesQuery.data]);
+  const vehicles = useMemo(
+    () => effectiveVehicles((JSON.parse(viewKey) as ViewState).vehicles, allVehicles),
+    [viewKey, allVehicles],
+  );
+  const scopeSites = useMemo(
+    () => sitesInScope(sitesQuery.data ?? [], vehicles),
+    [sitesQuery.data, vehicles],
+  );
+  const site = scopeSites[0];
+  const siteClock = useMemo(() => ({ timeZone: site?.timeZone, shifts: site?.shifts }), [site]);
+  const resolved = view.relativeRange
+    ? resolveRelativeRange(view.relativeRange, { ...siteClock, now })
+    : { mode: view.mode, from: view.from, to: view.to, shift: undefined };
+  const chosenShift = resolved.shift ?? view.shift;
+  const shift = sitesQuery.data ? validShift(chosenShift, scopeSites) : chosenShift;
+  // A relative range needs the site's time zone (and shifts) before it means any days.
+  const ready =
+    settings.data !== undefined &&
+    vehiclesQuery.data !== undefined &&
+    (view.relativeRange === null || sitesQuery.data !== undefined);
+
   const value = useMemo<AnalysisFilterControls>(() => {
-    const saved = settings.data?.dateSelector ?? defaultDateSelector();
-    const selectedMachines = settings.data?.selectedMachines ?? [];
-    const allVehicles = vehiclesQuery.data ?? [];
-    const vehicles = effectiveVehicles(selectedMachines, allVehicles);
-    const scopeSites = sitesInScope(sitesQuery.data ?? [], vehicles);
-    const shift = sitesQuery.data
-      ? validShift(saved.workflowShift, scopeSites)
-      : saved.workflowShift;
+    const current = JSON.parse(viewKey) as ViewState;
+    const sites = sitesQuery.data ?? [];
+    const scopeOf = (ids: readonly Id[]) =>
+      sitesInScope(sites, effectiveVehicles(ids, allVehicles));
+    const showView = (patch: Partial<ViewState>) => {
+      const next = { ...current, ...patch };
+      navigate(
+        { pathname: location.pathname, search: encodeView(next, location.search) },
+        { replace: true },
+      );
+    };
     const setSelector = (patch: Partial<AppSettings['dateSelector']>) =>
-      update((current) => ({ ...current, dateSelector: { ...current.dateSelector, ...patch } }));
+      update((settingsNow) => ({
+        ...settingsNow,
+        dateSelector: { ...settingsNow.dateSelector, ...patch },
+      }));
+    const setPeriod = ({ mode, from, to }: DateFilter, shiftToo?: WorkflowShift) => {
+      setSelector({
+        mode,
+        from,
+        to,
+        relativeRange: null,
+        ...(shiftToo === undefined ? {} : { workflowShift: shiftToo }),
+      });
+      showView({
+        relativeRange: null,
+        mode,
+        from,
+        to,
+        ...(shiftToo === undefined ? {} : { shift: shiftToo }),
+      });
+    };
 
     return {
-      ready: settings.data !== undefined && vehiclesQuery.data !== undefined,
-      mode: saved.mode,
-      from: saved.from,
-      to: saved.to,
-      combined: saved.combined,
+      ready,
+      mode: resolved.mode,
+      from: resolved.from,
+      to: resolved.to,
+      relativeRange: current.relativeRange,
+      focus,
+      combined: current.combined,
       shift,
       vehicles,
-      selectedMachines,
+      selectedMachines: current.vehicles,
       allVehicles,
       scopeSites,
-      setDateFilter: ({ mode, from, to }: DateFilter) => {
-        setSelector({ mode, from, to });
+      setDateFilter: ({ mode, from, to }: DateFilter, focusHint?: string) => {
+        setFocus(focusDay({ from, to }, { focus: focusHint ?? focus }));
+        setPeriod({ mode, from, to });
         save(() => saveDateFilter({ mode, from, to }));
+      },
+      setRelativeRange: (relativeRange: RelativeRange) => {
+        const period = resolveRelativeRange(relativeRange, { ...siteClock, now: new Date() });
+        const { mode, from, to } = period;
+        setFocus(null);
+        setSelector({ mode, from, to, relativeRange });
+        showView({ relativeRange, mode, from, to });
+        save(() => saveRelativeRange({ mode, from, to, relativeRange }));
       },
       setCombined: (combined: boolean) => {
         setSelector({ combined });
+        showView({ combined });
         save(() => saveCombinedMode({ combined }));
       },
       setMachines: (ids: Id[]) => {
-        update((current) => ({ ...current, selectedMachines: ids }));
-        save(() => saveVehiclesAndMode({ selectedMachines: ids, combined: saved.combined }));
-        const nextScope = sitesInScope(sitesQuery.data ?? [], effectiveVehicles(ids, allVehicles));
-        if (saved.workflowShift !== 'all' && validShift(saved.workflowShift, nextScope) === 'all') {
+        update((settingsNow) => ({ ...settingsNow, selectedMachines: ids }));
+        save(() => saveVehiclesAndMode({ selectedMachines: ids, combined: current.combined }));
+        if (current.shift !== 'all' && validShift(current.shift, scopeOf(ids)) === 'all') {
           // The chosen shift belongs to no site of the new selection any more.
           setSelector({ workflowShift: 'all' });
+          showView({ vehicles: ids, shift: 'all' });
           save(() => saveWorkflowShift({ workflowShift: 'all' }));
+        } else {
+          showView({ vehicles: ids });
         }
       },
       setShift: (workflowShift: WorkflowShift) => {
+        if (current.relativeRange?.endsWith('Shift')) {
+          // Another shift than the one the range names: the day of that range, fixed.
+          const period = { mode: resolved.mode, from: resolved.from, to: resolved.to };
+          setPeriod(period, workflowShift);
+          save(() => saveDateFilterAndShift({ ...period, workflowShift }));
+          return;
+        }
         setSelector({ workflowShift });
+        showView({ shift: workflowShift });
         save(() => saveWorkflowShift({ workflowShift }));
       },
       resetPeriodAndShift: () => {
         const range = rangeFor('week', todayIso());
-        setSelector({ mode: 'week', ...range, workflowShift: 'all' });
+        setFocus(null);
+        setPeriod({ mode: 'week', ...range }, 'all');
         save(() => saveDateFilterAndShift({ mode: 'week', ...range, workflowShift: 'all' }));
       },
     };
-  }, [settings.data, vehiclesQuery.data, sitesQuery.data, update, save]);
+  }, [
+    viewKey,
+    resolved.mode,
+    resolved.from,
+    resolved.to,
+    shift,
+    ready,
+    focus,
+    allVehicles,
+    vehicles,
+    scopeSites,
+    siteClock,
+    sitesQuery.data,
+    location.pathname,
+    location.search,
+    navigate,
+    update,
+    save,
+  ]);
 
   return (
-    <AnalysisFiltersContext.Provider value={value}>{children}</AnalysisFiltersContext.Provider>
+    <AnalysisFiltersContext.Provider value={value}>
+      <RefreshProvider onRefresh={readClock}>{children}</RefreshProvider>
+    </AnalysisFiltersContext.Provider>
   );
 }

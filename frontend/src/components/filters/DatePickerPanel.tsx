@@ -12,7 +12,8 @@ interface DatePickerPanelProps {
   to: string;
   maxDate: string;
   language: string;
-  onPick: (range: DateRange) => void;
+  /** The range picked and the day that was clicked in it (the day to keep in view). */
+  onPick: (range: DateRange, day?: string) => void;
 }
 
 function isoOf(value: unknown): string | null {
@@ -39,7 +40,7 @@ export default function DatePickerPanel({
   const pickAnchor = (value: unknown) => {
     const iso = isoOf(value);
     if (iso) {
-      onPick(rangeFor(mode, iso));
+      onPick(rangeFor(mode, iso), iso);
     }
   };
 

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { DateMode, Id, Site, Vehicle, WorkflowShift } from '../../api/types';
+import type { RelativeRange } from '../../lib/relativeRange';
 
 export interface DateFilter {
   mode: DateMode;
@@ -21,11 +22,17 @@ export interface AnalysisFilters {
 }
 
 export interface AnalysisFilterControls extends AnalysisFilters {
+  /** The relative range shown (from/to are what it means now), or null for fixed dates. */
+  relativeRange: RelativeRange | null;
+  /** The day the user last looked at, kept when the mode changes (null: none yet). */
+  focus: string | null;
   selectedMachines: Id[];
   allVehicles: Vehicle[];
   /** Sites of the machines in scope (their shifts can be chosen). */
   scopeSites: Site[];
-  setDateFilter: (filter: DateFilter) => void;
+  /** A fixed period; `focus`: the day in it the user looks at (a picked day). */
+  setDateFilter: (filter: DateFilter, focus?: string) => void;
+  setRelativeRange: (range: RelativeRange) => void;
   setCombined: (combined: boolean) => void;
   setMachines: (ids: Id[]) => void;
   setShift: (shift: WorkflowShift) => void;

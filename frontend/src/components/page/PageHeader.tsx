@@ -4,6 +4,7 @@ import type { PageTopic } from '../../app/pages';
 import { FilterBar } from '../filters/FilterBar';
 import { AccountMenu } from '../layout/AccountMenu';
 import { BetaBadge } from '../layout/BetaBadge';
+import { RefreshControl } from '../refresh/RefreshControl';
 
 interface PageHeaderProps {
   topic: PageTopic;
@@ -24,7 +25,10 @@ export function PageHeader({ topic, beta = false }: PageHeaderProps) {
         </Group>
         <FilterBar />
       </Stack>
-      <AccountMenu />
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <RefreshControl />
+        <AccountMenu />
+      </Group>
     </header>
   );
 }

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { decodeView, encodeView, hasViewParams, type ViewState } from './viewUrl';
+
+const FIXED: ViewState = {
+  relativeRange: null,
+  mode: 'week',
+  from: '2026-11-16',
+  to: '2026-11-22',
+  vehicles: [3, 5],
+  shift: 'early',
+  combined: true,
+};
+
+describe('view in the URL', () => {
+  it('round-trips a fixed period with vehicles, shift and combined', () => {
+    const search = encodeView(FIXED);
+    expect(search).toBe(
+      '?mode=week&from=2026-11-16&to=2026-11-22&vehicles=3,5&shift=early&combined=true',
+    );
+    expect(decodeView(search)).toEqual(FIXED);
+  });
+
+  it('round-trips a relative range and "all machines", keeping other parameters', () => {
+    const view: ViewState = { ...FIXED, relativeRange: 'yesterday', vehicles: [], combined: false };
+    const search = encodeView(view, '?displayMode=true&mode=day');
+    const params = new URLSearchParams(search);
+    expect(params.get('displayMode')).toBe('true');
+    expect(params.get('range')).toBe('yesterday');
+    expect(params.has('from')).toBe(false);
+    expect(decodeView(search)).toEqual({
+      relativeRange: 'yesterday',
+      vehicles: [],
+      shift: 'early',
+      combined: false,
+    });
+  });
+
+  it('leaves the shift out of a shift range: the range names it', () => {
+    const search = encodeView({ ...FIXED, relativeRange: 'currentShift' });
+    expect(new URLSearchParams(search).has('shift')).toBe(false);
+  });
+
+  it('ignores what it cannot read, so the saved settings stand in', () => {
+    expect(
+      decodeView('?range=nextWeek&from=2026-11-22&to=2026-11-16&vehicles=3,x&combined=yes'),
+    ).toEqual({});
+    expect(decodeView('?from=2026-11-16&to=2026-11-18')).toEqual({
+      relativeRange: null,
+      mode: 'custom',
+      from: '2026-11-16',
+      to: '2026-11-18',
+    });
+    expect(hasViewParams('?displayMode=true')).toBe(false);
+    expect(hasViewParams('?displayMode=true&range=today')).toBe(true);
+  });
+});
