@@ -50,6 +50,8 @@ export const E2E_USERS = {
     password: E2E_PASSWORD,
     role: 'customer',
   },
+  /** period.spec.ts: links, relative ranges and refresh; changes its saved period. */
+  period: { email: 'period@e2e.fleetscope', password: E2E_PASSWORD, role: 'customer' },
   /** A partner linked to no organization: sees no vehicle at all. */
   noVehicles: { email: 'novehicles@e2e.fleetscope', password: E2E_PASSWORD, role: 'partner' },
 } as const satisfies Record<string, TestUser>;

@@ -1,0 +1,173 @@
+import type { Page, Request } from '@playwright/test';
+import { berlinDay, machinePills, savedAfter, sites } from './support/filters';
+import { expect, test } from './support/fixtures';
+import { E2E_USERS } from './support/users';
+
+/**
+ * Issue 23: the period selector of product.md section 4 in Chromium against the real
+ * server. A link carries period, vehicles, shift and combined; a relative range saved today
+ * is still relative tomorrow (the browser's clock moved with `page.clock`); refresh clears
+ * the request cache and asks the server again; display mode refreshes by itself.
+ * The saved selectors of this file's user belong to it alone.
+ */
+const user = E2E_USERS.period;
+
+test.describe.configure({ mode: 'default' });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function analyticsCall(request: Request, api: string): URLSearchParams | null {
+  const url = new URL(request.url());
+  return url.pathname === `/v2/Analytics/${api}` ? url.searchParams : null;
+}
+
+/** Every analytics call of `api` the page makes from now on (query parameters of each). */
+function recordCalls(page: Page, api: string): URLSearchParams[] {
+  const calls: URLSearchParams[] = [];
+  page.on('request', (request) => {
+    const params = analyticsCall(request, api);
+    if (params) {
+      calls.push(params);
+    }
+  });
+  return calls;
+}
+
+/** The user's own saved view: the last seven days before today, all machines and shifts. */
+function ownView() {
+  return {
+    dateSelector: {
+      mode: 'custom',
+      from: berlinDay(-7),
+      to: berlinDay(-1),
+      combined: false,
+      workflowShift: 'all',
+    },
+    selectedMachines: [],
+  };
+}
+
+test('a link with period, vehicles, shift and combined opens that view, saved settings untouched', async ({
+  app,
+  page,
+}) => {
+  await app.login(user, { language: 'en' });
+  await app.patchSettings(ownView());
+  const before = await app.settings();
+  const vehicles = await app.vehicles();
+  const vehicle = vehicles[0];
+  const shift = (await sites(page)).find((site) => site.name === vehicle?.siteName)?.shifts[0];
+  if (!vehicle || vehicles.length < 2 || !shift) {
+    throw new Error('the demo customer needs several vehicles and a site with shifts');
+  }
+  const yesterday = berlinDay(-1);
+  const link =
+    `/productivity/analysis?mode=day&from=${yesterday}&to=${yesterday}` +
+    `&vehicles=${vehicle.id}&shift=${shift.id}&combined=true`;
+
+  const call = page.waitForRequest((request) => {
+    const params = analyticsCall(request, 'Productivity');
+    return params?.get('from') === yesterday && params.get('shift') === String(shift.id);
+  });
+  await app.open(link);
+  const params = analyticsCall(await call, 'Productivity');
+  expect(Object.fromEntries(params ?? [])).toMatchObject({
+    from: yesterday,
+    to: yesterday,
+    vehicles: String(vehicle.id),
+    shift: String(shift.id),
+    combined: 'true',
+  });
+  await expect(page.getByTestId('date-picker')).toHaveAttribute('data-from', yesterday);
+  await expect(page.getByTestId('date-picker')).toHaveAttribute('data-to', yesterday);
+  await expect(machinePills(page)).toHaveText([vehicle.name]);
+  await expect(page.getByTestId('shift-selector')).toHaveValue(new RegExp(`^${shift.name}`));
+  await expect(page.getByTestId('combined-switch')).toBeChecked();
+  // The link is the colleague's view, not a change of the user's own saved settings.
+  expect(await app.settings()).toEqual(before);
+
+  // The menu keeps the view from page to page.
+  const history = page.waitForRequest(
+    (request) => analyticsCall(request, 'ProductivityHistory')?.get('from') === yesterday,
+  );
+  await page.getByTestId('menu-entry-productivity').hover();
+  await page.getByTestId('menu-entry-productivity-history').click();
+  expect(analyticsCall(await history, 'ProductivityHistory')?.get('vehicles')).toBe(
+    String(vehicle.id),
+  );
+});
+
+test('a relative range saved today is still relative tomorrow', async ({ app, page }) => {
+  await app.login(user, { language: 'en' });
+  await app.patchSettings(ownView());
+  const start = Date.now();
+  await page.clock.install({ time: start });
+  await app.open('/productivity/analysis');
+  await expect(page.getByTestId('date-picker')).toHaveAttribute('data-from', berlinDay(-7));
+
+  const saved = await savedAfter(page, async () => {
+    await page.getByTestId('date-relative').click();
+    await page.getByTestId('date-relative-yesterday').click();
+  });
+  expect(saved).toMatchObject({ dateSelector: { relativeRange: 'yesterday' } });
+  await expect(page.getByTestId('date-picker')).toHaveAttribute('data-from', berlinDay(-1));
+  await expect(page.getByTestId('date-relative')).toHaveAttribute('data-range', 'yesterday');
+  expect((await app.settings()).dateSelector).toMatchObject({ relativeRange: 'yesterday' });
+
+  // Tomorrow, opened without a link: "yesterday" is today's date now.
+  await page.clock.setSystemTime(start + DAY_MS);
+  const tomorrowCall = page.waitForRequest(
+    (request) => analyticsCall(request, 'Productivity')?.get('from') === berlinDay(0),
+  );
+  await page.goto('about:blank');
+  await app.open('/productivity/analysis');
+  expect(analyticsCall(await tomorrowCall, 'Productivity')?.get('to')).toBe(berlinDay(0));
+  await expect(page.getByTestId('date-picker')).toHaveAttribute('data-from', berlinDay(0));
+  await expect(page.getByTestId('date-relative')).toHaveAttribute('data-range', 'yesterday');
+});
+
+test('refresh clears the request cache and asks the server again', async ({ app, page }) => {
+  await app.login(user, { language: 'en' });
+  await app.patchSettings(ownView());
+  const calls = recordCalls(page, 'Productivity');
+  await app.open('/productivity/analysis');
+  await expect.poll(() => calls.length).toBe(1);
+  await expect(page.getByTestId('chart-timeInState')).toHaveAttribute('data-status', 'ready');
+
+  // Within the cache's 3 minutes, a second visit is answered from the cache.
+  await page.getByTestId('menu-entry-productivity').hover();
+  await page.getByTestId('menu-entry-productivity-history').click();
+  await expect(page.getByTestId('page-productivityHistory')).toBeVisible();
+  await page.goBack();
+  await expect(page.getByTestId('chart-timeInState')).toHaveAttribute('data-status', 'ready');
+  expect(calls).toHaveLength(1);
+
+  const refreshed = page.waitForResponse(
+    (response) => analyticsCall(response.request(), 'Productivity') !== null,
+  );
+  await page.getByTestId('refresh-now').click();
+  expect((await refreshed).ok()).toBe(true);
+  expect(calls).toHaveLength(2);
+  expect(calls[1]?.toString()).toBe(calls[0]?.toString());
+  await expect(page.getByTestId('refresh-now')).not.toHaveAttribute('data-refreshed-at', '');
+});
+
+test('display mode refreshes the dashboard by itself, every minute', async ({ app, page }) => {
+  await app.login(user, { language: 'en' });
+  await app.patchSettings(ownView());
+  await page.clock.install();
+  const calls = recordCalls(page, 'Dashboard');
+  await app.open('/dashboards/dashboard?displayMode=true');
+  await expect(page.getByTestId('shell')).toHaveAttribute('data-navigation', 'hidden');
+  await expect.poll(() => calls.length).toBe(1);
+  await expect(page.getByTestId('auto-refresh')).toHaveAttribute('data-minutes', '1');
+
+  const next = page.waitForRequest((request) => analyticsCall(request, 'Dashboard') !== null);
+  await page.clock.fastForward('01:01');
+  await next;
+  expect(calls).toHaveLength(2);
+  const again = page.waitForRequest((request) => analyticsCall(request, 'Dashboard') !== null);
+  await page.clock.fastForward('01:01');
+  await again;
+  expect(calls).toHaveLength(3);
+});
