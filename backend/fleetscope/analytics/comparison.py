@@ -28,7 +28,14 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup
-from fleetscope.analytics.periods import DaySpan, local_instant, midnight, period_windows
+from fleetscope.analytics.periods import (
+    DaySpan,
+    Shift,
+    local_instant,
+    midnight,
+    period_end,
+    period_windows,
+)
 
 _DAY = timedelta(days=1)
 # "Not clipped": later than the end of any period.
@@ -41,19 +48,24 @@ def day_end(span: DaySpan, zone: ZoneInfo) -> datetime:
     return midnight(span.last + _DAY, zone)
 
 
-def previous_until(span: DaySpan, *, zone: ZoneInfo, now: datetime) -> datetime:
+def previous_until(
+    span: DaySpan, *, zone: ZoneInfo, now: datetime, shift: Shift | None = None
+) -> datetime:
     """The instant at which the previous period of ``span`` is clipped: the same elapsed
-    site-local time after its first midnight as ``now`` after ``span``'s (module doc)."""
+    site-local time after its first midnight as ``now`` after ``span``'s (module doc).
+    With ``shift``, a period runs until its last shift has ended (a night shift starting on
+    its last day ends on the day after: its own), and so does the previous period."""
     previous = span.previous()
-    if now >= day_end(span, zone):
-        return day_end(previous, zone)
+    previous_end = period_end(span=previous, zone=zone, shift=shift)
+    if now >= period_end(span=span, zone=zone, shift=shift):
+        return previous_end
     if now <= midnight(span.first, zone):
         return midnight(previous.first, zone)
     local = now.astimezone(zone)
     elapsed_days = (local.date() - span.first).days
     # ``local.time()`` keeps the wall-clock time (and its DST fold), not the UTC offset.
     same_time = local_instant(previous.first + timedelta(days=elapsed_days), local.time(), zone)
-    return min(same_time, day_end(previous, zone))
+    return min(same_time, previous_end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +102,12 @@ def site_clips(
         SiteGroup(0, _UTC_ZONE, None, excluded=False)
     ]
     return [
-        (group, previous_until(scope.span, zone=group.zone, now=now) if previous else now)
+        (
+            group,
+            previous_until(scope.span, zone=group.zone, now=now, shift=group.shift)
+            if previous
+            else now,
+        )
         for group in groups
     ]
 

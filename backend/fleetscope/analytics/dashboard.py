@@ -1,7 +1,8 @@
 """``GET /v2/Analytics/Dashboard``: the KPI tiles with their previous-period values and a
 small series each (the history's buckets: days, weeks or months) for the sparklines. The
 previous values are like for like, and the series leaves out the buckets lying in the future
-(``comparison``)."""
+(``comparison``). The cycle-time median is exact, as on the Processes page
+(``cycle_medians``), in the period, the previous period and each bucket."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ import duckdb
 import numpy as np
 
 from fleetscope.analytics.collect import FLEET
+from fleetscope.analytics.cycle_medians import cycle_medians
 from fleetscope.analytics.history import history_spans
 from fleetscope.analytics.kpis import kpis_of_rows
 from fleetscope.analytics.models import DashboardOut, DashboardTile, Kpis, SparkPoint, TileKey
@@ -70,13 +72,25 @@ def dashboard(
         scope,
         [*current, *previous],
         by_vehicle=False,
-        with_cycles=True,
+        with_cycles=False,  # the median is exact (``cycle_medians``), not the histogram's
         now=now,
         offline_after=offline_after,
         use_rollups=use_rollups,
     )
     *buckets, totals = _fleet_kpis(collected, current)
     previous_totals = _fleet_kpis(collected, previous)[-1]
+    medians, (median, previous_median) = cycle_medians(
+        cursor,
+        collected,
+        buckets=[item.bucket for item in (*current, *previous)],
+        groups=[[item.bucket for item in current], [item.bucket for item in previous]],
+    )
+    for kpis, value in zip(
+        (*buckets, totals, previous_totals),
+        (*medians[: len(current)], median, previous_median),
+        strict=True,
+    ):
+        kpis.cycle_time_p50_seconds = value
     per_bucket = list(zip(current, buckets, strict=True))
     tiles = [
         DashboardTile.model_validate(

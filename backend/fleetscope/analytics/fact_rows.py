@@ -69,7 +69,7 @@ def select_periods(scope: AnalyticsScope, *, now: datetime, previous: bool = Tru
             continue
         spans: list[tuple[DaySpan, int, datetime]] = [(scope.span, CURRENT, now)]
         if previous:
-            until = previous_until(scope.span, zone=group.zone, now=now)
+            until = previous_until(scope.span, zone=group.zone, now=now, shift=group.shift)
             spans.append((scope.span.previous(), PREVIOUS, until))
         windows = [
             (window, bucket)

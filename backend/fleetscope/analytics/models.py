@@ -45,7 +45,8 @@ class Kpis(CamelModel):
     distance_km: float
     distance_per_order_km: float | None
     cycle_time_p50_seconds: float | None = Field(
-        description="median cycle time of finished orders (histogram estimate, within 10 %)"
+        description="median cycle time of finished orders, exact (linear interpolation "
+        "between the closest ranks, as on Processes); null where a page does not read it"
     )
     mtbf_seconds: float | None
     mttr_seconds: float | None
@@ -179,6 +180,11 @@ class DashboardTile(CamelModel):
     previous: float | None
     # Higher is better for most tiles; not for cycle time, MTTR and errors.
     higher_is_better: bool
+    exact: bool = Field(
+        default=True,
+        description="the value is exact; a percentile (cycle time) is computed from the "
+        "orders themselves, the same number as on Processes",
+    )
     series: list[SparkPoint]
 
 

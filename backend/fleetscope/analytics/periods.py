@@ -1,14 +1,16 @@
 """Period T of the KPI glossary (product.md section 3) as UTC windows, and how to read them.
 
 T = the selected days in the site's time zone, clipped to now, intersected with the selected
-shift's windows. A shift belongs to the day it starts on; the night shift of the day before
-the first selected day therefore contributes its morning hours (00:00-06:00) to that day,
-and the night shift of the last day is cut at its midnight. Wall-clock times are converted
-with the site's zone, so a day with a daylight-saving change has 23 or 25 hours.
+shift's windows. A shift belongs to the day on which it starts: with a shift selected, T is
+the windows of the shifts starting on the selected days, whole (the night shift starting on
+Monday 22:00 is Monday's up to Tuesday 06:00, also in a history chart's day bucket), and the
+morning hours of the night shift of the day before the first selected day are not in T.
+Wall-clock times are converted with the site's zone, so a day with a daylight-saving change
+has 23 or 25 hours.
 """
 
 import calendar
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -97,9 +99,9 @@ def merge_windows(windows: Iterable[Window]) -> list[Window]:
 
 
 def shift_windows(shift: Shift, *, span: DaySpan, zone: ZoneInfo) -> list[Window]:
-    """Every window of ``shift`` starting on a day from the day before ``span`` to its last."""
+    """Every window of ``shift`` starting on a day of ``span``."""
     windows = []
-    day = span.first - timedelta(days=1)
+    day = span.first
     while day <= span.last:
         if day.weekday() in shift.weekdays:
             end_day = day + timedelta(days=1) if shift.crosses_midnight else day
@@ -112,21 +114,29 @@ def shift_windows(shift: Shift, *, span: DaySpan, zone: ZoneInfo) -> list[Window
 def period_windows(
     *, span: DaySpan, zone: ZoneInfo, shift: Shift | None, now: datetime
 ) -> list[Window]:
-    """T for one site as sorted, disjoint UTC windows (empty when it lies in the future)."""
+    """T for one site as sorted, disjoint UTC windows (empty when it lies in the future):
+    the days, or the windows of the shifts starting on them, clipped at ``now``."""
     start = midnight(span.first, zone)
-    end = min(midnight(span.last + timedelta(days=1), zone), now)
-    if end <= start:
-        return []
     if shift is None:
-        return [Window(start, end)]
-    # Clipping the merged windows equals merging the clipped ones; only the first and the
-    # last can change.
-    windows, starts, ends = _merged_shift_windows(shift, span, zone)
-    chosen = list(windows[bisect_right(ends, start) : bisect_left(starts, end)])
+        end = min(midnight(span.last + timedelta(days=1), zone), now)
+        return [Window(start, end)] if start < end else []
+    # The shifts start on the span's days (at or after its first midnight); clipping the
+    # merged windows at now changes the last one only.
+    windows, starts, _ = _merged_shift_windows(shift, span, zone)
+    chosen = list(windows[: bisect_left(starts, now)])
     if chosen:
-        chosen[0] = Window(max(chosen[0].start, start), chosen[0].end)
-        chosen[-1] = Window(chosen[-1].start, min(chosen[-1].end, end))
+        chosen[-1] = Window(chosen[-1].start, min(chosen[-1].end, now))
     return chosen
+
+
+def period_end(*, span: DaySpan, zone: ZoneInfo, shift: Shift | None) -> datetime:
+    """The end of T unclipped: the midnight after the span's last day, or the end of the
+    last shift starting on one of its days when that is later (a night shift)."""
+    end = midnight(span.last + timedelta(days=1), zone)
+    if shift is None:
+        return end
+    windows, _, ends = _merged_shift_windows(shift, span, zone)
+    return max(end, ends[-1]) if windows else end
 
 
 @lru_cache(maxsize=64)

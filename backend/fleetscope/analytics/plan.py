@@ -124,7 +124,9 @@ def read_buckets(
                 until = (
                     now
                     if item.previous_of is None
-                    else previous_until(item.previous_of, zone=group.zone, now=now)
+                    else previous_until(
+                        item.previous_of, zone=group.zone, now=now, shift=group.shift
+                    )
                 )
                 windows[item.bucket] = period_windows(
                     span=item.span, zone=group.zone, shift=group.shift, now=until

@@ -33,6 +33,11 @@ class CycleTimes(CamelModel):
     p95_seconds: float | None
     max_seconds: float | None
     mean_seconds: float | None
+    exact: bool = Field(
+        default=True,
+        description="the percentiles are exact (linear interpolation between the closest "
+        "ranks of the orders themselves), for any period",
+    )
 
 
 class Outcomes(CamelModel):

@@ -19,11 +19,16 @@ from fleetscope.facts.rollup import (
     CYCLE_BUCKET_BASE_S,
     CYCLE_BUCKET_COLUMNS,
     CYCLE_BUCKET_COUNT,
+    HELD_START_SQL,
     LOAD_HANDLING_ACTIONS,
     MICROS,
 )
 
 _LOADS = sorted(LOAD_HANDLING_ACTIONS)
+# A sample's hold starts at most this long before it: it sums the steps between reports
+# since the previous sample (taken at least every 60 s), each step shorter than the offline
+# timeout (a longer silence is offline, and no charge holds across it).
+_HOLD_REACH_S = 3600
 _OUTCOMES = frozenset({"finished", "failed", "cancelled"})
 
 
@@ -83,16 +88,17 @@ _RAW_PARTS = (
         "NULL",
     ),
     ("t", "track_points", "sampled_at", "NULL", "0", "sum(f.distance_m)", "NULL"),
-    # The charge's hold as the rollups sum it (``facts.rollup.MICROS``): microseconds, and
-    # the charge integrated over them.
+    ("b", "battery_samples", "sampled_at", "NULL", "0", "NULL", "min(f.charge)"),
+    # The charge's hold as the rollups sum it (``facts.rollup``): where it starts, in
+    # microseconds, and the charge integrated over it.
     (
-        "b",
+        "h",
         "battery_samples",
-        "sampled_at",
+        HELD_START_SQL,
         "NULL",
-        f"sum(round(f.held_s * {MICROS}))::BIGINT",
+        f"sum(round(f.held_s * {MICROS}))",
         "sum(f.held_charge_s)",
-        "min(f.charge)",
+        "NULL",
     ),
 )
 
@@ -103,6 +109,10 @@ def _raw_sql(by_vehicle: bool) -> str:
     for kind, table, at, label, n, a, b in _RAW_PARTS:
         if kind == "s":
             join = at
+        elif kind == "h":
+            # The bounds on the sample's instant let the zone maps skip row groups.
+            join = f"{at} >= p.lo AND {at} < p.hi AND f.held_s > 0 AND f.sampled_at >= $5 "
+            join += f"AND f.sampled_at < $6::TIMESTAMPTZ + INTERVAL '{_HOLD_REACH_S} seconds'"
         else:
             column, _, extra = at.partition(" AND ")
             join = f"f.{column} >= p.lo AND f.{column} < p.hi AND f.{column} >= $5 "
@@ -155,7 +165,8 @@ def add_raw_pieces(
             result.add(key, "loads_handled", int(n))
         elif kind == "t":
             result.add(key, "distance_m", float(a or 0.0))
-        else:
+        elif kind == "h":
             result.add(key, "battery_samples", int(n))
             result.add(key, "battery_charge_sum", float(a or 0.0))
+        else:
             result.add_minimum(key, "battery_charge_min", b)

@@ -26,6 +26,7 @@ from fleetscope.analytics.hour_grid import Feeder, FollowedHours, GridSource, Ho
 from fleetscope.analytics.measure_table import COLUMN, MIN_COLUMN, STATE_MEASURES, Matrix
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.rollup_read import FLEET
+from fleetscope.facts.rollup import HELD_START_SQL
 from fleetscope.facts.rollup_spans import SPANNED_SQL
 from fleetscope.facts.store import FactStore
 
@@ -61,7 +62,8 @@ _GROUPS = (
     ),
     _Group(
         ("battery_samples", "battery_charge_sum", _MINIMUM),
-        Feeder("battery_samples", "sampled_at", "sampled_at"),
+        # A sample's hold counts where it starts (``facts.rollup.held_start``).
+        Feeder("battery_samples", HELD_START_SQL, "sampled_at"),
     ),
     _Group(("stop_errors", "stop_error_s"), Feeder("error_episodes", "start_at", "start_at")),
     _Group(

@@ -49,8 +49,18 @@ LOAD_HANDLING_ACTIONS = LOAD_HANDLING_TYPES
 # The time-weighted mean charge (product.md section 3): ``battery_samples`` sums the
 # microseconds the reported charges held (``BatterySample.held_s``, whole microseconds: the
 # same in SQL), ``battery_charge_sum`` the charge integrated over them in percent-seconds;
-# both count where the sample that closes the hold lies.
+# both count where the hold starts (``held_start``), the minimum where the sample lies.
 MICROS = 1_000_000
+
+
+def held_start(sample: BatterySample) -> datetime:
+    """Where a sample's hold counts: its instant less the time held (the previous sample's
+    instant, unless the vehicle was offline in between)."""
+    return sample.at - timedelta(microseconds=round(sample.held_s * MICROS))
+
+
+# ``held_start`` in SQL (columns of ``battery_samples``), to the same microsecond.
+HELD_START_SQL = f"sampled_at - to_microseconds(round(held_s * {MICROS})::BIGINT)"
 
 MEASURES: tuple[tuple[str, MeasureKind], ...] = (
     *((f"{state.value}_s", "sum") for state in VehicleState),
@@ -143,10 +153,12 @@ class RollupAccumulator:
                         row[distance] += fact.distance_m
             elif isinstance(fact, BatterySample):
                 charge = fact.charge
-                held_us = round(fact.held_s * MICROS)
+                if fact.held_s:
+                    held_us = round(fact.held_s * MICROS)
+                    for row in rows_for(fact.vehicle_id, held_start(fact)):
+                        row[samples] += held_us
+                        row[charge_sum] += fact.held_charge_s
                 for row in rows_for(fact.vehicle_id, fact.at):
-                    row[samples] += held_us
-                    row[charge_sum] += fact.held_charge_s
                     lowest = row[charge_min]
                     if lowest is None or charge < lowest:
                         row[charge_min] = charge
@@ -160,8 +172,10 @@ class RollupAccumulator:
         elif isinstance(fact, StateInterval):
             self._add_interval(fact)
         elif isinstance(fact, BatterySample):
-            self._add(fact.vehicle_id, fact.at, "battery_samples", round(fact.held_s * MICROS))
-            self._add(fact.vehicle_id, fact.at, "battery_charge_sum", fact.held_charge_s)
+            if fact.held_s:
+                start = held_start(fact)
+                self._add(fact.vehicle_id, start, "battery_samples", round(fact.held_s * MICROS))
+                self._add(fact.vehicle_id, start, "battery_charge_sum", fact.held_charge_s)
             self._extreme(fact.vehicle_id, fact.at, "battery_charge_min", fact.charge, min)
         elif isinstance(fact, OrderRun):
             self._add_order(fact)

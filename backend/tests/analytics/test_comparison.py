@@ -268,12 +268,13 @@ def test_partial_day_with_the_late_shift(store: FactStore) -> None:
 @pytest.mark.parametrize(
     ("now", "windows"),
     [
-        # After the night: the morning of Sunday's night, Monday's and Tuesday's nights.
-        (NOW, [((23, 0), (23, 6)), ((23, 22), (24, 6)), ((24, 22), (25, 6))]),
+        # After the night: Monday's and Tuesday's nights. A shift belongs to the day it
+        # starts on, so the morning of Sunday's night (Monday 00:00-06:00) is last week's.
+        (NOW, [((23, 22), (24, 6)), ((24, 22), (25, 6))]),
         # In the night, at 03:30: Tuesday's night so far.
         (
             datetime(2026, 11, 25, 3, 30, tzinfo=BERLIN),
-            [((23, 0), (23, 6)), ((23, 22), (24, 6)), ((24, 22), (25, 3, 30))],
+            [((23, 22), (24, 6)), ((24, 22), (25, 3, 30))],
         ),
     ],
 )

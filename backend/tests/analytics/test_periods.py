@@ -40,22 +40,28 @@ def test_a_day_has_the_hours_of_the_clock(day: str, hours: int) -> None:
     assert windows[0].start == datetime.combine(date.fromisoformat(day), time(), BERLIN)
 
 
-def test_night_shift_takes_the_morning_of_the_night_before_and_the_evening() -> None:
+def test_night_shift_belongs_to_the_day_it_starts_on() -> None:
+    """The glossary's rule: the night shift starting on 2 June 22:00 (CEST) is the 2nd's, up
+    to the 3rd 06:00; the morning of the night that started on the 1st is not the 2nd's."""
     windows = period_windows(span=_day("2026-06-02"), zone=BERLIN, shift=NIGHT, now=LATER)
     assert windows == [
-        Window(datetime(2026, 6, 1, 22, tzinfo=UTC), datetime(2026, 6, 2, 4, tzinfo=UTC)),
-        Window(datetime(2026, 6, 2, 20, tzinfo=UTC), datetime(2026, 6, 2, 22, tzinfo=UTC)),
+        Window(datetime(2026, 6, 2, 20, tzinfo=UTC), datetime(2026, 6, 3, 4, tzinfo=UTC)),
     ]
     two_days = DaySpan(date(2026, 6, 2), date(2026, 6, 3))
-    merged = period_windows(span=two_days, zone=BERLIN, shift=NIGHT, now=LATER)
-    # The night from the 2nd to the 3rd is one window: 8 hours across midnight.
-    assert merged[1] == Window(
-        datetime(2026, 6, 2, 20, tzinfo=UTC), datetime(2026, 6, 3, 4, tzinfo=UTC)
+    nights = period_windows(span=two_days, zone=BERLIN, shift=NIGHT, now=LATER)
+    assert nights[1] == Window(
+        datetime(2026, 6, 3, 20, tzinfo=UTC), datetime(2026, 6, 4, 4, tzinfo=UTC)
     )
-    assert total_seconds(merged) == (6 + 8 + 2) * 3600
+    assert total_seconds(nights) == (8 + 8) * 3600
+    # Clipped at now inside the night that started on the 2nd.
+    now = datetime(2026, 6, 3, 1, 30, tzinfo=UTC)
+    assert period_windows(span=_day("2026-06-02"), zone=BERLIN, shift=NIGHT, now=now) == [
+        Window(datetime(2026, 6, 2, 20, tzinfo=UTC), now)
+    ]
 
 
-@pytest.mark.parametrize(("day", "hours"), [("2026-03-29", 5 + 2), ("2026-10-25", 7 + 2)])
+# The nights starting on the evening before a change of the clock: 7 and 9 hours.
+@pytest.mark.parametrize(("day", "hours"), [("2026-03-28", 7), ("2026-10-24", 9)])
 def test_night_shift_on_a_dst_day(day: str, hours: int) -> None:
     windows = period_windows(span=_day(day), zone=BERLIN, shift=NIGHT, now=LATER)
     assert total_seconds(windows) == hours * 3600
@@ -64,10 +70,10 @@ def test_night_shift_on_a_dst_day(day: str, hours: int) -> None:
 def test_shift_weekdays_are_the_days_it_starts_on() -> None:
     weekdays_only = Shift("night", time(22), time(6), frozenset(range(5)))
     saturday = period_windows(span=_day("2026-06-06"), zone=BERLIN, shift=weekdays_only, now=LATER)
-    # Friday's night shift reaches into Saturday morning; Saturday has no night shift.
-    assert total_seconds(saturday) == 6 * 3600
-    monday = period_windows(span=_day("2026-06-08"), zone=BERLIN, shift=weekdays_only, now=LATER)
-    assert total_seconds(monday) == 2 * 3600
+    # Friday's night shift reaches into Saturday morning, and is Friday's; Saturday has none.
+    assert saturday == []
+    friday = period_windows(span=_day("2026-06-05"), zone=BERLIN, shift=weekdays_only, now=LATER)
+    assert total_seconds(friday) == 8 * 3600
 
 
 def test_now_clips_the_period_and_the_future_is_empty() -> None:
@@ -87,15 +93,14 @@ def test_shift_windows_are_each_window_clipped_to_the_period_and_now(
     shift: Shift, zone: ZoneInfo
 ) -> None:
     """The merged windows are kept per shift and span, and only clipped per call: the same
-    as clipping each shift window to the days and to now, then merging (across DST)."""
+    as clipping each window of a shift starting on the days to now, then merging (across
+    DST)."""
     span = DaySpan(date(2026, 3, 20), date(2026, 4, 2))
     start = datetime.combine(span.first, time(), zone)
-    end = datetime.combine(span.last + timedelta(days=1), time(), zone)
     nows = [start + timedelta(minutes=17 * step) for step in range(0, 14 * 24 * 4, 7)]
     for now in [*nows, start - timedelta(days=1), LATER]:
         clipped = (
-            Window(max(w.start, start), min(w.end, end, now))
-            for w in shift_windows(shift, span=span, zone=zone)
+            Window(w.start, min(w.end, now)) for w in shift_windows(shift, span=span, zone=zone)
         )
         expected = merge_windows(w for w in clipped if w.start < w.end)
         assert period_windows(span=span, zone=zone, shift=shift, now=now) == expected, now
