@@ -1,10 +1,11 @@
 """Shapes the API exchanges (camelCase JSON), built from the store's rows."""
 
 from datetime import date
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, with_config
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, with_config
 from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
 
 from fleetscope.analytics.param_rules import MAX_SHIFT_ID_LENGTH, MAX_VEHICLE_IDS, AnalysisDay
 from fleetscope.appstore.models import Role, Site, User, Vehicle
@@ -27,6 +28,17 @@ RelativeRange = Literal[
     "thisYearSoFar",
 ]
 LANGUAGES: tuple[Language, ...] = ("en", "de")
+
+
+def _without_nul(text: str) -> str:
+    if "\x00" in text:
+        raise PydanticCustomError("string_nul", "String should not contain the NUL character")
+    return text
+
+
+# Text the app store keeps or looks up: PostgreSQL's text cannot hold the NUL character (the
+# driver fails, a 500), so a request with one is a 422 naming the field, on every store.
+StoredText = Annotated[str, AfterValidator(_without_nul)]
 
 
 class CamelModel(BaseModel):
@@ -122,7 +134,7 @@ class AppSettingsPatch(StrictCamelModel):
 
 class UserPatch(StrictCamelModel):
     language: Language | None = None
-    display_name: str | None = Field(default=None, max_length=200)
+    display_name: StoredText | None = Field(default=None, max_length=200)
 
 
 class DashboardWidget(BaseModel):

@@ -111,6 +111,11 @@ _TEMPLATES: dict[str, Template] = {
         en="String should have at most {max_length} characters",
         de="darf höchstens {max_length} Zeichen haben",
     ),
+    "string_nul": define(
+        "validation.string_nul",
+        en="String should not contain the NUL character",
+        de="darf das NUL-Zeichen nicht enthalten",
+    ),
     "string_pattern_mismatch": define(
         "validation.string_pattern_mismatch",
         en="String should match pattern '{pattern}'",
@@ -146,7 +151,8 @@ def _problem(error: Mapping[str, Any], language: Language) -> str:
     return template(**{name: _german_value(context[name]) for name in names}).render(language)
 
 
-# Where a parameter was sent; the message names the parameter alone.
+# Where a parameter was sent (the first part of its location); the message names the
+# parameter alone.
 _WHERE = frozenset({"body", "query", "path", "header", "cookie"})
 
 
@@ -154,7 +160,10 @@ def describe_validation(errors: Iterable[Mapping[str, Any]], *, language: Langua
     """``field: problem`` per error, joined by ``; ``; the field as the API spells it."""
     parts = []
     for error in errors:
-        location = ".".join(str(p) for p in error.get("loc", ()) if p not in _WHERE)
+        loc = tuple(error.get("loc", ()))
+        if loc and loc[0] in _WHERE:  # only where it was sent: a body may have a field "path"
+            loc = loc[1:]
+        location = ".".join(str(p) for p in loc)
         if error.get("type") == "json_invalid":
             location = "body"  # its location is a character position in the body
         parts.append(f"{location or WHOLE_REQUEST().render(language)}: {_problem(error, language)}")

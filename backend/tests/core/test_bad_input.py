@@ -165,6 +165,39 @@ def test_the_largest_id_of_the_store_is_simply_not_found(
         assert (response.status_code, response.json()) == (404, envelope_error(msg))
 
 
+# --- Text the app store cannot hold ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "field"),
+    [
+        ("POST", "/v2/User/login", {"email": "a\x00@b.c", "password": "x"}, "email"),
+        ("POST", "/v2/Events", {"event": "page_view", "path": "/a\x00"}, "path"),
+        ("PATCH", "/v2/User/me", {"displayName": "Ann\x00"}, "displayName"),
+        ("POST", "/v2/Sites/{site}/tokens", {"name": "robot\x00"}, "name"),
+    ],
+)
+def test_text_with_a_nul_character_is_a_422_naming_the_field(
+    client: TestClient,
+    seeded: DemoData,
+    login: LoginFn,
+    method: str,
+    path: str,
+    body: dict[str, str],
+    field: str,
+) -> None:
+    """PostgreSQL's text cannot hold NUL: such a value would fail in the driver (a 500)."""
+    login(client, SUPERUSER)
+    url = path.format(site=seeded.site_ids["Hamburg DC"])
+    response = client.request(method, url, json=body)
+    assert (response.status_code, response.json()) == (
+        422,
+        envelope_error(f"{field}: String should not contain the NUL character"),
+    )
+    german = client.request(method, url, json=body, headers={"Accept-Language": "de"})
+    assert german.json()["msg"] == f"{field}: darf das NUL-Zeichen nicht enthalten"
+
+
 # --- Saved settings by the rules of the analysis parameters ------------------------------------
 
 

@@ -6,6 +6,8 @@ organization) with a session cookie and the CSRF header, as the web app sends th
 the demo fleet with a few simulated hours of facts (sent through HTTP ingestion), so that
 the analytics read real rows. Dates are drawn mostly near those hours, otherwise from the
 whole calendar. HTTP ingestion is called with an API token of a site the user can see.
+The app store is PostgreSQL (stricter than SQLite: 32-bit ids, no NUL in text), or SQLite
+with ``FLEETSCOPE_SKIP_POSTGRES=1``.
 
 Left out, with the reason:
 - ``GET /Analytics/Statusboard/stream``: the event stream does not end by itself; its
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import psycopg
 import pytest
 import schemathesis
 from fastapi import FastAPI
@@ -41,9 +44,10 @@ from fleetscope.api.main import API_PREFIX, create_app
 from fleetscope.demo.seed import seed_demo
 from fleetscope.settings import Settings
 from fleetscope.simulator import default_scenario, simulate
+from tests.conftest import SKIP_POSTGRES, PostgresServer
 from tests.core.support import CUSTOMER2, SUPERUSER
 
-MAX_EXAMPLES = 25
+MAX_EXAMPLES = 20
 STREAM = f"{API_PREFIX}/Analytics/Statusboard/stream"
 LOGOUT = f"{API_PREFIX}/User/logout"
 INGEST = f"{API_PREFIX}/Ingest/vda5050"
@@ -64,12 +68,12 @@ CHECKS = [
 ]
 
 
-def _settings(folder: Path) -> Settings:
+def _settings(folder: Path, database_url: str = "") -> Settings:
     return Settings(
         _env_file=None,
         environment="test",
         data_dir=folder / "data",
-        database_url=f"sqlite:///{folder / 'app.sqlite'}",
+        database_url=database_url or f"sqlite:///{folder / 'app.sqlite'}",
         frontend_dist=folder / "no-frontend-build",
         mqtt_url="",
     )
@@ -138,9 +142,25 @@ def _ingest_facts(
 
 
 @pytest.fixture(scope="module")
-def fuzzed() -> Iterator[Fuzzed]:
+def app_store_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A database of its own on the test PostgreSQL server; "" (SQLite) without one."""
+    if SKIP_POSTGRES:
+        yield ""
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = "fleetscope_fuzz"
+    admin_url = server.url("postgres", driver="postgresql")
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")  # a fixed name, not input
+    yield server.url(name)
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="module")
+def fuzzed(app_store_url: str) -> Iterator[Fuzzed]:
     folder = Path(tempfile.mkdtemp(prefix="fleetscope-fuzz-"))
-    settings = _settings(folder)
+    settings = _settings(folder, app_store_url)
     try:
         # First run: the demo fleet, an API token per site and the facts.
         loading = create_app(settings)

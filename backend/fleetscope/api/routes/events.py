@@ -9,7 +9,7 @@ from fleetscope.api.deps import CurrentUser, SessionDep
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import CHANGE_FAILURES
 from fleetscope.appstore.models import PageView, Role
-from fleetscope.appstore.schemas import StrictCamelModel
+from fleetscope.appstore.schemas import StoredText, StrictCamelModel
 
 router = APIRouter(prefix="/Events", tags=["Events"], responses=CHANGE_FAILURES)
 
@@ -18,7 +18,7 @@ class EventBody(StrictCamelModel):
     """The page analytics event of the original spec: user role, page path, ``page_view``."""
 
     event: Literal["page_view"]
-    path: str = Field(min_length=1, max_length=500)
+    path: StoredText = Field(min_length=1, max_length=500)
     # Sent by the client as the spec says; the stored role is the session's, never the body's.
     role: Role | None = None
 

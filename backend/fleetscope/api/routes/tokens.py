@@ -18,7 +18,7 @@ from fleetscope.api.errors import (
     failure_responses,
 )
 from fleetscope.appstore.models import ApiToken, Site
-from fleetscope.appstore.schemas import CamelModel, StrictCamelModel
+from fleetscope.appstore.schemas import CamelModel, StoredText, StrictCamelModel
 from fleetscope.i18n.messages import SITE_NOT_FOUND
 from fleetscope.ingest.tokens import create_token, list_tokens, revoke_token
 
@@ -33,7 +33,7 @@ CHANGE = failure_responses(*ADMIN_FAILURES, NO_CSRF, *JSON_BODY_FAILURES)
 
 
 class TokenCreate(StrictCamelModel):
-    name: str = Field(min_length=1, max_length=200)
+    name: StoredText = Field(min_length=1, max_length=200)
 
 
 class TokenOut(CamelModel):

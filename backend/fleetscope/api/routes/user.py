@@ -31,6 +31,7 @@ from fleetscope.appstore.schemas import (
     AppSettingsOut,
     AppSettingsPatch,
     DashboardWidget,
+    StoredText,
     StrictCamelModel,
     UserOut,
     UserPatch,
@@ -51,7 +52,7 @@ router = APIRouter(prefix="/User", tags=["User"])
 
 
 class LoginBody(StrictCamelModel):
-    email: str = Field(max_length=320)
+    email: StoredText = Field(max_length=320)
     password: str = Field(max_length=1024)
 
 
