@@ -15,4 +15,10 @@ describe('auto-refresh', () => {
     expect(isRefreshedQuery(['user-settings'])).toBe(false);
     expect(isRefreshedQuery(['dashboardLayout'])).toBe(false);
   });
+
+  it('leaves the live statusboard to server push, unless refreshed by hand', () => {
+    expect(isRefreshedQuery(['analytics', 'statusboard', '1,2'], { auto: true })).toBe(false);
+    expect(isRefreshedQuery(['analytics', 'statusboard', '1,2'])).toBe(true);
+    expect(isRefreshedQuery(['analytics', 'dashboard'], { auto: true })).toBe(true);
+  });
 });

@@ -40,7 +40,16 @@ export function storeRefreshMinutes(minutes: AutoRefreshMinutes): void {
   }
 }
 
-/** Query keys of the page's data: refreshed; the in-tab settings and layout are not. */
-export function isRefreshedQuery(queryKey: readonly unknown[]): boolean {
+/**
+ * Query keys of the page's data: refreshed; the in-tab settings and layout are not. The
+ * timer leaves out the statusboard's snapshot: server push keeps it live, without polling.
+ */
+export function isRefreshedQuery(
+  queryKey: readonly unknown[],
+  { auto = false }: { auto?: boolean } = {},
+): boolean {
+  if (auto && queryKey[0] === 'analytics' && queryKey[1] === 'statusboard') {
+    return false;
+  }
   return ['analytics', 'vehicles', 'sites'].includes(String(queryKey[0]));
 }

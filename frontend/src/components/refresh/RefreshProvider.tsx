@@ -33,29 +33,33 @@ export function RefreshProvider({
   const [refreshedAt, setRefreshedAt] = useState<Date | null>(null);
   const minutes = effectiveRefreshMinutes(chosenMinutes, displayMode);
 
-  const refresh = useCallback(async () => {
-    setRefreshing(true);
-    clearResponseCache();
-    onRefresh();
-    try {
-      // Active queries load again now, inactive ones when they are next shown.
-      await queryClient.invalidateQueries({
-        predicate: (query) => isRefreshedQuery(query.queryKey),
-      });
-    } finally {
-      setRefreshing(false);
-      setRefreshedAt(new Date());
-    }
-  }, [queryClient, onRefresh]);
+  const reload = useCallback(
+    async (auto: boolean) => {
+      setRefreshing(true);
+      clearResponseCache();
+      onRefresh();
+      try {
+        // Active queries load again now, inactive ones when they are next shown.
+        await queryClient.invalidateQueries({
+          predicate: (query) => isRefreshedQuery(query.queryKey, { auto }),
+        });
+      } finally {
+        setRefreshing(false);
+        setRefreshedAt(new Date());
+      }
+    },
+    [queryClient, onRefresh],
+  );
+  const refresh = useCallback(() => reload(false), [reload]);
 
   // The timer keeps one interval; it calls the newest refresh.
-  const latestRefresh = useRef(refresh);
-  latestRefresh.current = refresh;
+  const latestReload = useRef(reload);
+  latestReload.current = reload;
   useEffect(() => {
     if (minutes === 0) {
       return undefined;
     }
-    const timer = window.setInterval(() => void latestRefresh.current(), minutes * 60_000);
+    const timer = window.setInterval(() => void latestReload.current(true), minutes * 60_000);
     return () => window.clearInterval(timer);
   }, [minutes]);
 
