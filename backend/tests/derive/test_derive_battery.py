@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 from datetime import timedelta
 
+import pytest
 from derive_builders import Vehicle, at, deriver, feed_all, only
 from msgspec.structs import replace
 
@@ -129,3 +130,73 @@ def test_open_session_in_open_facts() -> None:
         target, [v.state(0, charge=30.0, charging=True), v.state(10, charge=33.0, charging=True)]
     )
     assert sessions(target.open_facts(at=at(20))) == [(0, 20, 30.0, 33.0, 30.0)]
+
+
+def test_every_crossing_of_20_percent_is_sampled() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, charge=20.4),
+            v.state(10, charge=20.0),  # 0.4 points, not under 20 %: no
+            v.state(20, charge=19.9),  # under 20 %: yes, though 0.5 points from the sample
+            v.state(30, charge=19.5),  # no
+            v.state(40, charge=19.9, charging=True),  # flag: yes
+            v.state(50, charge=20.0, charging=True),  # back at 20 %: yes
+            v.state(60, charge=20.1, charging=True),  # no
+        ],
+    )
+    assert samples(facts) == [
+        (0, 20.4, False),
+        (20, 19.9, False),
+        (40, 19.9, True),
+        (50, 20.0, True),
+    ]
+
+
+def test_samples_carry_the_reports_hold_and_discharge() -> None:
+    """Each reported charge holds until the next report: the sample at 20 s closes 80 % for
+    10 s and 79.5 % for 10 s; the one at 80 s 79 % for 30 s, 78.7 % for 30 s; a rise is
+    no discharge."""
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, charge=80.0),
+            v.state(10, charge=79.5),
+            v.state(20, charge=79.0),
+            v.state(50, charge=78.7),
+            v.state(80, charge=78.9),
+        ],
+    )
+    holds = [
+        (sample.held_s, sample.held_charge_s, sample.discharged)
+        for sample in only(facts, BatterySample)
+    ]
+    assert holds == [
+        (0.0, 0.0, 0.0),
+        (20.0, 80.0 * 10 + 79.5 * 10, 1.0),
+        (60.0, 79.0 * 30 + 78.7 * 30, pytest.approx(0.3)),
+    ]
+
+
+def test_no_charge_holds_across_an_offline_gap() -> None:
+    """Offline from 20 s (connection OFFLINE) to 600 s: 70 % held 20 s before; the fall of
+    5 points while offline is still discharge."""
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, charge=70.0),
+            v.connection(20, "OFFLINE"),
+            v.state(600, charge=65.0),
+            v.state(630, charge=64.8),
+            v.state(660, charge=64.8),
+        ],
+    )
+    holds = [
+        ((sample.at - at(0)).total_seconds(), sample.held_s, sample.discharged)
+        for sample in only(facts, BatterySample)
+    ]
+    # The report at 600 s is a sample (5 points): it closes nothing; 660 s: 60 s after it.
+    assert holds == [(0, 0.0, 0.0), (600, 0.0, 5.0), (660, 60.0, pytest.approx(0.2))]

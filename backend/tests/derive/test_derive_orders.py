@@ -7,7 +7,13 @@ from typing import Any
 from derive_builders import Vehicle, action, at, deriver, error, feed_all, only
 
 from fleetscope.derive import DerivationConfig, VehicleDeriver, WorkflowRule
-from fleetscope.facts.model import OrderOutcome, OrderRun
+from fleetscope.facts.model import (
+    ErrorEpisode,
+    OrderOutcome,
+    OrderRun,
+    StateInterval,
+    VehicleState,
+)
 
 ORDER = "TRANSPORT_A-000123"
 ROUTE = [("s1", 0), ("n2", 2), ("s3", 4)]
@@ -403,3 +409,86 @@ def test_site_workflow_rules_in_order() -> None:
         ],
     )
     assert [run.workflow for run in runs(facts)] == ["KITTING", "replenish", "unassigned"]
+
+
+def test_order_completing_after_its_fatal_error_was_cleared_is_finished() -> None:
+    """Product.md section 3, "Orders and FATAL errors": a FATAL error during the order stops
+    the vehicle (error state) with its route kept; once cleared, the vehicle drives on, drops
+    and reaches the last node: the order is finished, and the error counts on it."""
+    v = Vehicle()
+    fatal = [error("laserScannerFault", "FATAL")]
+    picked = [action("pick", "FINISHED"), action("drop", "WAITING", "drop")]
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE, edges=EDGES, last_node=("x9", 7)),
+            v.state(
+                10,
+                order_id=ORDER,
+                nodes=ROUTE[1:],
+                edges=EDGES,
+                last_node=("s1", 0),
+                actions=picked,
+                driving=True,
+            ),
+            # FATAL: the vehicle stops where it is, its route kept.
+            v.state(
+                20,
+                order_id=ORDER,
+                nodes=ROUTE[1:],
+                edges=EDGES,
+                last_node=("s1", 0),
+                actions=picked,
+                errors=fatal,
+            ),
+            v.state(
+                80,
+                order_id=ORDER,
+                nodes=ROUTE[1:],
+                edges=EDGES,
+                last_node=("s1", 0),
+                actions=picked,
+                errors=fatal,
+            ),
+            # Cleared at 90 s: on to n2 and s3, drop there.
+            v.state(
+                90,
+                order_id=ORDER,
+                nodes=ROUTE[1:],
+                edges=EDGES,
+                last_node=("s1", 0),
+                actions=picked,
+                driving=True,
+            ),
+            v.state(
+                100,
+                order_id=ORDER,
+                nodes=ROUTE[2:],
+                edges=EDGES[1:],
+                last_node=("n2", 2),
+                actions=picked,
+                driving=True,
+            ),
+            v.state(
+                110,
+                order_id=ORDER,
+                nodes=ROUTE[2:],
+                last_node=("s3", 4),
+                actions=[action("pick", "FINISHED"), action("drop", "RUNNING", "drop")],
+            ),
+            v.state(
+                120,
+                order_id=ORDER,
+                last_node=("s3", 4),
+                actions=[action("pick", "FINISHED"), action("drop", "FINISHED", "drop")],
+            ),
+        ],
+    )
+    [run] = runs(facts)
+    assert (run.outcome, run.start, run.end) == (OrderOutcome.FINISHED, at(0), at(120))
+    assert (run.nodes_traversed, run.nodes_total, run.error_count) == (3, 3, 1)
+    [episode] = only(facts, ErrorEpisode)
+    assert (episode.level, episode.start, episode.end) == ("FATAL", at(20), at(90))
+    assert episode.order_id == ORDER
+    error_time = [s for s in only(facts, StateInterval) if s.state is VehicleState.ERROR]
+    assert [(s.start, s.end) for s in error_time] == [(at(20), at(90))]

@@ -1,0 +1,269 @@
+"""The KPI glossary's settled definitions (product.md section 3) against hand-computed cases:
+time-weighted mean charge, equivalent full cycles in a shift, time below 20 % to the second,
+loads handled with load and unload, a night shift counted on the day it starts, and the
+dashboard's cycle-time median equal to the Processes page's.
+
+The battery cases run VDA 5050 state messages through the derivation into a fact store, as
+ingestion does; the others write facts by hand. Monday 2 March 2026 in Berlin (CET, UTC+1).
+"""
+
+from collections.abc import Iterator, Sequence
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from fleetscope.analytics.battery import battery
+from fleetscope.analytics.dashboard import dashboard
+from fleetscope.analytics.history import productivity_history
+from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.periods import DaySpan, Shift
+from fleetscope.analytics.processes import processes
+from fleetscope.analytics.productivity import productivity
+from fleetscope.api.analytics_deps import reading
+from fleetscope.derive import DerivationConfig, VehicleDeriver
+from fleetscope.facts.model import (
+    ActionRecord,
+    Fact,
+    OrderOutcome,
+    OrderRun,
+    StateInterval,
+    VehicleState,
+)
+from fleetscope.facts.store import FactStore, StoreBatch
+from fleetscope.vda5050.model import Battery, Header, OperatingMode, StateMessage
+
+BERLIN = ZoneInfo("Europe/Berlin")
+OFFLINE_AFTER = timedelta(seconds=65)
+MONDAY = DaySpan(date(2026, 3, 2), date(2026, 3, 2))
+NOW = datetime(2026, 3, 6, 12, tzinfo=UTC)  # Friday: every period below has ended
+EARLY = Shift("early", time(6), time(14), frozenset(range(7)))
+LATE = Shift("late", time(14), time(22), frozenset(range(7)))
+NIGHT = Shift("night", time(22), time(6), frozenset(range(7)))
+
+
+def local(day: int, hour: int, minute: int = 0, second: int = 0) -> datetime:
+    """Berlin wall-clock time on March ``day`` as UTC."""
+    return datetime(2026, 3, day, hour, minute, second, tzinfo=BERLIN).astimezone(UTC)
+
+
+def _scope(span: DaySpan, shift: Shift | None, vehicle_ids: Sequence[int]) -> AnalyticsScope:
+    return AnalyticsScope(
+        span=span,
+        combined=True,
+        shift_id=shift.id if shift else "all",
+        vehicles=[VehicleRef(v, f"V{v}", 1) for v in vehicle_ids],
+        sites=[SiteGroup(1, BERLIN, shift, excluded=False, vehicle_ids=list(vehicle_ids))],
+    )
+
+
+def _store(facts: list[Fact], vehicle_ids: Sequence[int]) -> FactStore:
+    store = FactStore(":memory:")
+    store.write_batch(StoreBatch(facts=facts, zones={v: (1, "Europe/Berlin") for v in vehicle_ids}))
+    return store
+
+
+def _derived(vehicle_id: int, reports: list[tuple[datetime, float, bool]]) -> list[Fact]:
+    """The facts of state messages reporting (time, charge, charging), one per report."""
+    deriver = VehicleDeriver(vehicle_id=vehicle_id, config=DerivationConfig())
+    facts: list[Fact] = []
+    for header_id, (at, charge, charging) in enumerate(reports, start=1):
+        header = Header("uagv", "v2", "2.0.0", "acme", f"agv-{vehicle_id}", header_id, at)
+        message = StateMessage(
+            header,
+            "",
+            0,
+            "",
+            0,
+            (),
+            (),
+            (),
+            (),
+            False,
+            False,
+            OperatingMode("AUTOMATIC"),
+            Battery(charge, charging),
+            None,
+        )
+        facts.extend(deriver.feed(message))
+    return facts
+
+
+# --- mean charge and equivalent full cycles ----------------------------------------------
+
+
+def _charge_day() -> list[tuple[datetime, float, bool]]:
+    """12:59-13:59 every minute 60 % down to 30 % (0.5 points a minute); charging from
+    14:00 every 20 s one point more, 30 % to 89 % (14:19:40); from 14:20 at 90 %, not
+    charging, every minute until 22:30. Charging reports are denser: a mean of the samples
+    would weigh them three times."""
+    reports = [(local(2, 12, 59) + timedelta(minutes=m), 60 - 0.5 * m, False) for m in range(61)]
+    reports += [(local(2, 14) + timedelta(seconds=20 * k), 30.0 + k, True) for k in range(60)]
+    reports += [(local(2, 14, 20) + timedelta(minutes=m), 90.0, False) for m in range(491)]
+    return reports
+
+
+@pytest.fixture(scope="module")
+def charge_store() -> Iterator[FactStore]:
+    with _store(_derived(1, _charge_day()), [1]) as store:
+        yield store
+
+
+def _battery_figures(store: FactStore, shift: Shift) -> dict[str, object]:
+    with reading(store) as cursor:
+        out = battery(
+            cursor, _scope(MONDAY, shift, [1]), now=NOW, offline_after=OFFLINE_AFTER, capacities={}
+        )
+    figures: dict[str, object] = dict(out.fleet["current"])
+    return figures
+
+
+@pytest.mark.parametrize("use_rollups", [True, False])
+def test_mean_charge_is_time_weighted(charge_store: FactStore, use_rollups: bool) -> None:
+    # Late shift 14:00-22:00 (28,800 s): 30 % ... 89 % for 20 s each, then 90 % for the
+    # 460 minutes from 14:20 to 22:00.
+    held = sum(30 + k for k in range(60)) * 20 + 90 * 460 * 60
+    assert held == 2_555_400
+    expected = held / 28_800  # 88.729166...
+    assert _battery_figures(charge_store, LATE)["mean_charge"] == pytest.approx(expected, abs=1e-9)
+    with reading(charge_store) as cursor:
+        kpis = productivity(
+            cursor,
+            _scope(MONDAY, LATE, [1]),
+            now=NOW,
+            offline_after=OFFLINE_AFTER,
+            use_rollups=use_rollups,
+        ).fleet.kpis
+    assert kpis.mean_charge == pytest.approx(expected, abs=1e-9)
+    # The samples' plain mean would be (sum 30..89 + 460 x 90) / 520 = 86.48.
+    assert abs(expected - 86.48) > 2
+
+
+def test_equivalent_full_cycles_count_the_discharge_inside_the_shift(
+    charge_store: FactStore,
+) -> None:
+    late = _battery_figures(charge_store, LATE)
+    # Only charging in the late shift: no discharge, whatever the session's depth (30 points).
+    assert late["sessions"]["equivalent_full_cycles"] == 0.0  # type: ignore[index]
+    assert late["sessions"]["discharged"] == 30.0  # type: ignore[index]
+    # The early shift holds the 30 points discharged from 12:59 to 13:59.
+    early = _battery_figures(charge_store, EARLY)
+    assert early["sessions"]["equivalent_full_cycles"] == pytest.approx(0.30, abs=1e-12)  # type: ignore[index]
+
+
+# --- time below 20 % --------------------------------------------------------------------
+
+
+def test_time_below_20_percent_to_the_second() -> None:
+    """Every 10 s from 10:00:00: 20.4 % falling 0.1 a report to 19.5 % (10:01:30), then
+    charging 0.1 a report: 19.9 % at 10:00:50 is the first under 20 %, 20.0 % at 10:02:20
+    the first back at 20 %: 90 s. (Samples only every point or 60 s would give 100 s.)"""
+    start = local(2, 10)
+    reports = [
+        (start + timedelta(seconds=10 * k), round(20.4 - 0.1 * k, 1), False) for k in range(10)
+    ]
+    reports += [
+        (start + timedelta(seconds=100 + 10 * k), round(19.6 + 0.1 * k, 1), True) for k in range(20)
+    ]
+    with _store(_derived(2, reports), [2]) as store, reading(store) as cursor:
+        out = battery(
+            cursor, _scope(MONDAY, None, [2]), now=NOW, offline_after=OFFLINE_AFTER, capacities={}
+        )
+    assert out.fleet["current"]["below_low_seconds"] == 90.0
+
+
+# --- loads handled ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("use_rollups", [True, False])
+def test_loads_handled_count_pick_drop_load_and_unload(use_rollups: bool) -> None:
+    finished = ["pick", "Drop", "load", "UNLOAD", "startCharging", "wait"]
+    actions: list[Fact] = [
+        ActionRecord(3, f"a{n}", kind, "O-1", local(2, 10, n), None, local(2, 10, n, 30), status)
+        for n, (kind, status) in enumerate(
+            [*((kind, "FINISHED") for kind in finished), ("load", "FAILED"), ("unload", "FAILED")]
+        )
+    ]
+    with _store(actions, [3]) as store, reading(store) as cursor:
+        kpis = productivity(
+            cursor,
+            _scope(MONDAY, None, [3]),
+            now=NOW,
+            offline_after=OFFLINE_AFTER,
+            use_rollups=use_rollups,
+        ).fleet.kpis
+    assert kpis.loads_handled == 4
+
+
+# --- the dashboard's cycle-time median ----------------------------------------------------
+
+
+def _order(name: str, end: datetime, seconds: int, outcome: OrderOutcome) -> OrderRun:
+    start = end - timedelta(seconds=seconds)
+    return OrderRun(4, name, "W", start, end, outcome, 0.0, 1, 1, 0, 0, 0)
+
+
+def test_dashboard_median_is_the_processes_median() -> None:
+    """Monday: 600, 900 and 1,200 s (and a failed order of 3,000 s): 900. Tuesday: 300 and
+    500 s: 400. Both days: 300, 500, 600, 900, 1,200: 600."""
+    orders: list[Fact] = [
+        _order("a", local(2, 9), 600, OrderOutcome.FINISHED),
+        _order("b", local(2, 10), 900, OrderOutcome.FINISHED),
+        _order("c", local(2, 11), 1200, OrderOutcome.FINISHED),
+        _order("d", local(2, 12), 3000, OrderOutcome.FAILED),
+        _order("e", local(3, 9), 300, OrderOutcome.FINISHED),
+        _order("f", local(3, 10), 500, OrderOutcome.FINISHED),
+    ]
+    two_days = DaySpan(date(2026, 3, 2), date(2026, 3, 3))
+    with _store(orders, [4]) as store, reading(store) as cursor:
+        for span, median in ((MONDAY, 900.0), (two_days, 600.0)):
+            board = dashboard(cursor, _scope(span, None, [4]), now=NOW, offline_after=OFFLINE_AFTER)
+            tile = next(tile for tile in board.tiles if tile.key == "cycleTimeP50")
+            page = processes(cursor, _scope(span, None, [4]), now=NOW).fleet.current.cycle
+            assert tile.value == page.p50_seconds == median
+            assert tile.exact and page.exact
+        assert [point.value for point in tile.series] == [900.0, 400.0]
+        tuesday = DaySpan(date(2026, 3, 3), date(2026, 3, 3))
+        page = processes(cursor, _scope(tuesday, None, [4]), now=NOW).fleet.current.cycle
+        assert page.p50_seconds == 400.0
+
+
+# --- a shift belongs to the day it starts on ----------------------------------------------
+
+
+def test_night_shift_is_counted_on_the_day_it_starts() -> None:
+    """Working from Monday 12:00 to Wednesday 12:00, an order ending at every half hour.
+    Monday's night (22:00 to Tuesday 06:00) and Tuesday's night are 8 hours and 8 orders
+    each, in the day buckets too; Monday 00:00-06:00 (no data) is Sunday's night."""
+    start, end = local(2, 12), local(4, 12)
+    facts: list[Fact] = [StateInterval(5, VehicleState.WORKING, start, end)]
+    at = start + timedelta(minutes=30)
+    while at < end:
+        facts.append(
+            OrderRun(
+                5,
+                f"O-{at:%d%H}",
+                "W",
+                at - timedelta(minutes=20),
+                at,
+                OrderOutcome.FINISHED,
+                0.0,
+                1,
+                1,
+                0,
+                0,
+                0,
+            )
+        )
+        at += timedelta(hours=1)
+    two_days = DaySpan(date(2026, 3, 2), date(2026, 3, 3))
+    scope = _scope(two_days, NIGHT, [5])
+    with _store(facts, [5]) as store, reading(store) as cursor:
+        history = productivity_history(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER)
+        totals = productivity(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER).fleet
+        board = dashboard(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER)
+    assert history.kpis.orders_finished == [[8, 8]]
+    assert history.kpis.planned_seconds == [[8 * 3600, 8 * 3600]]
+    assert (totals.kpis.orders_finished, totals.kpis.period_seconds) == (16, 16 * 3600)
+    orders = next(tile for tile in board.tiles if tile.key == "orders")
+    assert [point.value for point in orders.series] == [8, 8]
