@@ -152,7 +152,8 @@ export const HISTORY_SORTS = ['start', 'end', 'duration', 'vehicle', 'errorType'
 export type HistorySort = (typeof HISTORY_SORTS)[number];
 
 export interface HistoryQuery extends PageQuery, ErrorFilter {
-  vehicle: number | null;
+  /** One of the scope's vehicles; the history page leaves it out (the header selects them). */
+  vehicle?: number | null;
 }
 
 const BASE = '/v2/Analytics';
@@ -184,7 +185,7 @@ export function loadFailureMap(
 }
 
 function historyParams(query: HistoryQuery): Record<string, QueryValue> {
-  return { ...filterParams(query), vehicle: query.vehicle, sort: query.sort };
+  return { ...filterParams(query), vehicle: query.vehicle ?? null, sort: query.sort };
 }
 
 export function loadErrorHistory(

@@ -102,20 +102,67 @@ export function formatDuration(seconds: number, language: string): string {
   return `${sign}${number(Math.floor(hours / 24))} d ${number(hours % 24)} h`;
 }
 
-// One formatter per locale: a chart's table formats up to 15,000 instants, and making a
-// formatter costs far more than using one.
+/** A numeric date with a four-digit year ("24/11/2026", "24.11.2026"): never "24.11.26". */
+export const NUMERIC_DATE: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+};
+
+// One formatter per locale and zone: a chart's table formats up to 15,000 instants, and
+// making a formatter costs far more than using one.
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
 /**
  * A timestamp (ISO with zone, or epoch milliseconds as chart points carry them) as local date
- * and time in the user's language.
+ * (four-digit year) and time in the user's language; in `timeZone` (the site's) when given,
+ * else the browser's.
  */
-export function formatDateTime(at: string | number, language: string): string {
+export function formatDateTime(at: string | number, language: string, timeZone?: string): string {
   const locale = localeFor(language);
-  let format = dateTimeFormats.get(locale);
+  const key = `${locale}|${timeZone ?? ''}`;
+  let format = dateTimeFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
-    dateTimeFormats.set(locale, format);
+    format = new Intl.DateTimeFormat(locale, {
+      ...NUMERIC_DATE,
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZone,
+    });
+    dateTimeFormats.set(key, format);
   }
   return format.format(new Date(at));
+}
+
+const csvTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An instant for CSV files, the same in both languages and in the server's CSV:
+ * "2026-11-24 14:03:12" in `timeZone` (the header names the zone).
+ */
+export function csvDateTime(at: string | number, timeZone: string): string {
+  let format = csvTimeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      ...NUMERIC_DATE,
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZone,
+    });
+    csvTimeFormats.set(timeZone, format);
+  }
+  const part = (parts: Intl.DateTimeFormatPart[], type: string) =>
+    parts.find((entry) => entry.type === type)?.value ?? '';
+  const parts = format.formatToParts(new Date(at));
+  const date = `${part(parts, 'year')}-${part(parts, 'month')}-${part(parts, 'day')}`;
+  return `${date} ${part(parts, 'hour')}:${part(parts, 'minute')}:${part(parts, 'second')}`;
+}
+
+/** The browser's own time zone (where no site zone is known). */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }

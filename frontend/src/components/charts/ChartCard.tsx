@@ -205,6 +205,7 @@ export function DataTable({ table, language }: { table: TableData; language: str
                     format: column.format,
                     language,
                     digits: column.digits,
+                    timeZone: column.timeZone,
                   })}
                 </Table.Td>
               ))}

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { echarts } from './echarts';
+import { localizeOption } from './localize';
 import type { ChartOption } from './types';
 
 export interface EChartProps {
@@ -35,9 +37,14 @@ export default function EChartCanvas({ option, height = 320, ariaLabel }: EChart
     };
   }, []);
 
+  const { i18n } = useTranslation();
+  const language = i18n.language;
   useEffect(() => {
-    chartRef.current?.setOption({ aria: { enabled: true }, ...option }, { notMerge: true });
-  }, [option]);
+    chartRef.current?.setOption(
+      { aria: { enabled: true }, ...localizeOption(option, language) },
+      { notMerge: true },
+    );
+  }, [option, language]);
 
   return (
     <div

@@ -41,17 +41,18 @@ export function KpiTile({
     <Paper withBorder radius="lg" p="md" data-testid={`kpi-${name}`} style={{ minWidth: 0 }}>
       <Stack gap={4}>
         <Group justify="space-between" wrap="nowrap" gap="xs">
-          <Text size="sm" c="dimmed" fw={500} truncate>
+          {/* Labels wrap instead of being cut: "Fatal errors per 1,000 orders" must read whole. */}
+          <Text size="sm" c="dimmed" fw={500} className="fs-kpi-text" data-testid="kpi-label">
             {label}
           </Text>
           {actions}
         </Group>
-        <Text fz={28} fw={700} lh={1.1} data-testid="kpi-value">
+        <Text fw={700} lh={1.1} className="fs-kpi-value" data-testid="kpi-value">
           {value}
         </Text>
         <Group
           gap={4}
-          wrap="nowrap"
+          wrap="wrap"
           c={color}
           data-testid="kpi-trend"
           data-direction={trend?.direction ?? 'none'}
@@ -59,11 +60,15 @@ export function KpiTile({
           title={previousText ? t('charts.previousValue', { value: previousText }) : undefined}
         >
           {Icon && <Icon size={16} aria-hidden />}
-          <Text size="sm" c={color} fw={500}>
-            {trend ? (deltaText ?? '') : t('charts.noComparison')}
+          <Text size="sm" c={color} fw={500} className="fs-kpi-text">
+            {!trend
+              ? t('charts.noComparison')
+              : trend.direction === 'flat'
+                ? t('charts.unchanged')
+                : (deltaText ?? '')}
           </Text>
           {trend && previousText && (
-            <Text size="xs" c="dimmed" truncate>
+            <Text size="xs" c="dimmed" className="fs-kpi-text" data-testid="kpi-previous">
               {t('charts.vsPrevious', { value: previousText })}
             </Text>
           )}

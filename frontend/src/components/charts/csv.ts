@@ -4,9 +4,10 @@ import { csvUnitSuffix, csvValue } from './values';
 /**
  * CSV export of a chart's table, client-side.
  *
- * Choice (documented in frontend/README.md): English uses `,` as separator and `.` as
- * decimal point; German uses `;` and the decimal comma, which is what Excel with German
- * regional settings expects. Fields are quoted per RFC 4180 (separator, quote, CR or LF
+ * Choice (documented in frontend/README.md; the server's error-history CSV follows the same):
+ * English uses `,` as separator and `.` as decimal point; German uses `;` and the decimal
+ * comma, which is what Excel with German regional settings expects. Instants are written
+ * "2026-11-24 14:03:12" in the site's zone, which the column header names. Fields are quoted per RFC 4180 (separator, quote, CR or LF
  * inside -> "..." with doubled quotes), lines end with CRLF, and the file starts with a
  * UTF-8 byte order mark so Excel reads umlauts correctly. Text that starts like a formula
  * (= + - @) gets a leading apostrophe so a spreadsheet never executes it.
@@ -32,7 +33,7 @@ export function quoteCsvField(field: string, separator: string): string {
 export function toCsv(table: TableData, language: string): string {
   const separator = csvSeparator(language);
   const header = table.columns.map((column) =>
-    quoteCsvField(`${column.label}${csvUnitSuffix(column.format)}`, separator),
+    quoteCsvField(`${column.label}${csvUnitSuffix(column)}`, separator),
   );
   const lines = table.rows.map((row) =>
     table.columns

@@ -66,7 +66,7 @@ describe('formatValue', () => {
     expect(formatValue({ value: 0.9625, format: 'share', language: 'en' })).toBe('96.3%');
     expect(formatValue({ value: 1234.5, format: 'decimal', language: 'de' })).toBe('1.234,5');
     expect(formatValue({ value: 7500, format: 'duration', language: 'en' })).toBe('2 h 05 min');
-    expect(formatValue({ value: '2026-11-21', format: 'date', language: 'de' })).toBe('21.11.26');
+    expect(formatValue({ value: '2026-11-21', format: 'date', language: 'de' })).toBe('21.11.2026');
     expect(formatValue({ value: null, format: 'share', language: 'en' })).toBe('–');
   });
 });

@@ -36,25 +36,56 @@ export function formatKpiValue({
 
 const MINUS = '\u2212';
 
+/** The unit of a change of a share or a percentage: "pp" in English, "Pp." in German. */
+export function pointsUnit(language: string): string {
+  return language.startsWith('de') ? 'Pp.' : 'pp';
+}
+
 /**
- * A change against the previous period with its sign: shares in percentage points
- * (`pointsLabel`, "pp" / "Pp."), durations as durations, others in their unit.
+ * Decimals that keep a change visible: one by default, more (at most three) while the
+ * change would round to zero, so a real change never reads "+0.0".
+ */
+export function changeDigits(size: number, digits = 1): number {
+  let shown = digits;
+  while (shown < 3 && size > 0 && Math.round(size * 10 ** shown) === 0) {
+    shown += 1;
+  }
+  return shown;
+}
+
+/** "+1.2", "−0.04" (the minus sign, not a hyphen); zero is "±0". */
+export function signedNumber(delta: number, language: string, digits = 1): string {
+  const sign = delta > 0 ? '+' : delta < 0 ? MINUS : '±';
+  const size = Math.abs(delta);
+  return `${sign}${formatDecimal(size, language, size === 0 ? 0 : changeDigits(size, digits))}`;
+}
+
+/**
+ * A change against the previous period with its sign: shares and percentages in
+ * percentage points ("pp" / "Pp."), durations as durations, others in their unit.
+ * `pointsLabel` overrides the points unit (defaults to the language's).
  */
 export function formatKpiDelta({
   delta,
   unit,
   language,
-  pointsLabel,
+  pointsLabel = pointsUnit(language),
 }: {
   delta: number;
   unit: KpiUnit;
   language: string;
-  pointsLabel: string;
+  pointsLabel?: string;
 }): string {
-  const sign = delta > 0 ? '+' : delta < 0 ? MINUS : '±';
-  const size = Math.abs(delta);
   if (unit === 'share') {
-    return `${sign}${formatDecimal(size * 100, language, 1)} ${pointsLabel}`;
+    return `${signedNumber(delta * 100, language)} ${pointsLabel}`;
   }
-  return `${sign}${formatKpiValue({ value: size, unit, language, noData: '' })}`;
+  if (unit === 'percent') {
+    // A change of a percentage (mean charge) is in percentage points, not percent.
+    return `${signedNumber(delta, language)} ${pointsLabel}`;
+  }
+  if (unit === 'perHour' || unit === 'km') {
+    return `${signedNumber(delta, language)} ${unit === 'km' ? 'km' : '/h'}`;
+  }
+  const sign = delta > 0 ? '+' : delta < 0 ? MINUS : '±';
+  return `${sign}${formatKpiValue({ value: Math.abs(delta), unit, language, noData: '' })}`;
 }

@@ -1,12 +1,13 @@
 import { formatDecimal, formatNumber, formatShare } from '../../lib/format';
 import { formatPreciseDuration } from './chartParts';
+import { pointsUnit, signedNumber } from './kpiFormat';
 import { type Trend, trendOf } from './trend';
 
 /**
  * The texts of a KPI tile (value, change against the previous period, previous value) in
  * the user's language. Pure: the pages only place them.
  */
-export type TileFormat = 'duration' | 'share' | 'integer' | 'decimal' | 'percentPoints';
+export type TileFormat = 'duration' | 'share' | 'integer' | 'decimal' | 'percentPoints' | 'kWh';
 
 export interface KpiTexts {
   value: string;
@@ -26,22 +27,30 @@ export function formatFigure(unit: TileFormat, value: number, language: string):
       return formatNumber(Math.round(value), language);
     case 'percentPoints':
       return `${formatDecimal(value, language)} %`;
+    case 'kWh':
+      // The API counts energy in Wh; a fleet charges thousands of them a day.
+      return `${formatDecimal(value / 1000, language)} kWh`;
     default:
       return formatDecimal(value, language);
   }
 }
 
 function formatDelta(unit: TileFormat, delta: number, language: string): string {
-  const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
-  const size = Math.abs(delta);
   if (unit === 'share') {
     // A change of a share is in percentage points, not percent.
-    return `${sign}${formatDecimal(size * 100, language)} pp`;
+    return `${signedNumber(delta * 100, language)} ${pointsUnit(language)}`;
   }
   if (unit === 'percentPoints') {
-    return `${sign}${formatDecimal(size, language)} pp`;
+    return `${signedNumber(delta, language)} ${pointsUnit(language)}`;
   }
-  return `${sign}${formatFigure(unit, size, language)}`;
+  if (unit === 'kWh') {
+    return `${signedNumber(delta / 1000, language)} kWh`;
+  }
+  if (unit === 'decimal') {
+    return signedNumber(delta, language);
+  }
+  const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
+  return `${sign}${formatFigure(unit, Math.abs(delta), language)}`;
 }
 
 export function kpiTexts({

@@ -7,9 +7,18 @@ export type ChartOption = EChartsCoreOption;
  * How a table value is shown and exported:
  * - `share`: a fraction 0..1, shown as "96.2 %", exported as percent (96.2);
  * - `duration`: seconds, shown as "2 h 05 min", exported as hours (2.08);
- * - `date`: ISO date (YYYY-MM-DD), shown in the user's language, exported as ISO.
+ * - `date`: ISO date (YYYY-MM-DD), shown in the user's language, exported as ISO;
+ * - `dateTime`: an instant (ISO or epoch ms), shown and exported in the column's
+ *   `timeZone` (the site's), exported as "2026-11-24 14:03:12" with the zone in the header.
  */
-export type ValueFormat = 'text' | 'date' | 'integer' | 'decimal' | 'share' | 'duration';
+export type ValueFormat =
+  | 'text'
+  | 'date'
+  | 'dateTime'
+  | 'integer'
+  | 'decimal'
+  | 'share'
+  | 'duration';
 
 export interface TableColumn {
   key: string;
@@ -17,6 +26,8 @@ export interface TableColumn {
   format: ValueFormat;
   /** Decimals for `decimal` (default 1). */
   digits?: number;
+  /** Zone of a `dateTime` column (the site's); the browser's when not given. */
+  timeZone?: string;
 }
 
 export type TableCell = string | number | null;
@@ -52,4 +63,6 @@ export interface ChartContext {
   theme: ChartTheme;
   /** Translate a key (i18next `t`), so transforms stay pure and testable. */
   t: (key: string, options?: Record<string, unknown>) => string;
+  /** The sites' time zone for instants in tables and CSV (the browser's when not given). */
+  timeZone?: string;
 }

@@ -1,10 +1,14 @@
 import {
+  browserTimeZone,
+  csvDateTime,
+  formatDateTime,
   formatDecimal,
   formatDuration,
   formatIsoDate,
   formatNumber,
   formatShare,
   localeFor,
+  NUMERIC_DATE,
 } from '../../lib/format';
 import type { TableCell, TableColumn, ValueFormat } from './types';
 
@@ -15,18 +19,25 @@ export function formatValue({
   language,
   digits = 1,
   noData = '–',
+  timeZone,
 }: {
   value: TableCell;
   format: ValueFormat;
   language: string;
   digits?: number;
   noData?: string;
+  timeZone?: string;
 }): string {
   if (value === null || value === '') {
     return noData;
   }
+  if (format === 'dateTime') {
+    return formatDateTime(value, language, timeZone);
+  }
   if (typeof value === 'string') {
-    return format === 'date' ? formatIsoDate(value, language, { dateStyle: 'short' }) : value;
+    return format === 'date'
+      ? formatIsoDate(value, language, { dateStyle: undefined, ...NUMERIC_DATE })
+      : value;
   }
   switch (format) {
     case 'integer':
@@ -42,13 +53,19 @@ export function formatValue({
   }
 }
 
-/** Unit written after a column label in the CSV header, where the export converts. */
-export function csvUnitSuffix(format: ValueFormat): string {
-  if (format === 'share') {
+/**
+ * Unit written after a column label in the CSV header, where the export converts; the zone
+ * of the times ("Start (Europe/Berlin)"), as in the server's CSV.
+ */
+export function csvUnitSuffix(column: Pick<TableColumn, 'format' | 'timeZone'>): string {
+  if (column.format === 'share') {
     return ' (%)';
   }
-  if (format === 'duration') {
+  if (column.format === 'duration') {
     return ' (h)';
+  }
+  if (column.format === 'dateTime') {
+    return ` (${column.timeZone ?? browserTimeZone()})`;
   }
   return '';
 }
@@ -60,6 +77,9 @@ export function csvUnitSuffix(format: ValueFormat): string {
 export function csvValue(value: TableCell, column: TableColumn, language: string): string {
   if (value === null) {
     return '';
+  }
+  if (column.format === 'dateTime') {
+    return csvDateTime(value, column.timeZone ?? browserTimeZone());
   }
   if (typeof value === 'string') {
     return value;

@@ -6,10 +6,21 @@ import { useAnalysisFilterControls } from './filtersContext';
 import { CombinedSwitch, MachineSelector } from './MachineSelector';
 import { ShiftSelector } from './ShiftSelector';
 
-/** The selectors of every analysis page header; each saves on change. */
-export function FilterBar() {
+/**
+ * The selectors of every analysis page header; each saves on change. `vehiclesOnly`: a live
+ * page (statusboard) shows the present state of the selected vehicles, so period, shift and
+ * combined would do nothing there and are left out.
+ */
+export function FilterBar({ vehiclesOnly = false }: { vehiclesOnly?: boolean }) {
   const { t } = useTranslation();
   const { resetPeriodAndShift } = useAnalysisFilterControls();
+  if (vehiclesOnly) {
+    return (
+      <fieldset className="fs-filters" data-testid="filter-bar" aria-label={t('filters.label')}>
+        <MachineSelector />
+      </fieldset>
+    );
+  }
   return (
     <fieldset className="fs-filters" data-testid="filter-bar" aria-label={t('filters.label')}>
       <DateSelector />

@@ -13,13 +13,20 @@ interface AnalysisPageProps {
   beta?: boolean;
   /** The page's content; until a page has its analysis, the honest "no data yet" state. */
   children?: ReactNode;
+  /** Only the machine selector in the header (live pages). */
+  vehiclesOnly?: boolean;
 }
 
 /** Frame of every analysis page: header with the selectors, then the content. */
-export function AnalysisPage({ topic, beta = false, children }: AnalysisPageProps) {
+export function AnalysisPage({
+  topic,
+  beta = false,
+  children,
+  vehiclesOnly = false,
+}: AnalysisPageProps) {
   return (
     <section data-testid={`page-${topic}`}>
-      <PageHeader topic={topic} beta={beta} />
+      <PageHeader topic={topic} beta={beta} vehiclesOnly={vehiclesOnly} />
       {children ?? <NoDataYet topic={topic} />}
     </section>
   );

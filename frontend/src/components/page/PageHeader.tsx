@@ -9,10 +9,12 @@ import { RefreshControl } from '../refresh/RefreshControl';
 interface PageHeaderProps {
   topic: PageTopic;
   beta?: boolean;
+  /** Only the machine selector (live pages, where a period does nothing). */
+  vehiclesOnly?: boolean;
 }
 
 /** Title of the page, the saved selectors and the account menu. */
-export function PageHeader({ topic, beta = false }: PageHeaderProps) {
+export function PageHeader({ topic, beta = false, vehiclesOnly = false }: PageHeaderProps) {
   const { t } = useTranslation();
   return (
     <header className="fs-header" data-testid="page-header">
@@ -23,7 +25,7 @@ export function PageHeader({ topic, beta = false }: PageHeaderProps) {
           </Title>
           {beta && <BetaBadge testId="page-beta" />}
         </Group>
-        <FilterBar />
+        <FilterBar vehiclesOnly={vehiclesOnly} />
       </Stack>
       <Group gap="xs" wrap="nowrap" align="flex-start">
         <RefreshControl />

@@ -6,12 +6,14 @@ export function cellText(
   value: number | string | null | undefined,
   kind: 'duration' | 'share' | 'integer' | 'decimal' | 'dateTime' | 'metres',
   language: string,
+  /** The site's zone for `dateTime` (the browser's when not given). */
+  timeZone?: string,
 ): string {
   if (value === null || value === undefined || value === '') {
     return '–';
   }
   if (typeof value === 'string') {
-    return kind === 'dateTime' ? formatDateTime(value, language) : value;
+    return kind === 'dateTime' ? formatDateTime(value, language, timeZone) : value;
   }
   return kind === 'metres'
     ? `${formatDecimal(value, language)} m`

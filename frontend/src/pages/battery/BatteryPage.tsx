@@ -78,7 +78,7 @@ const BATTERY_TILES: readonly ComparedTile<BatteryFigures>[] = [
     name: ENERGY,
     labelKey: 'battery.addedEnergy',
     pick: (f) => f.sessions.addedEnergyWh,
-    format: 'integer',
+    format: 'kWh',
     higherIsBetter: false,
   },
 ];

@@ -17,6 +17,7 @@ export function timeAxis(ctx: ChartContext) {
     month: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
+    timeZone: ctx.timeZone,
   });
   return {
     type: 'time',

@@ -91,9 +91,12 @@ describe('battery transforms', () => {
       slope: -1.88,
       belowLow: 120,
       chargingShare: 0.15,
-      addedWh: 7248,
+      addedKWh: 7.248,
     });
-    expect(model.table.rows[1]).toMatchObject({ addedWh: null, dischargedWh: null });
+    expect(model.table.columns.find((c) => c.key === 'addedKWh')?.label).toBe(
+      'battery.addedEnergy (kWh)',
+    );
+    expect(model.table.rows[1]).toMatchObject({ addedKWh: null, dischargedKWh: null });
   });
 
   it('writes the health slope signed in the user language', () => {

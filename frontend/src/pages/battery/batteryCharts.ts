@@ -7,7 +7,7 @@ import {
   entryName,
   numberFormatter,
 } from '../../components/charts/chartParts';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { percent, timeAxis } from './batteryChartParts';
 
 /** Pure transforms of the battery page. Charges are percentages (0..100). */
@@ -55,13 +55,13 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
     table: {
       columns: [
         { key: 'vehicle', label: ctx.t('battery.vehicle'), format: 'text' },
-        { key: 'at', label: ctx.t('battery.time'), format: 'text' },
+        { key: 'at', label: ctx.t('battery.time'), format: 'dateTime', timeZone: ctx.timeZone },
         { key: 'charge', label: ctx.t('battery.charge'), format: 'decimal' },
       ],
       rows: data.series.flatMap((series) =>
         series.points.map(([at, charge]) => ({
           vehicle: series.name,
-          at: formatDateTime(at, ctx.language),
+          at,
           charge,
         })),
       ),
@@ -165,8 +165,12 @@ export function vehicleBatteryChart(entries: BatteryEntry[], ctx: ChartContext):
         { key: 'slope', label: ctx.t('battery.healthSlope'), format: 'decimal', digits: 2 },
         { key: 'belowLow', label: ctx.t('battery.belowLow'), format: 'duration' },
         { key: 'chargingShare', label: ctx.t('battery.chargingShare'), format: 'share' },
-        { key: 'addedWh', label: ctx.t('battery.addedEnergy'), format: 'integer' },
-        { key: 'dischargedWh', label: ctx.t('battery.dischargedEnergy'), format: 'integer' },
+        { key: 'addedKWh', label: `${ctx.t('battery.addedEnergy')} (kWh)`, format: 'decimal' },
+        {
+          key: 'dischargedKWh',
+          label: `${ctx.t('battery.dischargedEnergy')} (kWh)`,
+          format: 'decimal',
+        },
       ],
       rows: entries.map((entry, index) => ({
         name: names[index] ?? '',
@@ -179,9 +183,14 @@ export function vehicleBatteryChart(entries: BatteryEntry[], ctx: ChartContext):
         slope: entry.current.healthSlopePer30Days,
         belowLow: entry.current.belowLowSeconds,
         chargingShare: entry.current.chargingShare,
-        addedWh: entry.current.sessions.addedEnergyWh,
-        dischargedWh: entry.current.sessions.dischargedEnergyWh,
+        addedKWh: kiloWattHours(entry.current.sessions.addedEnergyWh),
+        dischargedKWh: kiloWattHours(entry.current.sessions.dischargedEnergyWh),
       })),
     },
   };
+}
+
+/** The API's Wh as kWh (the unit a fleet's energy is read in); null stays "no data". */
+export function kiloWattHours(wattHours: number | null): number | null {
+  return wattHours === null ? null : wattHours / 1000;
 }

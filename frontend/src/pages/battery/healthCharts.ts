@@ -1,7 +1,6 @@
 import type { BatteryResult, HealthPoint } from '../../api/analytics-battery';
 import type { ChartContext, ChartModel, ChartStatus } from '../../components/charts';
 import { axisStyle, baseCartesian } from '../../components/charts';
-import { formatDateTime } from '../../lib/format';
 import { percent, timeAxis, vehicleColor } from './batteryChartParts';
 
 /** Pure transforms of the battery page's health (SoH) trend. Health is a percentage. */
@@ -71,14 +70,14 @@ export function healthTrendChart(data: BatteryResult, ctx: ChartContext): ChartM
     table: {
       columns: [
         { key: 'vehicle', label: ctx.t('battery.vehicle'), format: 'text' },
-        { key: 'at', label: ctx.t('battery.time'), format: 'text' },
+        { key: 'at', label: ctx.t('battery.time'), format: 'dateTime', timeZone: ctx.timeZone },
         { key: 'health', label: ctx.t('battery.healthPercent'), format: 'decimal' },
         { key: 'trend', label: ctx.t('battery.healthFitted'), format: 'decimal', digits: 2 },
       ],
       rows: reported.flatMap(({ series }) =>
         series.points.map(([at, health]) => ({
           vehicle: series.name,
-          at: formatDateTime(at, ctx.language),
+          at,
           health,
           trend: trendAt(series.trend, at),
         })),

@@ -132,8 +132,13 @@ function VehicleTile({
             : t('statusboard.inStateFor', { duration: formatDuration(inStateSeconds, language) })}
         </Text>
         <Group gap={6} wrap="nowrap" c={color}>
-          <IconRoute size={large ? 22 : 16} aria-hidden />
-          <Text fz={large ? 'lg' : 'sm'} truncate c={color} data-testid="status-order">
+          <IconRoute size={large ? 22 : 16} aria-hidden style={{ flexShrink: 0 }} />
+          <Text
+            fz={large ? 'lg' : 'sm'}
+            c={color}
+            className="fs-kpi-text"
+            data-testid="status-order"
+          >
             {tile.orderId ? `${tile.workflow || '–'} · ${tile.orderId}` : t('statusboard.noOrder')}
           </Text>
         </Group>
@@ -171,8 +176,9 @@ function VehicleTile({
             data-testid="status-errors"
             data-count={tile.activeErrors.length}
           >
-            <IconAlertTriangle size={large ? 22 : 16} aria-hidden />
-            <Text fz={large ? 'lg' : 'sm'} fw={600} truncate c={color}>
+            <IconAlertTriangle size={large ? 22 : 16} aria-hidden style={{ flexShrink: 0 }} />
+            {/* The active error wraps: its type and level are what the operator acts on. */}
+            <Text fz={large ? 'lg' : 'sm'} fw={600} c={color} className="fs-kpi-text">
               {t('statusboard.activeErrors', { count: tile.activeErrors.length })}:{' '}
               {firstError.errorType} ({firstError.level})
             </Text>

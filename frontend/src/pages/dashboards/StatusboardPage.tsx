@@ -86,7 +86,7 @@ export default function StatusboardPage() {
     );
   }
   return (
-    <AnalysisPage topic="statusboard" beta>
+    <AnalysisPage topic="statusboard" beta vehiclesOnly>
       {content}
     </AnalysisPage>
   );

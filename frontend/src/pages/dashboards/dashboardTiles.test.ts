@@ -26,7 +26,7 @@ describe('dashboardTileModel', () => {
     expect(model.trend).toMatchObject({ direction: 'up', good: true });
     expect(model.deltaText).toBe('+1,0 productivity.points');
     expect(model.sparkline).toEqual({
-      labels: ['19.11.26', '20.11.26', '21.11.26'],
+      labels: ['19.11.2026', '20.11.2026', '21.11.2026'],
       values: [0.97, null, 0.95],
       texts: ['97,0\u00a0%', 'charts.noValue', '95,0\u00a0%'],
       color: '#059683',

@@ -8,7 +8,7 @@ import {
   type Trend,
   trendOf,
 } from '../../components/charts';
-import { formatIsoDate } from '../../lib/format';
+import { formatIsoDate, NUMERIC_DATE } from '../../lib/format';
 
 export interface DashboardTileModel {
   key: DashboardTile['key'];
@@ -32,7 +32,7 @@ const UNITS: Record<DashboardTile['unit'], KpiUnit> = {
 function bucketText(from: string, granularity: Granularity, language: string): string {
   return granularity === 'month'
     ? formatIsoDate(from, language, { dateStyle: undefined, month: 'short', year: 'numeric' })
-    : formatIsoDate(from, language, { dateStyle: 'short' });
+    : formatIsoDate(from, language, { dateStyle: undefined, ...NUMERIC_DATE });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
@@ -11,6 +11,7 @@ import {
   loadErrorHistory,
 } from '../../api/analytics-failures';
 import { scopeKey } from '../../api/analytics-processes';
+import { useSiteTimeZone } from '../../components/charts/useChartContext';
 import { useAnalysisFilters } from '../../components/filters/filtersContext';
 import { EmptyState } from '../../components/layout/EmptyState';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
@@ -18,19 +19,22 @@ import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { ErrorFilterControls } from './ErrorFilterControls';
-import { isErrorLevel, LEVEL_BADGE_COLORS } from './levels';
+import { LevelBadge } from './LevelBadge';
 import { useErrorTypes } from './useErrorTypes';
 
-type HistoryFilters = ErrorFilter & { vehicle: number | null };
+// The vehicles come from the header's machine selector alone (no second vehicle filter).
+type HistoryFilters = ErrorFilter;
 const HISTORY_DEFAULT_SORT = '-start';
 const reduceHistory = listReducer<HistoryFilters>(HISTORY_DEFAULT_SORT);
-const NO_FILTERS: HistoryFilters = { errorType: null, level: null, vehicle: null };
+const NO_FILTERS: HistoryFilters = { errorType: null, level: null };
 
 /** failures/history: the error episodes, paged, sorted and filtered by the server; CSV of the filtered list. */
 export default function FailuresHistoryPage() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const filters = useAnalysisFilters();
+  // Times in the sites' zone, as in the CSV the page exports.
+  const timeZone = useSiteTimeZone();
   const errorTypes = useErrorTypes();
   const [list, dispatch] = useReducer(reduceHistory, initialListState(NO_FILTERS));
   const scope = {
@@ -77,15 +81,7 @@ export default function FailuresHistoryPage() {
       key: 'level',
       label: t('failures.levelLabel'),
       sortKey: 'level',
-      render: (row) => (
-        <Badge
-          size="sm"
-          variant={row.level === 'FATAL' ? 'filled' : 'light'}
-          color={isErrorLevel(row.level) ? LEVEL_BADGE_COLORS[row.level] : 'gray'}
-        >
-          {isErrorLevel(row.level) ? t(`failures.level.${row.level}`) : row.level}
-        </Badge>
-      ),
+      render: (row) => <LevelBadge level={row.level} />,
     },
     {
       key: 'description',
@@ -100,13 +96,13 @@ export default function FailuresHistoryPage() {
       key: 'start',
       label: t('failures.start'),
       sortKey: 'start',
-      render: (row) => cellText(row.start, 'dateTime', language),
+      render: (row) => cellText(row.start, 'dateTime', language, timeZone),
     },
     {
       key: 'end',
       label: t('failures.end'),
       sortKey: 'end',
-      render: (row) => cellText(row.end, 'dateTime', language),
+      render: (row) => cellText(row.end, 'dateTime', language, timeZone),
     },
     {
       key: 'duration',
@@ -143,26 +139,6 @@ export default function FailuresHistoryPage() {
               errorTypes={errorTypes}
               onChange={(change) => dispatch({ type: 'filter', filters: change })}
             />
-            <Select
-              size="xs"
-              w={{ base: '100%', xs: 180 }}
-              label={t('processes.vehicle')}
-              placeholder={t('failures.allVehicles')}
-              data={filters.vehicles.map((vehicle) => ({
-                value: String(vehicle.id),
-                label: vehicle.name,
-              }))}
-              value={list.filters.vehicle === null ? null : String(list.filters.vehicle)}
-              onChange={(value) =>
-                dispatch({
-                  type: 'filter',
-                  filters: { vehicle: value === null ? null : Number(value) },
-                })
-              }
-              searchable
-              clearable
-              data-testid="filter-vehicle"
-            />
           </Group>
           <Button
             component="a"
@@ -197,7 +173,7 @@ export default function FailuresHistoryPage() {
           onRetry={() => void history.refetch()}
           empty={
             <Text c="dimmed" ta="center" py="xl" data-testid="error-history-empty">
-              {list.filters.errorType || list.filters.level || list.filters.vehicle !== null
+              {list.filters.errorType || list.filters.level
                 ? t('failures.noEpisodesFiltered')
                 : t('failures.noEpisodes')}
             </Text>

@@ -1,11 +1,12 @@
-import { Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Group, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ERROR_LEVELS, loadFailureMatrix } from '../../api/analytics-failures';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText } from '../../components/tables/cellText';
-import { LEVEL_BADGE_COLORS, LEVEL_KEYS } from './levels';
+import { LevelBadge } from './LevelBadge';
+import { LEVEL_KEYS } from './levels';
 import { matrixChart } from './matrixCharts';
 
 /** failures/overview: error types × vehicles (counts on a colour scale), levels, first and last seen. */
@@ -56,24 +57,19 @@ export default function FailuresOverviewPage() {
                       <Group gap={4} wrap="nowrap">
                         {ERROR_LEVELS.filter((level) => type.levels[LEVEL_KEYS[level]] > 0).map(
                           (level) => (
-                            <Badge
-                              key={level}
-                              size="sm"
-                              variant={level === 'FATAL' ? 'filled' : 'light'}
-                              color={LEVEL_BADGE_COLORS[level]}
-                            >
-                              {t(`failures.level.${level}`)}{' '}
+                            <LevelBadge key={level} level={level}>
+                              {' '}
                               {cellText(type.levels[LEVEL_KEYS[level]], 'integer', i18n.language)}
-                            </Badge>
+                            </LevelBadge>
                           ),
                         )}
                       </Group>
                     </Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {cellText(type.firstSeen, 'dateTime', i18n.language)}
+                      {cellText(type.firstSeen, 'dateTime', i18n.language, ctx.timeZone)}
                     </Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {cellText(type.lastSeen, 'dateTime', i18n.language)}
+                      {cellText(type.lastSeen, 'dateTime', i18n.language, ctx.timeZone)}
                     </Table.Td>
                   </Table.Tr>
                 ))}

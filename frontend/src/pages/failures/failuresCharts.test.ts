@@ -202,7 +202,11 @@ describe('failure matrix transform', () => {
       'vehicle-7': 0,
       'vehicle-9': 1,
     });
-    expect(String(model.table.rows[0]?.firstSeen)).toMatch(/^20\.11\.26/);
+    // The instant itself; the table shows it in the site's zone and the CSV exports it there.
+    expect(model.table.rows[0]?.firstSeen).toBe('2026-11-20T08:00:00Z');
+    expect(model.table.columns.find((column) => column.key === 'firstSeen')?.format).toBe(
+      'dateTime',
+    );
   });
 
   it('never renders vehicle-supplied text as HTML', () => {
@@ -287,23 +291,20 @@ describe('failure map transforms', () => {
     const text = pointTooltip(layer.points[0] as MapLayer['points'][number], testContext('de'));
     expect(text).toContain('AGV 01');
     expect(text).toContain('Obstacle &lt;near&gt;');
-    expect(text).toContain('21.11.26');
+    expect(text).toContain('21.11.2026');
     expect(text).toContain('failures.level.WARNING');
   });
 
   it('turns the density grid into a heatmap over the cells, densest first in the table', () => {
     const model = densityChart(layer, testContext());
-    expect((model.option as { xAxis: { data: string[] } }).xAxis.data).toEqual([
-      '5',
-      '8',
-      '11',
-      '14',
-      '17',
-    ]);
+    // Cell centres in whole metres; the unit is the axis name.
+    const option = model.option as { xAxis: { data: string[]; name: string } };
+    expect(option.xAxis.data).toEqual(['7', '10', '13', '16', '19']);
+    expect(option.xAxis.name).toBe('x (m)');
     expect((model.option as { visualMap: { max: number } }).visualMap.max).toBe(4);
     expect(model.table.rows).toEqual([
-      { x: 14, y: 8, count: 4 },
-      { x: 5, y: 5, count: 1 },
+      { x: 15.5, y: 9.5, count: 4 },
+      { x: 6.5, y: 6.5, count: 1 },
     ]);
   });
 });

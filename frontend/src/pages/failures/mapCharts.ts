@@ -15,20 +15,35 @@ interface PointDatum {
 export function pointTooltip(point: ErrorPoint, ctx: ChartContext): string {
   return [
     `<b>${escapeHtml(point.errorType)}</b> (${ctx.t(`failures.level.${point.level}`)})`,
-    formatDateTime(point.start, ctx.language),
+    formatDateTime(point.start, ctx.language, ctx.timeZone),
     escapeHtml(point.vehicleName),
     escapeHtml(point.description),
   ].join('<br/>');
 }
 
-function metreAxis(ctx: ChartContext, min: number, max: number) {
+/** A round step (1, 2 or 5 times a power of ten) giving about `ticks` intervals. */
+export function niceStep(span: number, ticks = 5): number {
+  const raw = Math.max(span, 1e-9) / ticks;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].find((factor) => factor * power >= raw) ?? 10;
+  return step * power;
+}
+
+/**
+ * Metre axis from a multiple of its step to a multiple of its step: the bounds are ticks
+ * themselves, so no odd end label ("42 m") crowds the next round one ("40 m").
+ */
+export function metreAxis(ctx: ChartContext, min: number, max: number) {
+  const step = niceStep(max - min);
   return {
     type: 'value',
-    min: Math.floor(min),
-    max: Math.ceil(max),
+    min: Math.floor(min / step) * step,
+    max: Math.ceil(max / step) * step,
+    interval: step,
     ...axisStyle(ctx.theme),
     axisLabel: {
       color: ctx.theme.mutedText,
+      hideOverlap: true,
       formatter: (value: number) => `${formatNumber(value, ctx.language)} m`,
     },
   };
@@ -91,7 +106,12 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
     },
     table: {
       columns: [
-        { key: 'start', label: ctx.t('failures.start'), format: 'text' },
+        {
+          key: 'start',
+          label: ctx.t('failures.start'),
+          format: 'dateTime',
+          timeZone: ctx.timeZone,
+        },
         { key: 'vehicle', label: ctx.t('processes.vehicle'), format: 'text' },
         { key: 'errorType', label: ctx.t('failures.errorType'), format: 'text' },
         { key: 'level', label: ctx.t('failures.levelLabel'), format: 'text' },
@@ -100,7 +120,7 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
         { key: 'y', label: 'y (m)', format: 'decimal' },
       ],
       rows: layer.points.map((point) => ({
-        start: formatDateTime(point.start, ctx.language),
+        start: point.start,
         vehicle: point.vehicleName,
         errorType: point.errorType,
         level: ctx.t(`failures.level.${point.level}`),
@@ -115,8 +135,13 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
 /** Errors per grid cell as a heatmap over the same area. */
 export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const { density } = layer;
+  // Each cell is labelled by its centre in whole metres (tenths for cells under 2 m), with
+  // the unit on the axis name; the labels thin out by themselves where they would crowd.
+  const digits = density.cellSize < 2 ? 1 : 0;
   const label = (origin: number, index: number) =>
-    formatNumber(origin + index * density.cellSize, ctx.language, { maximumFractionDigits: 1 });
+    formatNumber(origin + (index + 0.5) * density.cellSize, ctx.language, {
+      maximumFractionDigits: digits,
+    });
   const columns = Array.from({ length: density.columns }, (_, index) =>
     label(density.originX, index),
   );
@@ -125,7 +150,8 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   return {
     option: {
       textStyle: { color: ctx.theme.text },
-      grid: { left: 8, right: 16, top: 16, bottom: 56, containLabel: true },
+      // The colour scale sits above the grid, apart from the x axis and its name below.
+      grid: { left: 8, right: 24, top: 44, bottom: 8, containLabel: true },
       tooltip: {
         backgroundColor: ctx.theme.tooltipBackground,
         textStyle: { color: ctx.theme.text },
@@ -138,18 +164,31 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
       xAxis: {
         type: 'category',
         data: columns,
+        name: 'x (m)',
+        nameLocation: 'middle',
+        nameGap: 28,
         ...axisStyle(ctx.theme),
+        axisLabel: { color: ctx.theme.mutedText, hideOverlap: true },
         splitArea: { show: false },
       },
-      yAxis: { type: 'category', data: rows, ...axisStyle(ctx.theme) },
+      yAxis: {
+        type: 'category',
+        data: rows,
+        name: 'y (m)',
+        nameLocation: 'end',
+        ...axisStyle(ctx.theme),
+        axisLabel: { color: ctx.theme.mutedText, hideOverlap: true },
+      },
       visualMap: {
         min: 0,
         max,
-        calculable: true,
+        calculable: false,
         orient: 'horizontal',
-        left: 'center',
-        bottom: 0,
+        right: 8,
+        top: 0,
         itemHeight: 120,
+        itemWidth: 12,
+        text: [formatNumber(max, ctx.language), '0'],
         textStyle: { color: ctx.theme.mutedText },
         inRange: { color: ['#fff3bf', '#f59f00', '#e03131', '#a61e1e'] },
       },
@@ -164,8 +203,8 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
       rows: [...density.cells]
         .sort((a, b) => b[2] - a[2])
         .map(([column, row, count]) => ({
-          x: density.originX + column * density.cellSize,
-          y: density.originY + row * density.cellSize,
+          x: density.originX + (column + 0.5) * density.cellSize,
+          y: density.originY + (row + 0.5) * density.cellSize,
           count,
         })),
     },

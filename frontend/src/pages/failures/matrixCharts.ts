@@ -16,8 +16,8 @@ export function matrixCellText(cell: MatrixCell, vehicle: string, ctx: ChartCont
     `<b>${escapeHtml(cell.errorType)}</b> · ${escapeHtml(vehicle)}`,
     `${ctx.t('failures.count')}: ${formatNumber(cell.count, ctx.language)}`,
     `${ctx.t('failures.worstLevel')}: ${ctx.t(`failures.level.${cell.worstLevel}`)}`,
-    `${ctx.t('failures.firstSeen')}: ${formatDateTime(cell.firstSeen, ctx.language)}`,
-    `${ctx.t('failures.lastSeen')}: ${formatDateTime(cell.lastSeen, ctx.language)}`,
+    `${ctx.t('failures.firstSeen')}: ${formatDateTime(cell.firstSeen, ctx.language, ctx.timeZone)}`,
+    `${ctx.t('failures.lastSeen')}: ${formatDateTime(cell.lastSeen, ctx.language, ctx.timeZone)}`,
   ].join('<br/>');
 }
 
@@ -55,8 +55,8 @@ export function matrixChart(data: FailureMatrixResult, ctx: ChartContext): Chart
       errorType: type.errorType,
       level: level ? ctx.t(`failures.level.${level}`) : '',
       count: type.count,
-      firstSeen: formatDateTime(type.firstSeen, ctx.language),
-      lastSeen: formatDateTime(type.lastSeen, ctx.language),
+      firstSeen: type.firstSeen,
+      lastSeen: type.lastSeen,
     };
     for (const vehicle of data.vehicles) {
       tableRow[`vehicle-${vehicle.vehicleId}`] =
@@ -112,8 +112,18 @@ export function matrixChart(data: FailureMatrixResult, ctx: ChartContext): Chart
         { key: 'errorType', label: ctx.t('failures.errorType'), format: 'text' },
         { key: 'level', label: ctx.t('failures.worstLevel'), format: 'text' },
         { key: 'count', label: ctx.t('failures.count'), format: 'integer' },
-        { key: 'firstSeen', label: ctx.t('failures.firstSeen'), format: 'text' },
-        { key: 'lastSeen', label: ctx.t('failures.lastSeen'), format: 'text' },
+        {
+          key: 'firstSeen',
+          label: ctx.t('failures.firstSeen'),
+          format: 'dateTime',
+          timeZone: ctx.timeZone,
+        },
+        {
+          key: 'lastSeen',
+          label: ctx.t('failures.lastSeen'),
+          format: 'dateTime',
+          timeZone: ctx.timeZone,
+        },
         ...vehicleColumns,
       ],
       rows,

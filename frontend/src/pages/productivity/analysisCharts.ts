@@ -158,7 +158,8 @@ export function ordersHeatmapChart(heatmap: number[][], ctx: ChartContext): Char
   });
   const option = {
     textStyle: { color: theme.text },
-    grid: { left: 8, right: 8, top: 8, bottom: 56, containLabel: true },
+    // The colour scale sits above the grid, apart from the hour axis below it.
+    grid: { left: 8, right: 8, top: 44, bottom: 8, containLabel: true },
     tooltip: {
       position: 'top',
       confine: true,
@@ -184,11 +185,13 @@ export function ordersHeatmapChart(heatmap: number[][], ctx: ChartContext): Char
     visualMap: {
       min: 0,
       max: Math.max(1, max),
-      calculable: true,
+      calculable: false,
       orient: 'horizontal',
-      left: 'center',
-      bottom: 0,
+      right: 8,
+      top: 0,
       itemHeight: 120,
+      itemWidth: 12,
+      text: [formatValue({ value: Math.max(1, max), format: 'integer', language }), '0'],
       textStyle: { color: theme.mutedText },
       inRange: { color: ['#f1f3f5', '#63e6be', '#0ca678', '#087f5b'] },
     },
