@@ -4,8 +4,10 @@ code, content type, body) as the document describes it.
 Every operation is fuzzed as the superuser and as customer2 (a customer of the second
 organization) with a session cookie and the CSRF header, as the web app sends them, over
 the demo fleet with a few simulated hours of facts (sent through HTTP ingestion), so that
-the analytics read real rows. Dates are drawn mostly near those hours, otherwise from the
-whole calendar. HTTP ingestion is called with an API token of a site the user can see.
+the analytics read real rows: the superuser's current week has some, customer2's fleet
+has none near now (every analytics call of customer2 is one of an empty period). Dates are
+drawn mostly from the days around today, otherwise from the whole calendar. HTTP ingestion
+is called with an API token of a site the user can see.
 The app store is PostgreSQL (stricter than SQLite: 32-bit ids, no NUL in text), or SQLite
 with ``FLEETSCOPE_SKIP_POSTGRES=1``.
 
@@ -49,7 +51,6 @@ from tests.core.support import CUSTOMER2, SUPERUSER
 
 MAX_EXAMPLES = 20
 STREAM = f"{API_PREFIX}/Analytics/Statusboard/stream"
-LOGOUT = f"{API_PREFIX}/User/logout"
 INGEST = f"{API_PREFIX}/Ingest/vda5050"
 FACT_HOURS = 6  # simulated per site
 # Hamburg's hours end an hour ago (inside the default period, the current week); Munich's
@@ -111,7 +112,7 @@ class Fuzzed:
     def sign_in(self, client: TestClient, email: str) -> None:
         """Log ``client`` in as ``email``, from an address of its own: the fuzzed logins
         (wrong passwords, all from the fuzzing client) slow that client's address down."""
-        signing_in = TestClient(self.app, client=("192.0.2.1", 50000))
+        signing_in = TestClient(self.app, client=("signing-in", 50000))
         response = signing_in.post(
             f"{API_PREFIX}/User/login", json={"email": email, "password": "demo"}
         )
