@@ -88,13 +88,14 @@ DEFAULT_CAP_US = cap_us(DerivationConfig().offline_after)
 _HEALTH = "WHERE health IS NOT NULL"
 
 
-def unit_aggregates(*, cap_us: int) -> str:
+def unit_aggregates(*, cap_us: int, discharge: bool = True) -> str:
     """The measures of a group of samples, over columns ``t`` (epoch microseconds),
     ``x`` (seconds after the start of the group's unit: its hour, or a time slot),
     ``charge``, ``health`` and ``next_t`` (the vehicle's next sample, NULL for none);
     named as ``MEASURE_COLUMNS``. Ties: the earliest instant (a struct orders by charge,
     then by time), the largest SoH among samples at one instant. ``cap_us``: the cap of a
-    step under 20 % (an integer, formatted into the SQL)."""
+    step under 20 % (an integer, formatted into the SQL). Without ``discharge``: the
+    columns before migration 7 (no ``discharged``; migration 4 fills those)."""
     step = f"least(coalesce(next_t - t, {int(cap_us)}), {int(cap_us)})"
     return (
         "min(charge) AS low, arg_min(t, (charge, t)) AS low_at, "
@@ -106,8 +107,8 @@ def unit_aggregates(*, cap_us: int) -> str:
         "coalesce(sum(x * health), 0) AS health_xy, "
         f"max(t) FILTER ({_HEALTH}) AS health_last_at, "
         f"arg_max(health, (t, health)) FILTER ({_HEALTH}) AS health_last, "
-        f"coalesce(sum({step}) FILTER (WHERE charge < {LOW_CHARGE}), 0) / 1e6 AS low_s, "
-        "coalesce(sum(discharged), 0) AS discharged"
+        f"coalesce(sum({step}) FILTER (WHERE charge < {LOW_CHARGE}), 0) / 1e6 AS low_s"
+        + (", coalesce(sum(discharged), 0) AS discharged" if discharge else "")
     )
 
 
@@ -122,32 +123,34 @@ def with_next(samples: str, following: str) -> str:
     )
 
 
-def _hourly_rows(samples: str, *, cap_us: int) -> str:
+def _hourly_rows(samples: str, *, cap_us: int, discharge: bool = True) -> str:
     """``battery_hourly`` rows of the samples subquery ``samples`` (columns vehicle_id,
     sampled_at, charge, health; a sample's next one is looked for among them: read once, as
     a CTE), in time order as ingestion appends them (the zone maps then skip other periods).
     """
     hour = f"t // {MICROS_PER_HOUR} * {MICROS_PER_HOUR}"
     timed = "SELECT * FROM timed"
+    fallen = ", discharged" if discharge else ""
     return (
-        "WITH timed AS (SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health, discharged "  # noqa: S608 - constants only
+        f"WITH timed AS (SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health{fallen} "  # noqa: S608 - constants only
         f"FROM ({samples})) SELECT vehicle_id, make_timestamptz(hour_us) AS hour_utc, "
-        f"{unit_aggregates(cap_us=cap_us)} FROM (SELECT vehicle_id, t, {hour} AS hour_us, "
-        f"(t - {hour}) / 1e6 AS x, charge, health, discharged, next_t "
+        f"{unit_aggregates(cap_us=cap_us, discharge=discharge)} FROM (SELECT vehicle_id, t, "
+        f"{hour} AS hour_us, (t - {hour}) / 1e6 AS x, charge, health{fallen}, next_t "
         f"FROM ({with_next(timed, timed)})) "
         "GROUP BY vehicle_id, hour_us ORDER BY hour_us, vehicle_id"
     )
 
 
-def fill_sql(*, cap_us: int, target: str = TABLE) -> str:
-    """The statement adding the rows of all stored samples to ``target`` (a constant)."""
-    rows = _hourly_rows("SELECT * FROM battery_samples", cap_us=cap_us)
+def fill_sql(*, cap_us: int, target: str = TABLE, discharge: bool = True) -> str:
+    """The statement adding the rows of all stored samples to ``target`` (a constant);
+    without ``discharge`` the columns of schema version 4."""
+    rows = _hourly_rows("SELECT * FROM battery_samples", cap_us=cap_us, discharge=discharge)
     return f"INSERT INTO {target} {rows}"
 
 
-def fill(connection: duckdb.DuckDBPyConnection, *, cap_us: int) -> None:
+def fill(connection: duckdb.DuckDBPyConnection, *, cap_us: int, discharge: bool = True) -> None:
     """All hours of all stored samples, into an empty table."""
-    connection.execute(fill_sql(cap_us=cap_us))
+    connection.execute(fill_sql(cap_us=cap_us, discharge=discharge))
 
 
 def hours_of(samples: Iterable[BatterySample]) -> set[tuple[int, datetime]]:

@@ -261,7 +261,7 @@ def _battery_hours(connection: duckdb.DuckDBPyConnection) -> None:
     (a few seconds for a year of a hundred vehicles), with the default offline cap (a store
     configured otherwise applies its own with a rebuild, like its offline intervals)."""
     connection.execute(battery_hours.CREATE_TABLE)
-    # Filled by ``_battery_holds``, with the columns it adds.
+    battery_hours.fill(connection, cap_us=battery_hours.DEFAULT_CAP_US, discharge=False)
 
 
 def _offline_spans(connection: duckdb.DuckDBPyConnection) -> None:
@@ -306,8 +306,8 @@ def _battery_holds(connection: duckdb.DuckDBPyConnection) -> None:
     """Battery samples carry what the reports since the previous sample held (seconds, the
     charge integrated over them, the points it fell: the time-weighted mean charge and the
     discharge inside T), and the battery page's hourly rows the discharge. Zero for the
-    samples stored before: ``fleetscope rebuild`` derives them (and the rollups' weights of
-    the mean charge) from the raw log."""
+    samples stored before (and so in their hours): ``fleetscope rebuild`` derives them, and
+    the rollups' weights of the mean charge, from the raw log."""
     for column in ("held_s", "held_charge_s", "discharged"):
         connection.execute(
             f"ALTER TABLE battery_samples ADD COLUMN {column} DOUBLE NOT NULL DEFAULT 0"
@@ -315,8 +315,6 @@ def _battery_holds(connection: duckdb.DuckDBPyConnection) -> None:
     connection.execute(
         f"ALTER TABLE {battery_hours.TABLE} ADD COLUMN discharged DOUBLE NOT NULL DEFAULT 0"
     )
-    connection.execute(f"DELETE FROM {battery_hours.TABLE}")  # noqa: S608 - a constant
-    battery_hours.fill(connection, cap_us=battery_hours.DEFAULT_CAP_US)
 
 
 MIGRATIONS: tuple[Migration, ...] = (

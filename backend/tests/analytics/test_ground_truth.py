@@ -1,7 +1,7 @@
 """Analytics API against the simulator's ground truth (seeded fleet through the real pipeline)."""
 
 import statistics
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -132,24 +132,23 @@ def test_dst_day_has_25_hours_of_states(world: World, customer: TestClient) -> N
 
 
 def test_night_shift_crosses_midnight(world: World, customer: TestClient) -> None:
-    """Night 22:00-06:00 on the 25th: the morning of the night that began on the 24th
-    (00:00-06:00, 7 hours as the clock goes back) and 22:00-24:00 of the night beginning."""
+    """Night 22:00-06:00 on the 24th: a shift belongs to the day it starts on, so the 24th
+    holds its night whole, 22:00 to 06:00 on the 25th, 9 hours as the clock goes back (and
+    not the morning of the night that began on the 23rd)."""
     data = _get(
         customer,
         "Productivity",
-        **{"from": "2026-10-25", "to": "2026-10-25"},
+        **{"from": "2026-10-24", "to": "2026-10-24"},
         vehicles=_ids(world, ["HAM-01"]),
         shift="night",
         combined="false",
     )
     entry = data["entries"][0]
     assert data["period"]["shift"] == "night"
-    day = datetime(2026, 10, 25, tzinfo=BERLIN).date()
     windows = [
-        (datetime.combine(day, time(), BERLIN), datetime.combine(day, time(6), BERLIN)),
-        (datetime.combine(day, time(22), BERLIN), datetime(2026, 10, 26, tzinfo=BERLIN)),
+        (datetime(2026, 10, 24, 22, tzinfo=BERLIN), datetime(2026, 10, 25, 6, tzinfo=BERLIN))
     ]
-    assert entry["kpis"]["periodSeconds"] == (7 + 2) * 3600
+    assert entry["kpis"]["periodSeconds"] == 9 * 3600
     truth = dict.fromkeys(STATES, 0.0)
     for start, end in windows:
         for state, seconds in first_vehicle_state_seconds(world, start, end).items():
