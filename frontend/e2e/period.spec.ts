@@ -150,6 +150,15 @@ test('refresh clears the request cache and asks the server again', async ({ app,
   expect(calls).toHaveLength(2);
   expect(calls[1]?.toString()).toBe(calls[0]?.toString());
   await expect(page.getByTestId('refresh-now')).not.toHaveAttribute('data-refreshed-at', '');
+
+  // The link button writes the view into the address (the link a colleague gets).
+  await page.getByTestId('share-view').click();
+  await expect
+    .poll(() => new URL(page.url()).hash)
+    .toBe(
+      `#/productivity/analysis?mode=custom&from=${berlinDay(-7)}&to=${berlinDay(-1)}` +
+        '&vehicles=all&shift=all&combined=false',
+    );
 });
 
 test('display mode refreshes the dashboard by itself, every minute', async ({ app, page }) => {

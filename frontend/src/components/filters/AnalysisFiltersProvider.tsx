@@ -149,6 +149,10 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
       shift,
       vehicles,
       selectedMachines: current.vehicles,
+      showViewInAddress: () => {
+        showView({});
+        return encodeView(current, location.search);
+      },
       allVehicles,
       scopeSites,
       setDateFilter: ({ mode, from, to }: DateFilter, focusHint?: string) => {

@@ -33,6 +33,8 @@ export interface AnalysisFilterControls extends AnalysisFilters {
   /** A fixed period; `focus`: the day in it the user looks at (a picked day). */
   setDateFilter: (filter: DateFilter, focus?: string) => void;
   setRelativeRange: (range: RelativeRange) => void;
+  /** Writes the whole view into the hash route's query; returns that query (for a link). */
+  showViewInAddress: () => string;
   setCombined: (combined: boolean) => void;
   setMachines: (ids: Id[]) => void;
   setShift: (shift: WorkflowShift) => void;

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { AUTO_REFRESH_MINUTES, type AutoRefreshMinutes } from '../../lib/autoRefresh';
 import { localeFor } from '../../lib/format';
 import { useRefresh } from './refreshContext';
+import { ShareViewButton } from './ShareViewButton';
 
 /** Header control: refresh now, and the auto-refresh interval (off, 1, 5, 15 min). */
 export function RefreshControl() {
@@ -29,6 +30,7 @@ export function RefreshControl() {
 
   return (
     <Group gap={4} wrap="nowrap" data-testid="refresh-control">
+      <ShareViewButton />
       <Tooltip label={refreshedLabel}>
         <ActionIcon
           variant="default"
