@@ -29,7 +29,8 @@ router = APIRouter(
     tags=["API tokens"],
     responses=failure_responses(*ADMIN_FAILURES),
 )
-CHANGE = failure_responses(*ADMIN_FAILURES, NO_CSRF, *JSON_BODY_FAILURES)
+CREATE = failure_responses(*ADMIN_FAILURES, NO_CSRF, *JSON_BODY_FAILURES)
+REVOKE = failure_responses(*ADMIN_FAILURES, NO_CSRF)
 
 
 class TokenCreate(StrictCamelModel):
@@ -65,7 +66,7 @@ def _site(db: SessionDep, site_id: int) -> Site:
     return site
 
 
-@router.post("", response_model=Envelope[TokenCreated], status_code=201, responses=CHANGE)
+@router.post("", response_model=Envelope[TokenCreated], status_code=201, responses=CREATE)
 def create_site_token(
     site_id: StoreId, body: TokenCreate, _: AdminUser, db: SessionDep
 ) -> Envelope[TokenCreated]:
@@ -78,7 +79,7 @@ def list_site_tokens(site_id: StoreId, _: AdminUser, db: SessionDep) -> Envelope
     return ok([_out(token) for token in list_tokens(db, site=_site(db, site_id))])
 
 
-@router.delete("/{token_id}", response_model=Envelope[TokenOut], responses=CHANGE)
+@router.delete("/{token_id}", response_model=Envelope[TokenOut], responses=REVOKE)
 def revoke_site_token(
     site_id: StoreId, token_id: StoreId, _: AdminUser, db: SessionDep
 ) -> Envelope[TokenOut]:
