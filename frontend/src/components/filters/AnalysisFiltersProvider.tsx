@@ -98,11 +98,12 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
     : { mode: view.mode, from: view.from, to: view.to, shift: undefined };
   const chosenShift = resolved.shift ?? view.shift;
   const shift = sitesQuery.data ? validShift(chosenShift, scopeSites) : chosenShift;
-  // A relative range needs the site's time zone (and shifts) before it means any days.
+  // A relative range needs the site's time zone (and shifts) before it means any days;
+  // without sites (failed to load) it is read in the browser's zone.
   const ready =
     settings.data !== undefined &&
     vehiclesQuery.data !== undefined &&
-    (view.relativeRange === null || sitesQuery.data !== undefined);
+    (view.relativeRange === null || sitesQuery.data !== undefined || sitesQuery.isError);
 
   const value = useMemo<AnalysisFilterControls>(() => {
     const current = JSON.parse(viewKey) as ViewState;
