@@ -36,6 +36,10 @@ MAX_CELLS = 2_000_000
 MAX_HOURS = 24 * 2 * 400
 _GROWTH_HOURS = 24 * 30  # room made at once for the hours still to come
 _NEAR_HOURS = 48  # vehicles whose new rows begin this close are read as one range
+# Rows before an empty stretch this long, before all later rows, are left to SQL: a vehicle
+# whose first message is years old does not stretch the grid over the years in between.
+_ISLAND_GAP_HOURS = 24 * 31
+_NEVER = -(1 << 62)
 
 
 def _hour(at: datetime) -> int:
@@ -76,7 +80,9 @@ class HourGrid:
         self.row_of = {vehicle: row for row, vehicle in enumerate(vehicles)}
         self.first_hour = first_hour
         self.latest_us = -1  # the latest instant a feeder's row touched
-        self.empty_before = True  # no rows before the first hour (not cut by MAX_CELLS)
+        # No rows from this hour up to the first (the hours before it are left to SQL): the
+        # hours cut by ``MAX_CELLS`` or ``MAX_HOURS``, and rows far before all later ones.
+        self.empty_from = _NEVER
         self.values = np.empty((len(source.fields), len(vehicles), hours))
         self.values[...] = self._fill
         # Running sums of some fields over the hours (``running_sums``), and the first hour
@@ -109,10 +115,10 @@ class HourGrid:
         rows = [*self.row_of, *sorted(vehicles - set(self.row_of))]
         end_hour = max(end_hour, self.end_hour) + _GROWTH_HOURS
         fitting = max(first_hour, end_hour - min(MAX_HOURS, MAX_CELLS // max(1, len(rows))))
-        empty_before = self.empty_before and fitting == first_hour
+        empty_from = self.empty_from if fitting == first_hour else max(self.empty_from, fitting)
         first_hour = fitting
         grown = HourGrid(self.source, rows, first_hour, end_hour - first_hour)
-        grown.latest_us, grown.empty_before = self.latest_us, empty_before
+        grown.latest_us, grown.empty_from = self.latest_us, empty_from
         kept_from, kept_to = max(first_hour, self.first_hour), min(end_hour, self.end_hour)
         if kept_from < kept_to:
             grown.values[:, : len(self.row_of), kept_from - first_hour : kept_to - first_hour] = (
@@ -160,10 +166,11 @@ class HourGrid:
 
     def hour_span(self, ranges: list[Window]) -> list[tuple[int, int]] | None:
         """Whole-hour ranges (ascending) as this grid's columns, clipped to the hours it
-        holds; None when they begin before them and rows may lie there (``MAX_CELLS``)."""
+        holds; None when they begin before them and rows may lie there (before
+        ``empty_from``)."""
         spans = [(_hour(r.start) - self.first_hour, _hour(r.end) - self.first_hour) for r in ranges]
         if spans and spans[0][0] < 0:
-            if not self.empty_before:
+            if spans[0][0] + self.first_hour < self.empty_from:
                 return None
             spans = [(max(start, 0), end) for start, end in spans if end > 0]
         limit = self.end_hour - self.first_hour
@@ -200,9 +207,20 @@ class FollowedHours(Followed[HourGrid]):
         firsts = {int(row[0]): int(row[1]) - source.lead_hours for row in touched}
         first_hour = min(firsts.values())
         end_hour = latest_us // MICROS_PER_HOUR + 1
-        if not grid.fits(vehicles, first_hour, end_hour):
-            earliest = min(first_hour, grid.first_hour) if grid.row_of else first_hour
+        # The grid's own hours count as rows: old rows alone do not stretch it either.
+        known = (grid.first_hour, grid.end_hour - 1) if grid.row_of else None
+        island = (
+            _island(cursor, source, after=after, known=known)
+            if max(end_hour, grid.end_hour) - first_hour > _ISLAND_GAP_HOURS
+            else None
+        )
+        held_from = first_hour if island is None else island[0]
+        if not grid.fits(vehicles, held_from, end_hour):
+            earliest = min(held_from, grid.first_hour) if grid.row_of else held_from
             grid = grid.resized(set(vehicles), earliest, end_hour)
+        if island is not None and first_hour < grid.first_hour:
+            # The rows before the island up to ``island[1]`` are not held: SQL reads them.
+            grid.empty_from = max(grid.empty_from, min(island[1] + 1, grid.first_hour))
         for group_first, group in _near_firsts(firsts):
             # Hours before the grid's first are left to SQL: not read.
             group_first = max(group_first, grid.first_hour)
@@ -213,6 +231,37 @@ class FollowedHours(Followed[HourGrid]):
                 end_hour=end_hour,
             )
         return grid, int(last_rowid) + 1
+
+
+def _island(
+    cursor: duckdb.DuckDBPyConnection,
+    source: GridSource,
+    *,
+    after: int,
+    known: tuple[int, int] | None,
+) -> tuple[int, int] | None:
+    """The first hour changed by the feeder's rows from ``after`` on (or of ``known``: the
+    grid's hours, first and last) that follows an empty stretch of more than
+    ``_ISLAND_GAP_HOURS`` after everything earlier, and the last hour that earlier part
+    reaches; None without such a stretch. Grouped by hour first: a grid's first build
+    reads millions of rows, a few thousand hours."""
+    feeder = source.feeder
+    found = cursor.execute(
+        "SELECT f, reach FROM (SELECT f, max(l) OVER (ORDER BY f ROWS BETWEEN UNBOUNDED "  # noqa: S608 - constants only
+        "PRECEDING AND 1 PRECEDING) AS reach FROM (SELECT epoch_us("
+        f"{feeder.first}) // 3600000000 - ? AS f, max(epoch_us({feeder.last}) // 3600000000) "
+        f"AS l FROM {feeder.table} WHERE rowid >= ? GROUP BY f UNION ALL "
+        "SELECT unnest(?::BIGINT[]), unnest(?::BIGINT[]))) WHERE f - reach > ? "
+        "ORDER BY f DESC LIMIT 1",
+        [
+            source.lead_hours,
+            after,
+            [known[0]] if known else [],
+            [known[1]] if known else [],
+            _ISLAND_GAP_HOURS,
+        ],
+    ).fetchall()
+    return (int(found[0][0]), int(found[0][1])) if found else None
 
 
 def _near_firsts(firsts: dict[int, int]) -> list[tuple[int, list[int]]]:
