@@ -38,7 +38,8 @@ Sample = tuple[int, datetime, float, float | None]  # vehicle, at, charge, healt
 
 def _samples(seed: int, *, previous_floor: float) -> list[Sample]:
     """Two vehicles over the period and the one before: charge a random walk that often
-    falls under 20 % (in the previous period never under ``previous_floor``), health slowly
+    falls under 20 % (in the previous period, and up to 06:00 of the first day, never under
+    ``previous_floor``), health slowly
     falling with noise and gaps, irregular steps (some longer than ``OFFLINE_AFTER``)."""
     rng = random.Random(seed)
     samples: list[Sample] = []
@@ -49,7 +50,9 @@ def _samples(seed: int, *, previous_floor: float) -> list[Sample]:
             charge = min(100.0, max(0.0, charge + rng.uniform(-4.0, 3.5)))
             health -= rng.uniform(0.0, 0.002)
             reported = None if rng.random() < 0.1 else round(health + rng.uniform(-0.3, 0.3), 3)
-            floor = previous_floor if at < datetime.combine(FIRST_DAY, time(), UTC) else 0.0
+            # The previous period's night shift (a shift belongs to the day it starts) runs
+            # to 06:00 on the period's first day.
+            floor = previous_floor if at < datetime.combine(FIRST_DAY, time(6), UTC) else 0.0
             samples.append((vehicle, at, round(max(floor, charge), 2), reported))
             at += timedelta(seconds=rng.choice((60, 240, 420, 900)) + rng.randint(0, 59))
     return samples
