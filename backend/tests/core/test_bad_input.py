@@ -11,11 +11,20 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from fleetscope.analytics.battery_measures import regrouped
-from fleetscope.analytics.param_rules import EARLIEST_DAY, LATEST_DAY, MAX_PERIOD_DAYS
+from fleetscope.analytics.param_rules import (
+    EARLIEST_DAY,
+    LATEST_DAY,
+    MAX_PERIOD_DAYS,
+    check_period,
+)
+from fleetscope.analytics.params import QUERY_PERIOD
 from fleetscope.appstore.db import SessionFactory
+from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.models import UserSettings
+from fleetscope.appstore.settings_service import SAVED_PERIOD
 from fleetscope.demo.seed import DemoData
 from fleetscope.facts.battery_hours import MEASURE_COLUMNS
+from fleetscope.i18n import render
 from tests.core.support import CUSTOMER, CUSTOMER2, SUPERUSER, LoginFn, envelope_error
 
 ID_LIMIT = 2**31  # the app store's ids: INTEGER, signed 32-bit on PostgreSQL
@@ -116,6 +125,43 @@ def test_the_first_and_last_day_are_allowed(
         response = client.get(f"/v2/Analytics/Productivity?from={first}&to={last}")
         assert response.status_code == 200, response.text
         assert response.json()["data"]["period"]["to"] == last.isoformat()
+
+
+def test_the_period_rule_names_the_field_at_fault() -> None:
+    """The rule as a function (saved settings are read with it): each failure names its
+    field in the caller's words, in English and German."""
+    cases = [
+        (
+            (date(1, 1, 1), date(2026, 1, 1), QUERY_PERIOD),
+            "from: 0001-01-01 is outside the days an analysis can cover (1970-01-01 to 2999-12-31)",
+            "from: 0001-01-01 liegt außerhalb der Tage, die eine Auswertung abdecken kann "
+            "(1970-01-01 bis 2999-12-31)",
+        ),
+        (
+            (date(2026, 1, 1), date(9999, 12, 31), SAVED_PERIOD),
+            "dateSelector.to: 9999-12-31 is outside the days an analysis can cover "
+            "(1970-01-01 to 2999-12-31)",
+            None,
+        ),
+        (
+            (date(2026, 1, 2), date(2026, 1, 1), SAVED_PERIOD),
+            "dateSelector: from (2026-01-02) is after to (2026-01-01)",
+            "dateSelector: from (2026-01-02) liegt nach to (2026-01-01)",
+        ),
+        (
+            (date(2025, 1, 1), date(2026, 2, 5), QUERY_PERIOD),  # 400 days + 1
+            "to: the period has 401 days; at most 400 are allowed",
+            "to: der Zeitraum hat 401 Tage; höchstens 400 sind erlaubt",
+        ),
+    ]
+    for (first, last, fields), english, german in cases:
+        with pytest.raises(InvalidInputError) as refused:
+            check_period(first, last, fields=fields)
+        assert refused.value.msg == english
+        if german is not None:
+            assert render(refused.value.message, "de") == german
+    span = check_period(date(2025, 1, 1), date(2026, 2, 4), fields=SAVED_PERIOD)
+    assert span.days == MAX_PERIOD_DAYS
 
 
 def test_a_day_out_of_range_is_explained_in_german(
