@@ -54,6 +54,12 @@ export const E2E_USERS = {
   period: { email: 'period@e2e.fleetscope', password: E2E_PASSWORD, role: 'customer' },
   /** A partner linked to no organization: sees no vehicle at all. */
   noVehicles: { email: 'novehicles@e2e.fleetscope', password: E2E_PASSWORD, role: 'partner' },
+  /** presentation.spec.ts: reads tiles, badges and CSV files in English and German. */
+  presentation: {
+    email: 'presentation@e2e.fleetscope',
+    password: E2E_PASSWORD,
+    role: 'customer',
+  },
 } as const satisfies Record<string, TestUser>;
 
 /** `fleetscope users add` arguments for each e2e user. */
