@@ -50,16 +50,20 @@ def cycle_medians(
     rows_sql, parameters = rows_in_periods(
         selection, table="orders", at="end_at", columns=ORDER_COLUMNS
     )
-    found = cursor.execute(
-        f"SELECT bucket, cycle_us FROM ({rows_sql}) WHERE outcome = 'finished'",  # noqa: S608 - constants only
-        parameters,
-    ).fetchnumpy()
-    order_buckets = np.asarray(found["bucket"], dtype=np.int64)
-    micros = np.asarray(found["cycle_us"], dtype=np.int64)
+    # Arrow columns: ``fetchnumpy`` converts a few million rows several times slower.
+    cursor.abort()
+    found = cursor.sql(
+        f"SELECT bucket::BIGINT, cycle_us FROM ({rows_sql}) WHERE outcome = 'finished'",  # noqa: S608 - constants only
+        params=parameters,
+    ).to_arrow_table()
+    order_buckets = found.column(0).to_numpy()
+    micros = found.column(1).to_numpy()
     per_bucket = SortedDurations(order_buckets, micros).groups(list(buckets), [MEDIAN])
+    # Each order's group through its bucket (a lookup in the sorted buckets).
+    ordered = np.array(sorted(buckets), dtype=np.int64)
     group_of = {bucket: index for index, members in enumerate(groups) for bucket in members}
-    present, inverse = np.unique(order_buckets, return_inverse=True)
-    codes = np.array([group_of.get(b, -1) for b in present.tolist()], dtype=np.int64)[inverse]
+    group_table = np.array([group_of.get(b, -1) for b in ordered.tolist()], dtype=np.int64)
+    codes = group_table[np.searchsorted(ordered, order_buckets)] if len(ordered) else order_buckets
     kept = codes >= 0
     per_group = SortedDurations(codes[kept], micros[kept]).groups(
         list(range(len(groups))), [MEDIAN]
