@@ -11,7 +11,7 @@ from fastapi import Depends, Query, Request
 from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
 from fleetscope.analytics.snapshot import read_snapshot
-from fleetscope.api.deps import SessionDep, get_authenticated, release_connection
+from fleetscope.api.deps import SessionDep, authenticate, release_connection
 from fleetscope.api.errors import ApiError
 from fleetscope.appstore.models import User
 from fleetscope.facts.store import FactStore
@@ -32,7 +32,7 @@ class Scoped:
 def get_scoped(request: Request, db: SessionDep, params: ParamsDep) -> Scoped:
     # Authenticates itself rather than through ``CurrentUser``: both read the app store,
     # so both are sync, and one worker thread for the two saves a hop (0.4-1.1 ms).
-    user = get_authenticated(request, db).user
+    user = authenticate(request, db).user
     scope = resolve_scope(db, user=user, params=params)
     release_connection(db)  # no connection held while the handler waits for its thread
     return Scoped(user=user, scope=scope)

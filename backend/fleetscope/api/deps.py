@@ -82,14 +82,21 @@ def release_connection(db: Session) -> None:
     db.commit()
 
 
-def get_authenticated(request: Request, db: SessionDep) -> Authenticated:
+def authenticate(request: Request, db: Session) -> Authenticated:
+    """The request's session and user; the caller releases the connection when done."""
     resolved = resolve_session(db, token=request.cookies.get(SESSION_COOKIE, ""))
-    release_connection(db)
     if resolved is None:
         raise ApiError(401, AUTHENTICATION_FAILED)
     user_session, user = resolved
     require_csrf(request, user_session)
     return Authenticated(user=user, session=user_session)
+
+
+def get_authenticated(request: Request, db: SessionDep) -> Authenticated:
+    # On a refusal the request ends here, and ``get_db`` gives the connection back.
+    authenticated = authenticate(request, db)
+    release_connection(db)
+    return authenticated
 
 
 AuthenticatedDep = Annotated[Authenticated, Depends(get_authenticated)]

@@ -16,7 +16,7 @@ from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve
 from fleetscope.analytics.statusboard import read_live
 from fleetscope.analytics.stream import statusboard_events
 from fleetscope.api.analytics_deps import ParamsDep, get_fact_store, reading
-from fleetscope.api.deps import SESSION_COOKIE, SettingsDep, get_authenticated
+from fleetscope.api.deps import SESSION_COOKIE, SettingsDep, authenticate
 from fleetscope.api.errors import ANALYTICS_FAILURES, ApiError
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.sessions import resolve_session
@@ -30,7 +30,7 @@ router = APIRouter(prefix="/Analytics", tags=["Analytics"], responses=ANALYTICS_
 def _resolve(request: Request, params: AnalyticsParams) -> AnalyticsScope:
     factory: SessionFactory = request.app.state.session_factory
     with factory() as db:
-        authenticated = get_authenticated(request, db)
+        authenticated = authenticate(request, db)
         return resolve_scope(db, user=authenticated.user, params=params)
 
 
