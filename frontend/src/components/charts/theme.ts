@@ -14,17 +14,18 @@ export type VehicleState = (typeof VEHICLE_STATES)[number];
 /**
  * One colour per state, app-wide (charts, statusboard tiles, legends): offline grey, error
  * red, manual orange, charging blue, working green, idle a light green (available, unused).
+ * Deep enough that white text on a statusboard tile meets WCAG AA (tested).
  */
 export const STATE_COLORS: Record<VehicleState, string> = {
-  offline: '#868e96',
-  error: '#e03131',
-  manual: '#f76707',
-  charging: '#1c7ed6',
-  working: '#2f9e44',
+  offline: '#6b737b',
+  error: '#c92a2a',
+  manual: '#c4480f',
+  charging: '#1971c2',
+  working: '#2a7f3c',
   idle: '#b2f2bb',
 };
 
-/** Text on a tile of the state's colour, readable on a wall screen (contrast >= 4.5). */
+/** Text on a tile of the state's colour, readable on a wall screen (contrast >= 4.5, tested). */
 export const STATE_TEXT_COLORS: Record<VehicleState, string> = {
   offline: '#ffffff',
   error: '#ffffff',
