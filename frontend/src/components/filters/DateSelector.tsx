@@ -121,7 +121,8 @@ export function DateSelector() {
               data-from={from}
               data-to={to}
               data-relative={relativeRange ?? ''}
-              aria-label={mode === 'custom' ? t('filters.pickRange') : t('filters.pickDate')}
+              // The name starts with the shown period (WCAG 2.5.3, label in name).
+              aria-label={`${period}: ${mode === 'custom' ? t('filters.pickRange') : t('filters.pickDate')}`}
             >
               {period}
             </Button>

@@ -72,18 +72,24 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
             <Table.Thead>
               <Table.Tr>
                 {props.columns.map((column) => (
-                  <Table.Th key={column.key} ta={column.align ?? 'left'}>
+                  <Table.Th
+                    key={column.key}
+                    ta={column.align ?? 'left'}
+                    // aria-sort belongs to the column header, not to the button inside it.
+                    aria-sort={
+                      !column.sortKey
+                        ? undefined
+                        : sortColumn === column.sortKey
+                          ? descending
+                            ? 'descending'
+                            : 'ascending'
+                          : 'none'
+                    }
+                  >
                     {column.sortKey ? (
                       <UnstyledButton
                         onClick={() => column.sortKey && props.onSort?.(column.sortKey)}
                         data-testid={`sort-${column.sortKey}`}
-                        aria-sort={
-                          sortColumn === column.sortKey
-                            ? descending
-                              ? 'descending'
-                              : 'ascending'
-                            : 'none'
-                        }
                         fw={600}
                         fz="sm"
                       >

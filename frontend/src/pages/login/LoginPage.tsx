@@ -55,6 +55,7 @@ export default function LoginPage() {
 
   return (
     <Box
+      component="main"
       mih="100vh"
       style={{
         display: 'flex',
@@ -91,7 +92,7 @@ export default function LoginPage() {
                 />
               </Group>
               <div>
-                <Title order={2} size="h3">
+                <Title order={1} size="h3">
                   {t('login.title')}
                 </Title>
                 <Text size="sm" c="dimmed">
