@@ -60,6 +60,16 @@ export function Shell() {
 
   return (
     <AnalysisFiltersProvider>
+      {/* First focusable element: keyboard users jump past the navigation. A button, not an
+          in-page link: the hash router would take "#main-content" for a route. */}
+      <button
+        type="button"
+        className="fs-skip-link"
+        data-testid="skip-link"
+        onClick={() => document.getElementById('main-content')?.focus()}
+      >
+        {t('app.skipToContent')}
+      </button>
       <div
         className="fs-shell"
         style={height === null ? undefined : { height }}
@@ -87,7 +97,7 @@ export function Shell() {
               onCallback={onCallback}
             />
           )}
-          <main className="fs-content" data-testid="shell-content">
+          <main className="fs-content" id="main-content" tabIndex={-1} data-testid="shell-content">
             <div className="fs-content-inner" style={{ maxWidth: MAX_CONTENT_WIDTH_PX }}>
               <Outlet />
             </div>

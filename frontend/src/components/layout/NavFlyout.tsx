@@ -1,5 +1,5 @@
-import { Group, Popover, Stack, Text, Tooltip } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { Menu, Tooltip } from '@mantine/core';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { isEntryActive, type MenuEntry } from '../../app/menu';
 import { BetaBadge } from './BetaBadge';
@@ -8,8 +8,13 @@ import { MENU_ICONS } from './menuIcons';
 const CLOSE_DELAY_MS = 180;
 
 /**
- * An area icon of the side navigation. With sub-pages it opens a flyout on hover and on
- * click (touch screens, keyboard); without, it links to its page directly.
+ * An area icon of the side navigation. With sub-pages it opens a flyout menu on hover and
+ * on click (touch screens, keyboard); without, it links to its page directly.
+ *
+ * Keyboard use is Mantine's menu: Enter or Space opens the flyout and moves the focus to
+ * its first page, the arrow keys (and Home, End) move between the pages, Escape closes it
+ * and gives the focus back to the area icon. Hovering alone opens it without taking the
+ * focus, so the pointer never pulls the focus away from where the user works.
  */
 export function NavFlyout({
   entry,
@@ -20,43 +25,11 @@ export function NavFlyout({
   pathname: string;
   search: string;
 }) {
-  const [opened, setOpened] = useState(false);
-  // A click pins the flyout open; hovering alone opens it until the pointer leaves.
-  const pinned = useRef(false);
-  const closeTimer = useRef<number | null>(null);
+  // Opened by a click (or Enter/Space): the flyout stays open and takes the focus.
+  const [pinned, setPinned] = useState(false);
   const Icon = MENU_ICONS[entry.icon];
   const active = isEntryActive(entry, pathname);
   const submenus = entry.submenus ?? [];
-
-  const cancelClose = () => {
-    if (closeTimer.current !== null) {
-      window.clearTimeout(closeTimer.current);
-      closeTimer.current = null;
-    }
-  };
-  const open = () => {
-    cancelClose();
-    setOpened(true);
-  };
-  const close = () => {
-    cancelClose();
-    pinned.current = false;
-    setOpened(false);
-  };
-  const scheduleClose = () => {
-    cancelClose();
-    if (!pinned.current) {
-      closeTimer.current = window.setTimeout(() => setOpened(false), CLOSE_DELAY_MS);
-    }
-  };
-  const toggleByClick = () => {
-    if (opened && pinned.current) {
-      close();
-    } else {
-      pinned.current = true;
-      open();
-    }
-  };
 
   if (submenus.length === 0 && entry.url) {
     return (
@@ -75,58 +48,49 @@ export function NavFlyout({
   }
 
   return (
-    <Popover
-      opened={opened}
-      onChange={(next) => (next ? open() : close())}
+    <Menu
+      onClose={() => setPinned(false)}
+      trigger="click-hover"
+      closeDelay={CLOSE_DELAY_MS}
+      trapFocus={pinned}
+      withInitialFocusPlaceholder={false}
       position="right-start"
       offset={14}
       shadow="md"
       width={240}
     >
-      <Popover.Target>
+      <Menu.Target>
         <button
           type="button"
           className="fs-nav-button"
           data-active={active}
           aria-label={entry.name}
-          aria-haspopup="menu"
-          aria-expanded={opened}
           data-testid={`menu-entry-${entry.id}`}
-          onClick={toggleByClick}
-          onMouseEnter={open}
-          onMouseLeave={scheduleClose}
+          onClick={() => setPinned(true)}
         >
           <Icon size={24} stroke={1.6} />
         </button>
-      </Popover.Target>
-      <Popover.Dropdown
-        data-testid={`menu-flyout-${entry.id}`}
-        onMouseEnter={cancelClose}
-        onMouseLeave={scheduleClose}
-        p="xs"
-      >
-        <Text size="xs" tt="uppercase" c="dimmed" fw={700} px="sm" pb={6}>
+      </Menu.Target>
+      <Menu.Dropdown data-testid={`menu-flyout-${entry.id}`} p="xs">
+        <Menu.Label tt="uppercase" fw={700}>
           {entry.name}
-        </Text>
-        <Stack gap={2} role="menu">
-          {submenus.map((sub) => (
-            <Link
-              key={sub.id}
-              role="menuitem"
-              to={`${sub.url ?? '/'}${search}`}
-              className="fs-flyout-link"
-              data-active={isEntryActive(sub, pathname)}
-              data-testid={`menu-entry-${sub.id}`}
-              onClick={close}
-            >
-              <Group gap="xs" justify="space-between" w="100%" wrap="nowrap">
-                <span>{sub.name}</span>
-                {sub.beta && <BetaBadge testId={`menu-beta-${sub.id}`} />}
-              </Group>
-            </Link>
-          ))}
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+        </Menu.Label>
+        {submenus.map((sub, index) => (
+          <Menu.Item
+            key={sub.id}
+            component={Link}
+            to={`${sub.url ?? '/'}${search}`}
+            className="fs-flyout-link"
+            data-active={isEntryActive(sub, pathname)}
+            data-testid={`menu-entry-${sub.id}`}
+            // The focus trap starts on the first page of the area.
+            data-autofocus={index === 0 || undefined}
+            rightSection={sub.beta ? <BetaBadge testId={`menu-beta-${sub.id}`} /> : undefined}
+          >
+            {sub.name}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
   );
 }

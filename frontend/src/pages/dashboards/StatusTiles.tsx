@@ -126,7 +126,7 @@ function VehicleTile({
             {t(`productivity.states.${tile.state}`)}
           </Text>
         </Group>
-        <Text fz={large ? 'lg' : 'sm'} c={color} opacity={0.9}>
+        <Text fz={large ? 'lg' : 'sm'} c={color}>
           {inStateSeconds === null
             ? t('statusboard.neverSeen')
             : t('statusboard.inStateFor', { duration: formatDuration(inStateSeconds, language) })}
@@ -159,7 +159,6 @@ function VehicleTile({
           <Text
             fz={large ? 'md' : 'xs'}
             c={color}
-            opacity={0.9}
             data-testid="status-age"
             data-seconds={age ?? ''}
           >

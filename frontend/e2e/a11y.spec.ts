@@ -1,0 +1,159 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { backfilledSelection } from './support/filters';
+import { expect, expectRoute, test } from './support/fixtures';
+import { type Language, text } from './support/i18n';
+import { E2E_USERS } from './support/users';
+
+/**
+ * Accessibility (issue 23): axe-core on every page with no critical and no serious
+ * violation, the login page's landmarks, the skip link and the side menu by keyboard.
+ * One login visits every page (the audit itself takes a few seconds a page); the file owns
+ * its user, whose language it switches, so its tests run one after the other.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const USER = E2E_USERS.a11y;
+
+/** Every page of the menu: route and the test id it shows when it is there. */
+const PAGES = [
+  ['/dashboards/dashboard', 'page-dashboard'],
+  ['/dashboards/statusboard', 'page-statusboard'],
+  ['/productivity/analysis', 'page-productivityAnalysis'],
+  ['/productivity/history', 'page-productivityHistory'],
+  ['/processes/analysis', 'page-processesAnalysis'],
+  ['/processes/workflows', 'page-processesWorkflows'],
+  ['/processes/actions', 'page-processesActions'],
+  ['/failures/analysis', 'page-failuresAnalysis'],
+  ['/failures/overview', 'page-failuresOverview'],
+  ['/failures/visualization', 'page-failuresVisualization'],
+  ['/failures/history', 'page-failuresHistory'],
+  ['/battery', 'page-battery'],
+] as const;
+
+/** Pages audited once more in German (longer words, other number formats). */
+const GERMAN_PAGES = ['/dashboards/dashboard', '/failures/history'];
+
+/** The critical and serious axe-core violations on the page (or inside `include`), readable. */
+async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  const results = await (include ? builder.include(include) : builder).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
+    .map((violation) => {
+      const where = violation.nodes.slice(0, 3).map((node) => node.target.join(' '));
+      return `${violation.id} (${violation.impact}, ${violation.nodes.length}×): ${where.join(' | ')}`;
+    });
+}
+
+/** The page is there and has loaded what it shows (charts, lists, tiles). */
+async function settled(page: Page, testId: string): Promise<void> {
+  await expect(page.getByTestId(testId)).toBeVisible();
+  await expect(page.locator('[data-status="loading"], [data-testid$="-loading"]')).toHaveCount(0);
+}
+
+async function openLoggedIn(page: Page, route: string): Promise<void> {
+  // A changed hash alone would keep the app's state from before the API login.
+  await page.goto(`/#${route}`);
+  await page.reload();
+}
+
+async function expectSkipLink(page: Page, language: Language): Promise<void> {
+  await page.keyboard.press('Tab');
+  const skip = page.getByTestId('skip-link');
+  await expect(skip).toBeFocused();
+  await expect(skip).toHaveText(text(language, 'app.skipToContent'));
+  await expect(skip).toBeInViewport();
+}
+
+test('axe-core finds no critical or serious violation on any page', async ({ app, page }) => {
+  test.setTimeout(300_000);
+  const found: Record<string, string[]> = {};
+  const audit = async (name: string, include?: string) => {
+    const violations = await seriousViolations(page, include);
+    if (violations.length > 0) {
+      found[name] = violations;
+    }
+  };
+
+  await app.open('/login');
+  await expect(page.getByTestId('login-form')).toBeVisible();
+  await expect(page.getByRole('main')).toContainText(text('en', 'login.title'));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'login.title'));
+  await audit('login');
+
+  await app.login(USER, { language: 'en' });
+  await app.patchSettings(backfilledSelection());
+  await openLoggedIn(page, PAGES[0][0]);
+  for (const [route, testId] of PAGES) {
+    await test.step(route, async () => {
+      await app.open(route);
+      await settled(page, testId);
+      await audit(route);
+    });
+  }
+
+  await app.patchMe({ language: 'de' });
+  for (const route of GERMAN_PAGES) {
+    await test.step(`${route} (de)`, async () => {
+      await openLoggedIn(page, route);
+      const testId = PAGES.find(([candidate]) => candidate === route)?.[1] ?? '';
+      await settled(page, testId);
+      await expect(page.getByTestId('nav-side')).toHaveAttribute(
+        'aria-label',
+        text('de', 'menu.menu'),
+      );
+      await audit(`${route} (de)`);
+      await expectSkipLink(page, 'de');
+    });
+  }
+  expect(found).toEqual({});
+});
+
+test('the skip link and the side menu work by keyboard', async ({ app, page }) => {
+  await app.login(USER, { language: 'en' });
+  await openLoggedIn(page, '/battery');
+  await settled(page, 'page-battery');
+
+  // The skip link is the first stop of Tab and moves the focus to the page content.
+  await expectSkipLink(page, 'en');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('shell-content')).toBeFocused();
+
+  // Enter on an area opens its flyout and moves the focus to its first page.
+  const trigger = page.getByTestId('menu-entry-failures');
+  const flyout = page.getByTestId('menu-flyout-failures');
+  const items = flyout.getByRole('menuitem');
+  await trigger.focus();
+  await page.keyboard.press('Enter');
+  await expect(flyout).toBeVisible();
+  await expect(trigger).toHaveAttribute('aria-expanded', 'true');
+  await expect(items.nth(0)).toBeFocused();
+  expect(await seriousViolations(page, '[data-testid="menu-flyout-failures"]')).toEqual([]);
+
+  // Arrow keys move between the pages (wrapping around), Home and End jump.
+  await page.keyboard.press('ArrowDown');
+  await expect(items.nth(1)).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(items.nth(3)).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(items.nth(0)).toBeFocused();
+
+  // Escape closes the flyout and gives the focus back to the area icon.
+  await page.keyboard.press('Escape');
+  await expect(flyout).toBeHidden();
+  await expect(trigger).toBeFocused();
+  await expect(trigger).toHaveAttribute('aria-expanded', 'false');
+
+  // Space opens it as well; Enter on a page opens that page and closes the flyout.
+  await page.keyboard.press('Space');
+  await expect(items.nth(0)).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(items.nth(3)).toHaveAttribute('data-testid', 'menu-entry-failures-history');
+  await expect(items.nth(3)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expectRoute(page, '/failures/history');
+  await expect(page.getByTestId('page-failuresHistory')).toBeVisible();
+  await expect(flyout).toBeHidden();
+});
