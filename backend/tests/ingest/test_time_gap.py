@@ -253,6 +253,9 @@ def test_another_vehicles_tile_keeps_updating_after_a_first_message_from_long_ag
             async def watch() -> tuple[list[LiveStatus], datetime]:
                 subscription = handle.hub.subscribe(max_size=1_000)
                 publish("LIVE", 1, _stamp_now())
+                # 1970 is before decode's earliest instant: a dead letter, costing nothing.
+                publish("EPOCH", 1, datetime(1970, 1, 1, tzinfo=UTC))
+                publish("EPOCH", 2, _stamp_now())
                 publish("OLD", 1, FIRST)
                 publish("OLD", 2, _stamp_now())
                 last = FIRST
@@ -277,7 +280,8 @@ def test_another_vehicles_tile_keeps_updating_after_a_first_message_from_long_ag
             assert live[-1].last_message_at == last and live[-1].charge == 56.0
             assert ids["OLD"] in handle.hub.latest()
             counts = handle.store.table_counts()
-            assert counts["rollup_offline_spans"] == 1 and counts["rollup_hourly"] <= 6
+            assert counts["rollup_offline_spans"] == 1 and counts["rollup_hourly"] <= 8
+            assert counts["dead_letters"] == 1  # EPOCH's state of 1970
         finally:
             client.disconnect()
             client.loop_stop()
