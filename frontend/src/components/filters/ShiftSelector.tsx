@@ -16,7 +16,7 @@ export function ShiftSelector() {
   return (
     <Select
       size="sm"
-      w={220}
+      w={{ base: '100%', xs: 220 }}
       label={t('filters.shift')}
       data={data}
       value={shift === 'all' ? ALL_SHIFTS_VALUE : String(shift)}

@@ -18,7 +18,7 @@ export function PageHeader({ topic, beta = false, vehiclesOnly = false }: PageHe
   const { t } = useTranslation();
   return (
     <header className="fs-header" data-testid="page-header">
-      <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
+      <Stack gap="sm" className="fs-header-main">
         <Group gap="sm">
           <Title order={1} size="h2" data-testid="page-title">
             {t(`pages.${topic}.title`)}
@@ -27,7 +27,7 @@ export function PageHeader({ topic, beta = false, vehiclesOnly = false }: PageHe
         </Group>
         <FilterBar vehiclesOnly={vehiclesOnly} />
       </Stack>
-      <Group gap="xs" wrap="nowrap" align="flex-start">
+      <Group gap="xs" wrap="nowrap" align="flex-start" className="fs-header-actions">
         <RefreshControl />
         <AccountMenu />
       </Group>
