@@ -52,7 +52,7 @@ _SELECT = (
     "x, y, map_id"
 )
 CSV_CHUNK_ROWS = 5000
-# ``{zone}``: the sites' time zone the times are written in (see ``_csv_header``).
+# ``{zone}``: the sites' time zone the times are written in (see ``csv_header``).
 CSV_HEADERS = {
     "en": [
         "vehicle id", "vehicle", "error type", "level", "description", "start ({zone})",
@@ -194,7 +194,7 @@ def _cell(value: Any, convention: CsvConvention) -> Any:
     return "" if value is None else value
 
 
-def _csv_header(language: str, zones: set[str]) -> list[str]:
+def csv_header(language: str, zones: set[str]) -> list[str]:
     texts = CSV_HEADERS.get(language, CSV_HEADERS["en"])
     zone = next(iter(zones)) if len(zones) == 1 else CSV_LOCAL_TIME.get(language, "site time")
     header = [text.format(zone=zone) for text in texts]
@@ -227,7 +227,7 @@ def error_history_csv(
     buffer.write("\ufeff")
     writer = csv.writer(buffer, delimiter=convention.separator, lineterminator="\r\n")
     try:
-        writer.writerow(_csv_header(language, {zone.key for zone in zone_of.values()}))
+        writer.writerow(csv_header(language, {zone.key for zone in zone_of.values()}))
         result = cursor.execute(
             f"SELECT {_SELECT} {query.sql} ORDER BY {ordering.sql}", query.parameters
         )

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
 
+from fleetscope.analytics.error_history import CsvConvention, csv_header
 from fleetscope.api.deps import CSRF_COOKIE, CSRF_HEADER
 from fleetscope.simulator.truth import ErrorEpisodeTruth
 from tests.figures import assert_same_figures
@@ -248,3 +249,16 @@ def test_history_csv_separators_and_site_times_per_language(
     durations = [f"{item['durationSeconds']:.3f}".rstrip("0").rstrip(".") for item in items]
     assert [row[7] for row in german[1:]] == [value.replace(".", ",") for value in durations]
     assert not any("." in row[column] for row in german[1:] for column in (7, 9, 10))
+
+
+def test_history_csv_header_and_numbers_for_sites_in_several_zones() -> None:
+    """Sites in different zones: the header says "site time" and a last column names each
+    row's zone; numbers keep at most three decimals, with the language's decimal mark."""
+    german = csv_header("de", {"Europe/Berlin", "Europe/London"})
+    assert german[5:7] == ["Beginn (Ortszeit)", "Ende (Ortszeit)"] and german[-1] == "Zeitzone"
+    english = csv_header("en", {"Europe/Berlin"})
+    assert english[5] == "start (Europe/Berlin)" and len(english) == 12
+    assert CsvConvention.of("de").number(1234.5678) == "1234,568"
+    assert CsvConvention.of("en").number(1234.5) == "1234.5"
+    assert CsvConvention.of("en").number(-0.0001) == "0"
+    assert CsvConvention.of("de").separator == ";" and CsvConvention.of("en").separator == ","
