@@ -61,7 +61,7 @@ describe('statusboard tiles', () => {
     expect(working).toHaveTextContent('seit 10 min');
     expect(
       within(screen.getByTestId('status-tile-2')).getByTestId('status-errors'),
-    ).toHaveTextContent('1 aktiver Fehler: laserBlocked (FATAL)');
+    ).toHaveTextContent('1 aktiver Fehler: laserBlocked (Fatal)');
     expect(screen.getByTestId('live-indicator')).toHaveTextContent('Verbinde neu…');
   });
 });

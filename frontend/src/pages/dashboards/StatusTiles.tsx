@@ -179,7 +179,8 @@ function VehicleTile({
             {/* The active error wraps: its type and level are what the operator acts on. */}
             <Text fz={large ? 'lg' : 'sm'} fw={600} c={color} className="fs-kpi-text">
               {t('statusboard.activeErrors', { count: tile.activeErrors.length })}:{' '}
-              {firstError.errorType} ({firstError.level})
+              {firstError.errorType} (
+              {t(`failures.level.${firstError.level}`, { defaultValue: firstError.level })})
             </Text>
           </Group>
         )}

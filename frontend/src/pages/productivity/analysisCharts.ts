@@ -240,6 +240,8 @@ export function distanceLoadsChart(data: Productivity, ctx: ChartContext): Chart
       {
         type: 'value',
         name: t('productivity.kpi.loads'),
+        // Right-aligned to its axis: a long name ("Bewegte Ladungen") must not leave the canvas.
+        nameTextStyle: { align: 'right' },
         ...axisStyle(theme),
         splitLine: { show: false },
       },
