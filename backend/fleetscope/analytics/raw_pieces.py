@@ -81,7 +81,8 @@ _RAW_PARTS = (
     (
         "l",
         "actions",
-        "end_at AND f.status = 'FINISHED' AND list_contains($7, lower(f.action_type))",
+        "end_at AND f.status = 'FINISHED' "
+        "AND (f.load_handling OR list_contains($7, lower(f.action_type)))",
         "NULL",
         "count(*)",
         "NULL",

@@ -93,6 +93,9 @@ class Site(Base):
     shifts: Mapped[list[Any]] = mapped_column(JSON, default=list)
     # Ordered regular expressions on orderId, each with a named group ``workflow``.
     workflow_rules: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # The site's own load-handling action types (any case), counted as loads handled
+    # besides VDA 5050's pick, drop, load and unload; applied to stored facts by a rebuild.
+    load_action_types: Mapped[list[Any]] = mapped_column(JSON, default=list)
     # Messages on this MQTT interface name are for this site's vehicles (unique per site).
     mqtt_interface: Mapped[str | None] = mapped_column(String(100), unique=True, default=None)
 

@@ -146,6 +146,35 @@ def set_mqtt_interface(session: Session, *, site: Site, mqtt_interface: str | No
     return site
 
 
+# Bounds of a site's own load-handling action types (operator input of the CLI).
+MAX_LOAD_ACTION_TYPES = 50
+MAX_LOAD_ACTION_TYPE_LENGTH = 100
+
+
+def set_load_action_types(session: Session, *, site: Site, action_types: list[str]) -> Site:
+    """The site's own load-handling action types (besides VDA 5050's pick, drop, load and
+    unload), counted as loads handled in any case: names stripped, repeats (in any case)
+    dropped, in the given order; ``[]`` for none. ValueError for a name too long or too many.
+    """
+    chosen: list[str] = []
+    seen: set[str] = set()
+    for raw in action_types:
+        name = raw.strip()
+        if not name or name.lower() in seen:
+            continue
+        if len(name) > MAX_LOAD_ACTION_TYPE_LENGTH:
+            raise ValueError(
+                f"action type {name[:20]!r}... is longer than {MAX_LOAD_ACTION_TYPE_LENGTH}"
+            )
+        seen.add(name.lower())
+        chosen.append(name)
+    if len(chosen) > MAX_LOAD_ACTION_TYPES:
+        raise ValueError(f"more than {MAX_LOAD_ACTION_TYPES} action types")
+    site.load_action_types = chosen
+    session.commit()
+    return site
+
+
 def _check_mqtt_interface(session: Session, *, mqtt_interface: str, site_id: int | None) -> None:
     validate_mqtt_interface(mqtt_interface)
     # Unique per site: an interface names the one site its messages are for.

@@ -11,6 +11,7 @@ from fleetscope.appstore.organizations import (
     get_organization,
     list_organizations,
     list_sites,
+    set_load_action_types,
     set_mqtt_interface,
 )
 from fleetscope.cli.store import cli_store, fail
@@ -89,6 +90,34 @@ def set_interface(
                 f"site {found.name!r} (id {found.id}) receives MQTT interface "
                 f"{found.mqtt_interface!r}; restart the server to subscribe it"
             )
+
+
+@sites_app.command("set-load-actions")
+def set_load_actions(
+    site: Annotated[str, typer.Argument(help="Site (id or name).")],
+    action_types: Annotated[
+        list[str] | None,
+        typer.Argument(help="The site's own load-handling action types (any case)."),
+    ] = None,
+    clear: Annotated[bool, typer.Option("--clear", help="Remove the site's own types.")] = False,
+) -> None:
+    """Set (or --clear) the site's own load-handling action types: their finished actions
+    count as loads handled besides VDA 5050's pick, drop, load and unload."""
+    if bool(action_types) == clear:  # exactly one of the two
+        raise fail("give either action types or --clear")
+    with cli_store() as session:
+        try:
+            found = set_load_action_types(
+                session, site=find_site(session, reference=site), action_types=action_types or []
+            )
+        except ValueError as err:
+            raise fail(str(err)) from None
+        own = ", ".join(found.load_action_types) or "none"
+        typer.echo(
+            f"site {found.name!r} (id {found.id}) counts as loads handled: pick, drop, load, "
+            f"unload and its own types: {own}. New messages follow after a server restart; "
+            "`fleetscope rebuild` applies it to the stored facts"
+        )
 
 
 @sites_app.command("list")

@@ -69,10 +69,13 @@ class ActionSummary(Struct, gc=False):
 
 
 class ActionTracker:
-    __slots__ = ("live", "repeat", "vehicle_id")
+    __slots__ = ("live", "load_types", "repeat", "vehicle_id")
 
-    def __init__(self, *, vehicle_id: int) -> None:
+    def __init__(
+        self, *, vehicle_id: int, load_types: frozenset[str] = LOAD_HANDLING_TYPES
+    ) -> None:
         self.vehicle_id = vehicle_id
+        self.load_types = load_types  # lower case
         self.live: dict[str, _Action] = {}
         # The previous call's input and result: most messages repeat the action list, and
         # then nothing can change. Only a shortcut, so snapshots leave it out.
@@ -165,6 +168,7 @@ class ActionTracker:
             action.started,
             end,
             str(status),
+            action.action_type.lower() in self.load_types,
         )
 
     def dump(self) -> list[list[Any]]:

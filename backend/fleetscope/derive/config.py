@@ -45,14 +45,23 @@ class DerivationConfig:
     # VDA 5050 requires a state at least every 30 s; 65 s tolerates one lost message.
     offline_after: timedelta = timedelta(seconds=65)
     workflow_rules: tuple[WorkflowRule, ...] = (DEFAULT_WORKFLOW_RULE,)
+    # The site's own load-handling action types in lower case, besides VDA 5050's
+    # (``actions.LOAD_HANDLING_TYPES``): their finished actions are loads handled.
+    load_action_types: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.offline_after <= timedelta(0):
             raise ValueError("offline_after must be positive")
 
 
-def derivation_config(*, offline_after_s: float, workflow_rules: Sequence[Any]) -> DerivationConfig:
-    """A site's workflow rules (patterns, or objects with a ``pattern``) as derivation config.
+def derivation_config(
+    *,
+    offline_after_s: float,
+    workflow_rules: Sequence[Any],
+    load_action_types: Sequence[Any] = (),
+) -> DerivationConfig:
+    """A site's workflow rules (patterns, or objects with a ``pattern``) and its own
+    load-handling action types as derivation config.
 
     A site without valid rules gets the default rule (orderId without its trailing number).
     """
@@ -66,4 +75,7 @@ def derivation_config(*, offline_after_s: float, workflow_rules: Sequence[Any]) 
     return DerivationConfig(
         offline_after=timedelta(seconds=offline_after_s),
         workflow_rules=tuple(rules) or (DEFAULT_WORKFLOW_RULE,),
+        load_action_types=frozenset(
+            name for name in (str(kind).strip().lower() for kind in load_action_types) if name
+        ),
     )

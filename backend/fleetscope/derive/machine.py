@@ -17,7 +17,7 @@ Factsheets produce no facts.
 from datetime import UTC, datetime
 from typing import Any
 
-from fleetscope.derive.actions import ActionTracker
+from fleetscope.derive.actions import LOAD_HANDLING_TYPES, ActionTracker
 from fleetscope.derive.battery import BatteryTracker
 from fleetscope.derive.config import DerivationConfig
 from fleetscope.derive.errors import ErrorTracker
@@ -71,7 +71,9 @@ class VehicleDeriver:
         self.vehicle_id = vehicle_id
         self.config = config
         self.states = StateTracker(vehicle_id=vehicle_id)
-        self.actions = ActionTracker(vehicle_id=vehicle_id)
+        self.actions = ActionTracker(
+            vehicle_id=vehicle_id, load_types=LOAD_HANDLING_TYPES | config.load_action_types
+        )
         self.errors = ErrorTracker(vehicle_id=vehicle_id)
         self.battery = BatteryTracker(vehicle_id=vehicle_id)
         self.track = TrackTracker(vehicle_id=vehicle_id)

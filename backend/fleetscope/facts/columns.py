@@ -69,6 +69,7 @@ FACT_COLUMNS: dict[type, tuple[tuple[str, str], ...]] = {
         ("started", "time"),
         ("end", "time"),
         ("status", "str"),
+        ("load_handling", "bool"),
     ),
     ErrorEpisode: (
         ("vehicle_id", "int64"),

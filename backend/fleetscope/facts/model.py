@@ -59,6 +59,8 @@ class ActionRecord:
     started: datetime | None  # first RUNNING
     end: datetime
     status: str  # FINISHED or FAILED
+    # A load-handling type: VDA 5050's or the site's own, as the derivation was configured.
+    load_handling: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -182,7 +182,11 @@ class RollupAccumulator:
         elif isinstance(fact, ErrorEpisode):
             self._add_error(fact)
         elif isinstance(fact, ActionRecord):
-            if fact.status == "FINISHED" and fact.action_type.lower() in LOAD_HANDLING_TYPES:
+            # Load handling as the derivation marked it (the site's own types too); facts
+            # made otherwise by VDA 5050's names.
+            if fact.status == "FINISHED" and (
+                fact.load_handling or fact.action_type.lower() in LOAD_HANDLING_TYPES
+            ):
                 self._add(fact.vehicle_id, fact.end, "loads_handled", 1)
         elif isinstance(fact, ChargeSession):
             self._add(fact.vehicle_id, fact.start, "charge_sessions", 1)

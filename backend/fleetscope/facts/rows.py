@@ -72,6 +72,7 @@ def fact_row(fact: Fact) -> Row:
             fact.started,
             fact.end,
             fact.status,
+            fact.load_handling,
         )
     if isinstance(fact, ErrorEpisode):
         return (

@@ -317,6 +317,19 @@ def _battery_holds(connection: duckdb.DuckDBPyConnection) -> None:
     )
 
 
+def _load_handling(connection: duckdb.DuckDBPyConnection) -> None:
+    """Actions say whether they are load handling (VDA 5050's pick, drop, load, unload in any
+    case, or one of the site's own types, as the derivation was configured); stored actions
+    by VDA 5050's names, a site's own types with ``fleetscope rebuild``."""
+    connection.execute(
+        "ALTER TABLE actions ADD COLUMN load_handling BOOLEAN NOT NULL DEFAULT false"
+    )
+    connection.execute(
+        "UPDATE actions SET load_handling = true "
+        "WHERE lower(action_type) IN ('pick', 'drop', 'load', 'unload')"
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _initial,
     _cycle_buckets_as_columns,
@@ -325,6 +338,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _offline_spans,
     _bounded_dead_letters,
     _battery_holds,
+    _load_handling,
 )
 
 

@@ -35,7 +35,9 @@ class Derivers:
             return deriver
         snapshot: dict[str, Any] | None = self._store.load_snapshot(vehicle.vehicle_id)
         config = derivation_config(
-            offline_after_s=self._offline_after_s, workflow_rules=vehicle.workflow_rules
+            offline_after_s=self._offline_after_s,
+            workflow_rules=vehicle.workflow_rules,
+            load_action_types=vehicle.load_action_types,
         )
         if snapshot is None:
             deriver = VehicleDeriver(vehicle_id=vehicle.vehicle_id, config=config)

@@ -40,6 +40,7 @@ class VehicleInfo:
     site_id: int
     time_zone: str
     workflow_rules: tuple[Any, ...]
+    load_action_types: tuple[Any, ...]
     model: str | None
     protocol_version: str | None
 
@@ -57,6 +58,7 @@ def _info(vehicle: Vehicle, site: Site) -> VehicleInfo:
         site_id=site.id,
         time_zone=site.time_zone,
         workflow_rules=tuple(site.workflow_rules or ()),
+        load_action_types=tuple(site.load_action_types or ()),
         model=vehicle.model,
         protocol_version=vehicle.protocol_version,
     )
