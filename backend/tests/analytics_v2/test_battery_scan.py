@@ -39,8 +39,8 @@ Sample = tuple[int, datetime, float, float | None]  # vehicle, at, charge, healt
 def _samples(seed: int, *, previous_floor: float) -> list[Sample]:
     """Two vehicles over the period and the one before: charge a random walk that often
     falls under 20 % (in the previous period, and up to 06:00 of the first day, never under
-    ``previous_floor``), health slowly
-    falling with noise and gaps, irregular steps (some longer than ``OFFLINE_AFTER``)."""
+    ``previous_floor``), health slowly falling with noise and gaps, irregular steps (some
+    longer than ``OFFLINE_AFTER``)."""
     rng = random.Random(seed)
     samples: list[Sample] = []
     for vehicle in (1, 2):
