@@ -185,7 +185,7 @@ describe('cell and KPI texts in the user language', () => {
     expect(cellText(0.9181, 'share', 'de')).toBe('91,8\u00a0%');
     expect(cellText(null, 'duration', 'de')).toBe('–');
     expect(cellText(135, 'duration', 'en')).toBe('2 min 15 s');
-    expect(cellText('2026-11-21T10:00:00Z', 'dateTime', 'de')).toMatch(/^21\.11\.26/);
+    expect(cellText('2026-11-21T10:00:00Z', 'dateTime', 'de')).toMatch(/^21\.11\.2026, /);
     expect(signedCount(1151, 'de')).toBe('+1.151');
     expect(signedCount(-3, 'en')).toBe('−3');
     expect(signedCount(0, 'en')).toBe('±0');
@@ -201,7 +201,7 @@ describe('cell and KPI texts in the user language', () => {
       noData: '–',
     });
     expect(share.value).toBe('91,8\u00a0%');
-    expect(share.deltaText).toBe('−3,5 pp');
+    expect(share.deltaText).toBe('−3,5 Pp.');
     expect(share.previousText).toBe('95,3\u00a0%');
     expect(share.trend).toMatchObject({ direction: 'down', good: false });
     const duration = kpiTexts({
