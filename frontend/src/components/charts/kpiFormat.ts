@@ -1,4 +1,5 @@
-import { formatDecimal, formatDuration, formatNumber, formatShare } from '../../lib/format';
+import { formatDecimal, formatNumber, formatShare } from '../../lib/format';
+import { formatPreciseDuration } from './chartParts';
 
 /** The units KPI values come in from the analytics API. */
 export type KpiUnit = 'share' | 'perHour' | 'count' | 'seconds' | 'percent' | 'km';
@@ -26,7 +27,8 @@ export function formatKpiValue({
     case 'count':
       return formatNumber(Math.round(value), language);
     case 'seconds':
-      return formatDuration(value, language);
+      // Seconds below ten minutes, so "2 min 05 s" and "1 min 58 s" do not both read "2 min".
+      return formatPreciseDuration(value, language);
     case 'percent':
       return `${formatDecimal(value, language, 1)} %`;
     case 'km':

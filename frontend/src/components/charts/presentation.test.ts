@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvDateTime, formatDateTime } from '../../lib/format';
 import { toCsv } from './csv';
-import { changeDigits, formatKpiDelta, pointsUnit } from './kpiFormat';
+import { changeDigits, formatKpiDelta, formatKpiValue, pointsUnit } from './kpiFormat';
 import { kpiTexts } from './kpiTexts';
 import { localizeOption } from './localize';
 import type { TableData } from './types';
@@ -66,6 +66,13 @@ describe('changes against the previous period', () => {
     expect(changeDigits(0.004)).toBe(3);
     expect(formatKpiDelta({ delta: 0.0004, unit: 'share', language: 'en' })).toBe('+0.04 pp');
     expect(formatKpiDelta({ delta: -0.03, unit: 'perHour', language: 'de' })).toBe('−0,03 /h');
+  });
+
+  it('keeps the seconds of short durations, so a tile and its previous value differ', () => {
+    expect(formatKpiValue({ value: 125, unit: 'seconds', language: 'de', noData: '–' })).toBe(
+      '2 min 05 s',
+    );
+    expect(formatKpiDelta({ delta: -7, unit: 'seconds', language: 'en' })).toBe('−7 s');
   });
 
   it('calls a change within the tolerance flat (the tile says "unchanged")', () => {
