@@ -52,10 +52,12 @@ def _append(store: FactStore, rng: random.Random, count: int) -> None:
                 started,
                 end,
                 status,
+                False,  # load_handling: not read by the action pages
             )
         )
     timestamps = ["TIMESTAMPTZ"] * 3
-    insert_rows(store, "actions", ["INTEGER", *["VARCHAR"] * 3, *timestamps, "VARCHAR"], rows)
+    types = ["INTEGER", *["VARCHAR"] * 3, *timestamps, "VARCHAR", "BOOLEAN"]
+    insert_rows(store, "actions", types, rows)
 
 
 def _days(first: int, last: int) -> Window:
