@@ -93,6 +93,20 @@ test('axe-core finds no critical or serious violation on any page', async ({ app
     });
   }
 
+  await test.step('phone width, with the menu drawer', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await app.open('/failures/analysis');
+    await settled(page, 'page-failuresAnalysis');
+    await expect(page.getByTestId('shell')).toHaveAttribute('data-navigation', 'mobile');
+    await audit('/failures/analysis (390 px)');
+    await page.getByTestId('menu-entry-mobile-menu').click();
+    await expect(page.getByTestId('mobile-menu-drawer')).toBeVisible();
+    await audit('mobile menu (390 px)', '[data-testid="mobile-menu-drawer"]');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('mobile-menu-drawer')).toBeHidden();
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   await app.patchMe({ language: 'de' });
   for (const route of GERMAN_PAGES) {
     await test.step(`${route} (de)`, async () => {
@@ -112,8 +126,9 @@ test('axe-core finds no critical or serious violation on any page', async ({ app
 
 test('the skip link and the side menu work by keyboard', async ({ app, page }) => {
   await app.login(USER, { language: 'en' });
-  await openLoggedIn(page, '/battery');
-  await settled(page, 'page-battery');
+  // On a failures page: the flyout shows its active page too (audited below).
+  await openLoggedIn(page, '/failures/analysis');
+  await settled(page, 'page-failuresAnalysis');
 
   // The skip link is the first stop of Tab and moves the focus to the page content.
   await expectSkipLink(page, 'en');
