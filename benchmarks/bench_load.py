@@ -357,6 +357,7 @@ async def follow_statusboard(client: httpx2.AsyncClient, delays: StreamDelays) -
 class Level:
     users: int
     think: bool
+    flood: bool = False
 
 
 async def run_level(
@@ -441,9 +442,12 @@ def print_row(row: dict[str, float | int | str]) -> None:
 
 async def run(args: argparse.Namespace, server_pid: int) -> None:
     base = f"http://127.0.0.1:{args.port}"
-    levels = [Level(users, think=True) for users in args.users]
+    levels = [
+        Level(int(users.rstrip("+")), think=True, flood=users.endswith("+") or args.flood_all)
+        for users in args.users
+    ]
     if args.no_think_users:
-        levels.append(Level(args.no_think_users, think=False))
+        levels.append(Level(args.no_think_users, think=False, flood=args.flood_all))
     most = max(level.users for level in levels)
     clients = []
     for number in range(most):  # one after another: logins are deliberately slow (Argon2)
@@ -462,6 +466,10 @@ async def run(args: argparse.Namespace, server_pid: int) -> None:
         "statusboard delay p50 / p95 / max (tiles) |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+    def flooded(level: Level) -> bool:
+        return level.flood and args.flood > 0
+
     try:
         for level in levels:
             row = await run_level(
@@ -471,7 +479,7 @@ async def run(args: argparse.Namespace, server_pid: int) -> None:
                 retries=args.retries,
                 server_pid=server_pid,
                 delays=delays,
-                flood_to=(broker_port(args.data), args.flood) if args.flood else None,
+                flood_to=(broker_port(args.data), args.flood) if flooded(level) else None,
             )
             print_row(row)
             await asyncio.sleep(args.pause)
@@ -494,7 +502,8 @@ def main() -> None:
         "--flood",
         type=float,
         default=0.0,
-        help=f"messages/s of {FLOOD_VEHICLES} more vehicles published during each level",
+        help=f"messages/s of {FLOOD_VEHICLES} more vehicles published during each level, "
+        "or only those marked + in --users (100,100+: the same level without and with)",
     )
     parser.add_argument("--port", type=int, default=0, help="default: a free one")
     parser.add_argument("--data", type=Path, default=REPOSITORY / "var" / "bench-load")
@@ -506,7 +515,8 @@ def main() -> None:
         "lower it, e.g. -10, so other jobs of a shared machine take less of their CPU)",
     )
     args = parser.parse_args()
-    args.users = [int(users) for users in args.users.split(",") if users]
+    args.users = [users for users in args.users.split(",") if users]
+    args.flood_all = not any(users.endswith("+") for users in args.users)
     args.port = args.port or free_port()
     if args.nice:
         os.nice(args.nice)  # the demo server, started below, inherits it
