@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from fleetscope.api.deps import AdminUser, SessionDep, SettingsDep
+from fleetscope.api.deps import AdminUser, SessionDep, SettingsDep, release_connection
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import (
     BAD_API_TOKEN,
@@ -99,6 +99,7 @@ def get_token_site(request: Request, db: SessionDep) -> int:
     """The site of the request's ``Authorization: Bearer`` API token, else 401."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     site_id = site_of_token(db, token=token.strip()) if scheme.lower() == "bearer" else None
+    release_connection(db)
     if site_id is None:
         raise ApiError(401, INVALID_API_TOKEN())
     return site_id
