@@ -24,11 +24,15 @@ from fleetscope.appstore.db import engine_for, make_session_factory, migrate_eng
 from fleetscope.appstore.errors import StoreError
 from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.i18n import Text
-from fleetscope.i18n.messages import METHOD_NOT_ALLOWED, NOT_FOUND_PATH
+from fleetscope.i18n.messages import BODY_NOT_PARSABLE, METHOD_NOT_ALLOWED, NOT_FOUND_PATH
 from fleetscope.ingest.service import start_ingestion
 from fleetscope.settings import Settings, get_settings
 
 API_PREFIX = "/v2"
+
+# FastAPI's detail for a body it cannot decode (not UTF-8, broken JSON framing).
+FASTAPI_BODY_PARSE_ERROR = "There was an error parsing the body"
+
 
 def _install_store_errors(app: FastAPI) -> None:
     @app.exception_handler(StoreError)
@@ -42,6 +46,8 @@ def _install_store_errors(app: FastAPI) -> None:
             message = NOT_FOUND_PATH(path=request.url.path)
         elif exc.status_code == 405 and message == "Method Not Allowed":
             message = METHOD_NOT_ALLOWED(method=request.method, path=request.url.path)
+        elif exc.status_code == 400 and message == FASTAPI_BODY_PARSE_ERROR:
+            message = BODY_NOT_PARSABLE()
         return error_response(request, message, status_code=exc.status_code, headers=exc.headers)
 
 

@@ -18,6 +18,11 @@ METHOD_NOT_ALLOWED = define(
 )
 INTERNAL_ERROR = define("http.internal_error", en="internal error", de="interner Fehler")
 INVALID_REQUEST = define("http.invalid_request", en="invalid request", de="ungültige Anfrage")
+BODY_NOT_PARSABLE = define(
+    "http.body_not_parsable",
+    en="body: could not be read (expected JSON in UTF-8)",
+    de="body: konnte nicht gelesen werden (erwartet: JSON in UTF-8)",
+)
 WHOLE_REQUEST = define("http.whole_request", en="request", de="Anfrage")
 INVALID_CREDENTIALS = define(
     "auth.invalid_credentials",

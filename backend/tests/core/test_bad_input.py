@@ -383,3 +383,24 @@ def test_every_operation_documents_its_failures_with_the_envelope(client: TestCl
                 assert 422 in failures, (method, path)
             checked += 1
     assert checked >= 30
+
+
+@pytest.mark.parametrize(
+    ("language", "msg"),
+    [
+        ("en", "body: could not be read (expected JSON in UTF-8)"),
+        ("de", "body: konnte nicht gelesen werden (erwartet: JSON in UTF-8)"),
+    ],
+)
+def test_a_body_that_is_not_utf8_is_named_in_the_readers_language(
+    client: TestClient, seeded: DemoData, login: LoginFn, language: str, msg: str
+) -> None:
+    login(client, CUSTOMER)
+    before = client.get("/v2/User/settings").json()
+    response = client.patch(
+        "/v2/User/settings",
+        content=b'{"dateSelector": "\xff\xfe"}',
+        headers={"Content-Type": "application/json", "Accept-Language": language},
+    )
+    assert (response.status_code, response.json()) == (400, envelope_error(msg))
+    assert client.get("/v2/User/settings").json() == before
