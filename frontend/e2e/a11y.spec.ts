@@ -82,9 +82,15 @@ test('axe-core finds no critical or serious violation on any page', async ({ app
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'login.title'));
   await audit('login');
 
-  await app.login(USER, { language: 'en' });
+  await app.login(USER, { language: 'en', onboardingWatched: false });
   await app.patchSettings(backfilledSelection());
   await openLoggedIn(page, PAGES[0][0]);
+  await test.step('onboarding overlay', async () => {
+    await expect(page.getByTestId('onboarding-overlay')).toBeVisible();
+    await audit('onboarding overlay');
+    await page.getByTestId('onboarding-skip').click();
+    await expect(page.getByTestId('onboarding-overlay')).toBeHidden();
+  });
   for (const [route, testId] of PAGES) {
     await test.step(route, async () => {
       await app.open(route);
@@ -92,6 +98,14 @@ test('axe-core finds no critical or serious violation on any page', async ({ app
       await audit(route);
     });
   }
+
+  await test.step('help overlay', async () => {
+    await page.getByTestId('menu-entry-help').click();
+    await expect(page.getByTestId('help-overlay')).toBeVisible();
+    await audit('help overlay');
+    await page.getByTestId('help-close').click();
+    await expect(page.getByTestId('help-overlay')).toBeHidden();
+  });
 
   await test.step('phone width, with the menu drawer', async () => {
     await page.setViewportSize({ width: 390, height: 844 });

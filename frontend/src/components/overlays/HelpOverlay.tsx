@@ -1,4 +1,4 @@
-import { Button, Divider, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Button, Divider, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PAGES, pageForPath } from '../../app/pages';
 
@@ -19,9 +19,10 @@ export function HelpOverlay({ opened, onClose, pathname }: HelpOverlayProps) {
   return (
     <Modal opened={opened} onClose={onClose} withCloseButton={false} size="lg" centered>
       <Stack gap="md" data-testid="help-overlay" data-help-topic={page.topic}>
-        <Title order={3} data-testid="help-title">
+        {/* The modal's own title element: it names the dialog (aria-labelledby). */}
+        <Modal.Title data-testid="help-title" fz="h3" lh="h3" fw={650}>
           {t('help.title', { page: title })}
-        </Title>
+        </Modal.Title>
         <div>
           <Text fw={600} mb={4}>
             {t('help.whatItShows')}
