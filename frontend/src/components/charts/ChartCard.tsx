@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   Alert,
+  Anchor,
   Button,
   Group,
   Paper,
@@ -14,6 +15,7 @@ import {
 import { IconChartBar, IconDatabaseOff, IconDownload, IconTable } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { csvFileName, downloadCsv, toCsv } from './csv';
 import type { EmptyReason } from './emptyReason';
 import type { TableData } from './types';
@@ -39,7 +41,12 @@ export interface ChartCardProps {
   actions?: ReactNode;
   /** The chart (usually <EChart option=... />), shown in chart view when ready. */
   children: ReactNode;
+  /** The drill-down of a table row (its first cell becomes a link), null for none. */
+  rowLink?: RowLink;
 }
+
+/** Where a table row leads (a hash route's path and query), or null. */
+export type RowLink = (index: number) => { pathname: string; search: string } | null;
 
 /**
  * Frame of every chart: title, loading skeleton, an empty state that says why, an error
@@ -54,6 +61,7 @@ export function ChartCard({
   height = 320,
   actions,
   children,
+  rowLink,
 }: ChartCardProps) {
   const { t, i18n } = useTranslation();
   const [view, setView] = useState<'chart' | 'table'>('chart');
@@ -116,7 +124,11 @@ export function ChartCard({
         </Group>
       </Group>
       <ChartBody status={status} height={height}>
-        {showTable && table ? <DataTable table={table} language={i18n.language} /> : children}
+        {showTable && table ? (
+          <DataTable table={table} language={i18n.language} rowLink={rowLink} />
+        ) : (
+          children
+        )}
       </ChartBody>
     </Paper>
   );
@@ -176,7 +188,15 @@ function ChartBody({
 }
 
 /** The table view: scrolls horizontally on a phone instead of squeezing columns. */
-export function DataTable({ table, language }: { table: TableData; language: string }) {
+export function DataTable({
+  table,
+  language,
+  rowLink,
+}: {
+  table: TableData;
+  language: string;
+  rowLink?: RowLink;
+}) {
   return (
     <Table.ScrollContainer minWidth={Math.max(320, table.columns.length * 110)} maxHeight={420}>
       <Table striped stickyHeader highlightOnHover data-testid="chart-table">
@@ -194,21 +214,32 @@ export function DataTable({ table, language }: { table: TableData; language: str
             // Rows have no identity beyond their position in the transform's output.
             // biome-ignore lint/suspicious/noArrayIndexKey: static rows, never reordered
             <Table.Tr key={index}>
-              {table.columns.map((column) => (
-                <Table.Td
-                  key={column.key}
-                  ta={column.format === 'text' ? 'left' : 'right'}
-                  style={{ whiteSpace: 'nowrap' }}
-                >
-                  {formatValue({
-                    value: row[column.key] ?? null,
-                    format: column.format,
-                    language,
-                    digits: column.digits,
-                    timeZone: column.timeZone,
-                  })}
-                </Table.Td>
-              ))}
+              {table.columns.map((column, columnIndex) => {
+                const text = formatValue({
+                  value: row[column.key] ?? null,
+                  format: column.format,
+                  language,
+                  digits: column.digits,
+                  timeZone: column.timeZone,
+                });
+                // The row's name links to the list behind it (the accessible drill-down).
+                const link = columnIndex === 0 ? rowLink?.(index) : null;
+                return (
+                  <Table.Td
+                    key={column.key}
+                    ta={column.format === 'text' ? 'left' : 'right'}
+                    style={{ whiteSpace: 'nowrap' }}
+                  >
+                    {link ? (
+                      <Anchor component={Link} to={link} size="sm" data-testid="chart-row-link">
+                        {text}
+                      </Anchor>
+                    ) : (
+                      text
+                    )}
+                  </Table.Td>
+                );
+              })}
             </Table.Tr>
           ))}
         </Table.Tbody>

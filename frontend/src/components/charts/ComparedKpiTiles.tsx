@@ -1,6 +1,7 @@
 import { SimpleGrid } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { DrillTarget } from '../../lib/drillDown';
 import { KpiTile } from './KpiTile';
 import { kpiTextsIn, type TileFormat } from './kpiTexts';
 
@@ -22,6 +23,8 @@ interface ComparedKpiTilesProps<F> {
   /** Tiles of another kind, placed after the compared ones. */
   children?: ReactNode;
   largeColumns?: number;
+  /** The list behind a tile (by its name), for the drill-down; null: a plain tile. */
+  drillOf?: (name: string) => DrillTarget | null;
 }
 
 /** The key figures of an analysis page with their trend against the previous period. */
@@ -32,6 +35,7 @@ export function ComparedKpiTiles<F>({
   previous,
   children,
   largeColumns = 6,
+  drillOf,
 }: ComparedKpiTilesProps<F>) {
   const { t, i18n } = useTranslation();
   const texts = kpiTextsIn(i18n.language);
@@ -42,6 +46,7 @@ export function ComparedKpiTiles<F>({
           key={tile.name}
           name={tile.name}
           label={t(tile.labelKey)}
+          drill={drillOf?.(tile.name)}
           {...texts(tile.pick(current), tile.pick(previous), tile.format, tile.higherIsBetter)}
         />
       ))}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ChartElement } from '../../lib/drillDown';
 import { echarts } from './echarts';
 import { localizeOption } from './localize';
 import type { ChartOption } from './types';
@@ -10,6 +11,8 @@ export interface EChartProps {
   height?: number | string;
   /** Read by screen readers instead of the canvas. */
   ariaLabel: string;
+  /** A click on a series element (bar, cell, point): the drill-down. */
+  onElementClick?: (element: ChartElement) => void;
 }
 
 /**
@@ -17,9 +20,17 @@ export interface EChartProps {
  * mount, setOption on change (notMerge, so removed series disappear), resize with the
  * container, dispose on unmount.
  */
-export default function EChartCanvas({ option, height = 320, ariaLabel }: EChartProps) {
+export default function EChartCanvas({
+  option,
+  height = 320,
+  ariaLabel,
+  onElementClick,
+}: EChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<echarts.ECharts | null>(null);
+  // The latest handler, so the chart's one click listener never goes stale.
+  const clickRef = useRef(onElementClick);
+  clickRef.current = onElementClick;
 
   useEffect(() => {
     const container = containerRef.current;
@@ -28,6 +39,17 @@ export default function EChartCanvas({ option, height = 320, ariaLabel }: EChart
     }
     const chart = echarts.init(container, undefined, { renderer: 'canvas' });
     chartRef.current = chart;
+    chart.on('click', (params) => {
+      if (params.componentType === 'series') {
+        clickRef.current?.({
+          seriesIndex: params.seriesIndex,
+          dataIndex: params.dataIndex,
+          name: params.name,
+          value: params.value,
+          data: params.data,
+        });
+      }
+    });
     const observer = new ResizeObserver(() => chart.resize());
     observer.observe(container);
     return () => {
@@ -39,12 +61,15 @@ export default function EChartCanvas({ option, height = 320, ariaLabel }: EChart
 
   const { i18n } = useTranslation();
   const language = i18n.language;
+  const clickable = onElementClick !== undefined;
   useEffect(() => {
+    const localized = localizeOption(option, language);
     chartRef.current?.setOption(
-      { aria: { enabled: true }, ...localizeOption(option, language) },
+      // Series elements show the pointer only where a click leads somewhere.
+      { aria: { enabled: true }, ...withCursor(localized, clickable ? 'pointer' : 'default') },
       { notMerge: true },
     );
-  }, [option, language]);
+  }, [option, language, clickable]);
 
   return (
     <div
@@ -54,4 +79,15 @@ export default function EChartCanvas({ option, height = 320, ariaLabel }: EChart
       style={{ width: '100%', height, minWidth: 0 }}
     />
   );
+}
+
+function withCursor(option: ChartOption, cursor: string): ChartOption {
+  const series = option.series;
+  if (!Array.isArray(series)) {
+    return option;
+  }
+  return {
+    ...option,
+    series: series.map((entry: Record<string, unknown>) => ({ ...entry, cursor })),
+  };
 }

@@ -1,7 +1,10 @@
-import { Group, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconArrowDownRight, IconArrowRight, IconArrowUpRight } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { type DrillTarget, drillTopicOf } from '../../lib/drillDown';
+import { useDrillDown } from '../drill/useDrillDown';
 import type { Trend } from './trend';
 
 interface KpiTileProps {
@@ -19,6 +22,8 @@ interface KpiTileProps {
   chart?: ReactNode;
   /** Controls in the tile's corner (e.g. layout editing). */
   actions?: ReactNode;
+  /** The page or list the figure summarises: the tile becomes a link to it. */
+  drill?: DrillTarget | null;
 }
 
 const TREND_ICONS = { up: IconArrowUpRight, down: IconArrowDownRight, flat: IconArrowRight };
@@ -33,19 +38,31 @@ export function KpiTile({
   previousText,
   chart,
   actions,
+  drill,
 }: KpiTileProps) {
   const { t } = useTranslation();
   const color = trend?.good === true ? 'teal' : trend?.good === false ? 'red' : 'dimmed';
   const Icon = trend ? TREND_ICONS[trend.direction] : null;
   return (
-    <Paper withBorder radius="lg" p="md" data-testid={`kpi-${name}`} style={{ minWidth: 0 }}>
+    <Paper
+      withBorder
+      radius="lg"
+      p="md"
+      data-testid={`kpi-${name}`}
+      data-drill={drill ? drill.path : undefined}
+      style={{ minWidth: 0, position: drill ? 'relative' : undefined }}
+    >
       <Stack gap={4}>
         <Group justify="space-between" wrap="nowrap" gap="xs">
           {/* Labels wrap instead of being cut: "Fatal errors per 1,000 orders" must read whole. */}
-          <Text size="sm" c="dimmed" fw={500} className="fs-kpi-text" data-testid="kpi-label">
-            {label}
-          </Text>
-          {actions}
+          {drill ? (
+            <TileLink label={label} target={drill} />
+          ) : (
+            <Text size="sm" c="dimmed" fw={500} className="fs-kpi-text" data-testid="kpi-label">
+              {label}
+            </Text>
+          )}
+          {actions && <div className="fs-tile-actions">{actions}</div>}
         </Group>
         <Text fw={700} lh={1.1} className="fs-kpi-value" data-testid="kpi-value">
           {value}
@@ -76,5 +93,38 @@ export function KpiTile({
         {chart}
       </Stack>
     </Paper>
+  );
+}
+
+/**
+ * The label as a link to the page behind the figure; it covers the whole tile (pointer, one
+ * click target) and its accessible name says where it leads.
+ */
+function TileLink({ label, target }: { label: string; target: DrillTarget }) {
+  const { t } = useTranslation();
+  const { locationOf } = useDrillDown();
+  const location = locationOf(target);
+  const page = t(`pages.${drillTopicOf(target)}.title`);
+  if (!location) {
+    return (
+      <Text size="sm" c="dimmed" fw={500} className="fs-kpi-text" data-testid="kpi-label">
+        {label}
+      </Text>
+    );
+  }
+  return (
+    <Anchor
+      component={Link}
+      to={location}
+      size="sm"
+      c="dimmed"
+      fw={500}
+      underline="hover"
+      className="fs-kpi-text fs-tile-link"
+      data-testid="kpi-label"
+    >
+      {label}
+      <VisuallyHidden> {t('drill.opens', { page })}</VisuallyHidden>
+    </Anchor>
   );
 }

@@ -12,6 +12,7 @@ import {
 } from '../../api/analytics';
 import { KpiTile, Sparkline, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { dashboardTileTarget } from '../../lib/drillDown';
 import { EditableWidget } from './DashboardWidgets';
 import {
   addableTiles,
@@ -182,6 +183,8 @@ export default function DashboardPage() {
                           deltaText={model.deltaText}
                           previousText={model.previousText}
                           actions={actions}
+                          // The page the tile summarises (not while the layout is edited).
+                          drill={editing ? null : dashboardTileTarget(widget.tile)}
                           chart={
                             model.sparkline ? (
                               <Sparkline
@@ -199,6 +202,7 @@ export default function DashboardPage() {
                           value={query.isPending ? '…' : t('charts.noValue')}
                           trend={null}
                           actions={actions}
+                          drill={editing ? null : dashboardTileTarget(widget.tile)}
                         />
                       )
                     }

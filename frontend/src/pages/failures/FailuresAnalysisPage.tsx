@@ -10,7 +10,13 @@ import {
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { paretoChart, reliabilityChart } from './analysisCharts';
+import {
+  type ChartElement,
+  pageTileTarget,
+  paretoTarget,
+  vehicleErrorsTarget,
+} from '../../lib/drillDown';
+import { paretoChart, reliabilityBars, reliabilityChart } from './analysisCharts';
 
 const FAILURE_TILES: readonly ComparedTile<ReliabilityFigures>[] = [
   {
@@ -90,6 +96,19 @@ export default function FailuresAnalysisPage() {
     () => data && reliabilityChart(data.entries, data.fleet, ctx),
     [data, ctx],
   );
+  // Drill-down: a Pareto bar to the error history of its type, a vehicle to its errors.
+  const drills = useMemo(
+    () =>
+      data && {
+        count: { element: (e: ChartElement) => paretoTarget(data.paretoByCount, e) },
+        downtime: { element: (e: ChartElement) => paretoTarget(data.paretoByDowntime, e) },
+        reliability: {
+          element: (e: ChartElement) =>
+            vehicleErrorsTarget(reliabilityBars(data.entries, data.fleet), e),
+        },
+      },
+    [data],
+  );
   const exportScope = { page: 'failuresAnalysis', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
   const previous = data?.fleet.previous;
@@ -102,6 +121,7 @@ export default function FailuresAnalysisPage() {
             tiles={FAILURE_TILES}
             current={current}
             previous={previous}
+            drillOf={pageTileTarget}
           />
         )}
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
@@ -110,6 +130,7 @@ export default function FailuresAnalysisPage() {
             title={t('failures.paretoByCount')}
             status={statusFor((d) => d.paretoByCount.length === 0)}
             model={byCount}
+            drill={drills?.count}
             exportScope={exportScope}
           />
           <ModelChartCard
@@ -117,6 +138,7 @@ export default function FailuresAnalysisPage() {
             title={t('failures.paretoByDowntime')}
             status={statusFor((d) => d.paretoByDowntime.length === 0)}
             model={byDowntime}
+            drill={drills?.downtime}
             exportScope={exportScope}
           />
         </SimpleGrid>
@@ -125,6 +147,7 @@ export default function FailuresAnalysisPage() {
           title={t('failures.reliability')}
           status={statusFor((d) => d.fleet.current.episodes === 0)}
           model={reliability}
+          drill={drills?.reliability}
           exportScope={exportScope}
         />
       </Stack>

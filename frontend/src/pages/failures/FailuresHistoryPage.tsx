@@ -3,6 +3,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 import {
   type ErrorEpisode,
   type ErrorFilter,
@@ -18,6 +19,7 @@ import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
+import { errorFilterFromUrl, withErrorFilter } from '../../lib/drillDown';
 import { ErrorFilterControls } from './ErrorFilterControls';
 import { LevelBadge } from './LevelBadge';
 import { useErrorTypes } from './useErrorTypes';
@@ -36,7 +38,23 @@ export default function FailuresHistoryPage() {
   // Times in the sites' zone, as in the CSV the page exports.
   const timeZone = useSiteTimeZone();
   const errorTypes = useErrorTypes();
-  const [list, dispatch] = useReducer(reduceHistory, initialListState(NO_FILTERS));
+  // The error type and level are part of the address: a drill-down (a Pareto bar, a matrix
+  // cell) opens the list filtered, and a filtered list is a link.
+  const location = useLocation();
+  const navigate = useNavigate();
+  const urlFilter = errorFilterFromUrl(location.search);
+  const [list, dispatch] = useReducer(
+    reduceHistory,
+    initialListState<HistoryFilters>({ ...NO_FILTERS, ...urlFilter }),
+  );
+  const { errorType: urlErrorType, level: urlLevel } = urlFilter;
+  useEffect(() => {
+    dispatch({ type: 'filter', filters: { errorType: urlErrorType, level: urlLevel } });
+  }, [urlErrorType, urlLevel]);
+  const changeFilter = (change: Partial<HistoryFilters>) => {
+    const search = withErrorFilter(location.search, { ...list.filters, ...change });
+    void navigate({ pathname: location.pathname, search }, { replace: true });
+  };
   const scope = {
     from: filters.from,
     to: filters.to,
@@ -137,7 +155,7 @@ export default function FailuresHistoryPage() {
             <ErrorFilterControls
               filter={list.filters}
               errorTypes={errorTypes}
-              onChange={(change) => dispatch({ type: 'filter', filters: change })}
+              onChange={changeFilter}
             />
           </Group>
           <Button

@@ -1,10 +1,13 @@
-import { Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Table } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ERROR_LEVELS, loadFailureMatrix } from '../../api/analytics-failures';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { useDrillDown } from '../../components/drill/useDrillDown';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText } from '../../components/tables/cellText';
+import { type ChartElement, errorHistoryTarget, matrixCellTarget } from '../../lib/drillDown';
 import { LevelBadge } from './LevelBadge';
 import { LEVEL_KEYS } from './levels';
 import { matrixChart } from './matrixCharts';
@@ -20,6 +23,19 @@ export default function FailuresOverviewPage() {
   );
   const data = query.data;
   const model = useMemo(() => data && matrixChart(data, ctx), [data, ctx]);
+  // Drill-down: a cell to the episodes of that type on that vehicle, a type to its episodes.
+  const drill = useMemo(
+    () =>
+      data && {
+        element: (e: ChartElement) => matrixCellTarget(e),
+        row: (index: number) => {
+          const type = data.errorTypes[index];
+          return type ? errorHistoryTarget({ errorType: type.errorType }) : null;
+        },
+      },
+    [data],
+  );
+  const { locationOf } = useDrillDown();
   const height = Math.max(260, 48 + (data?.errorTypes.length ?? 0) * 34);
   return (
     <AnalysisPage topic="failuresOverview">
@@ -29,6 +45,7 @@ export default function FailuresOverviewPage() {
           title={t('failures.matrixTitle')}
           status={statusFor((d) => d.cells.length === 0)}
           model={model}
+          drill={drill}
           exportScope={{ page: 'failuresOverview', from: scope.from, to: scope.to }}
           height={height}
         />
@@ -48,9 +65,14 @@ export default function FailuresOverviewPage() {
                 {data.errorTypes.map((type) => (
                   <Table.Tr key={type.errorType} data-testid={`error-type-row-${type.errorType}`}>
                     <Table.Td>
-                      <Text size="sm" fw={500}>
+                      <Anchor
+                        component={Link}
+                        to={locationOf(errorHistoryTarget({ errorType: type.errorType })) ?? ''}
+                        size="sm"
+                        fw={500}
+                      >
                         {type.errorType}
-                      </Text>
+                      </Anchor>
                     </Table.Td>
                     <Table.Td ta="right">{cellText(type.count, 'integer', i18n.language)}</Table.Td>
                     <Table.Td>

@@ -96,13 +96,21 @@ export function paretoChart(
   };
 }
 
+/** The bars of the reliability chart: each vehicle, then the fleet (unless combined). */
+export function reliabilityBars(
+  entries: ReliabilityEntry[],
+  fleet: ReliabilityEntry,
+): ReliabilityEntry[] {
+  return entries.some((entry) => entry.vehicleId === null) ? entries : [...entries, fleet];
+}
+
 /** MTBF and MTTR per vehicle plus the fleet, with errors per 1,000 orders in the table. */
 export function reliabilityChart(
   entries: ReliabilityEntry[],
   fleet: ReliabilityEntry,
   ctx: ChartContext,
 ): ChartModel {
-  const all = entries.some((entry) => entry.vehicleId === null) ? entries : [...entries, fleet];
+  const all = reliabilityBars(entries, fleet);
   const names = all.map((entry) =>
     entry.vehicleId === null ? ctx.t('failures.fleet') : entryName(entry.name, ctx),
   );

@@ -10,6 +10,7 @@ import {
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { pageTileTarget } from '../../lib/drillDown';
 import { cycleHistogramChart, cyclePercentilesChart, outcomesChart } from './processesCharts';
 
 const PROCESS_TILES: readonly ComparedTile<ProcessFigures>[] = [
@@ -83,6 +84,7 @@ export default function ProcessesAnalysisPage() {
             tiles={PROCESS_TILES}
             current={current}
             previous={previous}
+            drillOf={pageTileTarget}
           />
         )}
         <ModelChartCard

@@ -1,12 +1,14 @@
 import { Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 import { loadWorkflows, scopeKey, type WorkflowRow } from '../../api/analytics-processes';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText, signedCount } from '../../components/tables/cellText';
 import { nextSort } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
+import { type ChartElement, DRILL_PARAMS, workflowTarget } from '../../lib/drillDown';
 import { WorkflowDrilldown } from './WorkflowDrilldown';
 import { workflowCycleChart } from './workflowCharts';
 
@@ -18,7 +20,20 @@ export default function ProcessesWorkflowsPage() {
   const ctx = useChartContext();
   const language = i18n.language;
   const [sort, setSort] = useState<string | null>(null);
-  const [selected, setSelected] = useState<string | null>(null);
+  // The open workflow is part of the address (a drill-down from elsewhere opens it).
+  const location = useLocation();
+  const navigate = useNavigate();
+  const selected = new URLSearchParams(location.search).get(DRILL_PARAMS.workflow) || null;
+  const setSelected = (workflow: string | null) => {
+    const params = new URLSearchParams(location.search);
+    if (workflow) {
+      params.set(DRILL_PARAMS.workflow, workflow);
+    } else {
+      params.delete(DRILL_PARAMS.workflow);
+    }
+    const search = params.toString().replaceAll('%2C', ',');
+    void navigate({ pathname: location.pathname, search: search ? `?${search}` : '' });
+  };
   const { query, scope, statusFor, emptyReason } = useAnalyticsQuery(
     'workflows',
     (s) => loadWorkflows(s, sort),
@@ -26,6 +41,10 @@ export default function ProcessesWorkflowsPage() {
   );
   const rows = query.data?.workflows;
   const chart = useMemo(() => rows && workflowCycleChart(rows, ctx), [rows, ctx]);
+  const drill = useMemo(
+    () => rows && { element: (e: ChartElement) => workflowTarget(rows, e) },
+    [rows],
+  );
   const columns: PagedColumn<WorkflowRow>[] = [
     {
       key: 'workflow',
@@ -87,6 +106,7 @@ export default function ProcessesWorkflowsPage() {
           title={t('processes.workflowsTitle')}
           status={statusFor((d) => d.workflows.length === 0)}
           model={chart}
+          drill={drill}
           exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}
           height={280}
         />

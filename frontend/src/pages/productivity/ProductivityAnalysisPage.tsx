@@ -10,6 +10,14 @@ import {
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import {
+  type ChartElement,
+  heatmapCellTarget,
+  heatmapTarget,
+  pageTileTarget,
+  vehicleErrorsTarget,
+  vehicleOrdersTarget,
+} from '../../lib/drillDown';
+import {
   distanceLoadsChart,
   hasNoData,
   heatmapIsEmpty,
@@ -37,7 +45,22 @@ export default function ProductivityAnalysisPage() {
       },
     [data, ctx],
   );
-  const exportScope = { page: PAGE, from: filters.from, to: filters.to };
+  // Drill-down: a vehicle's time in state to its errors, its distance and loads to its
+  // orders, a heatmap cell to the orders of that weekday (that day, in a week).
+  const { from, to } = filters;
+  const drills = useMemo(
+    () =>
+      data && {
+        timeInState: { element: (e: ChartElement) => vehicleErrorsTarget(data.entries, e) },
+        distanceLoads: { element: (e: ChartElement) => vehicleOrdersTarget(data.entries, e) },
+        heatmap: {
+          element: (e: ChartElement) => heatmapCellTarget(e, { from, to }),
+          row: (weekday: number) => heatmapTarget(weekday, { from, to }),
+        },
+      },
+    [data, from, to],
+  );
+  const exportScope = { page: PAGE, from, to };
   const emptyStatus = statusFor(hasNoData);
   const tilesReady = emptyStatus.kind === 'ready' && models;
 
@@ -55,6 +78,7 @@ export default function ProductivityAnalysisPage() {
                   trend={tile.trend}
                   deltaText={tile.deltaText}
                   previousText={tile.previousText}
+                  drill={pageTileTarget(tile.key)}
                 />
               ))
             : null}
@@ -64,6 +88,7 @@ export default function ProductivityAnalysisPage() {
           title={t('productivity.charts.timeInState')}
           status={emptyStatus}
           model={models?.timeInState}
+          drill={drills?.timeInState}
           exportScope={exportScope}
           height={timeInStateHeight(data?.entries.length ?? 1)}
         />
@@ -73,6 +98,7 @@ export default function ProductivityAnalysisPage() {
             title={t('productivity.charts.ordersHeatmap')}
             status={statusFor((loaded) => heatmapIsEmpty(loaded.heatmap))}
             model={models?.heatmap}
+            drill={drills?.heatmap}
             exportScope={exportScope}
           />
           <ModelChartCard
@@ -80,6 +106,7 @@ export default function ProductivityAnalysisPage() {
             title={t('productivity.charts.distanceLoads')}
             status={emptyStatus}
             model={models?.distanceLoads}
+            drill={drills?.distanceLoads}
             exportScope={exportScope}
           />
         </SimpleGrid>

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bucketTarget,
+  dashboardTileTarget,
+  DRILL_PAGES,
+  drillLocation,
+  drillTopicOf,
+  errorFilterFromUrl,
+  heatmapCellTarget,
+  heatmapTarget,
+  matrixCellTarget,
+  pageTileTarget,
+  paretoTarget,
+  vehicleErrorsTarget,
+  vehicleOrdersTarget,
+  withErrorFilter,
+  workflowTarget,
+} from './drillDown';
+import { decodeView, type ViewState } from './viewUrl';
+
+const VIEW: ViewState = {
+  relativeRange: null,
+  mode: 'week',
+  from: '2026-11-16',
+  to: '2026-11-22',
+  vehicles: [3, 5],
+  shift: 'early',
+  combined: false,
+};
+
+const PARETO = [{ errorType: 'laserScannerBlocked' }, { errorType: 'noRouteFound' }];
+const ENTRIES = [
+  { vehicleId: 3, name: 'AGV 3' },
+  { vehicleId: 5, name: 'AGV 5' },
+];
+
+describe('drill-down targets', () => {
+  it('leads a Pareto bar (any level of its stack) to the error history of its type', () => {
+    const target = paretoTarget(PARETO, { seriesIndex: 2, dataIndex: 1, name: 'noRouteFound' });
+    expect(target).toEqual({ path: '/failures/history', params: { errorType: 'noRouteFound' } });
+    const { pathname, search } = drillLocation(target!, VIEW);
+    expect(pathname).toBe('/failures/history');
+    // The period, vehicles, shift and combined flag travel along; the type is the filter.
+    expect(search).toBe(
+      '?errorType=noRouteFound&mode=week&from=2026-11-16&to=2026-11-22&vehicles=3,5&shift=early&combined=false',
+    );
+    expect(errorFilterFromUrl(search)).toEqual({ errorType: 'noRouteFound', level: null });
+  });
+
+  it('ignores a click outside the data (no index, an index past the end)', () => {
+    expect(paretoTarget(PARETO, {})).toBeNull();
+    expect(paretoTarget(PARETO, { dataIndex: 2 })).toBeNull();
+    expect(paretoTarget(PARETO, { dataIndex: -1 })).toBeNull();
+  });
+
+  it('leads a workflow bar to its orders on processes/workflows', () => {
+    const target = workflowTarget([{ workflow: 'inbound' }, { workflow: 'outbound' }], {
+      dataIndex: 0,
+    });
+    expect(target).toEqual({ path: '/processes/workflows', params: { workflow: 'inbound' } });
+    const params = new URLSearchParams(drillLocation(target!, VIEW).search);
+    expect(params.get('workflow')).toBe('inbound');
+    expect(params.get('vehicles')).toBe('3,5');
+  });
+
+  it("leads a vehicle's time-in-state bar to its errors and its distance bar to its orders", () => {
+    const errors = vehicleErrorsTarget(ENTRIES, { seriesIndex: 4, dataIndex: 1 });
+    const errorsAt = drillLocation(errors!, VIEW);
+    expect(errorsAt.pathname).toBe('/failures/history');
+    // Only that vehicle; the rest of the view unchanged.
+    expect(decodeView(errorsAt.search)).toEqual({ ...VIEW, vehicles: [5] });
+    const orders = vehicleOrdersTarget(ENTRIES, { dataIndex: 0 });
+    const ordersAt = drillLocation(orders!, VIEW);
+    expect(ordersAt.pathname).toBe('/processes/workflows');
+    expect(decodeView(ordersAt.search).vehicles).toEqual([3]);
+  });
+
+  it('leads the combined bar to the errors of the whole selection', () => {
+    const target = vehicleErrorsTarget([{ vehicleId: null }], { dataIndex: 0 });
+    expect(decodeView(drillLocation(target!, VIEW).search).vehicles).toEqual([3, 5]);
+  });
+
+  it('keeps a relative range relative, and a shift range names its own shift', () => {
+    const target = paretoTarget(PARETO, { dataIndex: 0 });
+    const relative = drillLocation(target!, { ...VIEW, relativeRange: 'yesterday' });
+    expect(new URLSearchParams(relative.search).get('range')).toBe('yesterday');
+    expect(new URLSearchParams(relative.search).has('from')).toBe(false);
+    const shift = drillLocation(target!, { ...VIEW, relativeRange: 'previousShift' });
+    expect(new URLSearchParams(shift.search).has('shift')).toBe(false);
+  });
+
+  it('leads a failure-matrix cell to the episodes of that type on that vehicle', () => {
+    const target = matrixCellTarget({
+      value: [1, 0, 4],
+      data: { value: [1, 0, 4], cell: { errorType: 'bumperHit', vehicleId: 5, count: 4 } },
+    });
+    const at = drillLocation(target!, VIEW);
+    expect(at.pathname).toBe('/failures/history');
+    expect(errorFilterFromUrl(at.search).errorType).toBe('bumperHit');
+    expect(decodeView(at.search).vehicles).toEqual([5]);
+    expect(matrixCellTarget({ value: [1, 0, 4] })).toBeNull();
+  });
+
+  it('leads a heatmap cell to the orders of that weekday: the day itself within a week', () => {
+    // 2026-11-18 is a Wednesday (weekday 2, Monday = 0).
+    const cell = heatmapCellTarget({ value: [14, 2, 7] }, VIEW);
+    expect(cell?.path).toBe('/processes/workflows');
+    expect(cell?.view).toEqual({
+      relativeRange: null,
+      mode: 'day',
+      from: '2026-11-18',
+      to: '2026-11-18',
+    });
+    // A month holds each weekday several times: the whole period.
+    expect(heatmapTarget(2, { from: '2026-11-01', to: '2026-11-30' })).toEqual({
+      path: '/processes/workflows',
+      params: {},
+    });
+    // A three-day period without a Sunday: nothing behind that row.
+    expect(heatmapTarget(6, { from: '2026-11-16', to: '2026-11-18' })).toBeNull();
+    expect(heatmapTarget(7, VIEW)).toBeNull();
+  });
+
+  it('leads a history bucket to the analysis of that day, week or month', () => {
+    const buckets = [{ from: '2026-11-02' }, { from: '2026-11-09' }];
+    expect(
+      bucketTarget(buckets, { dataIndex: 1 }, { granularity: 'week', path: DRILL_PAGES.battery }),
+    ).toEqual({
+      path: '/battery',
+      view: { relativeRange: null, mode: 'week', from: '2026-11-09', to: '2026-11-15' },
+    });
+    expect(
+      bucketTarget(
+        [{ from: '2026-02-01' }],
+        { dataIndex: 0 },
+        { granularity: 'month', path: DRILL_PAGES.productivityAnalysis },
+      )?.view,
+    ).toEqual({ relativeRange: null, mode: 'month', from: '2026-02-01', to: '2026-02-28' });
+  });
+
+  it('leads every dashboard tile to the page it summarises', () => {
+    const pages = Object.fromEntries(
+      [
+        'availability',
+        'utilization',
+        'throughput',
+        'orders',
+        'cycleTimeP50',
+        'mtbf',
+        'mttr',
+        'errors',
+        'meanCharge',
+      ].map((tile) => [tile, dashboardTileTarget(tile)?.path]),
+    );
+    expect(pages).toEqual({
+      availability: '/productivity/analysis',
+      utilization: '/productivity/analysis',
+      throughput: '/productivity/analysis',
+      orders: '/processes/workflows',
+      cycleTimeP50: '/processes/analysis',
+      mtbf: '/failures/analysis',
+      mttr: '/failures/analysis',
+      errors: '/failures/history',
+      meanCharge: '/battery',
+    });
+    expect(drillTopicOf(dashboardTileTarget('meanCharge')!)).toBe('battery');
+    expect(drillTopicOf(dashboardTileTarget('errors')!)).toBe('failuresHistory');
+    expect(dashboardTileTarget('unknown')).toBeNull();
+  });
+
+  it("leads the failures page's level tiles to the history of that level", () => {
+    expect(pageTileTarget('fatal')).toEqual({
+      path: '/failures/history',
+      params: { level: 'FATAL' },
+    });
+    expect(pageTileTarget('warnings-per-1000')?.params).toEqual({ level: 'WARNING' });
+    expect(pageTileTarget('cycle-p90')?.path).toBe('/processes/workflows');
+    expect(pageTileTarget('mean-waiting')).toBeNull();
+  });
+});
+
+describe('error filter in the URL', () => {
+  it('reads a known level and a type within the server limit, else nothing', () => {
+    expect(errorFilterFromUrl('?errorType=bumperHit&level=CRITICAL')).toEqual({
+      errorType: 'bumperHit',
+      level: 'CRITICAL',
+    });
+    expect(errorFilterFromUrl(`?errorType=${'x'.repeat(201)}&level=SEVERE`)).toEqual({
+      errorType: null,
+      level: null,
+    });
+  });
+
+  it('writes the filter, removes cleared parts and keeps the view', () => {
+    const search = '?range=yesterday&vehicles=3,5&errorType=old';
+    expect(withErrorFilter(search, { errorType: 'a b&c', level: 'FATAL' })).toBe(
+      '?range=yesterday&vehicles=3,5&errorType=a+b%26c&level=FATAL',
+    );
+    expect(withErrorFilter(search, { errorType: null, level: null })).toBe(
+      '?range=yesterday&vehicles=3,5',
+    );
+    expect(errorFilterFromUrl(withErrorFilter('', { errorType: 'a b&c', level: null }))).toEqual({
+      errorType: 'a b&c',
+      level: null,
+    });
+  });
+});

@@ -1,0 +1,289 @@
+import { ERROR_LEVELS, type ErrorFilter, type ErrorLevel } from '../api/analytics-failures';
+import type { DateMode, Id } from '../api/types';
+import { addDays, rangeFor, rangeLengthDays } from './dateRange';
+import { encodeView, type ViewState } from './viewUrl';
+
+/**
+ * Drill-down: every chart element and KPI tile leads to the list or page behind it, in the
+ * same period, filtered to what was clicked. A target is a route plus what changes in the
+ * view (one vehicle, one day) and the target list's own filters (`errorType`, `level` of
+ * failures/history, `workflow` of processes/workflows); the period, shift and combined flag
+ * travel along in the URL (lib/viewUrl.ts).
+ */
+export interface DrillTarget {
+  /** Route path, e.g. `/failures/history`. */
+  path: DrillPage;
+  /** What the target shows differently from the current view (e.g. one vehicle). */
+  view?: Partial<ViewState>;
+  /** The target list's own filters. */
+  params?: Record<string, string>;
+}
+
+export const DRILL_PAGES = {
+  productivityAnalysis: '/productivity/analysis',
+  processesAnalysis: '/processes/analysis',
+  processesWorkflows: '/processes/workflows',
+  failuresAnalysis: '/failures/analysis',
+  failuresHistory: '/failures/history',
+  battery: '/battery',
+} as const;
+export type DrillTopic = keyof typeof DRILL_PAGES;
+export type DrillPage = (typeof DRILL_PAGES)[DrillTopic];
+
+/** The query parameters the target lists read (besides the view). */
+export const DRILL_PARAMS = { errorType: 'errorType', level: 'level', workflow: 'workflow' };
+
+/** A clicked chart element, as ECharts reports it (only what the targets need). */
+export interface ChartElement {
+  seriesIndex?: number;
+  dataIndex?: number;
+  /** The category name (a bar) or the data item's name. */
+  name?: string;
+  value?: unknown;
+  data?: unknown;
+}
+
+/** Where a target lies: the hash route's path and query (the current view with its changes). */
+export function drillLocation(
+  target: DrillTarget,
+  current: ViewState,
+): { pathname: string; search: string } {
+  const view = { ...current, ...target.view };
+  const params = new URLSearchParams(target.params ?? {});
+  return { pathname: target.path, search: encodeView(view, params.toString()) };
+}
+
+export function drillTopicOf(target: DrillTarget): DrillTopic {
+  const entry = Object.entries(DRILL_PAGES).find(([, path]) => path === target.path);
+  return (entry?.[0] ?? 'productivityAnalysis') as DrillTopic;
+}
+
+/** The error history of one error type (and level), optionally of one vehicle. */
+export function errorHistoryTarget({
+  errorType,
+  level,
+  vehicleId,
+}: {
+  errorType?: string | null;
+  level?: string | null;
+  vehicleId?: Id | null;
+} = {}): DrillTarget {
+  const params: Record<string, string> = {};
+  if (errorType) {
+    params[DRILL_PARAMS.errorType] = errorType;
+  }
+  if (level) {
+    params[DRILL_PARAMS.level] = level;
+  }
+  return {
+    path: DRILL_PAGES.failuresHistory,
+    ...(vehicleId == null ? {} : { view: { vehicles: [vehicleId] } }),
+    params,
+  };
+}
+
+/** The workflows of the period (one vehicle's, if given), a workflow's orders opened. */
+export function ordersTarget({
+  workflow,
+  vehicleId,
+}: {
+  workflow?: string | null;
+  vehicleId?: Id | null;
+} = {}): DrillTarget {
+  return {
+    path: DRILL_PAGES.processesWorkflows,
+    ...(vehicleId == null ? {} : { view: { vehicles: [vehicleId] } }),
+    params: workflow ? { [DRILL_PARAMS.workflow]: workflow } : {},
+  };
+}
+
+function indexOf(element: ChartElement): number | null {
+  const index = element.dataIndex;
+  return typeof index === 'number' && Number.isInteger(index) && index >= 0 ? index : null;
+}
+
+/** The item behind a category bar (the same index on every series of the chart). */
+export function itemAt<T>(items: readonly T[], element: ChartElement): T | null {
+  const index = indexOf(element);
+  return index === null ? null : (items[index] ?? null);
+}
+
+/** A Pareto bar (or its table row): the error history of that error type. */
+export function paretoTarget(
+  items: readonly { errorType: string }[],
+  element: ChartElement,
+): DrillTarget | null {
+  const item = itemAt(items, element);
+  return item ? errorHistoryTarget({ errorType: item.errorType }) : null;
+}
+
+/** A workflow bar (or row): that workflow's orders. */
+export function workflowTarget(
+  rows: readonly { workflow: string }[],
+  element: ChartElement,
+): DrillTarget | null {
+  const row = itemAt(rows, element);
+  return row ? ordersTarget({ workflow: row.workflow }) : null;
+}
+
+/**
+ * A vehicle's bar (time in state, reliability): that vehicle's errors in the period; the
+ * combined bar (no vehicle) leads to the errors of the whole selection.
+ */
+export function vehicleErrorsTarget(
+  entries: readonly { vehicleId: Id | null }[],
+  element: ChartElement,
+): DrillTarget | null {
+  const entry = itemAt(entries, element);
+  return entry ? errorHistoryTarget({ vehicleId: entry.vehicleId }) : null;
+}
+
+/** A vehicle's distance and loads bar: that vehicle's orders (its workflows). */
+export function vehicleOrdersTarget(
+  entries: readonly { vehicleId: Id | null }[],
+  element: ChartElement,
+): DrillTarget | null {
+  const entry = itemAt(entries, element);
+  return entry ? ordersTarget({ vehicleId: entry.vehicleId }) : null;
+}
+
+/** A failure-matrix cell: the episodes of that error type on that vehicle. */
+export function matrixCellTarget(element: ChartElement): DrillTarget | null {
+  const data = element.data as { cell?: { errorType?: unknown; vehicleId?: unknown } } | undefined;
+  const cell = data?.cell;
+  if (!cell || typeof cell.errorType !== 'string' || typeof cell.vehicleId !== 'number') {
+    return null;
+  }
+  return errorHistoryTarget({ errorType: cell.errorType, vehicleId: cell.vehicleId });
+}
+
+/** Monday 0 .. Sunday 6 of an ISO date. */
+function weekdayOf(iso: string): number {
+  return (new Date(`${iso}T00:00:00Z`).getUTCDay() + 6) % 7;
+}
+
+/**
+ * An hour-of-day x weekday cell of the orders heatmap (or a weekday row): the workflows and
+ * their orders on that day when the period holds that weekday once (a week or shorter),
+ * else in the whole period.
+ */
+export function heatmapTarget(
+  weekday: number,
+  period: { from: string; to: string },
+): DrillTarget | null {
+  if (!Number.isInteger(weekday) || weekday < 0 || weekday > 6) {
+    return null;
+  }
+  if (rangeLengthDays(period) > 7) {
+    return ordersTarget();
+  }
+  for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
+    if (weekdayOf(day) === weekday) {
+      return { ...ordersTarget(), view: { relativeRange: null, mode: 'day', from: day, to: day } };
+    }
+  }
+  return null;
+}
+
+/** The weekday of a heatmap cell (`[hour, weekday, count]`). */
+export function heatmapCellTarget(
+  element: ChartElement,
+  period: { from: string; to: string },
+): DrillTarget | null {
+  const value = element.value;
+  return Array.isArray(value) && typeof value[1] === 'number'
+    ? heatmapTarget(value[1], period)
+    : null;
+}
+
+/**
+ * A bucket of a history series (a day, week or month): the page of the figure for that
+ * bucket's period.
+ */
+export function bucketTarget(
+  buckets: readonly { from: string }[],
+  element: ChartElement,
+  { granularity, path }: { granularity: 'day' | 'week' | 'month'; path: DrillPage },
+): DrillTarget | null {
+  const bucket = itemAt(buckets, element);
+  if (!bucket) {
+    return null;
+  }
+  const mode: DateMode = granularity;
+  const range = rangeFor(mode, bucket.from);
+  return { path, view: { relativeRange: null, mode, ...range } };
+}
+
+/** The page each dashboard tile summarises. */
+const DASHBOARD_TILE_TARGETS: Record<string, DrillTarget> = {
+  availability: { path: DRILL_PAGES.productivityAnalysis },
+  utilization: { path: DRILL_PAGES.productivityAnalysis },
+  throughput: { path: DRILL_PAGES.productivityAnalysis },
+  orders: ordersTarget(),
+  cycleTimeP50: { path: DRILL_PAGES.processesAnalysis },
+  mtbf: { path: DRILL_PAGES.failuresAnalysis },
+  mttr: { path: DRILL_PAGES.failuresAnalysis },
+  errors: errorHistoryTarget(),
+  meanCharge: { path: DRILL_PAGES.battery },
+};
+
+export function dashboardTileTarget(tile: string): DrillTarget | null {
+  return DASHBOARD_TILE_TARGETS[tile] ?? null;
+}
+
+/** The lists behind the KPI tiles of the analysis pages (tiles not named stay plain). */
+const PAGE_TILE_TARGETS: Record<string, DrillTarget> = {
+  // productivity/analysis
+  throughput: ordersTarget(),
+  orders: ordersTarget(),
+  // processes/analysis
+  'cycle-p50': ordersTarget(),
+  'cycle-p90': ordersTarget(),
+  'cycle-p95': ordersTarget(),
+  'cycle-max': ordersTarget(),
+  'success-rate': ordersTarget(),
+  // failures/analysis
+  mtbf: errorHistoryTarget(),
+  mttr: errorHistoryTarget(),
+  'errors-per-1000': errorHistoryTarget(),
+  downtime: errorHistoryTarget(),
+  fatal: errorHistoryTarget({ level: 'FATAL' }),
+  'fatal-per-1000': errorHistoryTarget({ level: 'FATAL' }),
+  warnings: errorHistoryTarget({ level: 'WARNING' }),
+  'warnings-per-1000': errorHistoryTarget({ level: 'WARNING' }),
+};
+
+export function pageTileTarget(tile: string): DrillTarget | null {
+  return PAGE_TILE_TARGETS[tile] ?? null;
+}
+
+// The server's limit of an error type (backend analytics/failures.py MAX_ERROR_TYPE_LENGTH).
+const MAX_ERROR_TYPE_LENGTH = 200;
+
+/** The error filter a link carries (`errorType`, `level`); unreadable parts are left out. */
+export function errorFilterFromUrl(search: string): ErrorFilter {
+  const params = new URLSearchParams(search);
+  const errorType = params.get(DRILL_PARAMS.errorType);
+  const level = params.get(DRILL_PARAMS.level);
+  return {
+    errorType: errorType && errorType.length <= MAX_ERROR_TYPE_LENGTH ? errorType : null,
+    level: ERROR_LEVELS.includes(level as ErrorLevel) ? (level as ErrorLevel) : null,
+  };
+}
+
+/** `search` with the error filter set (cleared parts removed, other parameters kept). */
+export function withErrorFilter(search: string, filter: ErrorFilter): string {
+  const params = new URLSearchParams(search);
+  for (const [name, value] of [
+    [DRILL_PARAMS.errorType, filter.errorType],
+    [DRILL_PARAMS.level, filter.level],
+  ] as const) {
+    if (value) {
+      params.set(name, value);
+    } else {
+      params.delete(name);
+    }
+  }
+  const query = params.toString().replaceAll('%2C', ',');
+  return query ? `?${query}` : '';
+}
