@@ -4,6 +4,7 @@ import { backfilledSelection } from './support/filters';
 import { expect, expectRoute, test } from './support/fixtures';
 import { type Language, text } from './support/i18n';
 import { E2E_USERS } from './support/users';
+import { VehicleStatePublisher } from './support/vda5050';
 
 /**
  * Accessibility (issue 23): axe-core on every page with no critical and no serious
@@ -33,6 +34,21 @@ const PAGES = [
 
 /** Pages audited once more in German (longer words, other number formats). */
 const GERMAN_PAGES = ['/dashboards/dashboard', '/failures/history'];
+
+/**
+ * Hamburg vehicles (VDA 5050 2.x) this file puts into the coloured states, so the
+ * statusboard shows white text on each state colour; other files publish for HAM-05 only.
+ */
+const LIVE_STATES = [
+  ['HAM-01', 'working', { driving: true }],
+  ['HAM-02', 'charging', {}],
+  ['HAM-06', 'manual', { operatingMode: 'MANUAL' }],
+  [
+    'HAM-07',
+    'error',
+    { errors: [{ errorType: 'a11yCheck', errorLevel: 'FATAL', errorReferences: [] }] },
+  ],
+] as const;
 
 /** The critical and serious axe-core violations on the page (or inside `include`), readable. */
 async function seriousViolations(page: Page, include?: string): Promise<string[]> {
@@ -98,6 +114,32 @@ test('axe-core finds no critical or serious violation on any page', async ({ app
       await audit(route);
     });
   }
+
+  await test.step('statusboard with a vehicle in each coloured state', async () => {
+    const vehicles = await app.vehicles();
+    await app.open('/dashboards/statusboard');
+    await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-status', 'live');
+    for (const [serial, state, changes] of LIVE_STATES) {
+      const vehicle = vehicles.find((candidate) => candidate.serialNumber === serial);
+      if (!vehicle) {
+        throw new Error(`the demo customer needs the vehicle ${serial}`);
+      }
+      const publisher = await VehicleStatePublisher.connect(vehicle);
+      try {
+        await publisher.publishState(
+          { batteryCharge: 64, charging: state === 'charging' },
+          changes,
+        );
+      } finally {
+        await publisher.close();
+      }
+      await expect(page.getByTestId(`status-tile-${vehicle.id}`)).toHaveAttribute(
+        'data-state',
+        state,
+      );
+    }
+    await audit('/dashboards/statusboard (live states)');
+  });
 
   await test.step('help overlay', async () => {
     await page.getByTestId('menu-entry-help').click();

@@ -85,11 +85,16 @@ export class VehicleStatePublisher {
     };
   }
 
-  /** Publishes at QoS 0, as VDA 5050 asks for `state`; resolves once the message is sent. */
-  async publishState(condition: VehicleCondition): Promise<void> {
-    await this.client.publishAsync(this.topic, JSON.stringify(this.stateMessage(condition)), {
-      qos: 0,
-    });
+  /**
+   * Publishes at QoS 0, as VDA 5050 asks for `state`; resolves once the message is sent.
+   * `changes` replace fields of the idle state (`driving`, `operatingMode`, `errors`, ...).
+   */
+  async publishState(
+    condition: VehicleCondition,
+    changes: Record<string, unknown> = {},
+  ): Promise<void> {
+    const message = { ...this.stateMessage(condition), ...changes };
+    await this.client.publishAsync(this.topic, JSON.stringify(message), { qos: 0 });
   }
 
   async close(): Promise<void> {
