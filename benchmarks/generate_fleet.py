@@ -50,6 +50,7 @@ from fleetscope.facts.rollup import (
     CYCLE_BUCKET_BASE_S,
     CYCLE_BUCKET_COLUMNS,
     CYCLE_BUCKET_COUNT,
+    HELD_START_SQL,
     MEASURES,
     RollupAccumulator,
 )
@@ -100,12 +101,17 @@ _FACTS = {
                CASE WHEN kind = 'pick' THEN pick_started
                     ELSE pick_end + to_seconds(rnd(vehicle_id, order_id, 'dw', 5000) / 1000) END,
                CASE WHEN kind = 'pick' THEN pick_end ELSE end_at END,
-               'FINISHED'
+               'FINISHED', true
         FROM timed, (VALUES ('pick'), ('drop')) t(kind)""",
     "track_points": """
         SELECT vehicle_id, end_at, 1.0, 2.0, 'hall-1', distance_m FROM orders""",
+    # Each sample after the first closes the previous one's hold: 600 s at its charge.
     "battery_samples": """
-        SELECT v, $1 + to_seconds(k * 600), 20 + (k * 7 + v * 13) % 80, (k / 6) % 8 = 0, 48.0, 97.0
+        SELECT v, $1 + to_seconds(k * 600), 20 + (k * 7 + v * 13) % 80, (k / 6) % 8 = 0, 48.0, 97.0,
+               CASE WHEN k > 0 THEN 600.0 ELSE 0.0 END,
+               CASE WHEN k > 0 THEN 600.0 * (20 + ((k - 1) * 7 + v * 13) % 80) ELSE 0.0 END,
+               CASE WHEN k > 0 THEN greatest(0, ((k - 1) * 7 + v * 13) % 80 - (k * 7 + v * 13) % 80)
+                    ELSE 0.0 END
         FROM range(1, {n} + 1) a(v), range(0, {samples}) b(k)
         WHERE $1 + to_seconds(k * 600) < $2""",
     "error_episodes": """
@@ -193,10 +199,15 @@ _CONTRIBUTIONS: list[tuple[str, dict[str, str]]] = [
     ),
     (
         f"(SELECT *, {_HOUR.format('sampled_at')} AS hour_utc FROM battery_samples)",  # noqa: S608 - constants
+        {"battery_charge_min": "min(charge)"},
+    ),
+    (
+        # The hold counts where it starts (``facts.rollup.held_start``), in microseconds.
+        f"(SELECT *, {_HOUR.format(HELD_START_SQL)} AS hour_utc FROM battery_samples "  # noqa: S608 - constants
+        "WHERE held_s > 0)",
         {
-            "battery_samples": "count(*)",
-            "battery_charge_sum": "sum(charge)",
-            "battery_charge_min": "min(charge)",
+            "battery_samples": "sum(round(held_s * 1000000))::BIGINT",
+            "battery_charge_sum": "sum(held_charge_s)",
         },
     ),
     (
