@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   bucketTarget,
-  dashboardTileTarget,
   DRILL_PAGES,
+  type DrillTarget,
+  dashboardTileTarget,
   drillLocation,
   drillTopicOf,
   errorFilterFromUrl,
@@ -28,6 +29,13 @@ const VIEW: ViewState = {
   combined: false,
 };
 
+function must(target: DrillTarget | null): DrillTarget {
+  if (!target) {
+    throw new Error('no drill-down target');
+  }
+  return target;
+}
+
 const PARETO = [{ errorType: 'laserScannerBlocked' }, { errorType: 'noRouteFound' }];
 const ENTRIES = [
   { vehicleId: 3, name: 'AGV 3' },
@@ -38,7 +46,7 @@ describe('drill-down targets', () => {
   it('leads a Pareto bar (any level of its stack) to the error history of its type', () => {
     const target = paretoTarget(PARETO, { seriesIndex: 2, dataIndex: 1, name: 'noRouteFound' });
     expect(target).toEqual({ path: '/failures/history', params: { errorType: 'noRouteFound' } });
-    const { pathname, search } = drillLocation(target!, VIEW);
+    const { pathname, search } = drillLocation(must(target), VIEW);
     expect(pathname).toBe('/failures/history');
     // The period, vehicles, shift and combined flag travel along; the type is the filter.
     expect(search).toBe(
@@ -58,34 +66,34 @@ describe('drill-down targets', () => {
       dataIndex: 0,
     });
     expect(target).toEqual({ path: '/processes/workflows', params: { workflow: 'inbound' } });
-    const params = new URLSearchParams(drillLocation(target!, VIEW).search);
+    const params = new URLSearchParams(drillLocation(must(target), VIEW).search);
     expect(params.get('workflow')).toBe('inbound');
     expect(params.get('vehicles')).toBe('3,5');
   });
 
   it("leads a vehicle's time-in-state bar to its errors and its distance bar to its orders", () => {
     const errors = vehicleErrorsTarget(ENTRIES, { seriesIndex: 4, dataIndex: 1 });
-    const errorsAt = drillLocation(errors!, VIEW);
+    const errorsAt = drillLocation(must(errors), VIEW);
     expect(errorsAt.pathname).toBe('/failures/history');
     // Only that vehicle; the rest of the view unchanged.
     expect(decodeView(errorsAt.search)).toEqual({ ...VIEW, vehicles: [5] });
     const orders = vehicleOrdersTarget(ENTRIES, { dataIndex: 0 });
-    const ordersAt = drillLocation(orders!, VIEW);
+    const ordersAt = drillLocation(must(orders), VIEW);
     expect(ordersAt.pathname).toBe('/processes/workflows');
     expect(decodeView(ordersAt.search).vehicles).toEqual([3]);
   });
 
   it('leads the combined bar to the errors of the whole selection', () => {
     const target = vehicleErrorsTarget([{ vehicleId: null }], { dataIndex: 0 });
-    expect(decodeView(drillLocation(target!, VIEW).search).vehicles).toEqual([3, 5]);
+    expect(decodeView(drillLocation(must(target), VIEW).search).vehicles).toEqual([3, 5]);
   });
 
   it('keeps a relative range relative, and a shift range names its own shift', () => {
     const target = paretoTarget(PARETO, { dataIndex: 0 });
-    const relative = drillLocation(target!, { ...VIEW, relativeRange: 'yesterday' });
+    const relative = drillLocation(must(target), { ...VIEW, relativeRange: 'yesterday' });
     expect(new URLSearchParams(relative.search).get('range')).toBe('yesterday');
     expect(new URLSearchParams(relative.search).has('from')).toBe(false);
-    const shift = drillLocation(target!, { ...VIEW, relativeRange: 'previousShift' });
+    const shift = drillLocation(must(target), { ...VIEW, relativeRange: 'previousShift' });
     expect(new URLSearchParams(shift.search).has('shift')).toBe(false);
   });
 
@@ -94,7 +102,7 @@ describe('drill-down targets', () => {
       value: [1, 0, 4],
       data: { value: [1, 0, 4], cell: { errorType: 'bumperHit', vehicleId: 5, count: 4 } },
     });
-    const at = drillLocation(target!, VIEW);
+    const at = drillLocation(must(target), VIEW);
     expect(at.pathname).toBe('/failures/history');
     expect(errorFilterFromUrl(at.search).errorType).toBe('bumperHit');
     expect(decodeView(at.search).vehicles).toEqual([5]);
@@ -163,8 +171,8 @@ describe('drill-down targets', () => {
       errors: '/failures/history',
       meanCharge: '/battery',
     });
-    expect(drillTopicOf(dashboardTileTarget('meanCharge')!)).toBe('battery');
-    expect(drillTopicOf(dashboardTileTarget('errors')!)).toBe('failuresHistory');
+    expect(drillTopicOf(must(dashboardTileTarget('meanCharge')))).toBe('battery');
+    expect(drillTopicOf(must(dashboardTileTarget('errors')))).toBe('failuresHistory');
     expect(dashboardTileTarget('unknown')).toBeNull();
   });
 

@@ -1,0 +1,190 @@
+import type { Locator, Page } from '@playwright/test';
+import { expectChartWithData } from './support/charts';
+import { berlinDay } from './support/filters';
+import { expect, expectRoute, test } from './support/fixtures';
+import { E2E_USERS } from './support/users';
+
+/**
+ * Issue 23, drill-down: chart elements, their table rows and KPI tiles open the list behind
+ * them, filtered, in the same period. Every view comes in the link (yesterday and today,
+ * which the global setup backfills), so this file's user keeps its saved settings.
+ */
+const user = E2E_USERS.drilldown;
+
+test.describe.configure({ mode: 'default' });
+
+function view({ vehicles = 'all' }: { vehicles?: string } = {}): string {
+  return `mode=custom&from=${berlinDay(-1)}&to=${berlinDay(0)}&vehicles=${vehicles}&shift=all&combined=false`;
+}
+
+/** The query of the current hash route. */
+function routeParams(page: Page): URLSearchParams {
+  const hash = new URL(page.url()).hash;
+  return new URLSearchParams(hash.slice(hash.indexOf('?') + 1));
+}
+
+/** The card's table view; returns its body rows. */
+async function tableRows(card: Locator): Promise<Locator> {
+  await card.getByTestId('chart-table-toggle').click();
+  await expect(card).toHaveAttribute('data-view', 'table');
+  const rows = card.getByTestId('chart-table').locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  return rows;
+}
+
+/** Texts of one column of the error history (0-based) on the page shown. */
+async function historyColumn(page: Page, column: number): Promise<string[]> {
+  const table = page.getByTestId('error-history-table');
+  await expect(table.locator('tbody tr').first()).toBeVisible();
+  return table.locator(`tbody tr td:nth-child(${column + 1})`).allTextContents();
+}
+
+function expectSamePeriod(page: Page): void {
+  const params = routeParams(page);
+  expect(params.get('from')).toBe(berlinDay(-1));
+  expect(params.get('to')).toBe(berlinDay(0));
+  expect(params.get('shift')).toBe('all');
+}
+
+test.beforeEach(async ({ app }) => {
+  await app.login(user, { language: 'en' });
+});
+
+test('a Pareto bar opens the error history of that error type, every episode of it', async ({
+  app,
+  page,
+}) => {
+  await app.open(`/failures/analysis?${view()}`);
+  const card = await expectChartWithData(page, 'pareto-count');
+  const first = (await tableRows(card)).first();
+  const errorType = (await first.locator('td').nth(0).textContent()) ?? '';
+  const count = Number((await first.locator('td').nth(1).textContent())?.replace(/\D/g, ''));
+  expect(errorType).not.toBe('');
+  const historyCall = page.waitForRequest((request) => {
+    const url = new URL(request.url());
+    return (
+      url.pathname === '/v2/Analytics/ErrorHistory' &&
+      url.searchParams.get('errorType') === errorType
+    );
+  });
+  await first.getByRole('link', { name: errorType }).click();
+
+  await expectRoute(page, /^\/failures\/history\?/);
+  expectSamePeriod(page);
+  expect(routeParams(page).get('errorType')).toBe(errorType);
+  await historyCall;
+  // The list holds exactly the episodes the bar counted, all of that type.
+  await expect(page.getByTestId('pager-info')).toHaveAttribute('data-total', String(count));
+  const types = await historyColumn(page, 1);
+  expect(new Set(types)).toEqual(new Set([errorType]));
+  await expect(page.getByTestId('filter-error-type')).toHaveValue(errorType);
+});
+
+test("a workflow bar opens that workflow's orders", async ({ app, page }) => {
+  await app.open(`/processes/workflows?${view()}`);
+  const card = await expectChartWithData(page, 'workflows');
+  const first = (await tableRows(card)).first();
+  const workflow = (await first.locator('td').nth(0).textContent()) ?? '';
+  expect(workflow).not.toBe('');
+  const ordersCall = page.waitForRequest(
+    (request) =>
+      new URL(request.url()).pathname ===
+      `/v2/Analytics/Workflows/${encodeURIComponent(workflow)}/Orders`,
+  );
+  await first.getByRole('link', { name: workflow }).click();
+
+  await expect.poll(() => routeParams(page).get('workflow')).toBe(workflow);
+  expectSamePeriod(page);
+  await ordersCall;
+  const drilldown = page.getByTestId('drilldown-workflow');
+  await expect(drilldown).toHaveAttribute('data-workflow', workflow);
+  await expect(drilldown.locator('[data-testid^="order-row-"]').first()).toBeVisible();
+  // The orders listed are the workflow's orders in the period (its row in the table).
+  const orders = await page
+    .getByTestId(`workflow-row-${workflow}`)
+    .locator('td')
+    .nth(1)
+    .textContent();
+  await expect(drilldown.getByTestId('pager-info')).toHaveAttribute(
+    'data-total',
+    String(Number(orders?.replace(/\D/g, ''))),
+  );
+
+  // The link itself opens the same drill-down (a colleague gets the same list).
+  await page.reload();
+  await expect(page.getByTestId('drilldown-workflow')).toHaveAttribute('data-workflow', workflow);
+});
+
+test("a vehicle's time-in-state bar opens that vehicle's errors (table row and chart bar)", async ({
+  app,
+  page,
+}) => {
+  const vehicles = await app.vehicles();
+  await app.open(`/productivity/analysis?${view()}`);
+  const card = await expectChartWithData(page, 'timeInState');
+  const rows = await tableRows(card);
+  const name = (await rows.nth(0).locator('td').nth(0).textContent()) ?? '';
+  const vehicle = vehicles.find((candidate) => candidate.name === name);
+  expect(vehicle, `vehicle ${name}`).toBeDefined();
+  await rows.nth(0).getByRole('link', { name }).click();
+
+  await expectRoute(page, /^\/failures\/history\?/);
+  expectSamePeriod(page);
+  expect(routeParams(page).get('vehicles')).toBe(String(vehicle?.id));
+  const shown = page.getByTestId('error-history-table').locator('tbody tr');
+  await expect(shown.first().or(page.getByTestId('error-history-empty'))).toBeVisible();
+  if ((await page.getByTestId('error-history-empty').count()) === 0) {
+    expect(new Set(await historyColumn(page, 0))).toEqual(new Set([name]));
+  }
+
+  // The bar on the canvas: one vehicle, one bar across the chart's middle.
+  await app.open(`/productivity/analysis?${view({ vehicles: String(vehicle?.id) })}`);
+  const chart = await expectChartWithData(page, 'timeInState');
+  const canvas = chart.locator('canvas').first();
+  await expect(canvas).toBeVisible();
+  const box = await canvas.boundingBox();
+  if (!box) {
+    throw new Error('no canvas');
+  }
+  // The bar's height is a few pixels of the card: try the middle rows until one hits it.
+  for (let y = box.height * 0.3; y < box.height * 0.8; y += 4) {
+    await canvas.click({ position: { x: box.width * 0.4, y } });
+    if (new URL(page.url()).hash.startsWith('#/failures/history')) {
+      break;
+    }
+  }
+  await expectRoute(page, /^\/failures\/history\?/);
+  expect(routeParams(page).get('vehicles')).toBe(String(vehicle?.id));
+  expectSamePeriod(page);
+});
+
+test('a dashboard tile opens the page it summarises, by pointer and by keyboard', async ({
+  app,
+  page,
+}) => {
+  await app.open(`/dashboards/dashboard?${view()}`);
+  const errors = page.getByTestId('kpi-errors');
+  await expect(errors.getByTestId('kpi-value')).toHaveText(/\d/);
+  // The whole tile is the link: a click anywhere on it (here its middle, the value) opens
+  // the error history.
+  await errors.click();
+  await expectRoute(page, /^\/failures\/history\?/);
+  expectSamePeriod(page);
+  expect(routeParams(page).has('errorType')).toBe(false);
+
+  await page.goBack();
+  const mtbf = page.getByRole('link', { name: /MTBF.*\(opens Failure analysis\)/ });
+  await expect(mtbf).toBeVisible();
+  await mtbf.focus();
+  await page.keyboard.press('Enter');
+  await expectRoute(page, /^\/failures\/analysis\?/);
+  expectSamePeriod(page);
+
+  // German names say where a tile leads too.
+  await app.patchMe({ language: 'de' });
+  await app.open(`/dashboards/dashboard?${view()}`);
+  // The language is read when the app starts.
+  await page.reload();
+  await expect(page.getByRole('link', { name: /\(öffnet Batterie\)$/ })).toHaveCount(1);
+  await app.patchMe({ language: 'en' });
+});
