@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  actionTarget,
+  batteryVehicleTarget,
   bucketTarget,
+  chargeLineTarget,
+  chargeRowTarget,
   DRILL_PAGES,
   type DrillTarget,
   dashboardTileTarget,
@@ -9,6 +13,8 @@ import {
   errorFilterFromUrl,
   heatmapCellTarget,
   heatmapTarget,
+  historyPointTarget,
+  mapPointTarget,
   matrixCellTarget,
   pageTileTarget,
   paretoTarget,
@@ -71,6 +77,13 @@ describe('drill-down targets', () => {
     expect(params.get('vehicles')).toBe('3,5');
   });
 
+  it('leads an action bar to the failed actions of its type', () => {
+    const target = actionTarget([{ actionType: 'pick' }, { actionType: 'drop' }], {
+      dataIndex: 1,
+    });
+    expect(target).toEqual({ path: '/processes/actions', params: { actionType: 'drop' } });
+  });
+
   it("leads a vehicle's time-in-state bar to its errors and its distance bar to its orders", () => {
     const errors = vehicleErrorsTarget(ENTRIES, { seriesIndex: 4, dataIndex: 1 });
     const errorsAt = drillLocation(must(errors), VIEW);
@@ -109,6 +122,28 @@ describe('drill-down targets', () => {
     expect(matrixCellTarget({ value: [1, 0, 4] })).toBeNull();
   });
 
+  it('leads an error point on the map (or its row) to its type on its vehicle', () => {
+    const points = [
+      { errorType: 'bumperHit', vehicleId: 3 },
+      { errorType: 'noRouteFound', vehicleId: 5 },
+    ];
+    const expected = {
+      path: '/failures/history',
+      view: { vehicles: [5] },
+      params: { errorType: 'noRouteFound' },
+    };
+    expect(
+      mapPointTarget(points, {
+        seriesIndex: 2,
+        dataIndex: 0,
+        data: { value: [1, 2], point: points[1] },
+      }),
+    ).toEqual(expected);
+    expect(mapPointTarget(points, { dataIndex: 1 })).toEqual(expected);
+    // The grey track under the points leads nowhere.
+    expect(mapPointTarget(points, { seriesIndex: 0, dataIndex: 1, data: [1, 2] })).toBeNull();
+  });
+
   it('leads a heatmap cell to the orders of that weekday: the day itself within a week', () => {
     // 2026-11-18 is a Wednesday (weekday 2, Monday = 0).
     const cell = heatmapCellTarget({ value: [14, 2, 7] }, VIEW);
@@ -129,21 +164,64 @@ describe('drill-down targets', () => {
     expect(heatmapTarget(7, VIEW)).toBeNull();
   });
 
-  it('leads a history bucket to the analysis of that day, week or month', () => {
-    const buckets = [{ from: '2026-11-02' }, { from: '2026-11-09' }];
-    expect(
-      bucketTarget(buckets, { dataIndex: 1 }, { granularity: 'week', path: DRILL_PAGES.battery }),
-    ).toEqual({
-      path: '/battery',
+  it('leads a history point to the analysis of that day, week or month', () => {
+    const history = {
+      granularity: 'week' as const,
+      // A period from Wednesday: its first week is cut short.
+      buckets: [
+        { from: '2026-11-04', to: '2026-11-08' },
+        { from: '2026-11-09', to: '2026-11-15' },
+      ],
+      previousBuckets: [
+        { from: '2026-10-21', to: '2026-10-25' },
+        { from: '2026-10-26', to: '2026-11-01' },
+      ],
+    };
+    expect(historyPointTarget(history, { seriesIndex: 2, dataIndex: 1 })).toEqual({
+      path: '/productivity/analysis',
       view: { relativeRange: null, mode: 'week', from: '2026-11-09', to: '2026-11-15' },
     });
+    expect(historyPointTarget(history, { seriesIndex: 0, dataIndex: 0 })?.view).toEqual({
+      relativeRange: null,
+      mode: 'custom',
+      from: '2026-11-04',
+      to: '2026-11-08',
+    });
+    // The dashed line of the previous period: its own bucket.
+    expect(historyPointTarget(history, { seriesIndex: 1, dataIndex: 1 })?.view?.from).toBe(
+      '2026-10-26',
+    );
     expect(
       bucketTarget(
-        [{ from: '2026-02-01' }],
+        [{ from: '2026-02-01', to: '2026-02-28' }],
         { dataIndex: 0 },
-        { granularity: 'month', path: DRILL_PAGES.productivityAnalysis },
-      )?.view,
-    ).toEqual({ relativeRange: null, mode: 'month', from: '2026-02-01', to: '2026-02-28' });
+        { granularity: 'month', path: DRILL_PAGES.battery },
+      ),
+    ).toEqual({
+      path: '/battery',
+      view: { relativeRange: null, mode: 'month', from: '2026-02-01', to: '2026-02-28' },
+    });
+  });
+
+  it("leads a vehicle's battery bar, charge line and charge row to its battery page", () => {
+    const one = { path: '/battery', view: { vehicles: [5] } };
+    expect(batteryVehicleTarget(ENTRIES, { dataIndex: 1 })).toEqual(one);
+    expect(batteryVehicleTarget([{ vehicleId: null }], { dataIndex: 0 })).toBeNull();
+    const series = [
+      {
+        vehicleId: 3,
+        points: [
+          [1, 80],
+          [2, 79],
+        ],
+      },
+      { vehicleId: 5, points: [[1, 60]] },
+    ];
+    expect(chargeLineTarget(series, { seriesIndex: 1, dataIndex: 0 })).toEqual(one);
+    expect(chargeLineTarget(series, { dataIndex: 0 })).toBeNull();
+    expect(chargeRowTarget(series, 1)?.view).toEqual({ vehicles: [3] });
+    expect(chargeRowTarget(series, 2)).toEqual(one);
+    expect(chargeRowTarget(series, 3)).toBeNull();
   });
 
   it('leads every dashboard tile to the page it summarises', () => {

@@ -23,6 +23,7 @@ export const DRILL_PAGES = {
   productivityAnalysis: '/productivity/analysis',
   processesAnalysis: '/processes/analysis',
   processesWorkflows: '/processes/workflows',
+  processesActions: '/processes/actions',
   failuresAnalysis: '/failures/analysis',
   failuresHistory: '/failures/history',
   battery: '/battery',
@@ -31,7 +32,12 @@ export type DrillTopic = keyof typeof DRILL_PAGES;
 export type DrillPage = (typeof DRILL_PAGES)[DrillTopic];
 
 /** The query parameters the target lists read (besides the view). */
-export const DRILL_PARAMS = { errorType: 'errorType', level: 'level', workflow: 'workflow' };
+export const DRILL_PARAMS = {
+  errorType: 'errorType',
+  level: 'level',
+  workflow: 'workflow',
+  actionType: 'actionType',
+};
 
 /** A clicked chart element, as ECharts reports it (only what the targets need). */
 export interface ChartElement {
@@ -126,6 +132,17 @@ export function workflowTarget(
   return row ? ordersTarget({ workflow: row.workflow }) : null;
 }
 
+/** An action type's bar (or row): its failed actions on processes/actions. */
+export function actionTarget(
+  rows: readonly { actionType: string }[],
+  element: ChartElement,
+): DrillTarget | null {
+  const row = itemAt(rows, element);
+  return row
+    ? { path: DRILL_PAGES.processesActions, params: { [DRILL_PARAMS.actionType]: row.actionType } }
+    : null;
+}
+
 /**
  * A vehicle's bar (time in state, reliability): that vehicle's errors in the period; the
  * combined bar (no vehicle) leads to the errors of the whole selection.
@@ -155,6 +172,24 @@ export function matrixCellTarget(element: ChartElement): DrillTarget | null {
     return null;
   }
   return errorHistoryTarget({ errorType: cell.errorType, vehicleId: cell.vehicleId });
+}
+
+/** An error point on the site map (or its table row): that type's episodes on that vehicle. */
+export function mapPointTarget(
+  points: readonly { errorType: string; vehicleId: Id }[],
+  element: ChartElement,
+): DrillTarget | null {
+  const data = element.data as { point?: { errorType?: unknown; vehicleId?: unknown } } | undefined;
+  const point = data?.point;
+  if (point && typeof point.errorType === 'string' && typeof point.vehicleId === 'number') {
+    return errorHistoryTarget({ errorType: point.errorType, vehicleId: point.vehicleId });
+  }
+  // A table row: the points in the order the table lists them.
+  if (element.data === undefined && element.seriesIndex === undefined) {
+    const row = itemAt(points, element);
+    return row ? errorHistoryTarget({ errorType: row.errorType, vehicleId: row.vehicleId }) : null;
+  }
+  return null;
 }
 
 /** Monday 0 .. Sunday 6 of an ISO date. */
@@ -198,10 +233,10 @@ export function heatmapCellTarget(
 
 /**
  * A bucket of a history series (a day, week or month): the page of the figure for that
- * bucket's period.
+ * bucket's period (a bucket the period cuts short stays as short: a custom range).
  */
 export function bucketTarget(
-  buckets: readonly { from: string }[],
+  buckets: readonly { from: string; to: string }[],
   element: ChartElement,
   { granularity, path }: { granularity: 'day' | 'week' | 'month'; path: DrillPage },
 ): DrillTarget | null {
@@ -209,9 +244,66 @@ export function bucketTarget(
   if (!bucket) {
     return null;
   }
-  const mode: DateMode = granularity;
-  const range = rangeFor(mode, bucket.from);
-  return { path, view: { relativeRange: null, mode, ...range } };
+  const whole = rangeFor(granularity, bucket.from);
+  const mode: DateMode =
+    whole.from === bucket.from && whole.to === bucket.to ? granularity : 'custom';
+  return { path, view: { relativeRange: null, mode, from: bucket.from, to: bucket.to } };
+}
+
+/**
+ * A point of a productivity history chart: the analysis of that bucket. The series come in
+ * pairs per line (this period, then the previous one dashed), so odd series are previous.
+ */
+export function historyPointTarget(
+  history: {
+    granularity: 'day' | 'week' | 'month';
+    buckets: readonly { from: string; to: string }[];
+    previousBuckets: readonly { from: string; to: string }[];
+  },
+  element: ChartElement,
+): DrillTarget | null {
+  const previous = (element.seriesIndex ?? 0) % 2 === 1;
+  return bucketTarget(previous ? history.previousBuckets : history.buckets, element, {
+    granularity: history.granularity,
+    path: DRILL_PAGES.productivityAnalysis,
+  });
+}
+
+/** The battery page of one vehicle (its charge, sessions and health); none for "combined". */
+function batteryOf(vehicleId: Id | null | undefined): DrillTarget | null {
+  return vehicleId == null ? null : { path: DRILL_PAGES.battery, view: { vehicles: [vehicleId] } };
+}
+
+/** A vehicle's battery bar: the battery page of that vehicle. */
+export function batteryVehicleTarget(
+  entries: readonly { vehicleId: Id | null }[],
+  element: ChartElement,
+): DrillTarget | null {
+  return batteryOf(itemAt(entries, element)?.vehicleId);
+}
+
+/** A vehicle's charge line (a series per vehicle): the battery page of that vehicle. */
+export function chargeLineTarget(
+  series: readonly { vehicleId: Id }[],
+  element: ChartElement,
+): DrillTarget | null {
+  const index = element.seriesIndex;
+  return typeof index === 'number' ? batteryOf(series[index]?.vehicleId) : null;
+}
+
+/** A row of the charge table (every point of every vehicle, vehicle by vehicle). */
+export function chargeRowTarget(
+  series: readonly { vehicleId: Id; points: readonly unknown[] }[],
+  row: number,
+): DrillTarget | null {
+  let first = 0;
+  for (const line of series) {
+    if (row >= first && row < first + line.points.length) {
+      return batteryOf(line.vehicleId);
+    }
+    first += line.points.length;
+  }
+  return null;
 }
 
 /** The page each dashboard tile summarises. */

@@ -88,6 +88,11 @@ function withCursor(option: ChartOption, cursor: string): ChartOption {
   }
   return {
     ...option,
-    series: series.map((entry: Record<string, unknown>) => ({ ...entry, cursor })),
+    // A clickable line answers on the line too, not only on its (often hidden) symbols.
+    series: series.map((entry: Record<string, unknown>) => ({
+      ...entry,
+      cursor,
+      ...(cursor === 'pointer' && entry.type === 'line' ? { triggerLineEvent: true } : {}),
+    })),
   };
 }

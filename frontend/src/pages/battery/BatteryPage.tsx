@@ -11,6 +11,12 @@ import {
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import {
+  batteryVehicleTarget,
+  type ChartElement,
+  chargeLineTarget,
+  chargeRowTarget,
+} from '../../lib/drillDown';
 import { chargeChart, depthHistogramChart, vehicleBatteryChart } from './batteryCharts';
 import { healthSlopeText } from './batteryTexts';
 import { healthChartStatus, healthTrendChart } from './healthCharts';
@@ -93,6 +99,18 @@ export default function BatteryPage() {
   const health = useMemo(() => data && healthTrendChart(data, ctx), [data, ctx]);
   const depth = useMemo(() => data && depthHistogramChart(data.fleet, ctx), [data, ctx]);
   const vehicles = useMemo(() => data && vehicleBatteryChart(data.entries, ctx), [data, ctx]);
+  // Drill-down: a vehicle's charge line or battery bar to the battery page of that vehicle.
+  const drills = useMemo(
+    () =>
+      data && {
+        charge: {
+          element: (e: ChartElement) => chargeLineTarget(data.series, e),
+          row: (index: number) => chargeRowTarget(data.series, index),
+        },
+        vehicles: { element: (e: ChartElement) => batteryVehicleTarget(data.entries, e) },
+      },
+    [data],
+  );
   const exportScope = { page: 'battery', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
   const previous = data?.fleet.previous;
@@ -138,6 +156,7 @@ export default function BatteryPage() {
           title={t('battery.chargeOverTime')}
           status={statusFor((d) => d.series.every((series) => series.points.length === 0))}
           model={charge}
+          drill={drills?.charge}
           exportScope={exportScope}
           height={340}
         />
@@ -172,6 +191,7 @@ export default function BatteryPage() {
               ),
             )}
             model={vehicles}
+            drill={drills?.vehicles}
             exportScope={exportScope}
           />
         </SimpleGrid>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { type ErrorFilter, loadFailureMap } from '../../api/analytics-failures';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { type ChartElement, errorHistoryTarget, mapPointTarget } from '../../lib/drillDown';
 import { formatNumber } from '../../lib/format';
 import { ErrorFilterControls } from './ErrorFilterControls';
 import { densityChart, errorMapChart } from './mapCharts';
@@ -25,6 +26,16 @@ export default function FailuresVisualizationPage() {
   const layer = maps.find((candidate) => candidate.mapId === mapId) ?? maps[0];
   const points = useMemo(() => layer && errorMapChart(layer, ctx), [layer, ctx]);
   const density = useMemo(() => layer && densityChart(layer, ctx), [layer, ctx]);
+  // Drill-down: a point to the episodes of its type on its vehicle; a density cell to the
+  // episodes under the page's error filter (the history has no position filter).
+  const drills = useMemo(
+    () =>
+      layer && {
+        points: { element: (e: ChartElement) => mapPointTarget(layer.points, e) },
+        density: { element: () => errorHistoryTarget(filter), row: () => null },
+      },
+    [layer, filter],
+  );
   const exportScope = { page: 'failuresVisualization', from: scope.from, to: scope.to };
   const noPoints = () => !layer || layer.pointsTotal === 0;
   return (
@@ -62,6 +73,7 @@ export default function FailuresVisualizationPage() {
             }
             status={statusFor(noPoints)}
             model={points}
+            drill={drills?.points}
             exportScope={exportScope}
             height={420}
           />
@@ -70,6 +82,7 @@ export default function FailuresVisualizationPage() {
             title={t('failures.densityTitle')}
             status={statusFor(noPoints)}
             model={density}
+            drill={drills?.density}
             exportScope={exportScope}
             height={420}
           />

@@ -1,11 +1,13 @@
 import { Stack, Text } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ActionRow, loadActions, scopeKey } from '../../api/analytics-processes';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText } from '../../components/tables/cellText';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
+import { actionTarget, type ChartElement, DRILL_PARAMS } from '../../lib/drillDown';
 import { actionsChart } from './actionsCharts';
 import { FailedActionsDrilldown } from './FailedActionsDrilldown';
 
@@ -14,10 +16,15 @@ export default function ProcessesActionsPage() {
   const { t, i18n } = useTranslation();
   const ctx = useChartContext();
   const language = i18n.language;
-  const [selected, setSelected] = useState<string | null>(null);
+  // The open action type is part of the address (a chart bar opens it, a link shows it).
+  const [selected, setSelected] = useUrlSelection(DRILL_PARAMS.actionType);
   const { query, scope, statusFor } = useAnalyticsQuery('actions', loadActions);
   const rows = query.data?.actions;
   const chart = useMemo(() => rows && actionsChart(rows, ctx), [rows, ctx]);
+  const drill = useMemo(
+    () => rows && { element: (e: ChartElement) => actionTarget(rows, e) },
+    [rows],
+  );
   const columns: PagedColumn<ActionRow>[] = [
     {
       key: 'actionType',
@@ -79,6 +86,7 @@ export default function ProcessesActionsPage() {
           title={t('processes.actionsTitle')}
           status={statusFor((d) => d.actions.length === 0)}
           model={chart}
+          drill={drill}
           exportScope={{ page: 'processesActions', from: scope.from, to: scope.to }}
           height={280}
         />

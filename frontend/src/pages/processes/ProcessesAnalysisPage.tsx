@@ -10,7 +10,7 @@ import {
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { pageTileTarget } from '../../lib/drillDown';
+import { type ChartElement, pageTileTarget, vehicleOrdersTarget } from '../../lib/drillDown';
 import { cycleHistogramChart, cyclePercentilesChart, outcomesChart } from './processesCharts';
 
 const PROCESS_TILES: readonly ComparedTile<ProcessFigures>[] = [
@@ -70,6 +70,11 @@ export default function ProcessesAnalysisPage() {
   );
   const outcomes = useMemo(() => data && outcomesChart(data.entries, ctx), [data, ctx]);
   const percentiles = useMemo(() => data && cyclePercentilesChart(data.entries, ctx), [data, ctx]);
+  // Drill-down: a vehicle's outcomes or percentiles to its orders (its workflows).
+  const vehicleDrill = useMemo(
+    () => data && { element: (e: ChartElement) => vehicleOrdersTarget(data.entries, e) },
+    [data],
+  );
   const exportScope = { page: 'processesAnalysis', from: scope.from, to: scope.to };
   const noOrders = (d: NonNullable<typeof data>) =>
     d.fleet.current.outcomes.total === 0 && d.fleet.previous.outcomes.total === 0;
@@ -102,6 +107,7 @@ export default function ProcessesAnalysisPage() {
             title={t('processes.outcomes')}
             status={statusFor(noOrders)}
             model={outcomes}
+            drill={vehicleDrill}
             exportScope={exportScope}
           />
           <ModelChartCard
@@ -109,6 +115,7 @@ export default function ProcessesAnalysisPage() {
             title={t('processes.cyclePercentiles')}
             status={statusFor(noOrders)}
             model={percentiles}
+            drill={vehicleDrill}
             exportScope={exportScope}
           />
         </SimpleGrid>

@@ -1,9 +1,9 @@
 import { Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
 import { loadWorkflows, scopeKey, type WorkflowRow } from '../../api/analytics-processes';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText, signedCount } from '../../components/tables/cellText';
 import { nextSort } from '../../components/tables/listState';
@@ -21,19 +21,7 @@ export default function ProcessesWorkflowsPage() {
   const language = i18n.language;
   const [sort, setSort] = useState<string | null>(null);
   // The open workflow is part of the address (a drill-down from elsewhere opens it).
-  const location = useLocation();
-  const navigate = useNavigate();
-  const selected = new URLSearchParams(location.search).get(DRILL_PARAMS.workflow) || null;
-  const setSelected = (workflow: string | null) => {
-    const params = new URLSearchParams(location.search);
-    if (workflow) {
-      params.set(DRILL_PARAMS.workflow, workflow);
-    } else {
-      params.delete(DRILL_PARAMS.workflow);
-    }
-    const search = params.toString().replaceAll('%2C', ',');
-    void navigate({ pathname: location.pathname, search: search ? `?${search}` : '' });
-  };
+  const [selected, setSelected] = useUrlSelection(DRILL_PARAMS.workflow);
   const { query, scope, statusFor, emptyReason } = useAnalyticsQuery(
     'workflows',
     (s) => loadWorkflows(s, sort),

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { loadProductivityHistory } from '../../api/analytics';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { type ChartElement, historyPointTarget } from '../../lib/drillDown';
 import { historyChart, historyIsEmpty } from './historyCharts';
 import { PRODUCTIVITY_KPIS } from './kpis';
 
@@ -26,6 +27,11 @@ export default function ProductivityHistoryPage() {
     [data, ctx],
   );
   const status = statusFor(historyIsEmpty);
+  // Drill-down: a point (or a row) to the productivity analysis of that day, week or month.
+  const drill = useMemo(
+    () => data && { element: (e: ChartElement) => historyPointTarget(data, e) },
+    [data],
+  );
   const exportScope = { page: PAGE, from: filters.from, to: filters.to };
 
   return (
@@ -53,6 +59,7 @@ export default function ProductivityHistoryPage() {
                 title={title}
                 status={status}
                 model={model}
+                drill={drill}
                 exportScope={exportScope}
                 height={280}
               />
