@@ -10,6 +10,7 @@ import { StartupScreen } from '../components/layout/StartupScreen';
 import { HelpOverlay } from '../components/overlays/HelpOverlay';
 import { OnboardingOverlay } from '../components/overlays/OnboardingOverlay';
 import { MAX_CONTENT_WIDTH_PX } from '../constants';
+import { withoutDrillParams } from '../lib/drillDown';
 import { navigationKind, pageHeight } from './layout';
 import { buildMenu, type MenuCallbackAction, mobileEntry } from './menu';
 import { endSession, useSession } from './session';
@@ -57,6 +58,8 @@ export function Shell() {
   });
   const height = pageHeight(viewport);
   const mobile = mobileEntry(menu);
+  // The menu keeps the view (period, vehicles, shift, combined), not one list's filters.
+  const menuSearch = withoutDrillParams(location.search);
 
   return (
     <AnalysisFiltersProvider>
@@ -81,7 +84,7 @@ export function Shell() {
             menu={menu}
             role={user.role}
             pathname={location.pathname}
-            search={location.search}
+            search={menuSearch}
             onCallback={onCallback}
           />
         )}
@@ -91,7 +94,7 @@ export function Shell() {
               entry={mobile}
               role={user.role}
               pathname={location.pathname}
-              search={location.search}
+              search={menuSearch}
               opened={mobileMenuOpened}
               onOpenedChange={setMobileMenuOpened}
               onCallback={onCallback}

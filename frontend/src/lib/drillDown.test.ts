@@ -21,6 +21,7 @@ import {
   vehicleErrorsTarget,
   vehicleOrdersTarget,
   withErrorFilter,
+  withoutDrillParams,
   workflowTarget,
 } from './drillDown';
 import { decodeView, type ViewState } from './viewUrl';
@@ -289,5 +290,14 @@ describe('error filter in the URL', () => {
       errorType: 'a b&c',
       level: null,
     });
+  });
+
+  it('leaves the filters of one list out of the menu links, keeping the view', () => {
+    expect(
+      withoutDrillParams(
+        '?range=yesterday&vehicles=3,5&errorType=x&level=FATAL&workflow=w&actionType=a',
+      ),
+    ).toBe('?range=yesterday&vehicles=3,5');
+    expect(withoutDrillParams('?errorType=x')).toBe('');
   });
 });

@@ -379,3 +379,16 @@ export function withErrorFilter(search: string, filter: ErrorFilter): string {
   const query = params.toString().replaceAll('%2C', ',');
   return query ? `?${query}` : '';
 }
+
+/**
+ * The query the menu carries from page to page: the view, without one list's own filters
+ * (an error type chosen on the history is not a filter of the next page).
+ */
+export function withoutDrillParams(search: string): string {
+  const params = new URLSearchParams(search);
+  for (const name of Object.values(DRILL_PARAMS)) {
+    params.delete(name);
+  }
+  const query = params.toString().replaceAll('%2C', ',');
+  return query ? `?${query}` : '';
+}

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ActionRow, loadActions, scopeKey } from '../../api/analytics-processes';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { ShownOnOpen } from '../../components/drill/ShownOnOpen';
 import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText } from '../../components/tables/cellText';
@@ -106,12 +107,13 @@ export default function ProcessesActionsPage() {
           </div>
         )}
         {selected && (
-          <FailedActionsDrilldown
-            key={`${selected}|${scopeKey(scope)}`}
-            scope={scope}
-            actionType={selected}
-            onClose={() => setSelected(null)}
-          />
+          <ShownOnOpen key={`${selected}|${scopeKey(scope)}`}>
+            <FailedActionsDrilldown
+              scope={scope}
+              actionType={selected}
+              onClose={() => setSelected(null)}
+            />
+          </ShownOnOpen>
         )}
       </Stack>
     </AnalysisPage>

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadWorkflows, scopeKey, type WorkflowRow } from '../../api/analytics-processes';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { ShownOnOpen } from '../../components/drill/ShownOnOpen';
 import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText, signedCount } from '../../components/tables/cellText';
@@ -123,13 +124,14 @@ export default function ProcessesWorkflowsPage() {
           </div>
         )}
         {selected && (
-          <WorkflowDrilldown
-            key={`${selected}|${scopeKey(scope)}`}
-            scope={scope}
-            workflow={selected}
-            emptyReason={emptyReason}
-            onClose={() => setSelected(null)}
-          />
+          <ShownOnOpen key={`${selected}|${scopeKey(scope)}`}>
+            <WorkflowDrilldown
+              scope={scope}
+              workflow={selected}
+              emptyReason={emptyReason}
+              onClose={() => setSelected(null)}
+            />
+          </ShownOnOpen>
         )}
       </Stack>
     </AnalysisPage>
