@@ -39,6 +39,30 @@ async function historyColumn(page: Page, column: number): Promise<string[]> {
   return table.locator(`tbody tr td:nth-child(${column + 1})`).allTextContents();
 }
 
+/**
+ * Clicks the canvas at the given points, in order, until the route matches (a click beside
+ * every element does nothing). ECharts draws on a canvas, so a bar has no element of its own.
+ */
+async function clickUntilRoute(
+  page: Page,
+  canvas: Locator,
+  route: RegExp,
+  points: (box: { width: number; height: number }) => Array<{ x: number; y: number }>,
+): Promise<void> {
+  await expect(canvas).toBeVisible();
+  const box = await canvas.boundingBox();
+  if (!box) {
+    throw new Error('the chart has no canvas box');
+  }
+  for (const position of points(box)) {
+    await canvas.click({ position });
+    if (route.test(new URL(page.url()).hash)) {
+      return;
+    }
+  }
+  throw new Error(`no click on the canvas led to ${route}`);
+}
+
 function expectSamePeriod(page: Page): void {
   const params = routeParams(page);
   expect(params.get('from')).toBe(berlinDay(-1));
@@ -56,7 +80,14 @@ test('a Pareto bar opens the error history of that error type, every episode of 
 }) => {
   await app.open(`/failures/analysis?${view()}`);
   const card = await expectChartWithData(page, 'pareto-count');
-  const first = (await tableRows(card)).first();
+  const rows = await tableRows(card);
+  // Every bar's type with its count, as the table lists them.
+  const counts = new Map<string, number>();
+  for (const row of await rows.all()) {
+    const cells = await row.locator('td').allTextContents();
+    counts.set(cells[0] ?? '', Number(cells[1]?.replace(/\D/g, '')));
+  }
+  const first = rows.first();
   const errorType = (await first.locator('td').nth(0).textContent()) ?? '';
   const count = Number((await first.locator('td').nth(1).textContent())?.replace(/\D/g, ''));
   expect(errorType).not.toBe('');
@@ -78,6 +109,25 @@ test('a Pareto bar opens the error history of that error type, every episode of 
   const types = await historyColumn(page, 1);
   expect(new Set(types)).toEqual(new Set([errorType]));
   await expect(page.getByTestId('filter-error-type')).toHaveValue(errorType);
+
+  // A bar on the canvas: the bars stand on the axis in the chart's lower half; scan across
+  // it until a click lands on one (the tallest, leftmost bars come first).
+  await app.open(`/failures/analysis?${view()}`);
+  const chart = await expectChartWithData(page, 'pareto-count');
+  await expect(chart).toHaveAttribute('data-view', 'chart');
+  await clickUntilRoute(page, chart.locator('canvas').first(), /^#\/failures\/history/, (box) =>
+    Array.from({ length: Math.floor((box.width * 0.6) / 6) }, (_, step) => ({
+      x: 6 * step,
+      y: box.height * 0.6,
+    })),
+  );
+  const clicked = routeParams(page).get('errorType') ?? '';
+  expect(counts.has(clicked), `a bar of the Pareto: ${clicked}`).toBe(true);
+  expectSamePeriod(page);
+  await expect(page.getByTestId('pager-info')).toHaveAttribute(
+    'data-total',
+    String(counts.get(clicked)),
+  );
 });
 
 test("a workflow bar opens that workflow's orders", async ({ app, page }) => {
@@ -142,17 +192,13 @@ test("a vehicle's time-in-state bar opens that vehicle's errors (table row and c
   const chart = await expectChartWithData(page, 'timeInState');
   const canvas = chart.locator('canvas').first();
   await expect(canvas).toBeVisible();
-  const box = await canvas.boundingBox();
-  if (!box) {
-    throw new Error('no canvas');
-  }
   // The bar's height is a few pixels of the card: try the middle rows until one hits it.
-  for (let y = box.height * 0.3; y < box.height * 0.8; y += 4) {
-    await canvas.click({ position: { x: box.width * 0.4, y } });
-    if (new URL(page.url()).hash.startsWith('#/failures/history')) {
-      break;
-    }
-  }
+  await clickUntilRoute(page, canvas, /^#\/failures\/history/, (box) =>
+    Array.from({ length: Math.floor((box.height * 0.5) / 4) }, (_, step) => ({
+      x: box.width * 0.4,
+      y: box.height * 0.3 + 4 * step,
+    })),
+  );
   await expectRoute(page, /^\/failures\/history\?/);
   expect(routeParams(page).get('vehicles')).toBe(String(vehicle?.id));
   expectSamePeriod(page);
