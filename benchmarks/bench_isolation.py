@@ -17,10 +17,9 @@ from typing import Any
 
 import duckdb
 import orjson
-from sqlalchemy import create_engine
+from bench_support import one_site_app_store
 
 from fleetscope.appstore.db import make_session_factory
-from fleetscope.appstore.models import Base, Organization, Site
 from fleetscope.facts.store import FactStore, StoreBatch
 from fleetscope.ingest.limits import IngestLimits
 from fleetscope.ingest.messages import RawMessage
@@ -105,24 +104,8 @@ def _batch(poisons: int) -> list[RawMessage]:
 
 
 def _pipeline(folder: Path, store: FactStore) -> IngestPipeline:
-    engine = create_engine(f"sqlite:///{folder / 'app.sqlite'}")
-    Base.metadata.create_all(engine)
+    engine = one_site_app_store(f"sqlite:///{folder / 'app.sqlite'}")
     factory = make_session_factory(engine)
-    with factory() as session:
-        organization = Organization(name="Bench", created_at=datetime.now(UTC))
-        session.add(organization)
-        session.flush()
-        session.add(
-            Site(
-                organization_id=organization.id,
-                name="Plant",
-                time_zone="Europe/Berlin",
-                shifts=[],
-                workflow_rules=[],
-                mqtt_interface="uagv",
-            )
-        )
-        session.commit()
     return IngestPipeline(
         store=store,
         registry=VehicleRegistry(session_factory=factory),

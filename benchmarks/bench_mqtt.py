@@ -22,11 +22,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+from bench_support import one_site_app_store
 from paho.mqtt.enums import CallbackAPIVersion
-from sqlalchemy import create_engine
 
 from fleetscope.appstore.db import make_session_factory
-from fleetscope.appstore.models import Base, Organization, Site
 from fleetscope.ingest.broker import PrivateMosquitto
 from fleetscope.ingest.service import start_ingestion
 from fleetscope.settings import Settings
@@ -188,24 +187,8 @@ def _run(
             mqtt_url=broker.url,
             mqtt_client_id=f"fleetscope-bench-{uuid.uuid4().hex[:6]}",
         )
-        engine = create_engine(settings.resolved_database_url())
-        Base.metadata.create_all(engine)
+        engine = one_site_app_store(settings.resolved_database_url())
         factory = make_session_factory(engine)
-        with factory() as session:
-            organization = Organization(name="Bench", created_at=datetime.now(UTC))
-            session.add(organization)
-            session.flush()
-            session.add(
-                Site(
-                    organization_id=organization.id,
-                    name="Bench",
-                    time_zone="Europe/Berlin",
-                    shifts=[],
-                    workflow_rules=[],
-                    mqtt_interface="uagv",
-                )
-            )
-            session.commit()
         handle = start_ingestion(settings, session_factory=factory)
         assert handle.mqtt is not None and handle.mqtt.subscribed.wait(10)
         results: multiprocessing.Queue[float] = multiprocessing.Queue()

@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import create_engine
+from bench_support import one_site_app_store
 
 from fleetscope.appstore.db import make_session_factory
-from fleetscope.appstore.models import Base, Organization, Site
 from fleetscope.facts.store import FactStore
 from fleetscope.ingest.messages import RawMessage
 from fleetscope.ingest.service import build_pipeline
@@ -76,24 +75,8 @@ def run(folder: Path, *, first: datetime) -> tuple[float, dict[str, int], float]
         database_url=f"sqlite:///{folder / 'app.sqlite'}",
         facts_path=str(folder / "facts.duckdb"),
     )
-    engine = create_engine(settings.database_url)
-    Base.metadata.create_all(engine)
+    engine = one_site_app_store(settings.database_url)
     factory = make_session_factory(engine)
-    with factory() as session:
-        organization = Organization(name="Bench", created_at=datetime.now(UTC))
-        session.add(organization)
-        session.flush()
-        session.add(
-            Site(
-                organization_id=organization.id,
-                name="Hall",
-                time_zone="Europe/Berlin",
-                shifts=[],
-                workflow_rules=[],
-                mqtt_interface="uagv",
-            )
-        )
-        session.commit()
     now = datetime.now(UTC).replace(microsecond=0)
     with FactStore(settings.resolved_facts_path()) as store:
         pipeline = build_pipeline(settings, session_factory=factory, store=store)
