@@ -59,6 +59,8 @@ export type Granularity = 'day' | 'week' | 'month';
 export interface HistoryBucket {
   from: string;
   to: string;
+  /** Still running (a previous bucket: cut at the same elapsed time); future buckets are left out. */
+  partial?: boolean;
 }
 
 /** The productivity KPIs the history carries. */
@@ -118,7 +120,8 @@ export interface DashboardTile {
   value: number | null;
   previous: number | null;
   higherIsBetter: boolean;
-  series: Array<{ from: string; value: number | null }>;
+  /** One point per bucket up to the running one (`partial`); future buckets are left out. */
+  series: Array<{ from: string; value: number | null; partial?: boolean }>;
 }
 
 export interface Dashboard {

@@ -5,7 +5,10 @@ import { nearestBucket, type SparklineModel, sparklineGeometry } from './sparkli
 // The drawing's own units; the SVG stretches to the tile's width (the stroke does not).
 const VIEW_WIDTH = 200;
 
-/** A KPI tile's sparkline; hovering shows the bucket and its value. */
+/**
+ * A KPI tile's sparkline; hovering shows the bucket and its value. A running bucket is a
+ * dashed segment into a lighter dot (its label says "so far").
+ */
 export function Sparkline({
   model,
   height = 48,
@@ -18,8 +21,8 @@ export function Sparkline({
 }) {
   const [active, setActive] = useState<number | null>(null);
   const geometry = useMemo(
-    () => sparklineGeometry(model.values, { width: VIEW_WIDTH, height }),
-    [model.values, height],
+    () => sparklineGeometry(model.values, { width: VIEW_WIDTH, height, partial: model.partial }),
+    [model.values, model.partial, height],
   );
   const onPointerMove = (event: PointerEvent<SVGSVGElement>) => {
     const box = event.currentTarget.getBoundingClientRect();
@@ -53,6 +56,30 @@ export function Sparkline({
           strokeLinejoin="round"
           vectorEffect="non-scaling-stroke"
         />
+        {geometry.partialLine && (
+          <path
+            d={geometry.partialLine}
+            data-testid="sparkline-partial"
+            fill="none"
+            stroke={model.color}
+            strokeOpacity={0.7}
+            strokeWidth={2}
+            strokeDasharray="3 3"
+            strokeLinecap="butt"
+            vectorEffect="non-scaling-stroke"
+          />
+        )}
+        {geometry.partialDots && (
+          <path
+            d={geometry.partialDots}
+            fill="none"
+            stroke={model.color}
+            strokeOpacity={0.45}
+            strokeWidth={6}
+            strokeLinecap="round"
+            vectorEffect="non-scaling-stroke"
+          />
+        )}
         {markerX !== undefined && (
           <line
             x1={markerX}

@@ -135,6 +135,28 @@ describe('states and reasons', () => {
     expect(sparklineGeometry([5, 5], { width: 100, height: 40 }).line).toBe('M0 20L100 20');
   });
 
+  it('draws a running bucket apart: a dashed segment into a dot, outside the settled line', () => {
+    // x = 0, 50, 100, 150, 200; 10..20 over 48 - 2 * 3: 10 at y 45, 20 at y 3, 15 at y 24.
+    const geometry = sparklineGeometry([10, 20, 15, 20, 10], {
+      width: 200,
+      height: 48,
+      partial: [false, false, false, false, true],
+    });
+    expect(geometry.line).toBe('M0 45L50 3L100 24L150 3');
+    expect(geometry.area).toBe('M0 48L0 45L50 3L100 24L150 3L150 48Z');
+    expect(geometry.partialLine).toBe('M150 3L200 45');
+    expect(geometry.partialDots).toBe('M200 45L200 45');
+    // Without a value the running bucket draws nothing; without one it is all settled.
+    const empty = sparklineGeometry([10, 20, null], {
+      width: 100,
+      height: 48,
+      partial: [false, false, true],
+    });
+    expect([empty.partialLine, empty.partialDots]).toEqual(['', '']);
+    const settled = sparklineGeometry([10, 20], { width: 100, height: 48 });
+    expect([settled.line, settled.partialLine]).toEqual(['M0 45L100 3', '']);
+  });
+
   it('finds the bucket nearest to the pointer', () => {
     expect([0, 0.12, 0.13, 0.5, 0.99, 1.4, -1].map((ratio) => nearestBucket(ratio, 5))).toEqual([
       0, 0, 1, 2, 4, 4, 0,

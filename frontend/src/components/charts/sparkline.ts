@@ -10,6 +10,8 @@ export interface SparklineModel {
   values: Array<number | null>;
   /** The values as the tile formats them ("96.2 %"); the "no data" text for a gap. */
   texts: string[];
+  /** Per bucket: still running (its value "so far"); drawn dashed into a lighter dot. */
+  partial?: boolean[];
   color: string;
 }
 
@@ -18,6 +20,10 @@ export interface SparklineGeometry {
   line: string;
   /** The filled area under each run of two or more values. */
   area: string;
+  /** Into each running bucket: the dashed segment from the bucket before and its dot. */
+  partialLine: string;
+  /** Each running bucket's point (a zero-length segment: a round cap draws a dot). */
+  partialDots: string;
   /** The x of each bucket, for the hover marker. */
   xs: number[];
 }
@@ -32,7 +38,12 @@ const round = (value: number) => Math.round(value * 100) / 100;
  */
 export function sparklineGeometry(
   values: ReadonlyArray<number | null>,
-  { width, height, inset = 3 }: { width: number; height: number; inset?: number },
+  {
+    width,
+    height,
+    inset = 3,
+    partial = [],
+  }: { width: number; height: number; inset?: number; partial?: readonly boolean[] },
 ): SparklineGeometry {
   const known = values.filter((value): value is number => value !== null);
   const low = Math.min(...known);
@@ -44,9 +55,11 @@ export function sparklineGeometry(
   const yOf = (value: number) =>
     round(span === 0 ? height / 2 : inset + (1 - (value - low) / span) * (height - 2 * inset));
 
+  // A running bucket is not part of the settled line and area: it is drawn on its own.
+  const settled = values.map((value, index) => (partial[index] ? null : value));
   const runs: Array<Array<[number, number]>> = [];
   let run: Array<[number, number]> = [];
-  values.forEach((value, index) => {
+  settled.forEach((value, index) => {
     if (value === null) {
       if (run.length > 0) runs.push(run);
       run = [];
@@ -74,7 +87,25 @@ export function sparklineGeometry(
       return `M${first[0]} ${height}${top}L${last[0]} ${height}Z`;
     })
     .join('');
-  return { line, area, xs };
+  const partialLine = values
+    .map((value, index) => {
+      if (!partial[index] || value === null) return '';
+      const x = xs[index] ?? 0;
+      const y = yOf(value);
+      const before = index > 0 ? values[index - 1] : null;
+      const from =
+        before === null || before === undefined ? [x, y] : [xs[index - 1] ?? 0, yOf(before)];
+      return `M${from[0]} ${from[1]}L${x} ${y}`;
+    })
+    .join('');
+  const partialDots = values
+    .map((value, index) =>
+      partial[index] && value !== null
+        ? `M${xs[index] ?? 0} ${yOf(value)}L${xs[index] ?? 0} ${yOf(value)}`
+        : '',
+    )
+    .join('');
+  return { line, area, partialLine, partialDots, xs };
 }
 
 /** The bucket nearest to a pointer at `ratio` (0..1) of the width. */

@@ -29,8 +29,25 @@ describe('dashboardTileModel', () => {
       labels: ['19.11.2026', '20.11.2026', '21.11.2026'],
       values: [0.97, null, 0.95],
       texts: ['97,0\u00a0%', 'charts.noValue', '95,0\u00a0%'],
+      partial: [false, false, false],
       color: '#059683',
     });
+  });
+
+  it('marks the running bucket of a sparkline as so far', () => {
+    const model = dashboardTileModel(
+      tile({
+        series: [
+          { from: '2026-11-24', value: 0.97, partial: false },
+          { from: '2026-11-25', value: 0.5, partial: true },
+        ],
+      }),
+      'day',
+      testContext('de'),
+    );
+    expect(model.sparkline?.labels).toEqual(['24.11.2026', '25.11.2026 (charts.soFar)']);
+    expect(model.sparkline?.partial).toEqual([false, true]);
+    expect(model.sparkline?.values).toEqual([0.97, 0.5]);
   });
 
   it('colours a rise of a lower-is-better KPI as bad', () => {

@@ -77,11 +77,16 @@ export function dashboardTileModel(
     sparkline:
       tile.series.length >= 2
         ? {
-            labels: tile.series.map((point) => bucketText(point.from, granularity, language)),
+            // A running bucket says so: "25.11.26 (so far)".
+            labels: tile.series.map((point) => {
+              const label = bucketText(point.from, granularity, language);
+              return point.partial ? `${label} (${t('charts.soFar')})` : label;
+            }),
             values: tile.series.map((point) => point.value),
             texts: tile.series.map((point) =>
               point.value === null ? noData : format(point.value),
             ),
+            partial: tile.series.map((point) => point.partial === true),
             color: theme.palette[0] ?? '#059683',
           }
         : null,

@@ -46,6 +46,11 @@ export default function ProductivityHistoryPage() {
             <Text size="sm" c="dimmed">
               {t('productivity.previousDashed')}
             </Text>
+            {data.buckets.some((bucket) => bucket.partial) && (
+              <Text size="sm" c="dimmed" data-testid="history-partial-hint">
+                {t('productivity.partialHollow')}
+              </Text>
+            )}
           </Group>
         )}
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">

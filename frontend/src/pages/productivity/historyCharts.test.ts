@@ -63,16 +63,114 @@ describe('historyChart', () => {
 
   it('tables every bucket with current and previous values', () => {
     const { table } = historyChart(history(), 'orders', testContext());
-    expect(table.columns.map((c) => c.key)).toEqual(['from', 'to', 's0', 'p0', 's1', 'p1']);
-    expect(table.columns[2]?.format).toBe('integer');
+    expect(table.columns.map((c) => c.key)).toEqual([
+      'from',
+      'to',
+      'state',
+      's0',
+      'p0',
+      's1',
+      'p1',
+    ]);
+    expect(table.columns[3]?.format).toBe('integer');
     expect(table.rows[1]).toEqual({
       from: '2026-11-20',
       to: '2026-11-20',
+      state: 'charts.bucketComplete',
       s0: 10,
       p0: 10,
       s1: 10,
       p1: 10,
     });
+  });
+
+  it('draws only the buckets returned, the running one hollow and "so far"', () => {
+    // Thursday 19th to Saturday 21st, seen on Friday: the answer holds no Saturday, and
+    // Friday (and the previous period's Tuesday, cut at the same time) is still running.
+    const data = history();
+    data.buckets = [
+      { from: '2026-11-19', to: '2026-11-19', partial: false },
+      { from: '2026-11-20', to: '2026-11-20', partial: true },
+    ];
+    data.previousBuckets = [
+      { from: '2026-11-16', to: '2026-11-16', partial: false },
+      { from: '2026-11-17', to: '2026-11-17', partial: true },
+    ];
+    data.kpis = kpiGrid([line(0.9, 0.5), line(0.7, 0.4)]);
+    data.previous = kpiGrid([line(0.8, 0.6), line(0.6, 0.3)]);
+    const { option, table } = historyChart(data, 'availability', testContext());
+    const { series, xAxis, tooltip } = option as {
+      series: Array<LineSeries & { showSymbol: boolean }>;
+      xAxis: { data: string[] };
+      tooltip: { formatter: (params: unknown[]) => string };
+    };
+    expect(xAxis.data).toEqual(['19/11', '20/11']);
+    expect(series[0]?.data).toEqual([
+      0.9,
+      {
+        value: 0.5,
+        partial: true,
+        symbol: 'emptyCircle',
+        symbolSize: 9,
+        itemStyle: { opacity: 0.55 },
+      },
+    ]);
+    expect(series[1]?.data[1]).toMatchObject({ value: 0.6, partial: true });
+    expect(table.rows.map((row) => [row.from, row.state, row.s0])).toEqual([
+      ['2026-11-19', 'charts.bucketComplete', 0.9],
+      ['2026-11-20', 'charts.soFar', 0.5],
+    ]);
+    const text = tooltip.formatter([
+      {
+        seriesIndex: 0,
+        dataIndex: 1,
+        seriesName: 'AGV <01>',
+        marker: '',
+        value: 0.5,
+        axisValueLabel: '20/11',
+      },
+      {
+        seriesIndex: 1,
+        dataIndex: 1,
+        seriesName: 'AGV <01> (prev)',
+        marker: '',
+        value: 0.6,
+        axisValueLabel: '20/11',
+      },
+    ]);
+    expect(text).toBe(
+      '20/11 (charts.soFar)<br/>AGV &lt;01&gt;: <b>50.0%</b> (charts.soFar)' +
+        '<br/>AGV &lt;01&gt; (prev): <b>60.0%</b> (charts.previousSoFar)',
+    );
+    // A settled bucket reads without a note.
+    expect(
+      tooltip.formatter([
+        { seriesIndex: 0, dataIndex: 0, seriesName: 'A', marker: '', value: 0.9 },
+      ]),
+    ).toBe('19/11<br/>A: <b>90.0%</b>');
+  });
+
+  it('shows the running point even where a long period hides the others', () => {
+    const data = history();
+    const many = Array.from({ length: 40 }, (_, index) => ({
+      from: `2026-${index < 30 ? '10' : '11'}-${String((index % 30) + 1).padStart(2, '0')}`,
+      to: `2026-${index < 30 ? '10' : '11'}-${String((index % 30) + 1).padStart(2, '0')}`,
+      partial: index === 39,
+    }));
+    data.buckets = many;
+    data.previousBuckets = many;
+    data.series = [{ vehicleId: 1, name: 'AGV 01' }];
+    const values = Array.from({ length: 40 }, () => 0.9);
+    data.kpis = kpiGrid([line(...values)]);
+    data.previous = kpiGrid([line(...values)]);
+    const { option } = historyChart(data, 'availability', testContext());
+    const first = (
+      option as { series: Array<{ showSymbol: boolean; symbolSize?: number; data: unknown[] }> }
+    ).series[0];
+    expect(first?.showSymbol).toBe(true);
+    expect(first?.symbolSize).toBe(0);
+    expect(first?.data[39]).toMatchObject({ partial: true, symbolSize: 9 });
+    expect(first?.data[38]).toBe(0.9);
   });
 
   it('labels the combined series', () => {

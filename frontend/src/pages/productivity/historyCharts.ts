@@ -10,6 +10,7 @@ import {
   type ValueFormat,
 } from '../../components/charts';
 import { formatIsoDate, formatShare, localeFor } from '../../lib/format';
+import { escapeHtml } from '../failures/matrixCharts';
 import { type ProductivityKpiKey, productivityKpi } from './kpis';
 
 /** ISO 8601 week number of a date (weeks start on Monday; week 1 holds the first Thursday). */
@@ -64,9 +65,42 @@ export function historyIsEmpty(data: ProductivityHistory): boolean {
   );
 }
 
+/** A running bucket's point: hollow and lighter, its value "so far". */
+export interface PartialPoint {
+  value: number | null;
+  partial: true;
+  symbol: 'emptyCircle';
+  symbolSize: number;
+  itemStyle: { opacity: number };
+}
+
+/** The buckets' values, each running (partial) one as a `PartialPoint`. */
+export function lineData(
+  values: ReadonlyArray<number | null>,
+  buckets: ReadonlyArray<{ partial?: boolean }>,
+): Array<number | null | PartialPoint> {
+  return values.map((value, index) =>
+    buckets[index]?.partial
+      ? { value, partial: true, symbol: 'emptyCircle', symbolSize: 9, itemStyle: { opacity: 0.55 } }
+      : value,
+  );
+}
+
+/** A tooltip parameter of an axis tooltip (only what the history's tooltip reads). */
+interface AxisParam {
+  seriesIndex?: number;
+  dataIndex?: number;
+  seriesName?: string;
+  marker?: unknown;
+  value?: unknown;
+  axisValueLabel?: string;
+}
+
 /**
  * One KPI over the buckets: a solid line per vehicle (or the combined one) and the previous
- * period dashed in the same colour, aligned by bucket index.
+ * period dashed in the same colour, aligned by bucket index. Only the buckets the answer
+ * holds are drawn (none in the future); a running bucket is a hollow, lighter point that
+ * the tooltip and the table call "so far" (its previous-period twin "to the same time").
  */
 export function historyChart(
   data: ProductivityHistory,
@@ -82,6 +116,16 @@ export function historyChart(
   const noData = t('charts.noValue');
   const previousLabel = t('charts.previousPeriod');
   const showSymbols = reference.length <= 31;
+  const soFar = t('charts.soFar');
+  const previousSoFar = t('charts.previousSoFar');
+  const hasPartial = reference.some((bucket) => bucket.partial);
+  const formatValue = (value: unknown) =>
+    formatKpiValue({
+      value: typeof value === 'number' ? value : null,
+      unit: kpi.unit,
+      language,
+      noData,
+    });
   const series = data.series.flatMap((line, index) => {
     const color = theme.palette[index % theme.palette.length];
     const name = seriesName(line.name, ctx);
@@ -89,8 +133,11 @@ export function historyChart(
       {
         name,
         type: 'line',
-        data: current[index] ?? [],
-        showSymbol: showSymbols,
+        data: lineData(current[index] ?? [], reference),
+        // A running bucket's hollow point shows even where a long period hides the symbols.
+        showSymbol: showSymbols || hasPartial,
+        // (the other points stay hidden there: size 0; the partial item sets its own size).
+        ...(showSymbols ? {} : { symbolSize: 0 }),
         connectNulls: false,
         itemStyle: { color },
         lineStyle: { color, width: 2 },
@@ -98,7 +145,7 @@ export function historyChart(
       {
         name: `${name} (${previousLabel})`,
         type: 'line',
-        data: before[index] ?? [],
+        data: lineData(before[index] ?? [], data.previousBuckets),
         showSymbol: false,
         connectNulls: false,
         itemStyle: { color, opacity: 0.6 },
@@ -110,13 +157,23 @@ export function historyChart(
     ...baseCartesian(theme),
     tooltip: {
       ...baseCartesian(theme).tooltip,
-      valueFormatter: (value: unknown) =>
-        formatKpiValue({
-          value: typeof value === 'number' ? value : null,
-          unit: kpi.unit,
-          language,
-          noData,
-        }),
+      formatter: (params: AxisParam | AxisParam[]) => {
+        const items = Array.isArray(params) ? params : [params];
+        const bucket = items[0]?.dataIndex ?? 0;
+        const header = `${escapeHtml(items[0]?.axisValueLabel ?? labels[bucket] ?? '')}${
+          reference[bucket]?.partial ? ` (${soFar})` : ''
+        }`;
+        const lines = items.map((item) => {
+          const previous = (item.seriesIndex ?? 0) % 2 === 1;
+          const partial = previous
+            ? data.previousBuckets[item.dataIndex ?? 0]?.partial
+            : reference[item.dataIndex ?? 0]?.partial;
+          const value = typeof item.value === 'object' && item.value !== null ? null : item.value;
+          const note = partial ? ` (${previous ? previousSoFar : soFar})` : '';
+          return `${typeof item.marker === 'string' ? item.marker : ''}${escapeHtml(item.seriesName ?? '')}: <b>${escapeHtml(formatValue(value))}</b>${escapeHtml(note)}`;
+        });
+        return [header, ...lines].join('<br/>');
+      },
     },
     grid: { ...baseCartesian(theme).grid, bottom: reference.length > 14 ? 48 : 8 },
     dataZoom:
@@ -141,6 +198,7 @@ export function historyChart(
   const columns: TableColumn[] = [
     { key: 'from', label: t('productivity.bucketFrom'), format: 'date' },
     { key: 'to', label: t('productivity.bucketTo'), format: 'date' },
+    { key: 'state', label: t('charts.bucketState'), format: 'text' },
     ...data.series.flatMap((line, index) => [
       { key: `s${index}`, label: seriesName(line.name, ctx), format, digits: 2 },
       {
@@ -154,6 +212,7 @@ export function historyChart(
   const rows = reference.map((range, bucket) => ({
     from: range.from,
     to: range.to,
+    state: range.partial ? soFar : t('charts.bucketComplete'),
     ...Object.fromEntries(
       data.series.flatMap((_, index) => [
         [`s${index}`, current[index]?.[bucket] ?? null],
