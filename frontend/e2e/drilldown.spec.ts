@@ -165,7 +165,7 @@ test("a workflow bar opens that workflow's orders", async ({ app, page }) => {
   await expect(page.getByTestId('drilldown-workflow')).toHaveAttribute('data-workflow', workflow);
 });
 
-test("a vehicle's time-in-state bar opens that vehicle's errors (table row and chart bar)", async ({
+test("a vehicle's time-in-state bar opens that vehicle's errors and orders (table row and chart bar)", async ({
   app,
   page,
 }) => {
@@ -186,6 +186,22 @@ test("a vehicle's time-in-state bar opens that vehicle's errors (table row and c
   if ((await page.getByTestId('error-history-empty').count()) === 0) {
     expect(new Set(await historyColumn(page, 0))).toEqual(new Set([name]));
   }
+
+  // Beside the filters, that vehicle's orders in the same period: its workflows, asked of
+  // the server for that vehicle alone.
+  const ordersLink = page.getByTestId('error-history-orders-link');
+  await expect(ordersLink).toHaveText(`Orders of ${name}`);
+  const workflowsCall = page.waitForRequest(
+    (request) => new URL(request.url()).pathname === '/v2/Analytics/Workflows',
+  );
+  await ordersLink.click();
+  await expectRoute(page, /^\/processes\/workflows\?/);
+  expectSamePeriod(page);
+  expect(routeParams(page).get('vehicles')).toBe(String(vehicle?.id));
+  expect(new URL((await workflowsCall).url()).searchParams.get('vehicles')).toBe(
+    String(vehicle?.id),
+  );
+  await expect(page.getByTestId('workflows-list')).toBeVisible();
 
   // The bar on the canvas: one vehicle, one bar across the chart's middle.
   await app.open(`/productivity/analysis?${view({ vehicles: String(vehicle?.id) })}`);

@@ -13,6 +13,7 @@ import {
   errorFilterFromUrl,
   heatmapCellTarget,
   heatmapTarget,
+  historyOrdersTarget,
   historyPointTarget,
   mapPointTarget,
   matrixCellTarget,
@@ -95,6 +96,29 @@ describe('drill-down targets', () => {
     const ordersAt = drillLocation(must(orders), VIEW);
     expect(ordersAt.pathname).toBe('/processes/workflows');
     expect(decodeView(ordersAt.search).vehicles).toEqual([3]);
+  });
+
+  it("leads from a vehicle's error history on to its orders in the same period", () => {
+    // The bar opens the history of vehicle 5 filtered to one error type; its orders link
+    // keeps the vehicle, period and shift but leaves the history's own filters behind.
+    const errorsAt = drillLocation(must(vehicleErrorsTarget(ENTRIES, { dataIndex: 1 })), VIEW);
+    const historyView = { ...VIEW, ...decodeView(errorsAt.search) };
+    const search = withErrorFilter(errorsAt.search, { errorType: 'bumperHit', level: 'FATAL' });
+    expect(errorFilterFromUrl(search)).toEqual({ errorType: 'bumperHit', level: 'FATAL' });
+    const ordersAt = drillLocation(historyOrdersTarget(), historyView);
+    expect(ordersAt).toEqual({
+      pathname: '/processes/workflows',
+      search: '?mode=week&from=2026-11-16&to=2026-11-22&vehicles=5&shift=early&combined=false',
+    });
+    // A relative period stays relative on the way.
+    const relative = drillLocation(historyOrdersTarget(), {
+      ...historyView,
+      relativeRange: 'thisWeekSoFar',
+    });
+    expect(decodeView(relative.search)).toMatchObject({
+      relativeRange: 'thisWeekSoFar',
+      vehicles: [5],
+    });
   });
 
   it('leads the combined bar to the errors of the whole selection', () => {

@@ -144,8 +144,10 @@ export function actionTarget(
 }
 
 /**
- * A vehicle's bar (time in state, reliability): that vehicle's errors in the period; the
- * combined bar (no vehicle) leads to the errors of the whole selection.
+ * A vehicle's bar (time in state, reliability): that vehicle's errors in the period, the
+ * error history showing beside its filters a link to the same vehicle's orders
+ * (`historyOrdersTarget`); the combined bar (no vehicle) leads to the errors of the whole
+ * selection.
  */
 export function vehicleErrorsTarget(
   entries: readonly { vehicleId: Id | null }[],
@@ -162,6 +164,16 @@ export function vehicleOrdersTarget(
 ): DrillTarget | null {
   const entry = itemAt(entries, element);
   return entry ? ordersTarget({ vehicleId: entry.vehicleId }) : null;
+}
+
+/**
+ * The orders beside an error history: the workflows and their orders of the same view
+ * (period, shift, the vehicle or vehicles the history shows), the history's own filters
+ * (error type, level) left behind, for they are no filters of orders. With it a vehicle's
+ * time-in-state bar leads to that vehicle's errors and orders in the period.
+ */
+export function historyOrdersTarget(): DrillTarget {
+  return ordersTarget();
 }
 
 /** A failure-matrix cell: the episodes of that error type on that vehicle. */

@@ -1,9 +1,9 @@
-import { Button, Group, Stack, Text } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { IconDownload, IconListDetails } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import {
   type ErrorEpisode,
   type ErrorFilter,
@@ -13,13 +13,14 @@ import {
 } from '../../api/analytics-failures';
 import { scopeKey } from '../../api/analytics-processes';
 import { useSiteTimeZone } from '../../components/charts/useChartContext';
+import { useDrillDown } from '../../components/drill/useDrillDown';
 import { useAnalysisFilters } from '../../components/filters/filtersContext';
 import { EmptyState } from '../../components/layout/EmptyState';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
-import { errorFilterFromUrl, withErrorFilter } from '../../lib/drillDown';
+import { errorFilterFromUrl, historyOrdersTarget, withErrorFilter } from '../../lib/drillDown';
 import { ErrorFilterControls } from './ErrorFilterControls';
 import { LevelBadge } from './LevelBadge';
 import { useErrorTypes } from './useErrorTypes';
@@ -43,6 +44,11 @@ export default function FailuresHistoryPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const urlFilter = errorFilterFromUrl(location.search);
+  // Beside the errors, the orders of the same vehicles in the same period (a vehicle's
+  // time-in-state bar leads here: its errors and, one click on, its orders).
+  const { locationOf } = useDrillDown();
+  const ordersLocation = locationOf(historyOrdersTarget());
+  const onlyVehicle = filters.vehicles.length === 1 ? filters.vehicles[0] : undefined;
   const [list, dispatch] = useReducer(
     reduceHistory,
     initialListState<HistoryFilters>({ ...NO_FILTERS, ...urlFilter }),
@@ -157,6 +163,22 @@ export default function FailuresHistoryPage() {
               errorTypes={errorTypes}
               onChange={changeFilter}
             />
+            {ordersLocation && (
+              <Anchor
+                component={Link}
+                to={ordersLocation}
+                size="sm"
+                pb={6}
+                data-testid="error-history-orders-link"
+              >
+                <Group gap={4} wrap="nowrap" component="span">
+                  <IconListDetails size={16} aria-hidden />
+                  {onlyVehicle
+                    ? t('failures.ordersOfVehicle', { name: onlyVehicle.name })
+                    : t('failures.ordersOfSelection')}
+                </Group>
+              </Anchor>
+            )}
           </Group>
           <Button
             component="a"
