@@ -264,7 +264,8 @@ export function bucketTarget(
 
 /**
  * A point of a productivity history chart: the analysis of that bucket. The series come in
- * pairs per line (this period, then the previous one dashed), so odd series are previous.
+ * pairs per line (this period, then the previous one dashed), so odd series are previous;
+ * the running buckets' segments follow the pairs in the same order and keep that rule.
  */
 export function historyPointTarget(
   history: {

@@ -48,7 +48,7 @@ export default function ProductivityHistoryPage() {
             </Text>
             {data.buckets.some((bucket) => bucket.partial) && (
               <Text size="sm" c="dimmed" data-testid="history-partial-hint">
-                {t('productivity.partialHollow')}
+                {t('productivity.partialDashed')}
               </Text>
             )}
           </Group>

@@ -84,10 +84,14 @@ describe('historyChart', () => {
     });
   });
 
-  it('draws only the buckets returned, the running one hollow and "so far"', () => {
+  it('draws only the buckets returned, the segment into the running one dashed, "so far"', () => {
     // Thursday 19th to Saturday 21st, seen on Friday: the answer holds no Saturday, and
     // Friday (and the previous period's Tuesday, cut at the same time) is still running.
     const data = history();
+    data.series = [
+      { vehicleId: 1, name: 'AGV <01>' },
+      { vehicleId: 2, name: 'AGV 02' },
+    ];
     data.buckets = [
       { from: '2026-11-19', to: '2026-11-19', partial: false },
       { from: '2026-11-20', to: '2026-11-20', partial: true },
@@ -100,77 +104,55 @@ describe('historyChart', () => {
     data.previous = kpiGrid([line(0.8, 0.6), line(0.6, 0.3)]);
     const { option, table } = historyChart(data, 'availability', testContext());
     const { series, xAxis, tooltip } = option as {
-      series: Array<LineSeries & { showSymbol: boolean }>;
+      series: LineSeries[];
       xAxis: { data: string[] };
       tooltip: { formatter: (params: unknown[]) => string };
     };
     expect(xAxis.data).toEqual(['19/11', '20/11']);
-    expect(series[0]?.data).toEqual([
+    // The pairs first (settled buckets only), then the running segments in the same order
+    // and under the same names: even indices this period, odd ones the previous period.
+    expect(series.map((s) => [s.name, s.lineStyle.type])).toEqual([
+      ['AGV <01>', undefined],
+      ['AGV <01> (charts.previousPeriod)', 'dashed'],
+      ['AGV 02', undefined],
+      ['AGV 02 (charts.previousPeriod)', 'dashed'],
+      ['AGV <01>', 'dashed'],
+      ['AGV <01> (charts.previousPeriod)', 'dotted'],
+      ['AGV 02', 'dashed'],
+      ['AGV 02 (charts.previousPeriod)', 'dotted'],
+    ]);
+    expect(series[0]?.data).toEqual([0.9, null]);
+    expect(series[4]?.data).toEqual([
       0.9,
-      {
-        value: 0.5,
-        partial: true,
-        symbol: 'emptyCircle',
-        symbolSize: 9,
-        itemStyle: { opacity: 0.55 },
-      },
+      { value: 0.5, partial: true, symbol: 'circle', symbolSize: 8, itemStyle: { opacity: 0.6 } },
     ]);
-    expect(series[1]?.data[1]).toMatchObject({ value: 0.6, partial: true });
-    expect(table.rows.map((row) => [row.from, row.state, row.s0])).toEqual([
-      ['2026-11-19', 'charts.bucketComplete', 0.9],
-      ['2026-11-20', 'charts.soFar', 0.5],
+    expect(series[5]?.data[1]).toMatchObject({ value: 0.6, partial: true });
+    expect(table.rows.map((row) => [row.from, row.state, row.s0, row.p0])).toEqual([
+      ['2026-11-19', 'charts.bucketComplete', 0.9, 0.8],
+      ['2026-11-20', 'charts.soFar', 0.5, 0.6],
     ]);
+    // Each line once, whether ECharts reports it from its pair or its running segment; a
+    // series hidden in the legend (AGV 02's) is not reported and not listed.
+    const strip = (html: string) => html.replace(/<span[^>]*><\/span>/g, '');
     const text = tooltip.formatter([
-      {
-        seriesIndex: 0,
-        dataIndex: 1,
-        seriesName: 'AGV <01>',
-        marker: '',
-        value: 0.5,
-        axisValueLabel: '20/11',
-      },
-      {
-        seriesIndex: 1,
-        dataIndex: 1,
-        seriesName: 'AGV <01> (prev)',
-        marker: '',
-        value: 0.6,
-        axisValueLabel: '20/11',
-      },
+      { seriesIndex: 0, dataIndex: 1 },
+      { seriesIndex: 1, dataIndex: 1 },
+      { seriesIndex: 4, dataIndex: 1 },
+      { seriesIndex: 5, dataIndex: 1 },
     ]);
-    expect(text).toBe(
+    expect(strip(text)).toBe(
       '20/11 (charts.soFar)<br/>AGV &lt;01&gt;: <b>50.0%</b> (charts.soFar)' +
-        '<br/>AGV &lt;01&gt; (prev): <b>60.0%</b> (charts.previousSoFar)',
+        '<br/>AGV &lt;01&gt; (charts.previousPeriod): <b>60.0%</b> (charts.previousSoFar)',
     );
     // A settled bucket reads without a note.
-    expect(
-      tooltip.formatter([
-        { seriesIndex: 0, dataIndex: 0, seriesName: 'A', marker: '', value: 0.9 },
-      ]),
-    ).toBe('19/11<br/>A: <b>90.0%</b>');
+    expect(strip(tooltip.formatter([{ seriesIndex: 2, dataIndex: 0 }]))).toBe(
+      '19/11<br/>AGV 02: <b>70.0%</b>',
+    );
   });
 
-  it('shows the running point even where a long period hides the others', () => {
-    const data = history();
-    const many = Array.from({ length: 40 }, (_, index) => ({
-      from: `2026-${index < 30 ? '10' : '11'}-${String((index % 30) + 1).padStart(2, '0')}`,
-      to: `2026-${index < 30 ? '10' : '11'}-${String((index % 30) + 1).padStart(2, '0')}`,
-      partial: index === 39,
-    }));
-    data.buckets = many;
-    data.previousBuckets = many;
-    data.series = [{ vehicleId: 1, name: 'AGV 01' }];
-    const values = Array.from({ length: 40 }, () => 0.9);
-    data.kpis = kpiGrid([line(...values)]);
-    data.previous = kpiGrid([line(...values)]);
-    const { option } = historyChart(data, 'availability', testContext());
-    const first = (
-      option as { series: Array<{ showSymbol: boolean; symbolSize?: number; data: unknown[] }> }
-    ).series[0];
-    expect(first?.showSymbol).toBe(true);
-    expect(first?.symbolSize).toBe(0);
-    expect(first?.data[39]).toMatchObject({ partial: true, symbolSize: 9 });
-    expect(first?.data[38]).toBe(0.9);
+  it('draws no running segments when every bucket is complete', () => {
+    const { option } = historyChart(history(), 'availability', testContext());
+    expect((option as { series: LineSeries[] }).series).toHaveLength(4);
   });
 
   it('labels the combined series', () => {

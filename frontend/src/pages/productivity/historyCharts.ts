@@ -65,42 +65,59 @@ export function historyIsEmpty(data: ProductivityHistory): boolean {
   );
 }
 
-/** A running bucket's point: hollow and lighter, its value "so far". */
+/** A running bucket's point: a lighter dot at the end of the dashed segment, "so far". */
 export interface PartialPoint {
   value: number | null;
   partial: true;
-  symbol: 'emptyCircle';
+  symbol: 'circle';
   symbolSize: number;
   itemStyle: { opacity: number };
 }
 
-/** The buckets' values, each running (partial) one as a `PartialPoint`. */
-export function lineData(
+/**
+ * A line split at its running buckets: `settled` without them (drawn as before), `running`
+ * only the segment into each one, from the bucket before, ending in a `PartialPoint`.
+ */
+export function splitRunning(
   values: ReadonlyArray<number | null>,
   buckets: ReadonlyArray<{ partial?: boolean }>,
-): Array<number | null | PartialPoint> {
-  return values.map((value, index) =>
-    buckets[index]?.partial
-      ? { value, partial: true, symbol: 'emptyCircle', symbolSize: 9, itemStyle: { opacity: 0.55 } }
-      : value,
-  );
+): { settled: Array<number | null>; running: Array<number | null | PartialPoint> } {
+  return {
+    settled: values.map((value, index) => (buckets[index]?.partial ? null : value)),
+    running: values.map((value, index) => {
+      if (buckets[index]?.partial) {
+        return {
+          value,
+          partial: true,
+          symbol: 'circle',
+          symbolSize: 8,
+          itemStyle: { opacity: 0.6 },
+        };
+      }
+      return buckets[index + 1]?.partial ? value : null;
+    }),
+  };
 }
 
 /** A tooltip parameter of an axis tooltip (only what the history's tooltip reads). */
 interface AxisParam {
   seriesIndex?: number;
   dataIndex?: number;
-  seriesName?: string;
-  marker?: unknown;
-  value?: unknown;
-  axisValueLabel?: string;
+}
+
+/** The colour dot before a tooltip line, as ECharts draws it. */
+function tooltipDot(color: string, opacity: number): string {
+  return `<span style="display:inline-block;margin-right:4px;border-radius:10px;width:10px;height:10px;background-color:${color};opacity:${opacity}"></span>`;
 }
 
 /**
  * One KPI over the buckets: a solid line per vehicle (or the combined one) and the previous
  * period dashed in the same colour, aligned by bucket index. Only the buckets the answer
- * holds are drawn (none in the future); a running bucket is a hollow, lighter point that
- * the tooltip and the table call "so far" (its previous-period twin "to the same time").
+ * holds are drawn (none in the future). A running bucket is set apart: the segment into it
+ * dashed (dotted for the previous period) ending in a lighter dot, "so far" in the tooltip
+ * and the table (its previous-period twin, cut at the same time: "to the same time"). The
+ * running segments are series of their own after the pairs, in the same order and under the
+ * same names (one legend entry; series index parity still tells the previous period).
  */
 export function historyChart(
   data: ProductivityHistory,
@@ -118,61 +135,93 @@ export function historyChart(
   const showSymbols = reference.length <= 31;
   const soFar = t('charts.soFar');
   const previousSoFar = t('charts.previousSoFar');
-  const hasPartial = reference.some((bucket) => bucket.partial);
-  const formatValue = (value: unknown) =>
-    formatKpiValue({
-      value: typeof value === 'number' ? value : null,
-      unit: kpi.unit,
-      language,
-      noData,
-    });
-  const series = data.series.flatMap((line, index) => {
-    const color = theme.palette[index % theme.palette.length];
-    const name = seriesName(line.name, ctx);
-    return [
-      {
-        name,
-        type: 'line',
-        data: lineData(current[index] ?? [], reference),
-        // A running bucket's hollow point shows even where a long period hides the symbols.
-        showSymbol: showSymbols || hasPartial,
-        // (the other points stay hidden there: size 0; the partial item sets its own size).
-        ...(showSymbols ? {} : { symbolSize: 0 }),
-        connectNulls: false,
-        itemStyle: { color },
-        lineStyle: { color, width: 2 },
-      },
-      {
-        name: `${name} (${previousLabel})`,
-        type: 'line',
-        data: lineData(before[index] ?? [], data.previousBuckets),
-        showSymbol: false,
-        connectNulls: false,
-        itemStyle: { color, opacity: 0.6 },
-        lineStyle: { color, width: 1.5, type: 'dashed', opacity: 0.7 },
-      },
-    ];
-  });
+  const running =
+    reference.some((bucket) => bucket.partial) ||
+    data.previousBuckets.some((bucket) => bucket.partial);
+  const lines = data.series.map((line, index) => ({
+    color: theme.palette[index % theme.palette.length] ?? theme.text,
+    name: seriesName(line.name, ctx),
+    current: splitRunning(current[index] ?? [], reference),
+    previous: splitRunning(before[index] ?? [], data.previousBuckets),
+  }));
+  const pairs = lines.flatMap(({ color, name, current: now, previous }) => [
+    {
+      name,
+      type: 'line',
+      data: now.settled,
+      showSymbol: showSymbols,
+      connectNulls: false,
+      itemStyle: { color },
+      lineStyle: { color, width: 2 },
+    },
+    {
+      name: `${name} (${previousLabel})`,
+      type: 'line',
+      data: previous.settled,
+      showSymbol: false,
+      connectNulls: false,
+      itemStyle: { color, opacity: 0.6 },
+      lineStyle: { color, width: 1.5, type: 'dashed', opacity: 0.7 },
+    },
+  ]);
+  // Only the running point has a size: the segment's start is a point of the settled line.
+  const runningSegments = running
+    ? lines.flatMap(({ color, name, current: now, previous }) => [
+        {
+          name,
+          type: 'line',
+          data: now.running,
+          showSymbol: true,
+          symbolSize: 0,
+          connectNulls: false,
+          itemStyle: { color },
+          lineStyle: { color, width: 2, type: 'dashed', opacity: 0.8 },
+        },
+        {
+          name: `${name} (${previousLabel})`,
+          type: 'line',
+          data: previous.running,
+          showSymbol: true,
+          symbolSize: 0,
+          connectNulls: false,
+          itemStyle: { color, opacity: 0.6 },
+          lineStyle: { color, width: 1.5, type: 'dotted', opacity: 0.7 },
+        },
+      ])
+    : [];
+  const series = [...pairs, ...runningSegments];
+  const pairCount = Math.max(pairs.length, 1);
   const option = {
     ...baseCartesian(theme),
     tooltip: {
       ...baseCartesian(theme).tooltip,
+      // Read from the data, not from the series: a running bucket's value lies on its own
+      // series, and each line reads once with its note.
       formatter: (params: AxisParam | AxisParam[]) => {
         const items = Array.isArray(params) ? params : [params];
         const bucket = items[0]?.dataIndex ?? 0;
-        const header = `${escapeHtml(items[0]?.axisValueLabel ?? labels[bucket] ?? '')}${
-          reference[bucket]?.partial ? ` (${soFar})` : ''
+        const shown = new Set(items.map((item) => (item.seriesIndex ?? 0) % pairCount));
+        const header = `${escapeHtml(labels[bucket] ?? '')}${
+          reference[bucket]?.partial ? ` (${escapeHtml(soFar)})` : ''
         }`;
-        const lines = items.map((item) => {
-          const previous = (item.seriesIndex ?? 0) % 2 === 1;
-          const partial = previous
-            ? data.previousBuckets[item.dataIndex ?? 0]?.partial
-            : reference[item.dataIndex ?? 0]?.partial;
-          const value = typeof item.value === 'object' && item.value !== null ? null : item.value;
-          const note = partial ? ` (${previous ? previousSoFar : soFar})` : '';
-          return `${typeof item.marker === 'string' ? item.marker : ''}${escapeHtml(item.seriesName ?? '')}: <b>${escapeHtml(formatValue(value))}</b>${escapeHtml(note)}`;
-        });
-        return [header, ...lines].join('<br/>');
+        const rows = lines.flatMap((line, index) =>
+          [false, true]
+            .filter((previous) => shown.has(2 * index + (previous ? 1 : 0)))
+            .map((previous) => {
+              const values = previous ? before : current;
+              const partial = (previous ? data.previousBuckets : reference)[bucket]?.partial;
+              const name = previous ? `${line.name} (${previousLabel})` : line.name;
+              const note = partial ? ` (${previous ? previousSoFar : soFar})` : '';
+              const value = formatKpiValue({
+                value: values[index]?.[bucket] ?? null,
+                unit: kpi.unit,
+                language,
+                noData,
+              });
+              return `${tooltipDot(line.color, previous ? 0.6 : 1)}${escapeHtml(name)}: <b>${escapeHtml(value)}</b>${escapeHtml(note)}`;
+            }),
+        );
+        return [header, ...rows].join('<br/>');
       },
     },
     grid: { ...baseCartesian(theme).grid, bottom: reference.length > 14 ? 48 : 8 },
