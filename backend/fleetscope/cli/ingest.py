@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from fleetscope.appstore.db import engine_for, make_session_factory, migrate_engine
+from fleetscope.cli.progress import Step, progress_report
 from fleetscope.cli.store import cli_store, fail
 from fleetscope.ingest.tokens import find_site
 from fleetscope.settings import get_settings
 
 if TYPE_CHECKING:
-    from fleetscope.ingest.batch import ImportResult
+    from fleetscope.ingest.batch import ImportResult, RebuildResult
     from fleetscope.ingest.pipeline import IngestPipeline
 
 # The pipeline (decoding, derivation, DuckDB) is imported when a command runs, so the rest
@@ -46,10 +47,6 @@ def offline_pipeline() -> Iterator["IngestPipeline"]:
         engine.dispose()
 
 
-def _progress(result: "ImportResult") -> None:
-    typer.echo(f"  {result.lines:>10,} lines  {result.per_second:>9,.0f} msg/s", err=True)
-
-
 def import_command(
     file: Annotated[
         Path, typer.Argument(exists=True, dir_okay=False, help="NDJSON or NDJSON.gz file.")
@@ -71,10 +68,14 @@ def import_command(
     if site is not None:
         with cli_store() as session:
             site_id = find_site(session, reference=site).id
-    with offline_pipeline() as pipeline:
-        result = import_file(
-            pipeline, file, site_id=site_id, batch_size=batch_size, progress=_progress
-        )
+    size = file.stat().st_size
+    with offline_pipeline() as pipeline, progress_report("import") as report:
+
+        def show(so_far: "ImportResult", bytes_read: int) -> None:
+            step = Step(done=bytes_read, total=size, messages=so_far.lines, unit="bytes")
+            report.update(step)
+
+        result = import_file(pipeline, file, site_id=site_id, batch_size=batch_size, progress=show)
     for line, reason in result.rejected[:_SHOWN_REJECTIONS]:
         typer.echo(f"line {line}: {reason}", err=True)
     if len(result.rejected) > _SHOWN_REJECTIONS:
@@ -90,8 +91,16 @@ def rebuild_command() -> None:
     """Recreate every fact, rollup and snapshot from the stored raw messages."""
     from fleetscope.ingest.batch import rebuild
 
-    with offline_pipeline() as pipeline:
-        result = rebuild(pipeline)
+    with offline_pipeline() as pipeline, progress_report("rebuild") as report:
+        total = pipeline.store.raw_frame_count()
+
+        def show(so_far: "RebuildResult") -> None:
+            report.update(
+                Step(done=so_far.frames, total=total, messages=so_far.frames, unit="frames")
+            )
+
+        report.update(Step(done=0, total=total, messages=0, unit="frames"))
+        result = rebuild(pipeline, progress=show)
     typer.echo(
         f"replayed {result.frames} raw frames in {result.seconds:.1f} s"
         + (f" ({result.skipped} skipped, see the log)" if result.skipped else "")

@@ -1,6 +1,6 @@
 """Backfill: the demo fleet's history through the real ingestion pipeline."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from fleetscope.appstore.db import engine_for, make_session_factory
@@ -16,11 +16,17 @@ from fleetscope.settings import Settings
 BACKFILL_BATCH_SIZE = 50_000
 
 
-def backfill(*, settings: Settings, messages: Iterable[tuple[str, bytes]]) -> ImportResult:
+def backfill(
+    *,
+    settings: Settings,
+    messages: Iterable[tuple[str, bytes]],
+    progress: Callable[[ImportResult], None] | None = None,
+) -> ImportResult:
     """Ingest ``messages`` as ``fleetscope import`` would; the server must not be running.
 
     The demo fleet's history (``DemoHistory``) is shared: the fleet process ingests some
-    vehicles into a partition store, absorbed here once both are done.
+    vehicles into a partition store, absorbed here once both are done. ``progress`` gets
+    this process's result so far after each batch.
     """
     facts_path = settings.resolved_facts_path()
     partition = facts_path.with_name(f"{facts_path.stem}.fleet-share.duckdb")
@@ -31,10 +37,14 @@ def backfill(*, settings: Settings, messages: Iterable[tuple[str, bytes]]) -> Im
                 settings, session_factory=make_session_factory(engine), store=store
             )
             if not isinstance(messages, DemoHistory):
-                return ingest_messages(pipeline, messages, batch_size=BACKFILL_BATCH_SIZE)
+                return ingest_messages(
+                    pipeline, messages, batch_size=BACKFILL_BATCH_SIZE, progress=progress
+                )
             _remove(partition)
             messages.share(settings=settings, path=partition)
-            result = ingest_messages(pipeline, messages, batch_size=BACKFILL_BATCH_SIZE)
+            result = ingest_messages(
+                pipeline, messages, batch_size=BACKFILL_BATCH_SIZE, progress=progress
+            )
             shared = messages.shared_result()
             if shared is not None:
                 absorb_partition(store, path=partition)

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from multiprocessing.queues import Queue
 from pathlib import Path
@@ -51,7 +52,7 @@ class FleetPlan:
 
 def demo_messages(*, days: int, split_at: datetime) -> Iterator[TimedMessage]:
     """Both demo sites' fleets from ``days`` before ``split_at`` (whole minutes) on."""
-    start = (split_at - timedelta(days=days)).replace(second=0, microsecond=0)
+    start = history_start(days=days, split_at=split_at)
     simulations = [
         simulate(
             default_scenario(
@@ -90,8 +91,36 @@ def shared_serials() -> frozenset[str]:
     return frozenset(serials[::SHARE_EVERY])
 
 
+def history_start(*, days: int, split_at: datetime) -> datetime:
+    """The first instant of the history (whole minutes)."""
+    return (split_at - timedelta(days=days)).replace(second=0, microsecond=0)
+
+
+class FleetProgress:
+    """Counters the fleet process writes and the backfill reads for its progress bar: how far
+    the history has been generated (simulated time) and how many messages of its share the
+    fleet process has ingested. Shared memory, so reading never waits for the fleet."""
+
+    def __init__(self, context: BaseContext, plan: FleetPlan) -> None:
+        self.reached_ms = context.Value("q", 0, lock=False)
+        self.shared_messages = context.Value("q", 0, lock=False)
+        self._start_ms = history_start(days=plan.days, split_at=plan.split_at).timestamp() * 1000
+        self._split_ms = plan.split_at.timestamp() * 1000
+
+    def fraction(self) -> float:
+        """The share of the history's time span generated so far (0 to 1)."""
+        span = self._split_ms - self._start_ms
+        if span <= 0:
+            return 1.0
+        reached = float(self.reached_ms.value)
+        return min(max((reached - self._start_ms) / span, 0.0), 1.0)
+
+
 def _run_fleet(
-    plan: FleetPlan, history: "Queue[Batch]", control: "Queue[FleetShare | None]"
+    plan: FleetPlan,
+    history: "Queue[Batch]",
+    control: "Queue[FleetShare | None]",
+    progress: FleetProgress,
 ) -> None:
     split_ms = round(plan.split_at.timestamp() * 1000)
     # The parent says first whether this process ingests a share (and where to).
@@ -113,8 +142,15 @@ def _run_fleet(
             if len(batch) >= _BATCH:
                 history.put(batch)
                 batch = []
+                progress.reached_ms.value = message[0]
+                if own is not None:
+                    progress.shared_messages.value = own.result.lines
         history.put(batch)
-        history.put(own.finish() if own is not None else ShareDone(result=None))
+        done = own.finish() if own is not None else ShareDone(result=None)
+        progress.reached_ms.value = split_ms
+        if done.result is not None:
+            progress.shared_messages.value = done.result.lines
+        history.put(done)
     except Exception as err:  # the parent must not wait forever: it raises this
         history.put(ShareDone(result=None, error=f"{type(err).__name__}: {err}"))
         raise
@@ -178,9 +214,10 @@ class DemoFleet:
         context = multiprocessing.get_context("spawn")
         self._queue: Queue[Batch] = context.Queue(maxsize=8)
         self.control: Queue[FleetShare | None] = context.Queue()
+        self.progress = FleetProgress(context, plan)
         self._process: BaseProcess = context.Process(
             target=_run_fleet,
-            args=(plan, self._queue, self.control),
+            args=(plan, self._queue, self.control, self.progress),
             name="demo-fleet",
             daemon=True,
         )

@@ -17,10 +17,12 @@ from pathlib import Path
 import typer
 
 from fleetscope.appstore.db import migrate, store_session
+from fleetscope.cli.progress import Step, progress_report
 from fleetscope.cli.serve import run_server
 from fleetscope.demo.backfill import backfill
-from fleetscope.demo.fleet import DemoFleet, FleetPlan, now_utc
+from fleetscope.demo.fleet import DemoFleet, FleetPlan, FleetProgress, now_utc
 from fleetscope.demo.seed import DEMO_LOGINS, seed_demo
+from fleetscope.ingest.batch import ImportResult
 from fleetscope.ingest.broker import PrivateMosquitto
 from fleetscope.settings import Settings
 
@@ -63,6 +65,27 @@ def _stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
 
+def backfill_step(*, ingested: int, fleet: FleetProgress) -> Step:
+    """Where the backfill is: messages ingested here and by the fleet process; the total is
+    extrapolated from the share of the history's time span generated so far."""
+    done = ingested + int(fleet.shared_messages.value)
+    fraction = fleet.fraction()
+    total = max(round(done / fraction), done) if fraction > 0 else None
+    return Step(done=done, total=total, messages=done, estimated=True)
+
+
+def _backfill_with_progress(*, settings: Settings, fleet: DemoFleet) -> ImportResult:
+    with progress_report("backfill") as report:
+
+        def show(so_far: ImportResult) -> None:
+            report.update(backfill_step(ingested=so_far.lines, fleet=fleet.progress))
+
+        result = backfill(settings=settings, messages=fleet.history(), progress=show)
+        # The result counts the fleet process's share too: the real total at last.
+        report.finish(Step(done=result.lines, total=result.lines, messages=result.lines))
+    return result
+
+
 def run_demo(*, settings: Settings, options: DemoOptions) -> None:
     _stop_on_sigterm()
     reset_demo_folder(settings.data_dir)
@@ -86,7 +109,7 @@ def run_demo(*, settings: Settings, options: DemoOptions) -> None:
         fleet.start()
         typer.echo(f"Backfilling {options.days} days of the demo fleet through the ingestion...")
         started = time.perf_counter()
-        result = backfill(settings=settings, messages=fleet.history())
+        result = _backfill_with_progress(settings=settings, fleet=fleet)
         typer.echo(
             f"Backfill: {result.accepted:,} messages in {time.perf_counter() - started:.1f} s "
             f"({len(result.rejected)} rejected, {result.duplicates} duplicates)"

@@ -330,6 +330,15 @@ class FactStore:
             rows = self._connection.execute("SELECT vehicle_id FROM deriver_snapshots").fetchall()
         return [int(row[0]) for row in rows]
 
+    def raw_frame_count(self) -> int:
+        """How many raw frames the store holds (what ``iter_raw_frames`` yields)."""
+        cursor = self.cursor()
+        try:
+            row = cursor.execute("SELECT coalesce(sum(frame_count), 0) FROM raw_chunks").fetchone()
+        finally:
+            cursor.close()
+        return int(row[0]) if row is not None else 0
+
     def iter_raw_frames(self) -> Iterator[rawlog.RawFrame]:
         """Every raw frame in arrival order (chunk by chunk, so memory stays bounded)."""
         cursor = self.cursor()

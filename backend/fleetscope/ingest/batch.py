@@ -73,11 +73,18 @@ def bulk_collection() -> Iterator[None]:
         gc.unfreeze()
 
 
-def open_ndjson(path: Path) -> IO[bytes]:
-    """The file's lines as bytes; gzip is recognised by its magic number, not the name."""
-    with path.open("rb") as probe:
-        compressed = probe.read(2) == _GZIP_MAGIC
-    return cast(IO[bytes], gzip.open(path, "rb")) if compressed else path.open("rb")
+@contextmanager
+def open_ndjson(path: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
+    """The file's lines as bytes (gzip is recognised by its magic number, not the name) and
+    the file under them, whose position is the bytes read so far (compressed for gzip)."""
+    with path.open("rb") as raw:
+        compressed = raw.read(2) == _GZIP_MAGIC
+        raw.seek(0)
+        if not compressed:
+            yield raw, raw
+            return
+        with gzip.GzipFile(fileobj=raw, mode="rb") as lines:
+            yield cast(IO[bytes], lines), raw
 
 
 def ingest_lines(
@@ -150,11 +157,14 @@ def import_file(
     *,
     site_id: int | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
-    progress: Callable[[ImportResult], None] | None = None,
+    progress: Callable[[ImportResult, int], None] | None = None,
 ) -> ImportResult:
-    with open_ndjson(path) as stream:
+    """Import an NDJSON (or NDJSON.gz) file; ``progress`` gets the result so far and the
+    bytes of the file read so far after each batch."""
+    with open_ndjson(path) as (stream, raw):
+        on_batch = None if progress is None else (lambda result: progress(result, raw.tell()))
         return ingest_lines(
-            pipeline, stream, site_id=site_id, batch_size=batch_size, progress=progress
+            pipeline, stream, site_id=site_id, batch_size=batch_size, progress=on_batch
         )
 
 
@@ -163,8 +173,16 @@ def _chunks(frames: Iterator[RawFrame], size: int) -> Iterator[list[RawFrame]]:
         yield chunk
 
 
-def rebuild(pipeline: IngestPipeline, *, batch_size: int = 20_000) -> RebuildResult:
-    """Drop every fact, rollup and snapshot and replay the raw log through fresh derivers."""
+def rebuild(
+    pipeline: IngestPipeline,
+    *,
+    batch_size: int = 20_000,
+    progress: Callable[[RebuildResult], None] | None = None,
+) -> RebuildResult:
+    """Drop every fact, rollup and snapshot and replay the raw log through fresh derivers.
+
+    ``progress`` gets the result so far after each batch (of ``raw_frame_count`` frames).
+    """
     result = RebuildResult()
     started = time.perf_counter()
     pipeline.store.reset_derived()
@@ -173,5 +191,8 @@ def rebuild(pipeline: IngestPipeline, *, batch_size: int = 20_000) -> RebuildRes
         for chunk in _chunks(pipeline.store.iter_raw_frames(), batch_size):
             result.skipped += pipeline.replay(chunk)
             result.frames += len(chunk)
+            if progress is not None:
+                result.seconds = time.perf_counter() - started
+                progress(result)
     result.seconds = time.perf_counter() - started
     return result

@@ -56,5 +56,10 @@ def test_a_shared_demo_backfill_equals_one_process_alone(tmp_path: Path) -> None
     expected = backfill(settings=alone, messages=history)
 
     assert result.accepted == expected.accepted == len(history)
-    assert any(topic.split("/")[3] in shared_serials() for topic, _ in history)
+    shared_count = sum(topic.split("/")[3] in shared_serials() for topic, _ in history)
+    assert shared_count > 0
+    # The progress counters the fleet process wrote for the backfill's bar: all of the
+    # history's time span generated, its whole share ingested.
+    assert fleet.progress.fraction() == 1.0
+    assert fleet.progress.shared_messages.value == shared_count
     assert _comparable(shared) == _comparable(alone)
