@@ -234,6 +234,18 @@ test('a dashboard tile opens the page it summarises, by pointer and by keyboard'
   expectSamePeriod(page);
   expect(routeParams(page).has('errorType')).toBe(false);
 
+  // The sparkline lies above the tile's link: hovering reads its buckets (today's still
+  // running, "so far"), a click on it opens the same page.
+  await page.goBack();
+  const spark = errors.getByTestId('sparkline');
+  const box = await spark.boundingBox();
+  expect(box).not.toBeNull();
+  await spark.hover({ position: { x: (box?.width ?? 1) - 2, y: (box?.height ?? 1) / 2 } });
+  await expect(page.getByText(/\(so far\): \d/)).toBeVisible();
+  await spark.click();
+  await expectRoute(page, /^\/failures\/history\?/);
+  expectSamePeriod(page);
+
   await page.goBack();
   const mtbf = page.getByRole('link', { name: /MTBF.*\(opens Failure analysis\)/ });
   await expect(mtbf).toBeVisible();

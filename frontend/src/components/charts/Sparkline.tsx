@@ -13,11 +13,18 @@ export function Sparkline({
   model,
   height = 48,
   ariaLabel,
+  onOpen,
 }: {
   model: SparklineModel;
   height?: number;
   /** Read by screen readers instead of the drawing. */
   ariaLabel: string;
+  /**
+   * What a click opens, in a tile whose link covers it: the line then lies above that link
+   * (else hovering could not read its buckets, "so far" included) and opens the same page.
+   * Pointer only; the tile's link is the keyboard's way.
+   */
+  onOpen?: () => void;
 }) {
   const [active, setActive] = useState<number | null>(null);
   const geometry = useMemo(
@@ -34,6 +41,7 @@ export function Sparkline({
     active === null ? '' : `${model.labels[active] ?? ''}: ${model.texts[active] ?? ''}`;
   return (
     <Tooltip.Floating label={label} disabled={active === null} fz="xs">
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: a pointer shortcut to the tile's own link, which is the keyboard's way */}
       <svg
         role="img"
         aria-label={ariaLabel}
@@ -42,7 +50,12 @@ export function Sparkline({
         preserveAspectRatio="none"
         width="100%"
         height={height}
-        style={{ display: 'block', overflow: 'visible' }}
+        style={{
+          display: 'block',
+          overflow: 'visible',
+          ...(onOpen ? { position: 'relative', zIndex: 1, cursor: 'pointer' } : {}),
+        }}
+        onClick={onOpen}
         onPointerMove={onPointerMove}
         onPointerLeave={() => setActive(null)}
       >

@@ -11,6 +11,7 @@ import {
   saveDashboardLayout,
 } from '../../api/analytics';
 import { KpiTile, Sparkline, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { useDrillDown } from '../../components/drill/useDrillDown';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { dashboardTileTarget } from '../../lib/drillDown';
 import { EditableWidget } from './DashboardWidgets';
@@ -37,6 +38,14 @@ export default function DashboardPage() {
   const savedLayout = useQuery({ queryKey: ['dashboardLayout'], queryFn: loadDashboardLayout });
   const [layout, setLayout] = useState<KpiWidget[] | null>(null);
   const [editing, setEditing] = useState(false);
+  const { open } = useDrillDown();
+  // A sparkline lies above its tile's link (to be hovered): its click opens the same page.
+  const openTile = (tile: string) => {
+    const target = dashboardTileTarget(tile);
+    if (target) {
+      open(target);
+    }
+  };
   const save = useMutation({ mutationFn: saveDashboardLayout });
   const queryClient = useQueryClient();
 
@@ -191,6 +200,7 @@ export default function DashboardPage() {
                                 model={model.sparkline}
                                 height={48}
                                 ariaLabel={t('dashboard.sparkline', { name: label })}
+                                onOpen={editing ? undefined : () => openTile(widget.tile)}
                               />
                             ) : null
                           }
