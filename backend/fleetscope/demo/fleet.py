@@ -98,11 +98,12 @@ def history_start(*, days: int, split_at: datetime) -> datetime:
 
 class FleetProgress:
     """Counters the fleet process writes and the backfill reads for its progress bar: how far
-    the history has been generated (simulated time) and how many messages of its share the
-    fleet process has ingested. Shared memory, so reading never waits for the fleet."""
+    the history has been generated (simulated time and messages) and how many messages of
+    its share the fleet process has ingested. Shared memory: reading never waits."""
 
     def __init__(self, context: BaseContext, plan: FleetPlan) -> None:
         self.reached_ms = context.Value("q", 0, lock=False)
+        self.generated = context.Value("q", 0, lock=False)
         self.shared_messages = context.Value("q", 0, lock=False)
         self._start_ms = history_start(days=plan.days, split_at=plan.split_at).timestamp() * 1000
         self._split_ms = plan.split_at.timestamp() * 1000
@@ -130,7 +131,7 @@ def _run_fleet(
     batch: list[tuple[str, bytes]] = []
     first_live: TimedMessage | None = None
     try:
-        for message in messages:
+        for generated, message in enumerate(messages):
             if message[0] >= split_ms:
                 first_live = message
                 break
@@ -143,6 +144,7 @@ def _run_fleet(
                 history.put(batch)
                 batch = []
                 progress.reached_ms.value = message[0]
+                progress.generated.value = generated + 1
                 if own is not None:
                     progress.shared_messages.value = own.result.lines
         history.put(batch)

@@ -66,11 +66,12 @@ def _stop_on_sigterm() -> None:
 
 
 def backfill_step(*, ingested: int, fleet: FleetProgress) -> Step:
-    """Where the backfill is: messages ingested here and by the fleet process; the total is
-    extrapolated from the share of the history's time span generated so far."""
+    """Where the backfill is: messages ingested here and by the fleet process. The total is
+    extrapolated from the messages generated so far and the share of the history's time
+    span they cover (generation runs ahead of ingestion)."""
     done = ingested + int(fleet.shared_messages.value)
     fraction = fleet.fraction()
-    total = max(round(done / fraction), done) if fraction > 0 else None
+    total = max(round(int(fleet.generated.value) / fraction), done) if fraction > 0 else None
     return Step(done=done, total=total, messages=done, estimated=True)
 
 

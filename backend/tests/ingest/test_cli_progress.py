@@ -55,12 +55,14 @@ def test_backfill_total_is_extrapolated_from_the_simulated_time_reached() -> Non
     fleet = FleetProgress(get_context("spawn"), FleetPlan(30, split_at, None, None))
     start = history_start(days=30, split_at=split_at)
     fleet.reached_ms.value = round((start + timedelta(days=10)).timestamp() * 1000)
+    fleet.generated.value = 1_200
     fleet.shared_messages.value = 100
     step = backfill_step(ingested=900, fleet=fleet)
-    # A third of the 30 days generated, 1,000 messages ingested here and by the fleet.
-    assert (step.done, step.total, step.estimated) == (1_000, 3_000, True)
+    # A third of the 30 days generated in 1,200 messages, 1,000 of them ingested (here and
+    # by the fleet process): about 3,600 in all.
+    assert (step.done, step.total, step.estimated) == (1_000, 3_600, True)
     assert plain_line("backfill", step, elapsed_s=10.0).startswith(
-        "backfill: 33% 1,000/~3,000 messages, 100 messages/s, elapsed 0:10, left 0:20"
+        "backfill: 28% 1,000/~3,600 messages, 100 messages/s, elapsed 0:10, left 0:26"
     )
 
 
