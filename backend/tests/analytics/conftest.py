@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 
 from fleetscope.api.deps import CSRF_COOKIE, CSRF_HEADER
 from fleetscope.api.main import create_app
@@ -28,9 +29,11 @@ from fleetscope.appstore.db import create_db_engine, make_session_factory, migra
 from fleetscope.demo.seed import DemoData, seed_demo
 from fleetscope.facts.store import FactStore
 from fleetscope.ingest.messages import RawMessage
+from fleetscope.ingest.pipeline import IngestPipeline
 from fleetscope.ingest.service import build_pipeline
 from fleetscope.settings import Settings
 from fleetscope.simulator import Truth, default_scenario, simulate
+from fleetscope.simulator.engine import FleetSimulation
 from fleetscope.simulator.payloads import ms_to_datetime
 from fleetscope.simulator.scenario import Scenario
 
@@ -64,30 +67,9 @@ class World:
         return [self.vehicle_id(f"MUC-{n:02d}") for n in range(1, MUC_VEHICLES + 1)]
 
 
-def _ingest(
-    settings: Settings, factory: Any, truths: list[tuple[Scenario, datetime]]
-) -> list[Truth]:
-    results = []
-    with FactStore(settings.resolved_facts_path()) as store:
-        pipeline = build_pipeline(settings, session_factory=factory, store=store)
-        for scenario, end in truths:
-            simulation = simulate(scenario, seed=SEED, start=START, duration=end - START)
-            batch: list[RawMessage] = []
-            for at_ms, topic, payload in simulation.timed_messages():
-                batch.append(
-                    RawMessage(topic=topic, payload=payload, received_at=ms_to_datetime(at_ms))
-                )
-                if len(batch) == BATCH:
-                    pipeline.process(batch)
-                    batch = []
-            pipeline.process(batch)
-            results.append(simulation.truth())
-    return results
-
-
-@pytest.fixture(scope="session")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    folder: Path = tmp_path_factory.mktemp("analytics")
+def seeded_store(folder: Path) -> tuple[Settings, Engine, DemoData]:
+    """Settings on ``folder`` and their application store, migrated and seeded with the
+    demo tenants; the caller disposes of the engine."""
     settings = Settings(
         _env_file=None,
         environment="test",
@@ -99,9 +81,40 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     )
     engine = create_db_engine(url=settings.resolved_database_url())
     migrate_engine(engine)
-    factory = make_session_factory(engine)
-    with factory() as session:
+    with make_session_factory(engine)() as session:
         demo = seed_demo(session)
+    return settings, engine, demo
+
+
+def feed(pipeline: IngestPipeline, simulation: FleetSimulation) -> Truth:
+    """Every message of ``simulation`` through ``pipeline`` in batches of ``BATCH``, each
+    received at its simulated instant; returns the simulation's truth."""
+    batch: list[RawMessage] = []
+    for at_ms, topic, payload in simulation.timed_messages():
+        batch.append(RawMessage(topic=topic, payload=payload, received_at=ms_to_datetime(at_ms)))
+        if len(batch) == BATCH:
+            pipeline.process(batch)
+            batch = []
+    pipeline.process(batch)
+    return simulation.truth()
+
+
+def _ingest(
+    settings: Settings, factory: Any, truths: list[tuple[Scenario, datetime]]
+) -> list[Truth]:
+    with FactStore(settings.resolved_facts_path()) as store:
+        pipeline = build_pipeline(settings, session_factory=factory, store=store)
+        return [
+            feed(pipeline, simulate(scenario, seed=SEED, start=START, duration=end - START))
+            for scenario, end in truths
+        ]
+
+
+@pytest.fixture(scope="session")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    folder: Path = tmp_path_factory.mktemp("analytics")
+    settings, engine, demo = seeded_store(folder)
+    factory = make_session_factory(engine)
     ham = default_scenario(vehicles=HAM_VEHICLES, serial_prefix="HAM", interface="uagv")
     muc = default_scenario(vehicles=MUC_VEHICLES, serial_prefix="MUC", interface="uagv-muc")
     truth, muc_truth = _ingest(settings, factory, [(ham, END), (muc, START + timedelta(days=1))])

@@ -20,22 +20,17 @@ from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan
 from fleetscope.analytics.productivity import productivity
 from fleetscope.api.analytics_deps import reading
-from fleetscope.appstore.db import create_db_engine, make_session_factory, migrate_engine
-from fleetscope.demo.seed import seed_demo
+from fleetscope.appstore.db import make_session_factory
 from fleetscope.facts.store import FactStore
-from fleetscope.ingest.messages import RawMessage
 from fleetscope.ingest.service import build_pipeline
-from fleetscope.settings import Settings
 from fleetscope.simulator import Truth, default_scenario, simulate
-from fleetscope.simulator.payloads import ms_to_datetime
 
-from .conftest import BERLIN
+from .conftest import BERLIN, feed, seeded_store
 
 SEED = 11
 SERIALS = ("HAM-01", "HAM-02")
 SCENARIO = default_scenario(vehicles=len(SERIALS), serial_prefix="HAM", interface="uagv")
 OFFLINE_AFTER = timedelta(seconds=65)
-BATCH = 5000
 
 
 def berlin(day: int, hour: int = 0, minute: int = 0) -> datetime:
@@ -80,20 +75,8 @@ class Fleet:
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
     folder = tmp_path_factory.mktemp("comparison-truth")
-    settings = Settings(
-        _env_file=None,
-        environment="test",
-        data_dir=folder,
-        database_url=f"sqlite:///{folder / 'app.sqlite'}",
-        facts_path=str(folder / "facts.duckdb"),
-        frontend_dist=folder / "no-frontend-build",
-        mqtt_url="",
-    )
-    engine = create_db_engine(url=settings.resolved_database_url())
-    migrate_engine(engine)
+    settings, engine, demo = seeded_store(folder)
     factory = make_session_factory(engine)
-    with factory() as session:
-        demo = seed_demo(session)
     site = demo.site_ids["Hamburg DC"]
     ids = [demo.vehicle_ids[serial] for serial in SERIALS]
     scope = AnalyticsScope(
@@ -105,17 +88,8 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
     )
     with FactStore(settings.resolved_facts_path()) as store:
         pipeline = build_pipeline(settings, session_factory=factory, store=store)
-        simulation = simulate(SCENARIO, seed=SEED, start=START, duration=END - START)
-        batch: list[RawMessage] = []
-        for at_ms, topic, payload in simulation.timed_messages():
-            batch.append(
-                RawMessage(topic=topic, payload=payload, received_at=ms_to_datetime(at_ms))
-            )
-            if len(batch) == BATCH:
-                pipeline.process(batch)
-                batch = []
-        pipeline.process(batch)
-        yield Fleet(store=store, truth=simulation.truth(), scope=scope)
+        truth = feed(pipeline, simulate(SCENARIO, seed=SEED, start=START, duration=END - START))
+        yield Fleet(store=store, truth=truth, scope=scope)
     engine.dispose()
 
 
