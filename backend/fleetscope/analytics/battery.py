@@ -47,7 +47,6 @@ from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.plan import Collected, period_out, period_spans, read_buckets
-from fleetscope.analytics.rollup_grid import RollupHours
 from fleetscope.analytics.snapshot import read_beside
 from fleetscope.appstore.schemas import CamelModel, camel_case
 from fleetscope.facts.battery_hours import LOW_CHARGE
@@ -180,10 +179,9 @@ def battery(
     capacities: Mapping[int, float | None],
     hours: HourMeasures | None = None,
     charge_sessions: AppendedRows | None = None,
-    rollup_hours: RollupHours | None = None,
 ) -> BatteryOut:
-    """The page's answer; ``hours``, ``charge_sessions``, ``rollup_hours``: the hourly
-    battery rows, the charge sessions and the hourly rollups in memory, if kept."""
+    """The page's answer; ``hours``, ``charge_sessions``: the hourly battery rows and the
+    charge sessions in memory, if kept."""
     selection = select_periods(scope, now=now)
     current = [w for part in selection.slices for w, bucket in part.windows if bucket == CURRENT]
     grid = SlotGrid.over(
@@ -216,7 +214,6 @@ def battery(
             now=now,
             offline_after=offline_after,
             only=CHARGE_MEASURES,
-            hours=rollup_hours,
         )
         samples, series = scanned()
     charge_kpis = _charge_kpis(collected, scope.vehicle_ids)

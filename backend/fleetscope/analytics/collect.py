@@ -26,7 +26,6 @@ import duckdb
 from fleetscope.analytics.measure_table import Key, MeasureTable
 from fleetscope.analytics.periods import Window, midnight, split_hour_ranges
 from fleetscope.analytics.raw_pieces import Tagged, add_raw_pieces
-from fleetscope.analytics.rollup_grid import GRID_MEASURES, RollupHours
 from fleetscope.analytics.rollup_read import (
     FLEET,
     read_daily,
@@ -75,8 +74,6 @@ class CollectRequest:
     site_id: int | None = None
     # The measures needed (names of ``COLUMNS``): the vehicles' rollups read only these.
     only: frozenset[str] | None = None
-    # The hourly rollups in memory, if kept: they serve requests of ``GRID_MEASURES`` only.
-    hours: RollupHours | None = None
 
 
 def collect(
@@ -109,10 +106,6 @@ def collect(
             pieces=request.windows,
             result=result,
         )
-    elif (
-        rolled := _from_grid(cursor, request, result, tail_until=complete_until(live, now=now))
-    ) is not None:
-        add_state_time(spans, rolled, by_vehicle=by_vehicle, result=result)
     else:
         zone = request.daily_zone
         site = _usable_site(cursor, request)
@@ -149,46 +142,6 @@ def collect(
         result=result,
     )
     return result
-
-
-def _from_grid(
-    cursor: duckdb.DuckDBPyConnection,
-    request: CollectRequest,
-    result: MeasureTable,
-    *,
-    tail_until: datetime | None,
-) -> list[Tagged] | None:
-    """The whole hours of the windows from the grid of hourly rollups and the rest from
-    the raw facts, when the grid holds what the request needs; returns the windows read
-    from the grid. None: nothing read."""
-    hours, only = request.hours, request.only
-    if hours is None or request.with_cycles or only is None or not only <= GRID_MEASURES:
-        return None
-    windows: dict[int, list[Window]] = {}
-    for tagged in sorted(request.windows, key=lambda tagged: tagged.window.start):
-        windows.setdefault(tagged.bucket, []).append(tagged.window)
-    ranges: dict[int, list[Window]] = {}
-    pieces: list[Tagged] = []
-    for bucket, bucket_windows in windows.items():
-        split = split_hour_ranges(bucket_windows, tail_until=tail_until)
-        ranges[bucket] = split.ranges
-        pieces.extend(Tagged(piece, bucket) for piece in split.pieces)
-    found = hours.sums(
-        cursor, request.vehicle_ids, ranges, by_vehicle=request.by_vehicle, only=only
-    )
-    if found is None:
-        return None
-    for vehicles, buckets, values in found:
-        result.add_rows(vehicles=vehicles, buckets=buckets, values=values)
-    if pieces:
-        add_raw_pieces(
-            cursor,
-            by_vehicle=request.by_vehicle,
-            vehicle_ids=request.vehicle_ids,
-            pieces=pieces,
-            result=result,
-        )
-    return [Tagged(whole, bucket) for bucket, wholes in ranges.items() for whole in wholes]
 
 
 def _usable_site(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> int | None:

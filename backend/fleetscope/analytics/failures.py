@@ -28,7 +28,6 @@ from fleetscope.analytics.measure_table import COLUMN, HIST_COLUMNS, STATE_MEASU
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out, period_spans, read_buckets
-from fleetscope.analytics.rollup_grid import RollupHours
 from fleetscope.analytics.snapshot import read_beside
 from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.errors import InvalidInputError
@@ -214,9 +213,7 @@ def failures(
     now: datetime,
     offline_after: timedelta,
     errors: ErrorFilter,
-    rollup_hours: RollupHours | None = None,
 ) -> FailuresOut:
-    """``rollup_hours``: the hourly rollups in memory, if kept."""
     rows_sql, parameters = rows_in_periods(
         select_periods(scope, now=now),
         table="error_episodes",
@@ -248,7 +245,6 @@ def failures(
             now=now,
             offline_after=offline_after,
             only=_ROLLUP_MEASURES,
-            hours=rollup_hours,
         )
         rows = grouped()
     types: dict[str, dict[str, Any]] = {}

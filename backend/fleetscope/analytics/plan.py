@@ -25,7 +25,6 @@ from fleetscope.analytics.measure_table import Matrix, MeasureTable
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup
 from fleetscope.analytics.periods import DaySpan, Window, merge_windows, period_windows
-from fleetscope.analytics.rollup_grid import RollupHours
 from fleetscope.analytics.vehicle_status import period_of
 
 
@@ -112,10 +111,9 @@ def read_buckets(
     offline_after: timedelta,
     use_rollups: bool = True,
     only: frozenset[str] | None = None,
-    hours: RollupHours | None = None,
 ) -> Collected:
     """``only``: the measures the caller uses (names of ``measure_table.COLUMNS``); the
-    others may come back as zero. ``hours``: the hourly rollups in memory, if kept."""
+    others may come back as zero."""
     collected = Collected(measures=MeasureTable(), sites=[], by_vehicle=by_vehicle, tail_until=now)
     for group in scope.sites:
         windows: dict[int, list[Window]] = {}
@@ -142,7 +140,6 @@ def read_buckets(
             daily_zone=group.zone if group.shift is None else None,
             site_id=group.site_id,
             only=only,
-            hours=hours,
         )
         status = (
             vehicle_status(

@@ -1,6 +1,6 @@
 """Long offline intervals beside the rollups (``rollup_spans``): kept whole instead of a
 row per hour, and read back exactly: every window read from rollup rows (local days in a
-zone half an hour off UTC, UTC hours, the hourly grids) gives the state times that the raw
+zone half an hour off UTC, UTC hours) gives the state times that the raw
 facts give."""
 
 from collections.abc import Iterator
@@ -12,7 +12,6 @@ import pytest
 from fleetscope.analytics.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.measure_table import COLUMN, MeasureTable
 from fleetscope.analytics.periods import Window, midnight
-from fleetscope.analytics.rollup_grid import RollupHours
 from fleetscope.facts.model import BatterySample, Fact, LiveStatus, StateInterval, VehicleState
 from fleetscope.facts.rollup import MEASURE_NAMES, RollupAccumulator
 from fleetscope.facts.rollup_spans import LONG_OFFLINE
@@ -124,4 +123,3 @@ def test_rollup_readings_of_long_offline_intervals_equal_the_raw_facts(store: Fa
         assert sum(sum(row) for row in raw) > 0
         assert _read(store, windows, daily_zone=KOLKATA) == raw
         assert _read(store, windows) == raw
-        assert _read(store, windows, hours=RollupHours(store)) == raw

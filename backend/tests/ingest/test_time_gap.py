@@ -16,11 +16,9 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from sqlalchemy import select
 
-from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.measure_table import COLUMN, MeasureTable
 from fleetscope.analytics.periods import Window, midnight
-from fleetscope.analytics.rollup_grid import RollupHours
 from fleetscope.appstore.models import Vehicle
 from fleetscope.facts.model import LiveStatus
 from fleetscope.facts.store import FactStore
@@ -34,7 +32,6 @@ from .vda import state, topic
 FIRST = datetime(2001, 1, 1, tzinfo=UTC)
 OFFLINE_AFTER = timedelta(seconds=65)
 BERLIN = ZoneInfo("Europe/Berlin")
-STATE_TIMES = frozenset({"offline_s", "error_s", "manual_s", "charging_s", "working_s", "idle_s"})
 DAY_S = 86_400.0
 
 
@@ -99,18 +96,15 @@ def _collect(
     site_id: int | None = None,
     by_vehicle: bool = True,
     use_rollups: bool = True,
-    hours: RollupHours | None = None,
 ) -> MeasureTable:
     request = CollectRequest(
         vehicle_ids,
         [Tagged(window, bucket) for bucket, window in enumerate(windows)],
         by_vehicle=by_vehicle,
-        with_cycles=hours is None,
+        with_cycles=True,
         use_rollups=use_rollups,
         daily_zone=zone,
         site_id=site_id,
-        only=STATE_TIMES if hours is not None else None,
-        hours=hours,
     )
     cursor = store.cursor()
     try:
@@ -167,59 +161,6 @@ def test_the_offline_time_of_the_gap_is_read_from_every_kind_of_rollup(
         by_vehicle=False,
     )
     assert _states(site, (0, 0)) == (0.0, DAY_S)
-    # The hourly rollups in memory hold the recent hours only (2001 from SQL).
-    hours = RollupHours(store)
-    for periods, expected in ((days, expected_days), (gap, [expected_gap])):
-        grid = _collect(store, periods, vehicle_ids=[old], now=now, hours=hours)
-        assert [_states(grid, (old, bucket)) for bucket in range(len(periods))] == expected
-    recent = [Window(now - timedelta(days=3), now)]
-    grid = _collect(store, recent, vehicle_ids=[old], now=now, hours=hours)
-    assert _states(grid, (old, 0)) == (0.0, 3 * DAY_S)
-    _assert_grids_not_stretched(store, hours)
-
-
-def _assert_grids_not_stretched(store: FactStore, hours: RollupHours) -> None:
-    """Every grid holds its few days of rows and the room it makes for hours to come (a
-    month at each growth), not the years between (the hours before its first come from
-    SQL: checked by the readings)."""
-    cursor = store.cursor()
-    try:
-        grids = [followed for _, followed in hours._grids] + [HourMeasures(store)]
-        for followed in grids:
-            with followed.current(cursor) as held:
-                assert held is not None and held.end_hour - held.first_hour < 24 * 100
-    finally:
-        cursor.close()
-
-
-def test_grids_built_before_the_gap_are_not_stretched_by_it(
-    ingest_env: IngestEnv, store: FactStore
-) -> None:
-    now = datetime.now(UTC).replace(microsecond=0)
-    pipeline = ingest_env.pipeline(store)
-    early = now - timedelta(days=3)
-    sent = [
-        ("OTHER", state("OTHER", 1, early)),
-        ("OTHER", state("OTHER", 2, early + OFFLINE_AFTER)),
-    ]
-    pipeline.process([RawMessage(topic(v, "state"), orjson.dumps(p), now) for v, p in sent])
-    hours = RollupHours(store)
-    _assert_grids_not_stretched(store, hours)  # built before the gap
-    _ingest_gap(ingest_env, store)
-    _assert_grids_not_stretched(store, hours)  # followed the gap's rows
-    ids = _ids(ingest_env)
-    days = [_day(date(2001, 1, 1)), Window(now - timedelta(days=2), now)]
-    for use_rollups in (True, False):
-        table = _collect(
-            store,
-            days,
-            vehicle_ids=[ids["OLD"]],
-            now=now,
-            hours=hours if use_rollups else None,
-            use_rollups=use_rollups,
-        )
-        found = [_states(table, (ids["OLD"], bucket)) for bucket in range(2)]
-        assert found == [(65.0, 23 * 3600 - 65.0), (0.0, 2 * DAY_S)], use_rollups
 
 
 def _stamp_now() -> datetime:

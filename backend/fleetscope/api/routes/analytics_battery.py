@@ -34,6 +34,5 @@ def get_battery(
             capacities=capacities,
             hours=index.battery_hours if index else None,
             charge_sessions=index.charge_sessions if index else None,
-            rollup_hours=index.rollup_hours if index else None,
         )
     return json_ok(result)

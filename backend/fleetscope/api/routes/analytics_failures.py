@@ -72,7 +72,6 @@ def get_failures(
             now=datetime.now(UTC),
             offline_after=timedelta(seconds=settings.offline_after_seconds),
             errors=errors,
-            rollup_hours=index.rollup_hours if index else None,
         )
     return json_ok(result)
 
