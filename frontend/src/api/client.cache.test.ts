@@ -140,3 +140,19 @@ describe('response cache', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('a GET that opts out of the cache (cache: false)', () => {
+  it('asks the server every time', async () => {
+    const fetchMock = setup(
+      fakeFetch(
+        () => jsonResponse(ok({ percent: 10 })),
+        () => jsonResponse(ok({ percent: 60 })),
+      ),
+    );
+    await callApi('/v2/Admin/Jobs/1', { cache: false });
+    const second = await callApi<{ percent: number }>('/v2/Admin/Jobs/1', { cache: false });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(second.percent).toBe(60);
+    expect(responseCacheSize()).toBe(0);
+  });
+});

@@ -155,3 +155,18 @@ describe('request details', () => {
     });
   });
 });
+
+describe('errors the caller shows itself (reportErrors: false)', () => {
+  it('stay out of the error overlay, the message reaches the caller', async () => {
+    setup(fakeFetch(() => jsonResponse(failed("organization 'X' still has 2 sites"), 409)));
+    const call = callApi('/v2/Admin/Organizations/1', { method: 'DELETE', reportErrors: false });
+    await expect(call).rejects.toThrow("organization 'X' still has 2 sites");
+    expect(recorded.errors).toEqual([]);
+  });
+
+  it('an authentication failure still logs out', async () => {
+    setup(fakeFetch(() => jsonResponse(failed('authentication failed'), 401)));
+    await request('/v2/Admin/Users', { reportErrors: false });
+    expect(recorded.authFailures).toBe(1);
+  });
+});

@@ -33,8 +33,17 @@ export interface RequestOptions {
   body?: unknown;
   /** A refresh request: clears the whole response cache before asking the server. */
   refresh?: boolean;
-  /** POST reads (queries with a body) opt into the cache; GET is cached by default. */
+  /**
+   * POST reads (queries with a body) opt into the cache; GET is cached by default and may
+   * opt out (`cache: false`: a job's progress, administration lists read after a change).
+   */
   cache?: boolean;
+  /**
+   * `false`: a failed answer is not put into the error overlay, because the caller shows the
+   * server's message itself (next to the form field or in a toast). Authentication failures
+   * are still handled by the chain.
+   */
+  reportErrors?: boolean;
   signal?: AbortSignal;
 }
 
@@ -171,7 +180,7 @@ export async function request(url: string, options: RequestOptions = {}): Promis
   if (options.refresh) {
     cache.clear();
   }
-  const cacheable = !excluded && (method === 'GET' || options.cache === true);
+  const cacheable = !excluded && (options.cache ?? method === 'GET');
   const key = cacheKey(url, options.body);
   if (cacheable) {
     const hit = cache.get(key);
@@ -215,6 +224,9 @@ export async function request(url: string, options: RequestOptions = {}): Promis
     return result;
   }
   if (!envelope.status) {
+    if (options.reportErrors === false) {
+      return result;
+    }
     hooks.reportError(
       makeError({
         type: 'NETWORK',
