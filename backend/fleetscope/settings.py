@@ -1,6 +1,7 @@
 """One place for configuration; read from the environment (prefix ``FLEETSCOPE_``) or ``.env``."""
 
 import ipaddress
+import re
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +20,11 @@ class Settings(BaseSettings):
     database_url: str = ""
     # DuckDB file of the fact store; empty means data_dir/facts.duckdb.
     facts_path: str = ""
+    # DuckDB's own bounds for the fact store (docs/facts.md "Memory"): the memory its queries
+    # and caches may take (a size such as 512MiB or 2GB; beyond it DuckDB spills to disk),
+    # and its threads (0: one per core).
+    fact_store_memory_limit: str = "512MiB"
+    fact_store_threads: int = Field(default=0, ge=0)
     host: str = "127.0.0.1"
     port: int = 8000
     frontend_dist: Path = Path("frontend/dist")
@@ -44,11 +50,6 @@ class Settings(BaseSettings):
     mqtt_client_id: str = ""
     ingest_max_body_bytes: int = Field(default=16 * 1024 * 1024, gt=0)
     offline_after_seconds: float = Field(default=65.0, gt=0)
-    # Keep the orders and actions in memory for the figures of any period, built at
-    # start-up (about 50 bytes per row in each of two orderings, sums and the hour order:
-    # about 930 MB for a year of 100 vehicles), and the hourly battery rows (96 bytes per
-    # vehicle and hour: 84 MB); off: every answer reads them with SQL.
-    fact_index: bool = True
 
     # Ingestion limits (docs/ingestion.md "Invalid input" and "Dead letters"): a header
     # timestamp before earliest_timestamp (1970 at the earliest) or more than
@@ -84,6 +85,14 @@ class Settings(BaseSettings):
         if value < datetime(1970, 1, 1, tzinfo=UTC):
             raise ValueError("the earliest accepted timestamp must not be before 1970")
         return value.astimezone(UTC)
+
+    @field_validator("fact_store_memory_limit")
+    @classmethod
+    def _duckdb_size(cls, value: str) -> str:
+        """A size DuckDB reads, checked here so a typo stops the start with its name."""
+        if not re.fullmatch(r"\d+(\.\d+)?\s*([KMGT]i?B|B)", value.strip(), re.IGNORECASE):
+            raise ValueError(f"{value!r} is not a size such as 512MiB or 2GB")
+        return value.strip()
 
     @field_validator("trusted_proxies")
     @classmethod

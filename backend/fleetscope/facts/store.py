@@ -54,17 +54,33 @@ def reader_beside(cursor: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnectio
 
 class FactStore:
     def __init__(
-        self, path: Path | str, *, seq_base: int = 0, offline_after_s: float | None = None
+        self,
+        path: Path | str,
+        *,
+        seq_base: int = 0,
+        offline_after_s: float | None = None,
+        memory_limit: str | None = None,
+        threads: int | None = None,
     ) -> None:
         """``seq_base``: arrival sequence numbers start above it (disjoint partitions).
         ``offline_after_s``: the derivation's offline timeout (settings), which also caps a
         step under 20 % charge in the hourly battery rows; the derivation's default if None.
+        ``memory_limit`` (a DuckDB size such as ``512MiB``) and ``threads``: DuckDB's own
+        bounds for every query and write of this store; DuckDB's defaults (80 % of the RAM,
+        one thread per core) if None.
         """
         self.path = Path(path)
         if str(path) != ":memory:":
             private_dir(self.path.parent)
+        # Whatever the history, the process stays bounded: beyond the memory limit DuckDB
+        # evicts cached blocks and spills sorts and hash tables to ``<store>.tmp`` instead.
+        config: dict[str, str | bool | int | float | list[str]] = {}
+        if memory_limit is not None:
+            config["memory_limit"] = memory_limit
+        if threads is not None:
+            config["threads"] = threads
         try:
-            self._connection = duckdb.connect(str(path))
+            self._connection = duckdb.connect(str(path), config=config)
         except duckdb.IOException as err:
             raise FactStoreLockedError(
                 f"cannot open the fact store {path}: {err}. Is a Fleetscope server running? "

@@ -76,7 +76,10 @@ def start_ingestion(
 ) -> IngestionHandle:
     """Open the fact store and start the ingest worker (and MQTT when ``mqtt_url`` is set)."""
     store = FactStore(
-        settings.resolved_facts_path(), offline_after_s=settings.offline_after_seconds
+        settings.resolved_facts_path(),
+        offline_after_s=settings.offline_after_seconds,
+        memory_limit=settings.fact_store_memory_limit,
+        threads=settings.fact_store_threads or None,
     )
     hub = LiveHub()
     pipeline = build_pipeline(
