@@ -14,7 +14,7 @@ from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.appstore.security import tokens_equal
 from fleetscope.appstore.sessions import resolve_session
 from fleetscope.appstore.tenants import can_administer, visible_vehicle_ids
-from fleetscope.i18n.messages import ADMIN_REQUIRED, CSRF_FAILED
+from fleetscope.i18n.messages import ADMIN_REQUIRED, CSRF_FAILED, NOT_FOUND_PATH
 from fleetscope.settings import Settings
 
 SESSION_COOKIE = "fleetscope_session"
@@ -117,6 +117,18 @@ async def get_admin_user(user: CurrentUser) -> User:
 
 
 AdminUser = Annotated[User, Depends(get_admin_user)]
+
+
+async def get_superuser(request: Request, user: CurrentUser) -> User:
+    """The Administration API (``/v2/Admin/...``) is for superusers; to everyone else it does
+    not exist: the same 404 as a path that does not exist, so a customer, partner, support
+    or service user learns nothing about it (product.md section 1, "404, not 403")."""
+    if not can_administer(user):
+        raise ApiError(404, NOT_FOUND_PATH(path=request.url.path))
+    return user
+
+
+SuperUser = Annotated[User, Depends(get_superuser)]
 
 
 def get_visible_vehicle_ids(db: SessionDep, user: CurrentUser) -> set[int]:

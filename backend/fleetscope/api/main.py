@@ -18,6 +18,7 @@ from fleetscope.api.compression import ApiCompression
 from fleetscope.api.errors import error_response, install_error_handlers
 from fleetscope.api.frontend import mount_frontend
 from fleetscope.api.routes import api_router
+from fleetscope.api.routes.admin import router as admin_router
 from fleetscope.api.security import install_web_security
 from fleetscope.api.timing import ServerTimingMiddleware
 from fleetscope.appstore.db import engine_for, make_session_factory, migrate_engine
@@ -110,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     _install_store_errors(app)
     app.include_router(api_router, prefix=API_PREFIX)
+    app.include_router(admin_router, prefix=API_PREFIX)
     # After the API, so the catch-all static mount never shadows a /v2 route.
     mount_frontend(app, dist=settings.frontend_dist)
     return app

@@ -140,6 +140,7 @@ class User(Base):
     language: Mapped[str] = mapped_column(String(5), default="en")
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utc_now)
+    last_login_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), default=None)
 
 
 class PartnerLink(Base):
@@ -193,6 +194,7 @@ class ApiToken(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utc_now)
     revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), default=None)
+    last_used_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), default=None)
 
 
 class PageView(Base):
@@ -204,3 +206,45 @@ class PageView(Base):
     at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utc_now, index=True)
     role: Mapped[str] = mapped_column(String(20))
     path: Mapped[str] = mapped_column(String(500))
+
+
+class AuditEntry(Base):
+    """One change made through the Administration API or the command line: who, when, what,
+    before and after (never a password, token or hash)."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utc_now, index=True)
+    # Kept when the user is deleted: ``actor`` still names who it was.
+    actor_user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), default=None
+    )
+    actor: Mapped[str] = mapped_column(String(320))  # email, or the OS user for "cli"
+    via: Mapped[str] = mapped_column(String(10))  # "web" or "cli"
+    action: Mapped[str] = mapped_column(String(64), index=True)
+    entity_type: Mapped[str] = mapped_column(String(32))
+    entity_id: Mapped[str | None] = mapped_column(String(64), default=None)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+
+
+class RederiveJob(Base):
+    """A background re-derivation of stored facts from the raw messages (ingest/rederive.py);
+    kept here so a page reload or a restart finds it."""
+
+    __tablename__ = "rederive_jobs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utc_now)
+    started_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), default=None)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), default=None)
+    state: Mapped[str] = mapped_column(String(16), default="queued")  # queued/running/done/failed
+    reason: Mapped[str] = mapped_column(String(32))  # workflowRules/vehicleSite/loadActionTypes
+    # No foreign key: a finished job still names the site it was for.
+    site_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    vehicle_ids: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    frames_total: Mapped[int] = mapped_column(Integer, default=0)
+    frames_done: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[str | None] = mapped_column(String, default=None)
+    created_by: Mapped[str] = mapped_column(String(320))

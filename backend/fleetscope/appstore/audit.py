@@ -1,0 +1,112 @@
+"""The audit log: every change made through the Administration API or the command line.
+
+Each service function that changes the app store calls ``record`` in the same transaction
+as its change, so an entry exists exactly when the change does. ``before`` and ``after``
+are the changed object's fields as the API shows them, never a secret: any key that names
+a password, token or hash is dropped here, whatever the caller passes.
+"""
+
+import getpass
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Literal
+
+from sqlalchemy.orm import Session
+
+from fleetscope.appstore.models import AuditEntry, User
+
+Via = Literal["web", "cli"]
+
+# Lower-case key fragments that mark a secret (passwordHash, token_hash, temporaryPassword...).
+SECRET_KEY_PARTS = ("password", "hash", "secret", "csrf")
+SECRET_KEYS = frozenset({"token"})  # the token itself; "tokenId" or "tokens" are not secrets
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who makes a change and through what: a signed-in user on the web, or the OS user
+    running the command line."""
+
+    who: User | str
+    via: Via
+
+    @classmethod
+    def web(cls, user: User) -> "Actor":
+        return cls(who=user, via="web")
+
+    @classmethod
+    def cli(cls) -> "Actor":
+        try:
+            name = getpass.getuser()
+        except (KeyError, OSError):  # no name for this uid (a bare container)
+            name = "unknown"
+        return cls(who=name, via="cli")
+
+
+def _is_secret(key: str) -> bool:
+    lowered = key.lower()
+    return lowered in SECRET_KEYS or any(part in lowered for part in SECRET_KEY_PARTS)
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready: instants as ISO 8601, nested mappings without secrets."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items() if not _is_secret(str(k))}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value) if isinstance(value, set | frozenset) else value
+        return [_plain(v) for v in items]
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return value
+
+
+def record(
+    session: Session,
+    *,
+    actor: User | str,
+    via: Via,
+    action: str,
+    entity_type: str,
+    entity_id: int | str | None,
+    before: Mapping[str, Any] | None,
+    after: Mapping[str, Any] | None,
+) -> AuditEntry:
+    """Add one audit entry to ``session``; the caller's commit stores it with the change."""
+    user_id = actor.id if isinstance(actor, User) else None
+    name = actor.email if isinstance(actor, User) else actor
+    entry = AuditEntry(
+        actor_user_id=user_id,
+        actor=name[:320],
+        via=via,
+        action=action,
+        entity_type=entity_type,
+        entity_id=None if entity_id is None else str(entity_id),
+        before=None if before is None else _plain(before),
+        after=None if after is None else _plain(after),
+    )
+    session.add(entry)
+    return entry
+
+
+def record_change(
+    session: Session,
+    *,
+    by: Actor,
+    action: str,
+    entity_type: str,
+    entity_id: int | str | None,
+    before: Mapping[str, Any] | None = None,
+    after: Mapping[str, Any] | None = None,
+) -> AuditEntry:
+    """``record`` for the service functions, which carry their caller as an ``Actor``."""
+    return record(
+        session,
+        actor=by.who,
+        via=by.via,
+        action=action,
+        entity_type=entity_type,
+        entity_id=entity_id,
+        before=before,
+        after=after,
+    )
