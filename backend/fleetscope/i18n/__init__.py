@@ -4,7 +4,7 @@
 request-validation errors; importing this package loads both, so ``CATALOGUE`` is complete.
 """
 
-from fleetscope.i18n import messages, validation
+from fleetscope.i18n import admin_messages, messages, validation
 from fleetscope.i18n.language import negotiate_language
 from fleetscope.i18n.text import (
     CATALOGUE,
@@ -25,6 +25,7 @@ __all__ = [
     "Message",
     "Template",
     "Text",
+    "admin_messages",
     "messages",
     "negotiate_language",
     "render",

@@ -1,0 +1,111 @@
+"""Messages of the Administration API (organizations, sites, shifts, workflow rules,
+vehicles, users), in English and German; the conventions of ``messages`` apply."""
+
+from fleetscope.i18n.text import define
+
+WEEKDAYS = tuple(
+    define(f"weekday.{index}", en=en, de=de)
+    for index, (en, de) in enumerate(
+        (
+            ("Monday", "Montag"),
+            ("Tuesday", "Dienstag"),
+            ("Wednesday", "Mittwoch"),
+            ("Thursday", "Donnerstag"),
+            ("Friday", "Freitag"),
+            ("Saturday", "Samstag"),
+            ("Sunday", "Sonntag"),
+        )
+    )
+)
+
+# --- Organizations and partner links ---------------------------------------------------------
+
+ORGANIZATION_ID_NOT_FOUND = define(
+    "admin.organization_not_found",
+    en="organization {organization} not found",
+    de="Organisation {organization} nicht gefunden",
+)
+ORGANIZATION_ID_UNKNOWN = define(
+    "admin.organization_unknown",
+    en="{field}: organization {organization} does not exist",
+    de="{field}: Organisation {organization} existiert nicht",
+)
+ORGANIZATION_NOT_EMPTY = define(
+    "admin.organization_not_empty",
+    en="organization {name!r} still has {sites} sites and {users} users; move or delete them first",
+    de="Organisation {name!r} hat noch {sites} Standorte und {users} Benutzer; diese zuerst "
+    "verschieben oder löschen",
+)
+PARTNER_LINKS_NOT_PARTNER = define(
+    "admin.partner_links_not_partner",
+    en="organizationIds: user {email!r} is a {role}; only partner users have linked organizations",
+    de="organizationIds: Benutzer {email!r} hat die Rolle {role}; nur Benutzer mit der Rolle "
+    "partner haben verknüpfte Organisationen",
+)
+
+# --- Sites, shifts, workflow rules -------------------------------------------------------------
+
+SITE_ORGANIZATION_UNKNOWN = define(
+    "admin.site_organization_unknown",
+    en="organizationId: organization {organization} does not exist",
+    de="organizationId: Organisation {organization} existiert nicht",
+)
+SHIFT_NAME_EMPTY = define(
+    "admin.shift_name_empty",
+    en="{where}.name: must not be empty",
+    de="{where}.name: darf nicht leer sein",
+)
+SHIFT_EMPTY = define(
+    "admin.shift_empty",
+    en="{where}.end: must differ from start (a shift of 0 hours)",
+    de="{where}.end: muss sich von start unterscheiden (eine Schicht von 0 Stunden)",
+)
+SHIFTS_OVERLAP = define(
+    "admin.shifts_overlap",
+    en="shifts: {first!r} and {second!r} overlap on {weekday}",
+    de="shifts: {first!r} und {second!r} überschneiden sich am {weekday}",
+)
+WORKFLOW_RULE_INVALID = define(
+    "admin.workflow_rule_invalid",
+    en="workflowRules[{index}]: not a regular expression: {error}",
+    de="workflowRules[{index}]: kein gültiger regulärer Ausdruck: {error}",
+)
+WORKFLOW_RULE_NO_GROUP = define(
+    "admin.workflow_rule_no_group",
+    en="workflowRules[{index}]: has no named group (?P<workflow>...)",
+    de="workflowRules[{index}]: hat keine benannte Gruppe (?P<workflow>...)",
+)
+WORKFLOW_RULE_EMPTY = define(
+    "admin.workflow_rule_empty",
+    en="workflowRules[{index}]: must not be empty",
+    de="workflowRules[{index}]: darf nicht leer sein",
+)
+
+# --- Vehicles ------------------------------------------------------------------------------------
+
+VEHICLE_SITE_FOREIGN = define(
+    "admin.vehicle_site_foreign",
+    en="siteId: site {site} is not a site of the vehicle's organization",
+    de="siteId: Standort {site} ist kein Standort der Organisation des Fahrzeugs",
+)
+VEHICLE_EXISTS_AT_SITE = define(
+    "admin.vehicle_exists_at_site",
+    en="siteId: site {site!r} already has a vehicle {manufacturer}/{serial}",
+    de="siteId: Standort {site!r} hat bereits ein Fahrzeug {manufacturer}/{serial}",
+)
+
+# --- Users ---------------------------------------------------------------------------------------
+
+USER_ID_NOT_FOUND = define(
+    "admin.user_not_found", en="user {user} not found", de="Benutzer {user} nicht gefunden"
+)
+CANNOT_DEACTIVATE_SELF = define(
+    "admin.cannot_deactivate_self",
+    en="isActive: you cannot deactivate your own account",
+    de="isActive: das eigene Konto kann nicht deaktiviert werden",
+)
+CANNOT_DEMOTE_SELF = define(
+    "admin.cannot_demote_self",
+    en="role: you cannot take the superuser role from your own account",
+    de="role: dem eigenen Konto kann die Rolle superuser nicht entzogen werden",
+)
