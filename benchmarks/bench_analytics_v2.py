@@ -13,7 +13,6 @@ and the median CPU time per call (all threads) in milliseconds; asserts nothing.
 
 import argparse
 import os
-import time
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -89,11 +88,6 @@ def main() -> None:
     with TestClient(app) as client:
         login = {"email": BENCH_USER, "password": BENCH_PASSWORD}
         client.post("/v2/User/login", json=login).raise_for_status()
-        started = time.perf_counter()
-        index = app.state.fact_index
-        if index is not None:  # answers over a long T read SQL until it is built
-            index.wait_until_warm()
-            print(f"facts in memory, built at start-up in {time.perf_counter() - started:.1f} s")
         counts = app.state.ingestion.store.table_counts()
         print(
             f"fleet: {counts['orders']:,} orders, {counts['actions']:,} actions, "

@@ -8,19 +8,13 @@ the previous period's count and failure rate. The drill-down lists the failed ac
 one type, paged; a type none of the selected vehicles ever reported is a 404.
 """
 
+from dataclasses import dataclass
 from datetime import datetime
 
 import duckdb
 from pydantic import Field
 
-from fleetscope.analytics.action_runs import (
-    ACTION_DURATIONS,
-    ACTION_WAITS,
-    ActionFigures,
-    action_figures,
-)
 from fleetscope.analytics.drilldown import require_named
-from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.fact_rows import (
     CURRENT,
     PREVIOUS,
@@ -86,6 +80,18 @@ class FailedAction(CamelModel):
     duration_seconds: float = Field(description="end - first RUNNING, else end - first seen")
 
 
+@dataclass(frozen=True, slots=True)
+class ActionFigures:
+    """Of one action type in one bucket; durations and waits in the period only."""
+
+    count: int = 0
+    failed: int = 0
+    duration_p50_s: float | None = None
+    duration_p90_s: float | None = None
+    mean_wait_s: float | None = None
+    wait_p50_s: float | None = None
+
+
 def _rate(failed: int, count: int) -> float | None:
     return failed / count if count else None
 
@@ -122,16 +128,8 @@ def actions(
     scope: AnalyticsScope,
     *,
     now: datetime,
-    index: FactIndex | None = None,
 ) -> ActionsOut:
-    """``index``: the store's actions in memory, read instead of the actions of a long T."""
-    selection = select_periods(scope, now=now)
-    durations = index.runs(cursor, ACTION_DURATIONS, selection) if index else None
-    waits = index.runs(cursor, ACTION_WAITS, selection) if index and durations else None
-    if durations is not None and waits is not None:
-        found = action_figures(durations, waits, selection)
-    else:
-        found = action_figures_by_sql(cursor, selection)
+    found = action_figures_by_sql(cursor, select_periods(scope, now=now))
     result = []
     empty = ActionFigures()
     for action_type in {action_type for action_type, _ in found}:

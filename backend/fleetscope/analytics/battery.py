@@ -23,8 +23,6 @@ import numpy as np
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.appended_rows import AppendedRows
-from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.battery_scan import scan
 from fleetscope.analytics.battery_series import (
     BatterySeries,
@@ -177,11 +175,7 @@ def battery(
     now: datetime,
     offline_after: timedelta,
     capacities: Mapping[int, float | None],
-    hours: HourMeasures | None = None,
-    charge_sessions: AppendedRows | None = None,
 ) -> BatteryOut:
-    """The page's answer; ``hours``, ``charge_sessions``: the hourly battery rows and the
-    charge sessions in memory, if kept."""
     selection = select_periods(scope, now=now)
     current = [w for part in selection.slices for w, bucket in part.windows if bucket == CURRENT]
     grid = SlotGrid.over(
@@ -196,15 +190,11 @@ def battery(
     def samples_and_lines(
         reader: duckdb.DuckDBPyConnection,
     ) -> tuple[dict[tuple[int, int], SampleFigures], BatterySeries]:
-        figures, lines = scan(
-            reader, selection, grid=grid, offline_after=offline_after, hours=hours
-        )
+        figures, lines = scan(reader, selection, grid=grid, offline_after=offline_after)
         return figures, battery_series(scope, figures, lines, grid=grid)
 
     with read_beside(cursor, samples_and_lines, appended="battery_samples") as scanned:
-        sessions = session_totals(
-            cursor, selection, vehicle_ids=scope.vehicle_ids, held=charge_sessions
-        )
+        sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)
         collected = read_buckets(
             cursor,
             scope,

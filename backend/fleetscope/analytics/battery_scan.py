@@ -24,7 +24,6 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.battery_slots import (
     MICROS,
     ChargeLines,
@@ -141,12 +140,10 @@ def scan(
     grid: SlotGrid,
     offline_after: timedelta,
     use_hours: bool = True,
-    hours: HourMeasures | None = None,
 ) -> Scanned:
     """Per vehicle and bucket with samples: health line, latest health and time below
     20 %; and the period's lines (bucket CURRENT of ``selection``, in the slots of
-    ``grid``); the previous period is one slot. ``hours``: the hourly rows in memory, if
-    kept."""
+    ``grid``); the previous period is one slot."""
     parts = [SlotPart(_bucket(selection, CURRENT), grid)]
     previous = _bucket(selection, PREVIOUS)
     bounds = previous.bounds
@@ -157,7 +154,7 @@ def scan(
     for bucket, part, columns in zip(
         (CURRENT, PREVIOUS),
         parts,
-        slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours, hours=hours),
+        slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours),
         strict=False,
     ):
         if columns is not None:

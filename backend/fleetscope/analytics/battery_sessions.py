@@ -5,8 +5,7 @@ discharge per cycle = the highest charge since the previous session ended (``pea
 - the charge at this session's start, in a histogram of 10-point bins; energy in Wh =
 percent / 100 x the vehicle's battery capacity, for vehicles whose capacity is known.
 
-The sessions' rows in T (``fact_arrays``, or those held in memory: ``appended_rows``) are
-added up into arrays indexed by bucket and
+The sessions' rows in T (``fact_arrays``) are added up into arrays indexed by bucket and
 vehicle; the figures of each vehicle and of all of them together are read from those.
 """
 
@@ -20,7 +19,6 @@ import numpy.typing as npt
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.appended_rows import AppendedRows, RowSource
 from fleetscope.analytics.fact_arrays import arrays_in_periods
 from fleetscope.analytics.fact_rows import Selection
 from fleetscope.appstore.schemas import camel_case
@@ -29,11 +27,9 @@ DOD_BIN = 10
 DOD_BINS = 10
 _BUCKETS = 2  # fact_rows.CURRENT and PREVIOUS
 
-CHARGE_SESSIONS = RowSource(
-    table="charge_sessions",
-    at="start_at",
-    columns="f.vehicle_id, (epoch_us(f.end_at) - epoch_us(f.start_at)) / 1e6 AS duration_s, "
-    "f.end_charge - f.start_charge AS added, greatest(0, f.peak_before - f.start_charge) AS dod",
+_SESSION_COLUMNS = (
+    "f.vehicle_id, (epoch_us(f.end_at) - epoch_us(f.start_at)) / 1e6 AS duration_s, "
+    "f.end_charge - f.start_charge AS added, greatest(0, f.peak_before - f.start_charge) AS dod"
 )
 
 
@@ -76,17 +72,12 @@ def session_totals(
     selection: Selection,
     *,
     vehicle_ids: Sequence[int],
-    held: AppendedRows | None = None,
 ) -> SessionTotals:
     """The sessions starting in T of ``selection`` (both buckets), summed per bucket and
-    vehicle of ``vehicle_ids`` (every vehicle of the selection is one of them); ``held``:
-    the ``CHARGE_SESSIONS`` in memory, if kept."""
-    rows = held.in_periods(cursor, selection) if held is not None else None
-    if rows is None:
-        source = CHARGE_SESSIONS
-        rows = arrays_in_periods(
-            cursor, selection, table=source.table, at=source.at, columns=source.columns
-        )
+    vehicle of ``vehicle_ids`` (every vehicle of the selection is one of them)."""
+    rows = arrays_in_periods(
+        cursor, selection, table="charge_sessions", at="start_at", columns=_SESSION_COLUMNS
+    )
     vehicles = np.asarray(vehicle_ids, np.int64)
     order = np.argsort(vehicles)
     position = order[np.searchsorted(vehicles[order], rows["vehicle_id"])]

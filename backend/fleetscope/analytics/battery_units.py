@@ -9,9 +9,7 @@ The slots then combine their units: extremes with their instants (``arg_min``/``
 among equal extremes in different units, any one's instant), and the health moments, each
 unit's sums moved from its own origin to the slot's start (x + o: sum x + n o,
 sum x² + 2 o sum x + n o², sum x y + o sum y), so that x stays within a slot's width.
-That is one SQL query; when the hourly rows are in memory (``battery_grid``), the grid
-gives the whole hours' slots and the query only those of the samples, and the two combine
-in numpy (``battery_measures``).
+That is one SQL query.
 """
 
 from dataclasses import dataclass
@@ -22,14 +20,11 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from fleetscope.analytics.battery_grid import HourMeasures, slot_units
 from fleetscope.analytics.battery_measures import (
     EMPTY,
     Keys,
     Units,
-    concatenated,
     filled,
-    regrouped,
 )
 from fleetscope.analytics.battery_slots import SlotGrid
 from fleetscope.analytics.fact_rows import Selection, SiteSlice, rows_in_periods
@@ -42,7 +37,6 @@ from fleetscope.facts.battery_hours import (
     unit_aggregates,
     with_next,
 )
-from fleetscope.facts.rawlog import to_micros
 
 _UNIT_COLUMNS = ", ".join(MEASURE_COLUMNS)
 _SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged"
@@ -203,69 +197,18 @@ def _query(
     }
 
 
-def _from_memory(
-    cursor: duckdb.DuckDBPyConnection, parts: list[SlotPart], *, hours: HourMeasures, cap_us: int
-) -> tuple[Keys, Units] | None:
-    """As ``_query``: the whole hours of T from the grid in memory, the rest from the
-    samples; None when the grid does not hold them."""
-    key_base = sum(part.grid.count for part in parts)
-    found: list[tuple[Keys, Units]] = []
-    rest: list[SlotPart] = []
-    with hours.current(cursor) as grid:
-        if grid is None:
-            return None
-        first_key = 0
-        for part in parts:
-            raw: list[SiteSlice] = []
-            for site in part.selection.slices:
-                if not (site.windows and site.vehicle_ids and part.grid.hour_aligned):
-                    raw.append(site)
-                    continue
-                # No sample at or after the end of the site's last window (now, typically):
-                # a piece from a full hour up to it is that whole hour.
-                end = max(window.end for window, _ in site.windows)
-                split = split_hour_ranges(
-                    (window for window, _ in site.windows),
-                    tail_until=end if grid.latest_us < to_micros(end) else None,
-                )
-                units = slot_units(
-                    grid,
-                    site.vehicle_ids,
-                    split.ranges,
-                    part.grid,
-                    key_base=key_base,
-                    first_key=first_key,
-                )
-                if units is None:
-                    return None
-                found.append(units)
-                raw.append(SiteSlice(site.vehicle_ids, [(piece, 0) for piece in split.pieces]))
-            rest.append(SlotPart(Selection(raw), part.grid))
-            first_key += part.grid.count
-    found.append(_query(cursor, rest, cap_us=cap_us, use_hours=False))
-    return regrouped(*concatenated(found))
-
-
 def slot_columns(
     cursor: duckdb.DuckDBPyConnection,
     parts: list[SlotPart],
     *,
     offline_after: timedelta,
     use_hours: bool,
-    hours: HourMeasures | None = None,
 ) -> list[SlotColumns | None]:
     """The measures of each part per vehicle and slot of its grid (None: no samples): the
     parts' slots are numbered one after the other. ``offline_after``: the cap of a step
     under 20 % (the hourly rows hold the one of the writer, the same setting).
-    ``use_hours=False`` reads every sample (the reference in tests); ``hours``: the hourly
-    rows in memory, when they hold the cursor's snapshot (else SQL reads them)."""
-    cap = cap_us(offline_after)
-    found = None
-    if hours is not None and use_hours:
-        found = _from_memory(cursor, parts, hours=hours, cap_us=cap)
-    if found is None:
-        found = _query(cursor, parts, cap_us=cap, use_hours=use_hours)
-    keys, units = found
+    ``use_hours=False`` reads every sample (the reference in tests)."""
+    keys, units = _query(cursor, parts, cap_us=cap_us(offline_after), use_hours=use_hours)
     key_base = sum(part.grid.count for part in parts)
     slots = keys % key_base if key_base else keys
     columns: list[SlotColumns | None] = []

@@ -23,8 +23,6 @@ import numpy as np
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.appended_rows import AppendedRows
-from fleetscope.analytics.fact_arrays import Arrays
 from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
 from fleetscope.analytics.failure_grid import Bounds, Grid, GridSpec, binned, union
 from fleetscope.analytics.failure_layout import (
@@ -33,14 +31,6 @@ from fleetscope.analytics.failure_layout import (
     LayoutCache,
     latest,
     site_layout,
-)
-from fleetscope.analytics.failure_points import (
-    PointRow,
-    by_map,
-    cells,
-    extents,
-    filtered,
-    newest_rows,
 )
 from fleetscope.analytics.failures import ErrorFilter
 from fleetscope.analytics.instants import Instant, iso_instants
@@ -56,6 +46,9 @@ _POINTS_MARGIN = 1.5
 # Below this share of T a narrower read pays off; each retry widens the read this much.
 _FULL_READ_SHARE = 0.5
 _WIDEN = 4.0
+# A point as the map's SQL returns it: vehicle id, error type, level, description, start
+# (epoch microseconds), x, y, map id.
+PointRow = tuple[int, str, str, str, int, float, float, str]
 _ERROR_COLUMNS = (
     "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, "
     "f.x, f.y, f.map_id"
@@ -201,15 +194,6 @@ def _errors_by_sql(
     return _Errors(found.extents, density, specs, rows)
 
 
-def _errors_held(rows: Arrays, *, errors: ErrorFilter, layout: Layout) -> _Errors:
-    """As ``_errors_by_sql``, from the positioned episodes of T held in memory."""
-    rows = filtered(rows, errors)
-    groups = by_map(rows)
-    found = extents(rows, groups)
-    specs = _density_specs(layout, found)
-    return _Errors(found, cells(rows, groups, specs), specs, newest_rows(rows, groups, MAX_POINTS))
-
-
 def failure_map(
     cursor: duckdb.DuckDBPyConnection,
     scope: AnalyticsScope,
@@ -217,17 +201,11 @@ def failure_map(
     now: datetime,
     errors: ErrorFilter,
     layouts: LayoutCache | None = None,
-    positions: AppendedRows | None = None,
 ) -> FailureMapOut:
-    """``layouts``: the fact store's layout cache (``None``: draw the layout anew);
-    ``positions``: its positioned error episodes in memory (``ERROR_POSITIONS``), if kept."""
+    """``layouts``: the fact store's layout cache (``None``: draw the layout anew)."""
     layout = site_layout(cursor, scope, now=now, cache=layouts)
     selection = select_periods(scope, now=now, previous=False)
-    held = positions.in_periods(cursor, selection) if positions is not None else None
-    if held is not None:
-        found = _errors_held(held, errors=errors, layout=layout)
-    else:
-        found = _errors_by_sql(cursor, selection, errors=errors, layout=layout, layouts=layouts)
+    found = _errors_by_sql(cursor, selection, errors=errors, layout=layout, layouts=layouts)
     if layouts is not None:
         layouts.remember_bounds({m: spec.bounds for m, spec in found.specs.items()})
     totals = {m: count for m, (_, count) in found.extents.items()}

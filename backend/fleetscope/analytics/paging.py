@@ -9,7 +9,7 @@ page in the second half is read from the end (``LIMIT`` from the other side), wh
 the last page as cheap as the first.
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -127,13 +127,10 @@ def read_page(
     column_sql: str,
     descending: bool,
     tie_breakers: Sequence[str],
-    total: int | None = None,
     span: TimeSpan | None = None,
-    narrowed: Callable[[Ordering], tuple[str, list[Any]] | None] | None = None,
 ) -> tuple[int, list[Any]]:
     """The number of rows of ``source`` (``FROM ... WHERE ...``, constants of the caller with
     ``parameters``) and the rows (``select``) of ``request.page``, in the list's order.
-    ``total``: the number of rows, when the caller knows it (read here otherwise).
 
     ``span``: the sort column is a time within about that span. The page's rows are then
     read from the part of the span at the end it is read from (the rows at or after a
@@ -141,13 +138,9 @@ def read_page(
     group without reading the rest: a year of orders 100-120 ms, against 10 from the last
     days. The cutoff is a guess from the rows' number; a read that returns fewer rows than
     the page holds is repeated wider, as only then can rows beyond the cutoff belong to it.
-
-    ``narrowed``: for the page's ordering, a source (``FROM ...``, with its parameters) of
-    the same columns holding every row the page may hold, known beforehand (None: none).
     """
-    if total is None:
-        counted = cursor.execute(f"SELECT count(*) {source}", parameters).fetchone()
-        total = int(counted[0]) if counted else 0
+    counted = cursor.execute(f"SELECT count(*) {source}", parameters).fetchone()
+    total = int(counted[0]) if counted else 0
     ordering = page_ordering(
         request,
         total=total,
@@ -157,23 +150,18 @@ def read_page(
     )
     if ordering.limit == 0:
         return total, []
-    narrow = narrowed(ordering) if narrowed is not None else None
-    rows: list[Any] | None
-    if narrow is not None:
-        rows = _read(cursor, ordering, select=select, source=narrow[0], parameters=narrow[1])
-    else:
-        rows = _read_within(
-            cursor,
-            ordering,
-            select=select,
-            source=source,
-            parameters=parameters,
-            column_sql=column_sql,
-            total=total,
-            span=span,
-        )
-        if rows is None:
-            rows = _read(cursor, ordering, select=select, source=source, parameters=parameters)
+    rows = _read_within(
+        cursor,
+        ordering,
+        select=select,
+        source=source,
+        parameters=parameters,
+        column_sql=column_sql,
+        total=total,
+        span=span,
+    )
+    if rows is None:
+        rows = _read(cursor, ordering, select=select, source=source, parameters=parameters)
     if ordering.reversed_read:
         rows.reverse()
     return total, rows

@@ -15,10 +15,8 @@ from datetime import datetime
 import duckdb
 from pydantic import Field
 
-from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.models import PeriodOut
-from fleetscope.analytics.order_runs import ORDERS_BY_VEHICLE, summarize_runs
 from fleetscope.analytics.order_summary import ORDER_COLUMNS, OrderSummary, summarize_orders
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
@@ -125,23 +123,13 @@ def processes(
     scope: AnalyticsScope,
     *,
     now: datetime,
-    index: FactIndex | None = None,
 ) -> ProcessesOut:
-    """``index``: the store's orders in memory, read instead of the orders of a long T."""
-    selection = select_periods(scope, now=now)
-    runs = index.runs(cursor, ORDERS_BY_VEHICLE, selection) if index else None
-    if runs is not None:
-        summaries = summarize_runs(runs, selection, by_vehicle=not scope.combined)
-    else:
-        rows_sql, parameters = rows_in_periods(
-            selection, table="orders", at="end_at", columns=ORDER_COLUMNS
-        )
-        summaries = summarize_orders(
-            cursor,
-            (rows_sql, parameters),
-            key=None if scope.combined else "vehicle_id",
-            fleet=not scope.combined,
-        )
+    rows = rows_in_periods(
+        select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
+    )
+    summaries = summarize_orders(
+        cursor, rows, key=None if scope.combined else "vehicle_id", fleet=not scope.combined
+    )
 
     def entry(vehicle_id: int | None, name: str | None) -> ProcessEntry:
         return ProcessEntry(

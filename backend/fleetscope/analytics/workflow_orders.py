@@ -1,10 +1,9 @@
 """``GET /v2/Analytics/Workflows/{workflow}/Orders``: one workflow's orders ended in T,
 paged, sortable and filtered by outcome and vehicle (the drill-down of the workflow table).
 
-The total comes first (a count over T, from the orders in memory for a long T), so the
-last pages are read backwards from the end (``paging.read_page``) and cost as little as the
-first. A page by start or end is read from the end of T it is near; a page by duration
-from the orders the runs in memory say it may hold, read back by ``rowid``.
+The total comes first (a count over T), so the last pages are read backwards from the end
+(``paging.read_page``) and cost as little as the first. A page by start or end is read from
+the end of T it is near.
 """
 
 from datetime import datetime
@@ -12,15 +11,8 @@ from typing import Any, Literal
 
 import duckdb
 
-from fleetscope.analytics.fact_index import MIN_SHARE_COUNTS, FactIndex
 from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
-from fleetscope.analytics.order_runs import (
-    ORDERS_BY_WORKFLOW,
-    count_workflow_orders,
-    longest_workflow_orders,
-)
 from fleetscope.analytics.paging import (
-    Ordering,
     Page,
     PageRequest,
     TimeSpan,
@@ -29,8 +21,6 @@ from fleetscope.analytics.paging import (
     read_page,
 )
 from fleetscope.analytics.params import AnalyticsScope
-from fleetscope.analytics.run_buckets import RowBuckets, buckets_of
-from fleetscope.analytics.sorted_runs import SortedRuns
 from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.analytics.workflows import require_workflow
 from fleetscope.appstore.schemas import CamelModel
@@ -74,10 +64,6 @@ _ORDER_LIST_NAMES = (
     "vehicle_id, order_id, workflow, start_at, end_at, duration_s, outcome, distance_m, "
     "nodes_traversed, nodes_total, paused_s, waiting_s, error_count"
 )
-# Pages by duration up to this many orders into the list are read back by ``rowid`` from
-# the orders in memory (a year of a workflow's orders: 100-140 ms by SQL, as DuckDB reads
-# every column of every order in T for the top-N); pages further in read SQL.
-MAX_NARROWED_ORDERS = 5_000
 
 
 def workflow_orders(
@@ -89,25 +75,12 @@ def workflow_orders(
     page: PageRequest,
     outcome: Outcome | None = None,
     vehicle_id: int | None = None,
-    index: FactIndex | None = None,
 ) -> Page[WorkflowOrder]:
-    """``index``: the store's orders in memory, counting the orders of a long T and finding
-    those of a page by duration."""
     require_workflow(cursor, workflow=workflow, vehicle_ids=scope.vehicle_ids)
     column, descending = parse_sort(page.sort, columns=ORDER_SORTS, default="-start")
     selection = select_periods(scope, now=now, previous=False)
     if vehicle_id is not None:
         selection = selection.restricted_to({vehicle_id})
-    runs = (
-        index.runs(cursor, ORDERS_BY_WORKFLOW, selection, min_share=MIN_SHARE_COUNTS)
-        if index
-        else None
-    )
-    # The runs with their orders in T, marked once for the count and a page by duration.
-    held = (runs, buckets_of(runs, selection)) if runs is not None else None
-    total = (
-        None if held is None else count_workflow_orders(*held, workflow=workflow, outcome=outcome)
-    )
     return _paged_orders(
         cursor,
         selection,
@@ -117,8 +90,6 @@ def workflow_orders(
         page=page,
         column=column,
         descending=descending,
-        total=total,
-        held=held,
     )
 
 
@@ -132,8 +103,6 @@ def _paged_orders(
     page: PageRequest,
     column: str,
     descending: bool,
-    total: int | None,
-    held: tuple[SortedRuns, RowBuckets] | None,
 ) -> Page[WorkflowOrder]:
     rows_sql, parameters = rows_in_periods(
         selection, table="orders", at="end_at", columns=_ORDER_LIST_COLUMNS
@@ -144,26 +113,6 @@ def _paged_orders(
     # Orders end in T; most start in it too (the span is a guess for the first read).
     span = TimeSpan(bounds.start, bounds.end) if bounds and column in _TIME_SORTS else None
 
-    def by_rowid(ordering: Ordering) -> tuple[str, list[Any]] | None:
-        """The orders a page by duration may hold, from the orders in memory."""
-        count = ordering.offset + ordering.limit
-        if held is None or column != "duration" or count > MAX_NARROWED_ORDERS:
-            return None
-        rowids = longest_workflow_orders(
-            *held,
-            workflow=workflow,
-            outcome=outcome,
-            count=count,
-            longest=ordering.first_descending,
-        )
-        if rowids is None:
-            return None
-        return (
-            f"FROM (SELECT {_ORDER_LIST_COLUMNS} FROM orders f "  # noqa: S608 - constants only
-            "WHERE f.rowid IN (SELECT unnest(?::BIGINT[])))",
-            [rowids.tolist()],
-        )
-
     total, rows = read_page(
         cursor,
         page,
@@ -173,9 +122,7 @@ def _paged_orders(
         column_sql=ORDER_SORTS[column],
         descending=descending,
         tie_breakers=["vehicle_id", "start_at", "order_id"],
-        total=total,
         span=span,
-        narrowed=by_rowid,
     )
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
     items = [

@@ -17,7 +17,6 @@ import duckdb
 from pydantic import Field
 
 from fleetscope.analytics.drilldown import require_named
-from fleetscope.analytics.fact_index import MIN_SHARE, MIN_SHARE_COUNTS, FactIndex
 from fleetscope.analytics.fact_rows import (
     CURRENT,
     PREVIOUS,
@@ -26,7 +25,6 @@ from fleetscope.analytics.fact_rows import (
     select_periods,
 )
 from fleetscope.analytics.models import PeriodOut
-from fleetscope.analytics.order_runs import ORDERS_BY_WORKFLOW, summarize_workflows
 from fleetscope.analytics.order_summary import ORDER_COLUMNS, Key, OrderSummary, summarize_orders
 from fleetscope.analytics.paging import parse_sort
 from fleetscope.analytics.params import AnalyticsScope
@@ -101,16 +99,9 @@ def _summaries(
     cursor: duckdb.DuckDBPyConnection,
     selection: Selection,
     *,
-    index: FactIndex | None,
     workflow: str | None = None,
 ) -> dict[Key, OrderSummary]:
-    """Per (workflow, bucket), or with ``workflow`` per (None, bucket) of its orders; from
-    the orders in memory when T is long."""
-    # The table needs no sums: the index pays for shorter periods.
-    share = MIN_SHARE if workflow else MIN_SHARE_COUNTS
-    runs = index.runs(cursor, ORDERS_BY_WORKFLOW, selection, min_share=share) if index else None
-    if runs is not None:
-        return summarize_workflows(runs, selection, workflow=workflow)
+    """Per (workflow, bucket), or with ``workflow`` per (None, bucket) of its orders."""
     rows = rows_in_periods(selection, table="orders", at="end_at", columns=ORDER_COLUMNS)
     if workflow is not None:
         return summarize_orders(cursor, rows, key=None, where=("workflow = ?", [workflow]))
@@ -126,13 +117,11 @@ def workflows(
     *,
     now: datetime,
     sort: str | None,
-    index: FactIndex | None = None,
 ) -> WorkflowsOut:
-    """``index``: the store's orders in memory, read instead of the orders of a long T."""
     column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
     selection = select_periods(scope, now=now)
     found: dict[str, dict[int, ProcessFigures]] = {}
-    summaries = _summaries(cursor, selection, index=index)
+    summaries = _summaries(cursor, selection)
     for (workflow, bucket), summary in summaries.items():
         if workflow is not None:
             found.setdefault(str(workflow), {})[bucket] = figures(summary)
@@ -188,10 +177,9 @@ def workflow_histogram(
     *,
     now: datetime,
     workflow: str,
-    index: FactIndex | None = None,
 ) -> WorkflowHistogramOut:
     require_workflow(cursor, workflow=workflow, vehicle_ids=scope.vehicle_ids)
-    summaries = _summaries(cursor, select_periods(scope, now=now), index=index, workflow=workflow)
+    summaries = _summaries(cursor, select_periods(scope, now=now), workflow=workflow)
     found = {bucket: figures(summary) for (_, bucket), summary in summaries.items()}
     return WorkflowHistogramOut(
         period=period_out(scope, now=now),

@@ -8,7 +8,6 @@ from typing import Annotated
 import duckdb
 from fastapi import Depends, Query, Request
 
-from fleetscope.analytics.fact_index import FactIndex
 from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
 from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.api.deps import SessionDep, authenticate, release_connection
@@ -57,14 +56,6 @@ async def get_fact_store(request: Request) -> FactStore:
 
 
 FactStoreDep = Annotated[FactStore, Depends(get_fact_store)]
-
-
-async def get_fact_index(request: Request) -> FactIndex | None:
-    index: FactIndex | None = getattr(request.app.state, "fact_index", None)
-    return index
-
-
-FactIndexDep = Annotated[FactIndex | None, Depends(get_fact_index)]
 
 
 @contextmanager

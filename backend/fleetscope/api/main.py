@@ -10,9 +10,6 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fleetscope import __version__
-from fleetscope.analytics.action_runs import ACTION_DURATIONS, ACTION_WAITS
-from fleetscope.analytics.fact_index import FactIndex
-from fleetscope.analytics.order_runs import ORDERS_BY_VEHICLE, ORDERS_BY_WORKFLOW
 from fleetscope.api.admission import install_admission, size_worker_threads
 from fleetscope.api.compression import ApiCompression
 from fleetscope.api.errors import error_response, install_error_handlers
@@ -52,8 +49,6 @@ def _install_store_errors(app: FastAPI) -> None:
         return error_response(request, message, status_code=exc.status_code, headers=exc.headers)
 
 
-# The fact rows kept in memory for long periods, built at start-up in this order.
-INDEXED_SOURCES = (ORDERS_BY_VEHICLE, ORDERS_BY_WORKFLOW, ACTION_DURATIONS, ACTION_WAITS)
 GC_YOUNG_THRESHOLD = 20_000  # allocations between young collections (Python's default: 700)
 
 
@@ -69,10 +64,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         running.state.ingestion = await run_in_threadpool(
             start_ingestion, settings, session_factory=running.state.session_factory
         )
-        index = FactIndex(running.state.ingestion.store) if settings.fact_index else None
-        if index is not None:
-            index.start_warm_up(INDEXED_SOURCES)
-        running.state.fact_index = index
         # Analytics responses allocate hundreds of thousands of short-lived objects; every
         # full collection would also walk the long-lived ones of the loaded modules. Freeze
         # those out of the collector's sight and collect the young generation less often.
@@ -85,8 +76,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             gc.set_threshold(*thresholds)
             gc.unfreeze()
-            if index is not None:
-                await run_in_threadpool(index.stop)
             await run_in_threadpool(running.state.ingestion.stop)
             engine.dispose()
 

@@ -15,10 +15,7 @@ import pytest
 
 from fleetscope.analytics.battery import battery
 from fleetscope.analytics.dashboard import dashboard
-from fleetscope.analytics.fact_index import FactIndex
-from fleetscope.analytics.fact_rows import select_periods
 from fleetscope.analytics.history import productivity_history
-from fleetscope.analytics.order_runs import ORDERS_BY_VEHICLE
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift
 from fleetscope.analytics.processes import processes
@@ -206,11 +203,9 @@ def _order(name: str, end: datetime, seconds: int, outcome: OrderOutcome) -> Ord
     return OrderRun(4, name, "W", start, end, outcome, 0.0, 1, 1, 0, 0, 0)
 
 
-@pytest.mark.parametrize("in_memory", [False, True], ids=["sql", "fact-index"])
-def test_dashboard_median_is_the_processes_median(in_memory: bool) -> None:
+def test_dashboard_median_is_the_processes_median() -> None:
     """Monday: 600, 900 and 1,200 s (and a failed order of 3,000 s): 900. Tuesday: 300 and
-    500 s: 400. Both days: 300, 500, 600, 900, 1,200: 600. Processes reads the rows of T, or
-    the orders in memory (``FactIndex``): the same number either way."""
+    500 s: 400. Both days: 300, 500, 600, 900, 1,200: 600."""
     orders: list[Fact] = [
         _order("a", local(2, 9), 600, OrderOutcome.FINISHED),
         _order("b", local(2, 10), 900, OrderOutcome.FINISHED),
@@ -221,20 +216,17 @@ def test_dashboard_median_is_the_processes_median(in_memory: bool) -> None:
     ]
     two_days = DaySpan(date(2026, 3, 2), date(2026, 3, 3))
     with _store(orders, [4]) as store, reading(store) as cursor:
-        index = FactIndex(store) if in_memory else None
         for span, median in ((MONDAY, 900.0), (two_days, 600.0)):
             scope = _scope(span, None, [4])
             board = dashboard(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER)
             tile = next(tile for tile in board.tiles if tile.key == "cycleTimeP50")
-            page = processes(cursor, scope, now=NOW, index=index).fleet.current.cycle
+            page = processes(cursor, scope, now=NOW).fleet.current.cycle
             assert tile.value == page.p50_seconds == median
             assert tile.exact and page.exact
         assert [point.value for point in tile.series] == [900.0, 400.0]
         tuesday = DaySpan(date(2026, 3, 3), date(2026, 3, 3))
-        day = processes(cursor, _scope(tuesday, None, [4]), now=NOW, index=index)
+        day = processes(cursor, _scope(tuesday, None, [4]), now=NOW)
         assert day.fleet.current.cycle.p50_seconds == 400.0
-        if index is not None:  # the orders were read from memory
-            assert index.runs(cursor, ORDERS_BY_VEHICLE, select_periods(scope, now=NOW))
 
 
 # --- a shift belongs to the day it starts on ----------------------------------------------

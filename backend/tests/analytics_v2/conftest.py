@@ -67,14 +67,3 @@ def quantile_cont(values: list[float], quantile: float) -> float:
 def close(actual: float | None, expected: float, *, seconds: float = 1.0) -> bool:
     """Within 1 s or 0.5 %, whichever is wider (the issue's tolerance for times)."""
     return actual is not None and abs(actual - expected) <= max(seconds, 0.005 * abs(expected))
-
-
-@pytest.fixture(params=["gathered", "marked"])
-def marking(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Both ways ``run_buckets`` finds the rows of T: gathered by hour (a short T) and
-    every row marked (a long one)."""
-    from fleetscope.analytics import run_buckets
-
-    share = 2.0 if request.param == "gathered" else 0.0
-    monkeypatch.setattr(run_buckets, "GATHER_BELOW_SHARE", share)
-    return str(request.param)

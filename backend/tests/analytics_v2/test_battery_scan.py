@@ -2,32 +2,25 @@
 line, health slot means, the least-squares health line combined from the slots, the latest
 health, and the time below 20 %, for the period and the previous period, with and without a
 shift (one on the full hour, one off it), read from the hourly battery rows plus the samples
-of partial hours (by SQL, and from the grid of them in memory, also after it followed newer
-samples), and from the samples alone."""
+of partial hours, and from the samples alone."""
 
-import itertools
 import random
 from dataclasses import fields
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import duckdb
 import numpy as np
 import pytest
 
-from fleetscope.analytics import battery_units
-from fleetscope.analytics.battery_grid import HourMeasures
 from fleetscope.analytics.battery_scan import Scanned, scan
 from fleetscope.analytics.battery_slots import ChargeLines, SampleFigures, SlotGrid
-from fleetscope.analytics.battery_units import SlotPart
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_periods
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift, Window
 from fleetscope.facts import battery_hours
 from fleetscope.facts.battery_hours import LOW_CHARGE
 from fleetscope.facts.rawlog import from_micros, to_micros
-from fleetscope.facts.store import FactStore
 
 FIRST_DAY = date(2026, 3, 10)
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
@@ -81,24 +74,12 @@ def _insert(cursor: duckdb.DuckDBPyConnection, samples: list[Sample]) -> None:
     battery_hours.fill(cursor, cap_us=int(OFFLINE_AFTER.total_seconds() * 1e6))
 
 
-def _cut(samples: list[Sample]) -> datetime:
-    """A full hour whose first sample of vehicle 1 ends the step of a sample under 20 % in
-    the hour before: adding the samples from it on changes that earlier hour's row."""
-    own = sorted(at_charge[1:3] for at_charge in samples if at_charge[0] == 1)
-    for (at, charge), (following, _) in itertools.pairwise(own):
-        hour = following.replace(minute=0, second=0, microsecond=0)
-        if charge < LOW_CHARGE and at < hour and following - at < OFFLINE_AFTER:
-            return hour
-    raise AssertionError("no such hour in the samples")
-
-
 def _scan(
     cursor: duckdb.DuckDBPyConnection,
     selection: Selection,
     grid: SlotGrid,
     *,
     use_hours: bool = True,
-    hours: HourMeasures | None = None,
 ) -> Scanned:
     """Both periods and the time below 20 %, as the battery resource reads them."""
     return scan(
@@ -107,7 +88,6 @@ def _scan(
         grid=grid,
         offline_after=OFFLINE_AFTER,
         use_hours=use_hours,
-        hours=hours,
     )
 
 
@@ -196,35 +176,25 @@ SHIFTS = [
 ]
 
 
-@pytest.mark.parametrize("source", ["hours", "memory", "memory-followed", "samples"])
+@pytest.mark.parametrize("source", ["hours", "samples"])
 @pytest.mark.parametrize("shift", SHIFTS)
 @pytest.mark.parametrize("previous_floor", [0.0, 25.0])
 def test_the_scan_matches_a_brute_force_reading(
-    fact_store: FactStore,
     cursor: duckdb.DuckDBPyConnection,
     shift: Shift | None,
     previous_floor: float,
     source: str,
 ) -> None:
-    """With low charge in both periods, and only in the period. ``memory-followed``: the
-    grid is built before the samples from a full hour on are added."""
+    """With low charge in both periods, and only in the period."""
     samples = _samples(seed=5, previous_floor=previous_floor)
-    hours = HourMeasures(fact_store) if source.startswith("memory") else None
     scope = _scope(shift)
     selection = select_periods(scope, now=NOW)
     windows = [(w, bucket) for part in selection.slices for w, bucket in part.windows]
     current = [w for w, bucket in windows if bucket == CURRENT]
     grid = SlotGrid.over(Window(current[0].start, current[-1].end), slots=50)
     assert grid.hour_aligned
-    if source == "memory-followed":
-        cut = _cut(samples)
-        _insert(cursor, [s for s in samples if s[1] < cut])
-        assert _scan(cursor, selection, grid, hours=hours).figures
-        samples = [s for s in samples if s[1] < cut] + [s for s in samples if s[1] >= cut]
-        _insert(cursor, [s for s in samples if s[1] >= cut])
-    else:
-        _insert(cursor, samples)
-    result = _scan(cursor, selection, grid, use_hours=source != "samples", hours=hours)
+    _insert(cursor, samples)
+    result = _scan(cursor, selection, grid, use_hours=source != "samples")
     _check_all(result, samples, windows=windows, grid=grid)
     for (_, bucket), figures in result.figures.items():
         low = figures.below_low_seconds > 0
@@ -252,12 +222,9 @@ def _check_all(
             _check_lines(_of(result.lines, vehicle), inside, grid=grid)
 
 
-def test_the_hour_up_to_now_comes_from_the_grid(
-    fact_store: FactStore, cursor: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """T ends at now, off the full hour, and no sample lies after now: the grid gives that
-    hour as a whole. The previous period ends like for like at 14:37 three days before:
-    only its last, partial hour is read from the samples with SQL."""
+def test_a_period_up_to_now_off_the_full_hour(cursor: duckdb.DuckDBPyConnection) -> None:
+    """T ends at now, off the full hour, and no sample lies after now; the previous period
+    ends like for like at 14:37 three days before."""
     now = datetime.combine(FIRST_DAY + timedelta(days=2), time(14, 37), UTC)
     samples = [s for s in _samples(seed=5, previous_floor=0.0) if s[1] < now]
     _insert(cursor, samples)
@@ -266,18 +233,7 @@ def test_the_hour_up_to_now_comes_from_the_grid(
     assert max(w.end for w, _ in windows) == now
     current = [w for w, bucket in windows if bucket == CURRENT]
     grid = SlotGrid.over(Window(current[0].start, current[-1].end), slots=50)
-    read_by_sql: list[Selection] = []
-    query = battery_units._query
-
-    def spied(cursor: duckdb.DuckDBPyConnection, parts: list[SlotPart], **kwargs: Any) -> Any:
-        read_by_sql.extend(part.selection for part in parts)
-        return query(cursor, parts, **kwargs)
-
-    monkeypatch.setattr(battery_units, "_query", spied)
-    result = _scan(cursor, selection, grid, hours=HourMeasures(fact_store))
-    read = [w for selection in read_by_sql for part in selection.slices for w, _ in part.windows]
-    previous_end = now - timedelta(days=3)
-    assert read == [Window(previous_end.replace(minute=0), previous_end)]
+    result = _scan(cursor, selection, grid)
     _check_all(result, samples, windows=windows, grid=grid)
 
 
@@ -297,23 +253,3 @@ def test_whole_hours_are_read_from_the_hourly_rows(cursor: duckdb.DuckDBPyConnec
     cursor.execute("DELETE FROM battery_samples")
     assert _same(scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER), expected)
     assert _scan(cursor, selection, grid, use_hours=False) == Scanned({}, None)
-
-
-def test_the_grid_answers_for_the_snapshot_it_holds(
-    fact_store: FactStore, cursor: duckdb.DuckDBPyConnection
-) -> None:
-    """A grid current for the snapshot gives the whole hours without reading the hourly
-    rows; a snapshot with fewer samples than the grid reads SQL."""
-    samples = _samples(seed=7, previous_floor=0.0)
-    _insert(cursor, samples)
-    selection = select_periods(_scope(None), now=NOW)
-    grid = SlotGrid.over(Window(NOW - timedelta(days=10), NOW), slots=50)
-    hours = HourMeasures(fact_store)
-    expected = _scan(cursor, selection, grid, hours=hours)
-    assert set(expected.figures) == set(_scan(cursor, selection, grid).figures)
-    cursor.execute("DELETE FROM battery_hourly")
-    assert _same(_scan(cursor, selection, grid, hours=hours), expected)
-    assert not _same(_scan(cursor, selection, grid), expected)
-    # Fewer samples than the grid holds: SQL, which finds no hourly rows now.
-    cursor.execute("DELETE FROM battery_samples WHERE vehicle_id = 2")
-    assert _scan(cursor, selection, grid, hours=hours) == Scanned({}, None)

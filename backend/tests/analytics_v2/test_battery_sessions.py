@@ -1,7 +1,6 @@
 """Charge sessions per vehicle and bucket against a brute-force reading of hand-made sessions:
 counts, means, depth histogram (a depth of 100 and a negative one at the edges), energy
-only where the capacity is known, a vehicle without sessions, a session outside T; read by
-SQL and from the sessions held in memory."""
+only where the capacity is known, a vehicle without sessions, a session outside T."""
 
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -9,9 +8,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
-from fleetscope.analytics.appended_rows import AppendedRows
 from fleetscope.analytics.battery_sessions import (
-    CHARGE_SESSIONS,
     DOD_BINS,
     SessionFigures,
     fleet_session_figures,
@@ -21,7 +18,6 @@ from fleetscope.analytics.battery_sessions import (
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan
-from fleetscope.facts.store import FactStore
 
 FIRST_DAY = date(2026, 3, 10)
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
@@ -86,14 +82,10 @@ def _scope(vehicle_ids: list[int], *, combined: bool) -> AnalyticsScope:
     )
 
 
-@pytest.mark.parametrize("source", ["sql", "memory"])
-def test_figures_per_vehicle_and_together(
-    fact_store: FactStore, cursor: duckdb.DuckDBPyConnection, source: str
-) -> None:
+def test_figures_per_vehicle_and_together(cursor: duckdb.DuckDBPyConnection) -> None:
     _insert(cursor)
     scope = _scope(VEHICLES, combined=False)
-    held = AppendedRows(fact_store, CHARGE_SESSIONS) if source == "memory" else None
-    totals = session_totals(cursor, select_periods(scope, now=NOW), vehicle_ids=VEHICLES, held=held)
+    totals = session_totals(cursor, select_periods(scope, now=NOW), vehicle_ids=VEHICLES)
     for bucket in (CURRENT, PREVIOUS):
         each = vehicle_session_figures(totals, bucket, capacities=CAPACITIES)
         for vehicle, capacity, figures in zip(VEHICLES, CAPACITIES, each, strict=True):

@@ -9,10 +9,8 @@ import duckdb
 import pytest
 
 from fleetscope.analytics import failure_map as failure_map_module
-from fleetscope.analytics.appended_rows import AppendedRows
 from fleetscope.analytics.failure_layout import LayoutCache, site_layout
 from fleetscope.analytics.failure_map import FailureMapOut, failure_map
-from fleetscope.analytics.failure_points import ERROR_POSITIONS
 from fleetscope.analytics.failures import ErrorFilter
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan
@@ -57,18 +55,11 @@ def _errors(cursor: duckdb.DuckDBPyConnection, starts: list[datetime], *, x0: fl
     )
 
 
-@pytest.fixture(params=["sql", "memory"])
-def positions(request: pytest.FixtureRequest, fact_store: FactStore) -> AppendedRows | None:
-    """The errors read by SQL, or from the positioned episodes held in memory."""
-    return AppendedRows(fact_store, ERROR_POSITIONS) if request.param == "memory" else None
-
-
 def _run(
     cursor: duckdb.DuckDBPyConnection,
     *,
     errors: ErrorFilter | None = None,
     layouts: LayoutCache | None = None,
-    positions: AppendedRows | None = None,
 ) -> FailureMapOut:
     return failure_map(
         cursor,
@@ -76,7 +67,6 @@ def _run(
         now=NOW,
         errors=errors or ErrorFilter(),
         layouts=layouts,
-        positions=positions,
     )
 
 
@@ -97,7 +87,6 @@ def test_newest_points_read_from_the_end_are_exact(
     cursor: duckdb.DuckDBPyConnection,
     monkeypatch: pytest.MonkeyPatch,
     crowded_first_day: bool,
-    positions: AppendedRows | None,
 ) -> None:
     monkeypatch.setattr(failure_map_module, "MAX_POINTS", 40)
     _track(cursor, width=40, height=20)
@@ -107,7 +96,7 @@ def test_newest_points_read_from_the_end_are_exact(
     else:
         starts = [START + timedelta(minutes=9 * i + 1) for i in range(900)]
     _errors(cursor, starts, x0=5.0)
-    (layer,) = _run(cursor, positions=positions).maps
+    (layer,) = _run(cursor).maps
     assert layer.points_total == len(starts)
     newest = _truth(cursor)[:40]
     points = [
@@ -118,12 +107,12 @@ def test_newest_points_read_from_the_end_are_exact(
 
 
 def test_density_counts_every_episode_on_the_union_of_track_and_errors(
-    cursor: duckdb.DuckDBPyConnection, positions: AppendedRows | None
+    cursor: duckdb.DuckDBPyConnection,
 ) -> None:
     _track(cursor, width=40, height=20)
     starts = [START + timedelta(minutes=11 * i + 2) for i in range(300)]
     _errors(cursor, starts, x0=30.0)  # up to x = 50 m: beyond the track's 40 m
-    (layer,) = _run(cursor, positions=positions).maps
+    (layer,) = _run(cursor).maps
     assert (layer.bounds.min_x, layer.bounds.max_x) == (0.0, 50.0)
     assert (layer.bounds.min_y, layer.bounds.max_y) == (0.0, 20.0)
     density = layer.density
@@ -140,7 +129,7 @@ def test_density_counts_every_episode_on_the_union_of_track_and_errors(
 
 
 def test_cached_layout_and_bounds_guess_give_the_uncached_answer(
-    cursor: duckdb.DuckDBPyConnection, positions: AppendedRows | None
+    cursor: duckdb.DuckDBPyConnection,
 ) -> None:
     _track(cursor, width=40, height=20)
     # Beyond the track (x up to 50 m), the FATAL ones less far than all of them.
@@ -149,7 +138,7 @@ def test_cached_layout_and_bounds_guess_give_the_uncached_answer(
     fatal = ErrorFilter(level="FATAL")
     # Each request guesses the density grid from the one before; a wrong guess is redone.
     for errors in (fatal, ErrorFilter(), fatal, ErrorFilter(error_type="type1")):
-        cached = _run(cursor, errors=errors, layouts=cache, positions=positions)
+        cached = _run(cursor, errors=errors, layouts=cache)
         assert cached == _run(cursor, errors=errors)
 
 
@@ -185,47 +174,33 @@ def _mixed_errors(cursor: duckdb.DuckDBPyConnection, *, count: int, first: datet
     )
 
 
-def test_errors_held_in_memory_answer_as_sql_and_follow_new_episodes(
-    cursor: duckdb.DuckDBPyConnection, fact_store: FactStore, monkeypatch: pytest.MonkeyPatch
+def test_filters_two_maps_and_unpositioned_episodes(
+    cursor: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(failure_map_module, "MAX_POINTS", 25)
     _track(cursor, width=40, height=20)
     _mixed_errors(cursor, count=700, first=START)
-    held = AppendedRows(fact_store, ERROR_POSITIONS)
-    filters = [
-        ErrorFilter(),
-        ErrorFilter(level="FATAL"),
-        ErrorFilter(error_type="type2"),
-        ErrorFilter(error_type="type1", level="URGENT"),
-        ErrorFilter(error_type="none of them"),
-    ]
-    for errors in filters:
-        assert _run(cursor, errors=errors, positions=held) == _run(cursor, errors=errors)
-    answer = _run(cursor, positions=held)
+    answer = _run(cursor)
     assert [layer.map_id for layer in answer.maps] == [MAP, "hall-2"]
     assert sum(layer.points_total for layer in answer.maps) == 700 - 140  # positioned only
-    # Later episodes (newer and older ones) are read after the last row held.
+    assert all(len(layer.points) == 25 for layer in answer.maps)
+    # Later episodes: newer ones count, those before T do not.
     _mixed_errors(cursor, count=60, first=START + timedelta(hours=100, seconds=1))
     _mixed_errors(cursor, count=30, first=START - timedelta(days=1))  # before T
-    for errors in filters:
-        assert _run(cursor, errors=errors, positions=held) == _run(cursor, errors=errors)
-    assert sum(layer.points_total for layer in _run(cursor, positions=held).maps) == 560 + 48
+    assert sum(layer.points_total for layer in _run(cursor).maps) == 560 + 48
 
 
-def test_errors_held_in_memory_of_an_older_snapshot_read_sql(
+def test_an_older_snapshot_sees_its_own_episodes(
     cursor: duckdb.DuckDBPyConnection, fact_store: FactStore
 ) -> None:
     _track(cursor, width=40, height=20)
     _mixed_errors(cursor, count=100, first=START)
-    held = AppendedRows(fact_store, ERROR_POSITIONS)
     older = fact_store.cursor()
     try:
         older.execute("BEGIN TRANSACTION")
         older.execute("SELECT count(*) FROM error_episodes").fetchall()
         _mixed_errors(cursor, count=50, first=START + timedelta(days=2))
-        newer = _run(cursor, positions=held)  # holds the newer rows
-        assert newer == _run(cursor)
-        assert _run(older, positions=held) == _run(older)
-        assert sum(layer.points_total for layer in _run(older, positions=held).maps) == 80
+        assert sum(layer.points_total for layer in _run(cursor).maps) == 80 + 40
+        assert sum(layer.points_total for layer in _run(older).maps) == 80
     finally:
         older.close()

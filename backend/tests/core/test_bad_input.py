@@ -7,7 +7,6 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from fleetscope.analytics.battery_measures import regrouped
@@ -46,12 +45,6 @@ def _analytics_paths(client: TestClient) -> list[str]:
     )
 
 
-def _wait_for_fact_index(app: FastAPI) -> None:
-    # Battery reads the hourly rows the index keeps in memory once it has warmed up.
-    index = app.state.fact_index
-    assert index is None or index.wait_until_warm(timeout=30)
-
-
 # --- An empty period ----------------------------------------------------------------------------
 
 
@@ -67,10 +60,9 @@ def test_regrouping_no_units_gives_no_groups() -> None:
 
 @pytest.mark.parametrize("query", ["", "?from=2024-03-04&to=2024-03-10&combined=true"])
 def test_battery_of_a_period_without_data_is_empty_and_says_why(
-    app: FastAPI, client: TestClient, seeded: DemoData, login: LoginFn, query: str
+    client: TestClient, seeded: DemoData, login: LoginFn, query: str
 ) -> None:
     login(client, CUSTOMER2)
-    _wait_for_fact_index(app)
     response = client.get(f"/v2/Analytics/Battery{query}")
     assert response.status_code == 200, response.text
     data = response.json()["data"]
@@ -181,10 +173,10 @@ def test_a_day_out_of_range_is_explained_in_german(
 @pytest.mark.parametrize(
     ("method", "path", "field"),
     [
-        ("GET", f"/v2/Sites/{2**63}/tokens", "site_id"),
-        ("POST", f"/v2/Sites/{ID_LIMIT}/tokens", "site_id"),
-        ("DELETE", f"/v2/Sites/1/tokens/{2**63}", "token_id"),
-        ("DELETE", f"/v2/Sites/{2**64}/tokens/1", "site_id"),
+        ("GET", f"/v2/Admin/Sites/{2**63}/Tokens", "siteId"),
+        ("POST", f"/v2/Admin/Sites/{ID_LIMIT}/Tokens", "siteId"),
+        ("DELETE", f"/v2/Admin/Sites/1/Tokens/{2**63}", "tokenId"),
+        ("DELETE", f"/v2/Admin/Sites/{2**64}/Tokens/1", "siteId"),
     ],
 )
 def test_an_id_beyond_the_store_is_a_422_naming_it(
@@ -204,10 +196,10 @@ def test_the_largest_id_of_the_store_is_simply_not_found(
     login(client, SUPERUSER)
     site_id = seeded.site_ids["Hamburg DC"]
     for path, msg in (
-        (f"/v2/Sites/{ID_LIMIT - 1}/tokens", f"site {ID_LIMIT - 1} not found"),
-        (f"/v2/Sites/{site_id}/tokens/{ID_LIMIT - 1}", f"token {ID_LIMIT - 1} not found"),
+        (f"/v2/Admin/Sites/{ID_LIMIT - 1}/Tokens", f"site {ID_LIMIT - 1} not found"),
+        (f"/v2/Admin/Sites/{site_id}/Tokens/{ID_LIMIT - 1}", f"token {ID_LIMIT - 1} not found"),
     ):
-        response = client.request("GET" if path.endswith("tokens") else "DELETE", path)
+        response = client.request("GET" if path.endswith("Tokens") else "DELETE", path)
         assert (response.status_code, response.json()) == (404, envelope_error(msg))
 
 
@@ -220,7 +212,7 @@ def test_the_largest_id_of_the_store_is_simply_not_found(
         ("POST", "/v2/User/login", {"email": "a\x00@b.c", "password": "x"}, "email"),
         ("POST", "/v2/Events", {"event": "page_view", "path": "/a\x00"}, "path"),
         ("PATCH", "/v2/User/me", {"displayName": "Ann\x00"}, "displayName"),
-        ("POST", "/v2/Sites/{site}/tokens", {"name": "robot\x00"}, "name"),
+        ("POST", "/v2/Admin/Sites/{site}/Tokens", {"name": "robot\x00"}, "name"),
     ],
 )
 def test_text_with_a_nul_character_is_a_422_naming_the_field(

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from fastapi import APIRouter, Response
 
 from fleetscope.analytics.battery import BatteryOut, battery
-from fleetscope.api.analytics_deps import FactIndexDep, FactStoreDep, ScopeDep, reading
+from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.api.errors import ANALYTICS_FAILURES
@@ -21,7 +21,6 @@ router = APIRouter(prefix="/Analytics", tags=["Analytics"], responses=ANALYTICS_
 def get_battery(
     scope: ScopeDep,
     store: FactStoreDep,
-    index: FactIndexDep,
     settings: SettingsDep,
 ) -> Response:
     capacities = {vehicle.id: vehicle.battery_capacity_wh for vehicle in scope.vehicles}
@@ -32,7 +31,5 @@ def get_battery(
             now=datetime.now(UTC),
             offline_after=timedelta(seconds=settings.offline_after_seconds),
             capacities=capacities,
-            hours=index.battery_hours if index else None,
-            charge_sessions=index.charge_sessions if index else None,
         )
     return json_ok(result)

@@ -29,7 +29,6 @@ from fleetscope.analytics.failures import (
 )
 from fleetscope.analytics.paging import Page
 from fleetscope.api.analytics_deps import (
-    FactIndexDep,
     FactStoreDep,
     ScopedDep,
     ScopeDep,
@@ -61,7 +60,6 @@ ErrorFilterDep = Annotated[ErrorFilter, Depends(error_filter)]
 def get_failures(
     scope: ScopeDep,
     store: FactStoreDep,
-    index: FactIndexDep,
     settings: SettingsDep,
     errors: ErrorFilterDep,
 ) -> Response:
@@ -83,9 +81,7 @@ def get_failure_matrix(scope: ScopeDep, store: FactStoreDep, errors: ErrorFilter
 
 
 @router.get("/FailureMap", response_model=Envelope[FailureMapOut])
-def get_failure_map(
-    scope: ScopeDep, store: FactStoreDep, index: FactIndexDep, errors: ErrorFilterDep
-) -> Response:
+def get_failure_map(scope: ScopeDep, store: FactStoreDep, errors: ErrorFilterDep) -> Response:
     with reading(store) as cursor:
         result = failure_map(
             cursor,
@@ -93,7 +89,6 @@ def get_failure_map(
             now=datetime.now(UTC),
             errors=errors,
             layouts=layout_cache(store),
-            positions=index.error_positions if index else None,
         )
     return json_ok(result)
 

@@ -20,7 +20,7 @@ from fleetscope.analytics.workflows import (
     workflow_histogram,
     workflows,
 )
-from fleetscope.api.analytics_deps import FactIndexDep, FactStoreDep, ScopeDep, reading
+from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.api.errors import ANALYTICS_FAILURES
 from fleetscope.appstore.errors import NotFoundError
@@ -62,20 +62,19 @@ ActionTypePath = Annotated[str, Path(alias="actionType", min_length=1, max_lengt
 
 
 @router.get("/Processes", response_model=Envelope[ProcessesOut])
-def get_processes(scope: ScopeDep, store: FactStoreDep, index: FactIndexDep) -> Response:
+def get_processes(scope: ScopeDep, store: FactStoreDep) -> Response:
     with reading(store) as cursor:
-        return json_ok(processes(cursor, scope, now=datetime.now(UTC), index=index))
+        return json_ok(processes(cursor, scope, now=datetime.now(UTC)))
 
 
 @router.get("/Workflows", response_model=Envelope[WorkflowsOut])
 def get_workflows(
     scope: ScopeDep,
     store: FactStoreDep,
-    index: FactIndexDep,
     sort: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Response:
     with reading(store) as cursor:
-        return json_ok(workflows(cursor, scope, now=datetime.now(UTC), sort=sort, index=index))
+        return json_ok(workflows(cursor, scope, now=datetime.now(UTC), sort=sort))
 
 
 @router.get("/Workflows/{workflow}/Orders", response_model=Envelope[Page[WorkflowOrder]])
@@ -84,7 +83,6 @@ def get_workflow_orders(
     scope: ScopeDep,
     store: FactStoreDep,
     page: PageDep,
-    index: FactIndexDep,
     outcome: Outcome | None = None,
     vehicle: VehicleFilter = None,
 ) -> Response:
@@ -98,26 +96,23 @@ def get_workflow_orders(
             page=page,
             outcome=outcome,
             vehicle_id=vehicle_id,
-            index=index,
         )
     return json_ok(result)
 
 
 @router.get("/Workflows/{workflow}/Histogram", response_model=Envelope[WorkflowHistogramOut])
 def get_workflow_histogram(
-    workflow: WorkflowPath, scope: ScopeDep, store: FactStoreDep, index: FactIndexDep
+    workflow: WorkflowPath, scope: ScopeDep, store: FactStoreDep
 ) -> Response:
     with reading(store) as cursor:
-        result = workflow_histogram(
-            cursor, scope, now=datetime.now(UTC), workflow=workflow, index=index
-        )
+        result = workflow_histogram(cursor, scope, now=datetime.now(UTC), workflow=workflow)
     return json_ok(result)
 
 
 @router.get("/Actions", response_model=Envelope[ActionsOut])
-def get_actions(scope: ScopeDep, store: FactStoreDep, index: FactIndexDep) -> Response:
+def get_actions(scope: ScopeDep, store: FactStoreDep) -> Response:
     with reading(store) as cursor:
-        return json_ok(actions(cursor, scope, now=datetime.now(UTC), index=index))
+        return json_ok(actions(cursor, scope, now=datetime.now(UTC)))
 
 
 @router.get("/Actions/{actionType}/Failures", response_model=Envelope[Page[FailedAction]])
