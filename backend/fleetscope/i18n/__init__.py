@@ -4,7 +4,7 @@
 request-validation errors; importing this package loads both, so ``CATALOGUE`` is complete.
 """
 
-from fleetscope.i18n import admin_messages, messages, validation
+from fleetscope.i18n import admin_messages, ingest_admin, messages, validation
 from fleetscope.i18n.language import negotiate_language
 from fleetscope.i18n.text import (
     CATALOGUE,
@@ -26,6 +26,7 @@ __all__ = [
     "Template",
     "Text",
     "admin_messages",
+    "ingest_admin",
     "messages",
     "negotiate_language",
     "render",
