@@ -1,0 +1,175 @@
+/**
+ * The Administration API (`/v2/Admin/...`) through the one request chain. Every call shows
+ * its failure itself (a toast or the form field), so the chain keeps it out of the error
+ * overlay; reads skip the response cache (an admin sees what is stored now), and a change
+ * empties the cache, because names, sites and workflows of the analytics pages follow it.
+ */
+import type {
+  AdminPage,
+  ApiToken,
+  AuditEntry,
+  AuditFilter,
+  DeadLetterFilter,
+  DeadLetterPage,
+  Job,
+  Organization,
+  ReingestResult,
+  SiteAdmin,
+  SiteCreate,
+  SitePatch,
+  UserAdmin,
+  UserCreate,
+  UserFilter,
+  UserPatch,
+  VehicleAdmin,
+  VehiclePatch,
+  WorkflowPreview,
+} from './adminTypes';
+import { callApi, clearResponseCache, type HttpMethod } from './client';
+import { resetLoadedVehicles } from './vehicles';
+
+const BASE = '/v2/Admin';
+
+/** A query string of the set values (undefined, null and '' left out). */
+export function queryString(params: Record<string, string | number | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') {
+      search.set(key, String(value));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+function read<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return callApi<T>(`${BASE}${path}`, {
+    cache: false,
+    reportErrors: false,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+async function change<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+  const result = await callApi<T>(`${BASE}${path}`, {
+    method,
+    reportErrors: false,
+    ...(body === undefined ? {} : { body }),
+  });
+  clearResponseCache();
+  resetLoadedVehicles();
+  return result;
+}
+
+function list<T>(value: T[] | null | undefined): T[] {
+  return Array.isArray(value) ? value : [];
+}
+
+// Organizations and partner links
+export async function listOrganizations(): Promise<Organization[]> {
+  return list(await read<Organization[]>('/Organizations'));
+}
+export const createOrganization = (name: string) =>
+  change<Organization>('POST', '/Organizations', { name });
+export const renameOrganization = (id: number, name: string) =>
+  change<Organization>('PATCH', `/Organizations/${id}`, { name });
+export const deleteOrganization = (id: number) => change<null>('DELETE', `/Organizations/${id}`);
+
+export const partnerOrganizations = (userId: number) =>
+  read<{ organizationIds: number[] }>(`/Users/${userId}/PartnerOrganizations`);
+export const savePartnerOrganizations = (userId: number, organizationIds: number[]) =>
+  change<{ organizationIds: number[] }>('PUT', `/Users/${userId}/PartnerOrganizations`, {
+    organizationIds,
+  });
+
+// Sites
+export async function listSites(organizationId?: number): Promise<SiteAdmin[]> {
+  return list(await read<SiteAdmin[]>(`/Sites${queryString({ organizationId })}`));
+}
+export const getSite = (id: number) => read<SiteAdmin>(`/Sites/${id}`);
+export const createSite = (site: SiteCreate) => change<SiteAdmin>('POST', '/Sites', site);
+export const updateSite = (id: number, patch: SitePatch) =>
+  change<{ site: SiteAdmin; job: Job | null }>('PATCH', `/Sites/${id}`, patch);
+export async function listTimeZones(): Promise<string[]> {
+  return list(await read<string[]>('/TimeZones'));
+}
+/** A read with a body: changes nothing, never cached (the rules change while typing). */
+export function previewWorkflows(
+  siteId: number,
+  workflowRules: string[],
+  signal?: AbortSignal,
+): Promise<WorkflowPreview> {
+  return callApi<WorkflowPreview>(`${BASE}/Sites/${siteId}/WorkflowPreview`, {
+    method: 'POST',
+    body: { workflowRules },
+    reportErrors: false,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+// Vehicles
+export async function listAdminVehicles(filter: {
+  siteId?: number;
+  organizationId?: number;
+}): Promise<VehicleAdmin[]> {
+  return list(await read<VehicleAdmin[]>(`/Vehicles${queryString(filter)}`));
+}
+export const updateVehicle = (id: number, patch: VehiclePatch) =>
+  change<{ vehicle: VehicleAdmin; job: Job | null }>('PATCH', `/Vehicles/${id}`, patch);
+
+// Users
+export const listUsers = (filter: UserFilter) =>
+  read<AdminPage<UserAdmin>>(`/Users${queryString({ ...filter })}`);
+export const createUser = (user: UserCreate) =>
+  change<{ user: UserAdmin; temporaryPassword: string }>('POST', '/Users', user);
+export const updateUser = (id: number, patch: UserPatch) =>
+  change<UserAdmin>('PATCH', `/Users/${id}`, patch);
+export const resetPassword = (id: number) =>
+  change<{ temporaryPassword: string }>('POST', `/Users/${id}/PasswordReset`);
+
+// API tokens
+export async function listTokens(siteId: number): Promise<ApiToken[]> {
+  return list(await read<ApiToken[]>(`/Sites/${siteId}/Tokens`));
+}
+export const createToken = (siteId: number, name: string) =>
+  change<ApiToken & { token: string }>('POST', `/Sites/${siteId}/Tokens`, { name });
+export const revokeToken = (siteId: number, id: number) =>
+  change<ApiToken>('DELETE', `/Sites/${siteId}/Tokens/${id}`);
+
+// Dead letters
+export const listDeadLetters = (filter: DeadLetterFilter) =>
+  read<DeadLetterPage>(`/DeadLetters${queryString({ ...filter })}`);
+export const deleteDeadLetter = (id: number) => change<null>('DELETE', `/DeadLetters/${id}`);
+export const reingestDeadLetter = (id: number, payload?: string) =>
+  change<ReingestResult>(
+    'POST',
+    `/DeadLetters/${id}/Reingest`,
+    payload === undefined ? {} : { payload },
+  );
+/** Where the browser downloads the stored payload (an attachment, not an envelope). */
+export const deadLetterPayloadUrl = (id: number) => `${BASE}/DeadLetters/${id}/Payload`;
+
+/**
+ * The stored payload as text, for viewing and editing. The answer is the raw bytes (often
+ * not JSON at all: that is why it is a dead letter), so it cannot pass the chain's
+ * envelope reading; a failure names the HTTP status.
+ */
+export async function deadLetterPayload(id: number, signal?: AbortSignal): Promise<string> {
+  const response = await fetch(deadLetterPayloadUrl(id), {
+    credentials: 'same-origin',
+    ...(signal ? { signal } : {}),
+  });
+  if (!response.ok) {
+    throw new Error(`HTTP ${response.status}`);
+  }
+  return response.text();
+}
+
+// Re-derivation jobs
+export const listJobs = (page: number, pageSize: number) =>
+  read<AdminPage<Job>>(`/Jobs${queryString({ page, pageSize })}`);
+export const getJob = (id: number) => read<Job>(`/Jobs/${id}`);
+
+// Audit log
+export const listAudit = (filter: AuditFilter) =>
+  read<AdminPage<AuditEntry>>(`/Audit${queryString({ ...filter })}`);

@@ -1,0 +1,228 @@
+/**
+ * Shapes of the Administration API (`/v2/Admin/...`, superuser only), camelCase as the
+ * server sends them; instants are ISO 8601 UTC strings.
+ */
+import type { Role } from './types';
+
+/** The analytics `Page` shape every growing admin list is paged with. */
+export interface AdminPage<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pages: number;
+  sort: string;
+}
+
+export interface Organization {
+  id: number;
+  name: string;
+  createdAt: string;
+  siteCount: number;
+  userCount: number;
+}
+
+export interface AdminShift {
+  id: number | string;
+  name: string;
+  /** "HH:MM" */
+  start: string;
+  end: string;
+  /** 0 = Monday .. 6 = Sunday: the weekday the shift starts. */
+  weekdays: number[];
+}
+
+export interface SiteAdmin {
+  id: number;
+  organizationId: number;
+  organizationName: string;
+  name: string;
+  timeZone: string;
+  mqttInterface?: string | null;
+  shifts: AdminShift[];
+  workflowRules: string[];
+  loadActionTypes: string[];
+  vehicleCount: number;
+}
+
+export interface SiteCreate {
+  organizationId: number;
+  name: string;
+  timeZone: string;
+  mqttInterface?: string;
+}
+
+export interface SitePatch {
+  name?: string;
+  timeZone?: string;
+  mqttInterface?: string | null;
+  shifts?: AdminShift[];
+  workflowRules?: string[];
+  loadActionTypes?: string[];
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface Job {
+  id: number;
+  state: JobState;
+  reason: 'workflowRules' | 'vehicleSite' | 'loadActionTypes';
+  siteId?: number | null;
+  vehicleIds: number[];
+  framesTotal: number;
+  framesDone: number;
+  percent: number;
+  secondsLeft?: number | null;
+  createdAt: string;
+  startedAt?: string | null;
+  finishedAt?: string | null;
+  error?: string | null;
+  createdBy: string;
+}
+
+export interface PreviewRule {
+  index: number;
+  pattern: string;
+  error?: string | null;
+  matched: number;
+}
+
+export interface PreviewOrder {
+  orderId: string;
+  workflow?: string | null;
+  ruleIndex?: number | null;
+}
+
+export interface WorkflowPreview {
+  rules: PreviewRule[];
+  orders: PreviewOrder[];
+  assigned: number;
+  unassigned: number;
+}
+
+export interface VehicleAdmin {
+  id: number;
+  siteId: number;
+  siteName: string;
+  organizationId: number;
+  manufacturer: string;
+  serialNumber: string;
+  name: string;
+  model?: string | null;
+  batteryCapacityWh?: number | null;
+  protocolVersion?: string | null;
+}
+
+export interface VehiclePatch {
+  name?: string;
+  batteryCapacityWh?: number | null;
+  siteId?: number;
+}
+
+export interface UserAdmin {
+  id: number;
+  email: string;
+  displayName: string | null;
+  role: Role;
+  organizationId?: number | null;
+  organizationName?: string | null;
+  language: string;
+  isActive: boolean;
+  createdAt: string;
+  lastLoginAt?: string | null;
+  partnerOrganizationIds: number[];
+}
+
+export interface UserCreate {
+  email: string;
+  role: Role;
+  organizationId?: number | null;
+  language: string;
+  displayName?: string;
+}
+
+export interface UserPatch {
+  role?: Role;
+  organizationId?: number | null;
+  language?: string;
+  displayName?: string;
+  isActive?: boolean;
+}
+
+export interface ApiToken {
+  id: number;
+  siteId: number;
+  name: string;
+  createdAt: string;
+  lastUsedAt?: string | null;
+  revokedAt?: string | null;
+}
+
+export interface DeadLetter {
+  id: number;
+  receivedAt: string;
+  source: string;
+  category: string;
+  topic: string | null;
+  payloadPreview: string;
+  payloadSize: number;
+  payloadSha256: string;
+  payloadTruncated: boolean;
+  reason: string;
+}
+
+export interface DeadLetterSource {
+  source: string;
+  category: string;
+  stored: number;
+  dropped: number;
+}
+
+export interface DeadLetterPage extends AdminPage<DeadLetter> {
+  bySource: DeadLetterSource[];
+}
+
+export interface DeadLetterFilter {
+  page: number;
+  pageSize: number;
+  source?: string;
+  category?: string;
+  reason?: string;
+  receivedFrom?: string;
+  receivedTo?: string;
+}
+
+export interface ReingestResult {
+  accepted: boolean;
+  reason?: string | null;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actor: string;
+  via: 'web' | 'cli';
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+}
+
+export interface AuditFilter {
+  page: number;
+  pageSize: number;
+  action?: string;
+  entityType?: string;
+  actor?: string;
+  from?: string;
+  to?: string;
+}
+
+export interface UserFilter {
+  page: number;
+  pageSize: number;
+  search?: string;
+  role?: Role;
+  organizationId?: number;
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { auditDiff, changedLines, flatten, formatValue } from './auditDiff';
+
+describe('auditDiff', () => {
+  it('a rename: one changed field, the others unchanged', () => {
+    const lines = auditDiff(
+      { id: 7, name: 'Nordlicht', siteCount: 2 },
+      { id: 7, name: 'Nordlicht Logistik', siteCount: 2 },
+    );
+    expect(lines).toEqual([
+      { path: 'id', before: '7', after: '7', kind: 'unchanged' },
+      { path: 'name', before: 'Nordlicht', after: 'Nordlicht Logistik', kind: 'changed' },
+      { path: 'siteCount', before: '2', after: '2', kind: 'unchanged' },
+    ]);
+    expect(changedLines(lines).map((line) => line.path)).toEqual(['name']);
+  });
+
+  it('a create is all added, a delete all removed', () => {
+    expect(auditDiff(null, { name: 'A', role: 'customer' })).toEqual([
+      { path: 'name', before: null, after: 'A', kind: 'added' },
+      { path: 'role', before: null, after: 'customer', kind: 'added' },
+    ]);
+    expect(auditDiff({ name: 'A' }, undefined)).toEqual([
+      { path: 'name', before: 'A', after: null, kind: 'removed' },
+    ]);
+  });
+
+  it('nested shifts by index and field; rule lists as one value', () => {
+    const before = {
+      workflowRules: ['^(?P<workflow>A)'],
+      shifts: [{ id: 3, name: 'Night', start: '22:00', end: '06:00', weekdays: [0, 1] }],
+    };
+    const after = {
+      workflowRules: ['^(?P<workflow>A)', '^(?P<workflow>B)'],
+      shifts: [
+        { id: 3, name: 'Night', start: '21:00', end: '05:00', weekdays: [0, 1] },
+        { id: 4, name: 'Weekend', start: '08:00', end: '16:00', weekdays: [5, 6] },
+      ],
+    };
+    expect(changedLines(auditDiff(before, after))).toEqual([
+      {
+        path: 'workflowRules',
+        before: '["^(?P<workflow>A)"]',
+        after: '["^(?P<workflow>A)","^(?P<workflow>B)"]',
+        kind: 'changed',
+      },
+      { path: 'shifts[0].start', before: '22:00', after: '21:00', kind: 'changed' },
+      { path: 'shifts[0].end', before: '06:00', after: '05:00', kind: 'changed' },
+      { path: 'shifts[1].id', before: null, after: '4', kind: 'added' },
+      { path: 'shifts[1].name', before: null, after: 'Weekend', kind: 'added' },
+      { path: 'shifts[1].start', before: null, after: '08:00', kind: 'added' },
+      { path: 'shifts[1].end', before: null, after: '16:00', kind: 'added' },
+      { path: 'shifts[1].weekdays', before: null, after: '[5,6]', kind: 'added' },
+    ]);
+  });
+
+  it('a field that disappears is removed; null is a value', () => {
+    expect(auditDiff({ a: 1, b: null }, { b: 2 })).toEqual([
+      { path: 'b', before: 'null', after: '2', kind: 'changed' },
+      { path: 'a', before: '1', after: null, kind: 'removed' },
+    ]);
+  });
+});
+
+describe('flatten and formatValue', () => {
+  it('paths of nested objects, empty objects kept as values', () => {
+    expect([...flatten({ a: { b: { c: true } }, d: {} }).entries()]).toEqual([
+      ['a.b.c', true],
+      ['d', {}],
+    ]);
+    expect(formatValue('text')).toBe('text');
+    expect(formatValue(false)).toBe('false');
+    expect(formatValue(null)).toBe('null');
+  });
+});
