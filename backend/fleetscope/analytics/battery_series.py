@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Annotated, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.battery_measures import Keys
 from fleetscope.analytics.battery_slots import ChargeLines, HealthLine, SampleFigures, SlotGrid
 from fleetscope.analytics.fact_rows import CURRENT
 from fleetscope.analytics.instants import EpochMillis, epoch_millis
@@ -82,7 +82,7 @@ def series_buckets(vehicle_count: int) -> int:
     return max(MIN_SERIES_BUCKETS, min(SERIES_BUCKETS, fitting))
 
 
-def _by_vehicle(vehicles: Keys, values: list[T]) -> dict[int, list[T]]:
+def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, list[T]]:
     """``values`` (one per entry of ``vehicles``, grouped by vehicle) per vehicle."""
     if len(vehicles) == 0:
         return {}

@@ -20,12 +20,6 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from fleetscope.analytics.battery_measures import (
-    EMPTY,
-    Keys,
-    Units,
-    filled,
-)
 from fleetscope.analytics.battery_slots import SlotGrid
 from fleetscope.analytics.fact_rows import Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.periods import Window, merge_windows, split_hour_ranges
@@ -38,7 +32,20 @@ from fleetscope.facts.battery_hours import (
     with_next,
 )
 
+Keys = npt.NDArray[np.int64]
+Units = dict[str, npt.NDArray[np.float64]]
 _UNIT_COLUMNS = ", ".join(MEASURE_COLUMNS)
+# A slot's value where its aggregate is NULL (no samples of that kind): no extreme, no
+# health samples, no latest health.
+_SUMMED = ("health_n", "health_x", "health_y", "health_xx", "health_xy", "low_s", "discharged")
+_EMPTY = {
+    "low": np.inf,
+    "low_at": np.inf,
+    "high": -np.inf,
+    "high_at": np.inf,
+    "health_last_at": -np.inf,
+    "health_last": np.nan,
+} | dict.fromkeys(_SUMMED, 0.0)
 _SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged"
 
 
@@ -193,7 +200,8 @@ def _query(
         parameters,
     ).fetchnumpy()
     return np.asarray(columns["key"], dtype=np.int64), {
-        name: filled(columns[name], EMPTY[name]) for name in MEASURE_COLUMNS
+        name: np.ma.filled(np.ma.asarray(columns[name]).astype(np.float64), _EMPTY[name])
+        for name in MEASURE_COLUMNS
     }
 
 

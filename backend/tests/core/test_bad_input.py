@@ -5,11 +5,9 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from fleetscope.analytics.battery_measures import regrouped
 from fleetscope.analytics.param_rules import (
     EARLIEST_DAY,
     LATEST_DAY,
@@ -22,7 +20,6 @@ from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.models import UserSettings
 from fleetscope.appstore.settings_service import SAVED_PERIOD
 from fleetscope.demo.seed import DemoData
-from fleetscope.facts.battery_hours import MEASURE_COLUMNS
 from fleetscope.i18n import render
 from tests.core.support import CUSTOMER, CUSTOMER2, SUPERUSER, LoginFn, envelope_error
 
@@ -46,16 +43,6 @@ def _analytics_paths(client: TestClient) -> list[str]:
 
 
 # --- An empty period ----------------------------------------------------------------------------
-
-
-def test_regrouping_no_units_gives_no_groups() -> None:
-    keys = np.zeros(0, dtype=np.int64)
-    units = {name: np.zeros(0) for name in MEASURE_COLUMNS}
-    grouped_keys, grouped = regrouped(keys, units)
-    assert grouped_keys.tolist() == []
-    assert {name: values.tolist() for name, values in grouped.items()} == {
-        name: [] for name in MEASURE_COLUMNS
-    }
 
 
 @pytest.mark.parametrize("query", ["", "?from=2024-03-04&to=2024-03-10&combined=true"])
