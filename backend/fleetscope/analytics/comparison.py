@@ -17,8 +17,15 @@ more than the other, as a 25-hour day already does against a 24-hour one. A peri
 ended is compared with the whole previous period; one that lies wholly in the future with an
 empty one.
 
+A rolling period (``rolling``: the last 24 hours, ``since``/``until``) is compared with the
+same length of real time right before it; while it runs (``until`` after now) the previous
+one is clipped at the same elapsed real time (now - length). A night shift that started on
+the period's last day makes the period run until it ends, after midnight, and the previous
+period is clipped like for like (``period_instants``).
+
 Charts: a bucket (day, week, month) whose T lies wholly after now is not returned; one that
-has begun and not ended is ``partial``. The previous period's buckets follow its clip: those
+has begun and not ended is ``partial``, and so is one that a rolling period's instants cut
+(the day the last 24 hours begin on). The previous period's buckets follow its clip: those
 after the clip are not returned, the one holding it is ``partial``.
 """
 
@@ -31,6 +38,8 @@ from fleetscope.analytics.params import AnalyticsScope, SiteGroup
 from fleetscope.analytics.periods import (
     DaySpan,
     Shift,
+    Window,
+    clip_to,
     local_instant,
     midnight,
     period_end,
@@ -54,8 +63,13 @@ def previous_until(
     """The instant at which the previous period of ``span`` is clipped: the same elapsed
     site-local time after its first midnight as ``now`` after ``span``'s (module doc).
     With ``shift``, a period runs until its last shift has ended (a night shift starting on
-    its last day ends on the day after: its own), and so does the previous period."""
+    its last day ends on the day after: its own), and so does the previous period.
+    A rolling period: the same elapsed real time after the previous period's start."""
     previous = span.previous()
+    if span.clip is not None and previous.clip is not None:
+        if now >= span.clip.end:
+            return previous.clip.end
+        return previous.clip.start + max(now - span.clip.start, timedelta(0))
     previous_end = period_end(span=previous, zone=zone, shift=shift)
     if now >= period_end(span=span, zone=zone, shift=shift):
         return previous_end
@@ -80,16 +94,22 @@ def span_timing(span: DaySpan, *, sites: Sequence[tuple[SiteGroup, datetime]]) -
     """``sites``: each selected site with the instant its T is clipped at (now, or the
     previous period's clip). The bucket's extent at a site is its T unclipped (the shift's
     windows), or its days where the shift has no window; it is in the future when it is so
-    at every site and partial when running at one."""
-    future, partial = True, False
+    at every site and partial when running at one or cut by a rolling period's instants."""
+    future, partial, seen = True, False, False
     for group, until in sites:
-        windows = period_windows(span=span, zone=group.zone, shift=group.shift, now=_NEVER)
-        if windows:
-            start, end = windows[0].start, windows[-1].end
-        else:
-            start, end = midnight(span.first, group.zone), day_end(span, group.zone)
+        whole = period_windows(span=span.whole_days, zone=group.zone, shift=group.shift, now=_NEVER)
+        if not whole:
+            whole = [Window(midnight(span.first, group.zone), day_end(span, group.zone))]
+        windows = clip_to(whole, span.clip) if span.clip is not None else whole
+        if not windows:
+            continue  # the rolling period does not reach this bucket at this site
+        seen = True
+        start, end = windows[0].start, windows[-1].end
         future = future and until <= start
-        partial = partial or start < until < end
+        partial = partial or start < until < end or windows != whole
+    if not seen:
+        # Only where the sites' zones differ: a day of one site outside the instants.
+        return Timing(future=False, partial=True)
     return Timing(future=future, partial=partial)
 
 
@@ -114,7 +134,8 @@ def site_clips(
 
 @dataclass(frozen=True, slots=True)
 class Instants:
-    """Both periods as exact UTC instants (before the shift is applied)."""
+    """Both periods as exact UTC instants (before the shift is applied, except that a night
+    shift starting on the last day extends the end past midnight)."""
 
     start: datetime
     end: datetime
@@ -123,20 +144,31 @@ class Instants:
     running: bool  # T is clipped at now (and the previous period like for like)
 
 
+def _start(span: DaySpan, zone: ZoneInfo) -> datetime:
+    return span.clip.start if span.clip is not None else midnight(span.first, zone)
+
+
 def period_instants(scope: AnalyticsScope, *, now: datetime) -> Instants:
     """Start and end of the period and of the previous period; the end is the clip while
-    the period runs. Sites in different zones: the earliest start and the latest end."""
-    zones = [group.zone for group in scope.sites] or [_UTC_ZONE]
-    now = now.astimezone(UTC)
-    previous = scope.span.previous()
-    starts = [midnight(scope.span.first, zone) for zone in zones]
-    ends = [
-        min(day_end(scope.span, zone), max(now, midnight(scope.span.first, zone))) for zone in zones
+    the period runs, which it does until its last shift has ended (a night shift: after
+    midnight). Sites in different zones: the earliest start and the latest end."""
+    groups = [group for group in scope.sites if not group.excluded] or [
+        SiteGroup(0, _UTC_ZONE, None, excluded=False)
     ]
+    now = now.astimezone(UTC)
+    span, previous = scope.span, scope.span.previous()
+    starts, ends, previous_ends, running = [], [], [], False
+    for group in groups:
+        start = _start(span, group.zone)
+        end = period_end(span=span, zone=group.zone, shift=group.shift)
+        starts.append(start)
+        ends.append(min(end, max(now, start)))
+        previous_ends.append(previous_until(span, zone=group.zone, now=now, shift=group.shift))
+        running = running or now < end
     return Instants(
         start=min(starts),
         end=max(ends),
-        previous_start=min(midnight(previous.first, zone) for zone in zones),
-        previous_end=max(previous_until(scope.span, zone=zone, now=now) for zone in zones),
-        running=any(now < day_end(scope.span, zone) for zone in zones),
+        previous_start=min(_start(previous, group.zone) for group in groups),
+        previous_end=max(previous_ends),
+        running=running,
     )

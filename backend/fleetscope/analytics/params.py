@@ -1,30 +1,39 @@
 """The query parameters every ``/v2/Analytics/`` resource takes, checked and resolved.
 
-``from``/``to`` (site-local days, inclusive), ``vehicles`` (comma-separated ids), ``combined``
-and ``shift`` (a shift id of the vehicles' sites, or ``all``). A parameter left out falls
-back to the user's saved settings; an empty vehicle selection means every visible vehicle.
+``from``/``to`` (site-local days, inclusive) or a rolling period instead (``hours``: the last
+hours up to now; or ``since`` with an optional ``until``, ISO 8601 instants with an offset),
+``vehicles`` (comma-separated ids), ``combined`` and ``shift`` (a shift id of the vehicles'
+sites, or ``all``). A parameter left out falls back to the user's saved settings; a saved
+relative range (``relative_ranges``) is read as of now, not as the days it gave when saved;
+an empty vehicle selection means every visible vehicle.
 The result, ``AnalyticsScope``, holds only vehicles the user may see: a foreign or unknown
 id is "vehicle N not found" (404), never a hint that it exists.
 """
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fleetscope.analytics.param_rules import (
     ALL_SHIFTS,
+    MAX_HOURS,
     MAX_SHIFT_ID_LENGTH,
     MAX_VEHICLE_IDS,
     AnalysisDay,
     PeriodFields,
+    PeriodQuery,
     check_period,
+    check_rolling,
 )
 from fleetscope.analytics.periods import DaySpan, Shift
+from fleetscope.analytics.relative_ranges import ResolvedRange, resolve_relative_range
+from fleetscope.analytics.rolling import rolling_span
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
-from fleetscope.appstore.models import Site, User
+from fleetscope.appstore.models import Organization, Site, User
 from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
 from fleetscope.appstore.settings_service import read_settings
 from fleetscope.appstore.tenants import visible_vehicle_rows
@@ -58,6 +67,22 @@ class AnalyticsParams(BaseModel):
     )
     date_to: AnalysisDay | None = Field(
         default=None, alias="to", description="last day (site-local, inclusive); default: saved"
+    )
+    hours: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_HOURS,
+        description="a rolling period: the last hours up to now, instead of from/to",
+    )
+    since: AwareDatetime | None = Field(
+        default=None,
+        description="a rolling period: its first instant (ISO 8601 with an offset), instead "
+        "of from/to",
+    )
+    until: AwareDatetime | None = Field(
+        default=None,
+        description="with since: the end of the period (exclusive, ISO 8601 with an offset); "
+        "default: now",
     )
     vehicles: str | None = Field(
         default=None,
@@ -137,15 +162,23 @@ def _site_shifts(site: Site) -> dict[str, Shift]:
     return shifts
 
 
-def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> AnalyticsScope:
+def resolve_scope(
+    session: Session, *, user: User, params: AnalyticsParams, now: datetime | None = None
+) -> AnalyticsScope:
+    """``now``: the clock the period is read against (a rolling period, a saved relative
+    range); default: the current time."""
+    now = now or datetime.now(UTC)
     visible = {row[0]: VehicleRef(*row) for row in visible_vehicle_rows(session, user=user)}
     saved = read_settings(session, user=user, visible_ids=set(visible))
     selector = saved.date_selector
-    # The saved period is valid by the same rules (``read_settings`` falls back otherwise):
-    # a failure here is the query's, and names its field.
-    span = check_period(
-        params.date_from or selector.from_, params.date_to or selector.to, fields=QUERY_PERIOD
-    )
+    query = PeriodQuery(params.date_from, params.date_to, params.hours, params.since, params.until)
+    clip = check_rolling(query, now=now) if query.rolling else None
+    span: DaySpan | None = None
+    if clip is None and not (query.empty and selector.relative_range is not None):
+        # The saved period is valid by the same rules (``read_settings`` falls back
+        # otherwise): a failure here is the query's, and names its field.
+        first = params.date_from or selector.from_
+        span = check_period(first, params.date_to or selector.to, fields=QUERY_PERIOD)
     if params.vehicles is not None and params.vehicles.strip():
         requested = parse_vehicle_ids(params.vehicles)
         for vehicle_id in requested:
@@ -155,15 +188,41 @@ def resolve_scope(session: Session, *, user: User, params: AnalyticsParams) -> A
     else:
         saved_ids = [v for v in saved.selected_machines if v in visible]
         chosen = [visible[v] for v in saved_ids] if saved_ids else list(visible.values())
-    shift_id = params.shift if params.shift is not None else selector.workflow_shift
-    shift_id = shift_id.strip() or ALL_SHIFTS
     site_ids = {vehicle.site_id for vehicle in chosen}
     sites_of = {
-        site.id: site for site in session.scalars(select(Site).where(Site.id.in_(site_ids)))
+        site.id: site
+        for site in session.scalars(
+            select(Site)
+            .join(Site.organization)
+            .where(Site.id.in_(site_ids))
+            .order_by(Organization.name, Site.name, Site.id)
+        )
     }
+    relative: ResolvedRange | None = None
+    if span is None and clip is None and selector.relative_range is not None:
+        # The site in scope is the first of the sites listed (as the frontend picks it).
+        site = next(iter(sites_of.values()), None)
+        relative = resolve_relative_range(
+            selector.relative_range,
+            now=now,
+            zone=_zone(site) if site else ZoneInfo(DEFAULT_TIME_ZONE),
+            shifts=list(_site_shifts(site).values()) if site else [],
+        )
+        if relative.hours is not None:
+            clip = check_rolling(PeriodQuery(hours=relative.hours), now=now)
+    shift_id = params.shift
+    if shift_id is None:
+        shift_id = relative.shift if relative and relative.shift else selector.workflow_shift
+    shift_id = shift_id.strip() or ALL_SHIFTS
     groups, shift_id = _site_groups(
         chosen, sites_of, shift_id=shift_id, explicit=params.shift is not None
     )
+    if clip is not None:
+        sites = [(group.zone, group.shift) for group in groups if not group.excluded]
+        span = rolling_span(clip, sites=sites)
+    elif relative is not None:
+        span = DaySpan(relative.first, relative.last)
+    assert span is not None  # days, instants or a relative range: one of them is set above
     combined = params.combined if params.combined is not None else selector.combined
     return AnalyticsScope(
         span=span, combined=combined, shift_id=shift_id, vehicles=chosen, sites=groups

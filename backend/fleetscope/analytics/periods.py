@@ -7,6 +7,10 @@ Monday 22:00 is Monday's up to Tuesday 06:00, also in a history chart's day buck
 morning hours of the night shift of the day before the first selected day are not in T.
 Wall-clock times are converted with the site's zone, so a day with a daylight-saving change
 has 23 or 25 hours.
+
+A rolling period (the last 24 hours; ``since``/``until`` instants) is a ``DaySpan`` with a
+``clip``: T is then the windows of its days cut to the clip's instants, and its days are the
+ones those instants touch at the selected sites (``rolling.rolling_span``).
 """
 
 import calendar
@@ -60,22 +64,33 @@ class Window:
 
 @dataclass(frozen=True, slots=True)
 class DaySpan:
-    """Inclusive range of site-local days."""
+    """Inclusive range of site-local days; with ``clip``, a rolling period (module doc)."""
 
     first: date
     last: date
+    # A rolling period's instants: T is cut to them (None: the whole days).
+    clip: Window | None = None
+    # A rolling period's previous period: the same length right before ``clip``, on the
+    # days its instants touch (they depend on the sites' zones: ``rolling.rolling_span``).
+    prior: "DaySpan | None" = None
 
     @property
     def days(self) -> int:
         return (self.last - self.first).days + 1
 
-    def previous(self) -> "DaySpan":
-        """The same number of days immediately before."""
-        return DaySpan(self.first - timedelta(days=self.days), self.first - timedelta(days=1))
+    @property
+    def whole_days(self) -> "DaySpan":
+        """The days without the clip."""
+        return DaySpan(self.first, self.last) if self.clip is not None else self
 
-    def each_day(self) -> Iterable[date]:
-        for offset in range(self.days):
-            yield self.first + timedelta(days=offset)
+    def previous(self) -> "DaySpan":
+        """The same number of days immediately before; for a rolling period, the same
+        length of time immediately before (``prior``)."""
+        if self.clip is None:
+            return DaySpan(self.first - timedelta(days=self.days), self.first - timedelta(days=1))
+        if self.prior is None:
+            raise ValueError("a rolling period is made with its previous one (rolling_span)")
+        return self.prior
 
 
 def local_instant(day: date, clock: time, zone: ZoneInfo) -> datetime:
@@ -115,7 +130,12 @@ def period_windows(
     *, span: DaySpan, zone: ZoneInfo, shift: Shift | None, now: datetime
 ) -> list[Window]:
     """T for one site as sorted, disjoint UTC windows (empty when it lies in the future):
-    the days, or the windows of the shifts starting on them, clipped at ``now``."""
+    the days, or the windows of the shifts starting on them, clipped at ``now`` (and, for a
+    rolling period, cut to its instants)."""
+    if span.clip is not None:
+        clip = span.clip
+        whole = period_windows(span=span.whole_days, zone=zone, shift=shift, now=min(now, clip.end))
+        return clip_to(whole, clip)
     start = midnight(span.first, zone)
     if shift is None:
         end = min(midnight(span.last + timedelta(days=1), zone), now)
@@ -131,7 +151,10 @@ def period_windows(
 
 def period_end(*, span: DaySpan, zone: ZoneInfo, shift: Shift | None) -> datetime:
     """The end of T unclipped: the midnight after the span's last day, or the end of the
-    last shift starting on one of its days when that is later (a night shift)."""
+    last shift starting on one of its days when that is later (a night shift); the end of
+    a rolling period's instants."""
+    if span.clip is not None:
+        return span.clip.end
     end = midnight(span.last + timedelta(days=1), zone)
     if shift is None:
         return end
@@ -246,7 +269,8 @@ def granularity_for(days: int) -> Granularity:
 
 
 def calendar_buckets(span: DaySpan, granularity: Granularity) -> list[DaySpan]:
-    """The days, ISO weeks (Monday first) or calendar months of ``span``, cut to it."""
+    """The days, ISO weeks (Monday first) or calendar months of ``span``, cut to it (each
+    cut to a rolling period's instants too)."""
     buckets: list[DaySpan] = []
     day = span.first
     while day <= span.last:
@@ -257,7 +281,7 @@ def calendar_buckets(span: DaySpan, granularity: Granularity) -> list[DaySpan]:
         else:
             last = day.replace(day=calendar.monthrange(day.year, day.month)[1])
         last = min(last, span.last)
-        buckets.append(DaySpan(day, last))
+        buckets.append(DaySpan(day, last, clip=span.clip))
         day = last + timedelta(days=1)
     return buckets
 

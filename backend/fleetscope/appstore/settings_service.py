@@ -2,13 +2,14 @@
 
 import json
 import logging
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime
 from typing import Any, get_args
 from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
 from fleetscope.analytics.param_rules import ALL_SHIFTS, PeriodFields, check_period
+from fleetscope.analytics.relative_ranges import resolve_relative_range
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.models import User, UserSettings
 from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
@@ -34,7 +35,6 @@ from fleetscope.i18n.messages import (
 DATE_MODES: tuple[DateMode, ...] = get_args(DateMode)
 RELATIVE_RANGES: tuple[RelativeRange, ...] = get_args(RelativeRange)
 DEFAULT_MODE: DateMode = "week"
-DEFAULT_DAYS = 7
 MAX_WIDGETS = 40
 MAX_LAYOUT_BYTES = 64 * 1024
 # The saved period obeys the rules of the analysis parameters it stands in for.
@@ -46,10 +46,6 @@ SAVED_PERIOD = PeriodFields(
 )
 
 log = logging.getLogger(__name__)
-
-
-def _today() -> date:
-    return datetime.now(ZoneInfo(DEFAULT_TIME_ZONE)).date()
 
 
 def _defaults(user: User) -> UserSettings:
@@ -79,9 +75,10 @@ def _saved_period(row: UserSettings) -> tuple[date, date]:
         except InvalidInputError as invalid:
             # Saved before the rule (or the rule changed): analytics must go on working.
             log.debug("user %s: saved period ignored (%s)", row.user_id, invalid.msg)
-    today = _today()
-    monday = today - timedelta(days=today.weekday())
-    return monday, monday + timedelta(days=DEFAULT_DAYS - 1)
+    week = resolve_relative_range(
+        "thisWeekSoFar", now=datetime.now(UTC), zone=ZoneInfo(DEFAULT_TIME_ZONE), shifts=[]
+    )
+    return week.first, week.last
 
 
 def _saved_relative_range(row: UserSettings) -> RelativeRange | None:

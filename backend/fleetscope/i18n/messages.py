@@ -275,6 +275,39 @@ PERIOD_TOO_LONG = define(
     en="to: the period has {days} days; at most {limit} are allowed",
     de="to: der Zeitraum hat {days} Tage; höchstens {limit} sind erlaubt",
 )
+PERIOD_KINDS_MIXED = define(
+    "analytics.period_kinds_mixed",
+    en="{field}: a period is either days (from, to) or instants (since, until, or hours); "
+    "{field} cannot be combined with {other}",
+    de="{field}: ein Zeitraum besteht entweder aus Tagen (from, to) oder aus Zeitpunkten "
+    "(since, until oder hours); {field} lässt sich nicht mit {other} kombinieren",
+)
+HOURS_WITH_INSTANTS = define(
+    "analytics.hours_with_instants",
+    en="hours: the last hours up to now cannot be combined with {other}",
+    de="hours: die letzten Stunden bis jetzt lassen sich nicht mit {other} kombinieren",
+)
+UNTIL_WITHOUT_SINCE = define(
+    "analytics.until_without_since",
+    en="until: needs since, the start of the period",
+    de="until: braucht since, den Beginn des Zeitraums",
+)
+INSTANTS_REVERSED = define(
+    "analytics.instants_reversed",
+    en="until: {until} is not after since ({since})",
+    de="until: {until} liegt nicht nach since ({since})",
+)
+INSTANT_OUT_OF_RANGE = define(
+    "analytics.instant_out_of_range",
+    en="{field}: {instant} is outside the instants an analysis can cover ({earliest} to {latest})",
+    de="{field}: {instant} liegt außerhalb der Zeitpunkte, die eine Auswertung abdecken kann "
+    "({earliest} bis {latest})",
+)
+INSTANTS_TOO_LONG = define(
+    "analytics.instants_too_long",
+    en="until: the period lasts {hours} hours; at most {limit} are allowed",
+    de="until: der Zeitraum dauert {hours} Stunden; höchstens {limit} sind erlaubt",
+)
 SHIFT_UNKNOWN = define(
     "analytics.shift_unknown",
     en="shift: unknown shift {shift!r} (use a shift id of the vehicles' sites or {all_shifts!r})",
