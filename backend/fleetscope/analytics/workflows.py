@@ -80,21 +80,6 @@ WORKFLOW_SORTS = {
 }
 
 
-def _workflow_candidates(selection: Selection) -> tuple[str, list[Any]]:
-    """Every workflow the selected vehicles ended an order of from the first to the last
-    instant of T: a superset of those of T, read without the test of each window (for a
-    shift a join on the hour) and a third as costly as grouping the orders by workflow."""
-    bounds = selection.bounds
-    vehicle_ids = sorted({v for part in selection.slices if part.windows for v in part.vehicle_ids})
-    if bounds is None or not vehicle_ids:
-        return "SELECT NULL::VARCHAR WHERE false", []
-    return (
-        "SELECT DISTINCT workflow FROM orders WHERE list_contains(?::INTEGER[], vehicle_id) "
-        "AND end_at >= ? AND end_at < ?",
-        [vehicle_ids, bounds.start, bounds.end],
-    )
-
-
 def _summaries(
     cursor: duckdb.DuckDBPyConnection,
     selection: Selection,
@@ -106,9 +91,7 @@ def _summaries(
     if workflow is not None:
         return summarize_orders(cursor, rows, key=None, where=("workflow = ?", [workflow]))
     # The table shows counts and cycle times only: the paused and waiting sums are skipped.
-    return summarize_orders(
-        cursor, rows, key="workflow", candidates=_workflow_candidates(selection), sums=False
-    )
+    return summarize_orders(cursor, rows, key="workflow", sums=False)
 
 
 def workflows(

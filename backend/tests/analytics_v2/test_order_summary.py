@@ -1,5 +1,5 @@
 """``summarize_orders`` against a brute-force reference, on orders written as SQL values:
-the packed one-scan path and both of its fallbacks (cycles beyond 6.4 days, large ids)."""
+per vehicle and for the fleet, cycles beyond 6.4 days, large ids, workflows."""
 
 import random
 from collections.abc import Iterator
@@ -53,7 +53,7 @@ def _rows(orders: list[Order]) -> tuple[str, list[Any]]:
     )
 
 
-def _check(found: OrderSummary, orders: list[Order], *, unit: int) -> None:
+def _check(found: OrderSummary, orders: list[Order]) -> None:
     ended = [o for o in orders if o[2] in OUTCOMES]
     assert found.outcomes == {
         outcome: n for outcome in OUTCOMES if (n := sum(o[2] == outcome for o in ended))
@@ -66,61 +66,65 @@ def _check(found: OrderSummary, orders: list[Order], *, unit: int) -> None:
         assert found.cycle is None
         return
     assert found.cycle is not None
-    seconds = [(micros // unit) * unit / 1e6 for micros in cycles]
+    seconds = [micros / 1e6 for micros in cycles]
     expected = [quantile_cont(seconds, q) for q in QUANTILES]
     assert found.cycle.quantiles == pytest.approx(expected, rel=1e-12, abs=1e-9)
     assert found.cycle.maximum == pytest.approx(max(seconds), abs=1e-9)
-    if unit == 1:
-        histogram = [0] * CYCLE_BUCKET_COUNT
-        for micros in cycles:
-            histogram[cycle_bucket(micros / 1e6)] += 1
-        assert found.cycle.histogram == histogram
+    histogram = [0] * CYCLE_BUCKET_COUNT
+    for micros in cycles:
+        histogram[cycle_bucket(micros / 1e6)] += 1
+    assert found.cycle.histogram == histogram
 
 
 @pytest.mark.parametrize(
     ("vehicle_ids", "huge"),
     [([3, 5, 8], False), ([3, 5, 8], True), ([7, 40_000, 2**31 - 1], False)],
-    ids=["packed", "beyond-6.4-days", "large-ids"],
+    ids=["small-ids", "beyond-6.4-days", "large-ids"],
 )
 def test_per_vehicle_and_fleet_match_a_brute_force(
     memory: duckdb.DuckDBPyConnection, vehicle_ids: list[int], huge: bool
 ) -> None:
     orders = _orders(random.Random(f"{vehicle_ids}{huge}"), vehicle_ids, huge=huge)
     found = summarize_orders(memory, _rows(orders), key="vehicle_id", fleet=True)
-    unit = 1000 if huge else 1  # a switch to milliseconds, rounded down
     for vehicle_id in vehicle_ids:
         for bucket in (0, 1):
             mine = [o for o in orders if o[0] == vehicle_id and o[6] == bucket]
-            _check(found.get((vehicle_id, bucket), OrderSummary()), mine, unit=unit)
+            _check(found.get((vehicle_id, bucket), OrderSummary()), mine)
     for bucket in (0, 1):
-        _check(found[(None, bucket)], [o for o in orders if o[6] == bucket], unit=unit)
+        _check(found[(None, bucket)], [o for o in orders if o[6] == bucket])
 
 
 def test_workflows_and_a_single_group(memory: duckdb.DuckDBPyConnection) -> None:
     orders = _orders(random.Random("workflows"), [1, 2])
-    candidates = ("SELECT unnest(['PICK', 'DROP', 'CHARGE', 'UNUSED'])", [])
-    found = summarize_orders(
-        memory, _rows(orders), key="workflow", candidates=candidates, sums=False
-    )
+    found = summarize_orders(memory, _rows(orders), key="workflow", sums=False)
     assert {workflow for workflow, _ in found} == {"PICK", "DROP", "CHARGE"}
     for (workflow, bucket), summary in found.items():
         mine = [o for o in orders if o[1] == workflow and o[6] == bucket]
         assert (summary.paused_s, summary.waiting_s) == (0.0, 0.0)  # not asked for
-        _check(summary, [(*o[:4], 0.0, 0.0, o[6]) for o in mine], unit=1)
+        _check(summary, [(*o[:4], 0.0, 0.0, o[6]) for o in mine])
     picked = summarize_orders(memory, _rows(orders), key=None, where=("workflow = ?", ["DROP"]))
     for bucket in (0, 1):
         mine = [o for o in orders if o[1] == "DROP" and o[6] == bucket]
-        _check(picked[(None, bucket)], mine, unit=1)
-
-
-def test_missing_candidate_is_an_error(memory: duckdb.DuckDBPyConnection) -> None:
-    orders = _orders(random.Random("missing"), [1])
-    with pytest.raises(ValueError, match="candidates"):
-        summarize_orders(memory, _rows(orders), key="workflow", candidates=("SELECT 'PICK'", []))
-    with pytest.raises(ValueError, match="candidates"):
-        summarize_orders(memory, _rows(orders), key="workflow")
+        _check(picked[(None, bucket)], mine)
 
 
 def test_no_orders(memory: duckdb.DuckDBPyConnection) -> None:
     rows = _rows(_orders(random.Random("none"), [1]))
     assert summarize_orders(memory, rows, key="vehicle_id", where=("false", []), fleet=True) == {}
+
+
+def test_histogram_buckets_agree_with_the_rollups_at_every_edge(
+    memory: duckdb.DuckDBPyConnection,
+) -> None:
+    """Cycle times a microsecond around each bucket's lower edge land where the rollups put
+    them (``cycle_bucket``)."""
+    edges = [round(5e6 * 2 ** ((bucket - 1) / 4)) for bucket in range(1, CYCLE_BUCKET_COUNT)]
+    cycles = [0, 1, *(edge + delta for edge in edges for delta in (-1, 0, 1)), 10**12]
+    orders: list[Order] = [(1, "W", "finished", micros, 0.0, 0.0, 0) for micros in cycles]
+    found = summarize_orders(memory, _rows(orders), key=None)
+    expected = [0] * CYCLE_BUCKET_COUNT
+    for micros in cycles:
+        expected[cycle_bucket(micros / 1e6)] += 1
+    summary = found[(None, 0)]
+    assert summary.cycle is not None and summary.cycle.histogram == expected
+    assert summary.cycle.maximum == 1e6  # 10**12 µs: beyond 6.4 days, exact
