@@ -4,6 +4,7 @@ from typing import Annotated
 
 import typer
 
+from fleetscope.appstore.audit import Actor
 from fleetscope.cli.store import cli_store
 from fleetscope.ingest.tokens import create_token, find_site, list_tokens, revoke_token
 
@@ -17,7 +18,9 @@ def create(
 ) -> None:
     """Create a token; it is printed once and only its SHA-256 is stored."""
     with cli_store() as session:
-        token, plain = create_token(session, site=find_site(session, reference=site), name=name)
+        token, plain = create_token(
+            session, site=find_site(session, reference=site), name=name, by=Actor.cli()
+        )
         typer.echo(f"created token {token.id} {token.name!r} for site {token.site_id}:", err=True)
         typer.echo(plain)
 
@@ -33,9 +36,10 @@ def list_command(
             typer.echo("no tokens yet: create one with `fleetscope tokens create --site ...`")
         for token in tokens:
             status = f"revoked {token.revoked_at:%Y-%m-%d}" if token.revoked_at else "active"
-            typer.echo(
-                f"{token.id:>4}  {token.name}  created {token.created_at:%Y-%m-%d}  {status}"
-            )
+            used = token.last_used_at
+            last = f"last used {used:%Y-%m-%d %H:%M}" if used else "never used"
+            created = f"created {token.created_at:%Y-%m-%d}"
+            typer.echo(f"{token.id:>4}  {token.name}  {created}  {last}  {status}")
 
 
 @app.command("revoke")
@@ -45,5 +49,7 @@ def revoke(
 ) -> None:
     """Revoke a token: requests with it are refused from now on."""
     with cli_store() as session:
-        token = revoke_token(session, site=find_site(session, reference=site), token_id=token_id)
+        token = revoke_token(
+            session, site=find_site(session, reference=site), token_id=token_id, by=Actor.cli()
+        )
         typer.echo(f"revoked token {token.id} {token.name!r}")

@@ -175,3 +175,49 @@ def counts(
         DeadLetterCount(str(source), str(category), int(stored), int(dropped))
         for source, category, stored, dropped in rows
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDeadLetter:
+    """One dead letter as kept, with the whole stored payload (for download and re-ingest)."""
+
+    id: int
+    received_at: datetime
+    source: str
+    category: str
+    topic: str
+    payload: bytes  # what is kept: the whole payload unless ``truncated``
+    payload_size: int
+    payload_sha256: str
+    reason: str
+
+    @property
+    def truncated(self) -> bool:
+        return len(self.payload) < self.payload_size
+
+
+def one(cursor: duckdb.DuckDBPyConnection, *, letter_id: int) -> StoredDeadLetter | None:
+    row = cursor.execute(
+        "SELECT id, received_at, source, category, topic, payload, payload_size, "
+        "payload_sha256, reason FROM dead_letters WHERE id = ?",
+        [letter_id],
+    ).fetchone()
+    if row is None:
+        return None
+    return StoredDeadLetter(
+        id=int(row[0]),
+        received_at=row[1],
+        source=str(row[2]),
+        category=str(row[3]),
+        topic=str(row[4]),
+        payload=bytes(row[5]),
+        payload_size=int(row[6]),
+        payload_sha256=str(row[7]),
+        reason=str(row[8]),
+    )
+
+
+def delete(connection: duckdb.DuckDBPyConnection, *, letter_id: int) -> bool:
+    """Removes one dead letter; whether it existed."""
+    row = connection.execute("DELETE FROM dead_letters WHERE id = ?", [letter_id]).fetchone()
+    return bool(row and int(row[0]))

@@ -396,6 +396,19 @@ class FactStore:
         finally:
             cursor.close()
 
+    def dead_letter(self, letter_id: int) -> dead_letters.StoredDeadLetter | None:
+        """One dead letter with its whole stored payload, or None."""
+        cursor = self.cursor()
+        try:
+            return dead_letters.one(cursor, letter_id=letter_id)
+        finally:
+            cursor.close()
+
+    def delete_dead_letter(self, letter_id: int) -> bool:
+        """Removes one dead letter (the Administration's delete and re-ingest)."""
+        with self._write_lock:
+            return dead_letters.delete(self._connection, letter_id=letter_id)
+
     def dead_letters_kept_since(self, *, since: datetime) -> dict[tuple[str, datetime], int]:
         with self._write_lock:
             return dead_letters.kept_since(self._connection, since=since)

@@ -80,7 +80,8 @@ class DeadLetterGate:
             category = DeadLetterCategory.STORE
             reason = f"the fact store cannot store the message: {type(error).__name__}: {error}"
         reason = bounded_reason(reason or type(error).__name__)
-        self.add(batch, raw=raw, category=category, reason=reason)
+        if raw.dead_letter:
+            self.add(batch, raw=raw, category=category, reason=reason)
         return reason
 
     def add(

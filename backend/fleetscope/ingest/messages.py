@@ -21,6 +21,9 @@ class RawMessage(Struct, gc=False):
     # Who sent it, for the dead letters' cap per source and minute: "http:site-<id>",
     # "import"; None for MQTT, whose source is the topic's interface ("mqtt:<interface>").
     source: str | None = None
+    # False for a dead letter sent again (Administration's re-ingest): refused once more,
+    # it stays the one dead letter it was instead of becoming a second.
+    dead_letter: bool = True
 
 
 class Verdict(StrEnum):

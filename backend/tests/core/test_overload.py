@@ -136,7 +136,7 @@ def _fill_store(server: Server) -> tuple[str, datetime]:
     with httpx2.Client(base_url=server.url, timeout=30) as admin:
         _login(admin, SUPERUSER)
         site = server.demo.site_ids["Hamburg DC"]
-        response = admin.post(f"/v2/Sites/{site}/tokens", json={"name": "overload test"})
+        response = admin.post(f"/v2/Admin/Sites/{site}/Tokens", json={"name": "overload test"})
         assert response.status_code == 201, response.text
         token: str = response.json()["data"]["token"]
         last = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=1)

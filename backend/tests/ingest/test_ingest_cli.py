@@ -9,7 +9,7 @@ from sqlalchemy import select
 from typer.testing import CliRunner
 
 from fleetscope.appstore.db import store_session
-from fleetscope.appstore.models import Site, Vehicle
+from fleetscope.appstore.models import AuditEntry, Site, Vehicle
 from fleetscope.cli.main import app
 from fleetscope.demo.seed import DEMO_MANUFACTURER, seed_demo
 from fleetscope.facts.store import FactStore
@@ -87,9 +87,17 @@ def test_tokens_are_created_listed_and_revoked(cli_settings: Settings) -> None:
     token = _run("tokens", "create", "--site", "Hamburg DC", "--name", "gateway").strip()
     assert token.startswith("fst_") and len(token) > 40
     listed = _run("tokens", "list", "--site", "Hamburg DC")
-    assert "gateway" in listed and "active" in listed and token not in listed
+    assert "gateway" in listed and "never used" in listed and "active" in listed
+    assert token not in listed
     token_id = listed.split()[0]
     assert "revoked token" in _run("tokens", "revoke", token_id, "--site", "Hamburg DC")
     assert "revoked" in _run("tokens", "list", "--site", "Hamburg DC")
+    with store_session(cli_settings) as session:  # the same audit entries as the web's
+        entries = list(session.scalars(select(AuditEntry).order_by(AuditEntry.id)))
+    assert [(e.action, e.via, e.entity_id) for e in entries] == [
+        ("token.create", "cli", token_id),
+        ("token.revoke", "cli", token_id),
+    ]
+    assert all(token not in str(e.after) for e in entries)
     missing = runner.invoke(app, ["tokens", "create", "--site", "Nowhere"])
     assert missing.exit_code == 1 and "site 'Nowhere' not found" in missing.stderr

@@ -173,7 +173,7 @@ http = pytest.mark.sqlite_only
 
 
 def _token(client: TestClient, site_id: int) -> str:
-    response = client.post(f"/v2/Sites/{site_id}/tokens", json={"name": "gateway"})
+    response = client.post(f"/v2/Admin/Sites/{site_id}/Tokens", json={"name": "gateway"})
     assert response.status_code == 201, response.text
     token: str = response.json()["data"]["token"]
     return token
@@ -220,8 +220,10 @@ def test_poison_lines_over_http_are_rejected_line_by_line(
     again = _post(client, token, lines)  # a client retrying: nothing counts twice
     assert (again["accepted"], again["duplicates"], len(again["rejected"])) == (0, 252, 16)
     assert _stored_once(store) == (252, 252)
-    listed = client.get("/v2/DeadLetters", params={"category": "message", "limit": 5}).json()
-    assert listed["data"]["count"] == 32 and len(listed["data"]["items"]) == 5
+    listed = client.get(
+        "/v2/Admin/DeadLetters", params={"category": "message", "pageSize": 5}
+    ).json()
+    assert listed["data"]["total"] == 32 and len(listed["data"]["items"]) == 5
     assert listed["data"]["bySource"] == [
         {"source": f"http:site-{site}", "category": "message", "stored": 32, "dropped": 0}
     ]
@@ -238,24 +240,25 @@ def test_a_flood_of_bad_lines_keeps_a_capped_number_and_counts_the_rest(
     assert (data["accepted"], len(data["rejected"])) == (0, 1100)
     assert all("not valid JSON" in rejected["reason"] for rejected in data["rejected"])
 
-    page = client.get("/v2/DeadLetters", params={"source": f"http:site-{site}"}).json()["data"]
-    assert (page["count"], page["stored"], page["dropped"]) == (1000, 1000, 100)
+    page = client.get("/v2/Admin/DeadLetters", params={"source": f"http:site-{site}"}).json()
+    page = page["data"]
+    assert (page["total"], page["stored"], page["dropped"]) == (1000, 1000, 100)
     assert page["bySource"] == [
         {"source": f"http:site-{site}", "category": "line", "stored": 1000, "dropped": 100}
     ]
     newest = page["items"][0]
-    assert (newest["topic"], newest["payload"], newest["payloadSize"]) == ("", "{bad999", 7)
+    assert (newest["topic"], newest["payloadPreview"], newest["payloadSize"]) == ("", "{bad999", 7)
     assert newest["category"] == "line" and not newest["payloadTruncated"]
     # Filters: a reason's part, the time (the calendar's ends too), an unknown category.
-    by_reason = client.get("/v2/DeadLetters", params={"reason": "NOT VALID json"}).json()
-    assert by_reason["data"]["count"] == 1000
+    by_reason = client.get("/v2/Admin/DeadLetters", params={"reason": "NOT VALID json"}).json()
+    assert by_reason["data"]["total"] == 1000
     since = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
-    later = client.get("/v2/DeadLetters", params={"receivedFrom": since}).json()["data"]
-    assert (later["count"], later["stored"], later["dropped"]) == (0, 0, 0)
+    later = client.get("/v2/Admin/DeadLetters", params={"receivedFrom": since}).json()["data"]
+    assert (later["total"], later["stored"], later["dropped"]) == (0, 0, 0)
     ends = {"receivedFrom": "0001-01-01T00:00:00+01:00", "receivedTo": "9999-12-31T23:59:59-05:00"}
-    everything = client.get("/v2/DeadLetters", params=ends)
-    assert everything.status_code == 200 and everything.json()["data"]["count"] == 1000
-    assert client.get("/v2/DeadLetters", params={"category": "nonsense"}).status_code == 422
+    everything = client.get("/v2/Admin/DeadLetters", params=ends)
+    assert everything.status_code == 200 and everything.json()["data"]["total"] == 1000
+    assert client.get("/v2/Admin/DeadLetters", params={"category": "nonsense"}).status_code == 422
 
 
 @http

@@ -52,7 +52,7 @@ def _line(serial: str, payload: dict[str, Any]) -> bytes:
 
 
 def _token(client: TestClient, site_id: int) -> str:
-    response = client.post(f"/v2/Sites/{site_id}/tokens", json={"name": "gateway"})
+    response = client.post(f"/v2/Admin/Sites/{site_id}/Tokens", json={"name": "gateway"})
     assert response.status_code == 201, response.text
     token: str = response.json()["data"]["token"]
     return token
@@ -218,7 +218,7 @@ def test_mqtt_states_reach_the_interfaces_site_whoever_registered_the_serial_fir
     assert [(t["charge"], t["state"]) for t in tiles] == [(33.0, "error")]
 
     def dead_letters() -> list[Any]:
-        items: list[Any] = client.get("/v2/DeadLetters").json()["data"]["items"]
+        items: list[Any] = client.get("/v2/Admin/DeadLetters").json()["data"]["items"]
         return items
 
     assert _wait_until(lambda: len(dead_letters()) == 1)

@@ -11,7 +11,6 @@ from fleetscope.api.routes import (
     ingest,
     sites,
     statusboard_stream,
-    tokens,
     user,
     vehicles,
 )
@@ -22,7 +21,6 @@ api_router.include_router(vehicles.router)
 api_router.include_router(sites.router)
 api_router.include_router(events.router)
 api_router.include_router(ingest.router)
-api_router.include_router(tokens.router)
 api_router.include_router(analytics.router)
 api_router.include_router(analytics_processes.router)
 api_router.include_router(analytics_failures.router)

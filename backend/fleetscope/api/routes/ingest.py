@@ -1,27 +1,21 @@
-"""HTTP ingestion of VDA 5050 messages (NDJSON, per-site API token) and the dead-letter list."""
+"""HTTP ingestion of VDA 5050 messages (NDJSON, per-site API token)."""
 
 import asyncio
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
-from pydantic import Field
+from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
 
-from fleetscope.api.deps import AdminUser, SessionDep, SettingsDep, release_connection
+from fleetscope.api.deps import SessionDep, SettingsDep, release_connection
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import (
     BAD_API_TOKEN,
-    INVALID,
-    NOT_SIGNED_IN,
-    NOT_SUPERUSER,
     OVERSIZED_BODY,
     ApiError,
     failure_responses,
 )
 from fleetscope.appstore.schemas import CamelModel
-from fleetscope.facts.dead_letters import PAYLOAD_PREVIEW_BYTES, DeadLetterFilter
-from fleetscope.facts.store_batch import DeadLetterCategory
 from fleetscope.i18n.messages import (
     BODY_TOO_LARGE,
     INGESTION_FAILED,
@@ -49,40 +43,6 @@ class IngestResult(CamelModel):
 
 # A 503 of ingestion: the fact store failed; the same request again is the fix.
 INGEST_RETRY_AFTER_S = 5
-# Filters on instants are clamped to these (no dead letter lies outside them).
-_FILTER_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
-_FILTER_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
-
-
-class DeadLetterOut(CamelModel):
-    id: int
-    received_at: datetime
-    source: str = Field(description='"mqtt:<interface>", "http:site-<id>" or "import"')
-    category: str = Field(description="line, message, vehicle or store ('unknown': older)")
-    topic: str
-    payload: str = Field(
-        description=f"the first {PAYLOAD_PREVIEW_BYTES} bytes of the payload kept, UTF-8 with "
-        "replacement characters"
-    )
-    payload_size: int = Field(description="bytes of the whole payload as received")
-    payload_sha256: str = Field(description="hex SHA-256 of the whole payload")
-    payload_truncated: bool = Field(description="the store keeps only the start of the payload")
-    reason: str
-
-
-class DeadLetterCountOut(CamelModel):
-    source: str
-    category: str
-    stored: int = Field(description="dead letters kept (matching the filters)")
-    dropped: int = Field(description="beyond the source's cap per minute: counted, not kept")
-
-
-class DeadLetterPage(CamelModel):
-    count: int = Field(description="dead letters kept that match the filters")
-    items: list[DeadLetterOut]
-    stored: int = Field(description="the sum of ``stored`` over ``bySource``")
-    dropped: int = Field(description="the sum of ``dropped`` over ``bySource``")
-    by_source: list[DeadLetterCountOut]
 
 
 def get_ingestion(request: Request) -> IngestionHandle:
@@ -167,63 +127,3 @@ async def ingest_vda5050(
     return ok(
         IngestResult(accepted=outcome.accepted, duplicates=outcome.duplicates, rejected=rejected)
     )
-
-
-@router.get(
-    "/DeadLetters",
-    response_model=Envelope[DeadLetterPage],
-    responses=failure_responses(NOT_SIGNED_IN, NOT_SUPERUSER, INVALID),
-)
-def list_dead_letters(
-    _: AdminUser,
-    ingestion: IngestionDep,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
-    source: Annotated[str | None, Query(min_length=1, max_length=100)] = None,
-    category: Annotated[DeadLetterCategory | None, Query()] = None,
-    reason: Annotated[
-        str | None, Query(min_length=1, max_length=200, description="part of the reason")
-    ] = None,
-    received_from: Annotated[datetime | None, Query(alias="receivedFrom")] = None,
-    received_to: Annotated[datetime | None, Query(alias="receivedTo")] = None,
-) -> Envelope[DeadLetterPage]:
-    """Messages that could not be ingested, newest first, and the counts per source and
-    category, kept and dropped beyond the cap per source and minute (superusers)."""
-    filters = DeadLetterFilter(
-        source=source,
-        category=None if category is None else category.value,
-        reason=reason,
-        received_from=_filter_instant(received_from),
-        received_to=_filter_instant(received_to),
-    )
-    store = ingestion.store
-    count, items = store.dead_letter_page(limit=limit, offset=offset, filters=filters)
-    counts = store.dead_letter_counts(filters=filters)
-    return ok(
-        DeadLetterPage(
-            count=count,
-            items=[DeadLetterOut(**item) for item in items],
-            stored=sum(row.stored for row in counts),
-            dropped=sum(row.dropped for row in counts),
-            by_source=[
-                DeadLetterCountOut(
-                    source=row.source, category=row.category, stored=row.stored, dropped=row.dropped
-                )
-                for row in counts
-            ],
-        )
-    )
-
-
-def _filter_instant(value: datetime | None) -> datetime | None:
-    """In UTC (without an offset: UTC), clamped to 1970-9000: the ends of Python's calendar
-    cannot be converted, and no dead letter lies outside."""
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    try:
-        instant = value.astimezone(UTC)
-    except OverflowError:
-        return _FILTER_EARLIEST if value.year < 5000 else _FILTER_LATEST
-    return min(max(instant, _FILTER_EARLIEST), _FILTER_LATEST)

@@ -3,4 +3,8 @@
 
 from fastapi import APIRouter
 
+from fleetscope.api.routes.admin import dead_letters, tokens
+
 router = APIRouter(prefix="/Admin", tags=["Administration"])
+router.include_router(tokens.router)
+router.include_router(dead_letters.router)
