@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from fleetscope.appstore.models import AuditEntry, User
@@ -110,3 +111,47 @@ def record_change(
         before=before,
         after=after,
     )
+
+
+def contains_pattern(text: str) -> str:
+    """A LIKE pattern (escape character backslash) for ``text`` anywhere, in lower case: its
+    own ``%`` and ``_`` are literal text."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+@dataclass(frozen=True, slots=True)
+class AuditFilter:
+    action: str | None = None
+    entity_type: str | None = None
+    actor: str | None = None  # part of the actor's name, any case
+    at_from: datetime | None = None  # inclusive
+    at_to: datetime | None = None  # exclusive
+
+
+def audit_page(
+    session: Session, *, filters: AuditFilter, page: int, page_size: int
+) -> tuple[list[AuditEntry], int]:
+    """One page of the entries matching ``filters``, newest first, and how many match."""
+    conditions = []
+    if filters.action:
+        conditions.append(AuditEntry.action == filters.action)
+    if filters.entity_type:
+        conditions.append(AuditEntry.entity_type == filters.entity_type)
+    if filters.actor:
+        conditions.append(
+            func.lower(AuditEntry.actor).like(contains_pattern(filters.actor), escape="\\")
+        )
+    if filters.at_from is not None:
+        conditions.append(AuditEntry.at >= filters.at_from)
+    if filters.at_to is not None:
+        conditions.append(AuditEntry.at < filters.at_to)
+    total = session.scalar(select(func.count()).select_from(AuditEntry).where(*conditions))
+    entries = session.scalars(
+        select(AuditEntry)
+        .where(*conditions)
+        .order_by(AuditEntry.at.desc(), AuditEntry.id.desc())
+        .offset((page - 1) * page_size)
+        .limit(page_size)
+    )
+    return list(entries), int(total or 0)

@@ -1,72 +1,46 @@
 """Organizations (tenants) and their sites, with time zone and shift calendar."""
 
 import re
+from functools import cache
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import available_timezones
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fleetscope.appstore.audit import Actor, record_change
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Site
+from fleetscope.appstore.shifts import default_shifts, validate_shifts
+from fleetscope.appstore.snapshots import organization_snapshot, site_snapshot
+from fleetscope.i18n.admin_messages import LOAD_ACTION_TYPE_TOO_LONG, TOO_MANY_LOAD_ACTION_TYPES
 from fleetscope.i18n.messages import (
     MQTT_INTERFACE_INVALID,
     MQTT_INTERFACE_TAKEN,
     MUST_NOT_BE_EMPTY,
     ORGANIZATION_EXISTS,
     ORGANIZATION_NOT_FOUND,
-    SHIFT_ID_DUPLICATE,
-    SHIFT_ID_INVALID,
-    SHIFT_TIME_INVALID,
-    SHIFT_WEEKDAYS_INVALID,
     SITE_EXISTS,
     UNKNOWN_TIME_ZONE,
 )
 
 DEFAULT_TIME_ZONE = "Europe/Berlin"
-EVERY_DAY = [0, 1, 2, 3, 4, 5, 6]  # Monday = 0, as Python's date.weekday()
-_CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 # One topic level: the subscriber listens on ``{interface}/+/+/+/state`` and the like.
 _MQTT_INTERFACE = re.compile(r"[^/+#\x00]{1,100}")
 
 
-def default_shifts() -> list[dict[str, Any]]:
-    """Early, late and night shift every day; the night shift crosses midnight."""
-    return [
-        {"id": "early", "name": "Early", "start": "06:00", "end": "14:00", "weekdays": EVERY_DAY},
-        {"id": "late", "name": "Late", "start": "14:00", "end": "22:00", "weekdays": EVERY_DAY},
-        {"id": "night", "name": "Night", "start": "22:00", "end": "06:00", "weekdays": EVERY_DAY},
-    ]
+@cache
+def time_zone_names() -> tuple[str, ...]:
+    """Every IANA time zone name this installation knows, sorted (the admin's select)."""
+    return tuple(sorted(available_timezones()))
 
 
 def validate_time_zone(time_zone: str) -> str:
-    try:
-        ZoneInfo(time_zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidInputError(UNKNOWN_TIME_ZONE(time_zone=time_zone)) from None
+    # The list, not ZoneInfo(): that also opens legacy and "posix/" names of the system's
+    # database, which the select never offers.
+    if time_zone not in time_zone_names():
+        raise InvalidInputError(UNKNOWN_TIME_ZONE(time_zone=time_zone))
     return time_zone
-
-
-def validate_shifts(shifts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen: set[str] = set()
-    for index, shift in enumerate(shifts):
-        where = f"shifts[{index}]"
-        shift_id = shift.get("id")
-        if not isinstance(shift_id, str) or not shift_id or shift_id == "all":
-            raise InvalidInputError(SHIFT_ID_INVALID(where=where))
-        if shift_id in seen:
-            raise InvalidInputError(SHIFT_ID_DUPLICATE(where=where, shift=shift_id))
-        seen.add(shift_id)
-        for bound in ("start", "end"):
-            value = shift.get(bound)
-            if not isinstance(value, str) or not _CLOCK.match(value):
-                raise InvalidInputError(SHIFT_TIME_INVALID(where=where, bound=bound))
-        weekdays = shift.get("weekdays")
-        if not isinstance(weekdays, list) or not all(
-            isinstance(day, int) and 0 <= day <= 6 for day in weekdays
-        ):
-            raise InvalidInputError(SHIFT_WEEKDAYS_INVALID(where=where))
-    return shifts
 
 
 def validate_mqtt_interface(interface: str) -> str:
@@ -75,7 +49,9 @@ def validate_mqtt_interface(interface: str) -> str:
     return interface
 
 
-def create_organization(session: Session, *, name: str) -> Organization:
+def create_organization(session: Session, *, name: str, by: Actor | None = None) -> Organization:
+    """A new organization; ``by``: who creates it, for the audit log (None: the demo seed
+    and tests, which are no administration)."""
     name = name.strip()
     if not name:
         raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
@@ -83,6 +59,16 @@ def create_organization(session: Session, *, name: str) -> Organization:
         raise ConflictError(ORGANIZATION_EXISTS(name=name))
     organization = Organization(name=name)
     session.add(organization)
+    session.flush()
+    if by is not None:
+        record_change(
+            session,
+            by=by,
+            action="organization.create",
+            entity_type="organization",
+            entity_id=organization.id,
+            after=organization_snapshot(organization),
+        )
     session.commit()
     return organization
 
@@ -110,6 +96,7 @@ def create_site(
     time_zone: str = DEFAULT_TIME_ZONE,
     shifts: list[dict[str, Any]] | None = None,
     mqtt_interface: str | None = None,
+    by: Actor | None = None,
 ) -> Site:
     name = name.strip()
     if not name:
@@ -120,7 +107,7 @@ def create_site(
     if existing is not None:
         raise ConflictError(SITE_EXISTS(name=name, organization=organization.name))
     if mqtt_interface is not None:
-        _check_mqtt_interface(session, mqtt_interface=mqtt_interface, site_id=None)
+        check_mqtt_interface(session, mqtt_interface=mqtt_interface, site_id=None)
     site = Site(
         organization_id=organization.id,
         name=name,
@@ -128,54 +115,53 @@ def create_site(
         shifts=validate_shifts(shifts if shifts is not None else default_shifts()),
         workflow_rules=[],
         mqtt_interface=mqtt_interface,
+        load_action_types=[],
     )
     session.add(site)
+    session.flush()
+    if by is not None:
+        record_change(
+            session,
+            by=by,
+            action="site.create",
+            entity_type="site",
+            entity_id=site.id,
+            after=site_snapshot(site),
+        )
     session.commit()
     return site
 
 
-def set_mqtt_interface(session: Session, *, site: Site, mqtt_interface: str | None) -> Site:
-    """Messages on ``mqtt_interface`` are for this site's vehicles from now on (None: none).
-
-    Vehicles registered through the previous interface stay in the site.
-    """
-    if mqtt_interface is not None:
-        _check_mqtt_interface(session, mqtt_interface=mqtt_interface, site_id=site.id)
-    site.mqtt_interface = mqtt_interface
-    session.commit()
-    return site
-
-
-# Bounds of a site's own load-handling action types (operator input of the CLI).
+# Bounds of a site's own load-handling action types (operator input).
 MAX_LOAD_ACTION_TYPES = 50
 MAX_LOAD_ACTION_TYPE_LENGTH = 100
 
 
-def set_load_action_types(session: Session, *, site: Site, action_types: list[str]) -> Site:
-    """The site's own load-handling action types (besides VDA 5050's pick, drop, load and
+def clean_load_action_types(action_types: list[str]) -> list[str]:
+    """A site's own load-handling action types (besides VDA 5050's pick, drop, load and
     unload), counted as loads handled in any case: names stripped, repeats (in any case)
-    dropped, in the given order; ``[]`` for none. ValueError for a name too long or too many.
-    """
+    dropped, in the given order; ``[]`` for none. A 422 for a name too long or too many."""
     chosen: list[str] = []
     seen: set[str] = set()
-    for raw in action_types:
+    for index, raw in enumerate(action_types):
         name = raw.strip()
         if not name or name.lower() in seen:
             continue
         if len(name) > MAX_LOAD_ACTION_TYPE_LENGTH:
-            raise ValueError(
-                f"action type {name[:20]!r}... is longer than {MAX_LOAD_ACTION_TYPE_LENGTH}"
+            raise InvalidInputError(
+                LOAD_ACTION_TYPE_TOO_LONG(
+                    index=index, name=name[:20], limit=MAX_LOAD_ACTION_TYPE_LENGTH
+                )
             )
         seen.add(name.lower())
         chosen.append(name)
     if len(chosen) > MAX_LOAD_ACTION_TYPES:
-        raise ValueError(f"more than {MAX_LOAD_ACTION_TYPES} action types")
-    site.load_action_types = chosen
-    session.commit()
-    return site
+        raise InvalidInputError(TOO_MANY_LOAD_ACTION_TYPES(limit=MAX_LOAD_ACTION_TYPES))
+    return chosen
 
 
-def _check_mqtt_interface(session: Session, *, mqtt_interface: str, site_id: int | None) -> None:
+def check_mqtt_interface(session: Session, *, mqtt_interface: str, site_id: int | None) -> None:
+    """A 422 for an interface that is no MQTT topic level, a 409 for one another site has."""
     validate_mqtt_interface(mqtt_interface)
     # Unique per site: an interface names the one site its messages are for.
     taken = session.scalars(

@@ -32,6 +32,7 @@ def open_session(session: Session, *, user: User, lifetime: timedelta) -> Issued
         expires_at=now + lifetime,
     )
     session.add(row)
+    user.last_login_at = now  # a session is opened by a login only
     session.commit()
     return IssuedSession(token=token, csrf_token=row.csrf_token, expires_at=row.expires_at)
 

@@ -1,14 +1,17 @@
 """Users: creation, roles, partner links, passwords and the profile a user edits."""
 
 import re
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from fleetscope.appstore.audit import Actor, record_change
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, PartnerLink, Role, User, UserSession
 from fleetscope.appstore.schemas import LANGUAGES, Language
 from fleetscope.appstore.security import hash_password, password_needs_rehash, verify_password
+from fleetscope.appstore.snapshots import changed_fields, user_snapshot
 from fleetscope.i18n.messages import (
     EMAIL_TAKEN,
     INVALID_EMAIL,
@@ -74,8 +77,10 @@ def create_user(
     organization: Organization | None = None,
     language: Language = "en",
     display_name: str = "",
+    by: Actor | None = None,
 ) -> User:
-    """A new user; a partner given an organization is linked to it instead of belonging to it."""
+    """A new user; a partner given an organization is linked to it instead of belonging to it.
+    ``by``: who creates it, for the audit log (None: the demo seed and tests)."""
     email = normalize_email(email)
     if find_user(session, email=email) is not None:
         raise ConflictError(EMAIL_TAKEN(email=email))
@@ -92,10 +97,40 @@ def create_user(
     )
     session.add(user)
     session.flush()
-    if role is Role.PARTNER and organization is not None:
-        session.add(PartnerLink(user_id=user.id, organization_id=organization.id))
+    linked = [organization.id] if role is Role.PARTNER and organization is not None else []
+    session.add_all(PartnerLink(user_id=user.id, organization_id=org) for org in linked)
+    if by is not None:
+        after = user_snapshot(user, partner_organization_ids=linked)
+        record_change(
+            session, by=by, action="user.create", entity_type="user", entity_id=user.id, after=after
+        )
     session.commit()
     return user
+
+
+def audit_user_change(
+    session: Session, *, user: User, before: dict[str, Any], action: str, by: Actor | None
+) -> None:
+    """One audit entry with the fields of ``user`` that changed since ``before``."""
+    if by is None:
+        return
+    after = user_snapshot(user, partner_organization_ids=_linked_ids(session, user=user))
+    old, new = changed_fields(before, after)
+    record_change(
+        session, by=by, action=action, entity_type="user", entity_id=user.id, before=old, after=new
+    )
+
+
+def user_state(session: Session, *, user: User) -> dict[str, Any]:
+    """``user_snapshot`` with the partner links, as ``audit_user_change`` compares it."""
+    return user_snapshot(user, partner_organization_ids=_linked_ids(session, user=user))
+
+
+def _linked_ids(session: Session, *, user: User) -> list[int]:
+    session.flush()
+    return sorted(
+        session.scalars(select(PartnerLink.organization_id).where(PartnerLink.user_id == user.id))
+    )
 
 
 def find_user(session: Session, *, email: str) -> User | None:
@@ -124,12 +159,27 @@ def partner_organizations(session: Session, *, user: User) -> list[Organization]
 
 
 def set_role(
-    session: Session, *, user: User, role: Role, organization: Organization | None = None
+    session: Session,
+    *,
+    user: User,
+    role: Role,
+    organization: Organization | None = None,
+    by: Actor | None = None,
 ) -> User:
-    """Change the role; the organization follows the rules of the new role.
+    """Change the role; the organization follows the rules of the new role (``apply_role``)."""
+    before = user_state(session, user=user)
+    apply_role(session, user=user, role=role, organization=organization)
+    audit_user_change(session, user=user, before=before, action="user.update", by=by)
+    session.commit()
+    return user
 
-    A customer keeps its organization unless another is given; a partner given an
-    organization is linked to it; links of a user who stops being a partner are removed.
+
+def apply_role(
+    session: Session, *, user: User, role: Role, organization: Organization | None
+) -> None:
+    """Change the role in ``session`` (not committed); the organization follows the rules of
+    the new role. A customer keeps its organization unless another is given; a partner given
+    an organization is linked to it; links of a user who stops being a partner are removed.
     """
     own_organization: Organization | None = None
     if role is Role.CUSTOMER:
@@ -146,8 +196,6 @@ def set_role(
         session.execute(delete(PartnerLink).where(PartnerLink.user_id == user.id))
     user.role = role.value
     user.organization_id = own_organization.id if own_organization else None
-    session.commit()
-    return user
 
 
 def _link(session: Session, *, user: User, organization: Organization) -> None:
@@ -155,34 +203,61 @@ def _link(session: Session, *, user: User, organization: Organization) -> None:
         session.add(PartnerLink(user_id=user.id, organization_id=organization.id))
 
 
-def link_partner(session: Session, *, user: User, organization: Organization) -> None:
+def link_partner(
+    session: Session, *, user: User, organization: Organization, by: Actor | None = None
+) -> None:
     """Let a partner see an organization; linking twice is harmless."""
     if user.role != Role.PARTNER.value:
         raise InvalidInputError(USER_NOT_PARTNER(email=user.email, role=user.role))
+    before = user_state(session, user=user)
     _link(session, user=user, organization=organization)
+    audit_user_change(session, user=user, before=before, action="user.partnerLinks", by=by)
     session.commit()
 
 
-def unlink_partner(session: Session, *, user: User, organization: Organization) -> None:
+def unlink_partner(
+    session: Session, *, user: User, organization: Organization, by: Actor | None = None
+) -> None:
     link = session.get(PartnerLink, (user.id, organization.id))
     if link is None:
         raise NotFoundError(USER_NOT_LINKED(email=user.email, organization=organization.name))
+    before = user_state(session, user=user)
     session.delete(link)
+    audit_user_change(session, user=user, before=before, action="user.partnerLinks", by=by)
     session.commit()
 
 
-def set_password(session: Session, *, user: User, password: str) -> None:
-    """New password; every open session of the user ends."""
-    user.password_hash = hash_password(validate_password(password))
+def end_sessions(session: Session, *, user: User) -> None:
+    """Every open session of the user ends at once: its next request is a 401."""
     session.execute(delete(UserSession).where(UserSession.user_id == user.id))
+
+
+def set_password(session: Session, *, user: User, password: str, by: Actor | None = None) -> None:
+    """New password; every open session of the user ends. The audit entry names the user
+    only: never the password or its hash."""
+    user.password_hash = hash_password(validate_password(password))
+    end_sessions(session, user=user)
+    if by is not None:
+        record_change(
+            session,
+            by=by,
+            action="user.passwordReset",
+            entity_type="user",
+            entity_id=user.id,
+            after={"id": user.id, "email": user.email},
+        )
     session.commit()
 
 
-def set_active(session: Session, *, user: User, active: bool) -> None:
+def set_active(session: Session, *, user: User, active: bool, by: Actor | None = None) -> None:
     """Switch a login on or off; switching off ends every open session of the user."""
+    before = user_state(session, user=user)
     user.is_active = active
     if not active:
-        session.execute(delete(UserSession).where(UserSession.user_id == user.id))
+        end_sessions(session, user=user)
+    action = "user.activate" if active else "user.deactivate"
+    if before["isActive"] != active:
+        audit_user_change(session, user=user, before=before, action=action, by=by)
     session.commit()
 
 

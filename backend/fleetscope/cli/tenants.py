@@ -4,6 +4,10 @@ from typing import Annotated
 
 import typer
 
+from fleetscope.appstore.admin_organizations import delete_organization, rename_organization
+from fleetscope.appstore.admin_sites import SiteChanges, update_site
+from fleetscope.appstore.audit import Actor
+from fleetscope.appstore.models import RederiveJob
 from fleetscope.appstore.organizations import (
     DEFAULT_TIME_ZONE,
     create_organization,
@@ -11,8 +15,6 @@ from fleetscope.appstore.organizations import (
     get_organization,
     list_organizations,
     list_sites,
-    set_load_action_types,
-    set_mqtt_interface,
 )
 from fleetscope.cli.store import cli_store, fail
 from fleetscope.ingest.tokens import find_site
@@ -27,8 +29,43 @@ def add_organization(
 ) -> None:
     """Create an organization."""
     with cli_store() as session:
-        organization = create_organization(session, name=name)
+        organization = create_organization(session, name=name, by=Actor.cli())
         typer.echo(f"created organization {organization.name!r} (id {organization.id})")
+
+
+@organizations_app.command("rename")
+def rename_organization_command(
+    name: Annotated[str, typer.Argument(help="Current name of the organization.")],
+    new_name: Annotated[str, typer.Argument(help="New name.")],
+) -> None:
+    """Rename an organization."""
+    with cli_store() as session:
+        found = get_organization(session, name=name)
+        organization = rename_organization(
+            session, organization=found, name=new_name, by=Actor.cli()
+        )
+        typer.echo(f"organization {organization.id} is now {organization.name!r}")
+
+
+@organizations_app.command("delete")
+def delete_organization_command(
+    name: Annotated[str, typer.Argument(help="Name of an organization without sites and users.")],
+) -> None:
+    """Delete an organization that has no sites and no users."""
+    with cli_store() as session:
+        delete_organization(
+            session, organization=get_organization(session, name=name), by=Actor.cli()
+        )
+        typer.echo(f"deleted organization {name.strip()!r}")
+
+
+def _job_line(job: RederiveJob | None) -> str:
+    if job is None:
+        return ""
+    return (
+        f"; re-derivation job {job.id} queued for {len(job.vehicle_ids)} vehicles "
+        "(a running server picks it up)"
+    )
 
 
 @organizations_app.command("list")
@@ -63,6 +100,7 @@ def add_site(
             name=name,
             time_zone=time_zone,
             mqtt_interface=mqtt_interface,
+            by=Actor.cli(),
         )
         typer.echo(f"created site {site.name!r} (id {site.id}) in {org.name!r}, {site.time_zone}")
 
@@ -80,8 +118,11 @@ def set_interface(
     if (mqtt_interface is not None) == clear:  # exactly one of the two
         raise fail("give either an MQTT interface or --clear")
     with cli_store() as session:
-        found = set_mqtt_interface(
-            session, site=find_site(session, reference=site), mqtt_interface=mqtt_interface
+        found, _ = update_site(
+            session,
+            site=find_site(session, reference=site),
+            changes=SiteChanges(mqtt_interface=mqtt_interface),
+            by=Actor.cli(),
         )
         if found.mqtt_interface is None:
             typer.echo(f"site {found.name!r} (id {found.id}) has no MQTT interface now")
@@ -106,18 +147,79 @@ def set_load_actions(
     if bool(action_types) == clear:  # exactly one of the two
         raise fail("give either action types or --clear")
     with cli_store() as session:
-        try:
-            found = set_load_action_types(
-                session, site=find_site(session, reference=site), action_types=action_types or []
-            )
-        except ValueError as err:
-            raise fail(str(err)) from None
+        found, job = update_site(
+            session,
+            site=find_site(session, reference=site),
+            changes=SiteChanges(load_action_types=action_types or []),
+            by=Actor.cli(),
+        )
         own = ", ".join(found.load_action_types) or "none"
         typer.echo(
             f"site {found.name!r} (id {found.id}) counts as loads handled: pick, drop, load, "
-            f"unload and its own types: {own}. New messages follow after a server restart; "
-            "`fleetscope rebuild` applies it to the stored facts"
+            f"unload and its own types: {own}{_job_line(job)}"
         )
+
+
+@sites_app.command("set-workflow-rules")
+def set_workflow_rules(
+    site: Annotated[str, typer.Argument(help="Site (id or name).")],
+    rules: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Regular expressions on the orderId, each with a named group "
+            "(?P<workflow>...); the first that matches assigns the workflow."
+        ),
+    ] = None,
+    clear: Annotated[
+        bool, typer.Option("--clear", help="No rules: the default rule applies.")
+    ] = False,
+) -> None:
+    """Set (or --clear) a site's workflow rules; the site's vehicles are re-derived."""
+    if bool(rules) == clear:  # exactly one of the two
+        raise fail("give either workflow rules or --clear")
+    with cli_store() as session:
+        found, job = update_site(
+            session,
+            site=find_site(session, reference=site),
+            changes=SiteChanges(workflow_rules=rules or []),
+            by=Actor.cli(),
+        )
+        typer.echo(
+            f"site {found.name!r} (id {found.id}) has {len(found.workflow_rules)} workflow "
+            f"rules{_job_line(job)}"
+        )
+
+
+@sites_app.command("set-time-zone")
+def set_time_zone(
+    site: Annotated[str, typer.Argument(help="Site (id or name).")],
+    time_zone: Annotated[str, typer.Argument(help="IANA time zone, e.g. Europe/Berlin.")],
+) -> None:
+    """Set a site's time zone (days, weeks and shifts are cut in it)."""
+    with cli_store() as session:
+        found, _ = update_site(
+            session,
+            site=find_site(session, reference=site),
+            changes=SiteChanges(time_zone=time_zone),
+            by=Actor.cli(),
+        )
+        typer.echo(f"site {found.name!r} (id {found.id}) is in {found.time_zone}")
+
+
+@sites_app.command("rename")
+def rename_site(
+    site: Annotated[str, typer.Argument(help="Site (id or name).")],
+    name: Annotated[str, typer.Argument(help="New name.")],
+) -> None:
+    """Rename a site."""
+    with cli_store() as session:
+        found, _ = update_site(
+            session,
+            site=find_site(session, reference=site),
+            changes=SiteChanges(name=name),
+            by=Actor.cli(),
+        )
+        typer.echo(f"site {found.id} is now {found.name!r}")
 
 
 @sites_app.command("list")

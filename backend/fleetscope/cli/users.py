@@ -4,6 +4,7 @@ from typing import Annotated
 
 import typer
 
+from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.models import Organization
 from fleetscope.appstore.organizations import get_organization
 from fleetscope.appstore.users import (
@@ -65,6 +66,7 @@ def add(
             organization=org,
             language=parsed_language,
             display_name=display_name,
+            by=Actor.cli(),
         )
         typer.echo(f"created {user.role} {user.email}")
 
@@ -108,7 +110,7 @@ def set_role_command(
         parsed_role = parse_role(role)
         user = get_user(session, email=email)
         org = get_organization(session, name=organization) if organization else None
-        set_role(session, user=user, role=parsed_role, organization=org)
+        set_role(session, user=user, role=parsed_role, organization=org, by=Actor.cli())
         typer.echo(f"{user.email} is now {user.role}")
 
 
@@ -121,7 +123,7 @@ def link_partner(
     with cli_store() as session:
         user = get_user(session, email=email)
         org = get_organization(session, name=organization)
-        link_partner_organization(session, user=user, organization=org)
+        link_partner_organization(session, user=user, organization=org, by=Actor.cli())
         typer.echo(f"{user.email} now sees {org.name}")
 
 
@@ -134,7 +136,7 @@ def unlink_partner_command(
     with cli_store() as session:
         user = get_user(session, email=email)
         org = get_organization(session, name=organization)
-        unlink_partner(session, user=user, organization=org)
+        unlink_partner(session, user=user, organization=org, by=Actor.cli())
         typer.echo(f"{user.email} no longer sees {org.name}")
 
 
@@ -148,7 +150,7 @@ def set_password_command(
     """Set a new password; the user's open sessions end."""
     with cli_store() as session:
         user = get_user(session, email=email)
-        set_password(session, user=user, password=_password(password))
+        set_password(session, user=user, password=_password(password), by=Actor.cli())
         typer.echo(f"password of {user.email} changed")
 
 
@@ -157,7 +159,7 @@ def deactivate(email: Annotated[str, typer.Argument(help="Email of the user.")])
     """Block a user's login and end the user's open sessions (the account is kept)."""
     with cli_store() as session:
         user = get_user(session, email=email)
-        set_active(session, user=user, active=False)
+        set_active(session, user=user, active=False, by=Actor.cli())
         typer.echo(f"{user.email} can no longer log in")
 
 
@@ -166,5 +168,5 @@ def activate(email: Annotated[str, typer.Argument(help="Email of the user.")]) -
     """Allow a deactivated user to log in again."""
     with cli_store() as session:
         user = get_user(session, email=email)
-        set_active(session, user=user, active=True)
+        set_active(session, user=user, active=True, by=Actor.cli())
         typer.echo(f"{user.email} can log in again")

@@ -109,3 +109,23 @@ CANNOT_DEMOTE_SELF = define(
     en="role: you cannot take the superuser role from your own account",
     de="role: dem eigenen Konto kann die Rolle superuser nicht entzogen werden",
 )
+LOAD_ACTION_TYPE_TOO_LONG = define(
+    "admin.load_action_type_too_long",
+    en="loadActionTypes[{index}]: action type {name!r}... is longer than {limit} characters",
+    de="loadActionTypes[{index}]: Aktionstyp {name!r}... ist länger als {limit} Zeichen",
+)
+TOO_MANY_LOAD_ACTION_TYPES = define(
+    "admin.too_many_load_action_types",
+    en="loadActionTypes: more than {limit} action types",
+    de="loadActionTypes: mehr als {limit} Aktionstypen",
+)
+TOO_MANY_WORKFLOW_RULES = define(
+    "admin.too_many_workflow_rules",
+    en="workflowRules: more than {limit} rules",
+    de="workflowRules: mehr als {limit} Regeln",
+)
+WORKFLOW_RULE_TOO_LONG = define(
+    "admin.workflow_rule_too_long",
+    en="workflowRules[{index}]: longer than {limit} characters",
+    de="workflowRules[{index}]: länger als {limit} Zeichen",
+)

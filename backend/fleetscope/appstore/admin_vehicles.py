@@ -1,0 +1,111 @@
+"""Vehicles in the Administration API: display name, battery capacity, and the move to
+another site of the same organization, which queues a re-derivation of the vehicle's facts
+(its orders get the new site's workflow rules, its periods the new site's time zone)."""
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, joinedload
+
+from fleetscope.appstore.admin_sites import UNCHANGED, Unchanged
+from fleetscope.appstore.audit import Actor, record_change
+from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
+from fleetscope.appstore.jobs import start_job
+from fleetscope.appstore.models import Organization, RederiveJob, Site, Vehicle
+from fleetscope.appstore.snapshots import changed_fields, vehicle_snapshot
+from fleetscope.i18n.admin_messages import VEHICLE_EXISTS_AT_SITE, VEHICLE_SITE_FOREIGN
+from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY, VEHICLE_NOT_FOUND
+
+
+def vehicle_by_id(session: Session, *, vehicle_id: int) -> Vehicle:
+    vehicle = session.get(
+        Vehicle, vehicle_id, options=[joinedload(Vehicle.site).joinedload(Site.organization)]
+    )
+    if vehicle is None:
+        raise NotFoundError(VEHICLE_NOT_FOUND(vehicle=vehicle_id))
+    return vehicle
+
+
+def list_admin_vehicles(
+    session: Session, *, site_id: int | None = None, organization_id: int | None = None
+) -> list[Vehicle]:
+    statement = (
+        select(Vehicle)
+        .join(Vehicle.site)
+        .join(Site.organization)
+        .options(joinedload(Vehicle.site).joinedload(Site.organization))
+        .order_by(Organization.name, Site.name, Vehicle.name, Vehicle.id)
+    )
+    if site_id is not None:
+        statement = statement.where(Vehicle.site_id == site_id)
+    if organization_id is not None:
+        statement = statement.where(Site.organization_id == organization_id)
+    return list(session.scalars(statement))
+
+
+@dataclass(frozen=True, slots=True)
+class VehicleChanges:
+    name: str | Unchanged = UNCHANGED
+    battery_capacity_wh: float | Unchanged | None = UNCHANGED
+    site_id: int | Unchanged = UNCHANGED
+
+
+def _target_site(session: Session, *, vehicle: Vehicle, site_id: int) -> Site:
+    """The site a vehicle moves to: one of its organization (a 422 otherwise, the same for a
+    site that does not exist), without a vehicle of the same identity (a 409)."""
+    site = session.get(Site, site_id)
+    if site is None or site.organization_id != vehicle.site.organization_id:
+        raise InvalidInputError(VEHICLE_SITE_FOREIGN(site=site_id))
+    twin = session.scalars(
+        select(Vehicle.id).where(
+            Vehicle.site_id == site.id,
+            Vehicle.manufacturer == vehicle.manufacturer,
+            Vehicle.serial_number == vehicle.serial_number,
+            Vehicle.id != vehicle.id,
+        )
+    ).first()
+    if twin is not None:
+        raise ConflictError(
+            VEHICLE_EXISTS_AT_SITE(
+                site=site.name, manufacturer=vehicle.manufacturer, serial=vehicle.serial_number
+            )
+        )
+    return site
+
+
+def update_vehicle(
+    session: Session, *, vehicle: Vehicle, changes: VehicleChanges, by: Actor
+) -> tuple[Vehicle, RederiveJob | None]:
+    """Apply ``changes``, write one audit entry, and queue the vehicle's re-derivation when
+    it moved to another site."""
+    before = vehicle_snapshot(vehicle)
+    if not isinstance(changes.name, Unchanged):
+        name = changes.name.strip()
+        if not name:
+            raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
+        vehicle.name = name
+    if not isinstance(changes.battery_capacity_wh, Unchanged):
+        vehicle.battery_capacity_wh = changes.battery_capacity_wh
+    if not isinstance(changes.site_id, Unchanged) and changes.site_id != vehicle.site_id:
+        vehicle.site = _target_site(session, vehicle=vehicle, site_id=changes.site_id)
+    session.flush()
+    after = vehicle_snapshot(vehicle)
+    if after == before:
+        return vehicle, None
+    old, new = changed_fields(before, after)
+    record_change(
+        session,
+        by=by,
+        action="vehicle.update",
+        entity_type="vehicle",
+        entity_id=vehicle.id,
+        before=old,
+        after=new,
+    )
+    job = None
+    if before["siteId"] != after["siteId"]:
+        job = start_job(
+            session, reason="vehicleSite", site_id=vehicle.site_id, vehicle_ids=[vehicle.id], by=by
+        )
+    session.commit()
+    return vehicle, job
