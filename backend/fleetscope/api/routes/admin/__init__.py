@@ -3,8 +3,21 @@
 
 from fastapi import APIRouter
 
-from fleetscope.api.routes.admin import dead_letters, tokens
+from fleetscope.api.routes.admin import (
+    audit,
+    dead_letters,
+    organizations,
+    sites,
+    tokens,
+    users,
+    vehicles,
+)
 
 router = APIRouter(prefix="/Admin", tags=["Administration"])
+router.include_router(organizations.router)
+router.include_router(sites.router)
+router.include_router(vehicles.router)
+router.include_router(users.router)
+router.include_router(audit.router)
 router.include_router(tokens.router)
 router.include_router(dead_letters.router)

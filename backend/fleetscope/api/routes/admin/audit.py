@@ -1,0 +1,56 @@
+"""``/v2/Admin/Audit``: every change made through the Administration API or the command
+line, newest first, paged and filterable."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from pydantic import AwareDatetime
+
+from fleetscope.analytics.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, page_count
+from fleetscope.api.deps import SessionDep, SuperUser
+from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.routes.admin.common import READ
+from fleetscope.appstore.admin_schemas import AuditEntryOut, audit_entry_out
+from fleetscope.appstore.audit import AuditFilter, audit_page
+
+router = APIRouter(prefix="/Audit", responses=READ)
+
+
+@router.get("", response_model=Envelope[Page[AuditEntryOut]])
+def list_audit(
+    _: SuperUser,
+    db: SessionDep,
+    page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
+    page_size: Annotated[int, Query(alias="pageSize", ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
+    action: Annotated[str | None, Query(max_length=64, description='e.g. "site.update"')] = None,
+    entity_type: Annotated[
+        str | None, Query(alias="entityType", max_length=32, description='e.g. "user"')
+    ] = None,
+    actor: Annotated[
+        str | None, Query(max_length=320, description="part of the actor's email or name")
+    ] = None,
+    at_from: Annotated[
+        AwareDatetime | None, Query(alias="from", description="from this instant (inclusive)")
+    ] = None,
+    at_to: Annotated[
+        AwareDatetime | None, Query(alias="to", description="before this instant (exclusive)")
+    ] = None,
+) -> Envelope[Page[AuditEntryOut]]:
+    filters = AuditFilter(
+        action=action or None,
+        entity_type=entity_type or None,
+        actor=actor or None,
+        at_from=at_from,
+        at_to=at_to,
+    )
+    entries, total = audit_page(db, filters=filters, page=page, page_size=page_size)
+    return ok(
+        Page[AuditEntryOut](
+            items=[audit_entry_out(entry) for entry in entries],
+            total=total,
+            page=page,
+            page_size=page_size,
+            pages=page_count(total, page_size),
+            sort="-at",
+        )
+    )

@@ -1,0 +1,20 @@
+"""Shared by the Administration routes of issue 25's part A: the ways they fail, for the
+OpenAPI document."""
+
+from fleetscope.api.errors import (
+    INVALID,
+    JSON_BODY_FAILURES,
+    NO_CSRF,
+    NOT_FOUND,
+    NOT_SIGNED_IN,
+    Failing,
+    failure_responses,
+)
+
+NOT_ADMIN = Failing(
+    404, "the signed-in user is not a superuser (the Administration API does not exist for them)"
+)
+CONFLICT = Failing(409, "the change conflicts with the store; msg names the problem")
+# Every admin route: not signed in, not a superuser, an unknown id, a bad parameter.
+READ = failure_responses(NOT_SIGNED_IN, NOT_ADMIN, NOT_FOUND, INVALID)
+CHANGE = failure_responses(NO_CSRF, CONFLICT, *JSON_BODY_FAILURES)

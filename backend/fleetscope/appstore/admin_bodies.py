@@ -1,0 +1,76 @@
+"""Request bodies of the Administration API (camelCase JSON; unknown fields are a 422)."""
+
+from typing import Annotated
+
+from pydantic import Field
+
+from fleetscope.analytics.param_rules import MAX_SHIFT_ID_LENGTH
+from fleetscope.appstore.models import Role
+from fleetscope.appstore.schemas import Language, StoredText, StrictCamelModel
+from fleetscope.appstore.workflow_rules import MAX_RULES
+
+MAX_STORE_ID = 2**31 - 1  # INTEGER columns on PostgreSQL: a larger id is a 422, not a 500
+StoreIdValue = Annotated[int, Field(ge=1, le=MAX_STORE_ID)]
+Name = Annotated[StoredText, Field(min_length=1, max_length=200)]
+
+
+class OrganizationBody(StrictCamelModel):
+    name: Name
+
+
+class PartnerOrganizations(StrictCamelModel):
+    organization_ids: list[StoreIdValue] = Field(max_length=10_000)
+
+
+class ShiftIn(StrictCamelModel):
+    id: StoredText = Field(min_length=1, max_length=MAX_SHIFT_ID_LENGTH)
+    name: StoredText = Field(min_length=1, max_length=100)
+    start: str = Field(description="HH:MM, local time of the site", max_length=5)
+    end: str = Field(description="HH:MM; before start: the shift ends the next day", max_length=5)
+    weekdays: list[int] = Field(
+        description="the weekdays the shift starts on, 0 = Monday .. 6 = Sunday", max_length=7
+    )
+
+
+class SiteCreate(StrictCamelModel):
+    organization_id: StoreIdValue
+    name: Name
+    time_zone: str = Field(default="Europe/Berlin", max_length=64)
+    mqtt_interface: StoredText | None = Field(default=None, max_length=100)
+
+
+class SitePatch(StrictCamelModel):
+    """Only the fields given change; ``mqttInterface: null`` removes the interface."""
+
+    name: Name | None = None
+    time_zone: str | None = Field(default=None, max_length=64)
+    mqtt_interface: StoredText | None = Field(default=None, max_length=100)
+    shifts: list[ShiftIn] | None = Field(default=None, max_length=50)
+    workflow_rules: list[StoredText] | None = Field(default=None, max_length=MAX_RULES)
+    load_action_types: list[StoredText] | None = Field(default=None, max_length=1_000)
+
+
+class WorkflowPreviewBody(StrictCamelModel):
+    workflow_rules: list[str] = Field(max_length=MAX_RULES)
+
+
+class VehiclePatch(StrictCamelModel):
+    name: Name | None = None
+    battery_capacity_wh: float | None = Field(default=None, gt=0, le=10_000_000)
+    site_id: StoreIdValue | None = None
+
+
+class UserCreate(StrictCamelModel):
+    email: StoredText = Field(min_length=3, max_length=320)
+    role: Role
+    organization_id: StoreIdValue | None = None
+    language: Language = "en"
+    display_name: StoredText = Field(default="", max_length=200)
+
+
+class UserPatchAdmin(StrictCamelModel):
+    role: Role | None = None
+    organization_id: StoreIdValue | None = None
+    language: Language | None = None
+    display_name: StoredText | None = Field(default=None, min_length=1, max_length=200)
+    is_active: bool | None = None
