@@ -5,13 +5,14 @@ discharge per cycle = the highest charge since the previous session ended (``pea
 - the charge at this session's start, in a histogram of 10-point bins; energy in Wh =
 percent / 100 x the vehicle's battery capacity, for vehicles whose capacity is known.
 
-The sessions' rows in T (``fact_arrays``) are added up into arrays indexed by bucket and
-vehicle; the figures of each vehicle and of all of them together are read from those.
+DuckDB sums the sessions in T per bucket and vehicle (with the depth histogram); the sums
+go into arrays indexed by bucket and vehicle, from which the figures of each vehicle and of
+all of them together are read.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 import duckdb
 import numpy as np
@@ -19,8 +20,7 @@ import numpy.typing as npt
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.fact_arrays import arrays_in_periods
-from fleetscope.analytics.fact_rows import Selection
+from fleetscope.analytics.fact_rows import Selection, rows_in_periods
 from fleetscope.appstore.schemas import camel_case
 
 DOD_BIN = 10
@@ -75,30 +75,33 @@ def session_totals(
 ) -> SessionTotals:
     """The sessions starting in T of ``selection`` (both buckets), summed per bucket and
     vehicle of ``vehicle_ids`` (every vehicle of the selection is one of them)."""
-    rows = arrays_in_periods(
-        cursor, selection, table="charge_sessions", at="start_at", columns=_SESSION_COLUMNS
+    rows_sql, parameters = rows_in_periods(
+        selection, table="charge_sessions", at="start_at", columns=_SESSION_COLUMNS
     )
-    vehicles = np.asarray(vehicle_ids, np.int64)
-    order = np.argsort(vehicles)
-    position = order[np.searchsorted(vehicles[order], rows["vehicle_id"])]
-    # Cell (bucket, vehicle) as one index; with the depth bin, (bucket, vehicle, bin).
-    cells = rows["bucket"] * len(vehicle_ids) + position
+    depth_bin = f"least({DOD_BINS - 1}, floor(dod / {DOD_BIN}))::INTEGER"
+    found = cursor.execute(
+        "SELECT bucket, vehicle_id, count(*), sum(duration_s), sum(added), sum(dod), "  # noqa: S608 - constants only
+        f"histogram({depth_bin}) FROM ({rows_sql}) GROUP BY bucket, vehicle_id",
+        parameters,
+    ).fetchall()
+    position = {vehicle_id: index for index, vehicle_id in enumerate(vehicle_ids)}
     shape = (_BUCKETS, len(vehicle_ids))
-    size = _BUCKETS * len(vehicle_ids)
-    bins = np.minimum(DOD_BINS - 1, np.floor(rows["dod"] / DOD_BIN)).astype(np.int64)
-
-    def summed(weights: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
-        return np.bincount(cells, weights, minlength=size).reshape(shape)
-
-    return SessionTotals(
-        count=summed().astype(np.int64),
-        duration=summed(rows["duration_s"]),
-        added=summed(rows["added"]),
-        discharged=summed(rows["dod"]),
-        histogram=np.bincount(cells * DOD_BINS + bins, minlength=size * DOD_BINS)
-        .reshape((*shape, DOD_BINS))
-        .astype(np.int64),
+    totals = SessionTotals(
+        count=np.zeros(shape, np.int64),
+        duration=np.zeros(shape),
+        added=np.zeros(shape),
+        discharged=np.zeros(shape),
+        histogram=np.zeros((*shape, DOD_BINS), np.int64),
     )
+    for bucket, vehicle_id, count, duration, added, discharged, depths in found:
+        cell = (bucket, position[vehicle_id])
+        totals.count[cell] = count
+        totals.duration[cell] = duration
+        totals.added[cell] = added
+        totals.discharged[cell] = discharged
+        for depth_bin_index, cycles in depths.items():
+            totals.histogram[(*cell, depth_bin_index)] = cycles
+    return totals
 
 
 def _figures(

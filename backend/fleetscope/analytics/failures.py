@@ -19,7 +19,6 @@ from typing import Any, Literal
 
 import duckdb
 import numpy as np
-import numpy.typing as npt
 from pydantic import Field
 
 from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, rows_in_periods, select_periods
@@ -81,17 +80,6 @@ class ErrorFilter:
         return (self.error_type is None or error_type == self.error_type) and (
             self.level is None or level == self.level
         )
-
-    def mask(
-        self, *, error_types: npt.NDArray[np.object_], levels: npt.NDArray[np.object_]
-    ) -> npt.NDArray[np.bool_]:
-        """``matches`` of each row of two text columns, at once."""
-        keep: npt.NDArray[np.bool_] = np.ones(len(error_types), dtype=bool)
-        if self.error_type is not None:
-            keep &= error_types == self.error_type
-        if self.level is not None:
-            keep &= levels == self.level
-        return keep
 
 
 class LevelCounts(CamelModel):

@@ -8,8 +8,7 @@ import duckdb
 import pytest
 
 from fleetscope.analytics.battery import battery
-from fleetscope.analytics.fact_arrays import arrays_in_periods
-from fleetscope.analytics.fact_rows import Selection, rows_in_periods, select_periods
+from fleetscope.analytics.fact_rows import rows_in_periods, select_periods
 from fleetscope.analytics.paging import PageRequest, page_ordering
 from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.periods import DaySpan, Shift, period_windows
@@ -83,22 +82,12 @@ def test_rows_are_tagged_with_the_window_they_lie_in(
             if 1 + index % 3 != 3 and any(w.start <= end < w.end for w in windows):
                 expected.append((end, bucket))
     assert found == sorted(expected) and found
-    # The same rows as arrays, put in their windows in NumPy.
-    arrays = arrays_in_periods(
-        cursor,
-        select_periods(scope, now=now),
-        table="orders",
-        at="end_at",
-        columns="epoch_us(f.end_at) AS end_us",
-    )
-    as_arrays = sorted(zip(arrays["end_us"].tolist(), arrays["bucket"].tolist(), strict=True))
-    assert as_arrays == sorted((to_micros(end), bucket) for end, bucket in expected)
 
 
-def test_arrays_of_two_sites_are_the_rows_of_each_in_its_own_time(
+def test_two_sites_have_the_rows_of_each_in_its_own_time(
     cursor: duckdb.DuckDBPyConnection,
 ) -> None:
-    _orders_every_ten_minutes(cursor)
+    ends = _orders_every_ten_minutes(cursor)
     tokyo = ZoneInfo("Asia/Tokyo")
     scope = AnalyticsScope(
         span=DaySpan(DAY, DAY + timedelta(days=2)),
@@ -115,31 +104,18 @@ def test_arrays_of_two_sites_are_the_rows_of_each_in_its_own_time(
         selection, table="orders", at="end_at", columns="f.vehicle_id, epoch_us(f.end_at) AS end_us"
     )
     query = f"SELECT vehicle_id, end_us, bucket FROM ({sql})"  # noqa: S608 - test constants
-    expected = cursor.execute(query, parameters).fetchall()
-    arrays = arrays_in_periods(
-        cursor,
-        selection,
-        table="orders",
-        at="end_at",
-        columns="f.vehicle_id, epoch_us(f.end_at) AS end_us",
-    )
-    found = zip(
-        *(arrays[name].tolist() for name in ("vehicle_id", "end_us", "bucket")), strict=True
-    )
+    found = cursor.execute(query, parameters).fetchall()
+    expected = []
+    for vehicle, zone in ((1, UTC_ZONE), (2, tokyo)):
+        for bucket, span in enumerate([scope.span, scope.span.previous()]):
+            windows = period_windows(span=span, zone=zone, shift=NIGHT, now=NOW)
+            expected += [
+                (vehicle, to_micros(end), bucket)
+                for index, end in enumerate(ends)
+                if 1 + index % 3 == vehicle and any(w.start <= end < w.end for w in windows)
+            ]
     assert sorted(found) == sorted(expected)
     assert {vehicle for vehicle, _, _ in expected} == {1, 2}
-
-
-def test_arrays_of_no_site_have_the_columns_and_no_rows(cursor: duckdb.DuckDBPyConnection) -> None:
-    _orders_every_ten_minutes(cursor)
-    arrays = arrays_in_periods(
-        cursor, Selection([]), table="orders", at="end_at", columns="f.vehicle_id, f.distance_m"
-    )
-    assert {name: len(values) for name, values in arrays.items()} == {
-        "vehicle_id": 0,
-        "distance_m": 0,
-        "bucket": 0,
-    }
 
 
 @pytest.mark.parametrize("page", [1, 2, 3, 4])
