@@ -12,7 +12,7 @@ import { OnboardingOverlay } from '../components/overlays/OnboardingOverlay';
 import { MAX_CONTENT_WIDTH_PX } from '../constants';
 import { withoutDrillParams } from '../lib/drillDown';
 import { navigationKind, pageHeight } from './layout';
-import { buildMenu, type MenuCallbackAction, mobileEntry } from './menu';
+import { appForPath, buildMenu, type MenuCallbackAction, mobileEntry } from './menu';
 import { endSession, useSession } from './session';
 import { usePageViews } from './usePageViews';
 import { useViewport } from './useViewport';
@@ -27,10 +27,11 @@ export function Shell() {
   const [helpOpened, setHelpOpened] = useState(false);
   const [mobileMenuOpened, setMobileMenuOpened] = useState(false);
   const role = user?.role;
+  const app = appForPath(location.pathname);
   usePageViews(location.pathname, role);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the menu is rebuilt when the language changes
-  const menu = useMemo(() => (role ? buildMenu(role, t) : []), [role, t, i18n.language]);
+  const menu = useMemo(() => (role ? buildMenu(role, t, app) : []), [role, t, app, i18n.language]);
 
   const onCallback = useCallback(
     (action: MenuCallbackAction) => {
@@ -83,6 +84,7 @@ export function Shell() {
           <SideNav
             menu={menu}
             role={user.role}
+            app={app}
             pathname={location.pathname}
             search={menuSearch}
             onCallback={onCallback}
@@ -93,6 +95,7 @@ export function Shell() {
             <MobileNav
               entry={mobile}
               role={user.role}
+              app={app}
               pathname={location.pathname}
               search={menuSearch}
               opened={mobileMenuOpened}

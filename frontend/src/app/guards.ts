@@ -27,6 +27,18 @@ export async function requireLogin({ request }: LoaderFunctionArgs): Promise<Use
   return user;
 }
 
+/**
+ * The Administration app is the superuser's: anyone else who types an admin URL lands on
+ * the dashboard (the server answers its admin calls with 404 anyway).
+ */
+export async function requireSuperuser(args: LoaderFunctionArgs): Promise<User> {
+  const user = await requireLogin(args);
+  if (user.role !== 'superuser') {
+    throw redirect('/dashboards');
+  }
+  return user;
+}
+
 export interface VehicleCheckData {
   vehicles: Vehicle[];
 }

@@ -11,7 +11,50 @@ export type MenuIcon =
   | 'help'
   | 'logout'
   | 'menu'
-  | 'page';
+  | 'page'
+  | 'organizations'
+  | 'sites'
+  | 'vehicles'
+  | 'users'
+  | 'tokens'
+  | 'deadLetters'
+  | 'jobs'
+  | 'audit';
+
+/** The two apps of the app switcher; Administration is the superuser's (issue 25). */
+export type AppId = 'analytics' | 'administration';
+
+/** Where the Administration app lives in the route table. */
+export const ADMIN_BASE_PATH = '/admin';
+
+/** The app a router pathname belongs to. */
+export function appForPath(pathname: string): AppId {
+  return pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`)
+    ? 'administration'
+    : 'analytics';
+}
+
+/** The pages of the Administration app in menu order (id = route below /admin, icon). */
+export const ADMIN_PAGES = [
+  'organizations',
+  'sites',
+  'vehicles',
+  'users',
+  'tokens',
+  'deadLetters',
+  'jobs',
+  'audit',
+] as const satisfies readonly MenuIcon[];
+export type AdminPageId = (typeof ADMIN_PAGES)[number];
+
+/** The Administration page at a router pathname (a site's detail is the sites page), or null. */
+export function adminPageForPath(pathname: string): AdminPageId | null {
+  const [base, page] = pathname.split('/').filter(Boolean);
+  if (`/${base}` !== ADMIN_BASE_PATH) {
+    return null;
+  }
+  return ADMIN_PAGES.find((id) => id === page) ?? null;
+}
 
 export type MenuCallbackAction = 'openHelp' | 'logout' | 'openMobileMenu';
 
@@ -120,6 +163,29 @@ function allEntries(t: Translate): MenuEntry[] {
   ];
 }
 
+/** The Administration app's entries: its pages, then help and logout (superuser only). */
+function adminEntries(t: Translate): MenuEntry[] {
+  const superuser: readonly Role[] = ['superuser'];
+  return [
+    ...ADMIN_PAGES.map(
+      (id): MenuEntry => ({
+        id: `admin-${id}`,
+        name: t(`admin.menu.${id}`),
+        url: `${ADMIN_BASE_PATH}/${id}`,
+        icon: id,
+        roles: superuser,
+        beta: false,
+        position: 'top',
+        callback: false,
+        callbackAction: null,
+        mobile: false,
+      }),
+    ),
+    callbackEntry(t, 'help', 'help', 'openHelp', HELP_ROLES),
+    callbackEntry(t, 'logout', 'logout', 'logout', ALL_ROLES),
+  ];
+}
+
 function visibleTo(role: Role, entries: MenuEntry[]): MenuEntry[] {
   return entries
     .filter((entry) => entry.roles.includes(role))
@@ -132,8 +198,8 @@ function visibleTo(role: Role, entries: MenuEntry[]): MenuEntry[] {
  * The menu for one role in the current language: the desktop entries (top, then bottom)
  * followed by the mobile entry, whose submenus hold all of them, when the role has one.
  */
-export function buildMenu(role: Role, t: Translate): MenuEntry[] {
-  const desktop = visibleTo(role, allEntries(t));
+export function buildMenu(role: Role, t: Translate, app: AppId = 'analytics'): MenuEntry[] {
+  const desktop = visibleTo(role, app === 'administration' ? adminEntries(t) : allEntries(t));
   if (!MOBILE_ROLES.includes(role)) {
     return desktop;
   }

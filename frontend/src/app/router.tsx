@@ -1,7 +1,13 @@
 import { createHashRouter, type RouteObject } from 'react-router';
 import { RouteError } from '../components/layout/RouteError';
 import { StartupScreen } from '../components/layout/StartupScreen';
-import { loginLoader, redirectKeepingQuery, requireLogin, requireVehicles } from './guards';
+import {
+  loginLoader,
+  redirectKeepingQuery,
+  requireLogin,
+  requireSuperuser,
+  requireVehicles,
+} from './guards';
 import { Shell } from './Shell';
 import { VehicleGate } from './VehicleGate';
 
@@ -16,6 +22,36 @@ function lazyPage(load: () => PageModule): RouteObject['lazy'] {
 function guardedArea(path: string, children: RouteObject[]): RouteObject {
   return { path, loader: requireVehicles, Component: VehicleGate, children };
 }
+
+type AdminModule = typeof import('../pages/admin/module');
+
+/**
+ * A page of the Administration app: every admin page comes from one separately loaded
+ * module, fetched when the superuser first opens the app.
+ */
+function adminPage(name: keyof AdminModule): RouteObject['lazy'] {
+  return async () => ({ Component: (await import('../pages/admin/module'))[name] });
+}
+
+/** The Administration app (issue 25): superuser only, its own pages below /admin. */
+const adminRoutes: RouteObject = {
+  path: 'admin',
+  loader: requireSuperuser,
+  lazy: adminPage('AdminLayout'),
+  children: [
+    { index: true, loader: redirectKeepingQuery('/admin/organizations'), element: null },
+    { path: 'organizations', lazy: adminPage('OrganizationsPage') },
+    { path: 'sites', lazy: adminPage('SitesPage') },
+    { path: 'sites/:siteId', lazy: adminPage('SiteDetailPage') },
+    { path: 'vehicles', lazy: adminPage('VehiclesPage') },
+    { path: 'users', lazy: adminPage('UsersPage') },
+    { path: 'tokens', lazy: adminPage('TokensPage') },
+    { path: 'deadLetters', lazy: adminPage('DeadLettersPage') },
+    { path: 'jobs', lazy: adminPage('JobsPage') },
+    { path: 'audit', lazy: adminPage('AuditPage') },
+    { path: '*', loader: redirectKeepingQuery('/admin/organizations'), element: null },
+  ],
+};
 
 /** Sub-route redirect: productivity -> productivity/analysis and so on. */
 function defaultSubPage(path: string, child: string): RouteObject {
@@ -104,6 +140,7 @@ export const routes: RouteObject[] = [
           guardedArea('battery', [
             { index: true, lazy: lazyPage(() => import('../pages/battery/BatteryPage')) },
           ]),
+          adminRoutes,
           { path: '*', loader: redirectKeepingQuery('/dashboards'), element: null },
         ],
       },

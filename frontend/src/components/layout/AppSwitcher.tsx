@@ -1,30 +1,52 @@
 import { Group, Popover, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconChartDots3, IconCheck, IconSettings } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import type { Role } from '../../api/types';
+import { ADMIN_BASE_PATH, type AppId } from '../../app/menu';
 import logoUrl from '../../assets/logo.svg';
 
-/** The apps a role may switch between; Analytics is the active one here. */
-export function appsFor(role: Role): Array<'analytics' | 'administration'> {
+/** The apps a role may switch between: Administration is the superuser's only. */
+export function appsFor(role: Role): AppId[] {
   return role === 'superuser' ? ['analytics', 'administration'] : ['analytics'];
 }
 
-export function AppList({ role }: { role: Role }) {
+/** Where switching to an app lands. */
+const APP_HOME: Record<AppId, string> = {
+  analytics: '/dashboards',
+  administration: `${ADMIN_BASE_PATH}/organizations`,
+};
+
+export function AppList({
+  role,
+  current,
+  onSwitched,
+}: {
+  role: Role;
+  current: AppId;
+  onSwitched?: () => void;
+}) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   return (
     <Stack gap={4}>
       {appsFor(role).map((app) => {
-        const active = app === 'analytics';
-        const Icon = active ? IconChartDots3 : IconSettings;
+        const active = app === current;
+        const Icon = app === 'analytics' ? IconChartDots3 : IconSettings;
         return (
           <UnstyledButton
             key={app}
             data-testid={`app-${app}`}
             data-active={active}
             aria-current={active ? 'page' : undefined}
-            disabled={!active}
             className="fs-flyout-link"
-            style={active ? undefined : { cursor: 'not-allowed', opacity: 0.75 }}
+            onClick={() => {
+              onSwitched?.();
+              if (!active) {
+                void navigate(APP_HOME[app]);
+              }
+            }}
           >
             <Group gap="sm" wrap="nowrap">
               <Icon size={22} stroke={1.6} style={{ flex: 'none' }} />
@@ -33,13 +55,8 @@ export function AppList({ role }: { role: Role }) {
                   {t(`app.${app}`)}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {active ? t('app.analyticsDescription') : t('app.administrationDescription')}
+                  {t(`app.${app}Description`)}
                 </Text>
-                {!active && (
-                  <Text size="xs" fw={600} c="orange.8" data-testid={`app-${app}-notice`}>
-                    {t('app.comingLater')}
-                  </Text>
-                )}
               </div>
             </Group>
             {active && (
@@ -53,16 +70,27 @@ export function AppList({ role }: { role: Role }) {
 }
 
 /** Desktop app switcher: the logo opens the list of apps. */
-export function AppSwitcher({ role }: { role: Role }) {
+export function AppSwitcher({ role, current }: { role: Role; current: AppId }) {
   const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
   return (
-    <Popover position="right-start" offset={12} shadow="md" width={300} withArrow>
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      position="right-start"
+      offset={12}
+      shadow="md"
+      width={300}
+      withArrow
+    >
       <Popover.Target>
         <button
           type="button"
           className="fs-nav-button"
           aria-label={t('app.switchApp')}
           data-testid="app-switcher"
+          data-app={current}
+          onClick={() => setOpened((value) => !value)}
         >
           <img src={logoUrl} alt="" className="fs-logo" />
         </button>
@@ -71,7 +99,7 @@ export function AppSwitcher({ role }: { role: Role }) {
         <Text size="xs" tt="uppercase" c="dimmed" fw={700} mb="xs">
           {t('app.switchApp')}
         </Text>
-        <AppList role={role} />
+        <AppList role={role} current={current} onSwitched={() => setOpened(false)} />
       </Popover.Dropdown>
     </Popover>
   );

@@ -2,7 +2,7 @@ import { Burger, Divider, Drawer, Group, NavLink, ScrollArea, Text } from '@mant
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Role } from '../../api/types';
-import { isEntryActive, type MenuCallbackAction, type MenuEntry } from '../../app/menu';
+import { type AppId, isEntryActive, type MenuCallbackAction, type MenuEntry } from '../../app/menu';
 import logoUrl from '../../assets/logo.svg';
 import { AppList } from './AppSwitcher';
 import { BetaBadge } from './BetaBadge';
@@ -11,6 +11,7 @@ import { MENU_ICONS } from './menuIcons';
 interface MobileNavProps {
   entry: MenuEntry;
   role: Role;
+  app: AppId;
   pathname: string;
   search: string;
   opened: boolean;
@@ -22,6 +23,7 @@ interface MobileNavProps {
 export function MobileNav({
   entry,
   role,
+  app,
   pathname,
   search,
   opened,
@@ -52,7 +54,7 @@ export function MobileNav({
         />
         <img src={logoUrl} alt="" width={28} height={28} />
         <Text fw={700} c="white">
-          {t('app.name')} · {t('app.analytics')}
+          {t('app.name')} · {t(`app.${app}`)}
         </Text>
       </header>
       <Drawer
@@ -64,7 +66,7 @@ export function MobileNav({
         scrollAreaComponent={ScrollArea.Autosize}
       >
         <div data-testid="mobile-menu-drawer">
-          <AppList role={role} />
+          <AppList role={role} current={app} onSwitched={() => onOpenedChange(false)} />
           <Divider my="sm" />
           {(entry.submenus ?? []).map((item) => {
             const Icon = MENU_ICONS[item.icon];

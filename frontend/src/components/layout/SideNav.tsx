@@ -1,7 +1,12 @@
 import { Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Role } from '../../api/types';
-import { desktopEntries, type MenuCallbackAction, type MenuEntry } from '../../app/menu';
+import {
+  type AppId,
+  desktopEntries,
+  type MenuCallbackAction,
+  type MenuEntry,
+} from '../../app/menu';
 import { SIDE_NAV_WIDTH } from '../../constants';
 import { AppSwitcher } from './AppSwitcher';
 import { MENU_ICONS } from './menuIcons';
@@ -10,13 +15,14 @@ import { NavFlyout } from './NavFlyout';
 interface SideNavProps {
   menu: MenuEntry[];
   role: Role;
+  app: AppId;
   pathname: string;
   search: string;
   onCallback: (action: MenuCallbackAction) => void;
 }
 
 /** Desktop side navigation, 4.25rem wide (spec section 9), dark. */
-export function SideNav({ menu, role, pathname, search, onCallback }: SideNavProps) {
+export function SideNav({ menu, role, app, pathname, search, onCallback }: SideNavProps) {
   const { t } = useTranslation();
   return (
     <nav
@@ -25,7 +31,7 @@ export function SideNav({ menu, role, pathname, search, onCallback }: SideNavPro
       aria-label={t('menu.menu')}
       data-testid="nav-side"
     >
-      <AppSwitcher role={role} />
+      <AppSwitcher role={role} current={app} />
       <div className="fs-sidenav-group" style={{ marginTop: '0.75rem' }}>
         {desktopEntries(menu, 'top').map((entry) => (
           <NavFlyout key={entry.id} entry={entry} pathname={pathname} search={search} />

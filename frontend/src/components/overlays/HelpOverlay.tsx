@@ -1,5 +1,6 @@
 import { Button, Divider, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { type AdminPageId, adminPageForPath } from '../../app/menu';
 import { PAGES, pageForPath } from '../../app/pages';
 
 interface HelpOverlayProps {
@@ -11,6 +12,10 @@ interface HelpOverlayProps {
 /** Help for the current page: what it shows and the KPI definitions that apply to it. */
 export function HelpOverlay({ opened, onClose, pathname }: HelpOverlayProps) {
   const { t } = useTranslation();
+  const adminPage = adminPageForPath(pathname);
+  if (adminPage) {
+    return <AdminHelpOverlay opened={opened} onClose={onClose} page={adminPage} />;
+  }
   const page = pageForPath(pathname) ?? PAGES[0];
   if (!page) {
     return null;
@@ -50,6 +55,53 @@ export function HelpOverlay({ opened, onClose, pathname }: HelpOverlayProps) {
                   {t(`kpi.${kpi}.definition`)}
                 </Text>
               </div>
+            ))}
+          </Stack>
+        </div>
+        <Group justify="flex-end">
+          <Button onClick={onClose} data-testid="help-close">
+            {t('help.close')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Help for a page of the Administration app: what it shows and how its tasks are done. */
+function AdminHelpOverlay({
+  opened,
+  onClose,
+  page,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  page: AdminPageId;
+}) {
+  const { t } = useTranslation();
+  const steps = t(`admin.help.${page}.steps`, { returnObjects: true });
+  return (
+    <Modal opened={opened} onClose={onClose} withCloseButton={false} size="lg" centered>
+      <Stack gap="md" data-testid="help-overlay" data-help-topic={`admin-${page}`}>
+        <Modal.Title data-testid="help-title" fz="h3" lh="h3" fw={650}>
+          {t('help.title', { page: t(`admin.menu.${page}`) })}
+        </Modal.Title>
+        <div>
+          <Text fw={600} mb={4}>
+            {t('help.whatItShows')}
+          </Text>
+          <Text size="sm">{t(`admin.help.${page}.summary`)}</Text>
+        </div>
+        <Divider />
+        <div>
+          <Text fw={600} mb="xs">
+            {t('admin.help.howTo')}
+          </Text>
+          <Stack gap="xs" component="ul" m={0} pl="md" data-testid="help-admin-steps">
+            {(Array.isArray(steps) ? (steps as string[]) : []).map((step) => (
+              <Text component="li" size="sm" key={step}>
+                {step}
+              </Text>
             ))}
           </Stack>
         </div>

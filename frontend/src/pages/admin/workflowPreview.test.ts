@@ -34,7 +34,7 @@ describe('previewTable', () => {
 
   it('every order id with its workflow and rule, unassigned ones marked, newest first kept', () => {
     const table = previewTable(PREVIEW);
-    expect(table.orders).toEqual([
+    expect(table.orders.map(({ key, ...row }) => row)).toEqual([
       {
         orderId: 'TRANSPORT_A-000123',
         workflow: 'TRANSPORT_A',
@@ -62,6 +62,14 @@ describe('previewTable', () => {
     const table = previewTable(PREVIEW, { unassignedOnly: true });
     expect(table.orders.map((row) => row.orderId)).toEqual(['misc-1', 'x']);
     expect(table.total).toBe(5);
+  });
+
+  it('an order id that comes again gets its own row key', () => {
+    const table = previewTable({
+      ...PREVIEW,
+      orders: [{ orderId: 'A-1' }, { orderId: 'A-1' }, { orderId: 'A-1' }],
+    });
+    expect(table.orders.map((row) => row.key)).toEqual(['A-1', 'A-1#1', 'A-1#2']);
   });
 
   it('no rule errors: saving is possible', () => {

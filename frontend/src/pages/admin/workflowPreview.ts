@@ -16,6 +16,8 @@ export interface PreviewRuleRow {
 }
 
 export interface PreviewOrderRow {
+  /** Unique per row: an order id may come again (reused after a while). */
+  key: string;
   orderId: string;
   workflow: string | null;
   ruleLabel: string | null;
@@ -49,10 +51,14 @@ export function previewTable(
       error: rule.error ?? null,
     }),
   );
+  const seen = new Map<string, number>();
   const all = preview.orders.map((order): PreviewOrderRow => {
     const workflow = order.workflow ?? null;
     const ruleIndex = order.ruleIndex ?? null;
+    const occurrence = seen.get(order.orderId) ?? 0;
+    seen.set(order.orderId, occurrence + 1);
     return {
+      key: occurrence === 0 ? order.orderId : `${order.orderId}#${occurrence}`,
       orderId: order.orderId,
       workflow,
       ruleLabel: ruleIndex === null ? null : ruleLabel(ruleIndex),

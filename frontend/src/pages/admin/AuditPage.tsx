@@ -1,0 +1,229 @@
+import { Badge, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useReducer, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { listAudit } from '../../api/admin';
+import type { AuditEntry } from '../../api/adminTypes';
+import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
+import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
+import { auditDiff, changedLines, type DiffKind } from './auditDiff';
+import { AdminHeader, useDateTime } from './common';
+import { localInputToIso } from './DeadLettersPage';
+
+interface AuditFilters {
+  from: string;
+  to: string;
+}
+
+const reduceAudit = listReducer<AuditFilters>('-at');
+
+const KIND_COLOR: Record<DiffKind, string> = {
+  added: 'green',
+  removed: 'red',
+  changed: 'orange',
+  unchanged: 'gray',
+};
+
+/** Before and after of one entry: the fields that changed, old value struck through. */
+export function AuditDiffView({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  const lines = changedLines(auditDiff(entry.before, entry.after));
+  if (lines.length === 0) {
+    return (
+      <Text size="xs" c="dimmed">
+        {t('admin.audit.noChanges')}
+      </Text>
+    );
+  }
+  return (
+    <Table
+      withRowBorders={false}
+      verticalSpacing={2}
+      horizontalSpacing="xs"
+      fz="xs"
+      data-testid="audit-diff"
+    >
+      <Table.Tbody>
+        {lines.map((line) => (
+          <Table.Tr key={line.path} data-kind={line.kind}>
+            <Table.Td ff="monospace" fw={600} style={{ verticalAlign: 'top' }}>
+              {line.path}
+            </Table.Td>
+            <Table.Td style={{ whiteSpace: 'normal', wordBreak: 'break-word' }}>
+              {line.before !== null && (
+                <Text
+                  component="del"
+                  size="xs"
+                  c="red.9"
+                  ff="monospace"
+                  aria-label={t('admin.audit.before')}
+                >
+                  {line.before}
+                </Text>
+              )}
+              {line.before !== null && line.after !== null && ' → '}
+              {line.after !== null && (
+                <Text
+                  component="ins"
+                  size="xs"
+                  c="green.9"
+                  ff="monospace"
+                  style={{ textDecoration: 'none' }}
+                  aria-label={t('admin.audit.after')}
+                >
+                  {line.after}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td style={{ verticalAlign: 'top' }}>
+              <Badge size="xs" variant="light" color={KIND_COLOR[line.kind]}>
+                {t(`admin.audit.kind.${line.kind}`)}
+              </Badge>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Audit log: every change made here or on the command line, newest first, filterable. */
+export function AuditPage() {
+  const { t } = useTranslation();
+  const dateTime = useDateTime();
+  const [list, dispatch] = useReducer(
+    reduceAudit,
+    initialListState<AuditFilters>({ from: '', to: '' }),
+  );
+  const [action, setAction] = useState('');
+  const [entityType, setEntityType] = useState('');
+  const [actor, setActor] = useState('');
+  const [typed] = useDebouncedValue({ action, entityType, actor }, 300);
+  const audit = useQuery({
+    queryKey: ['admin', 'audit', list, typed],
+    queryFn: () =>
+      listAudit({
+        page: list.page,
+        pageSize: list.pageSize,
+        action: typed.action.trim() || undefined,
+        entityType: typed.entityType.trim() || undefined,
+        actor: typed.actor.trim() || undefined,
+        from: localInputToIso(list.filters.from),
+        to: localInputToIso(list.filters.to),
+      }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+  const typedFilter = (setter: (value: string) => void) => (value: string) => {
+    setter(value);
+    dispatch({ type: 'filter', filters: {} });
+  };
+
+  const columns: PagedColumn<AuditEntry>[] = [
+    { key: 'at', label: t('admin.audit.at'), render: (entry) => dateTime(entry.at) },
+    {
+      key: 'actor',
+      label: t('admin.audit.actor'),
+      render: (entry) => (
+        <Stack gap={0}>
+          <Text size="sm">{entry.actor}</Text>
+          <Text size="xs" c="dimmed">
+            {t(`admin.audit.via.${entry.via}`)}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: 'action',
+      label: t('admin.audit.action'),
+      render: (entry) => (
+        <Stack gap={0}>
+          <Text size="sm" ff="monospace" data-testid="audit-action">
+            {entry.action}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {entry.entityType}
+            {entry.entityId ? ` #${entry.entityId}` : ''}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: 'diff',
+      label: t('admin.audit.changes'),
+      render: (entry) => (
+        <div style={{ minWidth: 320, maxWidth: 640, whiteSpace: 'normal' }}>
+          <AuditDiffView entry={entry} />
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <section data-testid="page-admin-audit">
+      <AdminHeader title={t('admin.menu.audit')} description={t('admin.audit.description')} />
+      <Stack gap="md">
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <TextInput
+            label={t('admin.audit.action')}
+            placeholder="site.update"
+            value={action}
+            onChange={(event) => typedFilter(setAction)(event.currentTarget.value)}
+            w={200}
+            data-testid="audit-filter-action"
+          />
+          <TextInput
+            label={t('admin.audit.entityType')}
+            placeholder="site"
+            value={entityType}
+            onChange={(event) => typedFilter(setEntityType)(event.currentTarget.value)}
+            w={180}
+            data-testid="audit-filter-entity"
+          />
+          <TextInput
+            label={t('admin.audit.actor')}
+            value={actor}
+            onChange={(event) => typedFilter(setActor)(event.currentTarget.value)}
+            w={240}
+            data-testid="audit-filter-actor"
+          />
+          <TextInput
+            type="datetime-local"
+            label={t('admin.common.from')}
+            value={list.filters.from}
+            onChange={(event) =>
+              dispatch({ type: 'filter', filters: { from: event.currentTarget.value } })
+            }
+            w={220}
+          />
+          <TextInput
+            type="datetime-local"
+            label={t('admin.common.to')}
+            value={list.filters.to}
+            onChange={(event) =>
+              dispatch({ type: 'filter', filters: { to: event.currentTarget.value } })
+            }
+            w={220}
+          />
+        </Group>
+        <PagedTable
+          testId="audit-table"
+          columns={columns}
+          rows={audit.data?.items}
+          rowKey={(entry) => String(entry.id)}
+          rowTestId={(entry) => `audit-row-${entry.action}`}
+          pager={pagerOf(list, audit.data, dispatch)}
+          isPending={audit.isPending}
+          error={audit.error}
+          onRetry={() => void audit.refetch()}
+          empty={
+            <Text size="sm" c="dimmed" data-testid="audit-empty">
+              {t('admin.audit.none')}
+            </Text>
+          }
+        />
+      </Stack>
+    </section>
+  );
+}

@@ -1,0 +1,373 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconDownload, IconEye, IconTrash } from '@tabler/icons-react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useReducer, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  deadLetterPayload,
+  deadLetterPayloadUrl,
+  deleteDeadLetter,
+  listDeadLetters,
+  reingestDeadLetter,
+} from '../../api/admin';
+import type { DeadLetter, ReingestResult } from '../../api/adminTypes';
+import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
+import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
+import { formatNumber } from '../../lib/format';
+import {
+  AdminHeader,
+  ConfirmDialog,
+  errorText,
+  notifyFailure,
+  notifySuccess,
+  useDateTime,
+} from './common';
+
+interface DeadLetterFilters {
+  source: string | null;
+  from: string;
+  to: string;
+}
+
+const reduceLetters = listReducer<DeadLetterFilters>('-receivedAt');
+
+/** A local "YYYY-MM-DDTHH:MM" of a datetime input as an ISO instant, or undefined. */
+export function localInputToIso(value: string): string | undefined {
+  if (!value) {
+    return undefined;
+  }
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** Dead letters: paged, filtered by reason, source and time; view, download, delete, re-ingest. */
+export function DeadLettersPage() {
+  const { t, i18n } = useTranslation();
+  const dateTime = useDateTime();
+  const client = useQueryClient();
+  const [list, dispatch] = useReducer(
+    reduceLetters,
+    initialListState<DeadLetterFilters>({ source: null, from: '', to: '' }),
+  );
+  const [reason, setReason] = useState('');
+  const [debouncedReason] = useDebouncedValue(reason.trim(), 300);
+  const letters = useQuery({
+    queryKey: ['admin', 'deadLetters', list, debouncedReason],
+    queryFn: () =>
+      listDeadLetters({
+        page: list.page,
+        pageSize: list.pageSize,
+        source: list.filters.source ?? undefined,
+        reason: debouncedReason || undefined,
+        receivedFrom: localInputToIso(list.filters.from),
+        receivedTo: localInputToIso(list.filters.to),
+      }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+  const [viewing, setViewing] = useState<DeadLetter | null>(null);
+  const [deleting, setDeleting] = useState<DeadLetter | null>(null);
+  const remove = useMutation({
+    mutationFn: (letter: DeadLetter) => deleteDeadLetter(letter.id),
+    onSuccess: () => {
+      notifySuccess(t('admin.deadLetters.deleted'));
+      setDeleting(null);
+      void client.invalidateQueries({ queryKey: ['admin', 'deadLetters'] });
+    },
+    onError: (failure) => {
+      setDeleting(null);
+      notifyFailure(failure);
+    },
+  });
+  const sources = [...new Set((letters.data?.bySource ?? []).map((entry) => entry.source))];
+  const number = (value: number) => formatNumber(value, i18n.language);
+
+  const columns: PagedColumn<DeadLetter>[] = [
+    {
+      key: 'receivedAt',
+      label: t('admin.deadLetters.received'),
+      render: (l) => dateTime(l.receivedAt),
+    },
+    {
+      key: 'source',
+      label: t('admin.deadLetters.source'),
+      render: (l) => `${l.source} · ${l.category}`,
+    },
+    { key: 'topic', label: t('admin.deadLetters.topic'), render: (l) => l.topic ?? '—' },
+    {
+      key: 'reason',
+      label: t('admin.deadLetters.reason'),
+      render: (l) => (
+        <Text size="sm" style={{ whiteSpace: 'normal', maxWidth: 360 }}>
+          {l.reason}
+        </Text>
+      ),
+    },
+    {
+      key: 'size',
+      label: t('admin.deadLetters.size'),
+      align: 'right',
+      render: (l) => `${number(l.payloadSize)} B`,
+    },
+    {
+      key: 'actions',
+      label: t('admin.common.actions'),
+      render: (letter) => (
+        <Group gap={4} wrap="nowrap">
+          <Tooltip label={t('admin.deadLetters.view')}>
+            <ActionIcon
+              variant="subtle"
+              aria-label={t('admin.deadLetters.viewNumbered', { id: letter.id })}
+              onClick={() => setViewing(letter)}
+              data-testid="dead-letter-view"
+            >
+              <IconEye size={16} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={t('admin.deadLetters.download')}>
+            <ActionIcon
+              variant="subtle"
+              component="a"
+              href={deadLetterPayloadUrl(letter.id)}
+              download={`dead-letter-${letter.id}.json`}
+              aria-label={t('admin.deadLetters.downloadNumbered', { id: letter.id })}
+              data-testid="dead-letter-download"
+            >
+              <IconDownload size={16} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={t('admin.common.delete')}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={t('admin.deadLetters.deleteNumbered', { id: letter.id })}
+              onClick={() => setDeleting(letter)}
+              data-testid="dead-letter-delete"
+            >
+              <IconTrash size={16} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      ),
+    },
+  ];
+
+  return (
+    <section data-testid="page-admin-deadLetters">
+      <AdminHeader
+        title={t('admin.menu.deadLetters')}
+        description={t('admin.deadLetters.description')}
+      />
+      <Stack gap="md">
+        {(letters.data?.bySource.length ?? 0) > 0 && (
+          <Table withTableBorder maw={640} data-testid="dead-letters-by-source">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('admin.deadLetters.source')}</Table.Th>
+                <Table.Th>{t('admin.deadLetters.category')}</Table.Th>
+                <Table.Th ta="right">{t('admin.deadLetters.stored')}</Table.Th>
+                <Table.Th ta="right">{t('admin.deadLetters.dropped')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {letters.data?.bySource.map((entry) => (
+                <Table.Tr key={`${entry.source}-${entry.category}`}>
+                  <Table.Td>{entry.source}</Table.Td>
+                  <Table.Td>{entry.category}</Table.Td>
+                  <Table.Td ta="right">{number(entry.stored)}</Table.Td>
+                  <Table.Td ta="right">{number(entry.dropped)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <TextInput
+            label={t('admin.deadLetters.reason')}
+            value={reason}
+            onChange={(event) => {
+              setReason(event.currentTarget.value);
+              dispatch({ type: 'filter', filters: {} });
+            }}
+            w={260}
+            data-testid="dead-letters-reason"
+          />
+          <Select
+            label={t('admin.deadLetters.source')}
+            placeholder={t('admin.deadLetters.allSources')}
+            data={sources}
+            value={list.filters.source}
+            onChange={(value) => dispatch({ type: 'filter', filters: { source: value } })}
+            clearable
+            w={200}
+          />
+          <TextInput
+            type="datetime-local"
+            label={t('admin.common.from')}
+            value={list.filters.from}
+            onChange={(event) =>
+              dispatch({ type: 'filter', filters: { from: event.currentTarget.value } })
+            }
+            w={220}
+          />
+          <TextInput
+            type="datetime-local"
+            label={t('admin.common.to')}
+            value={list.filters.to}
+            onChange={(event) =>
+              dispatch({ type: 'filter', filters: { to: event.currentTarget.value } })
+            }
+            w={220}
+          />
+        </Group>
+        <PagedTable
+          testId="dead-letters-table"
+          columns={columns}
+          rows={letters.data?.items}
+          rowKey={(letter) => String(letter.id)}
+          rowTestId={(letter) => `dead-letter-row-${letter.id}`}
+          pager={pagerOf(list, letters.data, dispatch)}
+          isPending={letters.isPending}
+          error={letters.error}
+          onRetry={() => void letters.refetch()}
+          empty={
+            <Text size="sm" c="dimmed" data-testid="dead-letters-empty">
+              {t('admin.deadLetters.none')}
+            </Text>
+          }
+        />
+      </Stack>
+      {viewing && <PayloadDialog letter={viewing} onClose={() => setViewing(null)} />}
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={t('admin.deadLetters.deleteTitle')}
+        message={t('admin.deadLetters.deleteConfirm', { id: deleting?.id ?? '' })}
+        confirmLabel={t('admin.common.delete')}
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onClose={() => setDeleting(null)}
+      />
+    </section>
+  );
+}
+
+/** The stored payload, editable; re-ingest it as stored or after a fix, with the result. */
+function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose: () => void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const payload = useQuery({
+    queryKey: ['admin', 'deadLetterPayload', letter.id],
+    queryFn: ({ signal }) => deadLetterPayload(letter.id, signal),
+    staleTime: 0,
+  });
+  const [edited, setEdited] = useState<string | null>(null);
+  const [result, setResult] = useState<ReingestResult | null>(null);
+  const text = edited ?? payload.data ?? '';
+  const reingest = useMutation({
+    mutationFn: () =>
+      reingestDeadLetter(
+        letter.id,
+        edited !== null && edited !== payload.data ? edited : undefined,
+      ),
+    onSuccess: (answer) => {
+      setResult(answer);
+      if (answer.accepted) {
+        notifySuccess(t('admin.deadLetters.reingested'));
+        void client.invalidateQueries({ queryKey: ['admin', 'deadLetters'] });
+      } else {
+        notifyFailure(new Error(answer.reason ?? t('admin.deadLetters.refused')));
+      }
+    },
+    onError: notifyFailure,
+  });
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('admin.deadLetters.payloadTitle', { id: letter.id })}
+      size="xl"
+      centered
+    >
+      <Stack data-testid="dead-letter-payload">
+        <Text size="sm">
+          <b>{t('admin.deadLetters.reason')}:</b> {letter.reason}
+        </Text>
+        {letter.payloadTruncated && (
+          <Alert color="orange" variant="light">
+            {t('admin.deadLetters.truncated')}
+          </Alert>
+        )}
+        {payload.error ? (
+          <Text c="red.8" size="sm">
+            {errorText(payload.error)}
+          </Text>
+        ) : (
+          <Textarea
+            label={t('admin.deadLetters.payload')}
+            description={t('admin.deadLetters.payloadHint')}
+            value={payload.isPending ? t('app.loading') : text}
+            onChange={(event) => {
+              setResult(null);
+              setEdited(event.currentTarget.value);
+            }}
+            disabled={payload.isPending}
+            autosize
+            minRows={8}
+            maxRows={20}
+            ff="monospace"
+            data-testid="dead-letter-payload-text"
+          />
+        )}
+        {result && (
+          <Alert
+            color={result.accepted ? 'green' : 'red'}
+            variant="light"
+            data-testid="dead-letter-reingest-result"
+            data-accepted={result.accepted}
+          >
+            {result.accepted
+              ? t('admin.deadLetters.reingested')
+              : t('admin.deadLetters.refusedBecause', { reason: result.reason ?? '' })}
+          </Alert>
+        )}
+        <Group justify="space-between">
+          <Group gap="xs">
+            {edited !== null && edited !== payload.data && (
+              <Badge color="orange" variant="light">
+                {t('admin.deadLetters.edited')}
+              </Badge>
+            )}
+          </Group>
+          <Group gap="xs">
+            <Button variant="default" onClick={onClose}>
+              {t('admin.common.close')}
+            </Button>
+            <Button
+              onClick={() => reingest.mutate()}
+              loading={reingest.isPending}
+              disabled={payload.isPending || result?.accepted === true}
+              data-testid="dead-letter-reingest"
+            >
+              {t('admin.deadLetters.reingest')}
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

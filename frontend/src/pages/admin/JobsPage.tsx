@@ -1,0 +1,104 @@
+import { Anchor, Paper, Stack, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useReducer } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { listJobs } from '../../api/admin';
+import type { Job } from '../../api/adminTypes';
+import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
+import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
+import { AdminHeader, JOB_POLL_MS, JobProgress, useDateTime } from './common';
+import { isJobActive } from './jobProgress';
+
+const reduceJobs = listReducer<Record<string, never>>('-createdAt');
+
+/**
+ * Re-derivation jobs, newest first, read from the server (a reload finds them again) and
+ * polled while one of the shown jobs still works.
+ */
+export function JobsPage() {
+  const { t } = useTranslation();
+  const dateTime = useDateTime();
+  const [list, dispatch] = useReducer(reduceJobs, initialListState<Record<string, never>>({}, 25));
+  const jobs = useQuery({
+    queryKey: ['admin', 'jobs', 'page', list.page, list.pageSize],
+    queryFn: () => listJobs(list.page, list.pageSize),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    refetchInterval: (query) =>
+      (query.state.data?.items ?? []).some(isJobActive) ? JOB_POLL_MS : false,
+  });
+  const active = (jobs.data?.items ?? []).filter(isJobActive);
+
+  const columns: PagedColumn<Job>[] = [
+    {
+      key: 'progress',
+      label: t('admin.jobs.progress'),
+      render: (job) => (
+        <div style={{ minWidth: 280, whiteSpace: 'normal' }}>
+          <JobProgress job={job} />
+        </div>
+      ),
+    },
+    {
+      key: 'scope',
+      label: t('admin.jobs.scope'),
+      render: (job) => (
+        <Stack gap={0}>
+          {job.siteId != null && (
+            <Anchor component={Link} to={`/admin/sites/${job.siteId}`} size="sm">
+              {t('admin.jobs.site', { id: job.siteId })}
+            </Anchor>
+          )}
+          <Text size="xs" c="dimmed">
+            {t('admin.jobs.vehicles', { count: job.vehicleIds.length })}
+          </Text>
+        </Stack>
+      ),
+    },
+    { key: 'createdBy', label: t('admin.jobs.createdBy'), render: (job) => job.createdBy },
+    {
+      key: 'createdAt',
+      label: t('admin.common.created'),
+      render: (job) => dateTime(job.createdAt),
+    },
+    {
+      key: 'finishedAt',
+      label: t('admin.jobs.finished'),
+      render: (job) => dateTime(job.finishedAt),
+    },
+  ];
+
+  return (
+    <section data-testid="page-admin-jobs">
+      <AdminHeader title={t('admin.menu.jobs')} description={t('admin.jobs.description')} />
+      <Stack gap="md">
+        {active.length > 0 && (
+          <Paper withBorder radius="md" p="md" data-testid="jobs-active">
+            <Stack gap="md">
+              {active.map((job) => (
+                <JobProgress key={job.id} job={job} />
+              ))}
+            </Stack>
+          </Paper>
+        )}
+        <PagedTable
+          testId="jobs-table"
+          columns={columns}
+          rows={jobs.data?.items}
+          rowKey={(job) => String(job.id)}
+          rowTestId={(job) => `job-row-${job.id}`}
+          pager={pagerOf(list, jobs.data, dispatch)}
+          isPending={jobs.isPending}
+          error={jobs.error}
+          onRetry={() => void jobs.refetch()}
+          empty={
+            <Text size="sm" c="dimmed" data-testid="jobs-empty">
+              {t('admin.jobs.none')}
+            </Text>
+          }
+        />
+      </Stack>
+    </section>
+  );
+}

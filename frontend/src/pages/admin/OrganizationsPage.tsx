@@ -1,0 +1,359 @@
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Modal,
+  MultiSelect,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  createOrganization,
+  deleteOrganization,
+  listOrganizations,
+  listUsers,
+  renameOrganization,
+  savePartnerOrganizations,
+} from '../../api/admin';
+import type { Organization, UserAdmin } from '../../api/adminTypes';
+import {
+  AdminHeader,
+  ConfirmDialog,
+  errorText,
+  LoadFailed,
+  notifyFailure,
+  notifySuccess,
+  useDateTime,
+} from './common';
+
+export function useOrganizations() {
+  return useQuery({
+    queryKey: ['admin', 'organizations'],
+    queryFn: listOrganizations,
+    staleTime: 0,
+  });
+}
+
+/** Organizations: create, rename, delete (only when empty), and the partner links. */
+export function OrganizationsPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const dateTime = useDateTime();
+  const organizations = useOrganizations();
+  const [name, setName] = useState('');
+  const [createError, setCreateError] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<Organization | null>(null);
+  const [deleting, setDeleting] = useState<Organization | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: ['admin'] });
+
+  const create = useMutation({
+    mutationFn: () => createOrganization(name.trim()),
+    onSuccess: (organization) => {
+      notifySuccess(t('admin.organizations.created', { name: organization.name }));
+      setName('');
+      setCreateError(null);
+      void refresh();
+    },
+    onError: (error) => {
+      setCreateError(errorText(error));
+      notifyFailure(error);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (organization: Organization) => deleteOrganization(organization.id),
+    onSuccess: (_, organization) => {
+      notifySuccess(t('admin.organizations.deleted', { name: organization.name }));
+      setDeleting(null);
+      void refresh();
+    },
+    onError: (error) => {
+      setDeleteError(errorText(error));
+      notifyFailure(error);
+    },
+  });
+
+  return (
+    <section data-testid="page-admin-organizations">
+      <AdminHeader
+        title={t('admin.menu.organizations')}
+        description={t('admin.organizations.description')}
+      />
+      <Stack gap="lg">
+        <Paper withBorder radius="md" p="md">
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              create.mutate();
+            }}
+          >
+            <Group align="flex-start" gap="sm">
+              <TextInput
+                label={t('admin.organizations.name')}
+                value={name}
+                onChange={(event) => {
+                  setName(event.currentTarget.value);
+                  setCreateError(null);
+                }}
+                error={createError}
+                required
+                style={{ flex: 1, maxWidth: 420 }}
+                data-testid="organization-name"
+              />
+              <Button
+                type="submit"
+                mt={25}
+                leftSection={<IconPlus size={16} />}
+                loading={create.isPending}
+                disabled={!name.trim()}
+                data-testid="organization-create"
+              >
+                {t('admin.organizations.create')}
+              </Button>
+            </Group>
+          </form>
+        </Paper>
+
+        {organizations.error ? (
+          <LoadFailed error={organizations.error} onRetry={() => void organizations.refetch()} />
+        ) : (
+          <Table.ScrollContainer minWidth={560}>
+            <Table striped highlightOnHover data-testid="organizations-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('admin.organizations.name')}</Table.Th>
+                  <Table.Th ta="right">{t('admin.organizations.sites')}</Table.Th>
+                  <Table.Th ta="right">{t('admin.organizations.users')}</Table.Th>
+                  <Table.Th>{t('admin.common.created')}</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>{t('admin.common.actions')}</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {(organizations.data ?? []).map((organization) => (
+                  <Table.Tr
+                    key={organization.id}
+                    data-testid={`organization-row-${organization.name}`}
+                  >
+                    <Table.Td fw={600}>{organization.name}</Table.Td>
+                    <Table.Td ta="right">{organization.siteCount}</Table.Td>
+                    <Table.Td ta="right">{organization.userCount}</Table.Td>
+                    <Table.Td>{dateTime(organization.createdAt)}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                        <Tooltip label={t('admin.common.rename')}>
+                          <ActionIcon
+                            variant="subtle"
+                            aria-label={t('admin.organizations.renameNamed', {
+                              name: organization.name,
+                            })}
+                            onClick={() => setRenaming(organization)}
+                            data-testid="organization-rename"
+                          >
+                            <IconPencil size={16} />
+                          </ActionIcon>
+                        </Tooltip>
+                        <Tooltip label={t('admin.common.delete')}>
+                          <ActionIcon
+                            variant="subtle"
+                            color="red"
+                            aria-label={t('admin.organizations.deleteNamed', {
+                              name: organization.name,
+                            })}
+                            onClick={() => {
+                              setDeleteError(null);
+                              setDeleting(organization);
+                            }}
+                            data-testid="organization-delete"
+                          >
+                            <IconTrash size={16} />
+                          </ActionIcon>
+                        </Tooltip>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+
+        <PartnerLinks organizations={organizations.data ?? []} />
+      </Stack>
+
+      {renaming && (
+        <RenameDialog
+          organization={renaming}
+          onClose={() => setRenaming(null)}
+          onRenamed={() => {
+            setRenaming(null);
+            void refresh();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={t('admin.organizations.deleteTitle')}
+        message={t('admin.organizations.deleteConfirm', { name: deleting?.name ?? '' })}
+        confirmLabel={t('admin.common.delete')}
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onClose={() => setDeleting(null)}
+      >
+        {deleteError && (
+          <Text size="sm" c="red.8" data-testid="organization-delete-error">
+            {deleteError}
+          </Text>
+        )}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function RenameDialog({
+  organization,
+  onClose,
+  onRenamed,
+}: {
+  organization: Organization;
+  onClose: () => void;
+  onRenamed: () => void;
+}) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(organization.name);
+  const [error, setError] = useState<string | null>(null);
+  const rename = useMutation({
+    mutationFn: () => renameOrganization(organization.id, name.trim()),
+    onSuccess: (renamed) => {
+      notifySuccess(t('admin.organizations.renamed', { name: renamed.name }));
+      onRenamed();
+    },
+    onError: (failure) => {
+      setError(errorText(failure));
+      notifyFailure(failure);
+    },
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('admin.organizations.renameTitle')} centered>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          rename.mutate();
+        }}
+      >
+        <Stack>
+          <TextInput
+            label={t('admin.organizations.name')}
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={error}
+            required
+            data-autofocus
+            data-testid="organization-rename-name"
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('admin.common.cancel')}
+            </Button>
+            <Button type="submit" loading={rename.isPending} disabled={!name.trim()}>
+              {t('admin.common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Which organizations each partner user sees. */
+function PartnerLinks({ organizations }: { organizations: Organization[] }) {
+  const { t } = useTranslation();
+  const partners = useQuery({
+    queryKey: ['admin', 'users', 'partners'],
+    queryFn: () => listUsers({ page: 1, pageSize: 500, role: 'partner' }),
+    staleTime: 0,
+  });
+  const items = partners.data?.items ?? [];
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="partner-links">
+      <Title order={2} size="h4" mb={4}>
+        {t('admin.partners.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('admin.partners.description')}
+      </Text>
+      {partners.error ? (
+        <LoadFailed error={partners.error} onRetry={() => void partners.refetch()} />
+      ) : items.length === 0 ? (
+        <Text size="sm" data-testid="partner-links-empty">
+          {partners.isPending ? t('app.loading') : t('admin.partners.none')}
+        </Text>
+      ) : (
+        <Stack gap="sm">
+          {items.map((user) => (
+            <PartnerLinkEditor key={user.id} user={user} organizations={organizations} />
+          ))}
+        </Stack>
+      )}
+    </Paper>
+  );
+}
+
+/** One partner's organizations (multi-select), saved with one click. */
+export function PartnerLinkEditor({
+  user,
+  organizations,
+}: {
+  user: UserAdmin;
+  organizations: Organization[];
+}) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [selected, setSelected] = useState<string[]>(user.partnerOrganizationIds.map(String));
+  const save = useMutation({
+    mutationFn: () => savePartnerOrganizations(user.id, selected.map(Number)),
+    onSuccess: () => {
+      notifySuccess(t('admin.partners.saved', { email: user.email }));
+      void client.invalidateQueries({ queryKey: ['admin'] });
+    },
+    onError: notifyFailure,
+  });
+  const unchanged =
+    [...selected].sort().join(',') === user.partnerOrganizationIds.map(String).sort().join(',');
+  return (
+    <Group align="flex-end" gap="sm" data-testid={`partner-link-${user.email}`}>
+      <MultiSelect
+        label={user.displayName ? `${user.displayName} (${user.email})` : user.email}
+        data={organizations.map((organization) => ({
+          value: String(organization.id),
+          label: organization.name,
+        }))}
+        value={selected}
+        onChange={setSelected}
+        searchable
+        clearable
+        placeholder={t('admin.partners.placeholder')}
+        style={{ flex: 1, maxWidth: 640 }}
+      />
+      <Button
+        variant="light"
+        onClick={() => save.mutate()}
+        loading={save.isPending}
+        disabled={unchanged}
+      >
+        {t('admin.common.save')}
+      </Button>
+    </Group>
+  );
+}
