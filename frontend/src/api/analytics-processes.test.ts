@@ -25,6 +25,13 @@ describe('analytics query strings', () => {
     );
   });
 
+  it('sends a rolling period as hours instead of the days', () => {
+    expect(analyticsQuery({ ...scope, hours: 24 }, { page: 1 })).toBe(
+      '?hours=24&vehicles=3%2C5&combined=false&shift=all&page=1',
+    );
+    expect(analyticsQuery({ ...scope, hours: null })).toContain('?from=2026-11-19&to=2026-11-21');
+  });
+
   it('builds the CSV url with the same filters and sort as the list, without paging', () => {
     const url = errorHistoryCsvUrl(scope, {
       page: 4,

@@ -11,24 +11,33 @@ import { callApi } from './client';
 export type AnalysisScope = Pick<
   AnalysisFilters,
   'from' | 'to' | 'vehicles' | 'combined' | 'shift'
->;
+> &
+  Partial<Pick<AnalysisFilters, 'hours'>>;
 
 /** One string per selection (period, vehicles, combined, shift): for query and React keys. */
 export function scopeKey(scope: AnalysisScope): string {
   const vehicles = scope.vehicles.map((vehicle) => vehicle.id).join(',');
-  return [scope.from, scope.to, vehicles, scope.combined, scope.shift].join('|');
+  const period = scope.hours ? `${scope.hours}h` : `${scope.from}|${scope.to}`;
+  return [period, vehicles, scope.combined, scope.shift].join('|');
 }
 
 export type QueryValue = string | number | null | undefined;
 
-/** `?from=..&to=..&vehicles=1,2&combined=false&shift=all` plus the extra non-empty values. */
+/**
+ * `?from=..&to=..&vehicles=1,2&combined=false&shift=all` plus the extra non-empty values; a
+ * rolling period (the last 24 hours) sends `hours=24` instead of from/to.
+ */
 export function analyticsQuery(
   scope: AnalysisScope,
   extra: Readonly<Record<string, QueryValue>> = {},
 ): string {
   const params = new URLSearchParams();
-  params.set('from', scope.from);
-  params.set('to', scope.to);
+  if (scope.hours) {
+    params.set('hours', String(scope.hours));
+  } else {
+    params.set('from', scope.from);
+    params.set('to', scope.to);
+  }
   if (scope.vehicles.length > 0) {
     params.set('vehicles', scope.vehicles.map((vehicle) => String(vehicle.id)).join(','));
   }

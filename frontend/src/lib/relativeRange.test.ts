@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Shift } from '../api/types';
-import { isRelativeRange, RELATIVE_RANGES, resolveRelativeRange, wallTime } from './relativeRange';
+import { analyticsQuery } from '../api/analytics-processes';
+import type { Shift, Vehicle } from '../api/types';
+import {
+  isRelativeRange,
+  RELATIVE_RANGES,
+  type RelativeRange,
+  resolveRelativeRange,
+  wallTime,
+} from './relativeRange';
+import shared from './relativeRange.cases.json';
 
 const BERLIN = 'Europe/Berlin';
 // Wednesday 25 November 2026, 16:10 in Berlin (CET, UTC+1).
@@ -23,7 +31,7 @@ describe('resolveRelativeRange', () => {
     const expected = {
       today: { mode: 'day', from: '2026-11-25', to: '2026-11-25' },
       yesterday: { mode: 'day', from: '2026-11-24', to: '2026-11-24' },
-      last24Hours: { mode: 'custom', from: '2026-11-24', to: '2026-11-25' },
+      last24Hours: { mode: 'custom', from: '2026-11-24', to: '2026-11-25', hours: 24 },
       last7Days: { mode: 'custom', from: '2026-11-19', to: '2026-11-25' },
       thisWeekSoFar: { mode: 'week', from: '2026-11-23', to: '2026-11-29' },
       lastWeek: { mode: 'week', from: '2026-11-16', to: '2026-11-22' },
@@ -97,5 +105,48 @@ describe('resolveRelativeRange', () => {
     expect(isRelativeRange('lastWeek')).toBe(true);
     expect(isRelativeRange('nextWeek')).toBe(false);
     expect(isRelativeRange(null)).toBe(false);
+  });
+});
+
+describe('the cases the server resolves too (relativeRange.cases.json)', () => {
+  const shiftSets: Record<string, Shift[]> = shared.shifts;
+  it.each(shared.cases)('$range at $now in $timeZone', (sample) => {
+    const resolved = resolveRelativeRange(sample.range as RelativeRange, {
+      now: new Date(sample.now),
+      timeZone: sample.timeZone,
+      shifts: sample.shifts ? shiftSets[sample.shifts] : [],
+    });
+    expect(resolved).toEqual(sample.expected);
+  });
+
+  it('names every range', () => {
+    expect(new Set(shared.cases.map((sample) => sample.range))).toEqual(new Set(RELATIVE_RANGES));
+  });
+});
+
+describe('a relative range as analytics parameters', () => {
+  const vehicles = [{ id: 3, name: 'AGV 3' } as Vehicle];
+  const query = (range: RelativeRange) => {
+    const { from, to, hours } = at(WEDNESDAY_AFTERNOON, range);
+    return new URLSearchParams(
+      analyticsQuery({ from, to, hours, vehicles, combined: false, shift: 'all' }),
+    );
+  };
+
+  it('sends the last 24 hours as a rolling period: hours, no days', () => {
+    const params = query('last24Hours');
+    expect(params.get('hours')).toBe('24');
+    expect(params.has('from') || params.has('to')).toBe(false);
+    expect(params.get('vehicles')).toBe('3');
+  });
+
+  it('sends the other ranges as their days', () => {
+    const params = query('yesterday');
+    expect([params.get('from'), params.get('to'), params.has('hours')]).toEqual([
+      '2026-11-24',
+      '2026-11-24',
+      false,
+    ]);
+    expect(query('thisWeekSoFar').get('from')).toBe('2026-11-23');
   });
 });

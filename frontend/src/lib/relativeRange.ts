@@ -7,7 +7,11 @@ import { addDays, rangeFor } from './dateRange';
  * takes (and, for the shift ranges, a shift) for a given clock, in the site's time zone.
  * Ranges that are running ("this week so far") are the whole calendar period: the server
  * clips it at now and compares it with the previous period clipped at the same elapsed
- * time, which a shortened range (Monday to today) would not get.
+ * time, which a shortened range (Monday to today) would not get. "Last 24 hours" is a
+ * rolling period: the API gets `hours=24` (the 24 hours up to the server's now, compared
+ * with the 24 hours before); its days (yesterday and today) only name it. The server reads
+ * a saved range the same way (backend analytics/relative_ranges.py); both are tested
+ * against the same cases (relativeRange.cases.json).
  */
 export const RELATIVE_RANGES = [
   'today',
@@ -34,6 +38,8 @@ export interface ResolvedRange {
   to: string;
   /** Set by the shift ranges: the shift it names; otherwise the selected shift stays. */
   shift?: WorkflowShift;
+  /** A rolling period: the last hours up to now, which the API gets instead of from/to. */
+  hours?: number;
 }
 
 export interface SiteClock {
@@ -153,8 +159,8 @@ export function resolveRelativeRange(range: RelativeRange, clock: SiteClock): Re
       return run ? dayRange(run.day, run.shift.id) : dayRange(today, 'all');
     }
     case 'last24Hours':
-      // The API resolves days: yesterday and today, clipped by the server at now.
-      return { mode: 'custom', from: addDays(today, -1), to: today };
+      // Rolling: the days it touches name it; the API reads the hours.
+      return { mode: 'custom', from: addDays(today, -1), to: today, hours: 24 };
     case 'last7Days':
       return { mode: 'custom', from: addDays(today, -6), to: today };
     case 'thisWeekSoFar':

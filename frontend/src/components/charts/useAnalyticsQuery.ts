@@ -20,6 +20,7 @@ export function useAnalyticsQuery<T>(
   const scope: AnalysisScope = {
     from: filters.from,
     to: filters.to,
+    hours: filters.hours,
     vehicles: filters.vehicles,
     combined: filters.combined,
     shift: filters.shift,
@@ -31,6 +32,7 @@ export function useAnalyticsQuery<T>(
       name,
       filters.from,
       filters.to,
+      filters.hours,
       vehicleIds,
       filters.combined,
       filters.shift,

@@ -95,7 +95,8 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
   const siteClock = useMemo(() => ({ timeZone: site?.timeZone, shifts: site?.shifts }), [site]);
   const resolved = view.relativeRange
     ? resolveRelativeRange(view.relativeRange, { ...siteClock, now })
-    : { mode: view.mode, from: view.from, to: view.to, shift: undefined };
+    : { mode: view.mode, from: view.from, to: view.to, shift: undefined, hours: undefined };
+  const hours = resolved.hours ?? null;
   const chosenShift = resolved.shift ?? view.shift;
   const shift = sitesQuery.data ? validShift(chosenShift, scopeSites) : chosenShift;
   // A relative range needs the site's time zone (and shifts) before it means any days;
@@ -144,6 +145,7 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
       mode: resolved.mode,
       from: resolved.from,
       to: resolved.to,
+      hours,
       relativeRange: current.relativeRange,
       focus,
       combined: current.combined,
@@ -210,6 +212,7 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
     resolved.mode,
     resolved.from,
     resolved.to,
+    hours,
     shift,
     ready,
     focus,

@@ -15,6 +15,9 @@ export interface AnalysisFilters {
   mode: DateMode;
   from: string;
   to: string;
+  /** A rolling period (the last 24 hours): its hours up to now, sent instead of from/to
+   * (which then only name its days); null for days. */
+  hours: number | null;
   /** The machines in scope: the selection, or every visible vehicle when none is selected. */
   vehicles: Vehicle[];
   combined: boolean;
@@ -51,8 +54,8 @@ export function useAnalysisFilterControls(): AnalysisFilterControls {
   return value;
 }
 
-/** {from, to, vehicles, combined, shift} (plus mode and ready) for the analysis pages. */
+/** {from, to, hours, vehicles, combined, shift} (plus mode and ready) for the analysis pages. */
 export function useAnalysisFilters(): AnalysisFilters {
-  const { ready, mode, from, to, vehicles, combined, shift } = useAnalysisFilterControls();
-  return { ready, mode, from, to, vehicles, combined, shift };
+  const { ready, mode, from, to, hours, vehicles, combined, shift } = useAnalysisFilterControls();
+  return { ready, mode, from, to, hours, vehicles, combined, shift };
 }

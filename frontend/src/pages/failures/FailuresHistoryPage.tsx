@@ -64,6 +64,7 @@ export default function FailuresHistoryPage() {
   const scope = {
     from: filters.from,
     to: filters.to,
+    hours: filters.hours,
     vehicles: filters.vehicles,
     combined: filters.combined,
     shift: filters.shift,
