@@ -23,7 +23,8 @@ export interface Organization {
 }
 
 export interface AdminShift {
-  id: number | string;
+  /** A text, unique in the site's calendar ("early", "night", "shift-4"). */
+  id: string;
   name: string;
   /** "HH:MM" */
   start: string;
@@ -98,6 +99,8 @@ export interface WorkflowPreview {
   orders: PreviewOrder[];
   assigned: number;
   unassigned: number;
+  /** No valid rule: the default rule (orderId without its trailing separator and number) assigns. */
+  defaultRuleApplies?: boolean;
 }
 
 export interface VehicleAdmin {

@@ -237,6 +237,11 @@ export function WorkflowRulesEditor({
           </Text>
         ) : (
           <Stack gap="sm">
+            {preview.data?.defaultRuleApplies && (
+              <Text size="sm" c="dimmed" data-testid="preview-default-rule">
+                {t('admin.rules.defaultApplies')}
+              </Text>
+            )}
             <Group gap="md" data-testid="preview-counts">
               <Text size="sm">
                 {t('admin.rules.previewTotal', { number: number(table.total) })}

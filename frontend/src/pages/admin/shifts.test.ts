@@ -14,14 +14,14 @@ import {
 
 const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 const early: AdminShift = {
-  id: 1,
+  id: 'early',
   name: 'Early',
   start: '06:00',
   end: '14:00',
   weekdays: EVERY_DAY,
 };
 const night: AdminShift = {
-  id: 3,
+  id: 'night',
   name: 'Night',
   start: '22:00',
   end: '06:00',
@@ -55,7 +55,7 @@ describe('shiftProblems', () => {
   });
 
   it('names each field that cannot be sent', () => {
-    const broken: AdminShift = { id: 4, name: ' ', start: '25:00', end: '7', weekdays: [] };
+    const broken: AdminShift = { id: 'x', name: ' ', start: '25:00', end: '7', weekdays: [] };
     expect(shiftProblems(broken, [broken])).toEqual({
       name: 'nameMissing',
       start: 'startInvalid',
@@ -66,7 +66,7 @@ describe('shiftProblems', () => {
   });
 
   it('a shift of zero length and duplicate names (any case) are refused', () => {
-    const zero: AdminShift = { ...early, id: 5, name: 'early', start: '10:00', end: '10:00' };
+    const zero: AdminShift = { ...early, id: 'zero', name: 'early', start: '10:00', end: '10:00' };
     expect(shiftProblems(zero, [early, zero])).toEqual({
       name: 'nameDuplicate',
       end: 'sameStartEnd',
@@ -93,6 +93,8 @@ describe('formatWeekdays', () => {
 });
 
 it('a new shift gets an id no other shift has', () => {
-  expect(nextShiftId([early, night])).toBe(4);
-  expect(nextShiftId([])).toBe(1);
+  expect(nextShiftId([early, night])).toBe('shift-3');
+  expect(nextShiftId([])).toBe('shift-1');
+  const taken: AdminShift = { ...early, id: 'shift-3' };
+  expect(nextShiftId([early, taken])).toBe('shift-4');
 });

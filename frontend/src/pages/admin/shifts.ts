@@ -126,8 +126,12 @@ export function weekdayName(weekday: number, locale: string): string {
   return new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' }).format(date);
 }
 
-/** A new shift's id: unique among the calendar's (the server keeps given ids). */
-export function nextShiftId(shifts: readonly AdminShift[]): number {
-  const numeric = shifts.map((shift) => Number(shift.id)).filter(Number.isFinite);
-  return numeric.length === 0 ? 1 : Math.max(...numeric) + 1;
+/** A new shift's id: a text no other shift of the calendar has (the server keeps ids). */
+export function nextShiftId(shifts: readonly AdminShift[]): string {
+  const taken = new Set(shifts.map((shift) => String(shift.id)));
+  let number = shifts.length + 1;
+  while (taken.has(`shift-${number}`)) {
+    number += 1;
+  }
+  return `shift-${number}`;
 }
