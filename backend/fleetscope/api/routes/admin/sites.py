@@ -10,7 +10,7 @@ from fleetscope.api.analytics_deps import FactStoreDep, reading
 from fleetscope.api.deps import SessionDep, StoreId, SuperUser, release_connection
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import request_language
-from fleetscope.api.routes.admin.common import CHANGE, READ
+from fleetscope.api.routes.admin.common import CHANGE, READ, wake_job_runner
 from fleetscope.appstore.admin_bodies import (
     MAX_STORE_ID,
     SiteCreate,
@@ -106,13 +106,15 @@ def _changes(body: SitePatch) -> SiteChanges:
 
 @router.patch("/Sites/{siteId}", response_model=Envelope[SiteUpdated], responses=CHANGE)
 def patch_site(
-    siteId: StoreId, body: SitePatch, user: SuperUser, db: SessionDep
+    siteId: StoreId, body: SitePatch, request: Request, user: SuperUser, db: SessionDep
 ) -> Envelope[SiteUpdated]:
     """Change the given fields. A change of ``workflowRules`` or ``loadActionTypes`` starts
     a re-derivation of the site's vehicles (``job``); shifts need none."""
     site, job = update_site(
         db, site=site_by_id(db, site_id=siteId), changes=_changes(body), by=Actor.web(user)
     )
+    if job is not None:
+        wake_job_runner(request)
     return ok(SiteUpdated(site=_admin(db, site), job=None if job is None else job_out(job)))
 
 

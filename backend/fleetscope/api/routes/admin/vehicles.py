@@ -3,11 +3,11 @@ site of the same organization (which re-derives the vehicle's facts)."""
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from fleetscope.api.deps import SessionDep, StoreId, SuperUser
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.routes.admin.common import CHANGE, READ
+from fleetscope.api.routes.admin.common import CHANGE, READ, wake_job_runner
 from fleetscope.appstore.admin_bodies import MAX_STORE_ID, VehiclePatch
 from fleetscope.appstore.admin_schemas import VehicleAdmin, VehicleUpdated, job_out, vehicle_admin
 from fleetscope.appstore.admin_vehicles import (
@@ -43,7 +43,7 @@ def list_vehicles(
 
 @router.patch("/Vehicles/{vehicleId}", response_model=Envelope[VehicleUpdated], responses=CHANGE)
 def patch_vehicle(
-    vehicleId: StoreId, body: VehiclePatch, user: SuperUser, db: SessionDep
+    vehicleId: StoreId, body: VehiclePatch, request: Request, user: SuperUser, db: SessionDep
 ) -> Envelope[VehicleUpdated]:
     """Change the given fields (``batteryCapacityWh: null`` removes the capacity); a new
     ``siteId`` must be a site of the vehicle's organization and starts a re-derivation."""
@@ -58,6 +58,8 @@ def patch_vehicle(
     vehicle, job = update_vehicle(
         db, vehicle=vehicle_by_id(db, vehicle_id=vehicleId), changes=changes, by=Actor.web(user)
     )
+    if job is not None:
+        wake_job_runner(request)
     return ok(
         VehicleUpdated(vehicle=vehicle_admin(vehicle), job=None if job is None else job_out(job))
     )
