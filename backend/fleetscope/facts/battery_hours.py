@@ -214,3 +214,15 @@ def _refresh_range(
         f"INSERT INTO {TABLE} SELECT * FROM ({rows}) WHERE {touched}",  # noqa: S608 - constants only
         [first, until, sorted(set(vehicles)), vehicles, starts],
     )
+
+
+def refill_vehicles(
+    connection: duckdb.DuckDBPyConnection, vehicle_ids: list[int], *, cap_us: int
+) -> None:
+    """Every hour of these vehicles' stored samples, in the caller's transaction, after
+    their rows were deleted (a re-derivation replaced their samples)."""
+    samples = "SELECT * FROM battery_samples WHERE list_contains(?::INTEGER[], vehicle_id)"
+    connection.execute(
+        f"INSERT INTO {TABLE} {_hourly_rows(samples, cap_us=cap_us)}",
+        [vehicle_ids],
+    )

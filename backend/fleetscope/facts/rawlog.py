@@ -10,9 +10,11 @@ zlib level 1 compresses state messages about 30-40 fold at over 400 MB/s on one 
 import struct
 import zlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import IntEnum
 
+import duckdb
 from msgspec import Struct
 
 CODEC = "frames-v1+zlib"
@@ -91,3 +93,70 @@ def decode_chunk(data: bytes, *, codec: str = CODEC) -> Iterator[RawFrame]:
         payload = raw[offset : offset + payload_len]
         offset += payload_len
         yield RawFrame(FrameKind(kind), seq, from_micros(micros), vehicle_id, topic, payload)
+
+
+def frames_of(data: bytes, *, vehicles: frozenset[int], codec: str = CODEC) -> Iterator[RawFrame]:
+    """The frames of ``vehicles`` in a chunk; the others are skipped by their header alone
+    (a re-derivation of some vehicles reads chunks that hold every vehicle's frames)."""
+    if codec != CODEC:
+        raise ValueError(f"unknown raw chunk codec {codec!r}")
+    raw = zlib.decompress(data)
+    offset, size, header = 0, len(raw), _HEADER.size
+    unpack = _HEADER.unpack_from
+    while offset < size:
+        kind, seq, micros, vehicle_id, topic_len, payload_len = unpack(raw, offset)
+        start = offset + header
+        offset = start + topic_len + payload_len
+        if vehicle_id in vehicles:
+            topic = raw[start : start + topic_len].decode()
+            payload = raw[start + topic_len : offset]
+            yield RawFrame(FrameKind(kind), seq, from_micros(micros), vehicle_id, topic, payload)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChunk:
+    first_seq: int
+    last_seq: int
+    frame_count: int
+    codec: str
+    data: bytes
+
+
+def last_seq(cursor: duckdb.DuckDBPyConnection) -> int:
+    """The arrival number of the newest stored frame (0 for none)."""
+    row = cursor.execute("SELECT coalesce(max(last_seq), 0) FROM raw_chunks").fetchone()
+    return int(row[0]) if row else 0
+
+
+def frame_count(cursor: duckdb.DuckDBPyConnection, *, after: int, through: int | None) -> int:
+    """Frames of the chunks ``read_chunks`` gives for the same bounds."""
+    row = cursor.execute(
+        "SELECT coalesce(sum(frame_count), 0) FROM raw_chunks "
+        "WHERE last_seq > ? AND (? IS NULL OR last_seq <= ?)",
+        [after, through, through],
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def read_chunks(
+    cursor: duckdb.DuckDBPyConnection, *, after: int, through: int | None
+) -> Iterator[StoredChunk]:
+    """The chunks whose frames lie after arrival number ``after`` and up to ``through``
+    (None: to the end), in arrival order, one at a time (memory stays bounded). A chunk's
+    frames never straddle a bound: chunks are written in arrival order."""
+    first_seqs = [
+        int(row[0])
+        for row in cursor.execute(
+            "SELECT first_seq FROM raw_chunks WHERE last_seq > ? AND (? IS NULL OR last_seq <= ?) "
+            "ORDER BY first_seq",
+            [after, through, through],
+        ).fetchall()
+    ]
+    for first in first_seqs:
+        row = cursor.execute(
+            "SELECT first_seq, last_seq, frame_count, codec, data FROM raw_chunks "
+            "WHERE first_seq = ?",
+            [first],
+        ).fetchone()
+        if row is not None:
+            yield StoredChunk(int(row[0]), int(row[1]), int(row[2]), str(row[3]), bytes(row[4]))

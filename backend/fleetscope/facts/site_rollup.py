@@ -55,22 +55,29 @@ def rebuild_site_rollups(
     connection: duckdb.DuckDBPyConnection,
     *,
     measures: Sequence[tuple[str, str]] = MEASURES,
+    sites: Sequence[int] | None = None,
 ) -> None:
     """Recompute every site rollup and the members from the vehicle rollups and the sites
     in ``vehicle_zones`` (in the caller's transaction): for a store whose vehicle rollups
     were written without them (a migration, the benchmark's bulk generator, partitions
-    merged)."""
+    merged). ``sites``: only these sites' rows (a re-derivation of some vehicles)."""
     packed = ", ".join(_FOLD[kind].format(name) for name, kind in measures)
-    connection.execute(f"DELETE FROM {MEMBERS_TABLE}")  # noqa: S608 - constant name
+    only, parameters = "", []
+    if sites is not None:
+        only, parameters = " WHERE list_contains(?::INTEGER[], site_id)", [list(sites)]
+    connection.execute(f"DELETE FROM {MEMBERS_TABLE}{only}", parameters)  # noqa: S608 - constants
     for site_table, vehicle_table, key in SITE_TABLES:
-        connection.execute(f"DELETE FROM {site_table}")  # noqa: S608 - constant name
+        connection.execute(f"DELETE FROM {site_table}{only}", parameters)  # noqa: S608 - constants
         connection.execute(
             f"INSERT INTO {site_table} SELECT z.site_id, r.{key}, "  # noqa: S608 - constants
             f"[{packed}]::DOUBLE[{len(measures)}] FROM {vehicle_table} r "
-            "JOIN vehicle_zones z USING (vehicle_id) GROUP BY ALL"
+            f"JOIN vehicle_zones z USING (vehicle_id){only.replace('site_id', 'z.site_id')} "
+            "GROUP BY ALL",
+            parameters,
         )
         connection.execute(
             f"INSERT OR IGNORE INTO {MEMBERS_TABLE} "  # noqa: S608 - constants
             f"SELECT DISTINCT z.site_id, r.vehicle_id FROM {vehicle_table} r "
-            "JOIN vehicle_zones z USING (vehicle_id)"
+            f"JOIN vehicle_zones z USING (vehicle_id){only.replace('site_id', 'z.site_id')}",
+            parameters,
         )

@@ -136,6 +136,13 @@ class FactStore:
                 self._generation += 1
                 self._load_counters()
 
+    @contextmanager
+    def writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """The write connection, between batches, for work no reader sees until a later
+        ``exclusive`` commits it (a re-derivation's staging tables, ``facts.restage``)."""
+        with self._write_lock:
+            yield self._connection
+
     @property
     def low_cap_us(self) -> int:
         """The cap of a step under 20 % in the hourly battery rows (``battery_hours``)."""

@@ -65,6 +65,10 @@ class Derivers:
     def live_statuses(self) -> list[LiveStatus]:
         return [deriver.live() for deriver in self._derivers.values()]
 
+    def live_statuses_of(self, vehicle_ids: Iterable[int]) -> list[LiveStatus]:
+        derivers = self._derivers
+        return [derivers[v].live() for v in vehicle_ids if v in derivers]
+
     def clear(self) -> None:
         self._derivers.clear()
         self._vehicles.clear()

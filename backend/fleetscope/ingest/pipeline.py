@@ -279,6 +279,16 @@ class IngestPipeline:
         """Load the derivers of these vehicles now, so clock ticks reach them before a message."""
         self._derivers.restore_all(self.registry, vehicle_ids)
 
+    def reload_vehicles(self, vehicle_ids: Sequence[int]) -> None:
+        """These vehicles' facts and snapshots were replaced (``ingest.rederive``): their
+        derivers are made again from the stored snapshots with their site's current
+        configuration, and their live status is published. In the pipeline's thread."""
+        self._derivers.drop(vehicle_ids)
+        self.registry.forget(vehicle_ids)
+        self._derivers.restore_all(self.registry, vehicle_ids)
+        if self.hub is not None:
+            self.hub.publish(self._derivers.live_statuses_of(vehicle_ids))
+
     def live_statuses(self) -> list[LiveStatus]:
         return self._derivers.live_statuses()
 

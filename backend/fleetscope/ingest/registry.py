@@ -15,6 +15,7 @@ effect without a restart.
 
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -118,6 +119,15 @@ class VehicleRegistry:
             info = _info(vehicle, vehicle.site)
             self._remember(_identity(vehicle), info)
         return info
+
+    def forget(self, vehicle_ids: Iterable[int]) -> None:
+        """Drop these vehicles from the cache: the next look-up reads their site's current
+        configuration (a re-derivation must not wait ``ttl_s`` for a changed rule)."""
+        with self._lock:
+            for vehicle_id in vehicle_ids:
+                cached = self._by_id.pop(vehicle_id, None)
+                if cached is not None:
+                    self._by_identity.pop(cached.identity, None)
 
     def update_details(
         self, *, vehicle_id: int, model: str | None = None, protocol_version: str | None = None

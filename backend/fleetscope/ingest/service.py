@@ -17,6 +17,7 @@ from fleetscope.ingest.limits import IngestLimits
 from fleetscope.ingest.live import LiveHub
 from fleetscope.ingest.mqtt import MAX_RECEIVE_MAXIMUM, MqttSubscriber, parse_broker_url
 from fleetscope.ingest.pipeline import IngestPipeline
+from fleetscope.ingest.rederive import RederiveRunner
 from fleetscope.ingest.registry import VehicleRegistry
 from fleetscope.ingest.worker import IngestWorker
 from fleetscope.settings import Settings
@@ -31,9 +32,13 @@ class IngestionHandle:
     worker: IngestWorker
     hub: LiveHub
     mqtt: MqttSubscriber | None = None
+    rederive: RederiveRunner | None = None
 
     def stop(self) -> None:
-        """Stop taking messages, write everything already queued, close the store."""
+        """Stop taking messages, write everything already queued, close the store. A
+        re-derivation in progress stops first and runs again at the next start."""
+        if self.rederive is not None:
+            self.rederive.stop()
         if self.mqtt is not None:
             # Still connected while the worker drains: the drained messages are acknowledged.
             self.mqtt.close_intake()
@@ -95,6 +100,14 @@ def start_ingestion(
     worker = IngestWorker(pipeline)
     worker.start()
     handle = IngestionHandle(store=store, pipeline=pipeline, worker=worker, hub=hub)
+    handle.rederive = RederiveRunner(
+        store=store,
+        worker=worker,
+        pipeline=pipeline,
+        session_factory=session_factory,
+        offline_after_s=settings.offline_after_seconds,
+    )
+    handle.rederive.start()
     if settings.mqtt_url and start_mqtt:
         interfaces = [settings.mqtt_interface, *site_interfaces(session_factory)]
         client_id = resolve_client_id(

@@ -13,6 +13,10 @@ batches of thousands; a job whose sender waits for the verdicts (HTTP) ends the 
 Every job learns its fate only after its batch is committed (or failed): HTTP through a
 future with the verdicts, MQTT through an ``on_done`` callback, which acknowledges the
 messages to the broker. Jobs are answered in the order they were submitted.
+
+``call`` runs a function in the ingest thread between two batches: for work that must not
+interleave with the pipeline's derivation (a re-derivation swapping in a vehicle's facts and
+machine state, ``ingest.rederive``).
 """
 
 import logging
@@ -23,6 +27,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from fleetscope.ingest.messages import BatchOutcome, RawMessage
 from fleetscope.ingest.pipeline import IngestPipeline
@@ -39,6 +44,8 @@ class _Job:
     messages: Sequence[RawMessage]
     future: Future[BatchOutcome] | None = None
     on_done: JobDone | None = None
+    call: Callable[[], Any] | None = None  # ``IngestWorker.call``: no messages
+    called: Future[Any] | None = None
 
 
 _STOP = _Job(messages=())
@@ -86,6 +93,13 @@ class IngestWorker:
         (``None``) or failed (the error), in the order of submission; it must be quick.
         """
         self._enqueue(_Job(messages=messages, on_done=on_done))
+
+    def call(self, function: Callable[[], Any]) -> Future[Any]:
+        """Run ``function`` in the ingest thread after the batches queued before it; the
+        future gives its result or its exception. Raises once the worker is stopping."""
+        future: Future[Any] = Future()
+        self._enqueue(_Job(messages=(), call=function, called=future))
+        return future
 
     def _enqueue(self, job: _Job) -> None:
         """Wait for room for the job's messages, then queue it; a job larger than the bound
@@ -143,7 +157,7 @@ class IngestWorker:
             if first is _STOP:
                 return
             if first is not None:
-                stop_after = self._process(self._gather(first))
+                stop_after = self._process(self._gather(first) if first.call is None else [first])
                 if stop_after:
                     return
             if time.monotonic() >= next_tick:
@@ -167,8 +181,8 @@ class IngestWorker:
                 break
             jobs.append(job)
             count += len(job.messages)
-            if job is _STOP:
-                break
+            if job is _STOP or job.call is not None:
+                break  # the batch so far is written first
             if job.future is not None:
                 deadline = 0.0
         # Producers may fill the queue again while this batch is processed.
@@ -177,7 +191,25 @@ class IngestWorker:
 
     def _process(self, jobs: list[_Job]) -> bool:
         stop_after = jobs[-1] is _STOP
-        work = [job for job in jobs if job is not _STOP]
+        work = [job for job in jobs if job is not _STOP and job.call is None]
+        if work:
+            self._process_messages(work)
+        for job in jobs:
+            if job.call is not None:
+                self._run_call(job)
+        return stop_after
+
+    @staticmethod
+    def _run_call(job: _Job) -> None:
+        assert job.call is not None and job.called is not None
+        try:
+            result = job.call()
+        except Exception as err:  # the caller gets it; the ingest thread goes on
+            job.called.set_exception(err)
+        else:
+            job.called.set_result(result)
+
+    def _process_messages(self, work: list[_Job]) -> None:
         messages = [message for job in work for message in job.messages]
         try:
             outcome = self.pipeline.process(messages)
@@ -186,14 +218,13 @@ class IngestWorker:
             log.exception("ingest batch of %d messages failed", len(messages))
             for job in work:
                 self._answer(job, error=err)
-            return stop_after
+            return
         self.processed += len(messages)
         start = 0
         for job in work:
             stop = start + len(job.messages)
             self._answer(job, outcome=outcome, start=start, stop=stop)
             start = stop
-        return stop_after
 
     @staticmethod
     def _answer(
@@ -209,6 +240,8 @@ class IngestWorker:
                 job.future.set_exception(error)
             elif outcome is not None:
                 job.future.set_result(outcome.slice(start, stop))
+        if job.called is not None and error is not None:
+            job.called.set_exception(error)
         if job.on_done is not None:
             try:
                 job.on_done(error)

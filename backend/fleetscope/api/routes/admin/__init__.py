@@ -6,6 +6,7 @@ from fastapi import APIRouter
 from fleetscope.api.routes.admin import (
     audit,
     dead_letters,
+    jobs,
     organizations,
     sites,
     tokens,
@@ -21,3 +22,4 @@ router.include_router(users.router)
 router.include_router(audit.router)
 router.include_router(tokens.router)
 router.include_router(dead_letters.router)
+router.include_router(jobs.router)

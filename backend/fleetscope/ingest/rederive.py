@@ -1,0 +1,280 @@
+"""Re-derivation jobs: some vehicles' facts derived again from the raw log, in the background.
+
+A change that alters derived facts (a site's workflow rules or load action types, a
+vehicle's site) queues a job (``start_rederive``, a row of the app store's
+``rederive_jobs``, in the caller's transaction). ``RederiveRunner``, a thread of the server
+started with ingestion, takes queued jobs one at a time, oldest first; a job a crash or a
+stop left ``running`` is queued again when the runner starts and runs from the beginning.
+
+A job reads the raw log up to the newest frame stored when it starts, chunk by chunk, and
+feeds the job's vehicles' frames to fresh derivers made with their site's current
+configuration (``rederive_work``); what they derive is staged in temporary tables of the
+fact store (``facts.restage``), written between the ingest worker's batches. Ingestion
+and the API go on meanwhile, and readers see the old facts. Then, in the ingest thread
+(``IngestWorker.call``, so that no batch interleaves), the frames stored since the start
+are fed too and the staged rows replace the vehicles' facts, rollups, snapshots and live
+status in one transaction; the pipeline's derivers of those vehicles are made again from
+the new snapshots. Progress (``frames_done`` of ``frames_total``: the raw log's frames
+read, every vehicle's frames pass by) is written to the job's row after each staged batch.
+"""
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from fleetscope.appstore.db import SessionFactory
+from fleetscope.appstore.errors import InvalidInputError
+from fleetscope.appstore.models import RederiveJob
+from fleetscope.facts import rawlog
+from fleetscope.facts.restage import Staging
+from fleetscope.facts.store import FactStore
+from fleetscope.i18n.ingest_admin import JOB_REASON_UNKNOWN
+from fleetscope.ingest.pipeline import IngestPipeline
+from fleetscope.ingest.rederive_work import Rederivation
+from fleetscope.ingest.registry import RegistryError, VehicleInfo
+from fleetscope.ingest.worker import IngestWorker
+
+log = logging.getLogger(__name__)
+
+REASONS = ("workflowRules", "vehicleSite", "loadActionTypes")
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+ERROR_MAX = 1000
+# Facts staged at a time (and the progress written as often): a few MB of rows.
+STAGE_FACTS = 50_000
+POLL_S = 2.0  # how often the runner looks for jobs queued by another process (the CLI)
+FINISH_TIMEOUT_S = 3600.0
+
+# Called after each staged batch with the job's id and its frames done (tests).
+BatchHook = Callable[[int, int], None]
+
+
+def start_rederive(
+    session: Session,
+    *,
+    reason: str,
+    site_id: int | None,
+    vehicle_ids: Sequence[int],
+    created_by: str,
+) -> RederiveJob:
+    """Queue a re-derivation of ``vehicle_ids`` in ``session``'s transaction (the caller
+    commits it with the change that needs it)."""
+    if reason not in REASONS:
+        raise InvalidInputError(JOB_REASON_UNKNOWN(reason=reason, allowed=", ".join(REASONS)))
+    job = RederiveJob(
+        created_at=datetime.now(UTC),
+        state=QUEUED,
+        reason=reason,
+        site_id=site_id,
+        vehicle_ids=sorted({int(v) for v in vehicle_ids}),
+        frames_total=0,
+        frames_done=0,
+        created_by=created_by[:320],
+    )
+    session.add(job)
+    session.flush()
+    return job
+
+
+class _Interrupted(Exception):
+    """The runner is stopping: the job stays ``running`` and starts again next time."""
+
+
+class RederiveRunner:
+    def __init__(
+        self,
+        *,
+        store: FactStore,
+        worker: IngestWorker,
+        pipeline: IngestPipeline,
+        session_factory: SessionFactory,
+        offline_after_s: float,
+        stage_facts: int = STAGE_FACTS,
+        poll_s: float = POLL_S,
+        on_batch: BatchHook | None = None,
+    ) -> None:
+        self._store = store
+        self._worker = worker
+        self._pipeline = pipeline
+        self._sessions = session_factory
+        self._offline_after_s = offline_after_s
+        self._stage_facts = stage_facts
+        self._poll_s = poll_s
+        self._on_batch = on_batch
+        self._staging = Staging(store)
+        self._stopping = threading.Event()
+        self._wake = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="fleetscope-rederive", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def wake(self) -> None:
+        """Look for queued jobs now instead of at the next poll."""
+        self._wake.set()
+
+    def stop(self, *, timeout_s: float = 60.0) -> None:
+        """Stop after the current batch; a job in progress is left to the next start."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout_s)
+
+    def run_pending(self) -> list[int]:
+        """Run every queued job (and those an interruption left running) in this thread;
+        returns their ids. The server's thread does the same in a loop."""
+        self._requeue_interrupted()
+        ran: list[int] = []
+        while not self._stopping.is_set() and (job := self._claim()) is not None:
+            ran.append(job[0])
+            self._run(*job)
+        return ran
+
+    def _loop(self) -> None:
+        try:
+            self._requeue_interrupted()
+        except Exception:
+            log.exception("re-derivation: cannot read the jobs")
+        while not self._stopping.is_set():
+            try:
+                job = self._claim()
+            except Exception:
+                log.exception("re-derivation: cannot read the jobs")
+                job = None
+            if job is None:
+                self._wake.wait(self._poll_s)
+                self._wake.clear()
+                continue
+            self._run(*job)
+
+    # --- the job's row --------------------------------------------------------------------
+
+    def _requeue_interrupted(self) -> None:
+        with self._sessions() as session:
+            session.execute(
+                update(RederiveJob).where(RederiveJob.state == RUNNING).values(state=QUEUED)
+            )
+            session.commit()
+
+    def _claim(self) -> tuple[int, list[int]] | None:
+        """The oldest queued job, marked running (by this runner only: the update checks
+        that it is still queued)."""
+        with self._sessions() as session:
+            for job in session.scalars(
+                select(RederiveJob).where(RederiveJob.state == QUEUED).order_by(RederiveJob.id)
+            ):
+                claimed = session.execute(
+                    update(RederiveJob)
+                    .where(RederiveJob.id == job.id, RederiveJob.state == QUEUED)
+                    .values(
+                        state=RUNNING,
+                        started_at=datetime.now(UTC),
+                        finished_at=None,
+                        frames_done=0,
+                        error=None,
+                    )
+                )
+                session.commit()
+                if claimed.rowcount == 1:  # type: ignore[attr-defined]
+                    return job.id, [int(v) for v in job.vehicle_ids]
+        return None
+
+    def _note(self, job_id: int, **values: object) -> None:
+        with self._sessions() as session:
+            session.execute(update(RederiveJob).where(RederiveJob.id == job_id).values(**values))
+            session.commit()
+
+    # --- the work -------------------------------------------------------------------------
+
+    def _run(self, job_id: int, vehicle_ids: list[int]) -> None:
+        log.info("re-derivation job %d of %d vehicles started", job_id, len(vehicle_ids))
+        try:
+            frames = self._derive(job_id, vehicle_ids)
+        except _Interrupted:
+            log.info("re-derivation job %d interrupted; it runs again at the next start", job_id)
+            return
+        except Exception as err:
+            log.exception("re-derivation job %d failed", job_id)
+            self._note(
+                job_id,
+                state=FAILED,
+                finished_at=datetime.now(UTC),
+                error=f"{type(err).__name__}: {err}"[:ERROR_MAX],
+            )
+            return
+        now = datetime.now(UTC)
+        self._note(job_id, state=DONE, finished_at=now, frames_done=frames, frames_total=frames)
+        log.info("re-derivation job %d done: %d frames read", job_id, frames)
+
+    def _vehicles(self, vehicle_ids: list[int]) -> dict[int, VehicleInfo]:
+        """The vehicles as configured now (a vehicle deleted since has nothing to derive)."""
+        registry = self._pipeline.registry
+        registry.forget(vehicle_ids)
+        found: dict[int, VehicleInfo] = {}
+        for vehicle_id in vehicle_ids:
+            try:
+                found[vehicle_id] = registry.by_id(vehicle_id)
+            except RegistryError:
+                continue
+        return found
+
+    def _derive(self, job_id: int, vehicle_ids: list[int]) -> int:
+        """Stage the vehicles' new facts from the raw log, then swap them in; the frames
+        read."""
+        work = Rederivation(
+            vehicles=self._vehicles(vehicle_ids), offline_after_s=self._offline_after_s
+        )
+        cursor = self._store.cursor()
+        try:
+            through = rawlog.last_seq(cursor)
+            total = rawlog.frame_count(cursor, after=0, through=through)
+            self._note(job_id, frames_total=total)
+            self._staging.open()
+            try:
+                done = 0
+                for chunk in rawlog.read_chunks(cursor, after=0, through=through):
+                    work.feed_chunk(chunk)
+                    done += chunk.frame_count
+                    if work.pending >= self._stage_facts:
+                        self._stage(job_id, work, done)
+                self._stage(job_id, work, done)
+                future = self._worker.call(lambda: self._finish(work, after=through))
+                done += int(future.result(timeout=FINISH_TIMEOUT_S))
+            finally:
+                self._staging.close()
+        finally:
+            cursor.close()
+        return done
+
+    def _stage(self, job_id: int, work: Rederivation, done: int) -> None:
+        self._staging.add(work.take_facts(), zone_of=work.zone_of)
+        self._note(job_id, frames_done=done)
+        if self._on_batch is not None:
+            self._on_batch(job_id, done)
+        if self._stopping.is_set():
+            raise _Interrupted
+
+    def _finish(self, work: Rederivation, *, after: int) -> int:
+        """In the ingest thread: the frames stored since the job started, then the swap;
+        returns the frames read here."""
+        read = 0
+        cursor = self._store.cursor()
+        try:
+            for chunk in rawlog.read_chunks(cursor, after=after, through=None):
+                work.feed_chunk(chunk)
+                read += chunk.frame_count
+        finally:
+            cursor.close()
+        self._staging.add(work.take_facts(), zone_of=work.zone_of)
+        vehicle_ids = sorted(work.vehicles)
+        self._staging.swap(
+            vehicle_ids=vehicle_ids,
+            zones=work.zones(),
+            snapshots=work.snapshots(),
+            live=work.live(),
+        )
+        self._pipeline.reload_vehicles(vehicle_ids)
+        return read

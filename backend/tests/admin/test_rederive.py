@@ -1,0 +1,291 @@
+"""Re-derivation jobs: a small hand-made fleet whose orders change workflow when the site's
+rules change; the old facts stay readable while the job runs, a vehicle ingested meanwhile
+is not lost, progress reaches 100 %, an interrupted job resumes, and the server's own
+runner follows a rule change made through the Administration API."""
+
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from fleetscope.appstore.db import SessionFactory
+from fleetscope.appstore.models import RederiveJob, Site, Vehicle
+from fleetscope.demo.seed import DEMO_MANUFACTURER, DemoData
+from fleetscope.facts.rollup import MEASURE_NAMES
+from fleetscope.facts.store import FactStore
+from fleetscope.ingest.rederive import RederiveRunner, start_rederive
+from fleetscope.ingest.service import IngestionHandle
+from tests.ingest.vda import T0, line, state
+
+pytestmark = pytest.mark.sqlite_only
+
+SUPERUSER = "superuser@demo.fleetscope"
+SITE = "Hamburg DC"
+BEFORE = [r"^(?P<workflow>[A-Z]+)_"]  # PICK_A-001 -> PICK
+AFTER = [r"^(?P<workflow>[A-Z]+_[A-Z])-"]  # PICK_A-001 -> PICK_A
+ORDERS_FINISHED = MEASURE_NAMES.index("orders_finished")
+
+
+def _order(serial: str, order_id: str, first_header: int, minute: int) -> list[bytes]:
+    """One finished order: driving through two nodes, then idle with both traversed."""
+    start = T0 + timedelta(minutes=minute)
+    maker = DEMO_MANUFACTURER
+    messages = [
+        state(
+            serial,
+            first_header,
+            start,
+            order_id=order_id,
+            nodes=(1, 2),
+            driving=True,
+            manufacturer=maker,
+        ),
+        state(
+            serial,
+            first_header + 1,
+            start + timedelta(seconds=20),
+            order_id=order_id,
+            last_node=2,
+            manufacturer=maker,
+        ),
+    ]
+    return [line(serial, "state", payload, manufacturer=maker) for payload in messages]
+
+
+class Fleet:
+    """The site's token, its vehicles and what the fact store says of their orders."""
+
+    def __init__(self, app: FastAPI, client: TestClient, factory: SessionFactory, site: int):
+        self.app, self.client, self.factory, self.site = app, client, factory, site
+        created = client.post(f"/v2/Admin/Sites/{site}/Tokens", json={"name": "fleet"})
+        self.token = created.json()["data"]["token"]
+
+    @property
+    def ingestion(self) -> IngestionHandle:
+        handle: IngestionHandle = self.app.state.ingestion
+        return handle
+
+    @property
+    def store(self) -> FactStore:
+        return self.ingestion.store
+
+    def send(self, lines: list[bytes]) -> None:
+        response = self.client.post(
+            "/v2/Ingest/vda5050",
+            content=b"\n".join(lines),
+            headers={"Authorization": f"Bearer {self.token}"},
+        )
+        assert response.status_code == 200, response.text
+        assert response.json()["data"]["rejected"] == [], response.text
+
+    def set_rules(self, rules: list[str]) -> None:
+        with self.factory() as session:
+            site = session.get(Site, self.site)
+            assert site is not None
+            site.workflow_rules = rules
+            session.commit()
+
+    def vehicle_ids(self) -> dict[str, int]:
+        with self.factory() as session:
+            vehicles = session.scalars(select(Vehicle).where(Vehicle.site_id == self.site))
+            return {vehicle.serial_number: vehicle.id for vehicle in vehicles}
+
+    def orders(self) -> dict[str, str]:
+        cursor = self.store.cursor()
+        try:
+            rows = cursor.execute("SELECT order_id, workflow FROM orders").fetchall()
+        finally:
+            cursor.close()
+        return {str(order): str(workflow) for order, workflow in rows}
+
+    def frames(self) -> int:
+        """The raw log's frames: 10 messages and the clock's ticks so far."""
+        cursor = self.store.cursor()
+        try:
+            row = cursor.execute("SELECT sum(frame_count)::BIGINT FROM raw_chunks").fetchone()
+        finally:
+            cursor.close()
+        assert row is not None and self.store.table_counts()["raw_keys"] == 10
+        return int(row[0])
+
+    def finished_in_rollups(self) -> tuple[dict[int, int], dict[int, int], float]:
+        """Finished orders per vehicle in the daily and the hourly rollups, and the site's."""
+        cursor = self.store.cursor()
+        try:
+            daily = cursor.execute(
+                "SELECT vehicle_id, sum(orders_finished)::BIGINT FROM rollup_daily GROUP BY ALL"
+            ).fetchall()
+            hourly = cursor.execute(
+                "SELECT vehicle_id, sum(orders_finished)::BIGINT FROM rollup_hourly GROUP BY ALL"
+            ).fetchall()
+            site = cursor.execute(
+                "SELECT coalesce(sum(measures[?]), 0) FROM rollup_site_daily WHERE site_id = ?",
+                [ORDERS_FINISHED + 1, self.site],
+            ).fetchone()
+        finally:
+            cursor.close()
+        assert site is not None
+        return dict(daily), dict(hourly), float(site[0])
+
+    def queue(self, vehicle_ids: list[int]) -> int:
+        with self.factory() as session:
+            job = start_rederive(
+                session,
+                reason="workflowRules",
+                site_id=self.site,
+                vehicle_ids=vehicle_ids,
+                created_by=SUPERUSER,
+            )
+            session.commit()
+            return job.id
+
+    def job(self, job_id: int) -> dict[str, Any]:
+        response = self.client.get(f"/v2/Admin/Jobs/{job_id}")
+        assert response.status_code == 200, response.text
+        data: dict[str, Any] = response.json()["data"]
+        return data
+
+    def runner(self, on_batch: Callable[[int, int], None] | None = None) -> RederiveRunner:
+        return RederiveRunner(
+            store=self.store,
+            worker=self.ingestion.worker,
+            pipeline=self.ingestion.pipeline,
+            session_factory=self.factory,
+            offline_after_s=65.0,
+            stage_facts=1,  # a staged batch (and a progress note) per fact: many steps
+            on_batch=on_batch,
+        )
+
+
+@pytest.fixture
+def fleet(
+    app: FastAPI, client: TestClient, seeded: DemoData, login: Any, session_factory: SessionFactory
+) -> Iterator[Fleet]:
+    """HAM-01 ran PICK_A-001 and PICK_B-002, HAM-02 DROP_A-003 (rules: BEFORE); the
+    server's own runner is stopped, so each test drives one of its own."""
+    login(client, SUPERUSER)
+    fleet = Fleet(app, client, session_factory, seeded.site_ids[SITE])
+    fleet.ingestion.rederive.stop()  # type: ignore[union-attr]
+    fleet.set_rules(BEFORE)
+    fleet.send(_order("HAM-01", "PICK_A-001", 1, minute=0))
+    fleet.send(_order("HAM-02", "DROP_A-003", 1, minute=0))
+    fleet.send(_order("HAM-01", "PICK_B-002", 3, minute=2))
+    assert fleet.orders() == {"PICK_A-001": "PICK", "PICK_B-002": "PICK", "DROP_A-003": "DROP"}
+    yield fleet
+
+
+def test_a_rule_change_rederives_while_old_facts_stay_readable_and_ingestion_goes_on(
+    fleet: Fleet,
+) -> None:
+    vehicles = fleet.vehicle_ids()
+    fleet.set_rules(AFTER)
+    job_id = fleet.queue([vehicles["HAM-01"], vehicles["HAM-02"]])
+    queued = fleet.job(job_id)
+    assert (queued["state"], queued["percent"], queued["framesDone"]) == ("queued", 0.0, 0)
+    seen: list[tuple[dict[str, str], dict[str, Any]]] = []
+
+    def during(job: int, done: int) -> None:
+        if seen:
+            return
+        # Mid-job: the old facts are read, the job's progress shows, and ingestion goes on
+        # for a vehicle of the job (a new order) and for one outside it.
+        seen.append((fleet.orders(), fleet.job(job)))
+        fleet.send(_order("HAM-01", "PICK_C-005", 5, minute=4))
+        fleet.send(_order("HAM-03", "DROP_B-004", 1, minute=4))
+
+    assert fleet.runner(during).run_pending() == [job_id]
+    old, progress = seen[0]
+    assert old == {"PICK_A-001": "PICK", "PICK_B-002": "PICK", "DROP_A-003": "DROP"}
+    assert progress["state"] == "running" and progress["framesDone"] > 0
+    # The raw log's frames when it started: three requests' 6 messages, and the clock's
+    # ticks that turned the vehicles offline by then (their messages are from January).
+    assert progress["framesDone"] < progress["framesTotal"] >= 6
+    assert 0 < progress["percent"] < 100
+
+    assert fleet.orders() == {
+        "PICK_A-001": "PICK_A",
+        "PICK_B-002": "PICK_B",
+        "DROP_A-003": "DROP_A",
+        "PICK_C-005": "PICK_C",  # ingested during the job, derived again at its end
+        "DROP_B-004": "DROP_B",  # another vehicle, ingested with the site's rules now
+    }
+    done = fleet.job(job_id)
+    assert (done["state"], done["percent"], done["secondsLeft"]) == ("done", 100.0, 0)
+    assert done["framesDone"] == done["framesTotal"] == fleet.frames() and done["finishedAt"]
+    # Each order counted once in every rollup (the old rows are gone, not added to).
+    daily, hourly, site = fleet.finished_in_rollups()
+    expected = {vehicles["HAM-01"]: 3, vehicles["HAM-02"]: 1, fleet.vehicle_ids()["HAM-03"]: 1}
+    assert daily == hourly == expected and site == 5.0
+    # The pipeline derives the job's vehicles with the new rules from now on.
+    fleet.send(_order("HAM-02", "DROP_C-006", 3, minute=6))
+    assert fleet.orders()["DROP_C-006"] == "DROP_C"
+
+
+def test_an_interrupted_job_resumes_from_the_start_at_the_next_run(fleet: Fleet) -> None:
+    vehicles = fleet.vehicle_ids()
+    fleet.set_rules(AFTER)
+    job_id = fleet.queue([vehicles["HAM-01"]])
+    first = fleet.runner()
+    first._on_batch = lambda job, done: first.stop()
+    assert first.run_pending() == [job_id]
+    stopped = fleet.job(job_id)
+    assert stopped["state"] == "running" and 0 < stopped["framesDone"] < stopped["framesTotal"]
+    assert fleet.orders()["PICK_A-001"] == "PICK"  # nothing swapped in
+    assert fleet.runner().run_pending() == [job_id]
+    assert fleet.job(job_id)["state"] == "done"
+    assert fleet.orders() == {"PICK_A-001": "PICK_A", "PICK_B-002": "PICK_B", "DROP_A-003": "DROP"}
+
+
+def test_the_servers_runner_follows_a_rule_change_made_in_the_administration(
+    app: FastAPI, client: TestClient, seeded: DemoData, login: Any, session_factory: SessionFactory
+) -> None:
+    login(client, SUPERUSER)
+    fleet = Fleet(app, client, session_factory, seeded.site_ids[SITE])
+    fleet.set_rules(BEFORE)
+    fleet.send(_order("HAM-01", "PICK_A-001", 1, minute=0))
+    patched = client.patch(f"/v2/Admin/Sites/{fleet.site}", json={"workflowRules": AFTER})
+    assert patched.status_code == 200, patched.text
+    job = patched.json()["data"]["job"]
+    assert job["reason"] == "workflowRules" and fleet.vehicle_ids()["HAM-01"] in job["vehicleIds"]
+    ingestion = fleet.ingestion
+    assert ingestion.rederive is not None
+    ingestion.rederive.wake()
+    deadline = time.monotonic() + 60
+    while fleet.job(job["id"])["state"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert fleet.job(job["id"])["state"] == "done"
+    assert fleet.orders() == {"PICK_A-001": "PICK_A"}
+    listed = client.get("/v2/Admin/Jobs", params={"pageSize": 1}).json()["data"]
+    assert (listed["total"], listed["items"][0]["id"]) == (1, job["id"])
+
+
+def test_jobs_are_for_the_superuser_only(
+    client: TestClient, seeded: DemoData, login: Any, make_client: Any
+) -> None:
+    anonymous = make_client()
+    assert anonymous.get("/v2/Admin/Jobs").status_code == 401
+    for email in ("customer", "partner", "support", "service"):
+        other = make_client()
+        login(other, f"{email}@demo.fleetscope")
+        assert other.get("/v2/Admin/Jobs").status_code == 404
+        assert other.get("/v2/Admin/Jobs/1").status_code == 404
+    login(client, SUPERUSER)
+    assert client.get("/v2/Admin/Jobs").json()["data"]["items"] == []
+    missing = client.get("/v2/Admin/Jobs/7")
+    assert (missing.status_code, missing.json()["msg"]) == (404, "job 7 not found")
+    assert client.get("/v2/Admin/Jobs", params={"pageSize": 0}).status_code == 422
+
+
+def test_an_unknown_reason_is_refused(session_factory: SessionFactory) -> None:
+    from fleetscope.appstore.errors import InvalidInputError
+
+    with session_factory() as session, pytest.raises(InvalidInputError) as refused:
+        start_rederive(session, reason="shifts", site_id=None, vehicle_ids=[1], created_by="x")
+    assert str(refused.value).startswith("reason: 'shifts' is not one of workflowRules")
+    with session_factory() as session:
+        assert session.scalars(select(RederiveJob)).all() == []
