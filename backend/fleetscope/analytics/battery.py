@@ -25,7 +25,6 @@ from typing_extensions import TypedDict
 
 from fleetscope.analytics.battery_scan import scan
 from fleetscope.analytics.battery_series import (
-    BatterySeries,
     ChargeSeries,
     HealthSeries,
     battery_series,
@@ -45,7 +44,6 @@ from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.periods import Window
 from fleetscope.analytics.plan import Collected, period_out, period_spans, read_buckets
-from fleetscope.analytics.snapshot import read_beside
 from fleetscope.appstore.schemas import CamelModel, camel_case
 from fleetscope.facts.battery_hours import LOW_CHARGE
 
@@ -184,28 +182,19 @@ def battery(
         else Window(now, now),
         slots=series_buckets(len(scope.vehicles)),
     )
-    # The scan of the samples and the lines are about half of the work: beside the other
-    # reads (the hourly battery rows change only with the samples).
-
-    def samples_and_lines(
-        reader: duckdb.DuckDBPyConnection,
-    ) -> tuple[dict[tuple[int, int], SampleFigures], BatterySeries]:
-        figures, lines = scan(reader, selection, grid=grid, offline_after=offline_after)
-        return figures, battery_series(scope, figures, lines, grid=grid)
-
-    with read_beside(cursor, samples_and_lines, appended="battery_samples") as scanned:
-        sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)
-        collected = read_buckets(
-            cursor,
-            scope,
-            period_spans(scope, current=CURRENT, previous=PREVIOUS),
-            by_vehicle=True,
-            with_cycles=False,
-            now=now,
-            offline_after=offline_after,
-            only=CHARGE_MEASURES,
-        )
-        samples, series = scanned()
+    samples, lines = scan(cursor, selection, grid=grid, offline_after=offline_after)
+    series = battery_series(scope, samples, lines, grid=grid)
+    sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)
+    collected = read_buckets(
+        cursor,
+        scope,
+        period_spans(scope, current=CURRENT, previous=PREVIOUS),
+        by_vehicle=True,
+        with_cycles=False,
+        now=now,
+        offline_after=offline_after,
+        only=CHARGE_MEASURES,
+    )
     charge_kpis = _charge_kpis(collected, scope.vehicle_ids)
     capacity_list = [capacities.get(v) for v in scope.vehicle_ids]
 

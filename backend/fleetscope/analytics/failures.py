@@ -27,7 +27,6 @@ from fleetscope.analytics.measure_table import COLUMN, HIST_COLUMNS, STATE_MEASU
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out, period_spans, read_buckets
-from fleetscope.analytics.snapshot import read_beside
 from fleetscope.analytics.sql_time import seconds_between
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.schemas import CamelModel
@@ -210,31 +209,24 @@ def failures(
     )
     # Grouped small (vehicle x type x level); the filters apply to the Pareto only, so
     # MTBF, MTTR and the per-1,000 rates always describe every episode.
-    sql = (
+    rows = cursor.execute(
         "SELECT vehicle_id, bucket, error_type, level, count(*), "  # noqa: S608 - constants only
         f"coalesce(sum(duration_s) FILTER (WHERE level IN {STOP_LEVELS}), 0) "
-        f"FROM ({rows_sql}) GROUP BY ALL"
+        f"FROM ({rows_sql}) GROUP BY ALL",
+        parameters,
+    ).fetchall()
+    # Combined, only the fleet's sums are needed: read as one (a site's rollups, if they
+    # hold exactly the vehicles).
+    collected = read_buckets(
+        cursor,
+        scope,
+        period_spans(scope, current=CURRENT, previous=PREVIOUS),
+        by_vehicle=not scope.combined,
+        with_cycles=False,
+        now=now,
+        offline_after=offline_after,
+        only=_ROLLUP_MEASURES,
     )
-
-    def episodes(reader: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
-        return reader.execute(sql, parameters).fetchall()
-
-    spans = period_spans(scope, current=CURRENT, previous=PREVIOUS)
-    # The episodes beside the rollups: about half of the work each.
-    with read_beside(cursor, episodes, appended="error_episodes") as grouped:
-        # Combined, only the fleet's sums are needed: read as one (a site's rollups, if
-        # they hold exactly the vehicles).
-        collected = read_buckets(
-            cursor,
-            scope,
-            spans,
-            by_vehicle=not scope.combined,
-            with_cycles=False,
-            now=now,
-            offline_after=offline_after,
-            only=_ROLLUP_MEASURES,
-        )
-        rows = grouped()
     types: dict[str, dict[str, Any]] = {}
     levels: dict[tuple[int, int], dict[str, int]] = {}
     for vehicle_id, bucket, error_type, level, count, downtime in rows:

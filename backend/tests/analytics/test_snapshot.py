@@ -16,7 +16,7 @@ import fleetscope.analytics.collect as collect_module
 from fleetscope.analytics.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.measures import Measures
 from fleetscope.analytics.periods import DaySpan, Window, period_windows
-from fleetscope.analytics.snapshot import count_rows, read_beside, read_snapshot
+from fleetscope.analytics.snapshot import read_snapshot
 from fleetscope.facts.model import LiveStatus, StateInterval, VehicleState
 from fleetscope.facts.store import FactStore, StoreBatch
 
@@ -97,79 +97,16 @@ def test_a_tick_committed_between_the_reads_of_one_answer_is_not_seen(
     assert before.states["offline"] == pytest.approx((NOW - OFFLINE_AT).total_seconds())
 
 
-def test_a_read_beside_holds_for_the_answers_snapshot() -> None:
-    """``read_beside`` reads on a second reader; rows appended between that reader's
-    snapshot and the answer's are read again in the answer's."""
-    with FactStore(":memory:") as fact_store:
-        cursor = fact_store.cursor()
-        cursor.execute("CREATE TABLE appended (n INTEGER)")
-        cursor.execute("INSERT INTO appended VALUES (1), (2)")
-
-        def total(reader: duckdb.DuckDBPyConnection) -> int:
-            return int(reader.execute("SELECT sum(n) FROM appended").fetchall()[0][0])
-
-        with read_snapshot(cursor), read_beside(cursor, total, appended="appended") as beside:
-            assert beside() == 3
-        with read_snapshot(cursor):
-            assert total(cursor) == 3  # the answer's snapshot begins
-            writer = cursor.cursor()
-            writer.execute("INSERT INTO appended VALUES (4)")
-            writer.close()
-            with read_beside(cursor, total, appended="appended") as beside:
-                assert beside() == 3  # the second reader saw 7: read again
-        with read_snapshot(cursor), read_beside(cursor, total, appended="appended") as beside:
-            assert beside() == 7
-        cursor.close()
-
-
-def test_a_read_beside_that_fails_raises_in_the_answer() -> None:
-    with FactStore(":memory:") as fact_store:
-        cursor = fact_store.cursor()
-        cursor.execute("CREATE TABLE appended (n INTEGER)")
-
-        def broken(reader: duckdb.DuckDBPyConnection) -> int:
-            reader.execute("SELECT no_such_column FROM appended")
-            return 0
-
-        with (
-            read_snapshot(cursor),
-            read_beside(cursor, broken, appended="appended") as beside,
-            pytest.raises(duckdb.BinderException),
-        ):
-            beside()
-        # The answer's cursor reads on.
-        assert cursor.execute("SELECT count(*) FROM appended").fetchall() == [(0,)]
-        cursor.close()
-
-
-def test_a_snapshot_counts_a_table_once_and_the_next_one_afresh() -> None:
-    with FactStore(":memory:") as fact_store:
-        cursor = fact_store.cursor()
-        cursor.execute("CREATE TABLE appended (n INTEGER)")
-        cursor.execute("INSERT INTO appended VALUES (1)")
-        with read_snapshot(cursor):
-            assert count_rows(cursor, "appended") == 1
-            writer = cursor.cursor()
-            writer.execute("INSERT INTO appended VALUES (2)")
-            writer.close()
-            assert count_rows(cursor, "appended") == 1  # the snapshot's count, kept
-            assert count_rows(cursor, "appended", "n > ?", 0) == 1  # filtered: not kept
-        with read_snapshot(cursor):
-            assert count_rows(cursor, "appended") == 2
-        assert count_rows(cursor, "appended") == 2  # outside a snapshot: always asked
-        cursor.close()
-
-
 def test_a_closing_snapshot_ends_with_its_cursor() -> None:
     """The API's snapshots end by closing their cursor (no ``ROLLBACK`` statement)."""
     with FactStore(":memory:") as fact_store:
         cursor = fact_store.cursor()
         with read_snapshot(cursor, closing=True):
-            assert count_rows(cursor, "battery_samples") == 0
+            assert cursor.execute("SELECT count(*) FROM battery_samples").fetchall() == [(0,)]
         with pytest.raises(duckdb.ConnectionException):
             cursor.execute("SELECT 1")
         cursor.close()  # closing again is harmless (``reading`` does)
         reader = fact_store.cursor()
         with read_snapshot(reader):  # the store reads on
-            assert count_rows(reader, "battery_samples") == 0
+            assert reader.execute("SELECT count(*) FROM battery_samples").fetchall() == [(0,)]
         reader.close()
