@@ -1,0 +1,134 @@
+"""Vehicles through /v2/Admin: the list, display name, battery capacity, and the move to
+another site of the same organization (a re-derivation of the vehicle), with audit entries."""
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fleetscope.appstore.db import SessionFactory
+from fleetscope.appstore.models import Vehicle
+from fleetscope.demo.seed import DemoData
+from tests.admin.admin_kit import SUPERUSER, audit_entries, data, last_audit, refused
+
+pytestmark = pytest.mark.sqlite_only
+VEHICLES = "/v2/Admin/Vehicles"
+
+
+def test_list_by_site_and_organization(
+    client: TestClient, seeded: DemoData, login: Callable[..., Any]
+) -> None:
+    login(client, SUPERUSER)
+    everything = data(client.get(VEHICLES))
+    assert len(everything) == 12  # 8 in Hamburg, 4 in Munich
+    munich = data(client.get(VEHICLES, params={"siteId": seeded.site_ids["Munich Hub"]}))
+    assert sorted(v["serialNumber"] for v in munich) == ["MUC-01", "MUC-02", "MUC-03", "MUC-04"]
+    first = next(v for v in munich if v["serialNumber"] == "MUC-01")
+    assert first["id"] == seeded.vehicle_ids["MUC-01"]
+    assert (first["siteName"], first["organizationId"]) == (
+        "Munich Hub",
+        seeded.organization_ids["Alpenfracht AG"],
+    )
+    by_org = data(
+        client.get(
+            VEHICLES, params={"organizationId": seeded.organization_ids["Nordlicht Logistik"]}
+        )
+    )
+    assert {v["siteName"] for v in by_org} == {"Hamburg DC"} and len(by_org) == 8
+    assert "organizationId" in refused(client.get(VEHICLES, params={"organizationId": 0}), 422)
+
+
+def test_name_and_battery_capacity(
+    client: TestClient,
+    seeded: DemoData,
+    login: Callable[..., Any],
+    session_factory: SessionFactory,
+) -> None:
+    login(client, SUPERUSER)
+    vehicle = seeded.vehicle_ids["MUC-02"]
+    path = f"{VEHICLES}/{vehicle}"
+    changed = data(client.patch(path, json={"name": " Tugger 2 ", "batteryCapacityWh": 3600}))
+    assert changed["job"] is None
+    assert (changed["vehicle"]["name"], changed["vehicle"]["batteryCapacityWh"]) == (
+        "Tugger 2",
+        3600.0,
+    )
+    entry = last_audit(session_factory)
+    assert (entry.action, entry.entity_type, entry.entity_id) == (
+        "vehicle.update",
+        "vehicle",
+        str(vehicle),
+    )
+    assert entry.after == {"id": vehicle, "name": "Tugger 2", "batteryCapacityWh": 3600.0}
+    assert entry.before is not None and entry.before["name"] != "Tugger 2"
+    # null removes the capacity; a missing field leaves it.
+    assert data(client.patch(path, json={"name": "Tugger 2b"}))["vehicle"]["batteryCapacityWh"]
+    assert (
+        data(client.patch(path, json={"batteryCapacityWh": None}))["vehicle"]["batteryCapacityWh"]
+        is None
+    )
+    count = len(audit_entries(session_factory))
+    for body, field in (
+        ({"batteryCapacityWh": 0}, "batteryCapacityWh"),
+        ({"batteryCapacityWh": -5}, "batteryCapacityWh"),
+        ({"name": ""}, "name"),
+        ({"serialNumber": "X"}, "serialNumber"),
+    ):
+        assert field in refused(client.patch(path, json=body), 422)
+    assert refused(client.patch(path, json={"name": "  "}), 422) == "name: must not be empty"
+    assert refused(client.patch(f"{VEHICLES}/99999", json={"name": "x"}), 404) == (
+        "vehicle 99999 not found"
+    )
+    assert len(audit_entries(session_factory)) == count
+
+
+def test_move_to_another_site_of_the_organization_queues_its_rederivation(
+    client: TestClient,
+    seeded: DemoData,
+    login: Callable[..., Any],
+    session_factory: SessionFactory,
+) -> None:
+    login(client, SUPERUSER)
+    alpen = seeded.organization_ids["Alpenfracht AG"]
+    linz = data(
+        client.post("/v2/Admin/Sites", json={"organizationId": alpen, "name": "Linz"}), 201
+    )["id"]
+    vehicle = seeded.vehicle_ids["MUC-03"]
+    path = f"{VEHICLES}/{vehicle}"
+    # A site of another organization, and one that does not exist: the same 422.
+    for site in (seeded.site_ids["Hamburg DC"], 99999):
+        assert refused(client.patch(path, json={"siteId": site}), 422) == (
+            f"siteId: site {site} is not a site of the vehicle's organization"
+        )
+    moved = data(client.patch(path, json={"siteId": linz}))
+    assert (moved["vehicle"]["siteId"], moved["vehicle"]["siteName"]) == (linz, "Linz")
+    job = moved["job"]
+    assert (job["state"], job["reason"], job["siteId"], job["vehicleIds"]) == (
+        "queued",
+        "vehicleSite",
+        linz,
+        [vehicle],
+    )
+    entry = last_audit(session_factory)
+    assert (entry.before, entry.after) == (
+        {"id": vehicle, "siteId": seeded.site_ids["Munich Hub"]},
+        {"id": vehicle, "siteId": linz},
+    )
+    sites = {s["name"]: s["vehicleCount"] for s in data(client.get("/v2/Admin/Sites"))}
+    assert (sites["Linz"], sites["Munich Hub"]) == (1, 3)
+    # Back to Munich, where another vehicle of the same identity appeared meanwhile: a 409.
+    with session_factory() as session:
+        session.add(
+            Vehicle(
+                site_id=seeded.site_ids["Munich Hub"],
+                manufacturer=moved["vehicle"]["manufacturer"],
+                serial_number="MUC-03",
+                name="newcomer",
+            )
+        )
+        session.commit()
+    back = client.patch(path, json={"siteId": seeded.site_ids["Munich Hub"]})
+    assert refused(back, 409) == (
+        f"siteId: site 'Munich Hub' already has a vehicle {moved['vehicle']['manufacturer']}/MUC-03"
+    )
