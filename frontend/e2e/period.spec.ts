@@ -5,7 +5,8 @@ import { E2E_USERS } from './support/users';
 
 /**
  * Issue 23: the period selector of product.md section 4 in Chromium against the real
- * server. A link carries period, vehicles, shift and combined; a relative range saved today
+ * server. A link carries period, vehicles, shift and combined (the last 24 hours: a rolling
+ * period the API gets as hours); a relative range saved today
  * is still relative tomorrow (the browser's clock moved with `page.clock`); refresh clears
  * the request cache and asks the server again; display mode refreshes by itself.
  * The saved selectors of this file's user belong to it alone.
@@ -95,6 +96,26 @@ test('a link with period, vehicles, shift and combined opens that view, saved se
   expect(analyticsCall(await history, 'ProductivityHistory')?.get('vehicles')).toBe(
     String(vehicle.id),
   );
+});
+
+test('a link with the last 24 hours opens that rolling period, saved settings untouched', async ({
+  app,
+  page,
+}) => {
+  await app.login(user, { language: 'en' });
+  await app.patchSettings(ownView());
+  const before = await app.settings();
+  const call = page.waitForRequest(
+    (request) => analyticsCall(request, 'Productivity')?.get('hours') === '24',
+  );
+  await app.open('/productivity/analysis?range=last24Hours&vehicles=all&shift=all&combined=false');
+  // The rolling period itself, not yesterday and today as days.
+  const params = analyticsCall(await call, 'Productivity');
+  expect(params?.has('from') || params?.has('to')).toBe(false);
+  await expect(page.getByTestId('date-relative')).toHaveAttribute('data-range', 'last24Hours');
+  await expect(page.getByTestId('date-picker')).toHaveAttribute('data-from', berlinDay(-1));
+  await expect(page.getByTestId('date-picker')).toHaveAttribute('data-to', berlinDay(0));
+  expect(await app.settings()).toEqual(before);
 });
 
 test('a relative range saved today is still relative tomorrow', async ({ app, page }) => {
