@@ -6,6 +6,7 @@ runner follows a rule change made through the Administration API."""
 import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +19,11 @@ from fleetscope.appstore.models import RederiveJob, Site, Vehicle
 from fleetscope.demo.seed import DEMO_MANUFACTURER, DemoData
 from fleetscope.facts.rollup import MEASURE_NAMES
 from fleetscope.facts.store import FactStore
+from fleetscope.ingest.batch import rebuild
 from fleetscope.ingest.rederive import RederiveRunner, start_rederive
-from fleetscope.ingest.service import IngestionHandle
+from fleetscope.ingest.service import IngestionHandle, build_pipeline
+from fleetscope.settings import Settings
+from tests.ingest.facts_dump import dump
 from tests.ingest.vda import T0, line, state
 
 pytestmark = pytest.mark.sqlite_only
@@ -132,11 +136,35 @@ class Fleet:
         assert site is not None
         return dict(daily), dict(hourly), float(site[0])
 
-    def queue(self, vehicle_ids: list[int]) -> int:
+    def same_as_a_rebuild(self, settings: Settings, path: Path) -> None:
+        """Every fact, rollup, snapshot and live status equals what ``rebuild`` derives
+        from the same raw log with the sites' configuration now: the raw log is copied and
+        the facts read in the ingest thread, so no batch or clock tick comes in between."""
+        store = self.store
+
+        def copy_and_dump() -> dict[str, Any]:
+            cursor = store.cursor()
+            try:
+                chunks = cursor.execute("SELECT * FROM raw_chunks").fetchall()
+                keys = cursor.execute("SELECT * FROM raw_keys").fetchall()
+            finally:
+                cursor.close()
+            with FactStore(path) as copy, copy.exclusive() as connection:
+                for table, rows in (("raw_chunks", chunks), ("raw_keys", keys)):
+                    with connection.appender(table) as appender:
+                        appender.append_rows(rows)
+            return dump(store)
+
+        derived = self.ingestion.worker.call(copy_and_dump).result(timeout=60)
+        with FactStore(path) as copy:
+            rebuild(build_pipeline(settings, session_factory=self.factory, store=copy))
+            assert dump(copy) == derived
+
+    def queue(self, vehicle_ids: list[int], reason: str = "workflowRules") -> int:
         with self.factory() as session:
             job = start_rederive(
                 session,
-                reason="workflowRules",
+                reason=reason,
                 site_id=self.site,
                 vehicle_ids=vehicle_ids,
                 created_by=SUPERUSER,
@@ -180,7 +208,7 @@ def fleet(
 
 
 def test_a_rule_change_rederives_while_old_facts_stay_readable_and_ingestion_goes_on(
-    fleet: Fleet,
+    fleet: Fleet, settings: Settings, tmp_path: Path
 ) -> None:
     vehicles = fleet.vehicle_ids()
     fleet.set_rules(AFTER)
@@ -216,7 +244,9 @@ def test_a_rule_change_rederives_while_old_facts_stay_readable_and_ingestion_goe
     }
     done = fleet.job(job_id)
     assert (done["state"], done["percent"], done["secondsLeft"]) == ("done", 100.0, 0)
-    assert done["framesDone"] == done["framesTotal"] == fleet.frames() and done["finishedAt"]
+    # Every frame up to its end was read: the 10 messages and the ticks stored by then.
+    assert 10 <= done["framesDone"] == done["framesTotal"] <= fleet.frames()
+    assert done["finishedAt"]
     # Each order counted once in every rollup (the old rows are gone, not added to).
     daily, hourly, site = fleet.finished_in_rollups()
     expected = {vehicles["HAM-01"]: 3, vehicles["HAM-02"]: 1, fleet.vehicle_ids()["HAM-03"]: 1}
@@ -224,6 +254,55 @@ def test_a_rule_change_rederives_while_old_facts_stay_readable_and_ingestion_goe
     # The pipeline derives the job's vehicles with the new rules from now on.
     fleet.send(_order("HAM-02", "DROP_C-006", 3, minute=6))
     assert fleet.orders()["DROP_C-006"] == "DROP_C"
+    fleet.same_as_a_rebuild(settings, tmp_path / "rebuilt.duckdb")
+
+
+def test_a_moved_vehicle_is_rederived_at_its_new_site(
+    fleet: Fleet, settings: Settings, tmp_path: Path
+) -> None:
+    created = fleet.client.post(
+        "/v2/Admin/Sites",
+        json={
+            "organizationId": _organization_of(fleet),
+            "name": "Bremen Port",
+            "timeZone": "America/New_York",
+        },
+    )
+    assert created.status_code == 201, created.text
+    bremen = created.json()["data"]["id"]
+    ham02 = fleet.vehicle_ids()["HAM-02"]
+    moved = fleet.client.patch(f"/v2/Admin/Vehicles/{ham02}", json={"siteId": bremen})
+    assert moved.status_code == 200, moved.text
+    job = moved.json()["data"]["job"]
+    assert (job["reason"], job["vehicleIds"]) == ("vehicleSite", [ham02])
+    assert fleet.runner().run_pending() == [job["id"]]
+
+    cursor = fleet.store.cursor()
+    try:
+        zones = cursor.execute(
+            "SELECT vehicle_id, site_id, time_zone FROM vehicle_zones"
+        ).fetchall()
+        members = cursor.execute("SELECT site_id, vehicle_id FROM site_rollup_members").fetchall()
+        site_orders = cursor.execute(
+            "SELECT site_id, sum(measures[?])::BIGINT FROM rollup_site_daily GROUP BY ALL",
+            [ORDERS_FINISHED + 1],
+        ).fetchall()
+    finally:
+        cursor.close()
+    ham01 = fleet.vehicle_ids()["HAM-01"]
+    assert sorted(zones) == sorted(
+        [(ham01, fleet.site, "Europe/Berlin"), (ham02, bremen, "America/New_York")]
+    )
+    assert sorted(members) == sorted([(fleet.site, ham01), (bremen, ham02)])
+    assert sorted(site_orders) == sorted([(fleet.site, 2), (bremen, 1)])
+    fleet.same_as_a_rebuild(settings, tmp_path / "rebuilt.duckdb")
+
+
+def _organization_of(fleet: Fleet) -> int:
+    with fleet.factory() as session:
+        site = session.get(Site, fleet.site)
+        assert site is not None
+        return site.organization_id
 
 
 def test_an_interrupted_job_resumes_from_the_start_at_the_next_run(fleet: Fleet) -> None:
