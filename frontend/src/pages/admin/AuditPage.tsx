@@ -50,7 +50,7 @@ export function AuditDiffView({ entry }: { entry: AuditEntry }) {
             <Table.Td ff="monospace" fw={600} style={{ verticalAlign: 'top' }}>
               {line.path}
             </Table.Td>
-            <Table.Td style={{ whiteSpace: 'normal', wordBreak: 'break-word' }}>
+            <Table.Td style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
               {line.before !== null && (
                 <Text
                   component="del"

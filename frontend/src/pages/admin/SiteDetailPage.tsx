@@ -53,6 +53,8 @@ export function SiteDetailPage() {
       setErrors((current) => ({ ...current, [section]: undefined }));
       client.setQueryData(['admin', 'site', id], saved);
       if (job) {
+        // The answer carries the job: its progress shows at once, then is polled.
+        client.setQueryData(['admin', 'job', job.id], job);
         setJobId(job.id);
         notifySuccess(t('admin.jobs.started'));
       }

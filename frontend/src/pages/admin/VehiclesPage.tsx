@@ -172,6 +172,7 @@ function VehicleDialog({
     onSuccess: ({ vehicle: saved, job }) => {
       notifySuccess(t('admin.vehicles.saved', { name: saved.name }));
       if (job) {
+        client.setQueryData(['admin', 'job', job.id], job);
         notifySuccess(t('admin.jobs.started'));
       }
       void client.invalidateQueries({ queryKey: ['admin'] });

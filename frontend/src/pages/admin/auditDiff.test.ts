@@ -25,13 +25,13 @@ describe('auditDiff', () => {
     ]);
   });
 
-  it('nested shifts by index and field; rule lists as one value', () => {
+  it('nested shifts by index and field; rule lists as one value, a rule per line', () => {
     const before = {
-      workflowRules: ['^(?P<workflow>A)'],
+      workflowRules: ['^(?P<workflow>A)-\\d+$'],
       shifts: [{ id: 3, name: 'Night', start: '22:00', end: '06:00', weekdays: [0, 1] }],
     };
     const after = {
-      workflowRules: ['^(?P<workflow>A)', '^(?P<workflow>B)'],
+      workflowRules: ['^(?P<workflow>A)-\\d+$', '^(?P<workflow>B)'],
       shifts: [
         { id: 3, name: 'Night', start: '21:00', end: '05:00', weekdays: [0, 1] },
         { id: 4, name: 'Weekend', start: '08:00', end: '16:00', weekdays: [5, 6] },
@@ -40,8 +40,8 @@ describe('auditDiff', () => {
     expect(changedLines(auditDiff(before, after))).toEqual([
       {
         path: 'workflowRules',
-        before: '["^(?P<workflow>A)"]',
-        after: '["^(?P<workflow>A)","^(?P<workflow>B)"]',
+        before: '^(?P<workflow>A)-\\d+$',
+        after: '^(?P<workflow>A)-\\d+$\n^(?P<workflow>B)',
         kind: 'changed',
       },
       { path: 'shifts[0].start', before: '22:00', after: '21:00', kind: 'changed' },
@@ -71,5 +71,8 @@ describe('flatten and formatValue', () => {
     expect(formatValue('text')).toBe('text');
     expect(formatValue(false)).toBe('false');
     expect(formatValue(null)).toBe('null');
+    expect(formatValue(['a', 'b'])).toBe('a\nb');
+    expect(formatValue([1, 2])).toBe('[1,2]');
+    expect(formatValue([])).toBe('[]');
   });
 });

@@ -19,10 +19,16 @@ function isPlainObject(value: Json): value is Record<string, Json> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** A leaf value as text: strings as they are, everything else as JSON. */
+/**
+ * A leaf value as text: strings as they are, a list of texts one per line (workflow rules
+ * read as typed, without JSON's escaping), everything else as JSON.
+ */
 export function formatValue(value: Json): string {
   if (typeof value === 'string') {
     return value;
+  }
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) {
+    return value.join('\n');
   }
   if (value === undefined) {
     return '';
