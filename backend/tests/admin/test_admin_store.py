@@ -1,0 +1,152 @@
+"""The Administration API's app-store side on SQLite and on PostgreSQL: migration 0005
+(audit log, re-derivation jobs, last login, last token use) up and down with existing rows,
+and one round of changes whose audit entries (JSON before/after) and filters read back the
+same on both."""
+
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from alembic import command
+from alembic.config import Config
+from fastapi.testclient import TestClient
+from psycopg import sql
+from sqlalchemy import Engine, inspect, text
+
+from fleetscope.appstore.db import MIGRATIONS_DIR, create_db_engine
+from fleetscope.demo.seed import DemoData
+from tests.admin.admin_kit import SUPERUSER, data, refused
+from tests.conftest import PostgresServer
+
+
+@pytest.fixture
+def empty_engine(
+    db_backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Engine]:
+    """An engine on a new, empty database of the backend (not the session's migrated one)."""
+    if db_backend == "sqlite":
+        engine = create_db_engine(url=f"sqlite:///{tmp_path}/fresh.sqlite")
+        yield engine
+        engine.dispose()
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = f"fleetscope_admin_{uuid.uuid4().hex[:8]}"
+    admin_url = server.url("postgres", driver="postgresql")
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    engine = create_db_engine(url=server.url(name))
+    yield engine
+    engine.dispose()
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(name)))
+
+
+def _migrate(engine: Engine, revision: str, *, down: bool = False) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)
+
+
+def _columns(engine: Engine, table: str) -> set[str]:
+    return {column["name"] for column in inspect(engine).get_columns(table)}
+
+
+def test_migration_0005_up_and_down_keeps_users_and_tokens(empty_engine: Engine) -> None:
+    _migrate(empty_engine, "0004")
+    now = datetime.now(UTC)
+    with empty_engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (id, email, password_hash, role, display_name, language,"
+                " is_active, created_at) VALUES (1, 'a@b.de', 'x', 'support', 'A', 'en',"
+                " true, :now)"
+            ),
+            {"now": now},
+        )
+    _migrate(empty_engine, "0005")
+    tables = set(inspect(empty_engine).get_table_names())
+    assert {"audit_log", "rederive_jobs"} <= tables
+    assert "last_login_at" in _columns(empty_engine, "users")
+    assert "last_used_at" in _columns(empty_engine, "api_tokens")
+    with empty_engine.begin() as connection:
+        row = connection.execute(text("SELECT email, last_login_at FROM users")).one()
+        assert tuple(row) == ("a@b.de", None)
+        connection.execute(
+            text(
+                "INSERT INTO audit_log (at, actor_user_id, actor, via, action, entity_type,"
+                " entity_id, before, after) VALUES (:now, 1, 'a@b.de', 'web', 'x.y', 'user',"
+                " '1', NULL, :after)"
+            ),
+            {"now": now, "after": '{"k": [1, 2]}'},
+        )
+        # The user goes, the entry stays and still names who it was.
+        connection.execute(text("DELETE FROM users"))
+        kept = connection.execute(text("SELECT actor, actor_user_id FROM audit_log")).one()
+        assert tuple(kept) == ("a@b.de", None)
+    _migrate(empty_engine, "0004", down=True)
+    tables = set(inspect(empty_engine).get_table_names())
+    assert not {"audit_log", "rederive_jobs"} & tables
+    assert "last_login_at" not in _columns(empty_engine, "users")
+    assert "last_used_at" not in _columns(empty_engine, "api_tokens")
+    _migrate(empty_engine, "head")
+    assert "audit_log" in set(inspect(empty_engine).get_table_names())
+
+
+def test_a_round_of_changes_reads_back_the_same(
+    client: TestClient, seeded: DemoData, login: Callable[..., Any]
+) -> None:
+    login(client, SUPERUSER)
+    org = data(client.post("/v2/Admin/Organizations", json={"name": "Kranich ÄÖÜ"}), 201)["id"]
+    site = data(
+        client.post(
+            "/v2/Admin/Sites",
+            json={"organizationId": org, "name": "Nacht", "timeZone": "Asia/Tokyo"},
+        ),
+        201,
+    )["id"]
+    night = {"id": "n", "name": "Nacht", "start": "22:00", "end": "06:00", "weekdays": [6]}
+    changed = data(
+        client.patch(
+            f"/v2/Admin/Sites/{site}",
+            json={"shifts": [night], "workflowRules": ["^(?P<workflow>[^-]+)-"]},
+        )
+    )
+    assert changed["job"] is None  # no vehicle at the site yet
+    assert changed["site"]["shifts"] == [night]
+    user = data(
+        client.post(
+            "/v2/Admin/Users",
+            json={"email": "nacht@kranich.example", "role": "customer", "organizationId": org},
+        ),
+        201,
+    )["user"]
+    data(client.patch(f"/v2/Admin/Users/{user['id']}", json={"isActive": False}))
+    assert refused(client.delete(f"/v2/Admin/Organizations/{org}"), 409) == (
+        "organization 'Kranich ÄÖÜ' still has 1 sites and 1 users; move or delete them first"
+    )
+    found = data(client.get("/v2/Admin/Users", params={"search": "NACHT@"}))
+    assert [u["email"] for u in found["items"]] == ["nacht@kranich.example"]
+    assert found["items"][0]["isActive"] is False
+
+    audit = data(client.get("/v2/Admin/Audit"))["items"]
+    assert [e["action"] for e in audit] == [
+        "user.deactivate",
+        "user.create",
+        "site.update",
+        "site.create",
+        "organization.create",
+    ]
+    assert audit[2]["after"] == {
+        "id": site,
+        "shifts": [night],
+        "workflowRules": ["^(?P<workflow>[^-]+)-"],
+    }
+    assert audit[4]["after"] == {"id": org, "name": "Kranich ÄÖÜ"}
+    sites = data(client.get("/v2/Admin/Audit", params={"entityType": "site"}))
+    assert sites["total"] == 2
