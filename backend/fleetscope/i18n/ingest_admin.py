@@ -15,11 +15,6 @@ DEAD_LETTER_PAYLOAD_CUT = define(
     "Nachricht senden",
 )
 JOB_NOT_FOUND = define("job.not_found", en="job {job} not found", de="Auftrag {job} nicht gefunden")
-JOB_VEHICLES_EMPTY = define(
-    "job.no_vehicles",
-    en="vehicleIds: a re-derivation needs at least one vehicle",
-    de="vehicleIds: eine Neuberechnung braucht mindestens ein Fahrzeug",
-)
 JOB_REASON_UNKNOWN = define(
     "job.reason_unknown",
     en="reason: {reason!r} is not one of {allowed}",
