@@ -19,7 +19,6 @@ from datetime import datetime
 from typing import Any
 
 import duckdb
-import numpy as np
 from pydantic import Field
 from typing_extensions import TypedDict
 
@@ -33,7 +32,7 @@ from fleetscope.analytics.failure_layout import (
     site_layout,
 )
 from fleetscope.analytics.failures import ErrorFilter
-from fleetscope.analytics.instants import Instant, iso_instants
+from fleetscope.analytics.instants import Instant
 from fleetscope.analytics.models import PeriodOut
 from fleetscope.analytics.params import AnalyticsScope
 from fleetscope.analytics.plan import period_out
@@ -47,8 +46,9 @@ _POINTS_MARGIN = 1.5
 _FULL_READ_SHARE = 0.5
 _WIDEN = 4.0
 # A point as the map's SQL returns it: vehicle id, error type, level, description, start
-# (epoch microseconds), x, y, map id.
-PointRow = tuple[int, str, str, str, int, float, float, str]
+# (ISO 8601 in UTC, to the truncated millisecond), x, y, map id.
+PointRow = tuple[int, str, str, str, str, float, float, str]
+_ISO_MILLIS = "%Y-%m-%dT%H:%M:%S.%gZ"  # the store's session time zone is UTC
 _ERROR_COLUMNS = (
     "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, "
     "f.x, f.y, f.map_id"
@@ -105,7 +105,7 @@ def _newest(
     parts, all_parameters = [], []
     for map_id in maps:
         parts.append(
-            "(SELECT vehicle_id, error_type, level, description, epoch_us(start_at) AS start_us, "  # noqa: S608 - constants only
+            "(SELECT vehicle_id, error_type, level, description, start_at, "  # noqa: S608 - constants only
             f"x, y, map_id FROM ({sql}) WHERE x IS NOT NULL AND y IS NOT NULL AND map_id = ? "
             "ORDER BY start_at DESC, vehicle_id, error_type LIMIT ?)"
         )
@@ -113,7 +113,9 @@ def _newest(
     if not parts:
         return []
     return cursor.execute(
-        f"SELECT * FROM ({' UNION ALL '.join(parts)}) ORDER BY start_us, vehicle_id, error_type",  # noqa: S608 - constants only
+        "SELECT vehicle_id, error_type, level, description, "  # noqa: S608 - constants only
+        f"strftime(start_at, '{_ISO_MILLIS}'), x, y, map_id "
+        f"FROM ({' UNION ALL '.join(parts)}) ORDER BY start_at, vehicle_id, error_type",
         all_parameters,
     ).fetchall()
 
@@ -210,11 +212,8 @@ def failure_map(
         layouts.remember_bounds({m: spec.bounds for m, spec in found.specs.items()})
     totals = {m: count for m, (_, count) in found.extents.items()}
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-    starts = iso_instants(np.array([row[4] for row in found.rows], dtype=np.int64))
     points: dict[str, list[ErrorPoint]] = {}
-    for (vehicle_id, error_type, level, description, _, x, y, map_id), start in zip(
-        found.rows, starts, strict=True
-    ):
+    for vehicle_id, error_type, level, description, start, x, y, map_id in found.rows:
         points.setdefault(str(map_id), []).append(
             {
                 "vehicle_id": vehicle_id,

@@ -204,3 +204,21 @@ def test_an_older_snapshot_sees_its_own_episodes(
         assert sum(layer.points_total for layer in _run(older).maps) == 80
     finally:
         older.close()
+
+
+def test_point_times_are_utc_iso_text_to_the_truncated_millisecond(
+    cursor: duckdb.DuckDBPyConnection,
+) -> None:
+    _track(cursor, width=40, height=20)
+    starts = [
+        START + timedelta(hours=1, microseconds=123_999),
+        START + timedelta(days=2, hours=23, minutes=59, seconds=59, microseconds=999_999),
+        START + timedelta(days=3),
+    ]
+    _errors(cursor, starts, x0=5.0)
+    (layer,) = _run(cursor).maps
+    assert [point["start"] for point in layer.points] == [
+        "2026-03-10T01:00:00.123Z",
+        "2026-03-12T23:59:59.999Z",
+        "2026-03-13T00:00:00.000Z",
+    ]
