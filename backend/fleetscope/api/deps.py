@@ -14,7 +14,7 @@ from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.appstore.security import tokens_equal
 from fleetscope.appstore.sessions import resolve_session
 from fleetscope.appstore.tenants import can_administer, visible_vehicle_ids
-from fleetscope.i18n.messages import ADMIN_REQUIRED, CSRF_FAILED, NOT_FOUND_PATH
+from fleetscope.i18n.messages import CSRF_FAILED, NOT_FOUND_PATH
 from fleetscope.settings import Settings
 
 SESSION_COOKIE = "fleetscope_session"
@@ -107,16 +107,6 @@ async def get_current_user(authenticated: AuthenticatedDep) -> User:
 
 
 CurrentUser = Annotated[User, Depends(get_current_user)]
-
-
-async def get_admin_user(user: CurrentUser) -> User:
-    """Administration is for superusers; support and service are read-only."""
-    if not can_administer(user):
-        raise ApiError(403, ADMIN_REQUIRED())
-    return user
-
-
-AdminUser = Annotated[User, Depends(get_admin_user)]
 
 
 async def get_superuser(request: Request, user: CurrentUser) -> User:

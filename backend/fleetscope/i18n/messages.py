@@ -39,11 +39,6 @@ CSRF_FAILED = define(
     en="missing or invalid CSRF token",
     de="CSRF-Token fehlt oder ist ungültig",
 )
-ADMIN_REQUIRED = define(
-    "auth.admin_required",
-    en="administration needs the superuser role",
-    de="die Verwaltung erfordert die Rolle superuser",
-)
 
 # --- Services of this server -----------------------------------------------------------------
 
