@@ -50,7 +50,7 @@ def vehicle_status(
     """(vehicle, state, since, last message) of ``live_status`` for ``vehicle_ids``; with a
     zone, the vehicles whose days were cut in it (``vehicle_zones``); with ``within``, their
     long offline intervals overlapping it. In one statement, as every answer asks them
-    (DuckDB takes ~0.4 ms a statement, however small, and more beside another reader)."""
+    (DuckDB takes ~0.4 ms a statement, however small)."""
     lo, hi = (within.start, within.end) if within is not None else (None, None)
     rows = cursor.execute(
         f"SELECT {_LIVE}, vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "  # noqa: S608 - constants only
