@@ -1,0 +1,106 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { demoUser } from '../../test/fakeApi';
+import { jsonResponse } from '../../test/fakeServer';
+import { renderApp } from '../../test/renderApp';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const ORGANIZATIONS = [
+  {
+    id: 1,
+    name: 'Nordlicht Logistik',
+    createdAt: '2026-01-01T00:00:00Z',
+    siteCount: 2,
+    userCount: 3,
+  },
+];
+const CONFLICT = "organization 'Nordlicht Logistik' still has 2 sites and 3 users";
+
+/** The app with a small Administration API beside the fake analytics API. */
+function renderAdmin(path: string, role: 'superuser' | 'customer' = 'superuser') {
+  const rendered = renderApp(path, { user: demoUser(role) });
+  const calls: string[] = [];
+  const analytics = rendered.server.fetchMock;
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = init?.method ?? 'GET';
+    if (!url.startsWith('/v2/Admin/')) {
+      return analytics(input, init);
+    }
+    calls.push(`${method} ${url}`);
+    const ok = (data: unknown) => jsonResponse({ status: true, msg: null, data });
+    if (url === '/v2/Admin/Organizations' && method === 'GET') {
+      return ok(ORGANIZATIONS);
+    }
+    if (url === '/v2/Admin/Organizations/1' && method === 'DELETE') {
+      return jsonResponse({ status: false, msg: CONFLICT, data: null }, 409);
+    }
+    if (url.startsWith('/v2/Admin/Users?')) {
+      return ok({ items: [], total: 0, page: 1, pageSize: 500, pages: 0, sort: 'email' });
+    }
+    if (url.startsWith('/v2/Admin/Jobs?')) {
+      return ok({ items: [], total: 0, page: 1, pageSize: 20, pages: 0, sort: '-createdAt' });
+    }
+    return jsonResponse({ status: false, msg: 'not found', data: null }, 404);
+  });
+  return { ...rendered, calls };
+}
+
+async function landsOn(router: { state: { location: { pathname: string } } }, path: string) {
+  await waitFor(() => expect(router.state.location.pathname).toBe(path), { timeout: 20_000 });
+}
+
+describe('the Administration app', () => {
+  it('a customer who types an admin URL lands on the dashboard', { timeout: 60_000 }, async () => {
+    const { router, calls } = renderAdmin('/admin/users', 'customer');
+    await landsOn(router, '/dashboards/dashboard');
+    expect(calls).toEqual([]);
+  });
+
+  it('the superuser gets its own menu, help and the list; /admin opens the organizations', async () => {
+    const { router } = renderAdmin('/admin');
+    await landsOn(router, '/admin/organizations');
+    const page = await screen.findByTestId('page-admin-organizations', {}, { timeout: 20_000 });
+    expect(await within(page).findByTestId('organization-row-Nordlicht Logistik')).toBeVisible();
+    const nav = screen.getByTestId('nav-side');
+    const entries = within(nav)
+      .getAllByTestId(/^menu-entry-/)
+      .map((entry) => entry.getAttribute('data-testid'));
+    expect(entries).toEqual([
+      'menu-entry-admin-organizations',
+      'menu-entry-admin-sites',
+      'menu-entry-admin-vehicles',
+      'menu-entry-admin-users',
+      'menu-entry-admin-tokens',
+      'menu-entry-admin-deadLetters',
+      'menu-entry-admin-jobs',
+      'menu-entry-admin-audit',
+      'menu-entry-help',
+      'menu-entry-logout',
+    ]);
+    expect(screen.getByTestId('app-switcher')).toHaveAttribute('data-app', 'administration');
+    fireEvent.click(within(nav).getByTestId('menu-entry-help'));
+    const help = await screen.findByTestId('help-overlay');
+    expect(help).toHaveAttribute('data-help-topic', 'admin-organizations');
+    expect(within(help).getAllByRole('listitem')).toHaveLength(4);
+  }, 60_000);
+
+  it("a refused delete shows the server's message, not the error overlay", async () => {
+    const { calls } = renderAdmin('/admin/organizations');
+    const row = await screen.findByTestId(
+      'organization-row-Nordlicht Logistik',
+      {},
+      { timeout: 20_000 },
+    );
+    fireEvent.click(within(row).getByTestId('organization-delete'));
+    await act(async () => {
+      fireEvent.click(await screen.findByTestId('confirm-ok'));
+    });
+    expect(await screen.findByTestId('organization-delete-error')).toHaveTextContent(CONFLICT);
+    expect(calls).toContain('DELETE /v2/Admin/Organizations/1');
+    expect(screen.queryByTestId('error-overlay')).toBeNull();
+  }, 60_000);
+});
