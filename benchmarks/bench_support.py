@@ -1,5 +1,6 @@
 """Set-up shared by the benchmarks: an app store, the windows of a period, a live fleet."""
 
+import os
 import socket
 import time as clock
 import uuid
@@ -139,6 +140,12 @@ def memory_mb(pid: int) -> tuple[float, float]:
         int(fields["VmRSS"].split()[0]) / 1024,
         int(fields["VmHWM"].split()[0]) / 1024,
     )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process so far (``/proc/<pid>/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
