@@ -20,6 +20,8 @@ CONFLICT = Failing(409, "the change conflicts with the store; msg names the prob
 # Every admin route: not signed in, not a superuser, an unknown id, a bad parameter.
 READ = failure_responses(NOT_SIGNED_IN, NOT_ADMIN, NOT_FOUND, INVALID)
 CHANGE = failure_responses(NO_CSRF, CONFLICT, *JSON_BODY_FAILURES)
+# A POST that changes nothing (the workflow preview): CSRF still applies to every POST.
+PREVIEW = failure_responses(NO_CSRF, *JSON_BODY_FAILURES)
 
 
 def wake_job_runner(request: Request) -> None:

@@ -10,7 +10,7 @@ from fleetscope.api.analytics_deps import FactStoreDep, reading
 from fleetscope.api.deps import SessionDep, StoreId, SuperUser, release_connection
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import request_language
-from fleetscope.api.routes.admin.common import CHANGE, READ, wake_job_runner
+from fleetscope.api.routes.admin.common import CHANGE, PREVIEW, READ, wake_job_runner
 from fleetscope.appstore.admin_bodies import (
     MAX_STORE_ID,
     SiteCreate,
@@ -118,7 +118,11 @@ def patch_site(
     return ok(SiteUpdated(site=_admin(db, site), job=None if job is None else job_out(job)))
 
 
-@router.post("/Sites/{siteId}/WorkflowPreview", response_model=Envelope[WorkflowPreviewOut])
+@router.post(
+    "/Sites/{siteId}/WorkflowPreview",
+    response_model=Envelope[WorkflowPreviewOut],
+    responses=PREVIEW,
+)
 def workflow_preview(
     siteId: StoreId,
     body: WorkflowPreviewBody,
