@@ -13,11 +13,10 @@ from zoneinfo import ZoneInfo
 import duckdb
 import numpy as np
 
-from fleetscope.analytics.fact_arrays import in_windows
 from fleetscope.analytics.local_time import Ints, local_weekday_hour
 from fleetscope.analytics.periods import Window, split_hour_ranges
 from fleetscope.analytics.rollup_read import HOURS_OF_RANGES, range_parameters
-from fleetscope.analytics.site_rollup_read import site_rollup_usable
+from fleetscope.analytics.site_rollup_read import in_windows, site_rollup_usable
 from fleetscope.facts.rawlog import to_micros
 from fleetscope.facts.rollup import MEASURE_NAMES
 

@@ -14,7 +14,6 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from fleetscope.analytics.fact_arrays import in_windows
 from fleetscope.analytics.measure_table import (
     COLUMNS,
     MIN_COLUMN,
@@ -40,6 +39,15 @@ _SOURCE = np.array(
 )
 _ERRORS_COLUMN = COLUMNS.index("errors")
 _WIDTH = len(MEASURE_NAMES)  # of the packed array
+
+
+def in_windows(positions: Ints, *, starts: Ints, ends: Ints) -> tuple[npt.NDArray[np.bool_], Ints]:
+    """Which positions lie in one of the disjoint windows ``[starts, ends)`` (sorted by
+    start), and the index of that window (meaningless where outside), by binary search."""
+    window = np.searchsorted(starts, positions, side="right") - 1
+    inside = window >= 0
+    inside[inside] = positions[inside] < ends[window[inside]]
+    return inside, window
 
 
 def site_rollup_usable(
