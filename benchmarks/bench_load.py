@@ -455,7 +455,7 @@ async def run(args: argparse.Namespace, server_pid: int) -> None:
     streams = [await log_in(base, email) for email in STREAM_USERS]
     delays = StreamDelays()
     followers = [asyncio.create_task(follow_statusboard(s, delays)) for s in streams]
-    # One pass over every page warms the server (imports, the fact index's first reads).
+    # One pass over every page warms the server (imports, the first reads).
     warm = Tally()
     for page in PAGES:
         for days in PERIOD_DAYS:

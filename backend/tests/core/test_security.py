@@ -289,7 +289,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         "FLEETSCOPE_DATA_DIR": str(data),
         "FLEETSCOPE_PORT": str(port),
         "FLEETSCOPE_LOGIN_ATTEMPTS_PER_MINUTE": "3",
-        "FLEETSCOPE_FACT_INDEX": "false",
         "FLEETSCOPE_MQTT_URL": "",
     }
     command = [str(Path(sys.executable).with_name("fleetscope")), "serve"]
