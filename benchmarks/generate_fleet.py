@@ -32,8 +32,8 @@ import duckdb
 
 from fleetscope.appstore.db import create_db_engine, make_session_factory, migrate_engine
 from fleetscope.appstore.models import Organization, Role, Site, User, Vehicle
-from fleetscope.appstore.shifts import default_shifts
 from fleetscope.appstore.security import hash_password
+from fleetscope.appstore.shifts import default_shifts
 from fleetscope.facts import battery_hours
 from fleetscope.facts.model import (
     ActionRecord,
