@@ -129,8 +129,9 @@ def _check_self(user: User, changes: UserChanges, by: Actor) -> None:
 
 
 def update_user(session: Session, *, user: User, changes: UserChanges, by: Actor) -> User:
-    """Apply ``changes`` and write one audit entry (``user.deactivate`` when the change ends
-    the user's login, else ``user.update``); deactivation ends every session at once."""
+    """Apply ``changes`` and write one audit entry (``user.deactivate`` or ``user.activate``
+    when the change switches the login off or on, else ``user.update``); deactivation ends
+    every session at once."""
     _check_self(user, changes, by)
     before = user_state(session, user=user)
     if not isinstance(changes.role, Unchanged) or not isinstance(
@@ -157,9 +158,10 @@ def update_user(session: Session, *, user: User, changes: UserChanges, by: Actor
         user.is_active = changes.is_active
         if not changes.is_active:
             end_sessions(session, user=user)
-    deactivated = before["isActive"] and not user.is_active
     if user_state(session, user=user) != before:
-        action = "user.deactivate" if deactivated else "user.update"
+        action = "user.update"
+        if before["isActive"] != user.is_active:  # the change of most weight names the entry
+            action = "user.activate" if user.is_active else "user.deactivate"
         audit_user_change(session, user=user, before=before, action=action, by=by)
     session.commit()
     return user

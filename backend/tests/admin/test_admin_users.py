@@ -210,7 +210,7 @@ def test_deactivation_ends_every_session_at_once_and_refuses_login(
     )
     on = data(client.patch(f"{USERS}/{user}", json={"isActive": True}))
     assert on["isActive"] is True
-    assert last_audit(session_factory).action == "user.update"
+    assert last_audit(session_factory).action == "user.activate"
     login(make_client(), email)
 
 
