@@ -32,6 +32,7 @@ from fleetscope.i18n.messages import (
     INSTANTS_REVERSED,
     INSTANTS_TOO_LONG,
     PERIOD_KINDS_MIXED,
+    SINCE_AFTER_NOW,
     UNTIL_WITHOUT_SINCE,
 )
 
@@ -136,6 +137,8 @@ def check_rolling(query: PeriodQuery, *, now: datetime) -> Window:
                 )
             )
     if end <= start:
+        if query.until is None:
+            raise InvalidInputError(SINCE_AFTER_NOW(since=start.isoformat()))
         raise InvalidInputError(INSTANTS_REVERSED(until=end.isoformat(), since=start.isoformat()))
     hours = (end - start) / timedelta(hours=1)
     if hours > MAX_HOURS:

@@ -292,6 +292,11 @@ INSTANTS_REVERSED = define(
     en="until: {until} is not after since ({since})",
     de="until: {until} liegt nicht nach since ({since})",
 )
+SINCE_AFTER_NOW = define(
+    "analytics.since_after_now",
+    en="since: {since} is not before now (without until, the period ends now)",
+    de="since: {since} liegt nicht vor jetzt (ohne until endet der Zeitraum jetzt)",
+)
 INSTANT_OUT_OF_RANGE = define(
     "analytics.instant_out_of_range",
     en="{field}: {instant} is outside the instants an analysis can cover ({earliest} to {latest})",

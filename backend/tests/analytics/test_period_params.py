@@ -106,6 +106,7 @@ def _scope(session: Session, user: User, now: datetime, **query: Any) -> Analyti
         ),
         ({"since": "2025-01-01T00:00:00Z", "until": "2026-11-25T00:00:00Z"}, "until: the period"),
         ({"since": "1969-12-31T23:00:00Z"}, "since: 1969-12-31T23:00:00+00:00 is outside"),
+        ({"since": "2999-01-01T00:00:00Z"}, "since: 2999-01-01T00:00:00+00:00 is not before now"),
         ({"since": "2026-11-24T14:00:00"}, "since"),  # no offset: which instant is it?
         ({"since": "yesterday"}, "since"),
         ({"hours": "0"}, "hours"),
