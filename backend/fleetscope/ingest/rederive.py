@@ -43,8 +43,11 @@ log = logging.getLogger(__name__)
 REASONS = ("workflowRules", "vehicleSite", "loadActionTypes")
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 ERROR_MAX = 1000
-# Facts staged at a time (and the progress written as often): a few MB of rows.
+# Facts staged at a time: a few MB of rows. The progress is written with each staged
+# batch, and at least every NOTE_FRAMES frames read (a job of one vehicle among many
+# derives few facts per frame read), which is also when a stop is noticed.
 STAGE_FACTS = 50_000
+NOTE_FRAMES = 100_000
 POLL_S = 2.0  # how often the runner looks for jobs queued by another process (the CLI)
 FINISH_TIMEOUT_S = 3600.0
 
@@ -234,12 +237,13 @@ class RederiveRunner:
             self._note(job_id, frames_total=total)
             self._staging.open()
             try:
-                done = 0
+                done = noted = 0
                 for chunk in rawlog.read_chunks(cursor, after=0, through=through):
                     work.feed_chunk(chunk)
                     done += chunk.frame_count
-                    if work.pending >= self._stage_facts:
+                    if work.pending >= self._stage_facts or done - noted >= NOTE_FRAMES:
                         self._stage(job_id, work, done)
+                        noted = done
                 self._stage(job_id, work, done)
                 future = self._worker.call(lambda: self._finish(work, after=through))
                 done += int(future.result(timeout=FINISH_TIMEOUT_S))
