@@ -1,0 +1,108 @@
+"""What a re-derivation costs (``ingest.rederive``): a site's simulated fleet ingested, then
+a workflow-rule change re-derived while the server's ingestion runs.
+
+The simulator's warehouse (``--vehicles``, ``--days`` from 2026-10-24) goes through the
+pipeline into a fresh fact store; then ingestion starts as in the server, a job for every
+vehicle of the site is queued with a new rule and run. Prints the raw frames, the job's
+wall time and frames per second, and how long the swap held the ingest thread (ingestion
+waits that long, from the runner's log). Asserts nothing.
+
+    .venv/bin/python benchmarks/bench_rederive.py [--vehicles 8] [--days 7]
+"""
+
+import argparse
+import logging
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bench_support import one_site_app_store
+from sqlalchemy import select
+
+from fleetscope.appstore.db import make_session_factory
+from fleetscope.appstore.models import Site, Vehicle
+from fleetscope.facts.store import FactStore
+from fleetscope.ingest.batch import ingest_messages
+from fleetscope.ingest.rederive import RederiveRunner, start_rederive
+from fleetscope.ingest.service import build_pipeline, start_ingestion
+from fleetscope.settings import Settings
+from fleetscope.simulator import default_scenario, simulate
+
+START = datetime(2026, 10, 24, tzinfo=UTC)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vehicles", type=int, default=8)
+    parser.add_argument("--days", type=float, default=7.0)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="fleetscope-rederive-"))
+    settings = Settings(
+        _env_file=None,
+        environment="test",
+        data_dir=folder,
+        database_url=f"sqlite:///{folder / 'app.sqlite'}",
+        mqtt_url="",
+    )
+    factory = make_session_factory(one_site_app_store(settings.database_url))
+    simulation = simulate(
+        default_scenario(vehicles=args.vehicles),
+        seed=1,
+        start=START,
+        duration=timedelta(days=args.days),
+    )
+    with FactStore(settings.resolved_facts_path()) as store:
+        pipeline = build_pipeline(settings, session_factory=factory, store=store)
+        messages = ((topic, payload) for _, topic, payload in simulation.timed_messages())
+        ingest_messages(pipeline, messages)
+        frames = store.raw_frame_count()
+    handle = start_ingestion(settings, session_factory=factory, start_mqtt=False)
+    try:
+        if handle.rederive is not None:
+            handle.rederive.stop()  # this script's runner measures the swap
+        swap = _SwapTimes()
+        logging.getLogger("fleetscope.ingest.rederive").addHandler(swap)
+        logging.getLogger("fleetscope.ingest.rederive").setLevel(logging.INFO)
+        runner = RederiveRunner(
+            store=handle.store,
+            worker=handle.worker,
+            pipeline=handle.pipeline,
+            session_factory=factory,
+            offline_after_s=settings.offline_after_seconds,
+        )
+        with factory() as session:
+            site = session.scalars(select(Site)).one()
+            site.workflow_rules = [r"^(?P<workflow>[A-Z]+)"]
+            vehicles = list(session.scalars(select(Vehicle.id)))
+            start_rederive(
+                session,
+                reason="workflowRules",
+                site_id=site.id,
+                vehicle_ids=vehicles,
+                created_by="bench",
+            )
+            session.commit()
+        began = time.perf_counter()
+        runner.run_pending()
+        seconds = time.perf_counter() - began
+    finally:
+        handle.stop()
+    print(f"{len(vehicles)} vehicles, {args.days:g} days: {frames:,} raw frames")
+    print(f"job {seconds:.1f} s ({frames / seconds:,.0f} frames/s); {swap.lines[-1]}")
+
+
+class _SwapTimes(logging.Handler):
+    """The runner's log line that says how long the swap held the ingest thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "swapped in" in record.getMessage():
+            self.lines.append(record.getMessage())
+
+
+if __name__ == "__main__":
+    main()
