@@ -26,11 +26,11 @@ from fastapi.testclient import TestClient
 from generate_fleet import BENCH_PASSWORD, BENCH_USER, ZONE
 from server_timing import measure_server, percentiles
 
-from fleetscope.analytics.dashboard import dashboard
-from fleetscope.analytics.history import productivity_history
-from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
-from fleetscope.analytics.productivity import productivity
-from fleetscope.analytics.statusboard import statusboard
+from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, resolve_scope
+from fleetscope.analytics.productivity.dashboard import dashboard
+from fleetscope.analytics.productivity.history import productivity_history
+from fleetscope.analytics.productivity.productivity import productivity
+from fleetscope.analytics.productivity.statusboard import statusboard
 from fleetscope.api.main import create_app
 from fleetscope.appstore.models import User
 from fleetscope.facts.store import FactStore

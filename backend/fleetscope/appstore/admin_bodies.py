@@ -4,7 +4,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from fleetscope.analytics.param_rules import MAX_SHIFT_ID_LENGTH
+from fleetscope.analytics.core.param_rules import MAX_SHIFT_ID_LENGTH
 from fleetscope.appstore.models import Role
 from fleetscope.appstore.schemas import Language, StoredText, StrictCamelModel
 from fleetscope.appstore.workflow_rules import MAX_RULES

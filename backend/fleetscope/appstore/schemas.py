@@ -7,7 +7,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, with_config
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
-from fleetscope.analytics.param_rules import MAX_SHIFT_ID_LENGTH, MAX_VEHICLE_IDS, AnalysisDay
+from fleetscope.analytics.core.param_rules import MAX_SHIFT_ID_LENGTH, MAX_VEHICLE_IDS, AnalysisDay
 from fleetscope.appstore.models import Role, Site, User, Vehicle
 
 Language = Literal["en", "de"]

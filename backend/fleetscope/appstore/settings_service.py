@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
-from fleetscope.analytics.param_rules import ALL_SHIFTS, PeriodFields, check_period
-from fleetscope.analytics.relative_ranges import resolve_relative_range
+from fleetscope.analytics.core.param_rules import ALL_SHIFTS, PeriodFields, check_period
+from fleetscope.analytics.core.relative_ranges import resolve_relative_range
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.models import User, UserSettings
 from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE

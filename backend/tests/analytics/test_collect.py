@@ -6,13 +6,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from fleetscope.analytics import rollup_read
-from fleetscope.analytics.collect import CollectRequest, Tagged, collect, open_intervals
-from fleetscope.analytics.kpis import compute_kpis
-from fleetscope.analytics.measure_table import MeasureTable
-from fleetscope.analytics.measures import Measures
-from fleetscope.analytics.periods import DaySpan, Shift, Window, period_windows
-from fleetscope.analytics.rollup_read import read_daily
+from fleetscope.analytics.core import rollups as rollup_read
+from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect, open_intervals
+from fleetscope.analytics.core.kpis import compute_kpis
+from fleetscope.analytics.core.measure_table import MeasureTable
+from fleetscope.analytics.core.measures import Measures
+from fleetscope.analytics.core.periods import DaySpan, Shift, Window, period_windows
+from fleetscope.analytics.core.rollups import read_daily
 from fleetscope.facts.model import (
     ActionRecord,
     ErrorEpisode,

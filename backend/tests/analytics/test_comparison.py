@@ -16,15 +16,15 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from fleetscope.analytics.comparison import previous_until
-from fleetscope.analytics.dashboard import dashboard
-from fleetscope.analytics.failures import ErrorFilter, failures
-from fleetscope.analytics.history import productivity_history
-from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.periods import DaySpan, Shift
-from fleetscope.analytics.processes import processes
-from fleetscope.analytics.productivity import productivity
-from fleetscope.analytics.workflows import workflows
+from fleetscope.analytics.core.comparison import previous_until
+from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.core.periods import DaySpan, Shift
+from fleetscope.analytics.failures.failures import ErrorFilter, failures
+from fleetscope.analytics.processes.processes import processes
+from fleetscope.analytics.processes.workflows import workflows
+from fleetscope.analytics.productivity.dashboard import dashboard
+from fleetscope.analytics.productivity.history import productivity_history
+from fleetscope.analytics.productivity.productivity import productivity
 from fleetscope.api.analytics_deps import reading
 from fleetscope.facts.model import (
     ErrorEpisode,

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.periods import DaySpan
-from fleetscope.analytics.productivity import productivity
+from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.core.periods import DaySpan
+from fleetscope.analytics.productivity.productivity import productivity
 from fleetscope.api.analytics_deps import reading
 from fleetscope.appstore.db import make_session_factory
 from fleetscope.facts.store import FactStore

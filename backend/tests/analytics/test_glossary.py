@@ -13,13 +13,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from fleetscope.analytics.battery import battery
-from fleetscope.analytics.dashboard import dashboard
-from fleetscope.analytics.history import productivity_history
-from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.periods import DaySpan, Shift
-from fleetscope.analytics.processes import processes
-from fleetscope.analytics.productivity import productivity
+from fleetscope.analytics.battery.battery import battery
+from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.core.periods import DaySpan, Shift
+from fleetscope.analytics.processes.processes import processes
+from fleetscope.analytics.productivity.dashboard import dashboard
+from fleetscope.analytics.productivity.history import productivity_history
+from fleetscope.analytics.productivity.productivity import productivity
 from fleetscope.api.analytics_deps import reading
 from fleetscope.derive import DerivationConfig, VehicleDeriver
 from fleetscope.facts.model import (

@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import pytest
 
-from fleetscope.analytics.local_time import HOUR_US, local_weekday_hour
+from fleetscope.analytics.core.local_time import HOUR_US, local_weekday_hour
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from fleetscope.analytics.kpis import compute_kpis, kpi_columns, kpis_at
-from fleetscope.analytics.measure_table import (
+from fleetscope.analytics.core.kpis import compute_kpis, kpi_columns, kpis_at
+from fleetscope.analytics.core.measure_table import (
     COLUMN,
     COLUMNS,
     MeasureTable,
@@ -14,8 +14,9 @@ from fleetscope.analytics.measure_table import (
     measures_of,
     row_of,
 )
-from fleetscope.analytics.measures import Measures
-from fleetscope.analytics.models import KpiGrid, Kpis
+from fleetscope.analytics.core.measures import Measures
+from fleetscope.analytics.core.models import Kpis
+from fleetscope.analytics.productivity.models import KpiGrid
 
 
 def _values(**named: float) -> np.ndarray:

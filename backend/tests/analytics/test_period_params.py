@@ -16,9 +16,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from fleetscope.analytics.params import AnalyticsParams, AnalyticsScope, resolve_scope
-from fleetscope.analytics.periods import Shift, Window
-from fleetscope.analytics.relative_ranges import (
+from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, resolve_scope
+from fleetscope.analytics.core.periods import Shift, Window
+from fleetscope.analytics.core.relative_ranges import (
     RELATIVE_RANGES,
     ResolvedRange,
     resolve_relative_range,

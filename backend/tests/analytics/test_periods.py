@@ -5,7 +5,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from fleetscope.analytics.periods import (
+from fleetscope.analytics.core.periods import (
     DaySpan,
     Shift,
     Window,

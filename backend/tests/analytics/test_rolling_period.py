@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 
-from fleetscope.analytics.comparison import period_instants
-from fleetscope.analytics.dashboard import dashboard
-from fleetscope.analytics.failures import ErrorFilter, failures
-from fleetscope.analytics.history import productivity_history
-from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.periods import DaySpan, Shift, Window
-from fleetscope.analytics.processes import processes
-from fleetscope.analytics.productivity import productivity
-from fleetscope.analytics.rolling import rolling_span, touched_days
+from fleetscope.analytics.core.comparison import period_instants
+from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.core.periods import DaySpan, Shift, Window
+from fleetscope.analytics.core.rolling import rolling_span, touched_days
+from fleetscope.analytics.failures.failures import ErrorFilter, failures
+from fleetscope.analytics.processes.processes import processes
+from fleetscope.analytics.productivity.dashboard import dashboard
+from fleetscope.analytics.productivity.history import productivity_history
+from fleetscope.analytics.productivity.productivity import productivity
 from fleetscope.api.analytics_deps import reading
 from fleetscope.facts.model import LiveStatus, VehicleState
 from fleetscope.facts.store import FactStore, StoreBatch

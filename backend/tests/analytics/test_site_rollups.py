@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from fleetscope.analytics.collect import CollectRequest, Tagged, collect
-from fleetscope.analytics.heatmap import add_order_heatmap, empty_heatmap
-from fleetscope.analytics.measures import Measures
-from fleetscope.analytics.periods import DaySpan, Shift, period_windows
-from fleetscope.analytics.site_rollup_read import site_rollup_usable
+from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
+from fleetscope.analytics.core.measures import Measures
+from fleetscope.analytics.core.periods import DaySpan, Shift, period_windows
+from fleetscope.analytics.core.site_rollups import site_rollup_usable
+from fleetscope.analytics.productivity.heatmap import add_order_heatmap, empty_heatmap
 from fleetscope.facts.model import (
     ActionRecord,
     ErrorEpisode,

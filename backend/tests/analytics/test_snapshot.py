@@ -12,11 +12,11 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
-import fleetscope.analytics.collect as collect_module
-from fleetscope.analytics.collect import CollectRequest, Tagged, collect
-from fleetscope.analytics.measures import Measures
-from fleetscope.analytics.periods import DaySpan, Window, period_windows
-from fleetscope.analytics.snapshot import read_snapshot
+import fleetscope.analytics.core.collect as collect_module
+from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
+from fleetscope.analytics.core.measures import Measures
+from fleetscope.analytics.core.periods import DaySpan, Window, period_windows
+from fleetscope.analytics.core.snapshot import read_snapshot
 from fleetscope.facts.model import LiveStatus, StateInterval, VehicleState
 from fleetscope.facts.store import FactStore, StoreBatch
 

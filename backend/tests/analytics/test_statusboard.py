@@ -9,9 +9,9 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from fleetscope.analytics.params import VehicleRef
-from fleetscope.analytics.statusboard import STATE_ORDER, build_statusboard
-from fleetscope.analytics.stream import statusboard_events
+from fleetscope.analytics.core.params import VehicleRef
+from fleetscope.analytics.productivity.statusboard import STATE_ORDER, build_statusboard
+from fleetscope.analytics.productivity.stream import statusboard_events
 from fleetscope.facts.model import LiveStatus, VehicleState
 from fleetscope.ingest.live import LiveHub
 

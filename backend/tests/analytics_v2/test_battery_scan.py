@@ -13,11 +13,11 @@ import duckdb
 import numpy as np
 import pytest
 
-from fleetscope.analytics.battery_scan import Scanned, scan
-from fleetscope.analytics.battery_slots import ChargeLines, SampleFigures, SlotGrid
-from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, Selection, select_periods
-from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.periods import DaySpan, Shift, Window
+from fleetscope.analytics.battery.scan import Scanned, scan
+from fleetscope.analytics.battery.slots import ChargeLines, SampleFigures, SlotGrid
+from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, select_periods
+from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.core.periods import DaySpan, Shift, Window
 from fleetscope.facts import battery_hours
 from fleetscope.facts.battery_hours import LOW_CHARGE
 from fleetscope.facts.rawlog import from_micros, to_micros

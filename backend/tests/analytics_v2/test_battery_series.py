@@ -7,11 +7,11 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from fleetscope.analytics.battery_series import battery_series
-from fleetscope.analytics.battery_slots import ChargeLines, HealthLine, SampleFigures, SlotGrid
-from fleetscope.analytics.fact_rows import CURRENT
-from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.periods import DaySpan, Window
+from fleetscope.analytics.battery.series import battery_series
+from fleetscope.analytics.battery.slots import ChargeLines, HealthLine, SampleFigures, SlotGrid
+from fleetscope.analytics.core.facts import CURRENT
+from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.core.periods import DaySpan, Window
 from fleetscope.facts.rawlog import to_micros
 
 START = datetime(2026, 3, 10, tzinfo=UTC)

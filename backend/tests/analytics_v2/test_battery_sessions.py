@@ -8,16 +8,16 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
-from fleetscope.analytics.battery_sessions import (
+from fleetscope.analytics.battery.sessions import (
     DOD_BINS,
     SessionFigures,
     fleet_session_figures,
     session_totals,
     vehicle_session_figures,
 )
-from fleetscope.analytics.fact_rows import CURRENT, PREVIOUS, select_periods
-from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.periods import DaySpan
+from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, select_periods
+from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.core.periods import DaySpan
 
 FIRST_DAY = date(2026, 3, 10)
 NOW = datetime(2026, 3, 20, tzinfo=UTC)

@@ -7,11 +7,11 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
-from fleetscope.analytics.battery import battery
-from fleetscope.analytics.fact_rows import rows_in_periods, select_periods
-from fleetscope.analytics.paging import PageRequest, page_ordering
-from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.periods import DaySpan, Shift, period_windows
+from fleetscope.analytics.battery.battery import battery
+from fleetscope.analytics.core.facts import rows_in_periods, select_periods
+from fleetscope.analytics.core.paging import PageRequest, page_ordering
+from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.core.periods import DaySpan, Shift, period_windows
 from fleetscope.facts.rawlog import to_micros
 
 UTC_ZONE = ZoneInfo("UTC")

@@ -8,12 +8,12 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
-from fleetscope.analytics import failure_map as failure_map_module
-from fleetscope.analytics.failure_layout import LayoutCache, site_layout
-from fleetscope.analytics.failure_map import FailureMapOut, failure_map
-from fleetscope.analytics.failures import ErrorFilter
-from fleetscope.analytics.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.periods import DaySpan
+from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
+from fleetscope.analytics.core.periods import DaySpan
+from fleetscope.analytics.failures import map as failure_map_module
+from fleetscope.analytics.failures.failures import ErrorFilter
+from fleetscope.analytics.failures.layout import LayoutCache, site_layout
+from fleetscope.analytics.failures.map import FailureMapOut, failure_map
 from fleetscope.facts.store import FactStore
 
 DAY = date(2026, 3, 10)

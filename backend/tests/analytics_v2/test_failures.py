@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
 
-from fleetscope.analytics.error_history import CsvConvention, csv_header
+from fleetscope.analytics.failures.error_history import CsvConvention, csv_header
 from fleetscope.api.deps import CSRF_COOKIE, CSRF_HEADER
 from fleetscope.simulator.truth import ErrorEpisodeTruth
 from tests.figures import assert_same_figures

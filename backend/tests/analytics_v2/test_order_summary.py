@@ -8,7 +8,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from fleetscope.analytics.order_summary import OUTCOMES, OrderSummary, summarize_orders
+from fleetscope.analytics.processes.order_summary import OUTCOMES, OrderSummary, summarize_orders
 from fleetscope.facts.rollup import CYCLE_BUCKET_COUNT, cycle_bucket
 
 from .conftest import quantile_cont

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import duckdb
 import pytest
 
-from fleetscope.analytics.paging import PageRequest, TimeSpan, read_page
+from fleetscope.analytics.core.paging import PageRequest, TimeSpan, read_page
 
 START = datetime(2026, 3, 10, tzinfo=UTC)
 ROWS = 400

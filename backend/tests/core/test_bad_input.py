@@ -8,13 +8,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from fastapi.testclient import TestClient
 
-from fleetscope.analytics.param_rules import (
+from fleetscope.analytics.core.param_rules import (
     EARLIEST_DAY,
     LATEST_DAY,
     MAX_PERIOD_DAYS,
     check_period,
 )
-from fleetscope.analytics.params import QUERY_PERIOD
+from fleetscope.analytics.core.params import QUERY_PERIOD
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.models import UserSettings

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from fleetscope.analytics.param_rules import MAX_PERIOD_DAYS
+from fleetscope.analytics.core.param_rules import MAX_PERIOD_DAYS
 from fleetscope.api.errors import ApiError
 from fleetscope.appstore.errors import NotFoundError
 from fleetscope.demo.seed import DemoData

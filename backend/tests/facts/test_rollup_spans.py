@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from fleetscope.analytics.collect import CollectRequest, Tagged, collect
-from fleetscope.analytics.measure_table import COLUMN, MeasureTable
-from fleetscope.analytics.periods import Window, midnight
+from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
+from fleetscope.analytics.core.measure_table import COLUMN, MeasureTable
+from fleetscope.analytics.core.periods import Window, midnight
 from fleetscope.facts.model import BatterySample, Fact, LiveStatus, StateInterval, VehicleState
 from fleetscope.facts.rollup import MEASURE_NAMES, RollupAccumulator
 from fleetscope.facts.rollup_spans import LONG_OFFLINE

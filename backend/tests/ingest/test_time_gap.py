@@ -16,9 +16,9 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from sqlalchemy import select
 
-from fleetscope.analytics.collect import CollectRequest, Tagged, collect
-from fleetscope.analytics.measure_table import COLUMN, MeasureTable
-from fleetscope.analytics.periods import Window, midnight
+from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
+from fleetscope.analytics.core.measure_table import COLUMN, MeasureTable
+from fleetscope.analytics.core.periods import Window, midnight
 from fleetscope.appstore.models import Vehicle
 from fleetscope.facts.model import LiveStatus
 from fleetscope.facts.store import FactStore

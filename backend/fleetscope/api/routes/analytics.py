@@ -1,7 +1,7 @@
 """``/v2/Analytics/``: productivity, history, dashboard and statusboard (thin handlers).
 
 Every resource takes the same query parameters (``from``, ``to``, ``vehicles``,
-``combined``, ``shift``; see ``fleetscope.analytics.params``) and reads only the vehicles
+``combined``, ``shift``; see ``fleetscope.analytics.core.params``) and reads only the vehicles
 the signed-in user may see.
 """
 
@@ -9,16 +9,16 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi import APIRouter, Response
 
-from fleetscope.analytics.dashboard import dashboard
-from fleetscope.analytics.history import productivity_history
-from fleetscope.analytics.models import (
+from fleetscope.analytics.productivity.dashboard import dashboard
+from fleetscope.analytics.productivity.history import productivity_history
+from fleetscope.analytics.productivity.models import (
     DashboardOut,
     ProductivityHistoryOut,
     ProductivityOut,
     StatusboardOut,
 )
-from fleetscope.analytics.productivity import productivity
-from fleetscope.analytics.statusboard import statusboard
+from fleetscope.analytics.productivity.productivity import productivity
+from fleetscope.analytics.productivity.statusboard import statusboard
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi import APIRouter, Response
 
-from fleetscope.analytics.battery import BatteryOut, battery
+from fleetscope.analytics.battery.battery import BatteryOut, battery
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok

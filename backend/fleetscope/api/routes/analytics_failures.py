@@ -11,23 +11,23 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import StreamingResponse
 
-from fleetscope.analytics.error_history import (
+from fleetscope.analytics.core.paging import Page
+from fleetscope.analytics.failures.error_history import (
     ErrorEpisodeRow,
     error_history,
     error_history_csv,
     history_query,
 )
-from fleetscope.analytics.failure_layout import layout_cache
-from fleetscope.analytics.failure_map import FailureMapOut, failure_map
-from fleetscope.analytics.failure_matrix import FailureMatrixOut, failure_matrix
-from fleetscope.analytics.failures import (
+from fleetscope.analytics.failures.failures import (
     MAX_ERROR_TYPE_LENGTH,
     ErrorFilter,
     ErrorLevel,
     FailuresOut,
     failures,
 )
-from fleetscope.analytics.paging import Page
+from fleetscope.analytics.failures.layout import layout_cache
+from fleetscope.analytics.failures.map import FailureMapOut, failure_map
+from fleetscope.analytics.failures.matrix import FailureMatrixOut, failure_matrix
 from fleetscope.api.analytics_deps import (
     FactStoreDep,
     ScopedDep,

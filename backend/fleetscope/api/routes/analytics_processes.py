@@ -9,12 +9,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Response
 
-from fleetscope.analytics.actions import ActionsOut, FailedAction, actions, failed_actions
-from fleetscope.analytics.paging import MAX_PAGE_SIZE, Page, PageRequest
-from fleetscope.analytics.params import AnalyticsScope
-from fleetscope.analytics.processes import ProcessesOut, processes
-from fleetscope.analytics.workflow_orders import Outcome, WorkflowOrder, workflow_orders
-from fleetscope.analytics.workflows import (
+from fleetscope.analytics.core.paging import MAX_PAGE_SIZE, Page, PageRequest
+from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.processes.actions import ActionsOut, FailedAction, actions, failed_actions
+from fleetscope.analytics.processes.processes import ProcessesOut, processes
+from fleetscope.analytics.processes.workflow_orders import Outcome, WorkflowOrder, workflow_orders
+from fleetscope.analytics.processes.workflows import (
     WorkflowHistogramOut,
     WorkflowsOut,
     workflow_histogram,

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 from pydantic import Field
 
-from fleetscope.analytics.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, page_count
+from fleetscope.analytics.core.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, page_count
 from fleetscope.api.deps import SessionDep, StoreId, SuperUser
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import (

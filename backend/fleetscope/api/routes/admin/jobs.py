@@ -6,7 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from sqlalchemy import func, select
 
-from fleetscope.analytics.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, page_count
+from fleetscope.analytics.core.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, page_count
 from fleetscope.api.deps import SessionDep, StoreId, SuperUser
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import INVALID, NOT_FOUND, NOT_SIGNED_IN, failure_responses

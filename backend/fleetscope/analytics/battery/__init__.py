@@ -1,0 +1,1 @@
+"""Battery page area: charge series, charging sessions and battery units."""

@@ -1,0 +1,1 @@
+"""Shared analytics core: periods and shift windows, scope and params, rollup reads, paging."""

@@ -1,0 +1,167 @@
+"""The fact rows of the selected vehicles that lie in T, as a parameterised SQL subquery.
+
+Processes, failures and battery read facts directly (exact percentiles and lists need the
+rows, not the rollups). Each site group of the scope has its own T (zone and shift), so the
+subquery is a ``UNION ALL`` of one part per site; each part keeps the rows of that site's
+vehicles whose time column lies in one of the site's windows and tags them with the
+window's bucket (0 = the period, 1 = the previous period). The outer ``WHERE`` bounds on
+the time column let DuckDB skip row groups outside T by their zone maps; a few windows are
+a ``CASE``; many (a shift over a year) a hash join on the UTC hour for whole hours plus a
+``CASE`` for the partial pieces (at now), or a range join for windows off the full hour.
+Only constants are formatted into the SQL; ids, times and buckets go in as parameters.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import pairwise
+from typing import Any
+
+from fleetscope.analytics.core.comparison import previous_until
+from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.periods import DaySpan, Window, period_windows, split_hours
+
+CURRENT = 0
+PREVIOUS = 1
+# Up to this many windows per site the bucket is a CASE; beyond, a range join.
+_CASE_WINDOWS = 4
+# Integer arithmetic: ``epoch()`` is a DOUBLE, and its cast to BIGINT rounds to the nearest.
+_MICROSECONDS_PER_HOUR = 3_600_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSlice:
+    vehicle_ids: list[int]
+    windows: list[tuple[Window, int]]  # (window, bucket), disjoint
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """T of the scope per site, for one or more buckets."""
+
+    slices: list[SiteSlice]
+
+    @property
+    def empty(self) -> bool:
+        return not any(part.windows and part.vehicle_ids for part in self.slices)
+
+    @property
+    def bounds(self) -> Window | None:
+        windows = [w for part in self.slices for w, _ in part.windows]
+        if not windows:
+            return None
+        return Window(min(w.start for w in windows), max(w.end for w in windows))
+
+    def restricted_to(self, vehicle_ids: set[int]) -> "Selection":
+        return Selection(
+            [
+                SiteSlice([v for v in part.vehicle_ids if v in vehicle_ids], part.windows)
+                for part in self.slices
+            ]
+        )
+
+
+def select_periods(scope: AnalyticsScope, *, now: datetime, previous: bool = True) -> Selection:
+    """T of every site for the period (bucket 0) and, if asked, the previous period (1),
+    clipped like for like (``comparison.previous_until``)."""
+    slices = []
+    for group in scope.sites:
+        if group.excluded:
+            continue
+        spans: list[tuple[DaySpan, int, datetime]] = [(scope.span, CURRENT, now)]
+        if previous:
+            until = previous_until(scope.span, zone=group.zone, now=now, shift=group.shift)
+            spans.append((scope.span.previous(), PREVIOUS, until))
+        windows = [
+            (window, bucket)
+            for span, bucket, until in spans
+            for window in period_windows(span=span, zone=group.zone, shift=group.shift, now=until)
+        ]
+        slices.append(SiteSlice(list(group.vehicle_ids), sorted(windows, key=lambda w: w[0])))
+    return Selection(slices)
+
+
+def _case(at: str, windows: list[tuple[Window, int]], parameters: list[Any]) -> str:
+    """``CASE`` giving the bucket of the window holding ``f.{at}`` (NULL outside)."""
+    if not windows:
+        return "NULL::INTEGER"
+    cases = " ".join(f"WHEN f.{at} >= ? AND f.{at} < ? THEN {bucket}" for _, bucket in windows)
+    for window, _ in windows:
+        parameters += [window.start, window.end]
+    return f"CASE {cases} END"
+
+
+def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters: list[Any]) -> str:
+    first = min(window.start for window, _ in part.windows)
+    last = max(window.end for window, _ in part.windows)
+    where = f"list_contains(?::INTEGER[], f.vehicle_id) AND f.{at} >= ? AND f.{at} < ?"
+    windows = part.windows
+    if all(earlier.end == later.start for (earlier, _), (later, _) in pairwise(windows)):
+        # One stretch of time (T without a shift, or one window): the WHERE bounds are T,
+        # and the bucket is told apart at the inner boundaries only, without a NULL test.
+        inner = " ".join(f"WHEN f.{at} < ? THEN {bucket}" for _, bucket in windows[:-1])
+        parameters += [window.end for window, _ in windows[:-1]]
+        last_bucket = windows[-1][1]
+        bucket_of = f"CASE {inner} ELSE {last_bucket} END" if inner else str(last_bucket)
+        parameters += [part.vehicle_ids, first, last]
+        return f"SELECT {columns}, {bucket_of} AS bucket FROM {table} f WHERE {where}"  # noqa: S608 - constants only
+    if len(part.windows) <= _CASE_WINDOWS:
+        bucket_case = _case(at, part.windows, parameters)
+        parameters += [part.vehicle_ids, first, last]
+        return (
+            f"SELECT * FROM (SELECT {columns}, {bucket_case} AS bucket "  # noqa: S608 - constants only
+            f"FROM {table} f WHERE {where}) WHERE bucket IS NOT NULL"
+        )
+    hour_keys: list[int] = []
+    hour_buckets: list[int] = []
+    pieces: list[tuple[Window, int]] = []
+    for window, bucket in part.windows:
+        split = split_hours([window])
+        hour_keys += [int(hour.timestamp()) // 3600 for hour in split.hours]  # whole hours
+        hour_buckets += [bucket] * len(split.hours)
+        pieces += [(piece, bucket) for piece in split.pieces]
+    if len(pieces) > _CASE_WINDOWS:
+        # Windows off the full hour (a shift starting 05:30): a range join, slower but exact.
+        parameters += [
+            [window.start for window, _ in part.windows],
+            [window.end for window, _ in part.windows],
+            [bucket for _, bucket in part.windows],
+            part.vehicle_ids,
+            first,
+            last,
+        ]
+        return (
+            f"SELECT {columns}, w.bucket FROM {table} f JOIN "  # noqa: S608 - constants only
+            "(SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi, "
+            f"unnest(?::INTEGER[]) AS bucket) w ON f.{at} >= w.lo AND f.{at} < w.hi "
+            f"WHERE {where}"
+        )
+    # Whole UTC hours by a hash join on the hour, the partial pieces (now) by a CASE. The
+    # CASE comes first in the SQL text, so its parameters do too.
+    piece_case = _case(at, pieces, parameters)
+    parameters += [hour_keys, hour_buckets]
+    parameters += [part.vehicle_ids, first, last]
+    return (
+        f"SELECT * FROM (SELECT {columns}, coalesce(h.bucket, {piece_case}) AS bucket "  # noqa: S608 - constants only
+        f"FROM {table} f LEFT JOIN (SELECT unnest(?::BIGINT[]) AS hour_key, "
+        "unnest(?::INTEGER[]) AS bucket) h "
+        f"ON h.hour_key = epoch_us(f.{at}) // {_MICROSECONDS_PER_HOUR} WHERE {where}) "
+        "WHERE bucket IS NOT NULL"
+    )
+
+
+def rows_in_periods(
+    selection: Selection, *, table: str, at: str, columns: str
+) -> tuple[str, list[Any]]:
+    """``(sql, parameters)`` of a subquery with ``columns`` of ``table`` (alias ``f``) and
+    ``bucket``, for the rows whose column ``at`` lies in T. ``table``, ``at`` and
+    ``columns`` are constants of the caller, never user input."""
+    parts: list[str] = []
+    parameters: list[Any] = []
+    for part in selection.slices:
+        if part.windows and part.vehicle_ids:
+            parts.append(
+                _site_rows(part, table=table, at=at, columns=columns, parameters=parameters)
+            )
+    if not parts:
+        return f"SELECT {columns}, 0 AS bucket FROM {table} f WHERE false", []  # noqa: S608 - constants only
+    return " UNION ALL ".join(f"({sql})" for sql in parts), parameters

@@ -1,0 +1,191 @@
+"""The additive measures of many keys (vehicle or ``FLEET``, bucket) as rows of one matrix.
+
+A per-vehicle history of 100 vehicles over 30 days has 6,000 keys. Rollup reads add their
+whole query result at once (DuckDB's ``fetchnumpy`` columns) and the KPIs are computed
+over the matrix (``kpis.kpi_columns``), so the cost is array operations rather than a
+Python object per key. The few raw pieces and open states add single values.
+``measures(key)`` gives one key as ``Measures`` for code that works key by key.
+"""
+
+from collections.abc import Iterator, Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from fleetscope.analytics.core.measures import STATES, Measures
+from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS
+
+Key = tuple[int, int]  # (vehicle id, or FLEET when summed over vehicles; bucket)
+Matrix = npt.NDArray[np.float64]
+
+# Column order of the matrix; rollup reads select their sums in this order.
+# The sums and counts of ``Measures`` besides the states, the minimum and the histogram.
+_SCALARS: tuple[str, ...] = (
+    "orders_finished",
+    "orders_failed",
+    "orders_cancelled",
+    "errors",
+    "stop_errors",
+    "stop_error_s",
+    "distance_m",
+    "loads_handled",
+    "battery_samples",
+    "battery_charge_sum",
+)
+_COUNTS = frozenset(_SCALARS) - {"stop_error_s", "distance_m", "battery_charge_sum"}
+COLUMNS: tuple[str, ...] = (
+    *(f"{state}_s" for state in STATES),
+    *_SCALARS,
+    "battery_charge_min",  # a minimum, NaN for none: combined with fmin, never added
+    *CYCLE_BUCKET_COLUMNS,
+)
+COLUMN: Mapping[str, int] = {name: index for index, name in enumerate(COLUMNS)}
+STATE_COLUMNS = slice(0, len(STATES))
+STATE_MEASURES = frozenset(COLUMNS[STATE_COLUMNS])  # the time in each state
+MIN_COLUMN = COLUMN["battery_charge_min"]
+HIST_COLUMNS = slice(COLUMN[CYCLE_BUCKET_COLUMNS[0]], len(COLUMNS))
+_INITIAL_CAPACITY = 64
+
+
+# Without the histogram: tables of reads that do not ask for it stay this narrow, because
+# touching fresh memory costs more here than the arithmetic on it.
+NARROW = HIST_COLUMNS.start
+
+
+def empty_rows(count: int, width: int = len(COLUMNS)) -> Matrix:
+    """``count`` rows of zero measures (no battery minimum), ``width`` columns wide."""
+    rows = np.zeros((count, width))
+    rows[:, MIN_COLUMN] = np.nan
+    return rows
+
+
+class MeasureTable:
+    """Measures per key; every key's row starts at zero and only grows by additions."""
+
+    def __init__(self) -> None:
+        self._index: dict[Key, int] = {}
+        self._values = empty_rows(_INITIAL_CAPACITY, NARROW)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def keys(self) -> Iterator[Key]:
+        return iter(self._index)
+
+    def _reserve(self, extra: int, *, width: int = NARROW) -> None:
+        """Room for ``extra`` more keys (grown by doubling at least) and ``width`` columns."""
+        needed = len(self._index) + extra
+        capacity, current_width = self._values.shape
+        if needed > capacity or width > current_width:
+            if needed > capacity:
+                # Headroom for the few keys the raw pieces and open states add after a read.
+                capacity = max(needed + needed // 8 + _INITIAL_CAPACITY, 2 * capacity)
+            grown = empty_rows(capacity, max(width, current_width))
+            grown[: len(self._index), :current_width] = self._values[: len(self._index)]
+            self._values = grown
+
+    def _row(self, key: Key) -> int:
+        """The row of ``key``, a new one if needed: reserve room first."""
+        row = self._index.get(key)
+        if row is None:
+            row = self._index[key] = len(self._index)
+        return row
+
+    def add_rows(self, *, vehicles: Sequence[int], buckets: Sequence[int], values: Matrix) -> None:
+        """Add ``values`` (one row per (vehicle, bucket); the first ``values.shape[1]``
+        columns of ``COLUMNS``, e.g. without the histogram) to the rows of those keys."""
+        if not len(vehicles):
+            return
+        width = values.shape[1]
+        self._reserve(len(vehicles), width=NARROW if width <= NARROW else len(COLUMNS))
+        if not self._index:
+            # The first read (the big one) into an empty table: its keys are unique (one
+            # row per group), so they take the first rows in order.
+            keys = zip(vehicles, buckets, strict=True)
+            self._index = {key: row for row, key in enumerate(keys)}
+            self._values[: len(vehicles), :width] = values
+            return
+        rows = np.fromiter(
+            (self._row((v, b)) for v, b in zip(vehicles, buckets, strict=True)),
+            dtype=np.intp,
+            count=len(vehicles),
+        )
+        summed = np.flatnonzero(np.arange(width) != MIN_COLUMN)
+        np.add.at(self._values, (rows[:, None], summed[None, :]), values[:, summed])
+        if width > MIN_COLUMN:
+            np.fmin.at(self._values[:, MIN_COLUMN], rows, values[:, MIN_COLUMN])
+
+    def add(self, key: Key, column: str, value: float) -> None:
+        index = COLUMN[column]
+        self._reserve(1, width=NARROW if index < NARROW else len(COLUMNS))
+        self._values[self._row(key), index] += value
+
+    def add_minimum(self, key: Key, column: str, value: float | None) -> None:
+        if value is not None:
+            self._reserve(1)
+            row, index = self._row(key), COLUMN[column]
+            self._values[row, index] = np.fmin(self._values[row, index], value)
+
+    def merge(self, other: "MeasureTable") -> None:
+        keys = list(other.keys())
+        self.add_rows(
+            vehicles=[k[0] for k in keys],
+            buckets=[k[1] for k in keys],
+            values=other.rows(keys),
+        )
+
+    def rows(self, keys: Sequence[Key]) -> Matrix:
+        """The measures of ``keys`` as a matrix (zero rows for keys never added)."""
+        index = self._index
+        rows = np.fromiter((index.get(key, -1) for key in keys), dtype=np.intp, count=len(keys))
+        result = self._values[rows]  # a copy; rows of keys never added are reset below
+        result[rows < 0] = empty_rows(1, result.shape[1])[0]
+        return result
+
+    def total(self, keys: Sequence[Key]) -> Matrix:
+        """One row: the measures of ``keys`` added up."""
+        rows = self.rows(keys)
+        result = empty_rows(1, rows.shape[1])
+        result[0] = rows.sum(axis=0)
+        result[0, MIN_COLUMN] = np.fmin.reduce(rows[:, MIN_COLUMN]) if len(keys) else np.nan
+        return result
+
+    def get(self, key: Key) -> Measures:
+        """One key's measures (zero if never added)."""
+        return measures_of(self.rows([key])[0])
+
+    def __getitem__(self, key: Key) -> Measures:
+        if key not in self._index:
+            raise KeyError(key)
+        return self.get(key)
+
+
+def measures_of(row: Matrix) -> Measures:
+    """A matrix row as ``Measures``."""
+    values = row.tolist()
+    minimum = values[MIN_COLUMN]
+    scalars = {
+        name: int(values[COLUMN[name]]) if name in _COUNTS else values[COLUMN[name]]
+        for name in _SCALARS
+    }
+    return Measures(
+        states=dict(zip(STATES, values[STATE_COLUMNS], strict=True)),
+        # A narrow table has no histogram: all buckets zero.
+        cycle_hist=[int(count) for count in values[HIST_COLUMNS]]
+        or [0] * len(CYCLE_BUCKET_COLUMNS),
+        battery_charge_min=None if minimum != minimum else minimum,  # NaN: no sample
+        **scalars,
+    )
+
+
+def row_of(measures: Measures) -> Matrix:
+    """``Measures`` as a one-row matrix."""
+    result = empty_rows(1)
+    row = result[0]
+    row[STATE_COLUMNS] = [measures.states[state] for state in STATES]
+    for name in _SCALARS:
+        row[COLUMN[name]] = getattr(measures, name)
+    if measures.battery_charge_min is not None:
+        row[MIN_COLUMN] = measures.battery_charge_min
+    row[HIST_COLUMNS] = measures.cycle_hist
+    return result

@@ -1,0 +1,77 @@
+"""Result shapes of ``/v2/Analytics/`` (camelCase JSON, listed in the OpenAPI document).
+
+Durations are seconds, shares are fractions 0..1, distances km, charge percent. A KPI
+without a denominator (no planned time, no finished order...) is ``null``.
+"""
+
+from datetime import date, datetime
+
+from pydantic import Field
+
+from fleetscope.appstore.schemas import CamelModel
+
+
+class StateTimes(CamelModel):
+    """Seconds in each vehicle state (summed over vehicles when combined)."""
+
+    offline: float = 0.0
+    error: float = 0.0
+    manual: float = 0.0
+    charging: float = 0.0
+    working: float = 0.0
+    idle: float = 0.0
+
+
+class Kpis(CamelModel):
+    period_seconds: float = Field(description="T: selected days x shift, clipped to now")
+    no_data_seconds: float = Field(description="part of T before a vehicle's first message")
+    planned_seconds: float = Field(description="T with a known state minus offline")
+    downtime_seconds: float = Field(description="error + manual")
+    availability: float | None
+    utilization: float | None
+    idle_share: float | None
+    charging_share: float | None
+    throughput_per_hour: float | None = Field(
+        description="finished orders per calendar hour of T (fleet) or planned hour (vehicle)"
+    )
+    orders_finished: int
+    orders_failed: int
+    orders_cancelled: int
+    order_success_rate: float | None
+    loads_handled: int
+    distance_km: float
+    distance_per_order_km: float | None
+    cycle_time_p50_seconds: float | None = Field(
+        description="median cycle time of finished orders, exact (linear interpolation "
+        "between the closest ranks, as on Processes); null where a page does not read it"
+    )
+    mtbf_seconds: float | None
+    mttr_seconds: float | None
+    stop_errors: int = Field(description="stop-level episodes: FATAL, in 3.0 also CRITICAL")
+    errors: int = Field(description="error episodes of every level started in T")
+    mean_charge: float | None
+    min_charge: float | None
+
+
+class PeriodOut(CamelModel):
+    """The period and the previous period it is compared with, like for like (glossary,
+    "Comparison"): while the period runs, both are clipped at the same elapsed time."""
+
+    from_: date = Field(alias="from")
+    to: date
+    previous_from: date = Field(description="first day of the previous period (same length)")
+    previous_to: date = Field(description="last day of the previous period")
+    start: datetime = Field(description="instant the first day begins (site-local midnight)")
+    end: datetime = Field(description="instant the period ends: the midnight after `to`, or now")
+    previous_start: datetime = Field(description="instant the previous period begins")
+    previous_end: datetime = Field(
+        description="instant the previous period ends: its last midnight, or while the period "
+        "runs the same elapsed site-local time after previousStart as now after start"
+    )
+    running: bool = Field(
+        description="the period has not ended: T and the previous period are clipped"
+    )
+    days: int
+    shift: str
+    combined: bool
+    vehicle_ids: list[int]

@@ -1,0 +1,146 @@
+"""The rules an analysis's parameters obey, wherever they come from: the query of a
+``/v2/Analytics/`` call (``params``) or the saved settings it falls back to
+(``appstore.settings_service``). One place, so that nothing saved can be refused later.
+
+- A day lies between ``EARLIEST_DAY`` and ``LATEST_DAY``: an analysis also reads the
+  previous period of equal length (up to ``MAX_PERIOD_DAYS`` earlier) and the midnight
+  after the last day in the sites' zones, which the calendar of Python's ``date`` (years
+  1 to 9999) must hold; no fleet has data before 1970 (the epoch of the fact store's
+  instants) or centuries ahead, so those days can only be typing mistakes.
+- ``from`` is not after ``to``, and the period has at most ``MAX_PERIOD_DAYS`` days.
+- A rolling period (``hours``, or ``since`` with an optional ``until``) replaces
+  ``from``/``to``: the kinds do not mix, ``hours`` does not mix with ``since``/``until``,
+  ``until`` needs ``since`` and lies after it; the instants lie within the days above and
+  span at most ``MAX_PERIOD_DAYS`` days (``MAX_HOURS``).
+- At most ``MAX_VEHICLE_IDS`` vehicles; a shift id has at most ``MAX_SHIFT_ID_LENGTH``
+  characters, ``ALL_SHIFTS`` meaning the whole day.
+"""
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Annotated
+
+from pydantic import Field
+
+from fleetscope.analytics.core.periods import DaySpan, Window
+from fleetscope.appstore.errors import InvalidInputError
+from fleetscope.i18n import Template
+from fleetscope.i18n.messages import (
+    DAY_OUT_OF_RANGE,
+    HOURS_WITH_INSTANTS,
+    INSTANT_OUT_OF_RANGE,
+    INSTANTS_REVERSED,
+    INSTANTS_TOO_LONG,
+    PERIOD_KINDS_MIXED,
+    SINCE_AFTER_NOW,
+    UNTIL_WITHOUT_SINCE,
+)
+
+EARLIEST_DAY = date(1970, 1, 1)
+LATEST_DAY = date(2999, 12, 31)
+MAX_PERIOD_DAYS = 400
+MAX_HOURS = MAX_PERIOD_DAYS * 24
+MAX_VEHICLE_IDS = 2000
+MAX_SHIFT_ID_LENGTH = 64
+ALL_SHIFTS = "all"
+
+DAY_RANGE = f"a day from {EARLIEST_DAY.isoformat()} to {LATEST_DAY.isoformat()}"
+# A day as a request may give it: out of range is a 422 naming the field, like any other
+# invalid value (pydantic checks the bounds; the OpenAPI document says them in words).
+AnalysisDay = Annotated[date, Field(ge=EARLIEST_DAY, le=LATEST_DAY, description=DAY_RANGE)]
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodFields:
+    """How a caller names the period's fields in its messages (``from``/``to`` of the
+    query, ``dateSelector.from``/``.to`` of the settings)."""
+
+    first: str
+    last: str
+    reversed: Template  # {first}, {last}: the days
+    too_long: Template  # {days}, {limit}
+
+
+def check_period(first: date, last: date, *, fields: PeriodFields) -> DaySpan:
+    """The period ``first`` .. ``last`` (inclusive), or a 422 naming the field at fault."""
+    for name, day in ((fields.first, first), (fields.last, last)):
+        if not EARLIEST_DAY <= day <= LATEST_DAY:
+            raise InvalidInputError(
+                DAY_OUT_OF_RANGE(
+                    field=name,
+                    day=day.isoformat(),
+                    earliest=EARLIEST_DAY.isoformat(),
+                    latest=LATEST_DAY.isoformat(),
+                )
+            )
+    if first > last:
+        raise InvalidInputError(fields.reversed(first=first.isoformat(), last=last.isoformat()))
+    span = DaySpan(first, last)
+    if span.days > MAX_PERIOD_DAYS:
+        raise InvalidInputError(fields.too_long(days=span.days, limit=MAX_PERIOD_DAYS))
+    return span
+
+
+# Instants of a rolling period: within the days above (in UTC).
+EARLIEST_INSTANT = datetime.combine(EARLIEST_DAY, time(), tzinfo=UTC)
+LATEST_INSTANT = datetime.combine(LATEST_DAY, time(), tzinfo=UTC) + timedelta(days=1)
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodQuery:
+    """The period parameters of a query as given (None: left out)."""
+
+    date_from: date | None = None
+    date_to: date | None = None
+    hours: int | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+    @property
+    def rolling(self) -> bool:
+        return self.hours is not None or self.since is not None or self.until is not None
+
+    @property
+    def empty(self) -> bool:
+        return not self.rolling and self.date_from is None and self.date_to is None
+
+
+def check_rolling(query: PeriodQuery, *, now: datetime) -> Window:
+    """The instants of a rolling period (``query.rolling``), or a 422 naming the parameter
+    at fault: ``hours`` means the last hours up to ``now``; ``until`` defaults to now."""
+    days = [name for name, day in (("from", query.date_from), ("to", query.date_to)) if day]
+    instants = [
+        name
+        for name, value in (("hours", query.hours), ("since", query.since), ("until", query.until))
+        if value is not None
+    ]
+    if days:
+        raise InvalidInputError(PERIOD_KINDS_MIXED(field=instants[0], other="/".join(days)))
+    if query.hours is not None:
+        if len(instants) > 1:
+            raise InvalidInputError(HOURS_WITH_INSTANTS(other="/".join(instants[1:])))
+        # To the second: the answer's instants read as they were asked for.
+        end = now.astimezone(UTC).replace(microsecond=0)
+        return Window(end - timedelta(hours=query.hours), end)
+    if query.since is None:
+        raise InvalidInputError(UNTIL_WITHOUT_SINCE())
+    start = query.since.astimezone(UTC)
+    end = query.until.astimezone(UTC) if query.until is not None else now.astimezone(UTC)
+    for name, instant in (("since", start), ("until", end)):
+        if not EARLIEST_INSTANT <= instant <= LATEST_INSTANT:
+            raise InvalidInputError(
+                INSTANT_OUT_OF_RANGE(
+                    field=name,
+                    instant=instant.isoformat(),
+                    earliest=EARLIEST_INSTANT.isoformat(),
+                    latest=LATEST_INSTANT.isoformat(),
+                )
+            )
+    if end <= start:
+        if query.until is None:
+            raise InvalidInputError(SINCE_AFTER_NOW(since=start.isoformat()))
+        raise InvalidInputError(INSTANTS_REVERSED(until=end.isoformat(), since=start.isoformat()))
+    hours = (end - start) / timedelta(hours=1)
+    if hours > MAX_HOURS:
+        raise InvalidInputError(INSTANTS_TOO_LONG(hours=f"{hours:.1f}", limit=MAX_HOURS))
+    return Window(start, end)

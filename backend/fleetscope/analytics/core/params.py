@@ -1,0 +1,261 @@
+"""The query parameters every ``/v2/Analytics/`` resource takes, checked and resolved.
+
+``from``/``to`` (site-local days, inclusive) or a rolling period instead (``hours``: the last
+hours up to now; or ``since`` with an optional ``until``, ISO 8601 instants with an offset),
+``vehicles`` (comma-separated ids), ``combined`` and ``shift`` (a shift id of the vehicles'
+sites, or ``all``). A parameter left out falls back to the user's saved settings; a saved
+relative range (``relative_ranges``) is read as of now, not as the days it gave when saved;
+an empty vehicle selection means every visible vehicle.
+The result, ``AnalyticsScope``, holds only vehicles the user may see: a foreign or unknown
+id is "vehicle N not found" (404), never a hint that it exists.
+"""
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fleetscope.analytics.core.param_rules import (
+    ALL_SHIFTS,
+    MAX_HOURS,
+    MAX_SHIFT_ID_LENGTH,
+    MAX_VEHICLE_IDS,
+    AnalysisDay,
+    PeriodFields,
+    PeriodQuery,
+    check_period,
+    check_rolling,
+)
+from fleetscope.analytics.core.periods import DaySpan, Shift
+from fleetscope.analytics.core.relative_ranges import ResolvedRange, resolve_relative_range
+from fleetscope.analytics.core.rolling import rolling_span
+from fleetscope.appstore.errors import InvalidInputError, NotFoundError
+from fleetscope.appstore.models import Organization, Site, User
+from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
+from fleetscope.appstore.settings_service import read_settings
+from fleetscope.appstore.tenants import visible_vehicle_rows
+from fleetscope.i18n.messages import (
+    NOT_A_VEHICLE_ID,
+    PERIOD_REVERSED,
+    PERIOD_TOO_LONG,
+    SHIFT_UNKNOWN,
+    TOO_MANY_VEHICLES,
+    VEHICLE_NOT_FOUND,
+)
+
+# Vehicle ids of the query: digits, at most this many (far above any id the store gives).
+MAX_VEHICLE_ID_DIGITS = 9
+# Room for MAX_VEHICLE_IDS ids of that length with their commas and spaces.
+MAX_VEHICLES_LENGTH = 20_000
+QUERY_PERIOD = PeriodFields(
+    first="from", last="to", reversed=PERIOD_REVERSED, too_long=PERIOD_TOO_LONG
+)
+
+
+class AnalyticsParams(BaseModel):
+    """The query values, each checked on its own (FastAPI answers 422 naming the field);
+    ``None`` means "use the saved setting". The routes take it as ``Query()``: its fields
+    are the query parameters, by their aliases."""
+
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True)
+
+    date_from: AnalysisDay | None = Field(
+        default=None, alias="from", description="first day (site-local, inclusive); default: saved"
+    )
+    date_to: AnalysisDay | None = Field(
+        default=None, alias="to", description="last day (site-local, inclusive); default: saved"
+    )
+    hours: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_HOURS,
+        description="a rolling period: the last hours up to now, instead of from/to",
+    )
+    since: AwareDatetime | None = Field(
+        default=None,
+        description="a rolling period: its first instant (ISO 8601 with an offset), instead "
+        "of from/to",
+    )
+    until: AwareDatetime | None = Field(
+        default=None,
+        description="with since: the end of the period (exclusive, ISO 8601 with an offset); "
+        "default: now",
+    )
+    vehicles: str | None = Field(
+        default=None,
+        max_length=MAX_VEHICLES_LENGTH,
+        description="comma-separated vehicle ids; default: the saved selection, else all",
+    )
+    combined: bool | None = Field(
+        default=None, description="one aggregate instead of one per vehicle; default: saved"
+    )
+    shift: str | None = Field(
+        default=None,
+        max_length=MAX_SHIFT_ID_LENGTH,
+        description=f"a shift id of the sites, or {ALL_SHIFTS!r}; default: saved",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class VehicleRef:
+    id: int
+    name: str
+    site_id: int
+    battery_capacity_wh: float | None = None  # for energy in Wh, where known
+
+
+@dataclass(frozen=True, slots=True)
+class SiteGroup:
+    """The selected vehicles of one site, with the site's zone and the selected shift there."""
+
+    site_id: int
+    zone: ZoneInfo
+    shift: Shift | None  # None: the whole day
+    # A shift id the site does not have: its vehicles have no time in T.
+    excluded: bool
+    vehicle_ids: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalyticsScope:
+    span: DaySpan
+    combined: bool
+    shift_id: str
+    vehicles: list[VehicleRef]
+    sites: list[SiteGroup]
+
+    @property
+    def vehicle_ids(self) -> list[int]:
+        return [vehicle.id for vehicle in self.vehicles]
+
+
+def parse_vehicle_ids(text: str) -> list[int]:
+    """``"3, 5,7"`` -> ``[3, 5, 7]`` (duplicates dropped); anything else is a 422."""
+    ids: list[int] = []
+    for part in text.split(","):
+        token = part.strip()
+        if not token:
+            continue
+        if not token.isascii() or not token.isdigit() or len(token) > MAX_VEHICLE_ID_DIGITS:
+            raise InvalidInputError(NOT_A_VEHICLE_ID(token=token[:40]))
+        ids.append(int(token))
+    if len(ids) > MAX_VEHICLE_IDS:
+        raise InvalidInputError(TOO_MANY_VEHICLES(limit=MAX_VEHICLE_IDS, count=len(ids)))
+    return list(dict.fromkeys(ids))
+
+
+def _zone(site: Site) -> ZoneInfo:
+    try:
+        return ZoneInfo(site.time_zone or DEFAULT_TIME_ZONE)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(DEFAULT_TIME_ZONE)
+
+
+def _site_shifts(site: Site) -> dict[str, Shift]:
+    shifts: dict[str, Shift] = {}
+    for entry in site.shifts or []:
+        if isinstance(entry, dict) and "id" in entry:
+            shifts[str(entry["id"])] = Shift.from_site(entry)
+    return shifts
+
+
+def resolve_scope(
+    session: Session, *, user: User, params: AnalyticsParams, now: datetime | None = None
+) -> AnalyticsScope:
+    """``now``: the clock the period is read against (a rolling period, a saved relative
+    range); default: the current time."""
+    now = now or datetime.now(UTC)
+    visible = {row[0]: VehicleRef(*row) for row in visible_vehicle_rows(session, user=user)}
+    saved = read_settings(session, user=user, visible_ids=set(visible))
+    selector = saved.date_selector
+    query = PeriodQuery(params.date_from, params.date_to, params.hours, params.since, params.until)
+    clip = check_rolling(query, now=now) if query.rolling else None
+    span: DaySpan | None = None
+    if clip is None and not (query.empty and selector.relative_range is not None):
+        # The saved period is valid by the same rules (``read_settings`` falls back
+        # otherwise): a failure here is the query's, and names its field.
+        first = params.date_from or selector.from_
+        span = check_period(first, params.date_to or selector.to, fields=QUERY_PERIOD)
+    if params.vehicles is not None and params.vehicles.strip():
+        requested = parse_vehicle_ids(params.vehicles)
+        for vehicle_id in requested:
+            if vehicle_id not in visible:
+                raise NotFoundError(VEHICLE_NOT_FOUND(vehicle=vehicle_id))
+        chosen = [visible[vehicle_id] for vehicle_id in requested]
+    else:
+        saved_ids = [v for v in saved.selected_machines if v in visible]
+        chosen = [visible[v] for v in saved_ids] if saved_ids else list(visible.values())
+    site_ids = {vehicle.site_id for vehicle in chosen}
+    sites_of = {
+        site.id: site
+        for site in session.scalars(
+            select(Site)
+            .join(Site.organization)
+            .where(Site.id.in_(site_ids))
+            .order_by(Organization.name, Site.name, Site.id)
+        )
+    }
+    relative: ResolvedRange | None = None
+    if span is None and clip is None and selector.relative_range is not None:
+        # The site in scope is the first of the sites listed (as the frontend picks it).
+        site = next(iter(sites_of.values()), None)
+        relative = resolve_relative_range(
+            selector.relative_range,
+            now=now,
+            zone=_zone(site) if site else ZoneInfo(DEFAULT_TIME_ZONE),
+            shifts=list(_site_shifts(site).values()) if site else [],
+        )
+        if relative.hours is not None:
+            clip = check_rolling(PeriodQuery(hours=relative.hours), now=now)
+    shift_id = params.shift
+    if shift_id is None:
+        shift_id = relative.shift if relative and relative.shift else selector.workflow_shift
+    shift_id = shift_id.strip() or ALL_SHIFTS
+    groups, shift_id = _site_groups(
+        chosen, sites_of, shift_id=shift_id, explicit=params.shift is not None
+    )
+    if clip is not None:
+        sites = [(group.zone, group.shift) for group in groups if not group.excluded]
+        span = rolling_span(clip, sites=sites)
+    elif relative is not None:
+        span = DaySpan(relative.first, relative.last)
+    assert span is not None  # days, instants or a relative range: one of them is set above
+    combined = params.combined if params.combined is not None else selector.combined
+    return AnalyticsScope(
+        span=span, combined=combined, shift_id=shift_id, vehicles=chosen, sites=groups
+    )
+
+
+def _site_groups(
+    vehicles: list[VehicleRef], sites_of: dict[int, Site], *, shift_id: str, explicit: bool
+) -> tuple[list[SiteGroup], str]:
+    """The vehicles by site, and the shift id in effect."""
+    groups: dict[int, SiteGroup] = {}
+    for vehicle in vehicles:
+        group = groups.get(vehicle.site_id)
+        if group is None:
+            site = sites_of[vehicle.site_id]
+            shift = None if shift_id == ALL_SHIFTS else _site_shifts(site).get(shift_id)
+            group = groups[vehicle.site_id] = SiteGroup(
+                site_id=site.id,
+                zone=_zone(site),
+                shift=shift,
+                excluded=shift_id != ALL_SHIFTS and shift is None,
+            )
+        group.vehicle_ids.append(vehicle.id)
+    result = list(groups.values())
+    if result and all(group.excluded for group in result):
+        if explicit:
+            raise InvalidInputError(
+                SHIFT_UNKNOWN(shift=shift_id[:MAX_SHIFT_ID_LENGTH], all_shifts=ALL_SHIFTS)
+            )
+        # A saved shift the selected sites do not have (any longer): all shifts.
+        result = [
+            SiteGroup(g.site_id, g.zone, None, excluded=False, vehicle_ids=g.vehicle_ids)
+            for g in result
+        ]
+        return result, ALL_SHIFTS
+    return result, shift_id

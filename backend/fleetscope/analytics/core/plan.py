@@ -1,0 +1,180 @@
+"""T of every selected site for a list of day spans (buckets), and reading their measures.
+
+Each resource asks for one or more day spans (the period, the previous period, or the days,
+weeks or months of a history); every span becomes a bucket id, and one ``collect`` per site
+reads all buckets at once.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import duckdb
+
+from fleetscope.analytics.core.collect import (
+    FLEET,
+    CollectRequest,
+    Tagged,
+    VehicleStatus,
+    collect,
+    complete_until,
+    vehicle_status,
+)
+from fleetscope.analytics.core.comparison import period_instants, previous_until
+from fleetscope.analytics.core.measure_table import Matrix, MeasureTable
+from fleetscope.analytics.core.models import PeriodOut
+from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup
+from fleetscope.analytics.core.periods import DaySpan, Window, merge_windows, period_windows
+from fleetscope.analytics.core.vehicle_status import period_of
+
+
+@dataclass(frozen=True, slots=True)
+class BucketSpan:
+    bucket: int
+    span: DaySpan
+    # A bucket of the previous period of this span: clipped where the like-for-like
+    # comparison clips it (``comparison.previous_until``), not at now.
+    previous_of: DaySpan | None = None
+
+
+def period_spans(scope: AnalyticsScope, *, current: int, previous: int) -> list[BucketSpan]:
+    """The period and its previous period (like for like) as two buckets."""
+    return [
+        BucketSpan(current, scope.span),
+        BucketSpan(previous, scope.span.previous(), previous_of=scope.span),
+    ]
+
+
+@dataclass(slots=True)
+class SiteWindows:
+    group: SiteGroup
+    windows: dict[int, list[Window]]  # bucket -> T of this site in that span
+
+    def seconds(self, bucket: int) -> float:
+        return sum(window.seconds for window in self.windows.get(bucket, ()))
+
+
+@dataclass(slots=True)
+class Collected:
+    """Measures per (vehicle or 0, bucket) and the T of each site per bucket."""
+
+    measures: MeasureTable
+    sites: list[SiteWindows]
+    # False: the measures were read for all selected vehicles as one (key ``FLEET``).
+    by_vehicle: bool = True
+    # Now, when the rollups hold every fact of the selected vehicles up to now (see
+    # ``collect.complete_until``); None otherwise.
+    tail_until: datetime | None = None
+    # Per bucket, computed once: responses ask for them per vehicle and bucket.
+    _vehicle_seconds: dict[int, dict[int, float]] = field(default_factory=dict)
+    _calendar_seconds: dict[int, float] = field(default_factory=dict)
+
+    def vehicle_seconds(self, bucket: int) -> dict[int, float]:
+        """T of every selected vehicle in ``bucket``."""
+        cached = self._vehicle_seconds.get(bucket)
+        if cached is None:
+            cached = self._vehicle_seconds[bucket] = {}
+            for site in self.sites:
+                seconds = site.seconds(bucket)
+                for vehicle_id in site.group.vehicle_ids:
+                    cached[vehicle_id] = seconds
+        return cached
+
+    def together(self, bucket: int, vehicle_ids: Sequence[int]) -> Matrix:
+        """One row: the measures of ``vehicle_ids`` (all selected ones) together."""
+        if not self.by_vehicle:
+            return self.measures.rows([(FLEET, bucket)])
+        return self.measures.total([(v, bucket) for v in vehicle_ids])
+
+    def fleet_seconds(self, bucket: int) -> float:
+        """T of all selected vehicles together in ``bucket`` (vehicle seconds)."""
+        return sum(site.seconds(bucket) * len(site.group.vehicle_ids) for site in self.sites)
+
+    def calendar_seconds(self, bucket: int) -> float:
+        """Length of the union of the sites' T: the fleet's calendar time."""
+        cached = self._calendar_seconds.get(bucket)
+        if cached is None:
+            windows = [w for site in self.sites for w in site.windows.get(bucket, ())]
+            cached = sum(window.seconds for window in merge_windows(windows))
+            self._calendar_seconds[bucket] = cached
+        return cached
+
+
+def read_buckets(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    spans: Sequence[BucketSpan],
+    *,
+    by_vehicle: bool,
+    with_cycles: bool,
+    now: datetime,
+    offline_after: timedelta,
+    use_rollups: bool = True,
+    only: frozenset[str] | None = None,
+) -> Collected:
+    """``only``: the measures the caller uses (names of ``measure_table.COLUMNS``); the
+    others may come back as zero."""
+    collected = Collected(measures=MeasureTable(), sites=[], by_vehicle=by_vehicle, tail_until=now)
+    for group in scope.sites:
+        windows: dict[int, list[Window]] = {}
+        if not group.excluded:
+            for item in spans:
+                until = (
+                    now
+                    if item.previous_of is None
+                    else previous_until(
+                        item.previous_of, zone=group.zone, now=now, shift=group.shift
+                    )
+                )
+                windows[item.bucket] = period_windows(
+                    span=item.span, zone=group.zone, shift=group.shift, now=until
+                )
+        collected.sites.append(SiteWindows(group=group, windows=windows))
+        tagged = [Tagged(w, bucket) for bucket, ws in windows.items() for w in ws]
+        request = CollectRequest(
+            vehicle_ids=group.vehicle_ids,
+            windows=tagged,
+            by_vehicle=by_vehicle,
+            with_cycles=with_cycles,
+            use_rollups=use_rollups,
+            daily_zone=group.zone if group.shift is None else None,
+            site_id=group.site_id,
+            only=only,
+        )
+        status = (
+            vehicle_status(
+                cursor, group.vehicle_ids, zone=request.daily_zone, within=period_of(tagged)
+            )
+            if tagged
+            else VehicleStatus([], frozenset())
+        )
+        if complete_until(status.live, now=now) is None:
+            collected.tail_until = None
+        found = collect(cursor, request, now=now, offline_after=offline_after, status=status)
+        if len(collected.sites) == 1:
+            collected.measures = found
+        else:
+            collected.measures.merge(found)
+    return collected
+
+
+def period_out(scope: AnalyticsScope, *, now: datetime) -> PeriodOut:
+    previous = scope.span.previous()
+    instants = period_instants(scope, now=now)
+    return PeriodOut.model_validate(
+        {
+            "from": scope.span.first,
+            "to": scope.span.last,
+            "previousFrom": previous.first,
+            "previousTo": previous.last,
+            "start": instants.start,
+            "end": instants.end,
+            "previousStart": instants.previous_start,
+            "previousEnd": instants.previous_end,
+            "running": instants.running,
+            "days": scope.span.days,
+            "shift": scope.shift_id,
+            "combined": scope.combined,
+            "vehicleIds": scope.vehicle_ids,
+        }
+    )

@@ -1,0 +1,120 @@
+"""The ranges people think in (product.md section 4), resolved on the server as of now.
+
+A user's saved period may be a relative range, saved by name (``today``, ``last24Hours``,
+...), so that it stays relative: an analysis without a period in its query reads that name
+as of now, in the zone of the site in scope and with its shifts, not the days it gave when
+it was saved. The frontend resolves the same names for its display
+(``frontend/src/lib/relativeRange.ts``); both are tested against the same cases
+(``frontend/src/lib/relativeRange.cases.json``).
+
+Ranges that are running ("this week so far") are the whole calendar period: the analysis
+clips it at now and compares it like for like. ``last24Hours`` is a rolling period of 24
+hours up to now (its days, yesterday and today, name it for display); the shift ranges name
+a day and the shift: the running one (the latest started, where shifts overlap) or, between
+shifts, the one that ended last, and the one that started before it; a night shift belongs
+to the day it starts. Without shifts, a shift range is the whole of today.
+"""
+
+import calendar
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Literal, get_args
+from zoneinfo import ZoneInfo
+
+from fleetscope.analytics.core.param_rules import ALL_SHIFTS
+from fleetscope.analytics.core.periods import Shift
+from fleetscope.appstore.schemas import DateMode, RelativeRange
+
+RELATIVE_RANGES: tuple[RelativeRange, ...] = get_args(RelativeRange)
+_DAY_MINUTES = 24 * 60
+# Shift runs are looked for among those starting on this many days before today.
+_SHIFT_LOOKBACK_DAYS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedRange:
+    mode: DateMode
+    first: date
+    last: date
+    shift: str | None = None  # the shift ranges: the shift they name
+    hours: int | None = None  # a rolling period: the last hours up to now
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    shift: Shift
+    day: date  # the day it starts on
+    start: int  # minutes after today's midnight (negative: an earlier day)
+    end: int
+
+
+def _minutes(shift: Shift, *, which: Literal["start", "end"]) -> int:
+    clock = shift.start if which == "start" else shift.end
+    return clock.hour * 60 + clock.minute
+
+
+def _recent_runs(shifts: list[Shift], today: date) -> list[_Run]:
+    """Every run of ``shifts`` starting within the last days, the latest start first (by
+    the order of ``shifts`` where two start at once, as the frontend sorts them)."""
+    runs: list[_Run] = []
+    for back in range(_SHIFT_LOOKBACK_DAYS + 1):
+        day = today - timedelta(days=back)
+        for shift in shifts:
+            # A shift without weekdays runs every day (as the frontend reads it).
+            if shift.weekdays and day.weekday() not in shift.weekdays:
+                continue
+            start = _minutes(shift, which="start") - back * _DAY_MINUTES
+            length = (_minutes(shift, which="end") - _minutes(shift, which="start")) % _DAY_MINUTES
+            runs.append(_Run(shift, day, start, start + (length or _DAY_MINUTES)))
+    return sorted(runs, key=lambda run: -run.start)
+
+
+def _shift_range(range_name: RelativeRange, shifts: list[Shift], local: datetime) -> ResolvedRange:
+    today = local.date()
+    minutes = local.hour * 60 + local.minute
+    started = [run for run in _recent_runs(shifts, today) if run.start <= minutes]
+    current = next((run for run in started if minutes < run.end), started[0] if started else None)
+    if current is None:
+        return ResolvedRange("day", today, today, shift=ALL_SHIFTS)
+    run: _Run | None = current
+    if range_name == "previousShift":
+        run = next((other for other in started if other.start < current.start), None)
+    if run is None:
+        return ResolvedRange("day", today, today, shift=ALL_SHIFTS)
+    return ResolvedRange("day", run.day, run.day, shift=run.shift.id)
+
+
+def _month(day: date) -> tuple[date, date]:
+    return day.replace(day=1), day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+
+def resolve_relative_range(
+    range_name: RelativeRange, *, now: datetime, zone: ZoneInfo, shifts: list[Shift]
+) -> ResolvedRange:
+    """What ``range_name`` means at ``now`` on the wall clock of a site in ``zone`` with
+    ``shifts`` (to the minute, as the frontend reads it)."""
+    local = now.astimezone(zone)
+    today = local.date()
+    day = timedelta(days=1)
+    monday = today - timedelta(days=today.weekday())
+    match range_name:
+        case "today":
+            return ResolvedRange("day", today, today)
+        case "yesterday":
+            return ResolvedRange("day", today - day, today - day)
+        case "currentShift" | "previousShift":
+            return _shift_range(range_name, shifts, local)
+        case "last24Hours":
+            return ResolvedRange("custom", today - day, today, hours=24)
+        case "last7Days":
+            return ResolvedRange("custom", today - 6 * day, today)
+        case "thisWeekSoFar":
+            return ResolvedRange("week", monday, monday + 6 * day)
+        case "lastWeek":
+            return ResolvedRange("week", monday - 7 * day, monday - day)
+        case "thisMonthSoFar":
+            return ResolvedRange("month", *_month(today))
+        case "lastMonth":
+            return ResolvedRange("month", *_month(today.replace(day=1) - day))
+        case "thisYearSoFar":
+            return ResolvedRange("year", date(today.year, 1, 1), date(today.year, 12, 31))

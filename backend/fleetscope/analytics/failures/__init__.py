@@ -1,0 +1,1 @@
+"""Failures page area: Pareto, MTBF/MTTR, failure map and error history."""

@@ -1,0 +1,248 @@
+"""``GET /v2/Analytics/ErrorHistory`` (paged) and ``ErrorHistory.csv`` (the filtered list).
+
+Error episodes starting in T of the selected vehicles, filtered by ``errorType``, ``level``
+and ``vehicle``, sorted by an allow-listed column with a unique tie-break (vehicle, start,
+type, level, references), so pages never overlap. The count runs on the filtered episodes;
+a page in the second half is read from the end (see ``analytics.paging``), so the last page
+costs what the first does. The CSV has the same rows in the same order, streamed in chunks.
+"""
+
+import csv
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import duckdb
+from pydantic import Field
+
+from fleetscope.analytics.core.facts import rows_in_periods, select_periods
+from fleetscope.analytics.core.paging import (
+    Page,
+    PageRequest,
+    page_fields,
+    page_ordering,
+    parse_sort,
+    read_page,
+)
+from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.sql_time import seconds_between
+from fleetscope.analytics.failures.failures import ErrorFilter
+from fleetscope.appstore.schemas import CamelModel
+
+HISTORY_SORTS = {
+    "start": "start_at",
+    "end": "end_at",
+    "duration": "duration_s",
+    "vehicle": "vehicle_id",
+    "errorType": "error_type",
+    "level": "severity",
+}
+_TIE_BREAKERS = ["vehicle_id", "start_at", "error_type", "level", "references_json"]
+_COLUMNS = (
+    "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, f.end_at, "
+    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.order_id, f.x, f.y, f.map_id, "
+    "f.references_json, CASE upper(f.level) WHEN 'FATAL' THEN 4 WHEN 'CRITICAL' THEN 3 "
+    "WHEN 'URGENT' THEN 2 ELSE 1 END AS severity"
+)
+_SELECT = (
+    "vehicle_id, error_type, level, description, start_at, end_at, duration_s, order_id, "
+    "x, y, map_id"
+)
+CSV_CHUNK_ROWS = 5000
+# ``{zone}``: the sites' time zone the times are written in (see ``csv_header``).
+CSV_HEADERS = {
+    "en": [
+        "vehicle id", "vehicle", "error type", "level", "description", "start ({zone})",
+        "end ({zone})", "duration (s)", "order", "x (m)", "y (m)", "map",
+    ],
+    "de": [
+        "Fahrzeug-ID", "Fahrzeug", "Fehlertyp", "Stufe", "Beschreibung", "Beginn ({zone})",
+        "Ende ({zone})", "Dauer (s)", "Auftrag", "x (m)", "y (m)", "Karte",
+    ],
+}  # fmt: skip
+# Vehicles of sites in different zones: each time in its site's zone, named in this column.
+CSV_ZONE_COLUMN = {"en": "time zone", "de": "Zeitzone"}
+CSV_LOCAL_TIME = {"en": "site time", "de": "Ortszeit"}
+
+
+class ErrorEpisodeRow(CamelModel):
+    vehicle_id: int
+    vehicle_name: str
+    error_type: str
+    level: str
+    description: str
+    start: datetime
+    end: datetime
+    duration_seconds: float
+    order_id: str = Field(description="the order at the start; empty when none")
+    x: float | None
+    y: float | None
+    map_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryQuery:
+    sql: str  # FROM ... WHERE ... of the filtered episodes
+    parameters: list[Any]
+    column: str
+    descending: bool
+
+
+def history_query(
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    errors: ErrorFilter,
+    vehicle_id: int | None,
+    sort: str | None,
+) -> HistoryQuery:
+    column, descending = parse_sort(sort, columns=HISTORY_SORTS, default="-start")
+    selection = select_periods(scope, now=now, previous=False)
+    if vehicle_id is not None:
+        selection = selection.restricted_to({vehicle_id})
+    rows_sql, parameters = rows_in_periods(
+        selection, table="error_episodes", at="start_at", columns=_COLUMNS
+    )
+    where, filter_parameters = errors.sql()
+    return HistoryQuery(
+        sql=f"FROM ({rows_sql}) WHERE {where}",
+        parameters=[*parameters, *filter_parameters],
+        column=column,
+        descending=descending,
+    )
+
+
+def _row(row: Any, names: dict[int, str]) -> ErrorEpisodeRow:
+    return ErrorEpisodeRow(
+        vehicle_id=row[0],
+        vehicle_name=names.get(row[0], ""),
+        error_type=row[1],
+        level=row[2],
+        description=row[3],
+        start=row[4],
+        end=row[5],
+        duration_seconds=row[6],
+        order_id=row[7],
+        x=row[8],
+        y=row[9],
+        map_id=row[10],
+    )
+
+
+def error_history(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    page: PageRequest,
+    errors: ErrorFilter,
+    vehicle_id: int | None = None,
+) -> Page[ErrorEpisodeRow]:
+    query = history_query(scope, now=now, errors=errors, vehicle_id=vehicle_id, sort=page.sort)
+    total, rows = read_page(
+        cursor,
+        page,
+        select=_SELECT,
+        source=query.sql,
+        parameters=query.parameters,
+        column_sql=HISTORY_SORTS[query.column],
+        descending=query.descending,
+        tie_breakers=_TIE_BREAKERS,
+    )
+    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+    return Page[ErrorEpisodeRow](
+        items=[_row(row, names) for row in rows],
+        **page_fields(page, total=total, column=query.column, descending=query.descending),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CsvConvention:
+    """How the CSV is written for one language; the chart CSVs of the frontend
+    (``components/charts/csv.ts``) follow the same: English ``,`` and a decimal point,
+    German ``;`` and the decimal comma (what Excel with German settings reads as numbers),
+    times as ``YYYY-MM-DD HH:MM:SS`` in the site's zone, which the header names."""
+
+    separator: str
+    decimal: str
+
+    @classmethod
+    def of(cls, language: str) -> "CsvConvention":
+        return cls(";", ",") if language == "de" else cls(",", ".")
+
+    def number(self, value: float) -> str:
+        text = f"{value:.3f}".rstrip("0").rstrip(".")
+        return ("0" if text in ("", "-0") else text).replace(".", self.decimal)
+
+
+def _local_time(value: datetime, zone: ZoneInfo) -> str:
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return aware.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _cell(value: Any, convention: CsvConvention) -> Any:
+    """Text cells starting like a formula are quoted (CSV injection in spreadsheets)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        return convention.number(value)
+    return "" if value is None else value
+
+
+def csv_header(language: str, zones: set[str]) -> list[str]:
+    texts = CSV_HEADERS.get(language, CSV_HEADERS["en"])
+    zone = next(iter(zones)) if len(zones) == 1 else CSV_LOCAL_TIME.get(language, "site time")
+    header = [text.format(zone=zone) for text in texts]
+    if len(zones) > 1:
+        header.append(CSV_ZONE_COLUMN.get(language, CSV_ZONE_COLUMN["en"]))
+    return header
+
+
+def error_history_csv(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    query: HistoryQuery,
+    language: str,
+) -> Iterator[str]:
+    """The filtered list as CSV text chunks, in the list's order; closes ``cursor`` at the end."""
+    ordering = page_ordering(
+        PageRequest(page=1, page_size=1),
+        total=1,
+        column_sql=HISTORY_SORTS[query.column],
+        descending=query.descending,
+        tie_breakers=_TIE_BREAKERS,
+    )
+    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+    zone_of = {vid: group.zone for group in scope.sites for vid in group.vehicle_ids}
+    several_zones = len({zone.key for zone in zone_of.values()}) > 1
+    convention = CsvConvention.of(language)
+    buffer = io.StringIO()
+    # The byte order mark lets Excel read the UTF-8 text (umlauts) right, as in the chart CSVs.
+    buffer.write("\ufeff")
+    writer = csv.writer(buffer, delimiter=convention.separator, lineterminator="\r\n")
+    try:
+        writer.writerow(csv_header(language, {zone.key for zone in zone_of.values()}))
+        result = cursor.execute(
+            f"SELECT {_SELECT} {query.sql} ORDER BY {ordering.sql}", query.parameters
+        )
+        while True:
+            rows = result.fetchmany(CSV_CHUNK_ROWS)
+            for row in rows:
+                zone = zone_of.get(row[0], ZoneInfo("UTC"))
+                start, end = _local_time(row[4], zone), _local_time(row[5], zone)
+                values = (row[0], names.get(row[0], ""), *row[1:4], start, end, *row[6:])
+                cells = [_cell(value, convention) for value in values]
+                writer.writerow([*cells, zone.key] if several_zones else cells)
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+            if not rows:
+                return
+    finally:
+        cursor.close()

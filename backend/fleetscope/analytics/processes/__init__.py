@@ -1,0 +1,1 @@
+"""Processes page area: orders, workflows and actions."""

@@ -1,0 +1,1 @@
+"""Productivity page area: KPIs, history, heatmap, dashboard and statusboard."""

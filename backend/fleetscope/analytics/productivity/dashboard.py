@@ -1,0 +1,125 @@
+"""``GET /v2/Analytics/Dashboard``: the KPI tiles with their previous-period values and a
+small series each (the history's buckets: days, weeks or months) for the sparklines. The
+previous values are like for like, and the series leaves out the buckets lying in the future
+(``comparison``). The cycle-time median is exact, as on the Processes page
+(``cycle_medians``), in the period, the previous period and each bucket."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import duckdb
+import numpy as np
+
+from fleetscope.analytics.core.collect import FLEET
+from fleetscope.analytics.core.kpis import kpis_of_rows
+from fleetscope.analytics.core.models import Kpis
+from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.periods import granularity_for
+from fleetscope.analytics.core.plan import BucketSpan, Collected, period_out, read_buckets
+from fleetscope.analytics.productivity.cycle_medians import cycle_medians
+from fleetscope.analytics.productivity.history import history_spans
+from fleetscope.analytics.productivity.models import (
+    DashboardOut,
+    DashboardTile,
+    SparkPoint,
+    TileKey,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TileSpec:
+    key: TileKey
+    unit: str
+    value: Callable[[Kpis], float | None]
+    higher_is_better: bool = True
+
+
+TILES: tuple[TileSpec, ...] = (
+    TileSpec("availability", "share", lambda k: k.availability),
+    TileSpec("utilization", "share", lambda k: k.utilization),
+    TileSpec("throughput", "perHour", lambda k: k.throughput_per_hour),
+    TileSpec("orders", "count", lambda k: k.orders_finished),
+    TileSpec("cycleTimeP50", "seconds", lambda k: k.cycle_time_p50_seconds, False),
+    TileSpec("mtbf", "seconds", lambda k: k.mtbf_seconds),
+    TileSpec("mttr", "seconds", lambda k: k.mttr_seconds, False),
+    TileSpec("errors", "count", lambda k: k.errors, False),
+    TileSpec("meanCharge", "percent", lambda k: k.mean_charge),
+)
+
+
+def _fleet_kpis(collected: Collected, spans: list[BucketSpan]) -> list[Kpis]:
+    """The fleet's KPIs in each of ``spans``, and (last) over all of them together."""
+    keys = [(FLEET, item.bucket) for item in spans]
+    table = collected.measures
+    rows = np.vstack([table.rows(keys), table.total(keys)])
+    period_s = [collected.fleet_seconds(item.bucket) for item in spans]
+    calendar_s = [collected.calendar_seconds(item.bucket) for item in spans]
+    return kpis_of_rows(
+        rows,
+        period_s=np.array([*period_s, sum(period_s)]),
+        calendar_s=np.array([*calendar_s, sum(calendar_s)]),
+    )
+
+
+def dashboard(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    offline_after: timedelta,
+    use_rollups: bool = True,
+) -> DashboardOut:
+    spans = history_spans(scope, now=now)
+    current, previous = spans.current, spans.previous
+    # The buckets partition T, so the period's totals are the sums of its buckets.
+    collected = read_buckets(
+        cursor,
+        scope,
+        [*current, *previous],
+        by_vehicle=False,
+        with_cycles=False,  # the median is exact (``cycle_medians``), not the histogram's
+        now=now,
+        offline_after=offline_after,
+        use_rollups=use_rollups,
+    )
+    *buckets, totals = _fleet_kpis(collected, current)
+    previous_totals = _fleet_kpis(collected, previous)[-1]
+    medians, (median, previous_median) = cycle_medians(
+        cursor,
+        collected,
+        buckets=[item.bucket for item in (*current, *previous)],
+        groups=[[item.bucket for item in current], [item.bucket for item in previous]],
+    )
+    for kpis, value in zip(
+        (*buckets, totals, previous_totals),
+        (*medians[: len(current)], median, previous_median),
+        strict=True,
+    ):
+        kpis.cycle_time_p50_seconds = value
+    per_bucket = list(zip(current, buckets, strict=True))
+    tiles = [
+        DashboardTile.model_validate(
+            {
+                "key": spec.key,
+                "unit": spec.unit,
+                "value": spec.value(totals),
+                "previous": spec.value(previous_totals),
+                "higherIsBetter": spec.higher_is_better,
+                "series": [
+                    SparkPoint.model_validate(
+                        {
+                            "from": item.span.first,
+                            "value": spec.value(k),
+                            "partial": item.bucket in spans.partial,
+                        }
+                    )
+                    for item, k in per_bucket
+                ],
+            }
+        )
+        for spec in TILES
+    ]
+    return DashboardOut(
+        period=period_out(scope, now=now), granularity=granularity_for(scope.span.days), tiles=tiles
+    )
