@@ -275,3 +275,28 @@ def test_each_range_means_what_the_frontend_reads(case: dict[str, Any]) -> None:
         shift=expected.get("shift"),
         hours=expected.get("hours"),
     )
+
+
+def test_an_analytics_call_without_dates_reads_the_saved_range_now(client: TestClient) -> None:
+    """Over HTTP, on the real clock: "yesterday" saved with days of long ago."""
+    saved = {"mode": "day", "from": "2026-01-05", "to": "2026-01-05", "relativeRange": "yesterday"}
+    response = client.patch("/v2/User/settings", json={"dateSelector": saved})
+    assert response.status_code == 200, response.text
+    try:
+        before = datetime.now(BERLIN).date() - timedelta(days=1)
+        period = client.get("/v2/Analytics/Dashboard").json()["data"]["period"]
+        after = datetime.now(BERLIN).date() - timedelta(days=1)
+        assert period["from"] == period["to"] and period["from"] in {
+            before.isoformat(),
+            after.isoformat(),
+        }
+        # The saved last 24 hours: the rolling period up to now.
+        client.patch("/v2/User/settings", json={"dateSelector": {"relativeRange": "last24Hours"}})
+        rolling = client.get("/v2/Analytics/Failures").json()["data"]["period"]
+        start, end = (datetime.fromisoformat(rolling[key]) for key in ("start", "end"))
+        assert end - start == timedelta(hours=24) and rolling["running"] is False
+    finally:
+        client.patch(
+            "/v2/User/settings",
+            json={"dateSelector": {"from": "2026-11-23", "to": "2026-11-29"}},
+        )
