@@ -150,3 +150,21 @@ def test_a_round_of_changes_reads_back_the_same(
     assert audit[4]["after"] == {"id": org, "name": "Kranich ÄÖÜ"}
     sites = data(client.get("/v2/Admin/Audit", params={"entityType": "site"}))
     assert sites["total"] == 2
+
+
+def test_filters_that_no_store_could_take_are_refused_or_clamped(
+    client: TestClient, seeded: DemoData, login: Callable[..., Any]
+) -> None:
+    login(client, SUPERUSER)
+    data(client.post("/v2/Admin/Organizations", json={"name": "Kranich"}), 201)
+    # PostgreSQL's text cannot hold NUL (the driver would fail): a 422 naming the parameter.
+    assert "search" in refused(client.get("/v2/Admin/Users", params={"search": "a\x00"}), 422)
+    assert "actor" in refused(client.get("/v2/Admin/Audit", params={"actor": "a\x00"}), 422)
+    # Instants at the calendar's ends cannot be turned into UTC: clamped, not a 500.
+    late = data(client.get("/v2/Admin/Audit", params={"from": "9999-12-31T23:59:59-05:00"}))
+    early = data(client.get("/v2/Admin/Audit", params={"to": "0001-01-01T00:00:00+05:00"}))
+    assert (late["total"], early["total"]) == (0, 0)
+    assert (
+        data(client.get("/v2/Admin/Audit", params={"to": "9999-12-31T23:59:59-05:00"}))["total"]
+        == 1
+    )

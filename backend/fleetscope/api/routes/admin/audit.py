@@ -1,6 +1,7 @@
 """``/v2/Admin/Audit``: every change made through the Administration API or the command
 line, newest first, paged and filterable."""
 
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -12,8 +13,17 @@ from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.routes.admin.common import READ
 from fleetscope.appstore.admin_schemas import AuditEntryOut, audit_entry_out
 from fleetscope.appstore.audit import AuditFilter, audit_page
+from fleetscope.appstore.schemas import StoredText
 
 router = APIRouter(prefix="/Audit", responses=READ)
+# Filters on instants are clamped to these (no entry lies outside them): an instant near the
+# calendar's ends cannot even be turned into UTC (a 500, not an answer).
+_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
+def _clamped(at: datetime | None) -> datetime | None:
+    return None if at is None else min(max(at, _EARLIEST), _LATEST).astimezone(UTC)
 
 
 @router.get("", response_model=Envelope[Page[AuditEntryOut]])
@@ -22,12 +32,14 @@ def list_audit(
     db: SessionDep,
     page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
     page_size: Annotated[int, Query(alias="pageSize", ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
-    action: Annotated[str | None, Query(max_length=64, description='e.g. "site.update"')] = None,
+    action: Annotated[
+        StoredText | None, Query(max_length=64, description='e.g. "site.update"')
+    ] = None,
     entity_type: Annotated[
-        str | None, Query(alias="entityType", max_length=32, description='e.g. "user"')
+        StoredText | None, Query(alias="entityType", max_length=32, description='e.g. "user"')
     ] = None,
     actor: Annotated[
-        str | None, Query(max_length=320, description="part of the actor's email or name")
+        StoredText | None, Query(max_length=320, description="part of the actor's email or name")
     ] = None,
     at_from: Annotated[
         AwareDatetime | None, Query(alias="from", description="from this instant (inclusive)")
@@ -40,8 +52,8 @@ def list_audit(
         action=action or None,
         entity_type=entity_type or None,
         actor=actor or None,
-        at_from=at_from,
-        at_to=at_to,
+        at_from=_clamped(at_from),
+        at_to=_clamped(at_to),
     )
     entries, total = audit_page(db, filters=filters, page=page, page_size=page_size)
     return ok(

@@ -29,6 +29,7 @@ from fleetscope.appstore.admin_users import (
 )
 from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.models import Organization, Role, User
+from fleetscope.appstore.schemas import StoredText
 
 router = APIRouter(prefix="/Users", responses=READ)
 
@@ -54,7 +55,7 @@ def list_users(
     page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
     page_size: Annotated[int, Query(alias="pageSize", ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
     search: Annotated[
-        str | None, Query(max_length=200, description="part of the email or display name")
+        StoredText | None, Query(max_length=200, description="part of the email or display name")
     ] = None,
     role: Role | None = None,
     organization_id: Annotated[
