@@ -13,7 +13,7 @@ from fleetscope.appstore.models import Role, Site, User, Vehicle
 Language = Literal["en", "de"]
 DateMode = Literal["day", "week", "month", "year", "custom"]
 # The ranges people think in (product.md section 4); saved by name, so they stay relative:
-# an analysis reads one as of now (analytics/relative_ranges.py; the client likewise).
+# an analysis reads one as of now (analytics/core/relative_ranges.py; the client likewise).
 RelativeRange = Literal[
     "today",
     "yesterday",

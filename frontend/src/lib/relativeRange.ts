@@ -10,7 +10,7 @@ import { addDays, rangeFor } from './dateRange';
  * time, which a shortened range (Monday to today) would not get. "Last 24 hours" is a
  * rolling period: the API gets `hours=24` (the 24 hours up to the server's now, compared
  * with the 24 hours before); its days (yesterday and today) only name it. The server reads
- * a saved range the same way (backend analytics/relative_ranges.py); both are tested
+ * a saved range the same way (backend analytics/core/relative_ranges.py); both are tested
  * against the same cases (relativeRange.cases.json).
  */
 export const RELATIVE_RANGES = [
