@@ -9,8 +9,7 @@ import pytest
 from fleetscope.analytics.core import rollups as rollup_read
 from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect, open_intervals
 from fleetscope.analytics.core.kpis import compute_kpis
-from fleetscope.analytics.core.measure_table import MeasureTable
-from fleetscope.analytics.core.measures import Measures
+from fleetscope.analytics.core.measure_table import Measures, MeasureTable
 from fleetscope.analytics.core.periods import DaySpan, Shift, Window, period_windows
 from fleetscope.analytics.core.rollups import read_daily
 from fleetscope.facts.model import (

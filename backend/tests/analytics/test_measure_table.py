@@ -9,12 +9,12 @@ from fleetscope.analytics.core.kpis import compute_kpis, kpi_columns, kpis_at
 from fleetscope.analytics.core.measure_table import (
     COLUMN,
     COLUMNS,
+    Measures,
     MeasureTable,
     empty_rows,
     measures_of,
     row_of,
 )
-from fleetscope.analytics.core.measures import Measures
 from fleetscope.analytics.core.models import Kpis
 from fleetscope.analytics.productivity.models import KpiGrid
 

@@ -16,8 +16,7 @@ import pytest
 
 from fleetscope.analytics.core.comparison import period_instants
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.core.periods import DaySpan, Shift, Window
-from fleetscope.analytics.core.rolling import rolling_span, touched_days
+from fleetscope.analytics.core.periods import DaySpan, Shift, Window, rolling_span, touched_days
 from fleetscope.analytics.failures.failures import ErrorFilter, failures
 from fleetscope.analytics.processes.processes import processes
 from fleetscope.analytics.productivity.dashboard import dashboard

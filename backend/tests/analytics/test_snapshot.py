@@ -14,7 +14,7 @@ import pytest
 
 import fleetscope.analytics.core.collect as collect_module
 from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
-from fleetscope.analytics.core.measures import Measures
+from fleetscope.analytics.core.measure_table import Measures
 from fleetscope.analytics.core.periods import DaySpan, Window, period_windows
 from fleetscope.analytics.core.snapshot import read_snapshot
 from fleetscope.facts.model import LiveStatus, StateInterval, VehicleState

@@ -1,20 +1,12 @@
 """Measures from the fact store for windows of T, each window tagged with a bucket.
 
-Whole site-local days (T without a shift) are read from ``rollup_daily``, whole UTC hours
-from ``rollup_hourly`` (see rollup_read.py), or for a fleet over exactly a site's vehicles
-from the site's rollups (site_rollup_read.py); the partial pieces (window edges that are
-not on a full hour, and the current hour up to now) exactly from the raw facts, clipped to
-the piece, in one query over all fact tables (raw_pieces.py). The current hour up to now
-is read from ``rollup_hourly`` too, and today up to now from ``rollup_daily``, when no
-selected vehicle has a message after now (the rollups are written with the facts, so the
-hour's and the day's rows hold exactly the facts so far). A vehicle's current state has no
-closed interval yet: it is taken from ``live_status`` up to now (offline after
-``offline_after`` of silence, as the derivation's clock would decide); a long closed
-offline interval has no rollup rows: the windows read from the rollups take it from
-``rollup_offline_spans`` (both in vehicle_status.py). With
-``use_rollups=False`` every window is read from the raw facts, which the benchmark uses as
-the baseline. Every value goes in as a parameter; vehicle ids, hour ranges and pieces as
-list parameters.
+Whole site-local days (T without a shift) come from ``rollup_daily``, whole UTC hours from
+``rollup_hourly``, or, for a fleet that is exactly a site's vehicles, from the site's rollups;
+the pieces off the full hour exactly from the raw facts (``raw_pieces``). The rollups are
+written with the facts, so when no vehicle has a message after now the current hour's and
+today's rows hold exactly the facts so far and are read as whole. State time no rollup row
+holds (the open state, long offline spans) comes from ``vehicle_status``. ``use_rollups=False``
+reads everything raw: the benchmark's baseline and the tests' reference.
 """
 
 from dataclasses import dataclass
@@ -23,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from fleetscope.analytics.core.measure_table import Key, MeasureTable
+from fleetscope.analytics.core.measure_table import MeasureTable
 from fleetscope.analytics.core.periods import Window, midnight, split_hour_ranges
 from fleetscope.analytics.core.raw_pieces import Tagged, add_raw_pieces
 from fleetscope.analytics.core.rollups import (
@@ -47,18 +39,7 @@ from fleetscope.analytics.core.vehicle_status import (
     vehicle_status,
 )
 
-__all__ = [
-    "FLEET",
-    "CollectRequest",
-    "Key",
-    "Tagged",
-    "VehicleStatus",
-    "collect",
-    "complete_until",
-    "open_intervals",
-    "open_states",
-    "vehicle_status",
-]
+__all__ = ["FLEET", "Tagged", "open_intervals"]
 
 
 @dataclass(frozen=True, slots=True)

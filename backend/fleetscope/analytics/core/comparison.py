@@ -1,32 +1,15 @@
-"""Like for like (product.md section 3, "Comparison"): where the previous period of T is
-clipped, the exact instants of both periods, and which buckets of a chart are drawn.
+"""Like for like (product.md section 3, "Comparison"): where the previous period is
+clipped, both periods' instants, and which chart buckets are drawn.
 
-The previous period has the same number of days and ends on the day before the period's
-first day (``DaySpan.previous``): a 30-day month is compared with the 30 days before it.
-While the period is running (T clipped at now: today so far, this week so far), the
-previous period is clipped at the same elapsed time, counted on the site's wall clock: the
-same number of whole days after its first day and the same site-local time of day (now on
-Wednesday 15:10 of this week: the previous period ends on Wednesday 15:10 of the week
-before; now on the 25th day of a 30-day period at 15:10: the previous 30 days end on their
-25th day at 15:10). Shifts are wall-clock windows too, so the selected shift is intersected
-with both sides the same way (the early shift 06:00-14:00 of this Wednesday so far against
-last Wednesday's 06:00 to 15:10, cut to 14:00). The clip is never later than the end of the
-previous period's last day (the same number of days makes it impossible, the bound keeps it
-the definition). Across a daylight-saving change one side may hold an hour of real time
-more than the other, as a 25-hour day already does against a 24-hour one. A period that has
-ended is compared with the whole previous period; one that lies wholly in the future with an
-empty one.
-
-A rolling period (``rolling``: the last 24 hours, ``since``/``until``) is compared with the
-same length of real time right before it; while it runs (``until`` after now) the previous
-one is clipped at the same elapsed real time (now - length). A night shift that started on
-the period's last day makes the period run until it ends, after midnight, and the previous
-period is clipped like for like (``period_instants``).
-
-Charts: a bucket (day, week, month) whose T lies wholly after now is not returned; one that
-has begun and not ended is ``partial``, and so is one that a rolling period's instants cut
-(the day the last 24 hours begin on). The previous period's buckets follow its clip: those
-after the clip are not returned, the one holding it is ``partial``.
+The previous period has as many days and ends the day before the first (``DaySpan.previous``).
+While the period runs, the previous one is clipped at the same elapsed site-local wall-clock
+time (now Wednesday 15:10 of this week: last week's Wednesday 15:10), never after its own
+last day; shifts are wall-clock windows, so they are cut the same way. Wall-clock, not real
+time, so that "this week so far" means the same weekdays and hours on both sides (across a
+DST change one side may hold an hour more, as a 25-hour day does). A rolling period is
+compared with the same length of real time right before it, clipped at the same elapsed real
+time. A chart bucket wholly after the clip is not returned; one that has begun and not
+ended, or that a rolling period's instants cut, is ``partial``.
 """
 
 from collections.abc import Sequence
@@ -118,18 +101,15 @@ def site_clips(
 ) -> list[tuple[SiteGroup, datetime]]:
     """Every selected site with the instant T is clipped at there: now for the period, the
     like-for-like clip for the previous period. No site (no vehicle selected): UTC days."""
-    groups = [group for group in scope.sites if not group.excluded] or [
-        SiteGroup(0, _UTC_ZONE, None, excluded=False)
-    ]
     return [
-        (
-            group,
-            previous_until(scope.span, zone=group.zone, now=now, shift=group.shift)
-            if previous
-            else now,
-        )
-        for group in groups
+        (g, previous_until(scope.span, zone=g.zone, now=now, shift=g.shift) if previous else now)
+        for g in _sites(scope)
     ]
+
+
+def _sites(scope: AnalyticsScope) -> list[SiteGroup]:
+    """The selected sites; none (no vehicle selected): UTC days."""
+    return [g for g in scope.sites if not g.excluded] or [SiteGroup(0, _UTC_ZONE, None, False)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +132,7 @@ def period_instants(scope: AnalyticsScope, *, now: datetime) -> Instants:
     """Start and end of the period and of the previous period; the end is the clip while
     the period runs, which it does until its last shift has ended (a night shift: after
     midnight). Sites in different zones: the earliest start and the latest end."""
-    groups = [group for group in scope.sites if not group.excluded] or [
-        SiteGroup(0, _UTC_ZONE, None, excluded=False)
-    ]
+    groups = _sites(scope)
     now = now.astimezone(UTC)
     span, previous = scope.span, scope.span.previous()
     starts, ends, previous_ends, running = [], [], [], False

@@ -1,25 +1,27 @@
 """The additive measures of many keys (vehicle or ``FLEET``, bucket) as rows of one matrix.
 
-A per-vehicle history of 100 vehicles over 30 days has 6,000 keys. Rollup reads add their
-whole query result at once (DuckDB's ``fetchnumpy`` columns) and the KPIs are computed
-over the matrix (``kpis.kpi_columns``), so the cost is array operations rather than a
-Python object per key. The few raw pieces and open states add single values.
-``measures(key)`` gives one key as ``Measures`` for code that works key by key.
+Every measure is a sum, a count or a minimum, so hours, pieces, vehicles and buckets add up
+in any order; the KPIs are computed from the totals (``kpis``). A per-vehicle history of 100
+vehicles over 30 days has 6,000 keys: rollup reads add their whole result at once and the
+KPIs are array operations, not a Python object per key. ``Measures`` is one key in named form.
 """
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from fleetscope.analytics.core.measures import STATES, Measures
-from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS
+from fleetscope.facts.model import VehicleState
+from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS, CYCLE_BUCKET_COUNT
 
 Key = tuple[int, int]  # (vehicle id, or FLEET when summed over vehicles; bucket)
 Matrix = npt.NDArray[np.float64]
+STATES: tuple[str, ...] = tuple(state.value for state in VehicleState)
 
-# Column order of the matrix; rollup reads select their sums in this order.
-# The sums and counts of ``Measures`` besides the states, the minimum and the histogram.
+# Column order of the matrix (rollup reads select in this order): the seconds per state,
+# the other sums and counts, the battery minimum (NaN for none: combined with fmin) and the
+# finished orders' cycle-time histogram.
 _SCALARS: tuple[str, ...] = (
     "orders_finished",
     "orders_failed",
@@ -36,20 +38,42 @@ _COUNTS = frozenset(_SCALARS) - {"stop_error_s", "distance_m", "battery_charge_s
 COLUMNS: tuple[str, ...] = (
     *(f"{state}_s" for state in STATES),
     *_SCALARS,
-    "battery_charge_min",  # a minimum, NaN for none: combined with fmin, never added
+    "battery_charge_min",
     *CYCLE_BUCKET_COLUMNS,
 )
 COLUMN: Mapping[str, int] = {name: index for index, name in enumerate(COLUMNS)}
 STATE_COLUMNS = slice(0, len(STATES))
-STATE_MEASURES = frozenset(COLUMNS[STATE_COLUMNS])  # the time in each state
+STATE_MEASURES = frozenset(COLUMNS[STATE_COLUMNS])
 MIN_COLUMN = COLUMN["battery_charge_min"]
 HIST_COLUMNS = slice(COLUMN[CYCLE_BUCKET_COLUMNS[0]], len(COLUMNS))
+# Tables of reads without the histogram stay this narrow: touching fresh memory costs more
+# here than the arithmetic on it.
+NARROW = HIST_COLUMNS.start
 _INITIAL_CAPACITY = 64
 
 
-# Without the histogram: tables of reads that do not ask for it stay this narrow, because
-# touching fresh memory costs more here than the arithmetic on it.
-NARROW = HIST_COLUMNS.start
+@dataclass(slots=True)
+class Measures:
+    states: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STATES, 0.0))
+    orders_finished: int = 0
+    orders_failed: int = 0
+    orders_cancelled: int = 0
+    cycle_hist: list[int] = field(default_factory=lambda: [0] * CYCLE_BUCKET_COUNT)
+    errors: int = 0  # error episodes of every level started
+    stop_errors: int = 0  # stop-level episodes (FATAL; 3.0 also CRITICAL) started
+    stop_error_s: float = 0.0  # their total duration
+    distance_m: float = 0.0
+    loads_handled: int = 0
+    # The time-weighted mean charge's parts: microseconds the reported charges held
+    # (``facts.rollup.MICROS``) and the charge integrated over them (percent-seconds).
+    battery_samples: int = 0
+    battery_charge_sum: float = 0.0
+    battery_charge_min: float | None = None
+
+    @property
+    def covered_s(self) -> float:
+        """Time with a known state (T without the time before a vehicle's first message)."""
+        return sum(self.states.values())
 
 
 def empty_rows(count: int, width: int = len(COLUMNS)) -> Matrix:
@@ -85,28 +109,23 @@ class MeasureTable:
             self._values = grown
 
     def _row(self, key: Key) -> int:
-        """The row of ``key``, a new one if needed: reserve room first."""
-        row = self._index.get(key)
-        if row is None:
-            row = self._index[key] = len(self._index)
-        return row
+        """The row of ``key``, a new one if needed (reserve room first)."""
+        return self._index.setdefault(key, len(self._index))
 
     def add_rows(self, *, vehicles: Sequence[int], buckets: Sequence[int], values: Matrix) -> None:
         """Add ``values`` (one row per (vehicle, bucket); the first ``values.shape[1]``
-        columns of ``COLUMNS``, e.g. without the histogram) to the rows of those keys."""
+        columns of ``COLUMNS``) to the rows of those keys."""
         if not len(vehicles):
             return
         width = values.shape[1]
         self._reserve(len(vehicles), width=NARROW if width <= NARROW else len(COLUMNS))
         if not self._index:
-            # The first read (the big one) into an empty table: its keys are unique (one
-            # row per group), so they take the first rows in order.
-            keys = zip(vehicles, buckets, strict=True)
-            self._index = {key: row for row, key in enumerate(keys)}
+            # The first (big) read into an empty table: its keys are unique, rows in order.
+            self._index = {key: row for row, key in enumerate(zip(vehicles, buckets, strict=True))}
             self._values[: len(vehicles), :width] = values
             return
         rows = np.fromiter(
-            (self._row((v, b)) for v, b in zip(vehicles, buckets, strict=True)),
+            (self._row(key) for key in zip(vehicles, buckets, strict=True)),
             dtype=np.intp,
             count=len(vehicles),
         )
@@ -128,11 +147,8 @@ class MeasureTable:
 
     def merge(self, other: "MeasureTable") -> None:
         keys = list(other.keys())
-        self.add_rows(
-            vehicles=[k[0] for k in keys],
-            buckets=[k[1] for k in keys],
-            values=other.rows(keys),
-        )
+        vehicles, buckets = [k[0] for k in keys], [k[1] for k in keys]
+        self.add_rows(vehicles=vehicles, buckets=buckets, values=other.rows(keys))
 
     def rows(self, keys: Sequence[Key]) -> Matrix:
         """The measures of ``keys`` as a matrix (zero rows for keys never added)."""
@@ -161,7 +177,7 @@ class MeasureTable:
 
 
 def measures_of(row: Matrix) -> Measures:
-    """A matrix row as ``Measures``."""
+    """A matrix row as ``Measures`` (a narrow row: the histogram all zero)."""
     values = row.tolist()
     minimum = values[MIN_COLUMN]
     scalars = {
@@ -170,9 +186,7 @@ def measures_of(row: Matrix) -> Measures:
     }
     return Measures(
         states=dict(zip(STATES, values[STATE_COLUMNS], strict=True)),
-        # A narrow table has no histogram: all buckets zero.
-        cycle_hist=[int(count) for count in values[HIST_COLUMNS]]
-        or [0] * len(CYCLE_BUCKET_COLUMNS),
+        cycle_hist=[int(count) for count in values[HIST_COLUMNS]] or [0] * CYCLE_BUCKET_COUNT,
         battery_charge_min=None if minimum != minimum else minimum,  # NaN: no sample
         **scalars,
     )

@@ -29,9 +29,8 @@ from fleetscope.analytics.core.param_rules import (
     check_period,
     check_rolling,
 )
-from fleetscope.analytics.core.periods import DaySpan, Shift
+from fleetscope.analytics.core.periods import DaySpan, Shift, rolling_span
 from fleetscope.analytics.core.relative_ranges import ResolvedRange, resolve_relative_range
-from fleetscope.analytics.core.rolling import rolling_span
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Site, User
 from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE

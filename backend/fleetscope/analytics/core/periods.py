@@ -1,16 +1,10 @@
-"""Period T of the KPI glossary (product.md section 3) as UTC windows, and how to read them.
+"""Period T of the KPI glossary (product.md section 3) as UTC windows.
 
-T = the selected days in the site's time zone, clipped to now, intersected with the selected
-shift's windows. A shift belongs to the day on which it starts: with a shift selected, T is
-the windows of the shifts starting on the selected days, whole (the night shift starting on
-Monday 22:00 is Monday's up to Tuesday 06:00, also in a history chart's day bucket), and the
-morning hours of the night shift of the day before the first selected day are not in T.
-Wall-clock times are converted with the site's zone, so a day with a daylight-saving change
-has 23 or 25 hours.
-
-A rolling period (the last 24 hours; ``since``/``until`` instants) is a ``DaySpan`` with a
-``clip``: T is then the windows of its days cut to the clip's instants, and its days are the
-ones those instants touch at the selected sites (``rolling.rolling_span``).
+T = the selected site-local days, clipped to now, intersected with the selected shift's
+windows. A shift belongs to the day it starts on (Monday's night shift runs to Tuesday
+06:00, also in a chart's day bucket). Wall-clock times go through the site's zone, so a
+DST day has 23 or 25 hours. A rolling period (last 24 hours, ``since``/``until``) is a
+``DaySpan`` with a ``clip``: the windows of the days its instants touch, cut to them.
 """
 
 import calendar
@@ -26,6 +20,8 @@ HOUR = timedelta(hours=1)
 Granularity = Literal["day", "week", "month"]
 DAILY_UP_TO_DAYS = 31
 WEEKLY_UP_TO_DAYS = 180
+_MOMENT = timedelta(microseconds=1)
+_UTC = ZoneInfo("UTC")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,14 +60,13 @@ class Window:
 
 @dataclass(frozen=True, slots=True)
 class DaySpan:
-    """Inclusive range of site-local days; with ``clip``, a rolling period (module doc)."""
+    """Inclusive range of site-local days; with ``clip``, a rolling period."""
 
     first: date
     last: date
-    # A rolling period's instants: T is cut to them (None: the whole days).
-    clip: Window | None = None
-    # A rolling period's previous period: the same length right before ``clip``, on the
-    # days its instants touch (they depend on the sites' zones: ``rolling.rolling_span``).
+    clip: Window | None = None  # a rolling period's instants (None: whole days)
+    # A rolling period's previous period: its days depend on the sites' zones, so it is
+    # made with the period (``rolling_span``) rather than derived.
     prior: "DaySpan | None" = None
 
     @property
@@ -80,12 +75,10 @@ class DaySpan:
 
     @property
     def whole_days(self) -> "DaySpan":
-        """The days without the clip."""
         return DaySpan(self.first, self.last) if self.clip is not None else self
 
     def previous(self) -> "DaySpan":
-        """The same number of days immediately before; for a rolling period, the same
-        length of time immediately before (``prior``)."""
+        """The same number of days right before; a rolling period: the same length of time."""
         if self.clip is None:
             return DaySpan(self.first - timedelta(days=self.days), self.first - timedelta(days=1))
         if self.prior is None:
@@ -102,119 +95,84 @@ def midnight(day: date, zone: ZoneInfo) -> datetime:
     return local_instant(day, time(), zone)
 
 
-def merge_windows(windows: Iterable[Window]) -> list[Window]:
-    merged: list[Window] = []
-    for window in sorted(windows):
-        if merged and window.start <= merged[-1].end:
-            if window.end > merged[-1].end:
-                merged[-1] = Window(merged[-1].start, window.end)
-        else:
-            merged.append(window)
-    return merged
-
-
-def shift_windows(shift: Shift, *, span: DaySpan, zone: ZoneInfo) -> list[Window]:
-    """Every window of ``shift`` starting on a day of ``span``."""
-    windows = []
-    day = span.first
-    while day <= span.last:
-        if day.weekday() in shift.weekdays:
-            end_day = day + timedelta(days=1) if shift.crosses_midnight else day
-            start = local_instant(day, shift.start, zone)
-            windows.append(Window(start, local_instant(end_day, shift.end, zone)))
-        day += timedelta(days=1)
-    return windows
-
-
-def period_windows(
-    *, span: DaySpan, zone: ZoneInfo, shift: Shift | None, now: datetime
-) -> list[Window]:
-    """T for one site as sorted, disjoint UTC windows (empty when it lies in the future):
-    the days, or the windows of the shifts starting on them, clipped at ``now`` (and, for a
-    rolling period, cut to its instants)."""
-    if span.clip is not None:
-        clip = span.clip
-        whole = period_windows(span=span.whole_days, zone=zone, shift=shift, now=min(now, clip.end))
-        return clip_to(whole, clip)
-    start = midnight(span.first, zone)
-    if shift is None:
-        end = min(midnight(span.last + timedelta(days=1), zone), now)
-        return [Window(start, end)] if start < end else []
-    # The shifts start on the span's days (at or after its first midnight); clipping the
-    # merged windows at now changes the last one only.
-    windows, starts, _ = _merged_shift_windows(shift, span, zone)
-    chosen = list(windows[: bisect_left(starts, now)])
-    if chosen:
-        chosen[-1] = Window(chosen[-1].start, min(chosen[-1].end, now))
-    return chosen
-
-
-def period_end(*, span: DaySpan, zone: ZoneInfo, shift: Shift | None) -> datetime:
-    """The end of T unclipped: the midnight after the span's last day, or the end of the
-    last shift starting on one of its days when that is later (a night shift); the end of
-    a rolling period's instants."""
-    if span.clip is not None:
-        return span.clip.end
-    end = midnight(span.last + timedelta(days=1), zone)
-    if shift is None:
-        return end
-    windows, _, ends = _merged_shift_windows(shift, span, zone)
-    return max(end, ends[-1]) if windows else end
-
-
-@lru_cache(maxsize=64)
-def _merged_shift_windows(
-    shift: Shift, span: DaySpan, zone: ZoneInfo
-) -> tuple[tuple[Window, ...], tuple[datetime, ...], tuple[datetime, ...]]:
-    """The merged windows of ``shift_windows``, their starts and their ends: kept, because
-    a year of them costs 4 ms of conversions and an answer asks for them several times."""
-    windows = tuple(merge_windows(shift_windows(shift, span=span, zone=zone)))
-    return windows, tuple(w.start for w in windows), tuple(w.end for w in windows)
+def hour_floor(moment: datetime) -> datetime:
+    return moment.replace(minute=0, second=0, microsecond=0)
 
 
 def total_seconds(windows: Iterable[Window]) -> float:
     return sum(window.seconds for window in windows)
 
 
-def hour_floor(moment: datetime) -> datetime:
-    return moment.replace(minute=0, second=0, microsecond=0)
+def merge_windows(windows: Iterable[Window]) -> list[Window]:
+    merged: list[Window] = []
+    for window in sorted(windows):
+        if merged and window.start <= merged[-1].end:
+            merged[-1] = Window(merged[-1].start, max(window.end, merged[-1].end))
+        else:
+            merged.append(window)
+    return merged
 
 
-@dataclass(slots=True)
-class HourSplit:
-    """Windows cut into whole UTC hours (read from the hourly rollup) and the partial pieces
-    at non-hour-aligned edges and at now (read exactly from the raw facts)."""
-
-    hours: list[datetime]
-    pieces: list[Window]
+def clip_to(windows: Sequence[Window], bounds: Window) -> list[Window]:
+    """The parts of ``windows`` inside ``bounds``."""
+    clipped = (Window(max(w.start, bounds.start), min(w.end, bounds.end)) for w in windows)
+    return [window for window in clipped if window.start < window.end]
 
 
-def split_hours(windows: Iterable[Window]) -> HourSplit:
-    split = HourSplit(hours=[], pieces=[])
-    for window in windows:
-        first_whole = hour_floor(window.start)
-        if first_whole < window.start:
-            first_whole += HOUR
-        last_whole = hour_floor(window.end)  # end of the whole hours
-        if first_whole >= last_whole:
-            # No whole hour inside: one or two pieces around an hour boundary.
-            split.pieces.append(window)
-            continue
-        if window.start < first_whole:
-            split.pieces.append(Window(window.start, first_whole))
-        hour = first_whole
-        while hour < last_whole:
-            split.hours.append(hour)
-            hour += HOUR
-        if last_whole < window.end:
-            split.pieces.append(Window(last_whole, window.end))
-    return split
+def shift_windows(shift: Shift, *, span: DaySpan, zone: ZoneInfo) -> list[Window]:
+    """Every window of ``shift`` starting on a day of ``span``."""
+    windows = []
+    for offset in range(span.days):
+        day = span.first + timedelta(days=offset)
+        if day.weekday() in shift.weekdays:
+            end_day = day + timedelta(days=1) if shift.crosses_midnight else day
+            start = local_instant(day, shift.start, zone)
+            windows.append(Window(start, local_instant(end_day, shift.end, zone)))
+    return windows
+
+
+@lru_cache(maxsize=64)
+def _merged_shift_windows(shift: Shift, span: DaySpan, zone: ZoneInfo) -> tuple[Window, ...]:
+    # Cached: a year of them costs 4 ms of zone conversions, and an answer asks several times.
+    return tuple(merge_windows(shift_windows(shift, span=span, zone=zone)))
+
+
+def period_windows(
+    *, span: DaySpan, zone: ZoneInfo, shift: Shift | None, now: datetime
+) -> list[Window]:
+    """T at one site as sorted, disjoint UTC windows (empty when it lies in the future)."""
+    if span.clip is not None:
+        whole = period_windows(
+            span=span.whole_days, zone=zone, shift=shift, now=min(now, span.clip.end)
+        )
+        return clip_to(whole, span.clip)
+    start = midnight(span.first, zone)
+    if shift is None:
+        end = min(midnight(span.last + timedelta(days=1), zone), now)
+        return [Window(start, end)] if start < end else []
+    # Windows are merged and sorted: clipping at now changes the last one only.
+    windows = _merged_shift_windows(shift, span, zone)
+    chosen = list(windows[: bisect_left([w.start for w in windows], now)])
+    if chosen:
+        chosen[-1] = Window(chosen[-1].start, min(chosen[-1].end, now))
+    return chosen
+
+
+def period_end(*, span: DaySpan, zone: ZoneInfo, shift: Shift | None) -> datetime:
+    """The end of T unclipped: the midnight after the last day, or the end of the last shift
+    starting on it when later (a night shift); a rolling period: its last instant."""
+    if span.clip is not None:
+        return span.clip.end
+    end = midnight(span.last + timedelta(days=1), zone)
+    windows = _merged_shift_windows(shift, span, zone) if shift is not None else ()
+    return max(end, windows[-1].end) if windows else end
 
 
 @dataclass(slots=True)
 class HourRanges:
-    """Like ``HourSplit``, with the whole hours as hour-aligned ranges instead of one entry
-    per hour (a year of hours is cheaper to expand inside the database than to pass in)."""
+    """Whole UTC hours as hour-aligned ranges (read from the hourly rollup: a year of hours is
+    cheaper to expand inside the database than to pass in) and the partial pieces at edges
+    off the hour and at now (read exactly from the raw facts)."""
 
     ranges: list[Window]
     pieces: list[Window]
@@ -223,12 +181,8 @@ class HourRanges:
 def split_hour_ranges(
     windows: Iterable[Window], *, tail_until: datetime | None = None
 ) -> HourRanges:
-    """Whole UTC hours of ``windows`` as ranges, the rest as pieces.
-
-    ``tail_until``: the instant up to which the hourly rollup is complete (now, when no
-    fact lies after it); a piece from a whole hour up to that instant is then read as the
-    whole hour.
-    """
+    """``tail_until``: the instant up to which the hourly rollup is complete (now, when no fact
+    lies after it); a piece from a whole hour up to it is then read as the whole hour."""
     split = HourRanges(ranges=[], pieces=[])
 
     def add_range(hours: Window) -> None:
@@ -259,18 +213,28 @@ def split_hour_ranges(
     return split
 
 
+@dataclass(slots=True)
+class HourSplit:
+    hours: list[datetime]  # every whole UTC hour
+    pieces: list[Window]
+
+
+def split_hours(windows: Iterable[Window]) -> HourSplit:
+    """``split_hour_ranges`` with each whole hour listed."""
+    split = split_hour_ranges(windows)
+    hours = [r.start + n * HOUR for r in split.ranges for n in range(int(r.seconds // 3600))]
+    return HourSplit(hours=hours, pieces=split.pieces)
+
+
 def granularity_for(days: int) -> Granularity:
     """History granularity: daily up to 31 days, weekly up to 180, monthly beyond."""
     if days <= DAILY_UP_TO_DAYS:
         return "day"
-    if days <= WEEKLY_UP_TO_DAYS:
-        return "week"
-    return "month"
+    return "week" if days <= WEEKLY_UP_TO_DAYS else "month"
 
 
 def calendar_buckets(span: DaySpan, granularity: Granularity) -> list[DaySpan]:
-    """The days, ISO weeks (Monday first) or calendar months of ``span``, cut to it (each
-    cut to a rolling period's instants too)."""
+    """The days, ISO weeks or calendar months of ``span``, cut to it (and to its clip)."""
     buckets: list[DaySpan] = []
     day = span.first
     while day <= span.last:
@@ -286,11 +250,36 @@ def calendar_buckets(span: DaySpan, granularity: Granularity) -> list[DaySpan]:
     return buckets
 
 
-def clip_to(windows: Sequence[Window], bounds: Window) -> list[Window]:
-    """The parts of ``windows`` inside ``bounds``."""
-    clipped = []
-    for window in windows:
-        start, end = max(window.start, bounds.start), min(window.end, bounds.end)
-        if start < end:
-            clipped.append(Window(start, end))
-    return clipped
+Site = tuple[ZoneInfo, Shift | None]
+
+
+def touched_days(clip: Window, *, zone: ZoneInfo, shift: Shift | None) -> tuple[date, date]:
+    """The first and last site-local day whose T reaches into ``clip``: with a shift, the
+    start days of its windows there (at 03:00 the last 24 hours hold the end of the night
+    shift begun two evenings ago, which belongs to that day)."""
+    first = clip.start.astimezone(zone).date()
+    last = (clip.end - _MOMENT).astimezone(zone).date()
+    if shift is None:
+        return first, last
+    candidates = DaySpan(first - timedelta(days=1), last)
+    starts = [
+        window.start.astimezone(zone).date()
+        for window in shift_windows(shift, span=candidates, zone=zone)
+        if window.start < clip.end and window.end > clip.start
+    ]
+    return (min(starts), max(starts)) if starts else (first, last)
+
+
+def rolling_span(clip: Window, *, sites: Sequence[Site]) -> DaySpan:
+    """The rolling period ``clip`` at ``sites`` (zone and selected shift each; none: UTC
+    days) with its previous period: the same length of real time right before."""
+    sites = list(sites) or [(_UTC, None)]
+
+    def span(window: Window) -> DaySpan:
+        days = [touched_days(window, zone=zone, shift=shift) for zone, shift in sites]
+        return DaySpan(min(d[0] for d in days), max(d[1] for d in days), clip=window)
+
+    clip = Window(clip.start.astimezone(UTC), clip.end.astimezone(UTC))
+    current = span(clip)
+    prior = span(Window(clip.start - (clip.end - clip.start), clip.start))
+    return DaySpan(current.first, current.last, clip=clip, prior=prior)

@@ -1,9 +1,5 @@
-"""T of every selected site for a list of day spans (buckets), and reading their measures.
-
-Each resource asks for one or more day spans (the period, the previous period, or the days,
-weeks or months of a history); every span becomes a bucket id, and one ``collect`` per site
-reads all buckets at once.
-"""
+"""T of every selected site for a list of day spans (the period, the previous period, a
+history's days, weeks or months), each a bucket, read by one ``collect`` per site."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -11,21 +7,20 @@ from datetime import datetime, timedelta
 
 import duckdb
 
-from fleetscope.analytics.core.collect import (
-    FLEET,
-    CollectRequest,
-    Tagged,
-    VehicleStatus,
-    collect,
-    complete_until,
-    vehicle_status,
-)
+from fleetscope.analytics.core.collect import CollectRequest, collect
 from fleetscope.analytics.core.comparison import period_instants, previous_until
 from fleetscope.analytics.core.measure_table import Matrix, MeasureTable
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup
 from fleetscope.analytics.core.periods import DaySpan, Window, merge_windows, period_windows
-from fleetscope.analytics.core.vehicle_status import period_of
+from fleetscope.analytics.core.raw_pieces import Tagged
+from fleetscope.analytics.core.rollups import FLEET
+from fleetscope.analytics.core.vehicle_status import (
+    VehicleStatus,
+    complete_until,
+    period_of,
+    vehicle_status,
+)
 
 
 @dataclass(frozen=True, slots=True)
