@@ -132,12 +132,20 @@ export async function fleetscopeCli({
   dataDir: string;
   args: string[];
 }): Promise<string> {
-  const { stdout } = await runFile(join(repoRoot, '.venv/bin/fleetscope'), args, {
-    cwd: repoRoot,
-    env: { ...process.env, FLEETSCOPE_DATA_DIR: dataDir },
-    timeout: 120_000,
-  });
-  return stdout;
+  try {
+    const { stdout } = await runFile(join(repoRoot, '.venv/bin/fleetscope'), args, {
+      cwd: repoRoot,
+      env: { ...process.env, FLEETSCOPE_DATA_DIR: dataDir },
+      // One command imports the whole server (some 13 s of CPU); the global setup runs nine
+      // at once on small shared machines, where that has taken over two minutes.
+      timeout: 600_000,
+    });
+    return stdout;
+  } catch (error) {
+    // The command's own words (its stderr) say why; execFile's message names only the command.
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`${String(error)}${stderr ? `\n${stderr}` : ''}`);
+  }
 }
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
