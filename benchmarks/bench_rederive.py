@@ -12,6 +12,7 @@ waits that long, from the runner's log). Asserts nothing.
 
 import argparse
 import logging
+import shutil
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
@@ -88,6 +89,7 @@ def main() -> None:
         seconds = time.perf_counter() - began
     finally:
         handle.stop()
+        shutil.rmtree(folder, ignore_errors=True)
     print(f"{len(vehicles)} vehicles, {args.days:g} days: {frames:,} raw frames")
     print(f"job {seconds:.1f} s ({frames / seconds:,.0f} frames/s); {swap.lines[-1]}")
 
