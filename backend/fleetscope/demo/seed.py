@@ -6,8 +6,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fleetscope.appstore.models import Organization, PartnerLink, Role, Site, User, Vehicle
-from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE, default_shifts
+from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
 from fleetscope.appstore.security import hash_password
+from fleetscope.appstore.shifts import default_shifts
 
 DEMO_PASSWORD = "demo"
 DEMO_MANUFACTURER = "Fleetscope Sim"
