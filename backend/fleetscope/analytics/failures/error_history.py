@@ -11,7 +11,7 @@ import csv
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -29,24 +29,24 @@ from fleetscope.analytics.core.paging import (
 )
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.sql_time import seconds_between
-from fleetscope.analytics.failures.failures import ErrorFilter
+from fleetscope.analytics.failures.failures import LEVELS, ErrorFilter
 from fleetscope.appstore.schemas import CamelModel
 
 HISTORY_SORTS = {
-    "start": "start_at",
-    "end": "end_at",
-    "duration": "duration_s",
-    "vehicle": "vehicle_id",
-    "errorType": "error_type",
-    "level": "severity",
-}
+    "start": "start_at", "end": "end_at", "duration": "duration_s", "vehicle": "vehicle_id",
+    "errorType": "error_type", "level": "severity",
+}  # fmt: skip
 _TIE_BREAKERS = ["vehicle_id", "start_at", "error_type", "level", "references_json"]
 _COLUMNS = (
     "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, f.end_at, "
     f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.order_id, f.x, f.y, f.map_id, "
-    "f.references_json, CASE upper(f.level) WHEN 'FATAL' THEN 4 WHEN 'CRITICAL' THEN 3 "
-    "WHEN 'URGENT' THEN 2 ELSE 1 END AS severity"
+    f"f.references_json, coalesce(list_position({list(LEVELS)}, upper(f.level)), 1) AS severity"
 )
+# The fields of ``ErrorEpisodeRow`` but the name, in the order of the CSV and of the SELECT.
+_FIELDS = (
+    "vehicle_id", "error_type", "level", "description", "start", "end", "duration_seconds",
+    "order_id", "x", "y", "map_id",
+)  # fmt: skip
 _SELECT = (
     "vehicle_id, error_type, level, description, start_at, end_at, duration_s, order_id, "
     "x, y, map_id"
@@ -108,27 +108,7 @@ def history_query(
     )
     where, filter_parameters = errors.sql()
     return HistoryQuery(
-        sql=f"FROM ({rows_sql}) WHERE {where}",
-        parameters=[*parameters, *filter_parameters],
-        column=column,
-        descending=descending,
-    )
-
-
-def _row(row: Any, names: dict[int, str]) -> ErrorEpisodeRow:
-    return ErrorEpisodeRow(
-        vehicle_id=row[0],
-        vehicle_name=names.get(row[0], ""),
-        error_type=row[1],
-        level=row[2],
-        description=row[3],
-        start=row[4],
-        end=row[5],
-        duration_seconds=row[6],
-        order_id=row[7],
-        x=row[8],
-        y=row[9],
-        map_id=row[10],
+        f"FROM ({rows_sql}) WHERE {where}", [*parameters, *filter_parameters], column, descending
     )
 
 
@@ -143,18 +123,18 @@ def error_history(
 ) -> Page[ErrorEpisodeRow]:
     query = history_query(scope, now=now, errors=errors, vehicle_id=vehicle_id, sort=page.sort)
     total, rows = read_page(
-        cursor,
-        page,
-        select=_SELECT,
-        source=query.sql,
-        parameters=query.parameters,
-        column_sql=HISTORY_SORTS[query.column],
-        descending=query.descending,
+        cursor, page, select=_SELECT, source=query.sql, parameters=query.parameters,
+        column_sql=HISTORY_SORTS[query.column], descending=query.descending,
         tie_breakers=_TIE_BREAKERS,
-    )
+    )  # fmt: skip
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
     return Page[ErrorEpisodeRow](
-        items=[_row(row, names) for row in rows],
+        items=[
+            ErrorEpisodeRow(
+                **dict(zip(_FIELDS, row, strict=True)), vehicle_name=names.get(row[0], "")
+            )
+            for row in rows
+        ],
         **page_fields(page, total=total, column=query.column, descending=query.descending),
     )
 
@@ -178,17 +158,10 @@ class CsvConvention:
         return ("0" if text in ("", "-0") else text).replace(".", self.decimal)
 
 
-def _local_time(value: datetime, zone: ZoneInfo) -> str:
-    aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-    return aware.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
-
-
 def _cell(value: Any, convention: CsvConvention) -> Any:
     """Text cells starting like a formula are quoted (CSV injection in spreadsheets)."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
-    if isinstance(value, bool):
-        return str(value)
     if isinstance(value, float):
         return convention.number(value)
     return "" if value is None else value
@@ -212,12 +185,9 @@ def error_history_csv(
 ) -> Iterator[str]:
     """The filtered list as CSV text chunks, in the list's order; closes ``cursor`` at the end."""
     ordering = page_ordering(
-        PageRequest(page=1, page_size=1),
-        total=1,
-        column_sql=HISTORY_SORTS[query.column],
-        descending=query.descending,
-        tie_breakers=_TIE_BREAKERS,
-    )
+        PageRequest(page=1, page_size=1), total=1, column_sql=HISTORY_SORTS[query.column],
+        descending=query.descending, tie_breakers=_TIE_BREAKERS,
+    )  # fmt: skip
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
     zone_of = {vid: group.zone for group in scope.sites for vid in group.vehicle_ids}
     several_zones = len({zone.key for zone in zone_of.values()}) > 1
@@ -235,7 +205,7 @@ def error_history_csv(
             rows = result.fetchmany(CSV_CHUNK_ROWS)
             for row in rows:
                 zone = zone_of.get(row[0], ZoneInfo("UTC"))
-                start, end = _local_time(row[4], zone), _local_time(row[5], zone)
+                start, end = (t.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S") for t in row[4:6])
                 values = (row[0], names.get(row[0], ""), *row[1:4], start, end, *row[6:])
                 cells = [_cell(value, convention) for value in values]
                 writer.writerow([*cells, zone.key] if several_zones else cells)

@@ -3,9 +3,8 @@
 Error episodes count in T where they **start** (as in the rollups). Stop-level episodes are
 the ones that put a vehicle into the ``error`` state: FATAL, and in VDA 5050 3.0 also
 CRITICAL (earlier versions have no CRITICAL level). Glossary (product.md section 3):
-- MTBF = (planned - downtime) / stop-level episodes; MTTR = their mean duration; both per
-  vehicle and for the selected vehicles together, from the rollups' measures (as on the
-  productivity page, by the shared KPI code);
+- MTBF = (planned - downtime) / stop-level episodes; MTTR = their mean duration; per
+  vehicle and together, from the rollups by the shared KPI code (as on productivity);
 - downtime of an error type in the Pareto = the summed duration of its stop-level episodes
   (a WARNING does not stop the vehicle);
 - errors per 1,000 orders = episodes / orders ended in T (finished, failed, cancelled) x 1000,
@@ -29,9 +28,7 @@ from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out, period_spans, read_buckets
 from fleetscope.analytics.core.sql_time import seconds_between
-from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.schemas import CamelModel
-from fleetscope.i18n.messages import TOO_LONG
 
 ErrorLevel = Literal["WARNING", "URGENT", "CRITICAL", "FATAL"]
 LEVELS: tuple[ErrorLevel, ...] = ("WARNING", "URGENT", "CRITICAL", "FATAL")
@@ -43,13 +40,10 @@ EPISODE_COLUMNS = (
 )
 # Episodes per level, in the order of ``LEVELS`` (the fields of ``LevelCounts``).
 LEVEL_COUNTS = ", ".join(f"count(*) FILTER (WHERE level = '{level}')" for level in LEVELS)
-_ENDED_ORDERS = [COLUMN[name] for name in ("orders_finished", "orders_failed", "orders_cancelled")]
+_ENDED_ORDERS = ("orders_finished", "orders_failed", "orders_cancelled")
 # What the page uses of the rollups: time in each state (planned time, downtime, uptime),
 # the stopping errors and their time (MTBF, MTTR), the ended orders (errors per 1,000).
-_ROLLUP_MEASURES = frozenset(
-    {*STATE_MEASURES, "stop_errors", "stop_error_s", "orders_finished", "orders_failed"}
-    | {"orders_cancelled"}
-)
+_ROLLUP_MEASURES = frozenset({*STATE_MEASURES, "stop_errors", "stop_error_s", *_ENDED_ORDERS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,18 +53,12 @@ class ErrorFilter:
 
     def sql(self) -> tuple[str, list[Any]]:
         """A condition on the episodes' ``error_type`` and ``level`` (``TRUE`` without filter)."""
-        clauses, parameters = ["TRUE"], []
-        if self.error_type is not None:
-            if len(self.error_type) > MAX_ERROR_TYPE_LENGTH:
-                raise InvalidInputError(
-                    TOO_LONG(field="errorType", max_length=MAX_ERROR_TYPE_LENGTH)
-                )
-            clauses.append("error_type = ?")
-            parameters.append(self.error_type)
-        if self.level is not None:
-            clauses.append("level = ?")
-            parameters.append(self.level)
-        return " AND ".join(clauses), parameters
+        given = [
+            (c, v)
+            for c, v in (("error_type", self.error_type), ("level", self.level))
+            if v is not None
+        ]
+        return " AND ".join(["TRUE", *(f"{c} = ?" for c, _ in given)]), [v for _, v in given]
 
 
 class LevelCounts(CamelModel):
@@ -199,7 +187,7 @@ def failures(
     rows[:, HIST_COLUMNS] = 0  # no cycle times here: no medians from their histograms
     kpis = {k: v.tolist() for k, v in kpi_columns(rows, period_s=np.zeros(len(rows))).items()}
     stop_errors = rows[:, COLUMN["stop_errors"]].tolist()
-    orders = rows[:, _ENDED_ORDERS].sum(axis=1).tolist()
+    orders = rows[:, [COLUMN[name] for name in _ENDED_ORDERS]].sum(axis=1).tolist()
 
     def figures(index: int) -> ReliabilityFigures:
         # every level, then WARNING, URGENT, CRITICAL, FATAL

@@ -1,18 +1,13 @@
-"""``GET /v2/Analytics/FailureMap``: error positions on the site layout.
+"""``GET /v2/Analytics/FailureMap``: error positions on the site layout (``layout``).
 
-The layout is the driven track (``layout``: the last 30 days of T on a grid of its own
-extent). On top: the error episodes starting in T that carry a position, as points (the
-newest ``MAX_POINTS`` per map, with type, level, time, vehicle and description;
-``pointsTotal`` says how many there are) and as a density grid of ``DENSITY_CELLS`` cells on
-the longer side of the map's bounds (track and errors), counting every one of them. Filters
-``errorType`` and ``level`` apply to points and density. The response size is bounded
-whatever the period.
+The error episodes starting in T that carry a position, as points (the newest
+``MAX_POINTS`` per map; ``pointsTotal`` says how many there are) and as a density grid of
+``DENSITY_CELLS`` cells on the longer side of the map's bounds (track and errors), counting
+every one. Filters ``errorType`` and ``level`` apply to both. The size is bounded.
 
-The newest points are read from the end of T: sorting a year of episodes for the newest
-2,000 costs several times more than reading the part of T that holds them. That part is
-estimated from the number of episodes per map (``pointsTotal``, known from the density
-scan) and widened until it holds the newest ``MAX_POINTS`` of every map, so the result is
-exact whatever the distribution over time.
+The newest points are read from the end of T (a top-N of a year costs 4 times more): the
+part of T that should hold them is estimated from each map's ``pointsTotal`` and widened
+until it holds the newest ``MAX_POINTS`` of every map, so the result is exact.
 """
 
 from datetime import datetime
