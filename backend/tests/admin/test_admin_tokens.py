@@ -16,7 +16,7 @@ from fleetscope.demo.seed import DEMO_MANUFACTURER, DemoData
 from fleetscope.ingest.tokens import site_of_token
 from tests.ingest.vda import T0, line, state
 
-pytestmark = pytest.mark.sqlite_only
+# Both app stores: the tokens and their audit entries are app-store rows.
 
 SUPERUSER = "superuser@demo.fleetscope"
 OTHERS = (

@@ -26,8 +26,6 @@ from fleetscope.settings import Settings
 from tests.ingest.facts_dump import dump
 from tests.ingest.vda import T0, line, state
 
-pytestmark = pytest.mark.sqlite_only
-
 SUPERUSER = "superuser@demo.fleetscope"
 SITE = "Hamburg DC"
 BEFORE = [r"^(?P<workflow>[A-Z]+)_"]  # PICK_A-001 -> PICK
@@ -207,6 +205,7 @@ def fleet(
     yield fleet
 
 
+@pytest.mark.sqlite_only
 def test_a_rule_change_rederives_while_old_facts_stay_readable_and_ingestion_goes_on(
     fleet: Fleet, settings: Settings, tmp_path: Path
 ) -> None:
@@ -257,6 +256,7 @@ def test_a_rule_change_rederives_while_old_facts_stay_readable_and_ingestion_goe
     fleet.same_as_a_rebuild(settings, tmp_path / "rebuilt.duckdb")
 
 
+@pytest.mark.sqlite_only
 def test_a_moved_vehicle_is_rederived_at_its_new_site(
     fleet: Fleet, settings: Settings, tmp_path: Path
 ) -> None:
@@ -305,6 +305,7 @@ def _organization_of(fleet: Fleet) -> int:
         return site.organization_id
 
 
+# The jobs' rows on both app stores (claimed, noted, queued again): PostgreSQL too.
 def test_an_interrupted_job_resumes_from_the_start_at_the_next_run(fleet: Fleet) -> None:
     vehicles = fleet.vehicle_ids()
     fleet.set_rules(AFTER)
@@ -320,6 +321,7 @@ def test_an_interrupted_job_resumes_from_the_start_at_the_next_run(fleet: Fleet)
     assert fleet.orders() == {"PICK_A-001": "PICK_A", "PICK_B-002": "PICK_B", "DROP_A-003": "DROP"}
 
 
+@pytest.mark.sqlite_only
 def test_the_servers_runner_follows_a_rule_change_made_in_the_administration(
     app: FastAPI, client: TestClient, seeded: DemoData, login: Any, session_factory: SessionFactory
 ) -> None:
@@ -360,6 +362,7 @@ def test_jobs_are_for_the_superuser_only(
     assert client.get("/v2/Admin/Jobs", params={"pageSize": 0}).status_code == 422
 
 
+@pytest.mark.sqlite_only
 def test_an_unknown_reason_is_refused(session_factory: SessionFactory) -> None:
     from fleetscope.appstore.errors import InvalidInputError
 
