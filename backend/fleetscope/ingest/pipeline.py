@@ -279,15 +279,16 @@ class IngestPipeline:
         """Load the derivers of these vehicles now, so clock ticks reach them before a message."""
         self._derivers.restore_all(self.registry, vehicle_ids)
 
-    def reload_vehicles(self, vehicle_ids: Sequence[int]) -> None:
+    def reload_vehicles(self, vehicle_ids: Sequence[int], *, restore: Sequence[int]) -> None:
         """These vehicles' facts and snapshots were replaced (``ingest.rederive``): their
-        derivers are made again from the stored snapshots with their site's current
-        configuration, and their live status is published. In the pipeline's thread."""
+        derivers are dropped, those of ``restore`` (the ones with a snapshot) made again
+        from it with their site's current configuration (so clock ticks reach them) and
+        their live status published. In the pipeline's thread."""
         self._derivers.drop(vehicle_ids)
         self.registry.forget(vehicle_ids)
-        self._derivers.restore_all(self.registry, vehicle_ids)
+        self._derivers.restore_all(self.registry, restore)
         if self.hub is not None:
-            self.hub.publish(self._derivers.live_statuses_of(vehicle_ids))
+            self.hub.publish(self._derivers.live_statuses_of(restore))
 
     def live_statuses(self) -> list[LiveStatus]:
         return self._derivers.live_statuses()

@@ -276,13 +276,11 @@ class RederiveRunner:
             cursor.close()
         self._staging.add(work.take_facts(), zone_of=work.zone_of)
         vehicle_ids = sorted(work.vehicles)
+        snapshots = work.snapshots()
         self._staging.swap(
-            vehicle_ids=vehicle_ids,
-            zones=work.zones(),
-            snapshots=work.snapshots(),
-            live=work.live(),
+            vehicle_ids=vehicle_ids, zones=work.zones(), snapshots=snapshots, live=work.live()
         )
-        self._pipeline.reload_vehicles(vehicle_ids)
+        self._pipeline.reload_vehicles(vehicle_ids, restore=sorted(snapshots))
         # What ingestion waited for (it is queued meanwhile): worth knowing in the log.
         log.info(
             "re-derivation swapped in %d vehicles in %.2f s of the ingest thread",
