@@ -1,22 +1,14 @@
-"""Charge sessions of the battery page, per selected vehicle and bucket (period, previous).
-
-Sessions starting in T: count, mean duration, mean added charge (end - start); depth of
-discharge per cycle = the highest charge since the previous session ended (``peak_before``)
-- the charge at this session's start, in a histogram of 10-point bins; energy in Wh =
-percent / 100 x the vehicle's battery capacity, for vehicles whose capacity is known.
-
-DuckDB sums the sessions in T per bucket and vehicle (with the depth histogram); the sums
-go into arrays indexed by bucket and vehicle, from which the figures of each vehicle and of
-all of them together are read.
-"""
+"""Charge sessions starting in T, per selected vehicle and bucket (period, previous): count,
+mean duration, mean added charge (end - start); depth of discharge per cycle = the highest
+charge since the previous session ended (``peak_before``) - the charge at this session's
+start, in a histogram of 10-point bins; energy in Wh = percent / 100 x the vehicle's battery
+capacity, for vehicles whose capacity is known. One statement sums them per bucket and
+vehicle; all selected vehicles together add those sums vehicle after vehicle."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, NamedTuple
 
 import duckdb
-import numpy as np
-import numpy.typing as npt
 from pydantic import Field
 from typing_extensions import TypedDict
 
@@ -25,9 +17,7 @@ from fleetscope.appstore.schemas import camel_case
 
 DOD_BIN = 10
 DOD_BINS = 10
-_BUCKETS = 2  # fact_rows.CURRENT and PREVIOUS
-
-_SESSION_COLUMNS = (
+_COLUMNS = (
     "f.vehicle_id, (epoch_us(f.end_at) - epoch_us(f.start_at)) / 1e6 AS duration_s, "
     "f.end_charge - f.start_charge AS added, greatest(0, f.peak_before - f.start_charge) AS dod"
 )
@@ -55,63 +45,40 @@ class SessionFigures(TypedDict):
     discharged_energy_wh: float | None
 
 
-@dataclass(frozen=True, slots=True)
-class SessionTotals:
-    """Sums over the sessions starting in T, indexed [bucket, vehicle] in the order of the
-    selected vehicles (the histogram [bucket, vehicle, depth bin])."""
+class Sums(NamedTuple):
+    sessions: int = 0
+    duration: float = 0.0
+    added: float = 0.0
+    discharged: float = 0.0
+    histogram: tuple[int, ...] = (0,) * DOD_BINS
 
-    count: npt.NDArray[np.int64]
-    duration: npt.NDArray[np.float64]
-    added: npt.NDArray[np.float64]
-    discharged: npt.NDArray[np.float64]
-    histogram: npt.NDArray[np.int64]
+
+class SessionTotals(NamedTuple):
+    vehicle_ids: Sequence[int]
+    sums: dict[tuple[int, int], Sums]  # (bucket, vehicle) with sessions
 
 
 def session_totals(
-    cursor: duckdb.DuckDBPyConnection,
-    selection: Selection,
-    *,
-    vehicle_ids: Sequence[int],
+    cursor: duckdb.DuckDBPyConnection, selection: Selection, *, vehicle_ids: Sequence[int]
 ) -> SessionTotals:
-    """The sessions starting in T of ``selection`` (both buckets), summed per bucket and
-    vehicle of ``vehicle_ids`` (every vehicle of the selection is one of them)."""
+    """The sessions starting in T of ``selection`` (both buckets) per bucket and vehicle."""
     rows_sql, parameters = rows_in_periods(
-        selection, table="charge_sessions", at="start_at", columns=_SESSION_COLUMNS
+        selection, table="charge_sessions", at="start_at", columns=_COLUMNS
     )
     depth_bin = f"least({DOD_BINS - 1}, floor(dod / {DOD_BIN}))::INTEGER"
     found = cursor.execute(
         "SELECT bucket, vehicle_id, count(*), sum(duration_s), sum(added), sum(dod), "  # noqa: S608 - constants only
-        f"histogram({depth_bin}) FROM ({rows_sql}) GROUP BY bucket, vehicle_id",
+        f"list_transform(range({DOD_BINS}), lambda b: coalesce(histogram({depth_bin})[b], 0)) "
+        f"FROM ({rows_sql}) GROUP BY bucket, vehicle_id",
         parameters,
     ).fetchall()
-    position = {vehicle_id: index for index, vehicle_id in enumerate(vehicle_ids)}
-    shape = (_BUCKETS, len(vehicle_ids))
-    totals = SessionTotals(
-        count=np.zeros(shape, np.int64),
-        duration=np.zeros(shape),
-        added=np.zeros(shape),
-        discharged=np.zeros(shape),
-        histogram=np.zeros((*shape, DOD_BINS), np.int64),
+    return SessionTotals(
+        vehicle_ids, {(b, v): Sums(c, d, a, x, tuple(h)) for b, v, c, d, a, x, h in found}
     )
-    for bucket, vehicle_id, count, duration, added, discharged, depths in found:
-        cell = (bucket, position[vehicle_id])
-        totals.count[cell] = count
-        totals.duration[cell] = duration
-        totals.added[cell] = added
-        totals.discharged[cell] = discharged
-        for depth_bin_index, cycles in depths.items():
-            totals.histogram[(*cell, depth_bin_index)] = cycles
-    return totals
 
 
-def _figures(
-    count: int,
-    duration: float,
-    added: float,
-    discharged: float,
-    histogram: list[int],
-    energy: tuple[float, float] | None,
-) -> SessionFigures:
+def _figures(sums: Sums, capacity: float | None) -> SessionFigures:
+    count, duration, added, discharged, histogram = sums
     return SessionFigures(
         count=count,
         mean_duration_seconds=duration / count if count else None,
@@ -120,9 +87,9 @@ def _figures(
         discharged=discharged,
         equivalent_full_cycles=discharged / 100,
         mean_depth_of_discharge=discharged / count if count else None,
-        depth_histogram=histogram,
-        added_energy_wh=energy[0] if energy else None,
-        discharged_energy_wh=energy[1] if energy else None,
+        depth_histogram=list(histogram),
+        added_energy_wh=None if capacity is None else added / 100 * capacity,
+        discharged_energy_wh=None if capacity is None else discharged / 100 * capacity,
     )
 
 
@@ -130,25 +97,9 @@ def vehicle_session_figures(
     totals: SessionTotals, bucket: int, *, capacities: Sequence[float | None]
 ) -> list[SessionFigures]:
     """The figures of each selected vehicle in ``bucket``, in the order of the vehicles."""
-    columns = zip(
-        totals.count[bucket].tolist(),
-        totals.duration[bucket].tolist(),
-        totals.added[bucket].tolist(),
-        totals.discharged[bucket].tolist(),
-        totals.histogram[bucket].tolist(),
-        capacities,
-        strict=True,
-    )
     return [
-        _figures(
-            count,
-            duration,
-            added,
-            discharged,
-            histogram,
-            None if capacity is None else (added / 100 * capacity, discharged / 100 * capacity),
-        )
-        for count, duration, added, discharged, histogram, capacity in columns
+        _figures(totals.sums.get((bucket, v), Sums()), capacity)
+        for v, capacity in zip(totals.vehicle_ids, capacities, strict=True)
     ]
 
 
@@ -157,21 +108,19 @@ def fleet_session_figures(
 ) -> SessionFigures:
     """The figures of all selected vehicles together in ``bucket``; energy over the vehicles
     whose capacity is known (null if none is)."""
-    added = totals.added[bucket].tolist()
-    discharged = totals.discharged[bucket].tolist()
-    known = [
-        (a, d, c) for a, d, c in zip(added, discharged, capacities, strict=True) if c is not None
-    ]
-    # Python's sums, one vehicle after the other: the figures of one vehicle and of several
-    # are added the same way.
-    energy = None
-    if known:
-        energy = (sum(a / 100 * c for a, _, c in known), sum(d / 100 * c for _, d, c in known))
-    return _figures(
-        int(totals.count[bucket].sum()),
-        sum(totals.duration[bucket].tolist()),
-        sum(added),
-        sum(discharged),
-        totals.histogram[bucket].sum(axis=0).tolist(),
-        energy,
+    rows = [totals.sums.get((bucket, v), Sums()) for v in totals.vehicle_ids]
+    together = _figures(
+        Sums(
+            sum(row.sessions for row in rows),
+            sum(row.duration for row in rows),
+            sum(row.added for row in rows),
+            sum(row.discharged for row in rows),
+            tuple(sum(row.histogram[i] for row in rows) for i in range(DOD_BINS)),
+        ),
+        None,
     )
+    known = [(row, c) for row, c in zip(rows, capacities, strict=True) if c is not None]
+    if known:
+        together["added_energy_wh"] = sum(row.added / 100 * c for row, c in known)
+        together["discharged_energy_wh"] = sum(row.discharged / 100 * c for row, c in known)
+    return together
