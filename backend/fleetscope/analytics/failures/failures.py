@@ -13,6 +13,7 @@ The filters ``errorType`` and ``level`` narrow the Pareto (and the matrix, map a
 never MTBF, MTTR and the rates.
 """
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -38,8 +39,6 @@ EPISODE_COLUMNS = (
     "f.vehicle_id, f.error_type, upper(f.level) AS level, f.start_at, "
     f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s"
 )
-# Episodes per level, in the order of ``LEVELS`` (the fields of ``LevelCounts``).
-LEVEL_COUNTS = ", ".join(f"count(*) FILTER (WHERE level = '{level}')" for level in LEVELS)
 _ENDED_ORDERS = ("orders_finished", "orders_failed", "orders_cancelled")
 # What the page uses of the rollups: time in each state (planned time, downtime, uptime),
 # the stopping errors and their time (MTBF, MTTR), the ended orders (errors per 1,000).
@@ -68,9 +67,8 @@ class LevelCounts(CamelModel):
     fatal: int = 0
 
     @classmethod
-    def of(cls, counts: tuple[Any, ...]) -> "LevelCounts":
-        """From the columns of ``LEVEL_COUNTS``."""
-        return cls(**{level.lower(): int(n) for level, n in zip(LEVELS, counts, strict=True)})
+    def of(cls, counts: Counter[str]) -> "LevelCounts":
+        return cls(**{level.lower(): counts[level] for level in LEVELS})
 
 
 class ParetoItem(CamelModel):
@@ -144,27 +142,30 @@ def failures(
         columns=EPISODE_COLUMNS,
     )
     where, filter_parameters = errors.sql()
-    # One scan: episodes per level by vehicle and bucket, by bucket (the selected vehicles
-    # together), and by type in T with the filters (the Pareto; MTBF, MTTR and the rates
-    # always describe every episode).
+    # The episodes counted small (vehicle x bucket x type x level: a plain GROUP BY, faster
+    # than grouping sets) and folded here; the filters apply to the Pareto only, so MTBF,
+    # MTTR and the rates always describe every episode.
     counted = cursor.execute(
-        "SELECT grouping(vehicle_id, error_type), vehicle_id, bucket, error_type, count(*), "  # noqa: S608 - constants only
-        f"{LEVEL_COUNTS}, "
-        f"coalesce(sum(duration_s) FILTER (WHERE level IN {STOP_LEVELS}), 0) "
-        f"FROM (SELECT *, bucket = {CURRENT} AND {where} AS pareto FROM ({rows_sql})) "
-        "GROUP BY GROUPING SETS ((vehicle_id, bucket), (bucket), (error_type, bucket, pareto)) "
-        "HAVING grouping(error_type) = 1 OR pareto",
+        "SELECT vehicle_id, bucket, error_type, level, count(*), "  # noqa: S608 - constants only
+        f"coalesce(sum(duration_s) FILTER (WHERE level IN {STOP_LEVELS}), 0), "
+        f"bucket = {CURRENT} AND {where} FROM ({rows_sql}) GROUP BY ALL",
         [*filter_parameters, *parameters],
     ).fetchall()
-    # grouping(): 1 a vehicle's row, 3 the selected vehicles together, 2 an error type's.
-    levels = {(row[1] if row[0] == 1 else None, row[2]): row[4:9] for row in counted if row[0] != 2}
-    pareto = [row for row in counted if row[0] == 2]
+    levels: dict[tuple[int | None, int], Counter[str]] = {}  # (vehicle or None, bucket)
+    found: dict[str, tuple[Counter[str], list[float]]] = {}  # type: levels, stop time
+    for vehicle_id, bucket, error_type, level, count, stop_s, pareto in counted:
+        for key in ((vehicle_id, bucket), (None, bucket)):
+            levels.setdefault(key, Counter())[level] += count
+        if pareto:
+            by_level, stop_time = found.setdefault(error_type, (Counter(), [0.0]))
+            by_level[level] += count
+            stop_time[0] += stop_s
     types = [
         ParetoItem(
-            error_type=row[3], count=row[4], downtime_seconds=float(row[9]),
-            levels=LevelCounts.of(row[5:9]), share=0.0, cumulative_share=0.0,
+            error_type=name, count=sum(by_level.values()), downtime_seconds=stop_time[0],
+            levels=LevelCounts.of(by_level), share=0.0, cumulative_share=0.0,
         )
-        for row in pareto
+        for name, (by_level, stop_time) in found.items()
     ]  # fmt: skip
     # The rollups' measures per vehicle and bucket, then together per bucket (combined:
     # only those, read as one), through one pass of the glossary's KPI code.
@@ -190,9 +191,9 @@ def failures(
     orders = rows[:, [COLUMN[name] for name in _ENDED_ORDERS]].sum(axis=1).tolist()
 
     def figures(index: int) -> ReliabilityFigures:
-        # every level, then WARNING, URGENT, CRITICAL, FATAL
-        counts = [int(n) for n in levels.get(keys[index], (0, 0, 0, 0, 0))]
-        episodes, warnings, stops, ended = counts[0], counts[1], sum(counts[3:]), int(orders[index])
+        counts = levels.get(keys[index], Counter())
+        episodes, warnings, ended = sum(counts.values()), counts["WARNING"], int(orders[index])
+        stops = sum(counts[level] for level in STOP_LEVELS)
         mtbf, mttr = kpis["mtbf_seconds"][index], kpis["mttr_seconds"][index]
         return ReliabilityFigures(
             planned_seconds=kpis["planned_seconds"][index],
@@ -218,7 +219,7 @@ def failures(
         period=period_out(scope, now=now),
         pareto_by_count=_pareto(types, by_count=True),
         pareto_by_downtime=_pareto(types, by_count=False),
-        levels=LevelCounts.of(tuple(sum(r[5 + k] for r in pareto) for k in range(len(LEVELS)))),
+        levels=LevelCounts.of(sum((by_level for by_level, _ in found.values()), Counter())),
         entries=[fleet] if scope.combined else [
             entry(2 * i, vehicle.id, vehicle.name) for i, vehicle in enumerate(scope.vehicles)
         ],
