@@ -1,20 +1,14 @@
 """The battery samples of T for the battery page: lines, health fit, low charge.
 
-The samples are most of the fact store (100 vehicles over a year: 5.3 M rows); their
-measures per vehicle and time slot come from ``battery_units`` (hourly rows for the whole
-hours of T, samples for the rest), about 5,000 groups for any length of period. The
-period is cut into the slots of the charge chart:
-- charge line: per slot the lowest and the highest sample at their times;
-- health line: per slot the mean SoH of the samples that report one;
-- health fit: per slot the centred least-squares moments, which combine exactly (Chan et
-  al.) into the least-squares line of all the vehicle's samples in the period;
+Their measures per vehicle and time slot of the charge chart come from ``units`` (hourly
+rows for the whole hours of T, samples for the rest), about 5,000 groups for any length of
+period. Per vehicle and bucket:
+- health fit: the slots' centred least-squares moments combine exactly (Chan et al.) into
+  the least-squares line of all the vehicle's samples in the bucket;
 - latest SoH: of the vehicle's last slot with one;
-- time below 20 %: each sample under 20 % counts until the vehicle's next sample, at most
-  ``offline_after`` (longer silence is no data, not time at low charge); the derivation
-  samples each crossing of 20 %, so this is exact to the report;
-- discharge: the percentage points the charge fell inside the bucket (the samples'
-  ``discharged``), for equivalent full cycles.
-The previous period draws no line: it is one slot, in the same query (``scan``).
+- time below 20 % and discharge (for equivalent full cycles): sums over the slots.
+The period's slots also give the charge and health lines; the previous period is one slot,
+in the same query.
 """
 
 from datetime import timedelta
@@ -31,101 +25,60 @@ from fleetscope.analytics.battery.slots import (
     SampleFigures,
     SlotGrid,
 )
-from fleetscope.analytics.battery.units import SlotColumns, SlotPart, slot_columns
-from fleetscope.analytics.core.facts import (
-    CURRENT,
-    PREVIOUS,
-    Selection,
-    SiteSlice,
-)
+from fleetscope.analytics.battery.units import SlotPart, Units, slot_columns
+from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, SiteSlice
 
 
-def _fits(
-    starts: npt.NDArray[np.intp], columns: SlotColumns, grid: SlotGrid
-) -> list[HealthLine | None]:
-    """The least-squares line of each vehicle (rows ``starts[i]`` up to the next start) from
-    its slots' sums: per slot n, mean and centred Sxx, Sxy, then over the slots
-    n = sum n_i, mean = sum n_i mean_i / n, Sxx = sum (Sxx_i + n_i (mean_x_i - mean_x)^2),
-    Sxy likewise (Chan et al.: exact, and a constant health gives a slope of exactly 0).
-    Like ``regr_slope``: none below two samples or when they share one instant. x in
-    seconds after the grid's start; the lines are over epoch seconds."""
-    count = columns.health_n
+def _fits(starts: npt.NDArray[np.intp], c: Units, grid: SlotGrid) -> list[HealthLine | None]:
+    """The least-squares line of each vehicle (rows ``starts[i]`` up to the next start):
+    per slot n, mean and centred Sxx, Sxy; over the slots n = sum n_i, mean = sum n_i
+    mean_i / n, Sxx = sum (Sxx_i + n_i (mean_x_i - mean_x)^2), Sxy likewise (exact, and a
+    constant health gives a slope of exactly 0). Like ``regr_slope``: none below two
+    samples or when they share one instant. Lines over epoch seconds."""
+    n = c["health_n"]
     with np.errstate(invalid="ignore", divide="ignore"):
-        slot_x = np.where(count > 0, columns.health_x / count, 0.0)  # after the slot's start
-        slot_y = np.where(count > 0, columns.health_y / count, 0.0)
-        slot_sxx = np.where(count > 0, columns.health_xx - columns.health_x * slot_x, 0.0)
-        slot_sxy = np.where(count > 0, columns.health_xy - columns.health_x * slot_y, 0.0)
-        mean_x = slot_x + columns.slot * (grid.width_us / MICROS)
-        total = np.add.reduceat(count, starts)
-        vehicle_x = np.add.reduceat(count * mean_x, starts) / total
-        vehicle_y = np.add.reduceat(count * slot_y, starts) / total
-        lengths = np.diff(np.append(starts, len(count)))
-        dx = mean_x - np.repeat(vehicle_x, lengths)
-        dy = slot_y - np.repeat(vehicle_y, lengths)
-        sxx = np.add.reduceat(slot_sxx + count * dx * dx, starts)
-        sxy = np.add.reduceat(slot_sxy + count * dx * dy, starts)
-        slopes = sxy / sxx
-    origin_s = grid.start_us / MICROS
-    lines: list[HealthLine | None] = []
-    for n, x, y, spread, slope in zip(
-        total.tolist(),
-        vehicle_x.tolist(),
-        vehicle_y.tolist(),
-        sxx.tolist(),
-        slopes.tolist(),
-        strict=True,
-    ):
-        fitted = n >= 2 and spread > 0
-        lines.append(HealthLine(slope, y - slope * (x + origin_s)) if fitted else None)
-    return lines
+        slot_x = np.where(n > 0, c["health_x"] / n, 0.0)  # after the slot's start
+        slot_y = np.where(n > 0, c["health_y"] / n, 0.0)
+        slot_sxx = np.where(n > 0, c["health_xx"] - c["health_x"] * slot_x, 0.0)
+        slot_sxy = np.where(n > 0, c["health_xy"] - c["health_x"] * slot_y, 0.0)
+        mean_x = slot_x + c["slot"] * (grid.width_us / MICROS)
+        total = np.add.reduceat(n, starts)
+        x = np.add.reduceat(n * mean_x, starts) / total
+        y = np.add.reduceat(n * slot_y, starts) / total
+        lengths = np.diff(np.append(starts, len(n)))
+        dx, dy = mean_x - np.repeat(x, lengths), slot_y - np.repeat(y, lengths)
+        sxx = np.add.reduceat(slot_sxx + n * dx * dx, starts)
+        slopes = np.add.reduceat(slot_sxy + n * dx * dy, starts) / sxx
+    x += grid.start_us / MICROS
+    return [
+        HealthLine(slope, y_ - slope * x_) if count >= 2 and spread > 0 else None
+        for count, x_, y_, spread, slope in zip(
+            total.tolist(), x.tolist(), y.tolist(), sxx.tolist(), slopes.tolist(), strict=True
+        )
+    ]
 
 
-def _bucket(selection: Selection, bucket: int) -> Selection:
-    return Selection(
-        [
-            SiteSlice(part.vehicle_ids, [w for w in part.windows if w[1] == bucket])
-            for part in selection.slices
-        ]
-    )
-
-
-def _figures(
-    columns: SlotColumns, grid: SlotGrid, bucket: int
-) -> dict[tuple[int, int], SampleFigures]:
-    """Per vehicle of ``columns``: health line, latest health, time below 20 %."""
-    vehicles = columns.vehicle_id
+def _figures(c: Units, grid: SlotGrid, bucket: int) -> dict[tuple[int, int], SampleFigures]:
+    vehicles = c["vehicle_id"]
     starts = np.flatnonzero(np.r_[True, vehicles[1:] != vehicles[:-1]])
-    lines = _fits(starts, columns, grid)
-    below_low = np.add.reduceat(columns.low_s, starts).tolist()
-    discharged = np.add.reduceat(columns.discharged, starts).tolist()
-    with_health = columns.health_n > 0
     # Each vehicle's last row (slot) with a health sample, -1 for none.
-    last_rows = np.maximum.reduceat(np.where(with_health, np.arange(len(vehicles)), -1), starts)
-    result: dict[tuple[int, int], SampleFigures] = {}
-    for start, line, low_s, fallen, last in zip(
-        starts.tolist(), lines, below_low, discharged, last_rows.tolist(), strict=True
-    ):
-        result[(int(vehicles[start]), bucket)] = SampleFigures(
+    rows = np.where(c["health_n"] > 0, np.arange(len(vehicles)), -1)
+    return {
+        (vehicle, bucket): SampleFigures(
             health_line=line,
-            health_latest=columns.health_last[last] if last >= 0 else None,
+            health_latest=float(c["health_last"][last]) if last >= 0 else None,
             below_low_seconds=low_s,
             discharged=fallen,
         )
-    return result
-
-
-def _lines(columns: SlotColumns) -> ChargeLines:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        health = np.where(columns.health_n > 0, columns.health_y / columns.health_n, np.nan)
-    return ChargeLines(
-        vehicle_id=columns.vehicle_id,
-        slot=columns.slot,
-        low_at=columns.low_at,
-        low=columns.low,
-        high_at=columns.high_at,
-        high=columns.high,
-        health=health,
-    )
+        for vehicle, line, low_s, fallen, last in zip(
+            vehicles[starts].tolist(),
+            _fits(starts, c, grid),
+            np.add.reduceat(c["low_s"], starts).tolist(),
+            np.add.reduceat(c["discharged"], starts).tolist(),
+            np.maximum.reduceat(rows, starts).tolist(),
+            strict=True,
+        )
+    }
 
 
 class Scanned(NamedTuple):
@@ -141,24 +94,35 @@ def scan(
     offline_after: timedelta,
     use_hours: bool = True,
 ) -> Scanned:
-    """Per vehicle and bucket with samples: health line, latest health and time below
-    20 %; and the period's lines (bucket CURRENT of ``selection``, in the slots of
-    ``grid``); the previous period is one slot."""
-    parts = [SlotPart(_bucket(selection, CURRENT), grid)]
-    previous = _bucket(selection, PREVIOUS)
-    bounds = previous.bounds
-    if not previous.empty and bounds is not None:
-        parts.append(SlotPart(previous, SlotGrid.covering(bounds)))
+    """Per vehicle and bucket with samples: health line, latest health, time below 20 %
+    and discharge; and the period's lines (bucket CURRENT in the slots of ``grid``)."""
+    buckets = [
+        Selection(
+            [
+                SiteSlice(part.vehicle_ids, [w for w in part.windows if w[1] == bucket])
+                for part in selection.slices
+            ]
+        )
+        for bucket in (CURRENT, PREVIOUS)
+    ]
+    parts = [SlotPart(buckets[CURRENT], grid)]
+    if not buckets[PREVIOUS].empty and (bounds := buckets[PREVIOUS].bounds) is not None:
+        parts.append(SlotPart(buckets[PREVIOUS], SlotGrid.covering(bounds)))
     figures: dict[tuple[int, int], SampleFigures] = {}
     lines = None
-    for bucket, part, columns in zip(
+    for bucket, part, c in zip(
         (CURRENT, PREVIOUS),
         parts,
         slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours),
         strict=False,
     ):
-        if columns is not None:
-            figures |= _figures(columns, part.grid, bucket)
-            if bucket == CURRENT:
-                lines = _lines(columns)
+        if c is None:
+            continue
+        figures |= _figures(c, part.grid, bucket)
+        if bucket == CURRENT:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                health = np.where(c["health_n"] > 0, c["health_y"] / c["health_n"], np.nan)
+            lines = ChargeLines(
+                c["vehicle_id"], c["slot"], c["low_at"], c["low"], c["high_at"], c["high"], health
+            )
     return Scanned(figures, lines)

@@ -33,7 +33,7 @@ from fleetscope.facts.battery_hours import (
 )
 
 Keys = npt.NDArray[np.int64]
-Units = dict[str, npt.NDArray[np.float64]]
+Units = dict[str, npt.NDArray[Any]]
 _UNIT_COLUMNS = ", ".join(MEASURE_COLUMNS)
 # A slot's value where its aggregate is NULL (no samples of that kind): no extreme, no
 # health samples, no latest health.
@@ -47,26 +47,6 @@ _EMPTY = {
     "health_last": np.nan,
 } | dict.fromkeys(_SUMMED, 0.0)
 _SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged"
-
-
-@dataclass(frozen=True, slots=True)
-class SlotColumns:
-    """Per (vehicle, slot) with samples, ascending: the query's columns as arrays."""
-
-    vehicle_id: npt.NDArray[np.int64]
-    slot: npt.NDArray[np.int64]
-    low_at: npt.NDArray[np.float64]  # epoch microseconds
-    low: npt.NDArray[np.float64]
-    high_at: npt.NDArray[np.float64]
-    high: npt.NDArray[np.float64]
-    health_n: npt.NDArray[np.float64]
-    health_x: npt.NDArray[np.float64]  # sums with x in seconds after the slot's start
-    health_y: npt.NDArray[np.float64]
-    health_xx: npt.NDArray[np.float64]
-    health_xy: npt.NDArray[np.float64]
-    health_last: list[float | None]  # the slot's latest SoH sample
-    low_s: npt.NDArray[np.float64]  # time below 20 %
-    discharged: npt.NDArray[np.float64]  # percentage points fallen
 
 
 def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window]]:
@@ -211,44 +191,22 @@ def slot_columns(
     *,
     offline_after: timedelta,
     use_hours: bool,
-) -> list[SlotColumns | None]:
-    """The measures of each part per vehicle and slot of its grid (None: no samples): the
-    parts' slots are numbered one after the other. ``offline_after``: the cap of a step
-    under 20 % (the hourly rows hold the one of the writer, the same setting).
-    ``use_hours=False`` reads every sample (the reference in tests)."""
+) -> list[Units | None]:
+    """The measures of each part per vehicle and slot with samples, ascending (None: no
+    samples), as arrays named as ``MEASURE_COLUMNS`` plus ``vehicle_id`` and ``slot`` (from 0
+    in its part's grid); health sums with x in seconds after the slot's start, instants in
+    epoch microseconds. ``offline_after``: the cap of a step under 20 % (the hourly rows
+    hold the writer's, the same setting). ``use_hours=False`` reads every sample (the
+    reference in tests)."""
     keys, units = _query(cursor, parts, cap_us=cap_us(offline_after), use_hours=use_hours)
     key_base = sum(part.grid.count for part in parts)
     slots = keys % key_base if key_base else keys
-    columns: list[SlotColumns | None] = []
-    first_key = 0
+    columns: list[Units | None] = []
+    first = 0
     for part in parts:
-        rows = (slots >= first_key) & (slots < first_key + part.grid.count)
-        columns.append(_part_columns(keys[rows] // key_base, slots[rows] - first_key, units, rows))
-        first_key += part.grid.count
+        rows = (slots >= first) & (slots < first + part.grid.count)
+        picked = {name: values[rows] for name, values in units.items()}
+        picked |= {"vehicle_id": keys[rows] // key_base, "slot": slots[rows] - first}
+        columns.append(picked if rows.any() else None)
+        first += part.grid.count
     return columns
-
-
-def _part_columns(
-    vehicle_ids: Keys, slots: Keys, units: Units, rows: npt.NDArray[np.bool_]
-) -> SlotColumns | None:
-    """The ``rows`` of one part, its slots numbered from 0."""
-    if not rows.any():
-        return None
-    picked = {name: values[rows] for name, values in units.items()}
-    health_last = picked["health_last"]
-    return SlotColumns(
-        vehicle_id=vehicle_ids,
-        slot=slots,
-        low_at=picked["low_at"],
-        low=picked["low"],
-        high_at=picked["high_at"],
-        high=picked["high"],
-        health_n=picked["health_n"],
-        health_x=picked["health_x"],
-        health_y=picked["health_y"],
-        health_xx=picked["health_xx"],
-        health_xy=picked["health_xy"],
-        health_last=[None if value != value else value for value in health_last.tolist()],  # NaN
-        low_s=picked["low_s"],
-        discharged=picked["discharged"],
-    )
