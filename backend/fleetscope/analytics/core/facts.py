@@ -1,14 +1,12 @@
 """The fact rows of the selected vehicles that lie in T, as a parameterised SQL subquery.
 
 Processes, failures and battery read facts directly (exact percentiles and lists need the
-rows, not the rollups). Each site group of the scope has its own T (zone and shift), so the
-subquery is a ``UNION ALL`` of one part per site; each part keeps the rows of that site's
-vehicles whose time column lies in one of the site's windows and tags them with the
-window's bucket (0 = the period, 1 = the previous period). The outer ``WHERE`` bounds on
-the time column let DuckDB skip row groups outside T by their zone maps; a few windows are
-a ``CASE``; many (a shift over a year) a hash join on the UTC hour for whole hours plus a
-``CASE`` for the partial pieces (at now), or a range join for windows off the full hour.
-Only constants are formatted into the SQL; ids, times and buckets go in as parameters.
+rows). Each site has its own T (zone, shift), so the subquery is a ``UNION ALL`` of one part
+per site, keeping the rows whose time column lies in one of its windows, tagged with the
+window's bucket (0 = the period, 1 = the previous period). Bounds on the time column let
+DuckDB skip row groups by their zone maps; few windows are a ``CASE``, many (a shift over a
+year) a hash join on the UTC hour plus a ``CASE`` for the pieces, or a range join for
+windows off the full hour.
 """
 
 from dataclasses import dataclass

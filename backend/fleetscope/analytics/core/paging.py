@@ -1,12 +1,10 @@
 """Paging and sorting of the analytics lists (error history, workflow orders, failed actions).
 
-``page`` starts at 1, ``pageSize`` is 1..500 (default 50); a page beyond the end is an empty
-``items`` list with the real ``total``, so a client can jump back. ``sort`` is one column of
-the list's allow-list, ``-`` in front for descending; anything else is a 422 naming the
-allowed columns. Every list sorts by a unique key behind the chosen column, so pages never
-overlap or skip rows, and reading the order backwards gives exactly the reversed list: a
-page in the second half is read from the end (``LIMIT`` from the other side), which keeps
-the last page as cheap as the first.
+``page`` from 1, ``pageSize`` 1..500 (default 50); a page beyond the end has no items but
+the real ``total``. ``sort`` is one column of the list's allow-list (``-`` for descending),
+anything else a 422 naming the allowed ones. A unique key behind the sort column keeps
+pages from overlapping; a page in the second half is read from the end (``LIMIT`` from the
+other side), so the last page is as cheap as the first.
 """
 
 from collections.abc import Mapping, Sequence
@@ -74,11 +72,9 @@ def page_ordering(
     descending: bool,
     tie_breakers: Sequence[str],
 ) -> Ordering:
-    """Terms, offset and limit that read ``request.page`` of ``total`` rows.
-
-    ``tie_breakers`` (ascending) make the order total. Pages in the second half are read
-    from the end with every direction flipped; the caller reverses the rows it gets.
-    """
+    """Terms, offset and limit that read ``request.page`` of ``total`` rows; ``tie_breakers``
+    (ascending) make the order total. Pages in the second half are read from the end with
+    every direction flipped, and the caller reverses the rows."""
     start = (request.page - 1) * request.page_size
     limit = max(0, min(request.page_size, total - start))
     from_end = total - start - limit
@@ -132,13 +128,11 @@ def read_page(
     """The number of rows of ``source`` (``FROM ... WHERE ...``, constants of the caller with
     ``parameters``) and the rows (``select``) of ``request.page``, in the list's order.
 
-    ``span``: the sort column is a time within about that span. The page's rows are then
-    read from the part of the span at the end it is read from (the rows at or after a
-    cutoff, for a descending read), which the store finds by the column's ranges per row
-    group without reading the rest: a year of orders 100-120 ms, against 10 from the last
-    days. The cutoff is a guess from the rows' number; a read that returns fewer rows than
-    the page holds is repeated wider, as only then can rows beyond the cutoff belong to it.
-    """
+    ``span``: the sort column is a time within about that span. The page is then read from
+    the end of the span it is read from (rows past a cutoff, which the store finds by its
+    row groups' ranges: a year of orders takes 100-120 ms, the last days 10). The cutoff is
+    guessed from the rows' number; a read with fewer rows than the page is repeated wider,
+    as only then can rows beyond the cutoff belong to it."""
     counted = cursor.execute(f"SELECT count(*) {source}", parameters).fetchone()
     total = int(counted[0]) if counted else 0
     ordering = page_ordering(

@@ -1,9 +1,6 @@
-"""Measures read exactly from the raw facts for pieces of T the rollups do not cover whole:
-window edges off the full hour, and the current hour up to now.
-
-One query for all fact tables, each fact clipped to its piece (a state interval's seconds
-inside it; orders, actions and error episodes where they end or start; samples and track
-points where they lie), grouped per vehicle (or the fleet) and bucket.
+"""Measures read exactly from the raw facts for the pieces of T no rollup row covers whole
+(edges off the full hour, the current hour up to now): one query over every fact table,
+each fact clipped to its piece, grouped per vehicle (or the fleet) and bucket.
 """
 
 from collections.abc import Sequence
@@ -48,10 +45,9 @@ _CYCLE_BUCKET_OF_ORDER = (
 )
 
 
-# One query for every fact table (one round trip): rows of (kind, vehicle, bucket, label,
-# n, a, b). $1..$3 the pieces, $4 the vehicle ids, $5/$6 first/last instant, $7 the
-# load-handling action types. The bounds on each time column let the zone maps skip row
-# groups outside the pieces.
+# Rows of (kind, vehicle, bucket, label, n, a, b). $1..$3 the pieces, $4 the vehicle ids,
+# $5/$6 first/last instant (bounds on each time column let the zone maps skip row groups),
+# $7 the load-handling action types.
 _PIECES_CTE = (
     "WITH p AS (SELECT unnest($1::TIMESTAMPTZ[]) AS lo, unnest($2::TIMESTAMPTZ[]) AS hi, "
     "unnest($3::INTEGER[]) AS bucket) "
@@ -111,7 +107,6 @@ def _raw_sql(by_vehicle: bool) -> str:
         if kind == "s":
             join = at
         elif kind == "h":
-            # The bounds on the sample's instant let the zone maps skip row groups.
             join = f"{at} >= p.lo AND {at} < p.hi AND f.held_s > 0 AND f.sampled_at >= $5 "
             join += f"AND f.sampled_at < $6::TIMESTAMPTZ + INTERVAL '{_HOLD_REACH_S} seconds'"
         else:
@@ -134,8 +129,7 @@ def add_raw_pieces(
     pieces: Sequence[Tagged],
     result: MeasureTable,
 ) -> None:
-    """Add the measures of the raw facts in ``pieces`` (each clipped to its piece) to
-    ``result``, per vehicle or (not ``by_vehicle``) summed as ``FLEET``."""
+    """Add the raw facts' measures in ``pieces`` per vehicle, or summed as ``FLEET``."""
     lows = [tagged.window.start for tagged in pieces]
     highs = [tagged.window.end for tagged in pieces]
     parameters = [

@@ -1,9 +1,6 @@
-"""Reading the rollups: whole site-local days from ``rollup_daily`` (T without a shift),
-whole UTC hours from ``rollup_hourly``; each with the bucket of its window.
-
-Daily rows are cut at the midnights of the zone recorded in ``vehicle_zones``; they are
-used only for vehicles whose recorded zone is their site's zone now, otherwise the hours.
-"""
+"""Reading the vehicles' rollups: whole site-local days from ``rollup_daily`` (T without a
+shift; only for vehicles whose days were cut in their site's zone, ``vehicle_zones``) and
+whole UTC hours from ``rollup_hourly``, each row with the bucket of its window."""
 
 import itertools
 from collections.abc import Sequence
@@ -32,9 +29,9 @@ _DAYS_OF_RANGES = (
     "FROM (SELECT unnest(?::DATE[]) AS lo, unnest(?::DATE[]) AS hi, "
     "unnest(?::INTEGER[]) AS bucket))"
 )
-# The rollup column (or expression) behind each column of ``measure_table.COLUMNS``, with
-# how rows combine as ``facts.rollup.MEASURES`` declares it: sums, counts (as BIGINT: DuckDB
-# sums integers into HUGEINT, which numpy has no type for) and the minimum (NaN for none).
+# How each column of ``measure_table.COLUMNS`` combines (``facts.rollup.MEASURES``): counts
+# as BIGINT (DuckDB sums integers into HUGEINT, which numpy has no type for), minimum NaN
+# for none.
 _KIND: dict[str, str] = dict(MEASURES)
 # Up to this many spans, a daily row's bucket comes from a CASE (``_day_buckets``).
 CASE_SPANS = 4
@@ -53,17 +50,12 @@ _COMBINED = {
     "min": "coalesce(min({}), 'NaN'::DOUBLE)",
 }
 _AS_IS = {"sum": "{}", "count": "({})::BIGINT", "min": "coalesce({}, 'NaN'::DOUBLE)"}
-
-
-# A column not read: what adds nothing.
 _UNREAD = {"sum": "0::DOUBLE", "count": "0::BIGINT", "min": "'NaN'::DOUBLE"}
 
 
 def _measures(*, with_cycles: bool, grouped: bool, only: frozenset[str] | None = None) -> str:
-    """The select list of the measures: combined per group, or each row as it is; those
-    outside ``only`` (names of ``COLUMNS``, when given) as nothing, unread (fewer columns
-    to decompress and aggregate: 30 night shifts' hourly read of 9 measures takes 14 ms
-    where 17 take 18)."""
+    """The select list: combined per group or row by row; columns outside ``only`` unread
+    (30 night shifts' hourly read of 9 measures takes 14 ms where 17 take 18)."""
     forms = _COMBINED if grouped else _AS_IS
     columns = (*_MEASURE_COLUMNS, *(_HIST_COLUMNS if with_cycles else ()))
     return ", ".join(
@@ -130,11 +122,9 @@ def read_daily(
 def _day_buckets(
     days: Sequence[tuple[tuple[date, date], int]],
 ) -> tuple[str, str, str, list[Any]]:
-    """How a daily row gets the bucket of its span: the select expression, the join or the
-    condition that keeps only the spans' rows, and their parameters. A few spans (a period
-    and the previous one) by a ``CASE`` over them: joining their days one by one cost
-    4.4 ms where the ``CASE`` costs 2.8 (2 x 30 days of 100 vehicles, measured); many
-    spans (a history by day or week) by the join."""
+    """A daily row's bucket: the select expression, the join or condition keeping only the
+    spans' rows, and their parameters. A few spans by a ``CASE`` (2 x 30 days of 100
+    vehicles: 2.8 ms against 4.4 for the join), many (a history) by joining their days."""
     if len(days) > CASE_SPANS:
         return (
             "sel.bucket",
@@ -184,8 +174,7 @@ def read_hourly(
 
 
 def _add_rows(result_set: duckdb.DuckDBPyConnection, table: MeasureTable) -> None:
-    """Add a rollup read's rows (vehicle, bucket, measures in ``COLUMNS`` order) to ``table``
-    as arrays: a history of 100 vehicles has thousands of them."""
+    """Add a read's rows (vehicle, bucket, measures in ``COLUMNS`` order) as arrays."""
     columns = list(result_set.fetchnumpy().values())
     if len(columns[0]) == 0:
         return

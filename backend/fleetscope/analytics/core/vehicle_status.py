@@ -1,13 +1,9 @@
-"""State time that no rollup row holds, added to the windows read from the rollups.
-
-Two kinds, both added per window as the overlap of an interval with it (constant work per
-interval, whatever its length):
-- a vehicle's current state, not closed yet: from ``live_status`` up to now (offline after
-  ``offline_after`` of silence, as the derivation's clock would decide);
-- a closed offline interval longer than ``facts.rollup_spans.LONG_OFFLINE``: the rollups
-  keep it whole in ``rollup_offline_spans`` instead of a row per hour of the silence, so
-  the windows read from rollup rows (whole days and hours) take its overlap from there.
-  Windows read from the raw facts take it from ``state_intervals`` themselves.
+"""State time no rollup row holds, added per window as an interval's overlap with it: a
+vehicle's current state, not closed yet (from ``live_status`` up to now, offline after
+``offline_after`` of silence as the derivation's clock will decide), and closed offline
+intervals longer than ``facts.rollup_spans.LONG_OFFLINE``, which the rollups keep whole in
+``rollup_offline_spans`` instead of a row per silent hour (raw reads take them from
+``state_intervals``).
 """
 
 import bisect
@@ -47,10 +43,9 @@ def vehicle_status(
     zone: ZoneInfo | None,
     within: Window | None = None,
 ) -> VehicleStatus:
-    """(vehicle, state, since, last message) of ``live_status`` for ``vehicle_ids``; with a
-    zone, the vehicles whose days were cut in it (``vehicle_zones``); with ``within``, their
-    long offline intervals overlapping it. In one statement, as every answer asks them
-    (DuckDB takes ~0.4 ms a statement, however small)."""
+    """``live_status`` of ``vehicle_ids``; with ``zone``, those whose days were cut in it;
+    with ``within``, their long offline intervals overlapping it. One statement, as every
+    answer asks (DuckDB takes ~0.4 ms a statement, however small)."""
     lo, hi = (within.start, within.end) if within is not None else (None, None)
     rows = cursor.execute(
         f"SELECT {_LIVE}, vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "  # noqa: S608 - constants only
@@ -85,8 +80,8 @@ def vehicle_status(
 
 
 def complete_until(live: Sequence[LiveRow], *, now: datetime) -> datetime | None:
-    """``now`` when no vehicle of ``live`` (rows of ``live_status``) has a message after it:
-    the rollups then hold every fact up to now. ``None`` for a ``now`` in the past."""
+    """``now`` when no vehicle of ``live`` has a message after it (the rollups then hold
+    every fact up to now); ``None`` for a ``now`` in the past."""
     return now if all(row[3] is None or row[3] <= now for row in live) else None
 
 
@@ -98,11 +93,8 @@ def open_intervals(
     now: datetime,
     offline_after: timedelta,
 ) -> list[tuple[str, datetime, datetime]]:
-    """The not yet closed state of a vehicle up to ``now``, as (state, start, end).
-
-    A vehicle silent for longer than ``offline_after`` is offline from its last message
-    plus ``offline_after`` (what the derivation's next clock tick will record).
-    """
+    """The not yet closed state of a vehicle up to ``now`` as (state, start, end); after
+    ``offline_after`` of silence it is offline (what the derivation's clock will record)."""
     if now <= since:
         return []
     if state != "offline" and last_message_at is not None:
@@ -137,8 +129,7 @@ def add_state_time(
     by_vehicle: bool,
     result: MeasureTable,
 ) -> None:
-    """Add each interval's overlap with each of ``windows`` (disjoint) to its state's time
-    in the window's bucket."""
+    """Add each interval's overlap with each of ``windows`` (disjoint) to its bucket."""
     ordered = sorted(windows, key=lambda tagged: tagged.window.start)
     ends = [tagged.window.end for tagged in ordered]
     for vehicle_id, state, start, end in intervals:
