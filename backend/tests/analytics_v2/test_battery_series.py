@@ -91,4 +91,9 @@ def test_the_slots_middles_at_once_are_each_slots_middle() -> None:
     period = Window(START + timedelta(minutes=20), START + timedelta(days=3, minutes=7))
     for slots in (7, 50, 250):
         grid = SlotGrid.over(period, slots=slots)
-        assert grid.middles_us().tolist() == [grid.middle_us(i) for i in range(grid.count)]
+        low, high = to_micros(period.start), to_micros(period.end)
+        middles = [
+            min(max(grid.start_us + i * grid.width_us + grid.width_us // 2, low), high)
+            for i in range(grid.count)
+        ]
+        assert grid.middles_us().tolist() == [m - m % 1000 for m in middles]

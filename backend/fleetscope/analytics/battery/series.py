@@ -1,8 +1,5 @@
-"""The battery page's lines over time: charge and state of health (SoH) per vehicle.
-
-Both come from the slots of ``battery_scan`` (the previous period draws no line): the
-period cut into equal time slots (``series_buckets`` per vehicle, so that all lines together
-stay within what one chart can show):
+"""The battery page's lines over the period: charge and state of health (SoH) per vehicle,
+from the slots of ``scan`` (``series_buckets`` per vehicle: all lines fit one chart):
 - charge: per slot the lowest and the highest sample, at their times (dips and peaks
   survive downsampling);
 - health: per slot the mean of the samples that report one, at the slot's middle; slots
@@ -12,15 +9,14 @@ stay within what one chart can show):
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Annotated, TypeVar
+from typing import Annotated, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.battery.slots import ChargeLines, HealthLine, SampleFigures, SlotGrid
+from fleetscope.analytics.battery.slots import ChargeLines, SampleFigures, SlotGrid
 from fleetscope.analytics.core.facts import CURRENT
 from fleetscope.analytics.core.instants import EpochMillis, epoch_millis
 from fleetscope.analytics.core.params import AnalyticsScope
@@ -32,10 +28,8 @@ SERIES_POINT_BUDGET = 10_000
 MIN_SERIES_BUCKETS = 50
 
 
-# Points as [epoch milliseconds, value] pairs, what the chart draws: 15,000 points as
-# datetimes and models cost more than the reading that finds them, pairs serialise five
-# times as fast as objects, and numbers need no formatting here nor parsing in the browser
-# (ISO text: 3-4 ms of an answer).
+# Points as [epoch milliseconds, value] pairs, what the chart draws: pairs of numbers
+# serialise five times as fast as objects with ISO text, and need no parsing in the browser.
 ChargePoint = tuple[EpochMillis, Annotated[float, Field(description="state of charge in percent")]]
 HealthPoint = tuple[
     EpochMillis, Annotated[float, Field(description="state of health (SoH) in percent")]
@@ -70,8 +64,7 @@ class HealthSeries(TypedDict):
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class BatterySeries:
+class BatterySeries(NamedTuple):
     charge: list[ChargeSeries]
     health: list[HealthSeries]
 
@@ -84,54 +77,9 @@ def series_buckets(vehicle_count: int) -> int:
 
 def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, list[T]]:
     """``values`` (one per entry of ``vehicles``, grouped by vehicle) per vehicle."""
-    if len(vehicles) == 0:
-        return {}
     starts = np.flatnonzero(np.r_[True, vehicles[1:] != vehicles[:-1]]).tolist()
     ends = [*starts[1:], len(vehicles)]
     return {int(vehicles[s]): values[s:e] for s, e in zip(starts, ends, strict=True)}
-
-
-def _charge_points(lines: ChargeLines) -> dict[int, list[ChargePoint]]:
-    """Per vehicle: each slot's lowest and highest sample in time order, one point where
-    they are one instant (all slots at once: 10,000 points, one array each)."""
-    low_first = lines.low_at <= lines.high_at
-    two = lines.low_at != lines.high_at
-    at = np.column_stack(
-        (
-            np.where(low_first, lines.low_at, lines.high_at),
-            np.where(low_first, lines.high_at, lines.low_at),
-        )
-    ).ravel()
-    charge = np.column_stack(
-        (np.where(low_first, lines.low, lines.high), np.where(low_first, lines.high, lines.low))
-    ).ravel()
-    kept = np.column_stack((np.ones(len(two), dtype=bool), two)).ravel()
-    points = list(zip(epoch_millis(at[kept]), charge[kept].tolist(), strict=True))
-    return _by_vehicle(np.repeat(lines.vehicle_id, 1 + two), points)
-
-
-def _health_points(
-    lines: ChargeLines, grid: SlotGrid
-) -> tuple[dict[int, list[HealthPoint]], dict[int, list[int]]]:
-    """Per vehicle: the slots' mean health at their middles, and those middles in epoch
-    microseconds."""
-    rows = ~np.isnan(lines.health)
-    vehicles, slots = lines.vehicle_id[rows], lines.slot[rows]
-    middles_us = grid.middles_us()[slots]
-    points = list(zip(epoch_millis(middles_us), lines.health[rows].tolist(), strict=True))
-    return _by_vehicle(vehicles, points), _by_vehicle(vehicles, middles_us.tolist())
-
-
-def _trend(
-    points: list[HealthPoint], middles_us: list[int], line: HealthLine | None
-) -> list[HealthPoint]:
-    """The fitted line at the first and the last health point."""
-    if line is None or len(points) < 2:
-        return []
-    return [
-        (points[0][0], line.at(middles_us[0])),
-        (points[-1][0], line.at(middles_us[-1])),
-    ]
 
 
 def battery_series(
@@ -141,28 +89,49 @@ def battery_series(
     *,
     grid: SlotGrid,
 ) -> BatterySeries:
-    """Charge and health lines of every selected vehicle in the period (bucket CURRENT).
-
-    Not validated: every value comes from typed arrays, and validating 100 x 150 points
-    cost as much as building them."""
-    charge_points = _charge_points(lines) if lines is not None else {}
-    health_points, health_at = _health_points(lines, grid) if lines is not None else ({}, {})
-    charge, health = [], []
+    """Charge and health lines of every selected vehicle in the period (bucket CURRENT),
+    from arrays (not validated: 100 x 150 points cost as much to validate as to build)."""
+    charge_points: dict[int, list[ChargePoint]] = {}
+    health_points: dict[int, list[HealthPoint]] = {}
+    health_at: dict[int, list[int]] = {}
+    if lines is not None and len(lines.vehicle_id):
+        # Each slot's lowest and highest sample in time order, one point at one instant.
+        low_first = lines.low_at <= lines.high_at
+        two = lines.low_at != lines.high_at
+        at = np.column_stack(
+            (
+                np.where(low_first, lines.low_at, lines.high_at),
+                np.where(low_first, lines.high_at, lines.low_at),
+            )
+        ).ravel()
+        charge = np.column_stack(
+            (np.where(low_first, lines.low, lines.high), np.where(low_first, lines.high, lines.low))
+        ).ravel()
+        kept = np.column_stack((np.ones(len(two), dtype=bool), two)).ravel()
+        points = list(zip(epoch_millis(at[kept]), charge[kept].tolist(), strict=True))
+        charge_points = _by_vehicle(np.repeat(lines.vehicle_id, 1 + two), points)
+        rows = ~np.isnan(lines.health)
+        vehicles, middles_us = lines.vehicle_id[rows], grid.middles_us()[lines.slot[rows]]
+        health = list(zip(epoch_millis(middles_us), lines.health[rows].tolist(), strict=True))
+        if len(vehicles):
+            health_points = _by_vehicle(vehicles, health)
+            health_at = _by_vehicle(vehicles, middles_us.tolist())
+    result = BatterySeries([], [])
     for vehicle in scope.vehicles:
         figures = samples.get((vehicle.id, CURRENT))
-        points = health_points.get(vehicle.id, [])
         line = figures.health_line if figures is not None else None
-        charge.append(
+        points = health_points.get(vehicle.id, [])
+        # The fitted line at the first and the last health point.
+        trend: list[HealthPoint] = []
+        if line is not None and len(points) >= 2:
+            middles = health_at[vehicle.id]
+            trend = [(points[0][0], line.at(middles[0])), (points[-1][0], line.at(middles[-1]))]
+        result.charge.append(
             ChargeSeries(
                 vehicle_id=vehicle.id, name=vehicle.name, points=charge_points.get(vehicle.id, [])
             )
         )
-        health.append(
-            HealthSeries(
-                vehicle_id=vehicle.id,
-                name=vehicle.name,
-                points=points,
-                trend=_trend(points, health_at.get(vehicle.id, []), line),
-            )
+        result.health.append(
+            HealthSeries(vehicle_id=vehicle.id, name=vehicle.name, points=points, trend=trend)
         )
-    return BatterySeries(charge=charge, health=health)
+    return result

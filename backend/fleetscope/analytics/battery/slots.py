@@ -60,17 +60,8 @@ class SlotGrid:
     def hour_aligned(self) -> bool:
         return self.start_us % MICROS_PER_HOUR == 0 and self.width_us % MICROS_PER_HOUR == 0
 
-    def start_of(self, index: int) -> int:
-        return self.start_us + index * self.width_us
-
-    def middle_us(self, index: int) -> int:
-        """The slot's middle (to the millisecond), inside the period."""
-        middle = self.start_of(index) + self.width_us // 2
-        middle = min(max(middle, to_micros(self.period.start)), to_micros(self.period.end))
-        return middle - middle % _MILLIS
-
     def middles_us(self) -> npt.NDArray[np.int64]:
-        """Every slot's ``middle_us``, at once."""
+        """Every slot's middle (to the millisecond), moved into the period."""
         first = self.start_us + self.width_us // 2
         middles = first + np.arange(self.count, dtype=np.int64) * self.width_us
         middles = np.clip(middles, to_micros(self.period.start), to_micros(self.period.end))
