@@ -11,6 +11,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from typing import Any
 
 import duckdb
 
@@ -30,70 +31,55 @@ _RANK = {state: rank for rank, state in enumerate(STATE_ORDER)}
 _FAR_FUTURE = datetime.max.isoformat()
 
 
+def _errors(text: str) -> tuple[tuple[str, str, str], ...]:
+    return tuple((str(e[0]), str(e[1]), str(e[2])) for e in json.loads(text) if len(e) >= 3)
+
+
 def read_live(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> dict[int, LiveStatus]:
-    if not vehicle_ids:
-        return {}
     rows = cursor.execute(
         "SELECT vehicle_id, state, epoch_us(since), epoch_us(last_message_at), order_id, "
-        "workflow, charge, "
-        "charging, active_errors, x, y, map_id FROM live_status "
+        "workflow, charge, charging, active_errors, x, y, map_id FROM live_status "
         "WHERE vehicle_id IN (SELECT unnest(?::INTEGER[]))",
         [vehicle_ids],
     ).fetchall()
-    statuses = {}
-    for row in rows:
-        errors = tuple(tuple(str(part) for part in error) for error in json.loads(row[8]))
-        statuses[int(row[0])] = LiveStatus(
-            vehicle_id=int(row[0]),
-            state=VehicleState(row[1]),
-            since=from_micros(row[2]),
-            last_message_at=utc_from_us(row[3]),
-            order_id=row[4],
-            workflow=row[5],
-            charge=row[6],
-            charging=bool(row[7]),
-            active_errors=tuple((e[0], e[1], e[2]) for e in errors if len(e) >= 3),
-            x=row[9],
-            y=row[10],
-            map_id=row[11],
+    return {
+        int(r[0]): LiveStatus(
+            int(r[0]),
+            VehicleState(r[1]),
+            from_micros(r[2]),
+            utc_from_us(r[3]),
+            r[4],
+            r[5],
+            r[6],
+            bool(r[7]),
+            _errors(r[8]),
+            r[9],
+            r[10],
+            r[11],
         )
-    return statuses
+        for r in rows
+    }
 
 
 def status_tile(vehicle: VehicleRef, status: LiveStatus | None, *, now: datetime) -> StatusTile:
-    if status is None:
-        return StatusTile(
-            vehicle_id=vehicle.id,
-            name=vehicle.name,
-            site_id=vehicle.site_id,
-            state="offline",
-            since=None,
-            order_id="",
-            workflow="",
-            charge=None,
-            charging=False,
-            active_errors=[],
-            last_message_at=None,
-            seconds_since_last_message=None,
-        )
-    last = status.last_message_at
-    return StatusTile(
-        vehicle_id=vehicle.id,
-        name=vehicle.name,
-        site_id=vehicle.site_id,
-        state=status.state.value,
-        since=status.since,
-        order_id=status.order_id,
-        workflow=status.workflow,
-        charge=status.charge,
-        charging=status.charging,
-        active_errors=[
-            ActiveError(error_type=kind, level=level, description=text)
-            for kind, level, text in status.active_errors
-        ],
-        last_message_at=last,
-        seconds_since_last_message=None if last is None else (now - last).total_seconds(),
+    fields: dict[str, Any] = dict.fromkeys(
+        ("since", "charge", "last_message_at", "seconds_since_last_message")
     )
+    fields.update(state="offline", order_id="", workflow="", charging=False, active_errors=[])
+    if status is not None:
+        last = status.last_message_at
+        fields.update(
+            {name: getattr(status, name) for name in ("since", "order_id", "workflow", "charge")},
+            state=status.state.value,
+            charging=status.charging,
+            active_errors=[
+                ActiveError(error_type=kind, level=level, description=text)
+                for kind, level, text in status.active_errors
+            ],
+            last_message_at=last,
+            seconds_since_last_message=None if last is None else (now - last).total_seconds(),
+        )
+    return StatusTile(vehicle_id=vehicle.id, name=vehicle.name, site_id=vehicle.site_id, **fields)
 
 
 def state_counts(tiles: Iterable[StatusTile]) -> dict[str, int]:
