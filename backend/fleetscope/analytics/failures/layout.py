@@ -95,28 +95,17 @@ def binned(
             origin_value = getattr(spec.bounds, origin)
             case_parameters += [map_id, origin_value, spec.size, getattr(spec, count) - 1]
     found = cursor.execute(
-        f"SELECT map_id::VARCHAR, {cases['x']} AS i, {cases['y']} AS j, min(x), min(y), "  # noqa: S608 - constants only
-        f"max(x), max(y), count(*) FROM ({sql}) WHERE x IS NOT NULL AND y IS NOT NULL "
-        "GROUP BY ALL ORDER BY 1, 3, 2",
+        f"SELECT map_id::VARCHAR, {cases['x']} AS i, {cases['y']} AS j, count(*), "  # noqa: S608 - constants only
+        "min(min(x)) OVER m, min(min(y)) OVER m, max(max(x)) OVER m, max(max(y)) OVER m, "
+        f"sum(count(*)) OVER m FROM ({sql}) WHERE x IS NOT NULL AND y IS NOT NULL "
+        "GROUP BY map_id, i, j WINDOW m AS (PARTITION BY map_id) ORDER BY 1, 3, 2",
         [*case_parameters, *parameters],
     ).fetchall()
-    boxes: dict[str, list[float]] = {}  # min x, min y, max x, max y, count
     cells: dict[str, list[list[int]]] = {}
-    for map_id, i, j, x0, y0, x1, y1, count in found:
-        box = boxes.get(map_id)
-        boxes[map_id] = (
-            [x0, y0, x1, y1, count]
-            if box is None
-            else [
-                min(box[0], x0),
-                min(box[1], y0),
-                max(box[2], x1),
-                max(box[3], y1),
-                box[4] + count,
-            ]
-        )
+    for map_id, i, j, count, *_ in found:
         if i is not None:
             cells.setdefault(map_id, []).append([int(i), int(j), int(count)])
+    boxes = {row[0]: row[4:] for row in found}  # the same on every row of a map
     extents = {
         m: (Bounds(min_x=x0, min_y=y0, max_x=x1, max_y=y1), int(n))
         for m, (x0, y0, x1, y1, n) in boxes.items()
