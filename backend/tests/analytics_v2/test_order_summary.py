@@ -8,7 +8,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from fleetscope.analytics.processes.order_summary import OUTCOMES, OrderSummary, summarize_orders
+from fleetscope.analytics.processes.orders import OUTCOMES, OrderSummary, summarize_orders
 from fleetscope.facts.rollup import CYCLE_BUCKET_COUNT, cycle_bucket
 
 from .conftest import quantile_cont
@@ -63,17 +63,16 @@ def _check(found: OrderSummary, orders: list[Order]) -> None:
     cycles = [o[3] for o in ended if o[2] == "finished"]
     assert found.cycle_sum_us == pytest.approx(sum(cycles), rel=1e-12)
     if not cycles:
-        assert found.cycle is None
+        assert found.quantiles is found.maximum is None
         return
-    assert found.cycle is not None
     seconds = [micros / 1e6 for micros in cycles]
     expected = [quantile_cont(seconds, q) for q in QUANTILES]
-    assert found.cycle.quantiles == pytest.approx(expected, rel=1e-12, abs=1e-9)
-    assert found.cycle.maximum == pytest.approx(max(seconds), abs=1e-9)
+    assert found.quantiles == pytest.approx(expected, rel=1e-12, abs=1e-9)
+    assert found.maximum == pytest.approx(max(seconds), abs=1e-9)
     histogram = [0] * CYCLE_BUCKET_COUNT
     for micros in cycles:
         histogram[cycle_bucket(micros / 1e6)] += 1
-    assert found.cycle.histogram == histogram
+    assert found.histogram == histogram
 
 
 @pytest.mark.parametrize(
@@ -96,12 +95,11 @@ def test_per_vehicle_and_fleet_match_a_brute_force(
 
 def test_workflows_and_a_single_group(memory: duckdb.DuckDBPyConnection) -> None:
     orders = _orders(random.Random("workflows"), [1, 2])
-    found = summarize_orders(memory, _rows(orders), key="workflow", sums=False)
+    found = summarize_orders(memory, _rows(orders), key="workflow")
     assert {workflow for workflow, _ in found} == {"PICK", "DROP", "CHARGE"}
     for (workflow, bucket), summary in found.items():
         mine = [o for o in orders if o[1] == workflow and o[6] == bucket]
-        assert (summary.paused_s, summary.waiting_s) == (0.0, 0.0)  # not asked for
-        _check(summary, [(*o[:4], 0.0, 0.0, o[6]) for o in mine])
+        _check(summary, mine)
     picked = summarize_orders(memory, _rows(orders), key=None, where=("workflow = ?", ["DROP"]))
     for bucket in (0, 1):
         mine = [o for o in orders if o[1] == "DROP" and o[6] == bucket]
@@ -126,5 +124,5 @@ def test_histogram_buckets_agree_with_the_rollups_at_every_edge(
     for micros in cycles:
         expected[cycle_bucket(micros / 1e6)] += 1
     summary = found[(None, 0)]
-    assert summary.cycle is not None and summary.cycle.histogram == expected
-    assert summary.cycle.maximum == 1e6  # 10**12 µs: beyond 6.4 days, exact
+    assert summary.histogram == expected
+    assert summary.maximum == 1e6  # 10**12 µs: beyond 6.4 days, exact

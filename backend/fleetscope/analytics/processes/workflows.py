@@ -1,43 +1,38 @@
-"""``GET /v2/Analytics/Workflows`` and the drill-down into one workflow.
-
-- the table: per workflow, orders ended in T, success rate, cycle time p50/p90 and the same
-  for the previous period (trend = current - previous), sortable;
-- ``/Workflows/{workflow}/Orders``: the workflow's orders ended in T, paged and sortable
-  (``workflow_orders``);
-- ``/Workflows/{workflow}/Histogram``: its cycle-time histogram and percentiles.
-A workflow none of the selected vehicles ever ran is "workflow ... not found" (404); one
-they ran, but not in T, is an empty result.
+"""``GET /v2/Analytics/Workflows`` (per workflow: orders ended in T, success rate, cycle
+p50/p90, the same for the previous period, trend) and the drill-down into one workflow: its
+``Orders`` ended in T (paged: ``paging.read_page``) and its cycle-time ``Histogram``. Every
+figure is computed as on Processes (``orders``). A workflow none of the selected vehicles
+ever ran is a 404; one they ran, but not in T, an empty result.
 """
 
-from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import Any, Literal
 
 import duckdb
 from pydantic import Field
 
+from fleetscope.analytics.core import paging
 from fleetscope.analytics.core.drilldown import require_named
-from fleetscope.analytics.core.facts import (
-    CURRENT,
-    PREVIOUS,
-    Selection,
-    rows_in_periods,
-    select_periods,
-)
+from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.core.models import PeriodOut
-from fleetscope.analytics.core.paging import parse_sort
+from fleetscope.analytics.core.paging import Page, PageRequest, parse_sort
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
-from fleetscope.analytics.processes.order_summary import (
+from fleetscope.analytics.core.sql_time import seconds_between
+from fleetscope.analytics.processes.orders import (
     ORDER_COLUMNS,
-    Key,
-    OrderSummary,
+    OUTCOMES,
+    ProcessFigures,
+    figures,
     summarize_orders,
 )
-from fleetscope.analytics.processes.processes import ProcessFigures, figures, histogram_edges
 from fleetscope.appstore.schemas import CamelModel
+from fleetscope.facts.rollup import cycle_bucket_lower_bounds
 
-MAX_WORKFLOW_LENGTH = 200
+# 404 unless one of the vehicles ever ran the workflow.
+_require_workflow = partial(require_named, field="workflow", max_length=200)
+Outcome = Literal["finished", "failed", "cancelled"]
 
 
 class WorkflowRow(CamelModel):
@@ -68,111 +63,137 @@ class WorkflowHistogramOut(CamelModel):
     previous: ProcessFigures
 
 
-def _sort_value(key: str) -> Callable[[WorkflowRow], Any]:
-    def value(row: WorkflowRow) -> Any:
-        return getattr(row, key)
+class WorkflowOrder(CamelModel):
+    vehicle_id: int
+    vehicle_name: str
+    order_id: str
+    start: datetime
+    end: datetime
+    duration_seconds: float
+    outcome: str
+    distance_meters: float
+    nodes_traversed: int
+    nodes_total: int
+    paused_seconds: float
+    waiting_seconds: float
+    error_count: int
 
-    return value
 
-
+# The sortable columns: their position in ``_WORKFLOWS`` (``WorkflowRow``'s fields).
 WORKFLOW_SORTS = {
-    "workflow": "workflow",
-    "orders": "orders",
-    "successRate": "success_rate",
-    "cycleP50": "cycle_p50_seconds",
-    "cycleP90": "cycle_p90_seconds",
-    "ordersTrend": "orders_trend",
+    "workflow": "1",
+    "orders": "2",
+    "successRate": "4",
+    "cycleP50": "5",
+    "cycleP90": "6",
+    "ordersTrend": "11",
 }
-
-
-def _summaries(
-    cursor: duckdb.DuckDBPyConnection,
-    selection: Selection,
-    *,
-    workflow: str | None = None,
-) -> dict[Key, OrderSummary]:
-    """Per (workflow, bucket), or with ``workflow`` per (None, bucket) of its orders."""
-    rows = rows_in_periods(selection, table="orders", at="end_at", columns=ORDER_COLUMNS)
-    if workflow is not None:
-        return summarize_orders(cursor, rows, key=None, where=("workflow = ?", [workflow]))
-    # The table shows counts and cycle times only: the paused and waiting sums are skipped.
-    return summarize_orders(cursor, rows, key="workflow", sums=False)
+_PERIOD = "count(*) FILTER (WHERE bucket = {0}), count(*) FILTER (WHERE bucket = {0} AND fin), "
+_PERIOD += "quantile_cont(CASE WHEN bucket = {0} AND fin THEN cycle_us END, [0.5, 0.9])"
+# Per workflow the columns of ``WorkflowRow`` in its order; the cycle times are those of
+# Processes (``orders.summarize_orders``: the same aggregate of the same rows).
+_WORKFLOWS = (
+    "SELECT workflow, n, fin, fin / nullif(n, 0), cycle[1] / 1e6, cycle[2] / 1e6, before, "  # noqa: S608 - constants only
+    "before_fin / nullif(before, 0), before_cycle[1] / 1e6, before_cycle[2] / 1e6, n - before "
+    f"FROM (SELECT workflow, {_PERIOD.format(CURRENT)}, {_PERIOD.format(PREVIOUS)} FROM "
+    f"(SELECT *, outcome = 'finished' AS fin FROM ({{}}) WHERE outcome IN {OUTCOMES}) "
+    "GROUP BY workflow) AS w(workflow, n, fin, cycle, before, before_fin, before_cycle) "
+    "ORDER BY {} NULLS LAST, workflow"
+)
+ORDER_SORTS = {
+    "start": "start_at",
+    "end": "end_at",
+    "duration": "duration_s",
+    "distance": "distance_m",
+    "vehicle": "vehicle_id",
+    "outcome": "outcome",
+    "orderId": "order_id",
+}
+_ORDER_LIST_COLUMNS = (
+    "f.vehicle_id, f.order_id, f.start_at, f.end_at, "
+    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.outcome, f.distance_m, "
+    "f.nodes_traversed, f.nodes_total, f.paused_s, f.waiting_s, f.error_count, f.workflow"
+)
+# The list's columns in the order of the model's fields (vehicle_name is added).
+_FIELDS = [name for name in WorkflowOrder.model_fields if name != "vehicle_name"]
 
 
 def workflows(
-    cursor: duckdb.DuckDBPyConnection,
-    scope: AnalyticsScope,
-    *,
-    now: datetime,
-    sort: str | None,
+    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, sort: str | None
 ) -> WorkflowsOut:
+    """Rows without a value in the sort column come last either way; the name breaks ties."""
     column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
-    selection = select_periods(scope, now=now)
-    found: dict[str, dict[int, ProcessFigures]] = {}
-    summaries = _summaries(cursor, selection)
-    for (workflow, bucket), summary in summaries.items():
-        if workflow is not None:
-            found.setdefault(str(workflow), {})[bucket] = figures(summary)
-    empty = figures(None)
-    result = []
-    for workflow, buckets in found.items():
-        now_figures = buckets.get(CURRENT, empty)
-        before = buckets.get(PREVIOUS, empty)
-        result.append(
-            WorkflowRow(
-                workflow=workflow,
-                orders=now_figures.outcomes.total,
-                finished=now_figures.outcomes.finished,
-                success_rate=now_figures.outcomes.success_rate,
-                cycle_p50_seconds=now_figures.cycle.p50_seconds,
-                cycle_p90_seconds=now_figures.cycle.p90_seconds,
-                previous_orders=before.outcomes.total,
-                previous_success_rate=before.outcomes.success_rate,
-                previous_cycle_p50_seconds=before.cycle.p50_seconds,
-                previous_cycle_p90_seconds=before.cycle.p90_seconds,
-                orders_trend=now_figures.outcomes.total - before.outcomes.total,
-            )
-        )
-    attribute = WORKFLOW_SORTS[column]
-    # Rows without a value (no finished order) last in either direction; name breaks ties.
-    result.sort(key=lambda row: row.workflow)
-    with_value = [row for row in result if getattr(row, attribute) is not None]
-    without = [row for row in result if getattr(row, attribute) is None]
-    with_value.sort(key=_sort_value(attribute), reverse=descending)
+    rows_sql, parameters = rows_in_periods(
+        select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
+    )
+    order = f"{WORKFLOW_SORTS[column]} {'DESC' if descending else 'ASC'}"
+    found = cursor.execute(_WORKFLOWS.format(rows_sql, order), parameters).fetchall()
     return WorkflowsOut(
         period=period_out(scope, now=now),
         sort=f"{'-' if descending else ''}{column}",
-        workflows=with_value + without,
-    )
-
-
-def require_workflow(
-    cursor: duckdb.DuckDBPyConnection, *, workflow: str, vehicle_ids: list[int]
-) -> None:
-    """404 unless one of ``vehicle_ids`` ever ran ``workflow``."""
-    require_named(
-        cursor,
-        field="workflow",
-        value=workflow,
-        max_length=MAX_WORKFLOW_LENGTH,
-        vehicle_ids=vehicle_ids,
+        workflows=[
+            WorkflowRow(**dict(zip(WorkflowRow.model_fields, row, strict=True))) for row in found
+        ],
     )
 
 
 def workflow_histogram(
+    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, workflow: str
+) -> WorkflowHistogramOut:
+    _require_workflow(cursor, value=workflow, vehicle_ids=scope.vehicle_ids)
+    rows = rows_in_periods(
+        select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
+    )
+    summaries = summarize_orders(cursor, rows, key=None, where=("workflow = ?", [workflow]))
+    return WorkflowHistogramOut(
+        period=period_out(scope, now=now),
+        workflow=workflow,
+        histogram_edges=cycle_bucket_lower_bounds(),
+        current=figures(summaries.get((None, CURRENT))),
+        previous=figures(summaries.get((None, PREVIOUS))),
+    )
+
+
+def workflow_orders(
     cursor: duckdb.DuckDBPyConnection,
     scope: AnalyticsScope,
     *,
     now: datetime,
     workflow: str,
-) -> WorkflowHistogramOut:
-    require_workflow(cursor, workflow=workflow, vehicle_ids=scope.vehicle_ids)
-    summaries = _summaries(cursor, select_periods(scope, now=now), workflow=workflow)
-    found = {bucket: figures(summary) for (_, bucket), summary in summaries.items()}
-    return WorkflowHistogramOut(
-        period=period_out(scope, now=now),
-        workflow=workflow,
-        histogram_edges=histogram_edges(),
-        current=found.get(CURRENT) or figures(None),
-        previous=found.get(PREVIOUS) or figures(None),
+    page: PageRequest,
+    outcome: Outcome | None = None,
+    vehicle_id: int | None = None,
+) -> Page[WorkflowOrder]:
+    _require_workflow(cursor, value=workflow, vehicle_ids=scope.vehicle_ids)
+    column, descending = parse_sort(page.sort, columns=ORDER_SORTS, default="-start")
+    selection = select_periods(scope, now=now, previous=False)
+    if vehicle_id is not None:
+        selection = selection.restricted_to({vehicle_id})
+    rows_sql, parameters = rows_in_periods(
+        selection, table="orders", at="end_at", columns=_ORDER_LIST_COLUMNS
+    )
+    filters: list[Any] = [workflow, *([outcome] if outcome else [])]
+    bounds = selection.bounds
+    # Orders end in T; most start in it too (the span is a guess for the first read).
+    span = (
+        paging.TimeSpan(bounds.start, bounds.end) if bounds and column in ("start", "end") else None
+    )
+    total, rows = paging.read_page(
+        cursor,
+        page,
+        select="* EXCLUDE (workflow, bucket)",
+        source=f"FROM ({rows_sql}) WHERE workflow = ?{' AND outcome = ?' if outcome else ''}",
+        parameters=[*parameters, *filters],
+        column_sql=ORDER_SORTS[column],
+        descending=descending,
+        tie_breakers=["vehicle_id", "start_at", "order_id"],
+        span=span,
+    )
+    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+    items = [
+        WorkflowOrder(vehicle_name=names.get(row[0], ""), **dict(zip(_FIELDS, row, strict=True)))
+        for row in rows
+    ]
+    return Page[WorkflowOrder](
+        items=items, **paging.page_fields(page, total=total, column=column, descending=descending)
     )

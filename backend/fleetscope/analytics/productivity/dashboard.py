@@ -4,8 +4,6 @@ previous values are like for like, and the series leaves out the buckets lying i
 (``comparison``). The cycle-time median is exact, as on the Processes page
 (``cycle_medians``), in the period, the previous period and each bucket."""
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import duckdb
@@ -17,7 +15,7 @@ from fleetscope.analytics.core.models import Kpis
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import granularity_for
 from fleetscope.analytics.core.plan import BucketSpan, Collected, period_out, read_buckets
-from fleetscope.analytics.productivity.cycle_medians import cycle_medians
+from fleetscope.analytics.processes.orders import cycle_medians
 from fleetscope.analytics.productivity.history import history_spans
 from fleetscope.analytics.productivity.models import (
     DashboardOut,
@@ -26,25 +24,17 @@ from fleetscope.analytics.productivity.models import (
     TileKey,
 )
 
-
-@dataclass(frozen=True, slots=True)
-class TileSpec:
-    key: TileKey
-    unit: str
-    value: Callable[[Kpis], float | None]
-    higher_is_better: bool = True
-
-
-TILES: tuple[TileSpec, ...] = (
-    TileSpec("availability", "share", lambda k: k.availability),
-    TileSpec("utilization", "share", lambda k: k.utilization),
-    TileSpec("throughput", "perHour", lambda k: k.throughput_per_hour),
-    TileSpec("orders", "count", lambda k: k.orders_finished),
-    TileSpec("cycleTimeP50", "seconds", lambda k: k.cycle_time_p50_seconds, False),
-    TileSpec("mtbf", "seconds", lambda k: k.mtbf_seconds),
-    TileSpec("mttr", "seconds", lambda k: k.mttr_seconds, False),
-    TileSpec("errors", "count", lambda k: k.errors, False),
-    TileSpec("meanCharge", "percent", lambda k: k.mean_charge),
+# (tile, unit, field of ``Kpis``, higher is better)
+TILES: tuple[tuple[TileKey, str, str, bool], ...] = (
+    ("availability", "share", "availability", True),
+    ("utilization", "share", "utilization", True),
+    ("throughput", "perHour", "throughput_per_hour", True),
+    ("orders", "count", "orders_finished", True),
+    ("cycleTimeP50", "seconds", "cycle_time_p50_seconds", False),
+    ("mtbf", "seconds", "mtbf_seconds", True),
+    ("mttr", "seconds", "mttr_seconds", False),
+    ("errors", "count", "errors", False),
+    ("meanCharge", "percent", "mean_charge", True),
 )
 
 
@@ -101,24 +91,24 @@ def dashboard(
     tiles = [
         DashboardTile.model_validate(
             {
-                "key": spec.key,
-                "unit": spec.unit,
-                "value": spec.value(totals),
-                "previous": spec.value(previous_totals),
-                "higherIsBetter": spec.higher_is_better,
+                "key": key,
+                "unit": unit,
+                "value": getattr(totals, field),
+                "previous": getattr(previous_totals, field),
+                "higherIsBetter": higher_is_better,
                 "series": [
                     SparkPoint.model_validate(
                         {
                             "from": item.span.first,
-                            "value": spec.value(k),
+                            "value": getattr(kpis, field),
                             "partial": item.bucket in spans.partial,
                         }
                     )
-                    for item, k in per_bucket
+                    for item, kpis in per_bucket
                 ],
             }
         )
-        for spec in TILES
+        for key, unit, field, higher_is_better in TILES
     ]
     return DashboardOut(
         period=period_out(scope, now=now), granularity=granularity_for(scope.span.days), tiles=tiles

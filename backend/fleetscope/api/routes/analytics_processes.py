@@ -12,12 +12,14 @@ from fastapi import APIRouter, Depends, Path, Query, Response
 from fleetscope.analytics.core.paging import MAX_PAGE_SIZE, Page, PageRequest
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.processes.actions import ActionsOut, FailedAction, actions, failed_actions
-from fleetscope.analytics.processes.processes import ProcessesOut, processes
-from fleetscope.analytics.processes.workflow_orders import Outcome, WorkflowOrder, workflow_orders
+from fleetscope.analytics.processes.orders import ProcessesOut, processes
 from fleetscope.analytics.processes.workflows import (
+    Outcome,
     WorkflowHistogramOut,
+    WorkflowOrder,
     WorkflowsOut,
     workflow_histogram,
+    workflow_orders,
     workflows,
 )
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading

@@ -1,0 +1,257 @@
+"""``GET /v2/Analytics/Processes`` and the dashboard's cycle-time median: orders ended in T.
+
+Orders count in T where they **end** (as in the rollups). Cycle time = end - start of
+finished orders; its percentiles are exact for any period: ``quantile_cont`` of the cycle
+times in integer microseconds (linear interpolation between the closest ranks). One grouped
+query per question: counts per outcome, paused and waiting sums, cycle sum, maximum,
+percentiles and the histogram over the rollups' log-spaced buckets (``facts.rollup``); the
+fleet is a second grouping set (its percentiles are those of the union of the orders).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import duckdb
+from pydantic import Field
+
+from fleetscope.analytics.core import facts
+from fleetscope.analytics.core.models import PeriodOut
+from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.plan import Collected, period_out
+from fleetscope.appstore.schemas import CamelModel
+from fleetscope.facts import rollup
+
+ORDER_COLUMNS = (
+    "f.vehicle_id, f.workflow, f.outcome, epoch_us(f.end_at) - epoch_us(f.start_at) AS cycle_us, "
+    "f.paused_s, f.waiting_s"
+)
+OUTCOMES = ("finished", "failed", "cancelled")
+# ``rollup.cycle_bucket`` of cycle_us / 1e6 s in the same floating-point steps (same edges).
+_BASE_US = int(rollup.CYCLE_BUCKET_BASE_S * 1_000_000)
+_CYCLE_BUCKET_SQL = (
+    f"CASE WHEN cycle_us < {_BASE_US} THEN 0 ELSE least({rollup.CYCLE_BUCKET_COUNT - 1}, "
+    f"1 + floor(4 * log2(cycle_us / 1e6 / {rollup.CYCLE_BUCKET_BASE_S:.1f})))::INTEGER END"
+)
+_FINISHED = "FILTER (WHERE outcome = 'finished')"
+
+Key = tuple[Any, int]  # (key value, or None for the sum over the values; bucket)
+
+
+@dataclass(slots=True)
+class OrderSummary:
+    outcomes: dict[str, int] = field(default_factory=dict)
+    paused_s: float = 0.0
+    waiting_s: float = 0.0
+    cycle_sum_us: float = 0.0
+    quantiles: list[float] | None = None  # p50, p90, p95 of the finished orders, seconds
+    maximum: float | None = None
+    histogram: list[int] = field(default_factory=lambda: [0] * rollup.CYCLE_BUCKET_COUNT)
+
+
+def summarize_orders(
+    cursor: duckdb.DuckDBPyConnection,
+    rows: tuple[str, list[Any]],
+    *,
+    key: str | None,
+    where: tuple[str, list[Any]] = ("TRUE", []),
+    fleet: bool = False,
+) -> dict[Key, OrderSummary]:
+    """Per ``(value of key, bucket)`` and, with ``fleet``, per ``(None, bucket)``; ``key``:
+    ``vehicle_id``, ``workflow`` or None (per bucket). ``rows``: ``facts.rows_in_periods`` with
+    ``ORDER_COLUMNS``; ``where``: a constant condition and its parameters."""
+    rows_sql, parameters = rows
+    condition, condition_parameters = where
+    if key is None:
+        grouping, key_sql, fleet_row = "bucket", "NULL", "0"
+    elif fleet:
+        grouping, key_sql = f"GROUPING SETS (({key}, bucket), (bucket))", key
+        fleet_row = f"grouping({key})"
+    else:
+        grouping, key_sql, fleet_row = f"{key}, bucket", key, "0"
+    found = cursor.execute(
+        f"SELECT {key_sql}, bucket, {fleet_row}, "  # noqa: S608 - constants only
+        f"count(*) {_FINISHED}, count(*) FILTER (WHERE outcome = 'failed'), "
+        "count(*) FILTER (WHERE outcome = 'cancelled'), "
+        "sum(paused_s), sum(waiting_s), "
+        f"sum(cycle_us) {_FINISHED}, max(cycle_us) {_FINISHED}, "
+        f"quantile_cont(cycle_us, [0.5, 0.9, 0.95]) {_FINISHED}, "
+        f"histogram({_CYCLE_BUCKET_SQL}) {_FINISHED} "
+        f"FROM ({rows_sql}) WHERE outcome IN {OUTCOMES} AND {condition} GROUP BY {grouping}",
+        [*parameters, *condition_parameters],
+    ).fetchall()
+    result: dict[Key, OrderSummary] = {}
+    for value, bucket, is_fleet, *counts, paused, waiting, total, top, quantiles, cells in found:
+        summary = OrderSummary(
+            outcomes={outcome: n for outcome, n in zip(OUTCOMES, counts, strict=True) if n},
+            paused_s=float(paused or 0.0),
+            waiting_s=float(waiting or 0.0),
+            cycle_sum_us=float(total or 0),
+        )
+        if top is not None:
+            summary.quantiles = [micros / 1e6 for micros in quantiles]
+            summary.maximum = top / 1e6
+            for index, count in cells.items():
+                summary.histogram[index] = int(count)
+        result[(None if is_fleet else value, int(bucket))] = summary
+    return result
+
+
+class CycleTimes(CamelModel):
+    count: int = Field(description="finished orders")
+    p50_seconds: float | None
+    p90_seconds: float | None
+    p95_seconds: float | None
+    max_seconds: float | None
+    mean_seconds: float | None
+    exact: bool = Field(
+        default=True,
+        description="the percentiles are exact (linear interpolation between the closest "
+        "ranks of the orders themselves), for any period",
+    )
+
+
+class Outcomes(CamelModel):
+    finished: int
+    failed: int
+    cancelled: int
+    total: int
+    success_rate: float | None = Field(description="finished / (finished + failed + cancelled)")
+
+
+class OrderTimes(CamelModel):
+    paused_seconds: float = Field(description="sum over ended orders")
+    waiting_seconds: float = Field(description="sum of time with an action WAITING")
+    mean_paused_seconds: float | None = Field(description="per ended order")
+    mean_waiting_seconds: float | None
+
+
+class ProcessFigures(CamelModel):
+    cycle: CycleTimes
+    outcomes: Outcomes
+    times: OrderTimes
+    histogram: list[int] = Field(description="finished orders per bucket of histogramEdges")
+
+
+class ProcessEntry(CamelModel):
+    vehicle_id: int | None = Field(description="null: the selected vehicles combined")
+    name: str | None
+    current: ProcessFigures
+    previous: ProcessFigures
+
+
+class ProcessesOut(CamelModel):
+    period: PeriodOut
+    histogram_edges: list[float] = Field(
+        description="lower edge in seconds of each histogram bucket; the last is open above"
+    )
+    entries: list[ProcessEntry] = Field(description="one per vehicle, or the combined entry")
+    fleet: ProcessEntry
+
+
+def _share(numerator: float, denominator: float) -> float | None:
+    return numerator / denominator if denominator > 0 else None
+
+
+def figures(summary: OrderSummary | None) -> ProcessFigures:
+    summary = summary or OrderSummary()
+    finished, failed, cancelled = (summary.outcomes.get(outcome, 0) for outcome in OUTCOMES)
+    p50, p90, p95 = summary.quantiles or (None, None, None)
+    ended = finished + failed + cancelled
+    return ProcessFigures(
+        cycle=CycleTimes(
+            count=finished,
+            p50_seconds=p50,
+            p90_seconds=p90,
+            p95_seconds=p95,
+            max_seconds=summary.maximum,
+            mean_seconds=summary.cycle_sum_us / finished / 1e6 if finished else None,
+        ),
+        outcomes=Outcomes(
+            finished=finished,
+            failed=failed,
+            cancelled=cancelled,
+            total=ended,
+            success_rate=_share(finished, ended),
+        ),
+        times=OrderTimes(
+            paused_seconds=summary.paused_s,
+            waiting_seconds=summary.waiting_s,
+            mean_paused_seconds=_share(summary.paused_s, ended),
+            mean_waiting_seconds=_share(summary.waiting_s, ended),
+        ),
+        histogram=summary.histogram,
+    )
+
+
+def processes(
+    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
+) -> ProcessesOut:
+    rows = facts.rows_in_periods(
+        facts.select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
+    )
+    key = None if scope.combined else "vehicle_id"
+    summaries = summarize_orders(cursor, rows, key=key, fleet=not scope.combined)
+
+    def entry(vehicle_id: int | None, name: str | None) -> ProcessEntry:
+        return ProcessEntry(
+            vehicle_id=vehicle_id,
+            name=name,
+            current=figures(summaries.get((vehicle_id, facts.CURRENT))),
+            previous=figures(summaries.get((vehicle_id, facts.PREVIOUS))),
+        )
+
+    fleet = entry(None, None)
+    entries = [entry(vehicle.id, vehicle.name) for vehicle in scope.vehicles]
+    return ProcessesOut(
+        period=period_out(scope, now=now),
+        histogram_edges=rollup.cycle_bucket_lower_bounds(),
+        entries=[fleet] if scope.combined else entries,
+        fleet=fleet,
+    )
+
+
+def cycle_medians(
+    cursor: duckdb.DuckDBPyConnection,
+    collected: Collected,
+    *,
+    buckets: Sequence[int],
+    groups: Sequence[Sequence[int]] = (),
+) -> tuple[list[float | None], list[float | None]]:
+    """The median cycle time (as ``processes``) in each of ``buckets`` (the windows
+    ``collected`` read for them) and in each union of buckets in ``groups`` (a period made
+    of its buckets), None without a finished order: two grouping sets of one query."""
+    selection = facts.Selection(
+        [
+            facts.SiteSlice(
+                list(site.group.vehicle_ids),
+                sorted(
+                    ((window, b) for b in buckets for window in site.windows.get(b, ())),
+                    key=lambda tagged: tagged[0].start,
+                ),
+            )
+            for site in collected.sites
+        ]
+    )
+    rows_sql, parameters = facts.rows_in_periods(
+        selection, table="orders", at="end_at", columns=ORDER_COLUMNS
+    )
+    group_of = {bucket: index for index, members in enumerate(groups) for bucket in members}
+    if len(group_of) != sum(len(members) for members in groups):
+        raise ValueError("a bucket is in two groups")
+    found = cursor.execute(
+        "SELECT grouping(bucket), bucket, grp, quantile_cont(cycle_us, 0.5) "  # noqa: S608 - constants only
+        "FROM (SELECT bucket, cycle_us, "
+        "map_extract(MAP(?::INTEGER[], ?::INTEGER[]), bucket)[1] AS grp "
+        f"FROM ({rows_sql}) WHERE outcome = 'finished') "
+        "GROUP BY GROUPING SETS ((bucket), (grp))",
+        [list(group_of), list(group_of.values()), *parameters],
+    ).fetchall()
+    per_bucket = {bucket: median / 1e6 for by_group, bucket, _, median in found if not by_group}
+    per_group = {
+        group: median / 1e6
+        for by_group, _, group, median in found
+        if by_group and group is not None
+    }
+    return [per_bucket.get(b) for b in buckets], [per_group.get(i) for i in range(len(groups))]
