@@ -1,22 +1,12 @@
-"""``GET /v2/Analytics/Battery``: charge over time, charge sessions, depth of discharge,
-equivalent full cycles, health trend, time below 20 %, charging share, energy.
-
-Definitions (product.md section 3; samples and sessions as the derivation records them):
-- charge and health (SoH) over time per vehicle, downsampled: ``battery_series``;
-- charge sessions starting in T, depth of discharge and energy: ``battery_sessions``;
-- equivalent full cycles: the percentage points discharged inside T / 100, summed from
-  report to report (the samples' ``discharged``: charging alone makes 0);
-- health (SoH): the latest sample in T and the least-squares slope over T, per 30 days
-  (the fitted line is also the health series' trend);
-- time below 20 %: from each sample under 20 % in T to the vehicle's next sample (in T or
-  not), each step capped at ``offline_after`` (longer silence is no data, not time at low
-  charge); every report crossing 20 % is a sample, so the steps end to the report;
-- charging share, mean (time-weighted) and minimum charge: as productivity.
-"""
+"""``GET /v2/Analytics/Battery`` (product.md section 3): lines (``series``), sessions, depth
+of discharge and energy (``sessions``); equivalent full cycles = percentage points
+discharged inside T / 100, from report to report; SoH latest and least-squares slope per
+30 days; time below 20 % to the report (``scan``); charging share, time-weighted mean and
+minimum charge from the rollups, as productivity."""
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any
 
 import duckdb
 import numpy as np
@@ -48,22 +38,14 @@ from fleetscope.appstore.schemas import CamelModel, camel_case
 from fleetscope.facts.battery_hours import LOW_CHARGE
 
 SECONDS_PER_30_DAYS = 30 * 86400
-# What the charge KPIs use of the rollups (``kpi_columns``): the time in each state (the
-# charging share of the planned time), and the samples' count, sum and minimum.
+# What the charge KPIs use of the rollups (``kpi_columns``).
 CHARGE_MEASURES = frozenset(
-    {
-        *STATE_MEASURES,
-        "battery_samples",
-        "battery_charge_sum",
-        "battery_charge_min",
-    }
+    {*STATE_MEASURES, "battery_samples", "battery_charge_sum", "battery_charge_min"}
 )
 
 
 @camel_case
 class BatteryFigures(TypedDict):
-    # As productivity's KPIs say it: T, and the part of it without data from the vehicles
-    # (all of T: nothing was received in the period, so every figure below is empty).
     period_seconds: Annotated[float, Field(description="T in vehicle seconds")]
     no_data_seconds: Annotated[
         float, Field(description="part of T before a vehicle's first message")
@@ -98,71 +80,48 @@ class BatteryOut(CamelModel):
     fleet: BatteryEntry
 
 
-class ChargeKpis(NamedTuple):
-    period_seconds: float
-    no_data_seconds: float
-    mean_charge: float | None
-    min_charge: float | None
-    charging_share: float | None
+_KPIS = ("period_seconds", "no_data_seconds", "mean_charge", "min_charge", "charging_share")
 
 
-def _charge_kpis(collected: Collected, vehicle_ids: list[int]) -> dict[Any, ChargeKpis]:
-    """T, its part without data, mean charge, minimum charge and charging share per
-    (vehicle, bucket) and of all the vehicles together (vehicle None), by the KPI glossary
-    in one vectorised pass."""
-    table = collected.measures
-    buckets = (CURRENT, PREVIOUS)
-    keys: list[Any] = [(v, bucket) for bucket in buckets for v in vehicle_ids]
-    rows = np.vstack(
-        [
-            table.rows(keys),
-            *(table.total([(v, bucket) for v in vehicle_ids]) for bucket in buckets),
-        ]
-    )
-    seconds = [collected.vehicle_seconds(bucket) for bucket in buckets]
-    period_s = [seconds[bucket].get(v, 0.0) for bucket in buckets for v in vehicle_ids]
-    period_s += [collected.fleet_seconds(bucket) for bucket in buckets]
-    columns = kpi_columns(rows, period_s=np.array(period_s, dtype=np.float64))
-
-    def values(name: str) -> list[float | None]:
-        return [None if value != value else value for value in columns[name].tolist()]  # NaN
-
+def _charge_kpis(collected: Collected, vehicle_ids: list[int]) -> dict[Any, dict[str, Any]]:
+    """The rollup KPIs of ``_KPIS`` per (vehicle, bucket) and of all the vehicles together
+    (vehicle None), by the KPI glossary in one vectorised pass."""
+    keys: list[Any] = [(v, bucket) for bucket in (CURRENT, PREVIOUS) for v in vehicle_ids]
+    rows = [collected.measures.rows(keys)]
+    rows += [
+        collected.measures.total(keys[i : i + len(vehicle_ids)]) for i in (0, len(vehicle_ids))
+    ]
+    seconds = [collected.vehicle_seconds(bucket) for bucket in (CURRENT, PREVIOUS)]
+    period_s = [seconds[bucket].get(v, 0.0) for v, bucket in keys]
+    period_s += [collected.fleet_seconds(bucket) for bucket in (CURRENT, PREVIOUS)]
+    columns = kpi_columns(np.vstack(rows), period_s=np.array(period_s, dtype=np.float64))
+    values = [[None if x != x else x for x in columns[name].tolist()] for name in _KPIS]  # NaN
     keys += [(None, CURRENT), (None, PREVIOUS)]
-    names = ("period_seconds", "no_data_seconds", "mean_charge", "min_charge", "charging_share")
-    return dict(
-        zip(
-            keys,
-            (ChargeKpis(*row) for row in zip(*(values(name) for name in names), strict=True)),
-            strict=True,
-        )
-    )
+    return {
+        key: dict(zip(_KPIS, row, strict=True)) for key, *row in zip(keys, *values, strict=True)
+    }
 
 
 def _figures(
-    items: list[SampleFigures], kpis: ChargeKpis, sessions: SessionFigures
+    items: list[SampleFigures], kpis: dict[str, Any], sessions: SessionFigures
 ) -> BatteryFigures:
-    """The figures of one bucket from the samples of its vehicles (one, or all selected):
-    Python numbers from typed columns, not validated (500 validated models were 2-3 ms of
-    an answer)."""
+    """One bucket's figures of its vehicles (one, or all selected; several: the mean of
+    their latest SoH and of their slopes); not validated (built from typed columns)."""
     health = [item.health_latest for item in items if item.health_latest is not None]
-    sessions = sessions.copy()
-    sessions["equivalent_full_cycles"] = sum((item.discharged for item in items), 0.0) / 100
-    slopes = [
-        item.health_line.slope_per_second * SECONDS_PER_30_DAYS
-        for item in items
-        if item.health_line is not None
-    ]
+    slopes = [i.health_line.slope_per_second for i in items if i.health_line is not None]
+    sessions = sessions | {"equivalent_full_cycles": sum(i.discharged for i in items) / 100}
     return BatteryFigures(
-        period_seconds=kpis.period_seconds or 0.0,
-        no_data_seconds=kpis.no_data_seconds or 0.0,
+        period_seconds=kpis["period_seconds"] or 0.0,
+        no_data_seconds=kpis["no_data_seconds"] or 0.0,
         sessions=sessions,
-        mean_charge=kpis.mean_charge,
-        min_charge=kpis.min_charge,
+        mean_charge=kpis["mean_charge"],
+        min_charge=kpis["min_charge"],
         below_low_seconds=sum((item.below_low_seconds for item in items), 0.0),
-        charging_share=kpis.charging_share,
-        # Several vehicles: the mean of their latest values and of their slopes.
+        charging_share=kpis["charging_share"],
         health_latest=sum(health) / len(health) if health else None,
-        health_slope_per_30_days=sum(slopes) / len(slopes) if slopes else None,
+        health_slope_per_30_days=(
+            sum(s * SECONDS_PER_30_DAYS for s in slopes) / len(slopes) if slopes else None
+        ),
     )
 
 
@@ -176,12 +135,12 @@ def battery(
 ) -> BatteryOut:
     selection = select_periods(scope, now=now)
     current = [w for part in selection.slices for w, bucket in part.windows if bucket == CURRENT]
-    grid = SlotGrid.over(
+    period = (
         Window(min(w.start for w in current), max(w.end for w in current))
         if current
-        else Window(now, now),
-        slots=series_buckets(len(scope.vehicles)),
+        else Window(now, now)
     )
+    grid = SlotGrid.over(period, slots=series_buckets(len(scope.vehicles)))
     samples, lines = scan(cursor, selection, grid=grid, offline_after=offline_after)
     series = battery_series(scope, samples, lines, grid=grid)
     sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)
@@ -195,50 +154,51 @@ def battery(
         offline_after=offline_after,
         only=CHARGE_MEASURES,
     )
-    charge_kpis = _charge_kpis(collected, scope.vehicle_ids)
+    kpis = _charge_kpis(collected, scope.vehicle_ids)
     capacity_list = [capacities.get(v) for v in scope.vehicle_ids]
 
     def entry(
         vehicle_ids: list[int],
         vehicle_id: int | None,
         name: str | None,
-        *,
-        current: SessionFigures,
-        previous: SessionFigures,
+        *session_figures: SessionFigures,
     ) -> BatteryEntry:
         known = [c for c in (capacities.get(v) for v in vehicle_ids) if c is not None]
+        current, previous = (
+            _figures(
+                [samples[(v, bucket)] for v in vehicle_ids if (v, bucket) in samples],
+                kpis[(vehicle_id, bucket)],
+                session_figures[bucket],
+            )
+            for bucket in (CURRENT, PREVIOUS)
+        )
         return BatteryEntry(
             vehicle_id=vehicle_id,
             name=name,
-            # The fleet's capacity: the sum of the known ones.
-            battery_capacity_wh=sum(known) if known else None,
-            current=_figures(
-                [samples[(v, CURRENT)] for v in vehicle_ids if (v, CURRENT) in samples],
-                charge_kpis[(vehicle_id, CURRENT)],
-                current,
-            ),
-            previous=_figures(
-                [samples[(v, PREVIOUS)] for v in vehicle_ids if (v, PREVIOUS) in samples],
-                charge_kpis[(vehicle_id, PREVIOUS)],
-                previous,
-            ),
+            battery_capacity_wh=sum(known) if known else None,  # the fleet's: the known ones
+            current=current,
+            previous=previous,
         )
 
     fleet = entry(
         scope.vehicle_ids,
         None,
         None,
-        current=fleet_session_figures(sessions, CURRENT, capacities=capacity_list),
-        previous=fleet_session_figures(sessions, PREVIOUS, capacities=capacity_list),
+        *(
+            fleet_session_figures(sessions, b, capacities=capacity_list)
+            for b in (CURRENT, PREVIOUS)
+        ),
     )
     entries = [fleet]
     if not scope.combined:
         entries = [
-            entry([vehicle.id], vehicle.id, vehicle.name, current=current, previous=previous)
+            entry([vehicle.id], vehicle.id, vehicle.name, current, previous)
             for vehicle, current, previous in zip(
                 scope.vehicles,
-                vehicle_session_figures(sessions, CURRENT, capacities=capacity_list),
-                vehicle_session_figures(sessions, PREVIOUS, capacities=capacity_list),
+                *(
+                    vehicle_session_figures(sessions, b, capacities=capacity_list)
+                    for b in (CURRENT, PREVIOUS)
+                ),
                 strict=True,
             )
         ]
