@@ -9,6 +9,7 @@ marked partial (``comparison``).
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from math import isnan
 from typing import Any
 
 import duckdb
@@ -16,7 +17,7 @@ import numpy as np
 
 from fleetscope.analytics.core.collect import FLEET
 from fleetscope.analytics.core.comparison import site_clips, span_timing
-from fleetscope.analytics.core.kpis import COUNT_KPIS, Column, kpi_columns
+from fleetscope.analytics.core.kpis import COUNT_KPIS, kpi_columns
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import DaySpan, calendar_buckets, granularity_for
 from fleetscope.analytics.core.plan import BucketSpan, Collected, period_out, read_buckets
@@ -28,7 +29,6 @@ from fleetscope.analytics.productivity.models import (
 )
 
 PREVIOUS_OFFSET = 100_000  # bucket ids of the previous period start here
-Target = tuple[int | None, str | None]  # (vehicle, or None: the selected ones combined; name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,46 +71,32 @@ def history_spans(scope: AnalyticsScope, *, now: datetime) -> HistorySpans:
     )
 
 
-def _kpi_grid(
-    collected: Collected, targets: list[Target], spans: list[BucketSpan]
-) -> dict[str, Column]:
-    """Every KPI of every (target, bucket), as columns of ``len(targets) x len(spans)``."""
-    keys = [
-        (FLEET if vehicle_id is None else vehicle_id, item.bucket)
-        for vehicle_id, _ in targets
-        for item in spans
-    ]
+def _kpi_grid(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> KpiGrid:
+    """Every KPI of every (vehicle or ``FLEET``, bucket) as ``len(ids) x len(spans)`` lists
+    (NaN as null, counts as integers)."""
     by_bucket = [collected.vehicle_seconds(item.bucket) for item in spans]
-    period_s = np.array(
-        [
-            [collected.fleet_seconds(item.bucket) for item in spans]
-            if vehicle_id is None
-            else [seconds.get(vehicle_id, 0.0) for seconds in by_bucket]
-            for vehicle_id, _ in targets
-        ]
-    ).ravel()
-    combined = bool(targets) and targets[0][0] is None
-    calendar_s = (
-        np.array([collected.calendar_seconds(item.bucket) for item in spans] * len(targets))
-        if combined
-        else None
+    period_s = [
+        collected.fleet_seconds(item.bucket)
+        if vehicle_id == FLEET
+        else seconds.get(vehicle_id, 0.0)
+        for vehicle_id in ids
+        for item, seconds in zip(spans, by_bucket, strict=True)
+    ]
+    calendar_s = None
+    if ids == [FLEET]:  # combined: throughput per calendar hour
+        calendar_s = np.array([collected.calendar_seconds(item.bucket) for item in spans])
+    columns = kpi_columns(
+        collected.measures.rows([(v, item.bucket) for v in ids for item in spans]),
+        period_s=np.array(period_s),
+        calendar_s=calendar_s,
     )
-    columns = kpi_columns(collected.measures.rows(keys), period_s=period_s, calendar_s=calendar_s)
-    return {name: column.reshape(len(targets), len(spans)) for name, column in columns.items()}
-
-
-def _grid_out(grid: dict[str, Column]) -> KpiGrid:
-    """The fields of ``KpiGrid`` of ``grid`` as nested lists (NaN as null, counts as
-    integers)."""
     lists: dict[str, Any] = {}
     for name in KpiGrid.model_fields:
-        column = grid[name]
+        column = columns[name].reshape(len(ids), len(spans))
         if name in COUNT_KPIS:
             lists[name] = column.astype(np.int64).tolist()
         else:
-            with_nulls = column.astype(object)
-            with_nulls[np.isnan(column)] = None
-            lists[name] = with_nulls.tolist()
+            lists[name] = [[None if isnan(x) else x for x in row] for row in column.tolist()]
     # Built from the glossary's own columns: validating thousands of values again costs time.
     return KpiGrid.model_construct(**lists)
 
@@ -144,16 +130,14 @@ def productivity_history(
         offline_after=offline_after,
         use_rollups=use_rollups,
     )
-    targets: list[Target] = (
-        [(None, None)] if scope.combined else [(v.id, v.name) for v in scope.vehicles]
-    )
-    series = [HistorySeries(vehicle_id=vehicle_id, name=name) for vehicle_id, name in targets]
+    ids = [FLEET] if scope.combined else scope.vehicle_ids
+    targets = [(None, None)] if scope.combined else [(v.id, v.name) for v in scope.vehicles]
     return ProductivityHistoryOut(
         period=period_out(scope, now=now),
         granularity=granularity_for(scope.span.days),
         buckets=_buckets(current, spans.partial),
         previous_buckets=_buckets(previous, spans.partial),
-        series=series,
-        kpis=_grid_out(_kpi_grid(collected, targets, current)),
-        previous=_grid_out(_kpi_grid(collected, targets, previous)),
+        series=[HistorySeries(vehicle_id=v, name=name) for v, name in targets],
+        kpis=_kpi_grid(collected, ids, current),
+        previous=_kpi_grid(collected, ids, previous),
     )

@@ -86,16 +86,9 @@ class ProductivityHistoryOut(CamelModel):
 
 
 TileKey = Literal[
-    "availability",
-    "utilization",
-    "throughput",
-    "orders",
-    "cycleTimeP50",
-    "mtbf",
-    "mttr",
-    "errors",
-    "meanCharge",
-]
+    "availability", "utilization", "throughput", "orders", "cycleTimeP50", "mtbf", "mttr",
+    "errors", "meanCharge",
+]  # fmt: skip
 
 
 class SparkPoint(CamelModel):
