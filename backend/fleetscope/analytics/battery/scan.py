@@ -25,7 +25,7 @@ from fleetscope.analytics.battery.slots import (
     SampleFigures,
     SlotGrid,
 )
-from fleetscope.analytics.battery.units import SlotPart, Units, slot_columns
+from fleetscope.analytics.battery.units import Units, slot_columns
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, SiteSlice
 
 
@@ -105,9 +105,9 @@ def scan(
         )
         for bucket in (CURRENT, PREVIOUS)
     ]
-    parts = [SlotPart(buckets[CURRENT], grid)]
+    parts = [(buckets[CURRENT], grid)]
     if not buckets[PREVIOUS].empty and (bounds := buckets[PREVIOUS].bounds) is not None:
-        parts.append(SlotPart(buckets[PREVIOUS], SlotGrid.covering(bounds)))
+        parts.append((buckets[PREVIOUS], SlotGrid.covering(bounds)))
     figures: dict[tuple[int, int], SampleFigures] = {}
     lines = None
     for bucket, part, c in zip(
@@ -118,7 +118,7 @@ def scan(
     ):
         if c is None:
             continue
-        figures |= _figures(c, part.grid, bucket)
+        figures |= _figures(c, part[1], bucket)
         if bucket == CURRENT:
             with np.errstate(invalid="ignore", divide="ignore"):
                 health = np.where(c["health_n"] > 0, c["health_y"] / c["health_n"], np.nan)

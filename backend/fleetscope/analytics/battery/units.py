@@ -5,14 +5,11 @@ extremes that compose exactly into any set of units:
 - whole UTC hours of T from ``battery_hourly``, when the slot grid is made of whole hours;
 - the samples of the rest of T (window edges off the full hour, the current hour up to
   now; all of T on a grid of shorter slots) grouped by time slot, with the same aggregates.
-The slots then combine their units: extremes with their instants (``arg_min``/``arg_max``:
-among equal extremes in different units, any one's instant), and the health moments, each
-unit's sums moved from its own origin to the slot's start (x + o: sum x + n o,
-sum x² + 2 o sum x + n o², sum x y + o sum y), so that x stays within a slot's width.
-That is one SQL query.
+One SQL query combines each slot's units: extremes with their instants (among equal ones
+in different units, any one's), health moments moved from each unit's origin to the
+slot's start (x + o: sum x + n o, sum x² + 2 o sum x + n o², sum x y + o sum y).
 """
 
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -32,7 +29,6 @@ from fleetscope.facts.battery_hours import (
     with_next,
 )
 
-Keys = npt.NDArray[np.int64]
 Units = dict[str, npt.NDArray[Any]]
 _UNIT_COLUMNS = ", ".join(MEASURE_COLUMNS)
 # A slot's value where its aggregate is NULL (no samples of that kind): no extreme, no
@@ -104,67 +100,52 @@ def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters
     )
 
 
-def _units(
-    selection: Selection, *, grid: SlotGrid, use_hours: bool, cap_us: int, parameters: list[Any]
-) -> str:
-    """The units of ``selection`` (one bucket) as a ``UNION ALL`` (vehicle_id, u = the
-    unit's start in epoch microseconds, measures)."""
-    parts: list[str] = []
-    raw = []
-    for part in selection.slices:
-        if not (part.windows and part.vehicle_ids):
-            continue
-        if use_hours and grid.hour_aligned:
-            sql, pieces = _hour_rows(part, parameters)
-            if sql:
-                parts.append(sql)
-            raw.append(SiteSlice(part.vehicle_ids, [(piece, 0) for piece in pieces]))
-        else:
-            raw.append(part)
-    samples = Selection(raw)
-    if not samples.empty:
-        parts.append(_sample_units(samples, grid=grid, cap_us=cap_us, parameters=parameters))
-    return " UNION ALL ".join(f"({sql})" for sql in parts)
-
-
-@dataclass(frozen=True, slots=True)
-class SlotPart:
-    """One bucket of T (``selection``) cut into the slots of ``grid``."""
-
-    selection: Selection
-    grid: SlotGrid
-
-
-def _query(
-    cursor: duckdb.DuckDBPyConnection, parts: list[SlotPart], *, cap_us: int, use_hours: bool
-) -> tuple[Keys, Units]:
-    """The units of ``parts`` per vehicle and slot, combined by SQL, keyed
-    vehicle x (all parts' slots) + the slot numbered across the parts."""
+def slot_columns(
+    cursor: duckdb.DuckDBPyConnection,
+    parts: list[tuple[Selection, SlotGrid]],
+    *,
+    offline_after: timedelta,
+    use_hours: bool,
+) -> list[Units | None]:
+    """The measures of each bucket of T (a selection cut into the slots of its grid) per
+    vehicle and slot with samples, ascending (None: no samples), as arrays named as
+    ``MEASURE_COLUMNS`` plus ``vehicle_id`` and ``slot`` (from 0 in the part's grid); health
+    sums with x in seconds after the slot's start, instants in epoch microseconds.
+    ``offline_after``: the cap of a step under 20 % (the hourly rows hold the writer's, the
+    same setting). ``use_hours=False`` reads every sample (the reference in tests)."""
+    cap = cap_us(offline_after)
     parameters: list[Any] = []
     units: list[str] = []
-    offset = 0
-    for part in parts:
+    offset = 0  # the parts' slots numbered one after the other
+    for selection, grid in parts:
+        sqls: list[str] = []
+        raw: list[SiteSlice] = []
         part_parameters: list[Any] = []
-        part_units = _units(
-            part.selection,
-            grid=part.grid,
-            use_hours=use_hours,
-            cap_us=cap_us,
-            parameters=part_parameters,
-        )
-        if part_units:
-            start, width = part.grid.start_us, part.grid.width_us
+        for part in selection.slices:
+            if not (part.windows and part.vehicle_ids):
+                continue
+            if use_hours and grid.hour_aligned:
+                sql, pieces = _hour_rows(part, part_parameters)
+                sqls += [sql] if sql else []
+                part = SiteSlice(part.vehicle_ids, [(piece, 0) for piece in pieces])
+            raw.append(part)
+        if not Selection(raw).empty:
+            sqls.append(
+                _sample_units(Selection(raw), grid=grid, cap_us=cap, parameters=part_parameters)
+            )
+        if sqls:
+            start, width = grid.start_us, grid.width_us
             units.append(
                 "SELECT *, ? + (u - ?) // ? AS slot, ? + (u - ?) // ? * ? AS slot_start "  # noqa: S608 - constants only
-                f"FROM ({part_units})"
+                f"FROM ({' UNION ALL '.join(f'({sql})' for sql in sqls)})"
             )
             parameters += [offset, start, width, start, start, width, width, *part_parameters]
-        offset += part.grid.count
+        offset += grid.count
     if not units:
-        return np.empty(0, dtype=np.int64), {name: np.empty(0) for name in MEASURE_COLUMNS}
+        return [None] * len(parts)
     # One integer group key (vehicle, slot): one key column groups much faster than two.
     # Fetched column-wise: ``fetchall`` converts value by value.
-    columns = cursor.execute(
+    found = cursor.execute(
         "SELECT key, min(low) AS low, arg_min(low_at, low) AS low_at, "  # noqa: S608 - constants only
         "max(high) AS high, arg_max(high_at, high) AS high_at, "
         "sum(health_n)::DOUBLE AS health_n, sum(health_x + health_n * o) AS health_x, "
@@ -179,34 +160,17 @@ def _query(
         "GROUP BY key ORDER BY key",
         parameters,
     ).fetchnumpy()
-    return np.asarray(columns["key"], dtype=np.int64), {
-        name: np.ma.filled(np.ma.asarray(columns[name]).astype(np.float64), _EMPTY[name])
+    keys = np.asarray(found["key"], dtype=np.int64)
+    measures: Units = {
+        name: np.ma.filled(np.ma.asarray(found[name]).astype(np.float64), _EMPTY[name])
         for name in MEASURE_COLUMNS
     }
-
-
-def slot_columns(
-    cursor: duckdb.DuckDBPyConnection,
-    parts: list[SlotPart],
-    *,
-    offline_after: timedelta,
-    use_hours: bool,
-) -> list[Units | None]:
-    """The measures of each part per vehicle and slot with samples, ascending (None: no
-    samples), as arrays named as ``MEASURE_COLUMNS`` plus ``vehicle_id`` and ``slot`` (from 0
-    in its part's grid); health sums with x in seconds after the slot's start, instants in
-    epoch microseconds. ``offline_after``: the cap of a step under 20 % (the hourly rows
-    hold the writer's, the same setting). ``use_hours=False`` reads every sample (the
-    reference in tests)."""
-    keys, units = _query(cursor, parts, cap_us=cap_us(offline_after), use_hours=use_hours)
-    key_base = sum(part.grid.count for part in parts)
-    slots = keys % key_base if key_base else keys
     columns: list[Units | None] = []
     first = 0
-    for part in parts:
-        rows = (slots >= first) & (slots < first + part.grid.count)
-        picked = {name: values[rows] for name, values in units.items()}
-        picked |= {"vehicle_id": keys[rows] // key_base, "slot": slots[rows] - first}
+    for _, grid in parts:
+        rows = (keys % offset >= first) & (keys % offset < first + grid.count)
+        picked = {name: values[rows] for name, values in measures.items()}
+        picked |= {"vehicle_id": keys[rows] // offset, "slot": keys[rows] % offset - first}
         columns.append(picked if rows.any() else None)
-        first += part.grid.count
+        first += grid.count
     return columns
