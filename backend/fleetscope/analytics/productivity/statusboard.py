@@ -27,8 +27,6 @@ from fleetscope.facts.model import LiveStatus, VehicleState
 from fleetscope.facts.rawlog import from_micros
 
 STATE_ORDER: tuple[StateName, ...] = ("error", "offline", "manual", "charging", "idle", "working")
-_RANK = {state: rank for rank, state in enumerate(STATE_ORDER)}
-_FAR_FUTURE = datetime.max.isoformat()
 
 
 def _errors(text: str) -> tuple[tuple[str, str, str], ...]:
@@ -87,28 +85,25 @@ def state_counts(tiles: Iterable[StatusTile]) -> dict[str, int]:
     return {state: counted.get(state, 0) for state in STATE_ORDER}
 
 
-def _sort_key(tile: StatusTile) -> tuple[int, str, str, int]:
-    since = tile.since.isoformat() if tile.since is not None else _FAR_FUTURE
-    return (_RANK[tile.state], since, tile.name, tile.vehicle_id)
-
-
 def build_statusboard(
     vehicles: Iterable[VehicleRef], statuses: Mapping[int, LiveStatus], *, now: datetime
 ) -> StatusboardOut:
     tiles = sorted(
         (status_tile(vehicle, statuses.get(vehicle.id), now=now) for vehicle in vehicles),
-        key=_sort_key,
+        key=lambda t: (
+            STATE_ORDER.index(t.state),
+            t.since is None,
+            t.since or now,
+            t.name,
+            t.vehicle_id,
+        ),
     )
     return StatusboardOut(
-        generated_at=now,
-        state_order=list(STATE_ORDER),
-        counts=state_counts(tiles),
-        vehicles=tiles,
+        generated_at=now, state_order=list(STATE_ORDER), counts=state_counts(tiles), vehicles=tiles
     )
 
 
 def statusboard(
     cursor: duckdb.DuckDBPyConnection, vehicles: list[VehicleRef], *, now: datetime
 ) -> StatusboardOut:
-    statuses = read_live(cursor, [vehicle.id for vehicle in vehicles])
-    return build_statusboard(vehicles, statuses, now=now)
+    return build_statusboard(vehicles, read_live(cursor, [v.id for v in vehicles]), now=now)

@@ -35,13 +35,8 @@ class TileEvent(CamelModel):
     counts: dict[str, int]
 
 
-def sse_event(event: str, payload: BaseModel) -> str:
-    data = payload.model_dump_json(by_alias=True)
-    return f"event: {event}\ndata: {data}\n\n"
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
+def _sse(event: str, payload: BaseModel) -> str:
+    return f"event: {event}\ndata: {payload.model_dump_json(by_alias=True)}\n\n"
 
 
 async def statusboard_events(
@@ -53,7 +48,7 @@ async def statusboard_events(
     session_alive: Callable[[], Awaitable[bool]],
     check_session_s: float,
     heartbeat_s: float = HEARTBEAT_SECONDS,
-    clock: Callable[[], datetime] = _now,
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> AsyncIterator[str]:
     """``session_alive`` is asked every ``check_session_s`` seconds: the stream ends with
     the login session that opened it (logout, expiry, a deactivated user), also while
@@ -63,11 +58,10 @@ async def statusboard_events(
     subscription = hub.subscribe()
     loop = asyncio.get_running_loop()
     try:
-        statuses = await read_statuses()
-        board = build_statusboard(vehicles, statuses, now=clock())
+        board = build_statusboard(vehicles, await read_statuses(), now=clock())
         tiles = {tile.vehicle_id: tile for tile in board.vehicles}
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
-        yield sse_event("snapshot", board)
+        yield _sse("snapshot", board)
         next_check = loop.time() + check_session_s
         next_heartbeat = loop.time() + heartbeat_s
         while True:
@@ -85,10 +79,9 @@ async def statusboard_events(
                 status = await asyncio.wait_for(subscription.get(), timeout=wait_s)
             except TimeoutError:
                 continue
-            vehicle = by_id.get(status.vehicle_id)
-            if vehicle is None:
-                continue
+            if (vehicle := by_id.get(status.vehicle_id)) is None:
+                continue  # outside the user's scope
             tile = tiles[vehicle.id] = status_tile(vehicle, status, now=clock())
-            yield sse_event("tile", TileEvent(vehicle=tile, counts=state_counts(tiles.values())))
+            yield _sse("tile", TileEvent(vehicle=tile, counts=state_counts(tiles.values())))
     finally:
         hub.unsubscribe(subscription)
