@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from fleetscope.analytics.battery.scan import Scanned, scan
-from fleetscope.analytics.battery.slots import ChargeLines, SampleFigures, SlotGrid
+from fleetscope.analytics.battery.series import ChargeLines, SampleFigures, SlotGrid
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, select_periods
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan, Shift, Window

@@ -17,6 +17,8 @@ from fleetscope.analytics.battery.scan import scan
 from fleetscope.analytics.battery.series import (
     ChargeSeries,
     HealthSeries,
+    SampleFigures,
+    SlotGrid,
     battery_series,
     series_buckets,
 )
@@ -26,7 +28,6 @@ from fleetscope.analytics.battery.sessions import (
     session_totals,
     vehicle_session_figures,
 )
-from fleetscope.analytics.battery.slots import SampleFigures, SlotGrid
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.core.kpis import kpi_columns
 from fleetscope.analytics.core.measure_table import STATE_MEASURES

@@ -18,7 +18,7 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from fleetscope.analytics.battery.slots import (
+from fleetscope.analytics.battery.series import (
     MICROS,
     ChargeLines,
     HealthLine,

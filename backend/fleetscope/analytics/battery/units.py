@@ -17,7 +17,7 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from fleetscope.analytics.battery.slots import SlotGrid
+from fleetscope.analytics.battery.series import SlotGrid
 from fleetscope.analytics.core.facts import Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.core.periods import Window, merge_windows, split_hour_ranges
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
