@@ -354,7 +354,8 @@ test('a batch sent with the token: the new user sees the vehicle and its workflo
       .locator('[data-testid="audit-row-site.update"]')
       .filter({ hasText: SECOND_RULE })
       .first();
-    await expect(ruleChange.getByTestId('audit-diff').locator('del')).toContainText(FIRST_RULE);
-    await expect(ruleChange.getByTestId('audit-diff').locator('ins')).toContainText(SECOND_RULE);
+    const diff = ruleChange.getByTestId('audit-diff');
+    await expect(diff.locator('del').filter({ hasText: FIRST_RULE })).toHaveCount(1);
+    await expect(diff.locator('ins').filter({ hasText: SECOND_RULE })).toHaveCount(1);
   });
 });

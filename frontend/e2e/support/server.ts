@@ -142,9 +142,12 @@ export async function fleetscopeCli({
     });
     return stdout;
   } catch (error) {
-    // The command's own words (its stderr) say why; execFile's message names only the command.
-    const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(`${String(error)}${stderr ? `\n${stderr}` : ''}`);
+    // The command's own words say why; execFile's message names only the command.
+    const failed = error as { code?: unknown; signal?: unknown; stdout?: string; stderr?: string };
+    const output = [failed.stdout, failed.stderr].map((text) => text?.trim()).filter(Boolean);
+    throw new Error(
+      `${String(error)} (exit ${String(failed.code)}, signal ${String(failed.signal)})\n${output.join('\n')}`,
+    );
   }
 }
 

@@ -49,7 +49,9 @@ export function ShiftEditor({ shifts, saving, serverError, onSave, onEdit }: Shi
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);
   const [draft, setDraft] = useState<AdminShift[]>(shifts);
-  useEffect(() => setDraft(shifts), [shifts]);
+  const savedKey = JSON.stringify(shifts);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the calendar's value
+  useEffect(() => setDraft(shifts), [savedKey]);
   const dayName = (day: number) => weekdayName(day, locale);
 
   const update = (index: number, patch: Partial<AdminShift>) => {

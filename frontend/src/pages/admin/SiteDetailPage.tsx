@@ -202,7 +202,7 @@ function GeneralForm({
     setName(site.name);
     setTimeZone(site.timeZone);
     setMqttInterface(site.mqttInterface ?? '');
-  }, [site]);
+  }, [site.name, site.timeZone, site.mqttInterface]);
   const patch: SitePatch = {};
   if (name.trim() !== site.name) patch.name = name.trim();
   if (timeZone !== site.timeZone) patch.timeZone = timeZone;
@@ -283,7 +283,9 @@ function LoadActionsForm({
 }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(types);
-  useEffect(() => setDraft(types), [types]);
+  const savedKey = JSON.stringify(types);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the saved types' value
+  useEffect(() => setDraft(types), [savedKey]);
   const changed = JSON.stringify(draft) !== JSON.stringify(types);
   return (
     <Group align="flex-start" gap="sm">

@@ -59,10 +59,13 @@ export function WorkflowRulesEditor({
   const [draft, setDraft] = useState<Rule[]>(() => rules.map((pattern, key) => ({ key, pattern })));
   const [nextKey, setNextKey] = useState(rules.length);
   const [unassignedOnly, setUnassignedOnly] = useState(false);
+  // Reset to the saved rules when they change (not when the same rules are read again).
+  const savedKey = JSON.stringify(rules);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the rules' value
   useEffect(() => {
     setDraft(rules.map((pattern, key) => ({ key, pattern })));
     setNextKey(rules.length);
-  }, [rules]);
+  }, [savedKey]);
 
   const toSend = rulesToSend(draft.map((rule) => rule.pattern));
   const [debounced] = useDebouncedValue(toSend, PREVIEW_DEBOUNCE_MS);
