@@ -5,7 +5,6 @@ line's ``tokens`` group: tests/ingest/test_ingest_cli.py)."""
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
