@@ -8,7 +8,7 @@ import type { AuditEntry } from '../../api/adminTypes';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { auditDiff, changedLines, type DiffKind } from './auditDiff';
-import { AdminHeader, useDateTime } from './common';
+import { AdminHeader, TimeRangeInputs, useDateTime } from './common';
 import { localInputToIso } from './DeadLettersPage';
 
 interface AuditFilters {
@@ -188,23 +188,10 @@ export function AuditPage() {
             w={240}
             data-testid="audit-filter-actor"
           />
-          <TextInput
-            type="datetime-local"
-            label={t('admin.common.from')}
-            value={list.filters.from}
-            onChange={(event) =>
-              dispatch({ type: 'filter', filters: { from: event.currentTarget.value } })
-            }
-            w={220}
-          />
-          <TextInput
-            type="datetime-local"
-            label={t('admin.common.to')}
-            value={list.filters.to}
-            onChange={(event) =>
-              dispatch({ type: 'filter', filters: { to: event.currentTarget.value } })
-            }
-            w={220}
+          <TimeRangeInputs
+            from={list.filters.from}
+            to={list.filters.to}
+            onChange={(range) => dispatch({ type: 'filter', filters: range })}
           />
         </Group>
         <PagedTable

@@ -35,6 +35,7 @@ import {
   errorText,
   notifyFailure,
   notifySuccess,
+  TimeRangeInputs,
   useDateTime,
 } from './common';
 
@@ -216,23 +217,10 @@ export function DeadLettersPage() {
             clearable
             w={200}
           />
-          <TextInput
-            type="datetime-local"
-            label={t('admin.common.from')}
-            value={list.filters.from}
-            onChange={(event) =>
-              dispatch({ type: 'filter', filters: { from: event.currentTarget.value } })
-            }
-            w={220}
-          />
-          <TextInput
-            type="datetime-local"
-            label={t('admin.common.to')}
-            value={list.filters.to}
-            onChange={(event) =>
-              dispatch({ type: 'filter', filters: { to: event.currentTarget.value } })
-            }
-            w={220}
+          <TimeRangeInputs
+            from={list.filters.from}
+            to={list.filters.to}
+            onChange={(range) => dispatch({ type: 'filter', filters: range })}
           />
         </Group>
         <PagedTable

@@ -11,6 +11,7 @@ import {
   Progress,
   Stack,
   Text,
+  TextInput,
   Title,
   Tooltip,
 } from '@mantine/core';
@@ -285,5 +286,36 @@ export function LoadFailed({ error, onRetry }: { error: unknown; onRetry: () => 
         </Button>
       </Group>
     </Alert>
+  );
+}
+
+/** The "from" and "to" instants of a list's time filter (local date and time inputs). */
+export function TimeRangeInputs({
+  from,
+  to,
+  onChange,
+}: {
+  from: string;
+  to: string;
+  onChange: (range: { from?: string; to?: string }) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextInput
+        type="datetime-local"
+        label={t('admin.common.from')}
+        value={from}
+        onChange={(event) => onChange({ from: event.currentTarget.value })}
+        w={220}
+      />
+      <TextInput
+        type="datetime-local"
+        label={t('admin.common.to')}
+        value={to}
+        onChange={(event) => onChange({ to: event.currentTarget.value })}
+        w={220}
+      />
+    </>
   );
 }
