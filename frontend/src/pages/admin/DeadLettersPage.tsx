@@ -41,6 +41,7 @@ import {
 
 interface DeadLetterFilters {
   source: string | null;
+  category: string | null;
   from: string;
   to: string;
 }
@@ -63,7 +64,7 @@ export function DeadLettersPage() {
   const client = useQueryClient();
   const [list, dispatch] = useReducer(
     reduceLetters,
-    initialListState<DeadLetterFilters>({ source: null, from: '', to: '' }),
+    initialListState<DeadLetterFilters>({ source: null, category: null, from: '', to: '' }),
   );
   const [reason, setReason] = useState('');
   const [debouncedReason] = useDebouncedValue(reason.trim(), 300);
@@ -74,6 +75,7 @@ export function DeadLettersPage() {
         page: list.page,
         pageSize: list.pageSize,
         source: list.filters.source ?? undefined,
+        category: list.filters.category ?? undefined,
         reason: debouncedReason || undefined,
         receivedFrom: localInputToIso(list.filters.from),
         receivedTo: localInputToIso(list.filters.to),
@@ -96,6 +98,7 @@ export function DeadLettersPage() {
     },
   });
   const sources = [...new Set((letters.data?.bySource ?? []).map((entry) => entry.source))];
+  const categories = [...new Set((letters.data?.bySource ?? []).map((entry) => entry.category))];
   const number = (value: number) => formatNumber(value, i18n.language);
 
   const columns: PagedColumn<DeadLetter>[] = [
@@ -216,6 +219,16 @@ export function DeadLettersPage() {
             onChange={(value) => dispatch({ type: 'filter', filters: { source: value } })}
             clearable
             w={200}
+          />
+          <Select
+            label={t('admin.deadLetters.category')}
+            placeholder={t('admin.deadLetters.allCategories')}
+            data={categories}
+            value={list.filters.category}
+            onChange={(value) => dispatch({ type: 'filter', filters: { category: value } })}
+            clearable
+            w={180}
+            data-testid="dead-letters-category"
           />
           <TimeRangeInputs
             from={list.filters.from}
