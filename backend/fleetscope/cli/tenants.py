@@ -3,11 +3,12 @@
 from typing import Annotated
 
 import typer
+from sqlalchemy.orm import Session
 
 from fleetscope.appstore.admin_organizations import delete_organization, rename_organization
 from fleetscope.appstore.admin_sites import SiteChanges, update_site
 from fleetscope.appstore.audit import Actor
-from fleetscope.appstore.models import RederiveJob
+from fleetscope.appstore.models import RederiveJob, Site
 from fleetscope.appstore.organizations import (
     DEFAULT_TIME_ZONE,
     create_organization,
@@ -81,6 +82,15 @@ def list_organizations_command() -> None:
             )
 
 
+def _change_site(
+    session: Session, *, reference: str, changes: SiteChanges
+) -> tuple[Site, RederiveJob | None]:
+    """The command line's site changes: the same service as the API, audited as ``cli``."""
+    return update_site(
+        session, site=find_site(session, reference=reference), changes=changes, by=Actor.cli()
+    )
+
+
 @sites_app.command("add")
 def add_site(
     name: Annotated[str, typer.Argument(help="Name of the site.")],
@@ -118,11 +128,8 @@ def set_interface(
     if (mqtt_interface is not None) == clear:  # exactly one of the two
         raise fail("give either an MQTT interface or --clear")
     with cli_store() as session:
-        found, _ = update_site(
-            session,
-            site=find_site(session, reference=site),
-            changes=SiteChanges(mqtt_interface=mqtt_interface),
-            by=Actor.cli(),
+        found, _ = _change_site(
+            session, reference=site, changes=SiteChanges(mqtt_interface=mqtt_interface)
         )
         if found.mqtt_interface is None:
             typer.echo(f"site {found.name!r} (id {found.id}) has no MQTT interface now")
@@ -147,11 +154,8 @@ def set_load_actions(
     if bool(action_types) == clear:  # exactly one of the two
         raise fail("give either action types or --clear")
     with cli_store() as session:
-        found, job = update_site(
-            session,
-            site=find_site(session, reference=site),
-            changes=SiteChanges(load_action_types=action_types or []),
-            by=Actor.cli(),
+        found, job = _change_site(
+            session, reference=site, changes=SiteChanges(load_action_types=action_types or [])
         )
         own = ", ".join(found.load_action_types) or "none"
         typer.echo(
@@ -178,11 +182,8 @@ def set_workflow_rules(
     if bool(rules) == clear:  # exactly one of the two
         raise fail("give either workflow rules or --clear")
     with cli_store() as session:
-        found, job = update_site(
-            session,
-            site=find_site(session, reference=site),
-            changes=SiteChanges(workflow_rules=rules or []),
-            by=Actor.cli(),
+        found, job = _change_site(
+            session, reference=site, changes=SiteChanges(workflow_rules=rules or [])
         )
         typer.echo(
             f"site {found.name!r} (id {found.id}) has {len(found.workflow_rules)} workflow "
@@ -197,12 +198,7 @@ def set_time_zone(
 ) -> None:
     """Set a site's time zone (days, weeks and shifts are cut in it)."""
     with cli_store() as session:
-        found, _ = update_site(
-            session,
-            site=find_site(session, reference=site),
-            changes=SiteChanges(time_zone=time_zone),
-            by=Actor.cli(),
-        )
+        found, _ = _change_site(session, reference=site, changes=SiteChanges(time_zone=time_zone))
         typer.echo(f"site {found.name!r} (id {found.id}) is in {found.time_zone}")
 
 
@@ -213,12 +209,7 @@ def rename_site(
 ) -> None:
     """Rename a site."""
     with cli_store() as session:
-        found, _ = update_site(
-            session,
-            site=find_site(session, reference=site),
-            changes=SiteChanges(name=name),
-            by=Actor.cli(),
-        )
+        found, _ = _change_site(session, reference=site, changes=SiteChanges(name=name))
         typer.echo(f"site {found.id} is now {found.name!r}")
 
 
