@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,14 +18,22 @@ from typing import Any
 
 import psycopg
 import pytest
+from alembic import command
+from alembic.config import Config
 from argon2 import PasswordHasher, profiles
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from psycopg import sql
+from sqlalchemy import Engine
 
 from fleetscope.api.deps import CSRF_COOKIE, CSRF_HEADER
 from fleetscope.api.main import create_app
-from fleetscope.appstore.db import SessionFactory, create_db_engine, migrate_engine
+from fleetscope.appstore.db import (
+    MIGRATIONS_DIR,
+    SessionFactory,
+    create_db_engine,
+    migrate_engine,
+)
 from fleetscope.appstore.security import use_password_hasher
 from fleetscope.demo.seed import DemoData, seed_demo
 from fleetscope.settings import Settings
@@ -260,3 +269,34 @@ def log_in(client: TestClient, email: str, password: str = "demo") -> dict[str, 
 def login() -> LoginFn:
     """``login(client, email, password="demo")``: log in, set the CSRF header, get the user."""
     return log_in
+
+
+@pytest.fixture
+def empty_engine(
+    db_backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Engine]:
+    """An engine on a new, empty database of the backend (not the session's migrated one)."""
+    if db_backend == "sqlite":
+        engine = create_db_engine(url=f"sqlite:///{tmp_path}/fresh.sqlite")
+        yield engine
+        engine.dispose()
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = f"fleetscope_empty_{uuid.uuid4().hex[:8]}"
+    admin_url = server.url("postgres", driver="postgresql")
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    engine = create_db_engine(url=server.url(name))
+    yield engine
+    engine.dispose()
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(name)))
+
+
+def migrate_to(engine: Engine, revision: str, *, down: bool = False) -> None:
+    """Upgrade (or ``down``grade) the app store behind ``engine`` to ``revision`` with Alembic."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)

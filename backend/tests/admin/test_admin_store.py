@@ -3,54 +3,16 @@
 and one round of changes whose audit entries (JSON before/after) and filters read back the
 same on both."""
 
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-import psycopg
-import pytest
-from alembic import command
-from alembic.config import Config
 from fastapi.testclient import TestClient
-from psycopg import sql
 from sqlalchemy import Engine, inspect, text
 
-from fleetscope.appstore.db import MIGRATIONS_DIR, create_db_engine
 from fleetscope.demo.seed import DemoData
 from tests.admin.admin_kit import SUPERUSER, data, refused
-from tests.conftest import PostgresServer
-
-
-@pytest.fixture
-def empty_engine(
-    db_backend: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> Iterator[Engine]:
-    """An engine on a new, empty database of the backend (not the session's migrated one)."""
-    if db_backend == "sqlite":
-        engine = create_db_engine(url=f"sqlite:///{tmp_path}/fresh.sqlite")
-        yield engine
-        engine.dispose()
-        return
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    name = f"fleetscope_admin_{uuid.uuid4().hex[:8]}"
-    admin_url = server.url("postgres", driver="postgresql")
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    engine = create_db_engine(url=server.url(name))
-    yield engine
-    engine.dispose()
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(name)))
-
-
-def _migrate(engine: Engine, revision: str, *, down: bool = False) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        (command.downgrade if down else command.upgrade)(config, revision)
+from tests.conftest import migrate_to
 
 
 def _columns(engine: Engine, table: str) -> set[str]:
@@ -58,7 +20,7 @@ def _columns(engine: Engine, table: str) -> set[str]:
 
 
 def test_migration_0005_up_and_down_keeps_users_and_tokens(empty_engine: Engine) -> None:
-    _migrate(empty_engine, "0004")
+    migrate_to(empty_engine, "0004")
     now = datetime.now(UTC)
     with empty_engine.begin() as connection:
         connection.execute(
@@ -69,7 +31,7 @@ def test_migration_0005_up_and_down_keeps_users_and_tokens(empty_engine: Engine)
             ),
             {"now": now},
         )
-    _migrate(empty_engine, "0005")
+    migrate_to(empty_engine, "0005")
     tables = set(inspect(empty_engine).get_table_names())
     assert {"audit_log", "rederive_jobs"} <= tables
     assert "last_login_at" in _columns(empty_engine, "users")
@@ -89,12 +51,12 @@ def test_migration_0005_up_and_down_keeps_users_and_tokens(empty_engine: Engine)
         connection.execute(text("DELETE FROM users"))
         kept = connection.execute(text("SELECT actor, actor_user_id FROM audit_log")).one()
         assert tuple(kept) == ("a@b.de", None)
-    _migrate(empty_engine, "0004", down=True)
+    migrate_to(empty_engine, "0004", down=True)
     tables = set(inspect(empty_engine).get_table_names())
     assert not {"audit_log", "rederive_jobs"} & tables
     assert "last_login_at" not in _columns(empty_engine, "users")
     assert "last_used_at" not in _columns(empty_engine, "api_tokens")
-    _migrate(empty_engine, "head")
+    migrate_to(empty_engine, "head")
     assert "audit_log" in set(inspect(empty_engine).get_table_names())
 
 

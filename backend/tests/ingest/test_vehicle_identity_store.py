@@ -2,24 +2,16 @@
 unique per site, the registry never mixes sites, migration 0002 keeps existing vehicles,
 and an MQTT interface names exactly one site."""
 
-import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 
-import psycopg
 import pytest
-from alembic import command
-from alembic.config import Config
-from psycopg import sql
 from sqlalchemy import Engine, func, select, text
 from sqlalchemy.exc import IntegrityError
 from typer.testing import CliRunner, Result
 
 from fleetscope.appstore.db import (
-    MIGRATIONS_DIR,
     SessionFactory,
-    create_db_engine,
     make_session_factory,
 )
 from fleetscope.appstore.errors import ConflictError, InvalidInputError
@@ -28,7 +20,7 @@ from fleetscope.appstore.organizations import create_organization, create_site
 from fleetscope.cli.main import app as cli
 from fleetscope.ingest.registry import RegistryError, VehicleRegistry
 from fleetscope.settings import Settings, get_settings
-from tests.conftest import PostgresServer
+from tests.conftest import migrate_to
 
 
 def _two_sites(session_factory: SessionFactory) -> tuple[int, int]:
@@ -105,40 +97,10 @@ def test_the_registry_resolves_within_the_senders_site_only(
 # --- migration 0002 ------------------------------------------------------------------------
 
 
-@pytest.fixture
-def empty_engine(
-    db_backend: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> Iterator[Engine]:
-    """An engine on a new, empty database of the backend (not the session's migrated one)."""
-    if db_backend == "sqlite":
-        engine = create_db_engine(url=f"sqlite:///{tmp_path}/fresh.sqlite")
-        yield engine
-        engine.dispose()
-        return
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    name = f"fleetscope_migration_{uuid.uuid4().hex[:8]}"
-    admin_url = server.url("postgres", driver="postgresql")
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    engine = create_db_engine(url=server.url(name))
-    yield engine
-    engine.dispose()
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(name)))
-
-
-def _migrate(engine: Engine, revision: str, *, down: bool = False) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        (command.downgrade if down else command.upgrade)(config, revision)
-
-
 def test_migration_0002_keeps_existing_vehicles_and_scopes_serials_to_sites(
     empty_engine: Engine,
 ) -> None:
-    _migrate(empty_engine, "0001")
+    migrate_to(empty_engine, "0001")
     now = datetime.now(UTC)
     with empty_engine.begin() as connection:
         connection.execute(
@@ -160,7 +122,7 @@ def test_migration_0002_keeps_existing_vehicles_and_scopes_serials_to_sites(
             ),
             {"now": now},
         )
-    _migrate(empty_engine, "head")
+    migrate_to(empty_engine, "head")
     factory = make_session_factory(empty_engine)
     with factory() as session:
         kept = session.get(Vehicle, 7)
@@ -174,12 +136,12 @@ def test_migration_0002_keeps_existing_vehicles_and_scopes_serials_to_sites(
         assert session.get(Organization, 1) is not None
     # Back to one serial per installation only once no serial is at two sites.
     with pytest.raises(RuntimeError, match="Acme/AGV-01 exists at several sites"):
-        _migrate(empty_engine, "0001", down=True)
+        migrate_to(empty_engine, "0001", down=True)
     with factory() as session:
         session.execute(text("DELETE FROM vehicles WHERE site_id = 2"))
         session.commit()
-    _migrate(empty_engine, "0001", down=True)
-    _migrate(empty_engine, "head")
+    migrate_to(empty_engine, "0001", down=True)
+    migrate_to(empty_engine, "head")
     with factory() as session:
         assert session.scalars(select(Vehicle.id)).all() == [7]
 
