@@ -9,7 +9,7 @@ import duckdb
 from fastapi import Depends, Query, Request
 
 from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, resolve_scope
-from fleetscope.analytics.core.snapshot import read_snapshot
+from fleetscope.analytics.core.sql import read_snapshot
 from fleetscope.api.deps import SessionDep, authenticate, release_connection
 from fleetscope.api.errors import ApiError
 from fleetscope.appstore.models import User

@@ -16,7 +16,7 @@ import fleetscope.analytics.core.collect as collect_module
 from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.core.measure_table import Measures
 from fleetscope.analytics.core.periods import DaySpan, Window, period_windows
-from fleetscope.analytics.core.snapshot import read_snapshot
+from fleetscope.analytics.core.sql import read_snapshot
 from fleetscope.facts.model import LiveStatus, StateInterval, VehicleState
 from fleetscope.facts.store import FactStore, StoreBatch
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, time, timedelta
 import duckdb
 
 from fleetscope.analytics.battery.battery import battery
-from fleetscope.analytics.core.snapshot import read_snapshot
+from fleetscope.analytics.core.sql import read_snapshot
 
 from .test_fact_rows import DAY, NOW, _scope
 

@@ -19,7 +19,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from fleetscope.analytics.core.facts import CURRENT
-from fleetscope.analytics.core.instants import EpochMillis, epoch_millis
+from fleetscope.analytics.core.models import EpochMillis, epoch_millis
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import Window
 from fleetscope.appstore.schemas import camel_case

@@ -5,10 +5,33 @@ without a denominator (no planned time, no finished order...) is ``null``.
 """
 
 from datetime import date, datetime
+from typing import Annotated
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import Field
 
 from fleetscope.appstore.schemas import CamelModel
+
+# Instants of answers that carry thousands of them: ISO 8601 text formatted by DuckDB (map
+# points), or epoch milliseconds, which a chart's time axis (ECharts, ``Date``) reads as they
+# are (chart lines). As datetimes, each would cost a conversion, a validation and a
+# serialisation.
+Instant = Annotated[
+    str,
+    Field(
+        description="UTC, ISO 8601 to the millisecond", json_schema_extra={"format": "date-time"}
+    ),
+]
+EpochMillis = Annotated[
+    int, Field(description="UTC instant in milliseconds since 1970-01-01T00:00:00Z")
+]
+
+
+def epoch_millis(epoch_us: npt.NDArray[np.float64] | npt.NDArray[np.int64]) -> list[int]:
+    """Instants as epoch milliseconds, truncated."""
+    millis: list[int] = (epoch_us.astype(np.int64) // 1000).tolist()
+    return millis
 
 
 class StateTimes(CamelModel):

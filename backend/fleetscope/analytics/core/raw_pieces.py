@@ -11,7 +11,7 @@ import duckdb
 from fleetscope.analytics.core.measure_table import Key, MeasureTable
 from fleetscope.analytics.core.periods import Window
 from fleetscope.analytics.core.rollups import vehicle_column
-from fleetscope.analytics.core.sql_time import seconds_between
+from fleetscope.analytics.core.sql import seconds_between
 from fleetscope.facts.rollup import (
     CYCLE_BUCKET_BASE_S,
     CYCLE_BUCKET_COLUMNS,

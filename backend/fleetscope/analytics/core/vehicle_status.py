@@ -18,7 +18,7 @@ from fleetscope.analytics.core.measure_table import MeasureTable
 from fleetscope.analytics.core.periods import Window
 from fleetscope.analytics.core.raw_pieces import Tagged
 from fleetscope.analytics.core.rollups import FLEET
-from fleetscope.analytics.core.sql_time import utc_from_us
+from fleetscope.analytics.core.sql import utc_from_us
 from fleetscope.facts import rollup_spans
 from fleetscope.facts.rawlog import from_micros
 

@@ -28,7 +28,7 @@ from fleetscope.analytics.core.paging import (
     read_page,
 )
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.sql_time import seconds_between
+from fleetscope.analytics.core.sql import seconds_between
 from fleetscope.analytics.failures.failures import LEVELS, ErrorFilter
 from fleetscope.appstore.schemas import CamelModel
 

@@ -28,7 +28,7 @@ from fleetscope.analytics.core.measure_table import COLUMN, HIST_COLUMNS, STATE_
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out, period_spans, read_buckets
-from fleetscope.analytics.core.sql_time import seconds_between
+from fleetscope.analytics.core.sql import seconds_between
 from fleetscope.appstore.schemas import CamelModel
 
 ErrorLevel = Literal["WARNING", "URGENT", "CRITICAL", "FATAL"]

@@ -18,8 +18,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from fleetscope.analytics.core.facts import Selection, rows_in_periods, select_periods
-from fleetscope.analytics.core.instants import Instant
-from fleetscope.analytics.core.models import PeriodOut
+from fleetscope.analytics.core.models import Instant, PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
 from fleetscope.analytics.failures.failures import ErrorFilter

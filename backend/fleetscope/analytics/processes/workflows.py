@@ -13,13 +13,12 @@ import duckdb
 from pydantic import Field
 
 from fleetscope.analytics.core import paging
-from fleetscope.analytics.core.drilldown import require_named
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.paging import Page, PageRequest, parse_sort
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
-from fleetscope.analytics.core.sql_time import seconds_between
+from fleetscope.analytics.core.sql import require_named, seconds_between
 from fleetscope.analytics.processes.orders import (
     ORDER_COLUMNS,
     OUTCOMES,
