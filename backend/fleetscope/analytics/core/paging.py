@@ -9,12 +9,12 @@ other side), so the last page is as cheap as the first.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 import duckdb
 from pydantic import Field
 
+from fleetscope.analytics.core.periods import Window
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.i18n.messages import SORT_COLUMN_UNKNOWN
@@ -29,6 +29,8 @@ _SPAN_WIDEN = 4.0
 _SPAN_FULL_READ = 0.5
 
 ItemT = TypeVar("ItemT")
+# About where the values of a list's sort column (a time, never NULL) lie.
+TimeSpan = Window
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,60 +38,6 @@ class PageRequest:
     page: int = 1
     page_size: int = DEFAULT_PAGE_SIZE
     sort: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Ordering:
-    """``ORDER BY`` terms (constants of the caller) and whether the page is read reversed."""
-
-    terms: list[str]
-    offset: int
-    limit: int
-    reversed_read: bool
-    first_descending: bool  # the sort column's direction as read
-
-    @property
-    def sql(self) -> str:
-        return ", ".join(self.terms)
-
-
-def parse_sort(sort: str | None, *, columns: Mapping[str, str], default: str) -> tuple[str, bool]:
-    """``"-start"`` -> ``("start", True)``; unknown columns are a 422 listing the allowed."""
-    text = (sort or default).strip() or default
-    descending = text.startswith("-")
-    name = text[1:] if descending else text
-    if name not in columns:
-        allowed = ", ".join(sorted(columns))
-        raise InvalidInputError(SORT_COLUMN_UNKNOWN(column=name[:40], allowed=allowed))
-    return name, descending
-
-
-def page_ordering(
-    request: PageRequest,
-    *,
-    total: int,
-    column_sql: str,
-    descending: bool,
-    tie_breakers: Sequence[str],
-) -> Ordering:
-    """Terms, offset and limit that read ``request.page`` of ``total`` rows; ``tie_breakers``
-    (ascending) make the order total. Pages in the second half are read from the end with
-    every direction flipped, and the caller reverses the rows."""
-    start = (request.page - 1) * request.page_size
-    limit = max(0, min(request.page_size, total - start))
-    from_end = total - start - limit
-    reversed_read = from_end < start
-    first_desc = descending != reversed_read
-    nulls = "NULLS FIRST" if reversed_read else "NULLS LAST"
-    terms = [f"{column_sql} {'DESC' if first_desc else 'ASC'} {nulls}"]
-    terms += [f"{term} {'DESC' if reversed_read else 'ASC'}" for term in tie_breakers]
-    return Ordering(
-        terms=terms,
-        offset=from_end if reversed_read else start,
-        limit=limit,
-        reversed_read=reversed_read,
-        first_descending=first_desc,
-    )
 
 
 class Page(CamelModel, Generic[ItemT]):
@@ -105,12 +53,65 @@ def page_count(total: int, page_size: int) -> int:
     return (total + page_size - 1) // page_size
 
 
-@dataclass(frozen=True, slots=True)
-class TimeSpan:
-    """About where the values of a list's sort column (a time, never NULL) lie."""
+def page_fields(
+    request: PageRequest, *, total: int, column: str, descending: bool
+) -> dict[str, Any]:
+    """Everything of a ``Page`` but its items."""
+    return {
+        "total": total,
+        "page": request.page,
+        "page_size": request.page_size,
+        "pages": page_count(total, request.page_size),
+        "sort": f"{'-' if descending else ''}{column}",
+    }
 
-    first: datetime
-    last: datetime
+
+def parse_sort(sort: str | None, *, columns: Mapping[str, str], default: str) -> tuple[str, bool]:
+    """``"-start"`` -> ``("start", True)``; unknown columns are a 422 listing the allowed."""
+    text = (sort or default).strip() or default
+    descending = text.startswith("-")
+    name = text.removeprefix("-")
+    if name not in columns:
+        allowed = ", ".join(sorted(columns))
+        raise InvalidInputError(SORT_COLUMN_UNKNOWN(column=name[:40], allowed=allowed))
+    return name, descending
+
+
+@dataclass(frozen=True, slots=True)
+class Ordering:
+    sql: str  # the ``ORDER BY`` terms (constants of the caller)
+    offset: int
+    limit: int
+    reversed_read: bool  # the rows come in reverse: the caller turns them round
+    first_descending: bool  # the sort column's direction as read
+
+
+def page_ordering(
+    request: PageRequest,
+    *,
+    total: int,
+    column_sql: str,
+    descending: bool,
+    tie_breakers: Sequence[str],
+) -> Ordering:
+    """Terms, offset and limit that read ``request.page`` of ``total`` rows; ``tie_breakers``
+    (ascending) make the order total. Pages in the second half are read from the end with
+    every direction flipped."""
+    start = (request.page - 1) * request.page_size
+    limit = max(0, min(request.page_size, total - start))
+    from_end = total - start - limit
+    reversed_read = from_end < start
+    first_desc = descending != reversed_read
+    nulls = "NULLS FIRST" if reversed_read else "NULLS LAST"
+    terms = [f"{column_sql} {'DESC' if first_desc else 'ASC'} {nulls}"]
+    terms += [f"{term} {'DESC' if reversed_read else 'ASC'}" for term in tie_breakers]
+    return Ordering(
+        sql=", ".join(terms),
+        offset=from_end if reversed_read else start,
+        limit=limit,
+        reversed_read=reversed_read,
+        first_descending=first_desc,
+    )
 
 
 def read_page(
@@ -135,91 +136,36 @@ def read_page(
     as only then can rows beyond the cutoff belong to it."""
     counted = cursor.execute(f"SELECT count(*) {source}", parameters).fetchone()
     total = int(counted[0]) if counted else 0
-    ordering = page_ordering(
+    order = page_ordering(
         request,
         total=total,
         column_sql=column_sql,
         descending=descending,
         tie_breakers=tie_breakers,
     )
-    if ordering.limit == 0:
+    if order.limit == 0:
         return total, []
-    rows = _read_within(
-        cursor,
-        ordering,
-        select=select,
-        source=source,
-        parameters=parameters,
-        column_sql=column_sql,
-        total=total,
-        span=span,
-    )
-    if rows is None:
-        rows = _read(cursor, ordering, select=select, source=source, parameters=parameters)
-    if ordering.reversed_read:
-        rows.reverse()
-    return total, rows
-
-
-def _read(
-    cursor: duckdb.DuckDBPyConnection,
-    ordering: Ordering,
-    *,
-    select: str,
-    source: str,
-    parameters: list[Any],
-) -> list[Any]:
-    return cursor.execute(
-        f"SELECT {select} {source} ORDER BY {ordering.sql} LIMIT ? OFFSET ?",
-        [*parameters, ordering.limit, ordering.offset],
-    ).fetchall()
-
-
-def _read_within(
-    cursor: duckdb.DuckDBPyConnection,
-    ordering: Ordering,
-    *,
-    select: str,
-    source: str,
-    parameters: list[Any],
-    column_sql: str,
-    total: int,
-    span: TimeSpan | None,
-) -> list[Any] | None:
-    """The page's rows read from the end of ``span`` (``read_page``); None: read them all."""
-    if span is None or total == 0:
-        return None
-    share = _SPAN_MARGIN * (ordering.offset + ordering.limit) / total
-    while share < _SPAN_FULL_READ:
-        width = (span.last - span.first) * share
-        if ordering.first_descending:
-            bound, cutoff = ">=", span.last - width
-        else:
-            bound, cutoff = "<=", span.first + width
-        # The source as a relation of its own: its condition stays as written.
-        rows = _read(
-            cursor,
-            ordering,
-            select=select,
-            source=f"FROM (SELECT * {source}) WHERE {column_sql} {bound} ?",
-            parameters=[*parameters, cutoff],
-        )
+    share = _SPAN_MARGIN * (order.offset + order.limit) / total
+    while True:
+        whole = span is None or share >= _SPAN_FULL_READ
+        within, cutoff = source, []
+        if span is not None and not whole:
+            width = (span.end - span.start) * share
+            if order.first_descending:
+                bound, cutoff = ">=", [span.end - width]
+            else:
+                bound, cutoff = "<=", [span.start + width]
+            # The source as a relation of its own: its condition stays as written.
+            within = f"FROM (SELECT * {source}) WHERE {column_sql} {bound} ?"
+        rows = cursor.execute(
+            f"SELECT {select} {within} ORDER BY {order.sql} LIMIT ? OFFSET ?",
+            [*parameters, *cutoff, order.limit, order.offset],
+        ).fetchall()
         # Every row beyond the cutoff sorts after all rows within it: as many as the page
         # holds within it make the page whole.
-        if len(rows) == ordering.limit:
-            return rows
+        if whole or len(rows) == order.limit:
+            break
         share *= _SPAN_WIDEN
-    return None
-
-
-def page_fields(
-    request: PageRequest, *, total: int, column: str, descending: bool
-) -> dict[str, Any]:
-    """Everything of a ``Page`` but its items."""
-    return {
-        "total": total,
-        "page": request.page,
-        "page_size": request.page_size,
-        "pages": page_count(total, request.page_size),
-        "sort": f"{'-' if descending else ''}{column}",
-    }
+    if order.reversed_read:
+        rows.reverse()
+    return total, rows
