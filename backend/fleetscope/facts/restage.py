@@ -1,17 +1,20 @@
-"""A re-derivation's new facts, staged beside the stored ones and swapped in at once.
+"""A re-derivation's new facts, staged beside the stored ones and swapped in vehicle by
+vehicle.
 
 ``Staging`` keeps what a re-derivation derives for some vehicles (facts, rollup rows, long
 offline spans) in temporary tables of the store's write connection, written between the
-ingest worker's batches (DuckDB spills them to disk beyond its memory limit). ``swap``
-replaces those vehicles' facts, rollups, spans, battery hours, zones, snapshots and live
-status with them, and recomputes the rollups of the sites they belong to and belonged to,
-in one transaction: readers see the old rows until the commit (DuckDB's MVCC) and the new
-ones after it, never a mix. Staged rollup rows of one key (a batch each) are folded by
-each measure's kind when swapped in, as the writer merges a batch's rows.
+ingest worker's batches (DuckDB spills them to disk beyond its memory limit).
+``swap_vehicle`` replaces one vehicle's facts, rollups, spans, battery hours, zone,
+snapshot and live status with its staged rows, and sums the site rollups of that vehicle's
+days and hours again at the sites it belonged and belongs to, in one transaction: readers
+see the vehicle's old rows until the commit (DuckDB's MVCC) and its new ones after it,
+never a mix, and the site rollups agree with the vehicle rollups at every commit. Staged
+rollup rows of one key (a batch each) are folded by each measure's kind when swapped in,
+as the writer merges a batch's rows.
 """
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -20,7 +23,7 @@ from fleetscope.facts.columns import fact_table, facts_by_type
 from fleetscope.facts.model import Fact, LiveStatus
 from fleetscope.facts.rollup import MEASURES, RollupAccumulator
 from fleetscope.facts.rows import FACT_TABLES, live_row
-from fleetscope.facts.site_rollup import rebuild_site_rollups
+from fleetscope.facts.site_rollup import MEMBERS_TABLE, resum_site_rows, vehicle_moments
 from fleetscope.facts.store import FactStore
 
 STAGE_PREFIX = "restage_"
@@ -28,7 +31,7 @@ _ROLLUP_TABLES = (("rollup_daily", "day"), ("rollup_hourly", "hour_utc"))
 _FOLD = {"sum": "sum({0})", "count": "sum({0})", "min": "min({0})", "max": "max({0})"}
 _NAMES = ", ".join(name for name, _ in MEASURES)
 _FOLDED = ", ".join(_FOLD[kind].format(name) for name, kind in MEASURES)
-_OF_VEHICLES = "WHERE list_contains(?::INTEGER[], vehicle_id)"
+_OF_VEHICLE = "WHERE vehicle_id = ?"
 
 
 class Staging:
@@ -76,69 +79,80 @@ class Staging:
                     with connection.appender(STAGE_PREFIX + table) as appender:
                         appender.append_rows(rows)
 
-    def swap(
+    def swap_vehicle(
         self,
         *,
-        vehicle_ids: Sequence[int],
-        zones: Mapping[int, tuple[int, str]],
-        snapshots: Mapping[int, tuple[dict[str, Any], int]],
-        live: Mapping[int, LiveStatus],
+        vehicle_id: int,
+        zone: tuple[int, str],
+        snapshot: tuple[dict[str, Any], int] | None,
+        live: LiveStatus | None,
     ) -> None:
-        """Replace the vehicles' derived rows by the staged ones in one transaction.
+        """Replace one vehicle's derived rows by its staged ones in one transaction.
 
-        ``zones``: each vehicle's site and time zone now; ``snapshots``: the derivers'
-        state after each vehicle's last frame (``(snapshot, last seq)``); ``live``: their
-        live status. Must run between the ingest worker's batches (in its thread), so that
-        no batch of these vehicles is derived from the replaced machine state meanwhile.
+        ``zone``: its site and time zone now; ``snapshot``: the deriver's state after its
+        last frame (``(snapshot, last seq)``) and ``live`` its live status, None if it has
+        no frame. Must run between the ingest worker's batches (in its thread), so that no
+        batch of this vehicle is derived from the replaced machine state meanwhile.
         """
-        vehicles = sorted(vehicle_ids)
+        vehicle = [vehicle_id]
         with self._store.exclusive() as connection:
-            old_sites = connection.execute(
-                f"SELECT DISTINCT site_id FROM vehicle_zones {_OF_VEHICLES}",  # noqa: S608
-                [vehicles],
-            ).fetchall()
-            sites = sorted({int(row[0]) for row in old_sites} | {s for s, _ in zones.values()})
             connection.execute("BEGIN TRANSACTION")
             try:
+                # Where the vehicle's rows were added to site rollups, and when, before
+                # they go: those site rows are summed again without them.
+                sites = {
+                    int(row[0])
+                    for row in connection.execute(
+                        f"SELECT site_id FROM {MEMBERS_TABLE} {_OF_VEHICLE} "  # noqa: S608
+                        f"UNION SELECT site_id FROM vehicle_zones {_OF_VEHICLE}",
+                        [vehicle_id, vehicle_id],
+                    ).fetchall()
+                }
+                moments = vehicle_moments(connection, vehicle_id=vehicle_id)
                 for table in (*FACT_TABLES.values(), rollup_spans.TABLE):
-                    connection.execute(f"DELETE FROM {table} {_OF_VEHICLES}", [vehicles])  # noqa: S608
-                    connection.execute(f"INSERT INTO {table} SELECT * FROM {STAGE_PREFIX}{table}")  # noqa: S608
+                    connection.execute(f"DELETE FROM {table} {_OF_VEHICLE}", vehicle)  # noqa: S608
+                    connection.execute(
+                        f"INSERT INTO {table} SELECT * FROM {STAGE_PREFIX}{table} {_OF_VEHICLE}",  # noqa: S608
+                        vehicle,
+                    )
                 for table, key in _ROLLUP_TABLES:
-                    connection.execute(f"DELETE FROM {table} {_OF_VEHICLES}", [vehicles])  # noqa: S608
+                    connection.execute(f"DELETE FROM {table} {_OF_VEHICLE}", vehicle)  # noqa: S608
                     connection.execute(
                         f"INSERT INTO {table} (vehicle_id, {key}, {_NAMES}) "  # noqa: S608 - constants
                         f"SELECT vehicle_id, {key}, {_FOLDED} FROM {STAGE_PREFIX}{table} "
-                        f"GROUP BY vehicle_id, {key}"
+                        f"{_OF_VEHICLE} GROUP BY vehicle_id, {key}",
+                        vehicle,
                     )
-                connection.execute(f"DELETE FROM {battery_hours.TABLE} {_OF_VEHICLES}", [vehicles])  # noqa: S608
-                battery_hours.refill_vehicles(connection, vehicles, cap_us=self._store.low_cap_us)
-                self._replace(
-                    connection,
-                    "vehicle_zones",
-                    vehicles,
-                    [(vehicle, site, zone) for vehicle, (site, zone) in zones.items()],
-                )
+                connection.execute(f"DELETE FROM {battery_hours.TABLE} {_OF_VEHICLE}", vehicle)  # noqa: S608
+                battery_hours.refill_vehicles(connection, vehicle, cap_us=self._store.low_cap_us)
+                self._replace(connection, "vehicle_zones", vehicle_id, [(vehicle_id, *zone)])
                 self._replace(
                     connection,
                     "deriver_snapshots",
-                    vehicles,
-                    [
-                        (vehicle, json.dumps(snapshot), last_seq)
-                        for vehicle, (snapshot, last_seq) in snapshots.items()
-                    ],
+                    vehicle_id,
+                    []
+                    if snapshot is None
+                    else [(vehicle_id, json.dumps(snapshot[0]), snapshot[1])],
                 )
                 self._replace(
-                    connection, "live_status", vehicles, [live_row(s) for s in live.values()]
+                    connection, "live_status", vehicle_id, [] if live is None else [live_row(live)]
                 )
-                rebuild_site_rollups(connection, sites=sites)
+                for table, new in vehicle_moments(connection, vehicle_id=vehicle_id).items():
+                    moments[table] = sorted({*moments[table], *new})
+                resum_site_rows(
+                    connection,
+                    vehicle_id=vehicle_id,
+                    sites=sorted({*sites, zone[0]}),
+                    moments=moments,
+                )
                 connection.execute("COMMIT")
             except BaseException:
                 connection.execute("ROLLBACK")
                 raise
 
     @staticmethod
-    def _replace(connection: Any, table: str, vehicles: list[int], rows: list[Any]) -> None:
-        connection.execute(f"DELETE FROM {table} {_OF_VEHICLES}", [vehicles])  # noqa: S608
+    def _replace(connection: Any, table: str, vehicle_id: int, rows: list[Any]) -> None:
+        connection.execute(f"DELETE FROM {table} {_OF_VEHICLE}", [vehicle_id])  # noqa: S608
         if rows:
             with connection.appender(table) as appender:
                 appender.append_rows(rows)

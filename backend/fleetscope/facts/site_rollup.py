@@ -7,7 +7,9 @@ hundredth of the rows for a fleet of a hundred. A row's measures are one DOUBLE 
 
 They are written with the vehicle rollups (``rollup_writer``): each vehicle's rows are
 added to the site the vehicle belongs to when they are written, and
-``site_rollup_members`` records which vehicles a site's rows hold. A reader may use them
+``site_rollup_members`` records which vehicles a site's rows hold. A re-derivation swaps
+in one vehicle at a time and sums again only the site rows of that vehicle's days and hours
+(``resum_site_rows``). A reader may use them
 only when its vehicles are exactly those members and none of them was ever counted at
 another site (``analytics.site_rollup_read``): a vehicle that moved between sites has rows
 at both, and a selection of some of a site's vehicles is not a site's total.
@@ -28,6 +30,7 @@ SITE_TABLES = (
     ("rollup_site_daily", "rollup_daily", "day"),
     ("rollup_site_hourly", "rollup_hourly", "hour_utc"),
 )
+_KEY_TYPES = {"day": "DATE", "hour_utc": "TIMESTAMPTZ"}
 _FOLD = {"sum": "sum({})", "count": "sum({})", "min": "min({})", "max": "max({})"}
 
 
@@ -81,3 +84,62 @@ def rebuild_site_rollups(
             f"JOIN vehicle_zones z USING (vehicle_id){only.replace('site_id', 'z.site_id')}",
             parameters,
         )
+
+
+def vehicle_moments(
+    connection: duckdb.DuckDBPyConnection, *, vehicle_id: int
+) -> dict[str, list[Any]]:
+    """The days and hours one vehicle's rollup rows hold, per site table."""
+    return {
+        site_table: [
+            row[0]
+            for row in connection.execute(
+                f"SELECT DISTINCT {key} FROM {vehicle_table} WHERE vehicle_id = ?",  # noqa: S608 - constants
+                [vehicle_id],
+            ).fetchall()
+        ]
+        for site_table, vehicle_table, key in SITE_TABLES
+    }
+
+
+def resum_site_rows(
+    connection: duckdb.DuckDBPyConnection,
+    *,
+    vehicle_id: int,
+    sites: Sequence[int],
+    moments: Mapping[str, Sequence[Any]],
+    measures: Sequence[tuple[str, str]] = MEASURES,
+) -> None:
+    """After one vehicle's rollup rows and zone were replaced (in the caller's
+    transaction): the rows of ``sites`` at ``moments`` (per site table: the days and hours
+    the vehicle held before and holds now) summed again from the vehicle rollups of each
+    site's vehicles, as ``rebuild_site_rollups`` sums them, and the vehicle a member of its
+    site only. A minimum or maximum cannot be taken back, so the rows are summed again
+    rather than adjusted by the difference; every other site row stays."""
+    packed = ", ".join(_FOLD[kind].format(name) for name, kind in measures)
+    for site_table, vehicle_table, key in SITE_TABLES:
+        wanted = sorted(set(moments.get(site_table, ())))
+        if not wanted or not sites:
+            continue
+        cast = _KEY_TYPES[key]
+        connection.execute(
+            f"DELETE FROM {site_table} WHERE list_contains(?::INTEGER[], site_id) "  # noqa: S608 - constants
+            f"AND {key} IN (SELECT unnest(?::{cast}[]))",
+            [list(sites), wanted],
+        )
+        # The range lets DuckDB skip the row groups of other times (rows arrive in time order).
+        connection.execute(
+            f"INSERT INTO {site_table} SELECT z.site_id, r.{key}, "  # noqa: S608 - constants
+            f"[{packed}]::DOUBLE[{len(measures)}] FROM {vehicle_table} r "
+            "JOIN vehicle_zones z USING (vehicle_id) "
+            f"WHERE list_contains(?::INTEGER[], z.site_id) AND r.{key} BETWEEN ? AND ? "
+            f"AND r.{key} IN (SELECT unnest(?::{cast}[])) GROUP BY ALL",
+            [list(sites), wanted[0], wanted[-1], wanted],
+        )
+    connection.execute(f"DELETE FROM {MEMBERS_TABLE} WHERE vehicle_id = ?", [vehicle_id])  # noqa: S608
+    connection.execute(
+        f"INSERT INTO {MEMBERS_TABLE} SELECT site_id, vehicle_id FROM vehicle_zones "  # noqa: S608 - constants
+        "WHERE vehicle_id = $1 AND (EXISTS (SELECT 1 FROM rollup_daily WHERE vehicle_id = $1) "
+        "OR EXISTS (SELECT 1 FROM rollup_hourly WHERE vehicle_id = $1))",
+        [vehicle_id],
+    )

@@ -10,17 +10,18 @@ A job reads the raw log up to the newest frame stored when it starts, chunk by c
 feeds the job's vehicles' frames to fresh derivers made with their site's current
 configuration (``rederive_work``); what they derive is staged in temporary tables of the
 fact store (``facts.restage``), written between the ingest worker's batches. Ingestion
-and the API go on meanwhile, and readers see the old facts. Then, in the ingest thread
-(``IngestWorker.call``, so that no batch interleaves), the frames stored since the start
-are fed too and the staged rows replace the vehicles' facts, rollups, snapshots and live
-status in one transaction; the pipeline's derivers of those vehicles are made again from
-the new snapshots. Progress (``frames_done`` of ``frames_total``: the raw log's frames
-read, every vehicle's frames pass by) is written to the job's row after each staged batch.
+and the API go on meanwhile, and readers see the old facts. Then the vehicles are swapped
+in one at a time, each in a short step of the ingest thread (``rederive_swap``): the frames
+stored since the last read are fed, and the staged rows replace that vehicle's facts,
+rollups, snapshot and live status and its sites' rows of its days in one transaction; the
+pipeline's deriver of that vehicle is made again from the new snapshot. The batches queued
+meanwhile are written between two steps. Progress (``frames_done`` of ``frames_total``:
+the raw log's frames read, every vehicle's frames pass by, then each vehicle's messages as
+it is swapped in) is written to the job's row after each staged batch and each swap.
 """
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
@@ -35,7 +36,8 @@ from fleetscope.facts.restage import Staging
 from fleetscope.facts.store import FactStore
 from fleetscope.i18n.ingest_admin import JOB_REASON_UNKNOWN
 from fleetscope.ingest.pipeline import IngestPipeline
-from fleetscope.ingest.rederive_work import Rederivation
+from fleetscope.ingest.rederive_swap import VehicleSwap
+from fleetscope.ingest.rederive_work import Progress, Rederivation, message_counts
 from fleetscope.ingest.registry import RegistryError, VehicleInfo
 from fleetscope.ingest.worker import IngestWorker
 
@@ -50,10 +52,11 @@ ERROR_MAX = 1000
 STAGE_FACTS = 50_000
 NOTE_FRAMES = 100_000
 POLL_S = 2.0  # how often the runner looks for jobs queued by another process (the CLI)
-FINISH_TIMEOUT_S = 3600.0
 
-# Called after each staged batch with the job's id and its frames done (tests).
+# Called after each staged batch with the job's id and its frames done, and after each
+# vehicle's swap with the job's id and the vehicle's (tests).
 BatchHook = Callable[[int, int], None]
+SwapHook = Callable[[int, int], None]
 
 
 def start_rederive(
@@ -99,6 +102,7 @@ class RederiveRunner:
         stage_facts: int = STAGE_FACTS,
         poll_s: float = POLL_S,
         on_batch: BatchHook | None = None,
+        on_swap: SwapHook | None = None,
     ) -> None:
         self._store = store
         self._worker = worker
@@ -108,7 +112,11 @@ class RederiveRunner:
         self._stage_facts = stage_facts
         self._poll_s = poll_s
         self._on_batch = on_batch
+        self._on_swap = on_swap
         self._staging = Staging(store)
+        self._swap = VehicleSwap(
+            store=store, worker=worker, pipeline=pipeline, staging=self._staging
+        )
         self._stopping = threading.Event()
         self._wake = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="fleetscope-rederive", daemon=True)
@@ -211,7 +219,7 @@ class RederiveRunner:
             return
         now = datetime.now(UTC)
         self._note(job_id, state=DONE, finished_at=now, frames_done=frames, frames_total=frames)
-        log.info("re-derivation job %d done: %d frames read", job_id, frames)
+        log.info("re-derivation job %d done: %d frames and messages", job_id, frames)
 
     def _vehicles(self, vehicle_ids: list[int]) -> dict[int, VehicleInfo]:
         """The vehicles as configured now (a vehicle deleted since has nothing to derive)."""
@@ -226,65 +234,50 @@ class RederiveRunner:
         return found
 
     def _derive(self, job_id: int, vehicle_ids: list[int]) -> int:
-        """Stage the vehicles' new facts from the raw log, then swap them in; the frames
-        read."""
+        """Stage the vehicles' new facts from the raw log, then swap them in one by one;
+        the progress units done (frames read and messages swapped in)."""
         work = Rederivation(
             vehicles=self._vehicles(vehicle_ids), offline_after_s=self._offline_after_s
         )
         cursor = self._store.cursor()
         try:
             through = rawlog.last_seq(cursor)
-            total = rawlog.frame_count(cursor, after=0, through=through)
-            self._note(job_id, frames_total=total)
+            messages = message_counts(cursor, vehicle_ids=sorted(work.vehicles), through=through)
+            progress = Progress(
+                total=rawlog.frame_count(cursor, after=0, through=through) + sum(messages.values())
+            )
+            self._note(job_id, frames_total=progress.total)
             self._staging.open()
             try:
-                done = noted = 0
+                noted = 0
                 for chunk in rawlog.read_chunks(cursor, after=0, through=through):
                     work.feed_chunk(chunk)
-                    done += chunk.frame_count
-                    if work.pending >= self._stage_facts or done - noted >= NOTE_FRAMES:
-                        self._stage(job_id, work, done)
-                        noted = done
-                self._stage(job_id, work, done)
-                future = self._worker.call(lambda: self._finish(work, after=through))
-                done += int(future.result(timeout=FINISH_TIMEOUT_S))
+                    progress.done += chunk.frame_count
+                    if work.pending >= self._stage_facts or progress.done - noted >= NOTE_FRAMES:
+                        self._stage(job_id, work, progress)
+                        noted = progress.done
+                self._stage(job_id, work, progress)
+                for vehicle_id in sorted(work.vehicles):
+                    progress.add_read(self._swap.run(work, vehicle_id, cursor=cursor))
+                    progress.done += messages.get(vehicle_id, 0)
+                    self._note_progress(job_id, progress)
+                    if self._on_swap is not None:
+                        self._on_swap(job_id, vehicle_id)
+                    if self._stopping.is_set():
+                        raise _Interrupted
             finally:
                 self._staging.close()
         finally:
             cursor.close()
-        return done
+        return progress.done
 
-    def _stage(self, job_id: int, work: Rederivation, done: int) -> None:
+    def _note_progress(self, job_id: int, progress: Progress) -> None:
+        self._note(job_id, frames_done=progress.done, frames_total=progress.total)
+
+    def _stage(self, job_id: int, work: Rederivation, progress: Progress) -> None:
         self._staging.add(work.take_facts(), zone_of=work.zone_of)
-        self._note(job_id, frames_done=done)
+        self._note_progress(job_id, progress)
         if self._on_batch is not None:
-            self._on_batch(job_id, done)
+            self._on_batch(job_id, progress.done)
         if self._stopping.is_set():
             raise _Interrupted
-
-    def _finish(self, work: Rederivation, *, after: int) -> int:
-        """In the ingest thread: the frames stored since the job started, then the swap;
-        returns the frames read here."""
-        began = time.perf_counter()
-        read = 0
-        cursor = self._store.cursor()
-        try:
-            for chunk in rawlog.read_chunks(cursor, after=after, through=None):
-                work.feed_chunk(chunk)
-                read += chunk.frame_count
-        finally:
-            cursor.close()
-        self._staging.add(work.take_facts(), zone_of=work.zone_of)
-        vehicle_ids = sorted(work.vehicles)
-        snapshots = work.snapshots()
-        self._staging.swap(
-            vehicle_ids=vehicle_ids, zones=work.zones(), snapshots=snapshots, live=work.live()
-        )
-        self._pipeline.reload_vehicles(vehicle_ids, restore=sorted(snapshots))
-        # What ingestion waited for (it is queued meanwhile): worth knowing in the log.
-        log.info(
-            "re-derivation swapped in %d vehicles in %.2f s of the ingest thread",
-            len(vehicle_ids),
-            time.perf_counter() - began,
-        )
-        return read

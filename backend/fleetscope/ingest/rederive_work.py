@@ -7,10 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from duckdb import DuckDBPyConnection
+
 from fleetscope.derive import VehicleDeriver
 from fleetscope.derive.config import derivation_config
 from fleetscope.facts.model import Fact, LiveStatus
-from fleetscope.facts.rawlog import FrameKind, StoredChunk, frames_of
+from fleetscope.facts.rawlog import FrameKind, StoredChunk, frames_of, read_chunks
 from fleetscope.ingest.registry import VehicleInfo
 from fleetscope.vda5050.decode import decode
 from fleetscope.vda5050.limits import DEFAULT_LIMITS
@@ -41,6 +43,8 @@ class Rederivation:
         self._last_seq: dict[int, int] = {}
         self._facts: list[Fact] = []
         self.skipped = 0
+        # The raw log's frames fed so far: through this arrival number (a chunk's end).
+        self.fed_through = 0
 
     def zone_of(self, vehicle_id: int) -> ZoneInfo:
         return self._zones[vehicle_id]
@@ -67,6 +71,16 @@ class Rederivation:
                     continue
                 deriver.feed_into(message, facts)
             last_seq[frame.vehicle_id] = frame.seq
+        self.fed_through = max(self.fed_through, chunk.last_seq)
+
+    def feed_stored(self, cursor: DuckDBPyConnection, *, through: int | None) -> int:
+        """The raw log's chunks after those fed so far, up to ``through`` (None: the
+        newest); returns their frames."""
+        read = 0
+        for chunk in read_chunks(cursor, after=self.fed_through, through=through):
+            self.feed_chunk(chunk)
+            read += chunk.frame_count
+        return read
 
     @property
     def pending(self) -> int:
@@ -77,12 +91,44 @@ class Rederivation:
         facts, self._facts = self._facts, []
         return facts
 
-    def zones(self) -> dict[int, tuple[int, str]]:
-        return {v: (info.site_id, info.time_zone) for v, info in self.vehicles.items()}
+    def zone(self, vehicle_id: int) -> tuple[int, str]:
+        info = self.vehicles[vehicle_id]
+        return info.site_id, info.time_zone
 
-    def snapshots(self) -> dict[int, tuple[dict[str, Any], int]]:
-        """Each fed vehicle's machine state after its last frame, with that frame's seq."""
-        return {v: (self._derivers[v].snapshot(), seq) for v, seq in self._last_seq.items()}
+    def snapshot(self, vehicle_id: int) -> tuple[dict[str, Any], int] | None:
+        """The vehicle's machine state after its last frame, with that frame's seq (None
+        if it has none)."""
+        seq = self._last_seq.get(vehicle_id)
+        return None if seq is None else (self._derivers[vehicle_id].snapshot(), seq)
 
-    def live(self) -> dict[int, LiveStatus]:
-        return {v: self._derivers[v].live() for v in self._last_seq}
+    def live(self, vehicle_id: int) -> LiveStatus | None:
+        return self._derivers[vehicle_id].live() if vehicle_id in self._last_seq else None
+
+    def retire(self, vehicle_id: int) -> None:
+        """The vehicle was swapped in: the pipeline derives its frames from now on."""
+        self._ids = self._ids - {vehicle_id}
+
+
+class Progress:
+    """A job's progress units: the raw log's frames read, then each vehicle's messages as
+    it is swapped in. Frames stored during the job add to both the done and the total."""
+
+    def __init__(self, *, total: int) -> None:
+        self.total = total
+        self.done = 0
+
+    def add_read(self, frames: int) -> None:
+        self.total += frames
+        self.done += frames
+
+
+def message_counts(
+    cursor: DuckDBPyConnection, *, vehicle_ids: list[int], through: int
+) -> dict[int, int]:
+    """Each vehicle's messages in the raw log up to ``through`` (the swap phase's units)."""
+    rows = cursor.execute(
+        "SELECT vehicle_id, count(*) FROM raw_keys "
+        "WHERE list_contains(?::INTEGER[], vehicle_id) AND seq <= ? GROUP BY vehicle_id",
+        [vehicle_ids, through],
+    ).fetchall()
+    return {int(vehicle): int(count) for vehicle, count in rows}

@@ -1,0 +1,77 @@
+"""A re-derivation's swap of one vehicle: a short step of the ingest thread.
+
+The runner swaps a job's vehicles in one at a time, each in its own step of the ingest
+thread (``IngestWorker.call``: no batch interleaves, and the batches queued meanwhile are
+written between two steps). Before each step the frames stored since the last one are
+read in the runner's thread, so that the step itself reads only those of the last moments,
+then swaps the vehicle's staged rows in (``Staging.swap_vehicle``, one transaction) and
+makes the pipeline's deriver of that vehicle again from its new snapshot.
+"""
+
+import logging
+import time
+
+from duckdb import DuckDBPyConnection
+
+from fleetscope.facts import rawlog
+from fleetscope.facts.restage import Staging
+from fleetscope.facts.store import FactStore
+from fleetscope.ingest.pipeline import IngestPipeline
+from fleetscope.ingest.rederive_work import Rederivation
+from fleetscope.ingest.worker import IngestWorker
+
+log = logging.getLogger("fleetscope.ingest.rederive")
+
+STEP_TIMEOUT_S = 3600.0
+
+
+class VehicleSwap:
+    def __init__(
+        self,
+        *,
+        store: FactStore,
+        worker: IngestWorker,
+        pipeline: IngestPipeline,
+        staging: Staging,
+    ) -> None:
+        self._store = store
+        self._worker = worker
+        self._pipeline = pipeline
+        self._staging = staging
+
+    def run(self, work: Rederivation, vehicle_id: int, *, cursor: DuckDBPyConnection) -> int:
+        """Swap one vehicle in (after the frames stored since the last read); returns the
+        frames read."""
+        read = work.feed_stored(cursor, through=rawlog.last_seq(cursor))
+        self._staging.add(work.take_facts(), zone_of=work.zone_of)
+        step = self._worker.call(lambda: self._in_ingest_thread(work, vehicle_id))
+        return read + int(step.result(timeout=STEP_TIMEOUT_S))
+
+    def _in_ingest_thread(self, work: Rederivation, vehicle_id: int) -> int:
+        """The frames stored since the last read (of every vehicle still to swap, so that
+        their derivers stay in step), then the vehicle's swap; returns the frames read."""
+        began = time.perf_counter()
+        cursor = self._store.cursor()
+        try:
+            read = work.feed_stored(cursor, through=None)
+        finally:
+            cursor.close()
+        self._staging.add(work.take_facts(), zone_of=work.zone_of)
+        snapshot = work.snapshot(vehicle_id)
+        self._staging.swap_vehicle(
+            vehicle_id=vehicle_id,
+            zone=work.zone(vehicle_id),
+            snapshot=snapshot,
+            live=work.live(vehicle_id),
+        )
+        work.retire(vehicle_id)
+        self._pipeline.reload_vehicles(
+            [vehicle_id], restore=[] if snapshot is None else [vehicle_id]
+        )
+        # What ingestion waited for (it is queued meanwhile): worth knowing in the log.
+        log.info(
+            "re-derivation swapped in vehicle %d in %.3f s of the ingest thread",
+            vehicle_id,
+            time.perf_counter() - began,
+        )
+        return read
