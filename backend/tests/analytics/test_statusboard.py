@@ -10,8 +10,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from fleetscope.analytics.core.params import VehicleRef
-from fleetscope.analytics.productivity.statusboard import STATE_ORDER, build_statusboard
-from fleetscope.analytics.productivity.stream import statusboard_events
+from fleetscope.analytics.productivity.statusboard import (
+    STATE_ORDER,
+    build_statusboard,
+    statusboard_events,
+)
 from fleetscope.facts.model import LiveStatus, VehicleState
 from fleetscope.ingest.live import LiveHub
 

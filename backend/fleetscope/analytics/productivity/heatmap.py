@@ -11,12 +11,19 @@ from typing import Any
 
 import duckdb
 
-from fleetscope.analytics.core.periods import Window, split_hour_ranges
+from fleetscope.analytics.core.periods import HourRanges, Window, split_hour_ranges
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
 from fleetscope.analytics.core.site_rollups import site_rollup_usable
 from fleetscope.facts.rollup import MEASURE_NAMES
 
 _SITE_FINISHED = f"measures[{MEASURE_NAMES.index('orders_finished') + 1}]"  # 1-based
+_PIECES = (
+    "SELECT o.end_at AS ended, 1 AS finished FROM orders o "
+    "JOIN (SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi) p "
+    "ON o.end_at >= p.lo AND o.end_at < p.hi "
+    "WHERE list_contains(?::INTEGER[], o.vehicle_id) AND o.outcome = 'finished' "
+    "AND o.end_at >= ? AND o.end_at < ?"
+)
 # (ended, finished) rows -> (local weekday 0 = Monday, local hour, finished); only hours
 # with orders are converted (``timezone()`` costs a few µs a row).
 _LOCAL = (
@@ -32,9 +39,8 @@ def empty_heatmap() -> list[list[int]]:
 def _whole_hours(
     *, vehicle_ids: list[int], ranges: list[Window], site_id: int | None
 ) -> tuple[str, list[Any]]:
-    """The statement of the (hour, finished orders) rows of the whole hours in ``ranges``:
-    one range (T without a shift) is a plain time filter, several (a shift) a join on their
-    hours expanded inside DuckDB."""
+    """The (hour, finished orders) rows of the whole hours in ``ranges``: one range (T
+    without a shift) is a plain time filter, several (a shift) a join on their hours."""
     bounds = [ranges[0].start, ranges[-1].end]
     join, params = "", []
     if len(ranges) > 1:
@@ -72,37 +78,25 @@ def add_order_heatmap(
     to ``heatmap``. ``tail_until``: see ``split_hour_ranges``."""
     if not vehicle_ids or not windows:
         return
-    ranges: list[Window] = []
-    pieces = list(windows)
+    split = HourRanges(ranges=[], pieces=windows)
     if use_rollups:
         split = split_hour_ranges(windows, tail_until=tail_until)
-        ranges, pieces = list(split.ranges), list(split.pieces)
-    statements = []
-    if ranges:
+    sources: list[str] = []
+    params: list[Any] = [zone]
+    if split.ranges:
         if site_id is not None and not site_rollup_usable(
             cursor, site_id=site_id, vehicle_ids=vehicle_ids
         ):
             site_id = None
-        statements.append(_whole_hours(vehicle_ids=vehicle_ids, ranges=ranges, site_id=site_id))
-    if pieces:
-        statements.append(
-            (
-                "SELECT o.end_at AS ended, 1 AS finished FROM orders o "
-                "JOIN (SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi) p "
-                "ON o.end_at >= p.lo AND o.end_at < p.hi "
-                "WHERE list_contains(?::INTEGER[], o.vehicle_id) AND o.outcome = 'finished' "
-                "AND o.end_at >= ? AND o.end_at < ?",
-                [
-                    [piece.start for piece in pieces],
-                    [piece.end for piece in pieces],
-                    vehicle_ids,
-                    min(piece.start for piece in pieces),
-                    max(piece.end for piece in pieces),
-                ],
-            )
+        sql, whole_params = _whole_hours(
+            vehicle_ids=vehicle_ids, ranges=split.ranges, site_id=site_id
         )
-    for sql, params in statements:
-        for weekday, hour, finished in cursor.execute(
-            _LOCAL.format(sql), [zone, *params]
-        ).fetchall():
-            heatmap[int(weekday)][int(hour)] += int(finished or 0)
+        sources.append(sql)
+        params += whole_params
+    if pieces := split.pieces:
+        sources.append(_PIECES)
+        starts, ends = [piece.start for piece in pieces], [piece.end for piece in pieces]
+        params += [starts, ends, vehicle_ids, min(starts), max(ends)]
+    sql = _LOCAL.format(" UNION ALL ".join(sources))
+    for weekday, hour, finished in cursor.execute(sql, params).fetchall():
+        heatmap[weekday][hour] += finished

@@ -19,7 +19,7 @@ from fleetscope.analytics.core.collect import FLEET
 from fleetscope.analytics.core.comparison import site_clips, span_timing
 from fleetscope.analytics.core.kpis import COUNT_KPIS, kpi_columns
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import DaySpan, calendar_buckets, granularity_for
+from fleetscope.analytics.core.periods import calendar_buckets, granularity_for
 from fleetscope.analytics.core.plan import BucketSpan, Collected, period_out, read_buckets
 from fleetscope.analytics.productivity.models import (
     HistoryBucket,
@@ -33,53 +33,35 @@ PREVIOUS_OFFSET = 100_000  # bucket ids of the previous period start here
 
 @dataclass(frozen=True, slots=True)
 class HistorySpans:
-    """The drawn buckets of the period and of the previous period, and which are partial."""
-
     current: list[BucketSpan]
     previous: list[BucketSpan]
     partial: frozenset[int]  # bucket ids
 
 
 def history_spans(scope: AnalyticsScope, *, now: datetime) -> HistorySpans:
-    """The buckets of the period and of the previous period without those lying wholly
-    after now (the previous period's: after its like-for-like clip; ``comparison``)."""
+    """The drawn buckets of the period and of the previous period (module doc)."""
     granularity = granularity_for(scope.span.days)
+    drawn: tuple[list[BucketSpan], list[BucketSpan]] = ([], [])
     partial: set[int] = set()
-
-    def drawn(spans: list[DaySpan], *, offset: int, previous: bool) -> list[BucketSpan]:
-        clips = site_clips(scope, now=now, previous=previous)
-        result = []
-        for index, span in enumerate(spans):
-            timing = span_timing(span, sites=clips)
+    for side, span, previous_of in ((0, scope.span, None), (1, scope.span.previous(), scope.span)):
+        clips = site_clips(scope, now=now, previous=previous_of is not None)
+        buckets = calendar_buckets(span, granularity)
+        for bucket, bucket_span in enumerate(buckets, start=side * PREVIOUS_OFFSET):
+            timing = span_timing(bucket_span, sites=clips)
             if timing.future:
                 break  # the buckets are in order: the rest lie later still
             if timing.partial:
-                partial.add(offset + index)
-            result.append(
-                BucketSpan(offset + index, span, previous_of=scope.span if previous else None)
-            )
-        return result
-
-    return HistorySpans(
-        current=drawn(calendar_buckets(scope.span, granularity), offset=0, previous=False),
-        previous=drawn(
-            calendar_buckets(scope.span.previous(), granularity),
-            offset=PREVIOUS_OFFSET,
-            previous=True,
-        ),
-        partial=frozenset(partial),
-    )
+                partial.add(bucket)
+            drawn[side].append(BucketSpan(bucket, bucket_span, previous_of=previous_of))
+    return HistorySpans(*drawn, partial=frozenset(partial))
 
 
 def _kpi_grid(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> KpiGrid:
-    """Every KPI of every (vehicle or ``FLEET``, bucket) as ``len(ids) x len(spans)`` lists
-    (NaN as null, counts as integers)."""
+    """Every KPI of every (vehicle or ``FLEET``, bucket) as ``len(ids) x len(spans)`` lists."""
     by_bucket = [collected.vehicle_seconds(item.bucket) for item in spans]
     period_s = [
-        collected.fleet_seconds(item.bucket)
-        if vehicle_id == FLEET
-        else seconds.get(vehicle_id, 0.0)
-        for vehicle_id in ids
+        collected.fleet_seconds(item.bucket) if v == FLEET else seconds.get(v, 0.0)
+        for v in ids
         for item, seconds in zip(spans, by_bucket, strict=True)
     ]
     calendar_s = None
@@ -92,22 +74,13 @@ def _kpi_grid(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> 
     )
     lists: dict[str, Any] = {}
     for name in KpiGrid.model_fields:
-        column = columns[name].reshape(len(ids), len(spans))
+        rows = columns[name].reshape(len(ids), len(spans))
         if name in COUNT_KPIS:
-            lists[name] = column.astype(np.int64).tolist()
+            lists[name] = rows.astype(np.int64).tolist()
         else:
-            lists[name] = [[None if isnan(x) else x for x in row] for row in column.tolist()]
+            lists[name] = [[None if isnan(x) else x for x in row] for row in rows.tolist()]
     # Built from the glossary's own columns: validating thousands of values again costs time.
     return KpiGrid.model_construct(**lists)
-
-
-def _buckets(spans: list[BucketSpan], partial: frozenset[int]) -> list[HistoryBucket]:
-    return [
-        HistoryBucket.model_validate(
-            {"from": s.span.first, "to": s.span.last, "partial": s.bucket in partial}
-        )
-        for s in spans
-    ]
 
 
 def productivity_history(
@@ -119,11 +92,10 @@ def productivity_history(
     use_rollups: bool = True,
 ) -> ProductivityHistoryOut:
     spans = history_spans(scope, now=now)
-    current, previous = spans.current, spans.previous
     collected = read_buckets(
         cursor,
         scope,
-        [*current, *previous],
+        [*spans.current, *spans.previous],
         by_vehicle=not scope.combined,
         with_cycles=False,  # cycle-time percentiles: Dashboard and the processes pages
         now=now,
@@ -131,13 +103,20 @@ def productivity_history(
         use_rollups=use_rollups,
     )
     ids = [FLEET] if scope.combined else scope.vehicle_ids
-    targets = [(None, None)] if scope.combined else [(v.id, v.name) for v in scope.vehicles]
+    series = [(None, None)] if scope.combined else [(v.id, v.name) for v in scope.vehicles]
+
+    def buckets(drawn: list[BucketSpan]) -> list[HistoryBucket]:
+        return [
+            HistoryBucket(from_=s.span.first, to=s.span.last, partial=s.bucket in spans.partial)
+            for s in drawn
+        ]
+
     return ProductivityHistoryOut(
         period=period_out(scope, now=now),
         granularity=granularity_for(scope.span.days),
-        buckets=_buckets(current, spans.partial),
-        previous_buckets=_buckets(previous, spans.partial),
-        series=[HistorySeries(vehicle_id=v, name=name) for v, name in targets],
-        kpis=_kpi_grid(collected, ids, current),
-        previous=_kpi_grid(collected, ids, previous),
+        buckets=buckets(spans.current),
+        previous_buckets=buckets(spans.previous),
+        series=[HistorySeries(vehicle_id=v, name=name) for v, name in series],
+        kpis=_kpi_grid(collected, ids, spans.current),
+        previous=_kpi_grid(collected, ids, spans.previous),
     )

@@ -1,14 +1,12 @@
-"""Result shapes of the productivity pages: Productivity, History, Dashboard, Statusboard."""
+"""Result shapes of the productivity pages: Productivity, History, Dashboard."""
 
-from datetime import date, datetime
+from datetime import date
 from typing import Literal
 
 from pydantic import Field
 
 from fleetscope.analytics.core.models import Kpis, PeriodOut, StateTimes
 from fleetscope.appstore.schemas import CamelModel
-
-StateName = Literal["offline", "error", "manual", "charging", "working", "idle"]
 
 
 class ProductivityEntry(CamelModel):
@@ -116,31 +114,3 @@ class DashboardOut(CamelModel):
     period: PeriodOut
     granularity: Literal["day", "week", "month"]
     tiles: list[DashboardTile]
-
-
-class ActiveError(CamelModel):
-    error_type: str
-    level: str
-    description: str
-
-
-class StatusTile(CamelModel):
-    vehicle_id: int
-    name: str
-    site_id: int
-    state: StateName
-    since: datetime | None
-    order_id: str
-    workflow: str
-    charge: float | None
-    charging: bool
-    active_errors: list[ActiveError]
-    last_message_at: datetime | None
-    seconds_since_last_message: float | None
-
-
-class StatusboardOut(CamelModel):
-    generated_at: datetime
-    state_order: list[StateName] = Field(description="worst first: the order of the tiles")
-    counts: dict[str, int]
-    vehicles: list[StatusTile]

@@ -1,62 +1,98 @@
-"""``GET /v2/Analytics/Statusboard``: one live tile per vehicle, worst state first.
+"""``GET /v2/Analytics/Statusboard``: one live tile per vehicle, worst state first, and its
+stream of Server-Sent Events fed by the ingest pipeline's ``LiveHub``.
 
 Order of the states (worst first): ``error`` (stopped, needs someone), ``offline`` (no
 contact), ``manual`` (taken out of automatic operation), ``charging`` (not available),
 ``idle`` (available but unused capacity), ``working`` (all well). Within a state the vehicle
 that has been in it longest comes first, then by name. A vehicle that never sent a message
 is ``offline`` with no ``since``.
+
+The stream starts with ``retry`` (reconnect after 3 s) and a ``snapshot`` event (the whole
+statusboard), then sends a ``tile`` event ``{"vehicle": tile, "counts": ...}`` for every
+changed vehicle of the user's scope as soon as the pipeline has committed the message, and
+a comment line every ``heartbeat_s`` seconds so proxies keep the connection open and a dead
+client is noticed. Statuses of vehicles outside the scope are dropped here, never sent.
 """
 
+import asyncio
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from datetime import datetime
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any, Literal
 
 import duckdb
+from pydantic import BaseModel, Field
 
 from fleetscope.analytics.core.params import VehicleRef
 from fleetscope.analytics.core.sql import utc_from_us
-from fleetscope.analytics.productivity.models import (
-    ActiveError,
-    StateName,
-    StatusboardOut,
-    StatusTile,
-)
+from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.model import LiveStatus, VehicleState
 from fleetscope.facts.rawlog import from_micros
+from fleetscope.ingest.live import LiveHub
 
+StateName = Literal["offline", "error", "manual", "charging", "working", "idle"]
 STATE_ORDER: tuple[StateName, ...] = ("error", "offline", "manual", "charging", "idle", "working")
+HEARTBEAT_SECONDS = 15.0
+RETRY_MILLISECONDS = 3000
 
 
-def _errors(text: str) -> tuple[tuple[str, str, str], ...]:
-    return tuple((str(e[0]), str(e[1]), str(e[2])) for e in json.loads(text) if len(e) >= 3)
+class ActiveError(CamelModel):
+    error_type: str
+    level: str
+    description: str
+
+
+class StatusTile(CamelModel):
+    vehicle_id: int
+    name: str
+    site_id: int
+    state: StateName
+    since: datetime | None
+    order_id: str
+    workflow: str
+    charge: float | None
+    charging: bool
+    active_errors: list[ActiveError]
+    last_message_at: datetime | None
+    seconds_since_last_message: float | None
+
+
+class StatusboardOut(CamelModel):
+    generated_at: datetime
+    state_order: list[StateName] = Field(description="worst first: the order of the tiles")
+    counts: dict[str, int]
+    vehicles: list[StatusTile]
+
+
+class TileEvent(CamelModel):
+    vehicle: StatusTile
+    counts: dict[str, int]
 
 
 def read_live(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> dict[int, LiveStatus]:
-    rows = cursor.execute(
-        "SELECT vehicle_id, state, epoch_us(since), epoch_us(last_message_at), order_id, "
-        "workflow, charge, charging, active_errors, x, y, map_id FROM live_status "
-        "WHERE vehicle_id IN (SELECT unnest(?::INTEGER[]))",
+    # The columns of ``live_status`` are the fields of ``LiveStatus`` (``facts.rows.live_row``).
+    cursor.execute(
+        "SELECT * REPLACE (epoch_us(since) AS since, epoch_us(last_message_at) AS "
+        "last_message_at) FROM live_status WHERE vehicle_id IN (SELECT unnest(?::INTEGER[]))",
         [vehicle_ids],
-    ).fetchall()
-    return {
-        int(r[0]): LiveStatus(
-            int(r[0]),
-            VehicleState(r[1]),
-            from_micros(r[2]),
-            utc_from_us(r[3]),
-            r[4],
-            r[5],
-            r[6],
-            bool(r[7]),
-            _errors(r[8]),
-            r[9],
-            r[10],
-            r[11],
+    )
+    names = [column[0] for column in cursor.description]
+    statuses = {}
+    for row in cursor.fetchall():
+        status = dict(zip(names, row, strict=True))
+        status.update(
+            state=VehicleState(status["state"]),
+            since=from_micros(status["since"]),
+            last_message_at=utc_from_us(status["last_message_at"]),
+            active_errors=tuple(
+                (str(e[0]), str(e[1]), str(e[2]))
+                for e in json.loads(status["active_errors"])
+                if len(e) >= 3
+            ),
         )
-        for r in rows
-    }
+        statuses[status["vehicle_id"]] = LiveStatus(**status)
+    return statuses
 
 
 def status_tile(vehicle: VehicleRef, status: LiveStatus | None, *, now: datetime) -> StatusTile:
@@ -107,3 +143,56 @@ def statusboard(
     cursor: duckdb.DuckDBPyConnection, vehicles: list[VehicleRef], *, now: datetime
 ) -> StatusboardOut:
     return build_statusboard(vehicles, read_live(cursor, [v.id for v in vehicles]), now=now)
+
+
+def _sse(event: str, payload: BaseModel) -> str:
+    return f"event: {event}\ndata: {payload.model_dump_json(by_alias=True)}\n\n"
+
+
+async def statusboard_events(
+    *,
+    hub: LiveHub,
+    vehicles: list[VehicleRef],
+    read_statuses: Callable[[], Awaitable[dict[int, LiveStatus]]],
+    is_disconnected: Callable[[], Awaitable[bool]],
+    session_alive: Callable[[], Awaitable[bool]],
+    check_session_s: float,
+    heartbeat_s: float = HEARTBEAT_SECONDS,
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+) -> AsyncIterator[str]:
+    """The stream of the statusboard (module doc). It ends when the client disconnects (the
+    server cancels it, or the heartbeat finds it gone) or with the login session that opened
+    it (logout, expiry, a deactivated user; ``session_alive`` is asked every
+    ``check_session_s`` seconds, also while tiles keep coming), and always unsubscribes."""
+    by_id = {vehicle.id: vehicle for vehicle in vehicles}
+    # Subscribe before reading the snapshot: a change in between is sent, not lost.
+    subscription = hub.subscribe()
+    loop = asyncio.get_running_loop()
+    try:
+        board = build_statusboard(vehicles, await read_statuses(), now=clock())
+        tiles = {tile.vehicle_id: tile for tile in board.vehicles}
+        yield f"retry: {RETRY_MILLISECONDS}\n\n"
+        yield _sse("snapshot", board)
+        next_check = loop.time() + check_session_s
+        next_heartbeat = loop.time() + heartbeat_s
+        while True:
+            if loop.time() >= next_check:
+                if not await session_alive():
+                    return
+                next_check = loop.time() + check_session_s
+            if loop.time() >= next_heartbeat:
+                if await is_disconnected():
+                    return
+                yield ": heartbeat\n\n"
+                next_heartbeat = loop.time() + heartbeat_s
+            wait_s = max(0.0, min(next_check, next_heartbeat) - loop.time())
+            try:
+                status = await asyncio.wait_for(subscription.get(), timeout=wait_s)
+            except TimeoutError:
+                continue
+            if (vehicle := by_id.get(status.vehicle_id)) is None:
+                continue  # outside the user's scope
+            tile = tiles[vehicle.id] = status_tile(vehicle, status, now=clock())
+            yield _sse("tile", TileEvent(vehicle=tile, counts=state_counts(tiles.values())))
+    finally:
+        hub.unsubscribe(subscription)

@@ -15,10 +15,9 @@ from fleetscope.analytics.productivity.models import (
     DashboardOut,
     ProductivityHistoryOut,
     ProductivityOut,
-    StatusboardOut,
 )
 from fleetscope.analytics.productivity.productivity import productivity
-from fleetscope.analytics.productivity.statusboard import statusboard
+from fleetscope.analytics.productivity.statusboard import StatusboardOut, statusboard
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
