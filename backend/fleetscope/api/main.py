@@ -4,6 +4,7 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import duckdb
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
@@ -22,7 +23,12 @@ from fleetscope.appstore.db import engine_for, make_session_factory, migrate_eng
 from fleetscope.appstore.errors import StoreError
 from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.i18n import Text
-from fleetscope.i18n.messages import BODY_NOT_PARSABLE, METHOD_NOT_ALLOWED, NOT_FOUND_PATH
+from fleetscope.i18n.messages import (
+    BODY_NOT_PARSABLE,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND_PATH,
+    QUESTION_TOO_LARGE,
+)
 from fleetscope.ingest.service import start_ingestion
 from fleetscope.settings import Settings, get_settings
 
@@ -36,6 +42,12 @@ def _install_store_errors(app: FastAPI) -> None:
     @app.exception_handler(StoreError)
     async def _store_error(request: Request, exc: StoreError) -> JSONResponse:
         return error_response(request, exc.message, status_code=exc.status_code)
+
+    @app.exception_handler(duckdb.OutOfMemoryException)
+    async def _out_of_memory(request: Request, _exc: duckdb.OutOfMemoryException) -> JSONResponse:
+        # The fact store's memory limit bounds the process; a question beyond it is refused
+        # with a reason, and nothing else is affected (other requests, ingestion).
+        return error_response(request, QUESTION_TOO_LARGE(), status_code=503)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -62,6 +62,13 @@ SERVER_BUSY = define(
     en="the server is busy; try again in a moment",
     de="der Server ist ausgelastet; bitte gleich noch einmal versuchen",
 )
+QUESTION_TOO_LARGE = define(
+    "service.question_too_large",
+    en="this question needs more memory than the server may use; choose a shorter period "
+    "or fewer vehicles",
+    de="diese Abfrage braucht mehr Speicher, als der Server verwenden darf; bitte einen "
+    "kürzeren Zeitraum oder weniger Fahrzeuge wählen",
+)
 INVALID_API_TOKEN = define(
     "ingest.invalid_token",
     en="invalid or missing API token",

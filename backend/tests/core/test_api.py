@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import duckdb
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect, select
 
@@ -107,3 +109,23 @@ def test_built_frontend_is_served_after_the_api(settings: Settings, tmp_path: Pa
         assert client.get("/v2/User/me").json() == envelope_error("authentication failed")
         missing = client.get("/v2/Unknown")
         assert (missing.status_code, missing.json()["status"]) == (404, False)
+
+
+def test_a_question_beyond_the_fact_stores_memory_is_a_503_naming_it(app: FastAPI) -> None:
+    """DuckDB's memory limit bounds the process: an answer that would need more is refused
+    with the reason (in the asked language), not a 500, and the server goes on answering."""
+
+    @app.get("/v2/Analytics/TooLarge")
+    def too_large() -> None:
+        raise duckdb.OutOfMemoryException("failed to allocate data of size 8.0 MiB")
+
+    with TestClient(app) as client:
+        response = client.get("/v2/Analytics/TooLarge")
+        assert response.status_code == 503
+        assert response.json() == envelope_error(
+            "this question needs more memory than the server may use; choose a shorter "
+            "period or fewer vehicles"
+        )
+        german = client.get("/v2/Analytics/TooLarge", headers={"Accept-Language": "de"})
+        assert "mehr Speicher" in german.json()["msg"]
+        assert client.get("/v2/Nothing/here").status_code == 404
