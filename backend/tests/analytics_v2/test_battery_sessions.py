@@ -11,9 +11,8 @@ import pytest
 from fleetscope.analytics.battery.sessions import (
     DOD_BINS,
     SessionFigures,
-    fleet_session_figures,
-    session_totals,
-    vehicle_session_figures,
+    session_figures,
+    session_sums,
 )
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
@@ -85,20 +84,24 @@ def _scope(vehicle_ids: list[int], *, combined: bool) -> AnalyticsScope:
 def test_figures_per_vehicle_and_together(cursor: duckdb.DuckDBPyConnection) -> None:
     _insert(cursor)
     scope = _scope(VEHICLES, combined=False)
-    totals = session_totals(cursor, select_periods(scope, now=NOW), vehicle_ids=VEHICLES)
+    sums = session_sums(cursor, select_periods(scope, now=NOW))
     for bucket in (CURRENT, PREVIOUS):
-        each = vehicle_session_figures(totals, bucket, capacities=CAPACITIES)
+        each = [
+            session_figures(sums, bucket, capacities={vehicle: capacity}, cycles=1.5)
+            for vehicle, capacity in zip(VEHICLES, CAPACITIES, strict=True)
+        ]
         for vehicle, capacity, figures in zip(VEHICLES, CAPACITIES, each, strict=True):
             expected = _expected([vehicle], bucket)
             _check(figures, expected)
-            assert figures["equivalent_full_cycles"] == pytest.approx(figures["discharged"] / 100)
+            assert figures["equivalent_full_cycles"] == 1.5  # from the samples, as given
             if capacity is None:
                 assert figures["added_energy_wh"] is None
             else:
                 assert figures["added_energy_wh"] == pytest.approx(
                     figures["added_charge"] / 100 * capacity
                 )
-        together = fleet_session_figures(totals, bucket, capacities=CAPACITIES)
+        capacities = dict(zip(VEHICLES, CAPACITIES, strict=True))
+        together = session_figures(sums, bucket, capacities=capacities, cycles=0.0)
         expected = _expected(VEHICLES, bucket)
         _check(together, expected)
         # Energy only over the vehicles with a known capacity (1 and 3).
@@ -110,8 +113,8 @@ def test_figures_per_vehicle_and_together(cursor: duckdb.DuckDBPyConnection) -> 
 def test_energy_is_null_without_any_known_capacity(cursor: duckdb.DuckDBPyConnection) -> None:
     _insert(cursor)
     scope = _scope([2], combined=True)
-    totals = session_totals(cursor, select_periods(scope, now=NOW), vehicle_ids=[2])
-    together = fleet_session_figures(totals, CURRENT, capacities=[None])
+    sums = session_sums(cursor, select_periods(scope, now=NOW))
+    together = session_figures(sums, CURRENT, capacities={2: None}, cycles=0.0)
     assert together["count"] == 2
     histogram = together["depth_histogram"]
     assert histogram[DOD_BINS - 1] == 1 and histogram[0] == 1

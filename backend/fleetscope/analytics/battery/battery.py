@@ -22,12 +22,7 @@ from fleetscope.analytics.battery.series import (
     battery_series,
     series_buckets,
 )
-from fleetscope.analytics.battery.sessions import (
-    SessionFigures,
-    fleet_session_figures,
-    session_totals,
-    vehicle_session_figures,
-)
+from fleetscope.analytics.battery.sessions import SessionFigures, session_figures, session_sums
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.core.kpis import kpi_columns
 from fleetscope.analytics.core.measure_table import STATE_MEASURES
@@ -110,7 +105,6 @@ def _figures(
     their latest SoH and of their slopes); not validated (built from typed columns)."""
     health = [item.health_latest for item in items if item.health_latest is not None]
     slopes = [i.health_line.slope_per_second for i in items if i.health_line is not None]
-    sessions = sessions | {"equivalent_full_cycles": sum(i.discharged for i in items) / 100}
     return BatteryFigures(
         period_seconds=kpis["period_seconds"] or 0.0,
         no_data_seconds=kpis["no_data_seconds"] or 0.0,
@@ -144,7 +138,7 @@ def battery(
     grid = SlotGrid.over(period, slots=series_buckets(len(scope.vehicles)))
     samples, lines = scan(cursor, selection, grid=grid, offline_after=offline_after)
     series = battery_series(scope, samples, lines, grid=grid)
-    sessions = session_totals(cursor, selection, vehicle_ids=scope.vehicle_ids)
+    sessions = session_sums(cursor, selection)
     collected = read_buckets(
         cursor,
         scope,
@@ -156,59 +150,33 @@ def battery(
         only=CHARGE_MEASURES,
     )
     kpis = _charge_kpis(collected, scope.vehicle_ids)
-    capacity_list = [capacities.get(v) for v in scope.vehicle_ids]
 
-    def entry(
-        vehicle_ids: list[int],
-        vehicle_id: int | None,
-        name: str | None,
-        *session_figures: SessionFigures,
-    ) -> BatteryEntry:
-        known = [c for c in (capacities.get(v) for v in vehicle_ids) if c is not None]
-        current, previous = (
-            _figures(
-                [samples[(v, bucket)] for v in vehicle_ids if (v, bucket) in samples],
-                kpis[(vehicle_id, bucket)],
-                session_figures[bucket],
-            )
-            for bucket in (CURRENT, PREVIOUS)
-        )
+    def entry(vehicle_ids: list[int], vehicle_id: int | None, name: str | None) -> BatteryEntry:
+        own = {v: capacities.get(v) for v in vehicle_ids}
+        known = [capacity for capacity in own.values() if capacity is not None]
+        figures = []
+        for bucket in (CURRENT, PREVIOUS):
+            items = [samples[(v, bucket)] for v in vehicle_ids if (v, bucket) in samples]
+            cycles = sum(item.discharged for item in items) / 100
+            sessions_of = session_figures(sessions, bucket, capacities=own, cycles=cycles)
+            figures.append(_figures(items, kpis[(vehicle_id, bucket)], sessions_of))
         return BatteryEntry(
             vehicle_id=vehicle_id,
             name=name,
             battery_capacity_wh=sum(known) if known else None,  # the fleet's: the known ones
-            current=current,
-            previous=previous,
+            current=figures[CURRENT],
+            previous=figures[PREVIOUS],
         )
 
-    fleet = entry(
-        scope.vehicle_ids,
-        None,
-        None,
-        *(
-            fleet_session_figures(sessions, b, capacities=capacity_list)
-            for b in (CURRENT, PREVIOUS)
-        ),
-    )
-    entries = [fleet]
-    if not scope.combined:
-        entries = [
-            entry([vehicle.id], vehicle.id, vehicle.name, current, previous)
-            for vehicle, current, previous in zip(
-                scope.vehicles,
-                *(
-                    vehicle_session_figures(sessions, b, capacities=capacity_list)
-                    for b in (CURRENT, PREVIOUS)
-                ),
-                strict=True,
-            )
-        ]
+    fleet = entry(scope.vehicle_ids, None, None)
     # Constructed: its parts were built from typed columns (validating them would cost ms).
     return BatteryOut.model_construct(
         period=period_out(scope, now=now),
         low_charge_threshold=LOW_CHARGE,
         series=series.charge,
         health_series=series.health,
-        entries=entries,
+        entries=[fleet]
+        if scope.combined
+        else [entry([v.id], v.id, v.name) for v in scope.vehicles],
         fleet=fleet,
     )

@@ -1,18 +1,24 @@
-"""The battery samples of T for the battery page: lines, health fit, low charge.
+"""The battery samples of T per vehicle and time slot, and what the battery page takes
+from them.
 
-Their measures per vehicle and time slot of the charge chart come from ``units`` (hourly
-rows for the whole hours of T, samples for the rest), about 5,000 groups for any length of
-period. Per vehicle and bucket:
+The measures (``facts.battery_hours``) come in units, each a row of per-unit sums and
+extremes that compose exactly into any set of units: the whole UTC hours of T from
+``battery_hourly`` when the slots are whole hours, the samples of the rest of T (window
+edges off the full hour, the current hour up to now; all of T on shorter slots) grouped by
+slot with the same aggregates; about 5,000 groups for any length of period. One query
+combines each slot's units: extremes with their instants (among equal ones in different
+units, any one's), health moments moved from each unit's origin to the slot's start
+(x + o: sum x + n o, sum x² + 2 o sum x + n o², sum x y + o sum y). The period's slots are
+those of the charge chart, the previous period is one slot, in the same query. Per vehicle
+and bucket:
 - health fit: the slots' centred least-squares moments combine exactly (Chan et al.) into
   the least-squares line of all the vehicle's samples in the bucket;
 - latest SoH: of the vehicle's last slot with one;
 - time below 20 % and discharge (for equivalent full cycles): sums over the slots.
-The period's slots also give the charge and health lines; the previous period is one slot,
-in the same query.
 """
 
 from datetime import timedelta
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import duckdb
 import numpy as np
@@ -25,8 +31,153 @@ from fleetscope.analytics.battery.series import (
     SampleFigures,
     SlotGrid,
 )
-from fleetscope.analytics.battery.units import Units, slot_columns
-from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, SiteSlice
+from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
+from fleetscope.analytics.core.periods import Window, merge_windows, split_hour_ranges
+from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
+from fleetscope.facts.battery_hours import (
+    MEASURE_COLUMNS,
+    TABLE,
+    cap_us,
+    unit_aggregates,
+    with_next,
+)
+
+Units = dict[str, npt.NDArray[Any]]
+# A slot's value where its aggregate is NULL (no samples of that kind); sums are 0.
+_EMPTY = {
+    "low": np.inf,
+    "low_at": np.inf,
+    "high": -np.inf,
+    "high_at": np.inf,
+    "health_last_at": -np.inf,
+    "health_last": np.nan,
+}
+_SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged"
+
+
+def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window]]:
+    """The hourly rows of the whole hours of ``part``'s windows, and the rest as pieces."""
+    split = split_hour_ranges(window for window, _ in part.windows)
+    if not split.ranges:
+        return "", split.pieces
+    hours = f"{TABLE} r"
+    if len(split.ranges) > 1:
+        # Many ranges (a shift over a year): a hash join on the hours they expand to.
+        hours = f"{TABLE} r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc"
+        parameters += range_parameters([(window, 0) for window in split.ranges])
+    parameters += [split.ranges[0].start, split.ranges[-1].end, part.vehicle_ids]
+    sql = (
+        f"SELECT r.vehicle_id, epoch_us(r.hour_utc) AS u, {', '.join(MEASURE_COLUMNS)} "  # noqa: S608 - constants only
+        f"FROM {hours} WHERE r.hour_utc >= ? AND r.hour_utc < ? "
+        "AND list_contains(?::INTEGER[], r.vehicle_id)"
+    )
+    return sql, split.pieces
+
+
+def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters: list[Any]) -> str:
+    """The samples of ``samples`` grouped by slot of ``grid``. Each sample's next one (the
+    end of a step under 20 %) may lie outside them: it is looked up (ASOF join) among the
+    samples of the same windows extended by the cap, beyond which a step is capped."""
+    rows_sql, rows_parameters = rows_in_periods(
+        samples, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
+    )
+    cap = timedelta(microseconds=cap_us)
+    extended = [
+        SiteSlice(
+            part.vehicle_ids,
+            [(w, 0) for w in merge_windows(Window(w.start, w.end + cap) for w, _ in part.windows)],
+        )
+        for part in samples.slices
+    ]
+    next_sql, next_parameters = rows_in_periods(
+        Selection(extended), table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
+    )
+    parameters += [grid.start_us, grid.start_us, grid.width_us, grid.width_us]
+    parameters += [*rows_parameters, *next_parameters]
+    slotted = (
+        "SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, charge, health, discharged "  # noqa: S608 - constants only
+        f"FROM ({rows_sql})"
+    )
+    return (
+        f"SELECT vehicle_id, u, {unit_aggregates(cap_us=cap_us)} FROM ("  # noqa: S608 - constants only
+        "SELECT vehicle_id, u, t, (t - u) / 1e6 AS x, charge, health, discharged, next_t "
+        f"FROM ({with_next(slotted, next_sql)})) GROUP BY vehicle_id, u"
+    )
+
+
+def slot_columns(
+    cursor: duckdb.DuckDBPyConnection,
+    parts: list[tuple[Selection, SlotGrid]],
+    *,
+    offline_after: timedelta,
+    use_hours: bool,
+) -> list[Units | None]:
+    """Each part's measures per vehicle and slot with samples, ascending (None: none), as
+    arrays named as ``MEASURE_COLUMNS`` plus ``vehicle_id`` and ``slot`` (from 0); health
+    sums with x in seconds after the slot's start, instants in epoch microseconds. The cap
+    of a step under 20 % is ``offline_after`` (the hourly rows hold the writer's, the same
+    setting). ``use_hours=False`` reads every sample (the reference in tests)."""
+    cap = cap_us(offline_after)
+    parameters: list[Any] = []
+    units: list[str] = []
+    offset = 0  # the parts' slots numbered one after the other
+    for selection, grid in parts:
+        sqls: list[str] = []
+        raw: list[SiteSlice] = []
+        part_parameters: list[Any] = []
+        for part in selection.slices:
+            if not (part.windows and part.vehicle_ids):
+                continue
+            if use_hours and grid.hour_aligned:
+                sql, pieces = _hour_rows(part, part_parameters)
+                sqls += [sql] if sql else []
+                part = SiteSlice(part.vehicle_ids, [(piece, 0) for piece in pieces])
+            raw.append(part)
+        if not Selection(raw).empty:
+            sqls.append(
+                _sample_units(Selection(raw), grid=grid, cap_us=cap, parameters=part_parameters)
+            )
+        if sqls:
+            start, width = grid.start_us, grid.width_us
+            units.append(
+                "SELECT *, ? + (u - ?) // ? AS slot, ? + (u - ?) // ? * ? AS slot_start "  # noqa: S608 - constants only
+                f"FROM ({' UNION ALL '.join(f'({sql})' for sql in sqls)})"
+            )
+            parameters += [offset, start, width, start, start, width, width, *part_parameters]
+        offset += grid.count
+    if not units:
+        return [None] * len(parts)
+    # One integer group key (vehicle, slot): one key column groups much faster than two.
+    # Fetched column-wise: ``fetchall`` converts value by value.
+    found = cursor.execute(
+        "SELECT key, min(low) AS low, arg_min(low_at, low) AS low_at, "  # noqa: S608 - constants only
+        "max(high) AS high, arg_max(high_at, high) AS high_at, "
+        "sum(health_n)::DOUBLE AS health_n, sum(health_x + health_n * o) AS health_x, "
+        "sum(health_y) AS health_y, "
+        "sum(health_xx + 2 * o * health_x + health_n * o * o) AS health_xx, "
+        "sum(health_xy + o * health_y) AS health_xy, "
+        "max(health_last_at) AS health_last_at, "
+        "arg_max(health_last, health_last_at) AS health_last, sum(low_s) AS low_s, "
+        "sum(discharged) AS discharged "
+        f"FROM (SELECT vehicle_id::BIGINT * {offset} + slot AS key, *, "
+        f"(u - slot_start) / 1e6 AS o FROM ({' UNION ALL '.join(units)})) "
+        "GROUP BY key ORDER BY key",
+        parameters,
+    ).fetchnumpy()
+    keys = np.asarray(found["key"], dtype=np.int64)
+    measures: Units = {
+        name: np.ma.filled(np.ma.asarray(found[name]).astype(np.float64), _EMPTY.get(name, 0.0))
+        for name in MEASURE_COLUMNS
+    }
+    columns: list[Units | None] = []
+    first = 0
+    for _, grid in parts:
+        rows = (keys % offset >= first) & (keys % offset < first + grid.count)
+        picked = {name: values[rows] for name, values in measures.items()}
+        picked |= {"vehicle_id": keys[rows] // offset, "slot": keys[rows] % offset - first}
+        columns.append(picked if rows.any() else None)
+        first += grid.count
+    return columns
 
 
 def _fits(starts: npt.NDArray[np.intp], c: Units, grid: SlotGrid) -> list[HealthLine | None]:
@@ -94,31 +245,31 @@ def scan(
     offline_after: timedelta,
     use_hours: bool = True,
 ) -> Scanned:
-    """Per vehicle and bucket with samples: health line, latest health, time below 20 %
-    and discharge; and the period's lines (bucket CURRENT in the slots of ``grid``)."""
-    buckets = [
-        Selection(
-            [
-                SiteSlice(part.vehicle_ids, [w for w in part.windows if w[1] == bucket])
-                for part in selection.slices
-            ]
+    """The figures of each vehicle and bucket, and the period's lines in the slots of
+    ``grid``."""
+    parts = [
+        (
+            Selection(
+                [
+                    SiteSlice(p.vehicle_ids, [w for w in p.windows if w[1] == b])
+                    for p in selection.slices
+                ]
+            ),
+            grid,
         )
-        for bucket in (CURRENT, PREVIOUS)
+        for b in (CURRENT, PREVIOUS)
     ]
-    parts = [(buckets[CURRENT], grid)]
-    if not buckets[PREVIOUS].empty and (bounds := buckets[PREVIOUS].bounds) is not None:
-        parts.append((buckets[PREVIOUS], SlotGrid.covering(bounds)))
+    if (bounds := parts[PREVIOUS][0].bounds) is None:
+        parts.pop()
+    else:
+        parts[PREVIOUS] = (parts[PREVIOUS][0], SlotGrid.over(bounds, slots=1))
     figures: dict[tuple[int, int], SampleFigures] = {}
     lines = None
-    for bucket, part, c in zip(
-        (CURRENT, PREVIOUS),
-        parts,
-        slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours),
-        strict=False,
-    ):
+    columns = slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours)
+    for bucket, (_, part_grid), c in zip((CURRENT, PREVIOUS), parts, columns, strict=False):
         if c is None:
             continue
-        figures |= _figures(c, part[1], bucket)
+        figures |= _figures(c, part_grid, bucket)
         if bucket == CURRENT:
             with np.errstate(invalid="ignore", divide="ignore"):
                 health = np.where(c["health_n"] > 0, c["health_y"] / c["health_n"], np.nan)

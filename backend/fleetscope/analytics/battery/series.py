@@ -36,7 +36,7 @@ _MILLIS = 1_000
 
 @dataclass(frozen=True, slots=True)
 class HealthLine:
-    """A fitted health line over epoch seconds: health = intercept + slope x seconds."""
+    """health = intercept + slope x epoch seconds"""
 
     slope_per_second: float
     intercept: float
@@ -68,14 +68,6 @@ class SlotGrid:
             width_us = max(1, width_us) * MICROS_PER_HOUR
         return cls(start_us, width_us, max(1, -(-(end_us - start_us) // width_us)), window)
 
-    @classmethod
-    def covering(cls, window: Window) -> "SlotGrid":
-        """One slot of whole UTC hours over all of ``window``."""
-        start_us, end_us = to_micros(window.start), to_micros(window.end)
-        start_us -= start_us % MICROS_PER_HOUR
-        hours = max(1, -(-(end_us - start_us) // MICROS_PER_HOUR))
-        return cls(start_us, hours * MICROS_PER_HOUR, 1, window)
-
     @property
     def hour_aligned(self) -> bool:
         return self.start_us % MICROS_PER_HOUR == 0 and self.width_us % MICROS_PER_HOUR == 0
@@ -103,9 +95,7 @@ class ChargeLines:
 
 
 @dataclass(slots=True)
-class SampleFigures:
-    """What the samples of one vehicle in one bucket give."""
-
+class SampleFigures:  # of one vehicle in one bucket
     health_latest: float | None = None
     health_line: HealthLine | None = None  # least squares over the bucket's samples
     below_low_seconds: float = 0.0
@@ -154,7 +144,7 @@ class BatterySeries(NamedTuple):
 
 
 def series_buckets(vehicle_count: int) -> int:
-    """Time buckets per vehicle line (two points each) for ``vehicle_count`` lines."""
+    """Time slots per line (two points each) for ``vehicle_count`` lines."""
     fitting = SERIES_POINT_BUDGET // (2 * max(1, vehicle_count))
     return max(MIN_SERIES_BUCKETS, min(SERIES_BUCKETS, fitting))
 
@@ -175,47 +165,42 @@ def battery_series(
 ) -> BatterySeries:
     """Charge and health lines of every selected vehicle in the period (bucket CURRENT),
     from arrays (not validated: 100 x 150 points cost as much to validate as to build)."""
-    charge_points: dict[int, list[ChargePoint]] = {}
-    health_points: dict[int, list[HealthPoint]] = {}
+    charge: dict[int, list[ChargePoint]] = {}
+    health: dict[int, list[HealthPoint]] = {}
     health_at: dict[int, list[int]] = {}
     if lines is not None and len(lines.vehicle_id):
         # Each slot's lowest and highest sample in time order, one point at one instant.
         low_first = lines.low_at <= lines.high_at
+        at = np.where(low_first, [lines.low_at, lines.high_at], [lines.high_at, lines.low_at])
+        values = np.where(low_first, [lines.low, lines.high], [lines.high, lines.low])
         two = lines.low_at != lines.high_at
-        at = np.column_stack(
-            (
-                np.where(low_first, lines.low_at, lines.high_at),
-                np.where(low_first, lines.high_at, lines.low_at),
-            )
-        ).ravel()
-        charge = np.column_stack(
-            (np.where(low_first, lines.low, lines.high), np.where(low_first, lines.high, lines.low))
-        ).ravel()
-        kept = np.column_stack((np.ones(len(two), dtype=bool), two)).ravel()
-        points = list(zip(epoch_millis(at[kept]), charge[kept].tolist(), strict=True))
-        charge_points = _by_vehicle(np.repeat(lines.vehicle_id, 1 + two), points)
+        kept = np.array([np.ones(len(two), dtype=bool), two]).T.ravel()
+        points = zip(epoch_millis(at.T.ravel()[kept]), values.T.ravel()[kept].tolist(), strict=True)
+        charge = _by_vehicle(np.repeat(lines.vehicle_id, 1 + two), list(points))
         rows = ~np.isnan(lines.health)
         vehicles, middles_us = lines.vehicle_id[rows], grid.middles_us()[lines.slot[rows]]
-        health = list(zip(epoch_millis(middles_us), lines.health[rows].tolist(), strict=True))
         if len(vehicles):
-            health_points = _by_vehicle(vehicles, health)
+            means = zip(epoch_millis(middles_us), lines.health[rows].tolist(), strict=True)
+            health = _by_vehicle(vehicles, list(means))
             health_at = _by_vehicle(vehicles, middles_us.tolist())
-    result = BatterySeries([], [])
-    for vehicle in scope.vehicles:
-        figures = samples.get((vehicle.id, CURRENT))
-        line = figures.health_line if figures is not None else None
-        points = health_points.get(vehicle.id, [])
-        # The fitted line at the first and the last health point.
-        trend: list[HealthPoint] = []
-        if line is not None and len(points) >= 2:
-            middles = health_at[vehicle.id]
-            trend = [(points[0][0], line.at(middles[0])), (points[-1][0], line.at(middles[-1]))]
-        result.charge.append(
-            ChargeSeries(
-                vehicle_id=vehicle.id, name=vehicle.name, points=charge_points.get(vehicle.id, [])
+
+    def trend(vehicle_id: int) -> list[HealthPoint]:
+        """The fitted line at the first and the last health point."""
+        figures, points = samples.get((vehicle_id, CURRENT)), health.get(vehicle_id, [])
+        if figures is None or figures.health_line is None or len(points) < 2:
+            return []
+        line, middles = figures.health_line, health_at[vehicle_id]
+        return [(points[i][0], line.at(middles[i])) for i in (0, -1)]
+
+    return BatterySeries(
+        [
+            ChargeSeries(vehicle_id=v.id, name=v.name, points=charge.get(v.id, []))
+            for v in scope.vehicles
+        ],
+        [
+            HealthSeries(
+                vehicle_id=v.id, name=v.name, points=health.get(v.id, []), trend=trend(v.id)
             )
-        )
-        result.health.append(
-            HealthSeries(vehicle_id=vehicle.id, name=vehicle.name, points=points, trend=trend)
-        )
-    return result
+            for v in scope.vehicles
+        ],
+    )

@@ -3,9 +3,9 @@ mean duration, mean added charge (end - start); depth of discharge per cycle = t
 charge since the previous session ended (``peak_before``) - the charge at this session's
 start, in a histogram of 10-point bins; energy in Wh = percent / 100 x the vehicle's battery
 capacity, for vehicles whose capacity is known. One statement sums them per bucket and
-vehicle; all selected vehicles together add those sums vehicle after vehicle."""
+vehicle; several vehicles together add those sums vehicle after vehicle."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Annotated, NamedTuple
 
 import duckdb
@@ -53,14 +53,10 @@ class Sums(NamedTuple):
     histogram: tuple[int, ...] = (0,) * DOD_BINS
 
 
-class SessionTotals(NamedTuple):
-    vehicle_ids: Sequence[int]
-    sums: dict[tuple[int, int], Sums]  # (bucket, vehicle) with sessions
+SessionSums = dict[tuple[int, int], Sums]  # by (bucket, vehicle) with sessions
 
 
-def session_totals(
-    cursor: duckdb.DuckDBPyConnection, selection: Selection, *, vehicle_ids: Sequence[int]
-) -> SessionTotals:
+def session_sums(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> SessionSums:
     """The sessions starting in T of ``selection`` (both buckets) per bucket and vehicle."""
     rows_sql, parameters = rows_in_periods(
         selection, table="charge_sessions", at="start_at", columns=_COLUMNS
@@ -72,55 +68,28 @@ def session_totals(
         f"FROM ({rows_sql}) GROUP BY bucket, vehicle_id",
         parameters,
     ).fetchall()
-    return SessionTotals(
-        vehicle_ids, {(b, v): Sums(c, d, a, x, tuple(h)) for b, v, c, d, a, x, h in found}
-    )
+    return {(b, v): Sums(c, d, a, x, tuple(h)) for b, v, c, d, a, x, h in found}
 
 
-def _figures(sums: Sums, capacity: float | None) -> SessionFigures:
-    count, duration, added, discharged, histogram = sums
+def session_figures(
+    sums: SessionSums, bucket: int, *, capacities: Mapping[int, float | None], cycles: float
+) -> SessionFigures:
+    """The vehicles of ``capacities`` together in ``bucket``, energy over those whose capacity
+    is known (null if none is); ``cycles``: the equivalent full cycles (from the samples)."""
+    rows = [(sums.get((bucket, v), Sums()), capacity) for v, capacity in capacities.items()]
+    count = sum(row.sessions for row, _ in rows)
+    added = sum(row.added for row, _ in rows)
+    discharged = sum(row.discharged for row, _ in rows)
+    known = [(row, capacity) for row, capacity in rows if capacity is not None]
     return SessionFigures(
         count=count,
-        mean_duration_seconds=duration / count if count else None,
+        mean_duration_seconds=sum(row.duration for row, _ in rows) / count if count else None,
         mean_added_charge=added / count if count else None,
         added_charge=added,
         discharged=discharged,
-        equivalent_full_cycles=discharged / 100,
+        equivalent_full_cycles=cycles,
         mean_depth_of_discharge=discharged / count if count else None,
-        depth_histogram=list(histogram),
-        added_energy_wh=None if capacity is None else added / 100 * capacity,
-        discharged_energy_wh=None if capacity is None else discharged / 100 * capacity,
+        depth_histogram=[sum(r.histogram[i] for r, _ in rows) for i in range(DOD_BINS)],
+        added_energy_wh=sum(r.added / 100 * c for r, c in known) if known else None,
+        discharged_energy_wh=sum(r.discharged / 100 * c for r, c in known) if known else None,
     )
-
-
-def vehicle_session_figures(
-    totals: SessionTotals, bucket: int, *, capacities: Sequence[float | None]
-) -> list[SessionFigures]:
-    """The figures of each selected vehicle in ``bucket``, in the order of the vehicles."""
-    return [
-        _figures(totals.sums.get((bucket, v), Sums()), capacity)
-        for v, capacity in zip(totals.vehicle_ids, capacities, strict=True)
-    ]
-
-
-def fleet_session_figures(
-    totals: SessionTotals, bucket: int, *, capacities: Sequence[float | None]
-) -> SessionFigures:
-    """The figures of all selected vehicles together in ``bucket``; energy over the vehicles
-    whose capacity is known (null if none is)."""
-    rows = [totals.sums.get((bucket, v), Sums()) for v in totals.vehicle_ids]
-    together = _figures(
-        Sums(
-            sum(row.sessions for row in rows),
-            sum(row.duration for row in rows),
-            sum(row.added for row in rows),
-            sum(row.discharged for row in rows),
-            tuple(sum(row.histogram[i] for row in rows) for i in range(DOD_BINS)),
-        ),
-        None,
-    )
-    known = [(row, c) for row, c in zip(rows, capacities, strict=True) if c is not None]
-    if known:
-        together["added_energy_wh"] = sum(row.added / 100 * c for row, c in known)
-        together["discharged_energy_wh"] = sum(row.discharged / 100 * c for row, c in known)
-    return together
