@@ -69,7 +69,7 @@ class WorkflowPreviewOut(CamelModel):
 class JobOut(CamelModel):
     id: int
     state: Literal["queued", "running", "done", "failed"]
-    reason: Literal["workflowRules", "vehicleSite", "loadActionTypes"]
+    reason: Literal["workflowRules", "vehicleSite", "loadActionTypes", "timeZone"]
     site_id: int | None
     vehicle_ids: list[int]
     frames_total: int

@@ -1,6 +1,6 @@
 """Sites in the Administration API and ``fleetscope sites``: read with their vehicle
-counts, changed field by field; a change of workflow rules or load action types queues a
-re-derivation of the site's vehicles (``appstore.jobs``)."""
+counts, changed field by field; a change of workflow rules, load action types or time zone
+queues a re-derivation of the site's vehicles (``appstore.jobs``)."""
 
 from dataclasses import dataclass
 from enum import Enum
@@ -105,6 +105,8 @@ def _job_reason(before: dict[str, Any], after: dict[str, Any]) -> JobReason | No
         return "workflowRules"
     if before["loadActionTypes"] != after["loadActionTypes"]:
         return "loadActionTypes"
+    if before["timeZone"] != after["timeZone"]:
+        return "timeZone"  # the daily rollups are cut at the site's midnights
     return None
 
 

@@ -1,7 +1,7 @@
 """Re-derivation jobs started by administration changes: a change of a site's workflow
-rules or load action types, or of a vehicle's site, alters derived facts (product.md
-section 4), so the affected vehicles' facts are derived again from the raw messages in the
-background (``ingest.rederive`` runs the jobs)."""
+rules, load action types or time zone (the days of the rollups), or of a vehicle's site,
+alters derived facts (product.md section 4), so the affected vehicles' facts are derived
+again from the raw messages in the background (``ingest.rederive`` runs the jobs)."""
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.models import RederiveJob, User
 
-JobReason = Literal["workflowRules", "vehicleSite", "loadActionTypes"]
+JobReason = Literal["workflowRules", "vehicleSite", "loadActionTypes", "timeZone"]
 
 
 def actor_name(by: Actor) -> str:

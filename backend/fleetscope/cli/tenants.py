@@ -196,10 +196,11 @@ def set_time_zone(
     site: Annotated[str, typer.Argument(help="Site (id or name).")],
     time_zone: Annotated[str, typer.Argument(help="IANA time zone, e.g. Europe/Berlin.")],
 ) -> None:
-    """Set a site's time zone (days, weeks and shifts are cut in it)."""
+    """Set a site's time zone (days, weeks and shifts are cut in it); the site's vehicles
+    are re-derived."""
     with cli_store() as session:
-        found, _ = _change_site(session, reference=site, changes=SiteChanges(time_zone=time_zone))
-        typer.echo(f"site {found.name!r} (id {found.id}) is in {found.time_zone}")
+        found, job = _change_site(session, reference=site, changes=SiteChanges(time_zone=time_zone))
+        typer.echo(f"site {found.name!r} (id {found.id}) is in {found.time_zone}{_job_line(job)}")
 
 
 @sites_app.command("rename")

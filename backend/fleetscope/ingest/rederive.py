@@ -1,7 +1,7 @@
 """Re-derivation jobs: some vehicles' facts derived again from the raw log, in the background.
 
-A change that alters derived facts (a site's workflow rules or load action types, a
-vehicle's site) queues a job (``start_rederive``, a row of the app store's
+A change that alters derived facts (a site's workflow rules, load action types or time
+zone, a vehicle's site) queues a job (``start_rederive``, a row of the app store's
 ``rederive_jobs``, in the caller's transaction). ``RederiveRunner``, a thread of the server
 started with ingestion, takes queued jobs one at a time, oldest first; a job a crash or a
 stop left ``running`` is queued again when the runner starts and runs from the beginning.
@@ -43,7 +43,7 @@ from fleetscope.ingest.worker import IngestWorker
 
 log = logging.getLogger(__name__)
 
-REASONS = ("workflowRules", "vehicleSite", "loadActionTypes")
+REASONS = ("workflowRules", "vehicleSite", "loadActionTypes", "timeZone")
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 ERROR_MAX = 1000
 # Facts staged at a time: a few MB of rows. The progress is written with each staged

@@ -116,7 +116,10 @@ def test_patch_changes_only_the_given_fields_and_audits_what_changed(
             json={"name": "München Hub", "timeZone": "UTC", "shifts": [NIGHT, EARLY]},
         )
     )
-    assert changed["job"] is None  # shifts and names alter no derived fact
+    # Shifts and names alter no derived fact; the time zone cuts the daily rollups.
+    job = changed["job"]
+    munich = sorted(v for serial, v in seeded.vehicle_ids.items() if serial.startswith("MUC"))
+    assert (job["reason"], job["siteId"], job["vehicleIds"]) == ("timeZone", site, munich)
     assert (changed["site"]["name"], changed["site"]["timeZone"]) == ("München Hub", "UTC")
     assert changed["site"]["shifts"] == [NIGHT, EARLY]
     assert changed["site"]["mqttInterface"] == "uagv-muc"
@@ -136,7 +139,7 @@ def test_patch_changes_only_the_given_fields_and_audits_what_changed(
     }
 
     cleared = data(client.patch(f"{SITES}/{site}", json={"mqttInterface": None}))
-    assert cleared["site"]["mqttInterface"] is None
+    assert cleared["site"]["mqttInterface"] is None and cleared["job"] is None
     assert last_audit(session_factory).after == {"id": site, "mqttInterface": None}
     before = len(audit_entries(session_factory))
     # The same values again: nothing changes, no entry.

@@ -6,7 +6,7 @@ server's own runner follows a rule change made through the Administration API.""
 
 import time
 from collections.abc import Callable, Iterator
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from fleetscope.appstore.db import SessionFactory
-from fleetscope.appstore.models import RederiveJob, Site, Vehicle
+from fleetscope.appstore.models import AuditEntry, RederiveJob, Site, Vehicle
 from fleetscope.demo.seed import DEMO_MANUFACTURER, DemoData
 from fleetscope.facts.rollup import MEASURE_NAMES
 from fleetscope.facts.store import FactStore
@@ -401,6 +401,48 @@ def test_a_moved_vehicle_is_rederived_at_its_new_site(
     )
     assert sorted(members) == sorted([(fleet.site, ham01), (bremen, ham02)])
     assert sorted(site_orders) == sorted([(fleet.site, 2), (bremen, 1)])
+    fleet.same_as_a_rebuild(settings, tmp_path / "rebuilt.duckdb")
+
+
+@pytest.mark.sqlite_only
+def test_a_time_zone_change_rederives_the_sites_days(
+    fleet: Fleet, settings: Settings, tmp_path: Path
+) -> None:
+    def finished_by_day() -> list[tuple[int, date, int]]:
+        cursor = fleet.store.cursor()
+        try:
+            rows = cursor.execute(
+                "SELECT vehicle_id, day, orders_finished FROM rollup_daily "
+                "WHERE orders_finished > 0 ORDER BY ALL"
+            ).fetchall()
+        finally:
+            cursor.close()
+        return [(int(v), day, int(n)) for v, day, n in rows]
+
+    vehicles = fleet.vehicle_ids()
+    ham01, ham02 = vehicles["HAM-01"], vehicles["HAM-02"]
+    # The orders finished at 08:00-08:03 UTC on 12 January: that day in Berlin ...
+    assert finished_by_day() == [(ham01, date(2026, 1, 12), 2), (ham02, date(2026, 1, 12), 1)]
+    patched = fleet.client.patch(
+        f"/v2/Admin/Sites/{fleet.site}", json={"timeZone": "Pacific/Honolulu"}
+    )
+    assert patched.status_code == 200, patched.text
+    job = patched.json()["data"]["job"]
+    assert (job["state"], job["reason"], job["siteId"]) == ("queued", "timeZone", fleet.site)
+    assert set(job["vehicleIds"]) == set(vehicles.values())
+    with fleet.factory() as session:
+        entry = session.scalars(select(AuditEntry).order_by(AuditEntry.id.desc())).first()
+        assert entry is not None
+        assert (entry.action, entry.before, entry.after) == (
+            "site.update",
+            {"id": fleet.site, "timeZone": "Europe/Berlin"},
+            {"id": fleet.site, "timeZone": "Pacific/Honolulu"},
+        )
+    assert fleet.runner().run_pending() == [job["id"]]
+    assert fleet.job(job["id"])["state"] == "done"
+    # ... and 22:00-22:03 on 11 January in Honolulu (UTC-10) once re-derived.
+    assert finished_by_day() == [(ham01, date(2026, 1, 11), 2), (ham02, date(2026, 1, 11), 1)]
+    assert fleet.site_rollups_agree() == {fleet.site: 3}
     fleet.same_as_a_rebuild(settings, tmp_path / "rebuilt.duckdb")
 
 

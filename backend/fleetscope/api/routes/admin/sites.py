@@ -108,8 +108,9 @@ def _changes(body: SitePatch) -> SiteChanges:
 def patch_site(
     siteId: StoreId, body: SitePatch, request: Request, user: SuperUser, db: SessionDep
 ) -> Envelope[SiteUpdated]:
-    """Change the given fields. A change of ``workflowRules`` or ``loadActionTypes`` starts
-    a re-derivation of the site's vehicles (``job``); shifts need none."""
+    """Change the given fields. A change of ``workflowRules``, ``loadActionTypes`` or
+    ``timeZone`` (the days of the rollups) starts a re-derivation of the site's vehicles
+    (``job``); shifts need none."""
     site, job = update_site(
         db, site=site_by_id(db, site_id=siteId), changes=_changes(body), by=Actor.web(user)
     )
