@@ -67,7 +67,7 @@ export type JobState = 'queued' | 'running' | 'done' | 'failed';
 export interface Job {
   id: number;
   state: JobState;
-  reason: 'workflowRules' | 'vehicleSite' | 'loadActionTypes';
+  reason: 'workflowRules' | 'vehicleSite' | 'loadActionTypes' | 'timeZone';
   siteId?: number | null;
   vehicleIds: number[];
   framesTotal: number;
