@@ -48,6 +48,46 @@ describe('ChartCard', () => {
     });
   });
 
+  it('marks the values of an approximate column with ≈ and exports them plain', () => {
+    const download = vi.spyOn(csv, 'downloadCsv').mockImplementation(() => undefined);
+    createI18n('en');
+    const approximate: TableData = {
+      columns: [
+        { key: 'vehicle', label: 'Vehicle', format: 'text' },
+        { key: 'p50', label: 'p50', format: 'duration', approximate: true },
+      ],
+      rows: [
+        { vehicle: 'AGV 01', p50: 7200 },
+        { vehicle: 'AGV 02', p50: null },
+      ],
+    };
+    render(
+      <MantineProvider>
+        <ChartCard
+          name="demo"
+          title="Demo"
+          status={{ kind: 'ready' }}
+          table={approximate}
+          exportScope={{ page: 'processesAnalysis', from: '2026-01-01', to: '2026-03-31' }}
+        >
+          <div />
+        </ChartCard>
+      </MantineProvider>,
+    );
+    fireEvent.click(screen.getByTestId('chart-table-toggle'));
+    const cells = within(screen.getByTestId('chart-table')).getAllByRole('cell');
+    expect(cells.map((cell) => cell.textContent)).toEqual([
+      'AGV 01',
+      '≈ 2 h 00 min',
+      'AGV 02',
+      '–',
+    ]);
+    fireEvent.click(screen.getByTestId('csv-export'));
+    expect(download).toHaveBeenCalledWith(
+      expect.objectContaining({ csv: '\uFEFFVehicle,p50 (h)\r\nAGV 01,2\r\nAGV 02,\r\n' }),
+    );
+  });
+
   it('says why it is empty and offers no export', () => {
     renderCard({ kind: 'empty', reason: 'shiftExcludes' });
     const empty = screen.getByTestId('chart-empty');

@@ -215,13 +215,15 @@ export function DataTable({
             // biome-ignore lint/suspicious/noArrayIndexKey: static rows, never reordered
             <Table.Tr key={index}>
               {table.columns.map((column, columnIndex) => {
-                const text = formatValue({
-                  value: row[column.key] ?? null,
+                const value = row[column.key] ?? null;
+                const shown = formatValue({
+                  value,
                   format: column.format,
                   language,
                   digits: column.digits,
                   timeZone: column.timeZone,
                 });
+                const text = column.approximate && value !== null ? `≈ ${shown}` : shown;
                 // The row's name links to the list behind it (the accessible drill-down).
                 const link = columnIndex === 0 ? rowLink?.(index) : null;
                 return (

@@ -28,6 +28,11 @@ export interface TableColumn {
   digits?: number;
   /** Zone of a `dateTime` column (the site's); the browser's when not given. */
   timeZone?: string;
+  /**
+   * The column's values are approximate (percentiles from a histogram, product.md section 3):
+   * the table view shows "≈" before each value; the CSV keeps the plain number.
+   */
+  approximate?: boolean;
 }
 
 export type TableCell = string | number | null;
