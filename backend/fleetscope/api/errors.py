@@ -38,7 +38,6 @@ BAD_CREDENTIALS = Failing(401, "wrong email or password")
 BAD_API_TOKEN = Failing(401, "missing, unknown or revoked API token (Authorization: Bearer)")
 UNDECODABLE_BODY = Failing(400, "the body is not text in UTF-8 (FastAPI cannot decode it)")
 NO_CSRF = Failing(403, "the X-CSRF-Token header is missing or not the session's token")
-NOT_SUPERUSER = Failing(403, "the signed-in user is not a superuser")
 NOT_FOUND = Failing(
     404, "an id of the path or the query is unknown, or belongs to another organization"
 )
