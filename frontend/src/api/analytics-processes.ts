@@ -87,6 +87,11 @@ export interface CycleTimes {
   p95Seconds: number | null;
   maxSeconds: number | null;
   meanSeconds: number | null;
+  /**
+   * false: p50, p90 and p95 come from a histogram (periods longer than 31 days, within
+   * 0.5 % of the exact value); absent or true: exact.
+   */
+  exact?: boolean;
 }
 
 export interface Outcomes {
@@ -146,6 +151,8 @@ export interface WorkflowsResult {
   period: AnalyticsPeriod;
   sort: string;
   workflows: WorkflowRow[];
+  /** false: every row's cycle-time percentiles come from a histogram; absent or true: exact. */
+  exact?: boolean;
 }
 
 export type OrderOutcome = 'finished' | 'failed' | 'cancelled';
@@ -190,6 +197,11 @@ export interface ActionRow {
 export interface ActionsResult {
   period: AnalyticsPeriod;
   actions: ActionRow[];
+  /**
+   * false: every row's duration and wait percentiles come from a histogram; absent or
+   * true: exact.
+   */
+  exact?: boolean;
 }
 
 export interface FailedAction {

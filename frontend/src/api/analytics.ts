@@ -120,6 +120,11 @@ export interface DashboardTile {
   value: number | null;
   previous: number | null;
   higherIsBetter: boolean;
+  /**
+   * false: the value is a percentile from a histogram (the cycle-time median of a period
+   * longer than 31 days, within 0.5 %); absent or true: exact.
+   */
+  exact?: boolean;
   /** One point per bucket up to the running one (`partial`); future buckets are left out. */
   series: Array<{ from: string; value: number | null; partial?: boolean }>;
 }
