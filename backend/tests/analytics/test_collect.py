@@ -6,12 +6,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from fleetscope.analytics.core import rollups as rollup_read
 from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect, open_intervals
 from fleetscope.analytics.core.kpis import compute_kpis
-from fleetscope.analytics.core.measure_table import Measures, MeasureTable
+from fleetscope.analytics.core.measure_table import Measures
 from fleetscope.analytics.core.periods import DaySpan, Shift, Window, period_windows
-from fleetscope.analytics.core.rollups import read_daily
 from fleetscope.facts.model import (
     ActionRecord,
     ErrorEpisode,
@@ -160,7 +158,6 @@ def test_rollups_with_raw_edges_equal_the_raw_facts(
         slow.loads_handled,
         slow.stop_errors,
     )
-    assert fast.cycle_hist == slow.cycle_hist
     assert fast.distance_m == pytest.approx(slow.distance_m)
     assert fast.orders_finished > 0
     # Every moment of T after the first fact has a state (Kolkata's day starts 3.5 h earlier).
@@ -196,62 +193,6 @@ def test_a_read_of_some_measures_reads_those_alike_and_leaves_the_rest(
     assert some.states == full.states
     assert full.orders_finished > 0 and some.orders_finished == 0
     assert full.distance_m > 0 and some.distance_m == 0
-
-
-def _daily(
-    store: FactStore, days: list[tuple[tuple[date, date], int]], *, by_vehicle: bool = True
-) -> dict[tuple[int, int], list[float | None]]:
-    table = MeasureTable()
-    cursor = store.cursor()
-    try:
-        read_daily(
-            cursor,
-            vehicle_ids=[1, 2],
-            days=days,
-            by_vehicle=by_vehicle,
-            with_cycles=True,
-            result=table,
-        )
-    finally:
-        cursor.close()
-    keys = sorted(table.keys())
-    rows = [
-        [None if value != value else value for value in row] for row in table.rows(keys).tolist()
-    ]  # NaN: no minimum
-    return dict(zip(keys, rows, strict=True))
-
-
-JUNE_2, JUNE_3 = date(2026, 6, 2), date(2026, 6, 3)
-
-
-@pytest.mark.parametrize("by_vehicle", [True, False], ids=["by-vehicle", "fleet"])
-@pytest.mark.parametrize(
-    "days",
-    [
-        [((JUNE_2, JUNE_2), 0), ((JUNE_3, JUNE_3), 1)],
-        [((JUNE_3, JUNE_3), 0), ((JUNE_2, JUNE_2), 1)],
-        [((JUNE_2, JUNE_3), 0)],
-        [((date(2026, 5, 31), date(2026, 6, 1)), 0), ((JUNE_3, JUNE_3), 1)],  # a gap: June 2
-    ],
-    ids=["adjacent", "reversed", "one-span", "gap"],
-)
-def test_a_few_day_spans_read_as_the_join_of_their_days_reads_them(
-    store: FactStore,
-    monkeypatch: pytest.MonkeyPatch,
-    days: list[tuple[tuple[date, date], int]],
-    by_vehicle: bool,
-) -> None:
-    """A period and its previous one take their buckets from a CASE; a history from the
-    join of its days. Both read the same rows into the same buckets, none from a gap."""
-    few = _daily(store, days, by_vehicle=by_vehicle)
-    monkeypatch.setattr(rollup_read, "CASE_SPANS", 0)
-    assert few == _daily(store, days, by_vehicle=by_vehicle)
-    assert few  # the store has both days
-    if len(days) == 2 and days[0][0][0] < JUNE_2:
-        assert {bucket for _, bucket in few} == {1}
-        assert list(few.values()) == list(
-            _daily(store, [((JUNE_3, JUNE_3), 1)], by_vehicle=by_vehicle).values()
-        )
 
 
 def test_the_open_state_runs_up_to_now_then_offline_after_silence(store: FactStore) -> None:

@@ -64,7 +64,6 @@ def test_a_table_grows_past_its_first_allocation_and_merges() -> None:
 def test_measures_survive_the_round_trip_through_a_row() -> None:
     measures = Measures(orders_finished=4, distance_m=12.5, battery_charge_min=None)
     measures.states["charging"] = 30.0
-    measures.cycle_hist[3] = 4
     assert measures_of(row_of(measures)[0]) == measures
 
 
@@ -94,15 +93,3 @@ def test_vectorised_kpis_equal_the_glossary_row_by_row() -> None:
     assert empty.availability is None and empty.throughput_per_hour is None
     assert empty.mean_charge is None and empty.min_charge is None
     assert empty.no_data_seconds == 3600.0 and empty.orders_finished == 0
-
-
-def test_a_table_without_histogram_stays_narrow_until_a_bucket_is_counted() -> None:
-    table = MeasureTable()
-    narrow = empty_rows(1, COLUMN["battery_charge_min"] + 1)
-    narrow[0, COLUMN["working_s"]] = 60.0
-    table.add_rows(vehicles=[1], buckets=[0], values=narrow)
-    assert table.rows([(1, 0)]).shape[1] < len(COLUMNS)
-    assert table[(1, 0)].cycle_hist == Measures().cycle_hist  # all buckets zero
-    table.add((1, 0), "cycle_b03", 2)
-    assert table.rows([(1, 0)]).shape[1] == len(COLUMNS)
-    assert table[(1, 0)].cycle_hist[3] == 2 and table[(1, 0)].states["working"] == 60.0

@@ -94,7 +94,6 @@ def _read(store: FactStore, windows: list[Window], **options: object) -> list[li
         [1],
         [Tagged(window, bucket) for bucket, window in enumerate(windows)],
         by_vehicle=True,
-        with_cycles=False,
         only=STATE_TIMES,
         **options,  # type: ignore[arg-type]
     )

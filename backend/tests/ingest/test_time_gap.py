@@ -101,7 +101,6 @@ def _collect(
         vehicle_ids,
         [Tagged(window, bucket) for bucket, window in enumerate(windows)],
         by_vehicle=by_vehicle,
-        with_cycles=True,
         use_rollups=use_rollups,
         daily_zone=zone,
         site_id=site_id,

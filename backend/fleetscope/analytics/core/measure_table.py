@@ -2,8 +2,8 @@
 
 Every measure is a sum, a count or a minimum, so hours, pieces, vehicles and buckets add up
 in any order; the KPIs are computed from the totals (``kpis``). A per-vehicle history of 100
-vehicles over 30 days has 6,000 keys: rollup reads add their whole result at once and the
-KPIs are array operations, not a Python object per key. ``Measures`` is one key in named form.
+vehicles over 30 days has 6,000 keys: reads add their whole result at once and the KPIs are
+array operations, not a Python object per key. ``Measures`` is one key in named form.
 """
 
 from collections.abc import Iterator, Mapping, Sequence
@@ -13,15 +13,10 @@ import numpy as np
 import numpy.typing as npt
 
 from fleetscope.facts.model import VehicleState
-from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS, CYCLE_BUCKET_COUNT
 
 Key = tuple[int, int]  # (vehicle id, or FLEET when summed over vehicles; bucket)
 Matrix = npt.NDArray[np.float64]
 STATES: tuple[str, ...] = tuple(state.value for state in VehicleState)
-
-# Column order of the matrix (rollup reads select in this order): the seconds per state,
-# the other sums and counts, the battery minimum (NaN for none: combined with fmin) and the
-# finished orders' cycle-time histogram.
 _SCALARS: tuple[str, ...] = (
     "orders_finished",
     "orders_failed",
@@ -34,21 +29,14 @@ _SCALARS: tuple[str, ...] = (
     "battery_samples",
     "battery_charge_sum",
 )
-_COUNTS = frozenset(_SCALARS) - {"stop_error_s", "distance_m", "battery_charge_sum"}
-COLUMNS: tuple[str, ...] = (
-    *(f"{state}_s" for state in STATES),
-    *_SCALARS,
-    "battery_charge_min",
-    *CYCLE_BUCKET_COLUMNS,
-)
+COUNTS = frozenset(_SCALARS) - {"stop_error_s", "distance_m", "battery_charge_sum"}
+# Column order of the matrix (reads select in this order); the minimum is NaN for none.
+COLUMNS: tuple[str, ...] = (*(f"{state}_s" for state in STATES), *_SCALARS, "battery_charge_min")
 COLUMN: Mapping[str, int] = {name: index for index, name in enumerate(COLUMNS)}
 STATE_COLUMNS = slice(0, len(STATES))
 STATE_MEASURES = frozenset(COLUMNS[STATE_COLUMNS])
 MIN_COLUMN = COLUMN["battery_charge_min"]
-HIST_COLUMNS = slice(COLUMN[CYCLE_BUCKET_COLUMNS[0]], len(COLUMNS))
-# Tables of reads without the histogram stay this narrow: touching fresh memory costs more
-# here than the arithmetic on it.
-NARROW = HIST_COLUMNS.start
+_SUMMED = np.arange(len(COLUMNS)) != MIN_COLUMN
 _INITIAL_CAPACITY = 64
 
 
@@ -58,7 +46,6 @@ class Measures:
     orders_finished: int = 0
     orders_failed: int = 0
     orders_cancelled: int = 0
-    cycle_hist: list[int] = field(default_factory=lambda: [0] * CYCLE_BUCKET_COUNT)
     errors: int = 0  # error episodes of every level started
     stop_errors: int = 0  # stop-level episodes (FATAL; 3.0 also CRITICAL) started
     stop_error_s: float = 0.0  # their total duration
@@ -76,9 +63,9 @@ class Measures:
         return sum(self.states.values())
 
 
-def empty_rows(count: int, width: int = len(COLUMNS)) -> Matrix:
-    """``count`` rows of zero measures (no battery minimum), ``width`` columns wide."""
-    rows = np.zeros((count, width))
+def empty_rows(count: int) -> Matrix:
+    """``count`` rows of zero measures (no battery minimum)."""
+    rows = np.zeros((count, len(COLUMNS)))
     rows[:, MIN_COLUMN] = np.nan
     return rows
 
@@ -88,7 +75,7 @@ class MeasureTable:
 
     def __init__(self) -> None:
         self._index: dict[Key, int] = {}
-        self._values = empty_rows(_INITIAL_CAPACITY, NARROW)
+        self._values = empty_rows(_INITIAL_CAPACITY)
 
     def __len__(self) -> int:
         return len(self._index)
@@ -96,52 +83,34 @@ class MeasureTable:
     def keys(self) -> Iterator[Key]:
         return iter(self._index)
 
-    def _reserve(self, extra: int, *, width: int = NARROW) -> None:
-        """Room for ``extra`` more keys (grown by doubling at least) and ``width`` columns."""
-        needed = len(self._index) + extra
-        capacity, current_width = self._values.shape
-        if needed > capacity or width > current_width:
-            if needed > capacity:
-                # Headroom for the few keys the raw pieces and open states add after a read.
-                capacity = max(needed + needed // 8 + _INITIAL_CAPACITY, 2 * capacity)
-            grown = empty_rows(capacity, max(width, current_width))
-            grown[: len(self._index), :current_width] = self._values[: len(self._index)]
-            self._values = grown
-
     def _row(self, key: Key) -> int:
-        """The row of ``key``, a new one if needed (reserve room first)."""
-        return self._index.setdefault(key, len(self._index))
+        """The row of ``key``, a new one if needed (grown by doubling at least)."""
+        row = self._index.setdefault(key, len(self._index))
+        if row >= len(self._values):
+            grown = empty_rows(max(2 * len(self._values), row + _INITIAL_CAPACITY))
+            grown[:row] = self._values[:row]
+            self._values = grown
+        return row
 
     def add_rows(self, *, vehicles: Sequence[int], buckets: Sequence[int], values: Matrix) -> None:
-        """Add ``values`` (one row per (vehicle, bucket); the first ``values.shape[1]``
-        columns of ``COLUMNS``) to the rows of those keys."""
+        """Add ``values`` (one row per (vehicle, bucket), in ``COLUMNS`` order)."""
         if not len(vehicles):
             return
-        width = values.shape[1]
-        self._reserve(len(vehicles), width=NARROW if width <= NARROW else len(COLUMNS))
+        keys = zip(vehicles, buckets, strict=True)
         if not self._index:
             # The first (big) read into an empty table: its keys are unique, rows in order.
-            self._index = {key: row for row, key in enumerate(zip(vehicles, buckets, strict=True))}
-            self._values[: len(vehicles), :width] = values
+            self._index = {key: row for row, key in enumerate(keys)}
+            self._values = np.vstack([values, empty_rows(len(values) // 8 + _INITIAL_CAPACITY)])
             return
-        rows = np.fromiter(
-            (self._row(key) for key in zip(vehicles, buckets, strict=True)),
-            dtype=np.intp,
-            count=len(vehicles),
-        )
-        summed = np.flatnonzero(np.arange(width) != MIN_COLUMN)
-        np.add.at(self._values, (rows[:, None], summed[None, :]), values[:, summed])
-        if width > MIN_COLUMN:
-            np.fmin.at(self._values[:, MIN_COLUMN], rows, values[:, MIN_COLUMN])
+        rows = np.fromiter((self._row(key) for key in keys), dtype=np.intp, count=len(vehicles))
+        np.add.at(self._values, (rows[:, None], _SUMMED.nonzero()[0]), values[:, _SUMMED])
+        np.fmin.at(self._values[:, MIN_COLUMN], rows, values[:, MIN_COLUMN])
 
     def add(self, key: Key, column: str, value: float) -> None:
-        index = COLUMN[column]
-        self._reserve(1, width=NARROW if index < NARROW else len(COLUMNS))
-        self._values[self._row(key), index] += value
+        self._values[self._row(key), COLUMN[column]] += value
 
     def add_minimum(self, key: Key, column: str, value: float | None) -> None:
         if value is not None:
-            self._reserve(1)
             row, index = self._row(key), COLUMN[column]
             self._values[row, index] = np.fmin(self._values[row, index], value)
 
@@ -155,13 +124,13 @@ class MeasureTable:
         index = self._index
         rows = np.fromiter((index.get(key, -1) for key in keys), dtype=np.intp, count=len(keys))
         result = self._values[rows]  # a copy; rows of keys never added are reset below
-        result[rows < 0] = empty_rows(1, result.shape[1])[0]
+        result[rows < 0] = empty_rows(1)[0]
         return result
 
     def total(self, keys: Sequence[Key]) -> Matrix:
         """One row: the measures of ``keys`` added up."""
         rows = self.rows(keys)
-        result = empty_rows(1, rows.shape[1])
+        result = empty_rows(1)
         result[0] = rows.sum(axis=0)
         result[0, MIN_COLUMN] = np.fmin.reduce(rows[:, MIN_COLUMN]) if len(keys) else np.nan
         return result
@@ -177,29 +146,24 @@ class MeasureTable:
 
 
 def measures_of(row: Matrix) -> Measures:
-    """A matrix row as ``Measures`` (a narrow row: the histogram all zero)."""
     values = row.tolist()
     minimum = values[MIN_COLUMN]
-    scalars = {
-        name: int(values[COLUMN[name]]) if name in _COUNTS else values[COLUMN[name]]
-        for name in _SCALARS
-    }
     return Measures(
         states=dict(zip(STATES, values[STATE_COLUMNS], strict=True)),
-        cycle_hist=[int(count) for count in values[HIST_COLUMNS]] or [0] * CYCLE_BUCKET_COUNT,
         battery_charge_min=None if minimum != minimum else minimum,  # NaN: no sample
-        **scalars,
+        **{
+            name: int(values[COLUMN[name]]) if name in COUNTS else values[COLUMN[name]]
+            for name in _SCALARS
+        },
     )
 
 
 def row_of(measures: Measures) -> Matrix:
     """``Measures`` as a one-row matrix."""
     result = empty_rows(1)
-    row = result[0]
-    row[STATE_COLUMNS] = [measures.states[state] for state in STATES]
+    result[0, STATE_COLUMNS] = [measures.states[state] for state in STATES]
     for name in _SCALARS:
-        row[COLUMN[name]] = getattr(measures, name)
+        result[0, COLUMN[name]] = getattr(measures, name)
     if measures.battery_charge_min is not None:
-        row[MIN_COLUMN] = measures.battery_charge_min
-    row[HIST_COLUMNS] = measures.cycle_hist
+        result[0, MIN_COLUMN] = measures.battery_charge_min
     return result

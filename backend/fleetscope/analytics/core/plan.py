@@ -7,20 +7,20 @@ from datetime import datetime, timedelta
 
 import duckdb
 
-from fleetscope.analytics.core.collect import CollectRequest, collect
+from fleetscope.analytics.core.collect import (
+    FLEET,
+    CollectRequest,
+    Tagged,
+    VehicleStatus,
+    collect,
+    complete_until,
+    vehicle_status,
+)
 from fleetscope.analytics.core.comparison import period_instants, previous_until
 from fleetscope.analytics.core.measure_table import Matrix, MeasureTable
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup
 from fleetscope.analytics.core.periods import DaySpan, Window, merge_windows, period_windows
-from fleetscope.analytics.core.raw_pieces import Tagged
-from fleetscope.analytics.core.rollups import FLEET
-from fleetscope.analytics.core.vehicle_status import (
-    VehicleStatus,
-    complete_until,
-    period_of,
-    vehicle_status,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +101,11 @@ def read_buckets(
     spans: Sequence[BucketSpan],
     *,
     by_vehicle: bool,
-    with_cycles: bool,
     now: datetime,
     offline_after: timedelta,
     use_rollups: bool = True,
     only: frozenset[str] | None = None,
+    with_cycles: bool = False,  # unused: still passed by callers; no histogram is read
 ) -> Collected:
     """``only``: the measures the caller uses (names of ``measure_table.COLUMNS``); the
     others may come back as zero."""
@@ -130,19 +130,17 @@ def read_buckets(
             vehicle_ids=group.vehicle_ids,
             windows=tagged,
             by_vehicle=by_vehicle,
-            with_cycles=with_cycles,
             use_rollups=use_rollups,
             daily_zone=group.zone if group.shift is None else None,
             site_id=group.site_id,
             only=only,
         )
-        status = (
-            vehicle_status(
-                cursor, group.vehicle_ids, zone=request.daily_zone, within=period_of(tagged)
+        status = VehicleStatus([], frozenset())
+        if tagged:
+            within = Window(min(t.window.start for t in tagged), max(t.window.end for t in tagged))
+            status = vehicle_status(
+                cursor, group.vehicle_ids, zone=request.daily_zone, within=within
             )
-            if tagged
-            else VehicleStatus([], frozenset())
-        )
         if complete_until(status.live, now=now) is None:
             collected.tail_until = None
         found = collect(cursor, request, now=now, offline_after=offline_after, status=status)

@@ -1,6 +1,6 @@
 """Measures read exactly from the raw facts for the pieces of T no rollup row covers whole
 (edges off the full hour, the current hour up to now): one query over every fact table,
-each fact clipped to its piece, grouped per vehicle (or the fleet) and bucket.
+each fact clipped to its piece, summed per vehicle (or the fleet) and bucket.
 """
 
 from collections.abc import Sequence
@@ -8,25 +8,17 @@ from dataclasses import dataclass
 
 import duckdb
 
-from fleetscope.analytics.core.measure_table import Key, MeasureTable
+from fleetscope.analytics.core.measure_table import MeasureTable
 from fleetscope.analytics.core.periods import Window
-from fleetscope.analytics.core.rollups import vehicle_column
+from fleetscope.analytics.core.rollups import FLEET
 from fleetscope.analytics.core.sql import seconds_between
-from fleetscope.facts.rollup import (
-    CYCLE_BUCKET_BASE_S,
-    CYCLE_BUCKET_COLUMNS,
-    CYCLE_BUCKET_COUNT,
-    HELD_START_SQL,
-    LOAD_HANDLING_ACTIONS,
-    MICROS,
-)
+from fleetscope.facts.rollup import HELD_START_SQL, LOAD_HANDLING_ACTIONS, MICROS
 
-_LOADS = sorted(LOAD_HANDLING_ACTIONS)
 # A sample's hold starts at most this long before it: it sums the steps between reports
 # since the previous sample (taken at least every 60 s), each step shorter than the offline
 # timeout (a longer silence is offline, and no charge holds across it).
 _HOLD_REACH_S = 3600
-_OUTCOMES = frozenset({"finished", "failed", "cancelled"})
+_STOP = "upper(f.level) IN ('CRITICAL', 'FATAL')"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,90 +27,67 @@ class Tagged:
     bucket: int
 
 
-# The rollup's cycle-time bucket (facts/rollup.py ``cycle_bucket``) computed in SQL;
-# -1 for orders that did not finish (they have no cycle time).
-_CYCLE_S = seconds_between("f.end_at", "f.start_at")
-_CYCLE_BUCKET_OF_ORDER = (
-    f"CASE WHEN f.outcome <> 'finished' THEN -1 WHEN {_CYCLE_S} < {CYCLE_BUCKET_BASE_S} THEN 0 "
-    f"ELSE least({CYCLE_BUCKET_COUNT - 1}, "
-    f"1 + floor(4 * log2({_CYCLE_S} / {CYCLE_BUCKET_BASE_S}))::INTEGER) END"
-)
+def _in_pieces(at: str) -> str:
+    # Bounds on each time column ($5, $6: first and last instant) let the zone maps skip row
+    # groups.
+    return f"{at} >= p.lo AND {at} < p.hi AND {at} >= $5 AND {at} < $6"
 
 
-# Rows of (kind, vehicle, bucket, label, n, a, b). $1..$3 the pieces, $4 the vehicle ids,
-# $5/$6 first/last instant (bounds on each time column let the zone maps skip row groups),
-# $7 the load-handling action types.
-_PIECES_CTE = (
-    "WITH p AS (SELECT unnest($1::TIMESTAMPTZ[]) AS lo, unnest($2::TIMESTAMPTZ[]) AS hi, "
-    "unnest($3::INTEGER[]) AS bucket) "
-)
-_STOP = "upper(f.level) IN ('CRITICAL', 'FATAL')"
-_RAW_PARTS = (
-    # kind, table, join of a fact to its piece, label, n, a, b
+# (table, join of a fact to its piece, names of ``measure_table.COLUMNS``, their values).
+_PARTS = (
     (
-        "s",
         "state_intervals",
         "f.start_at < p.hi AND f.end_at > p.lo AND f.start_at < $6 AND f.end_at > $5",
-        "f.state",
-        "0",
-        f"sum({seconds_between('least(f.end_at, p.hi)', 'greatest(f.start_at, p.lo)')})",
-        "NULL",
+        "[f.state || '_s']",
+        f"[sum({seconds_between('least(f.end_at, p.hi)', 'greatest(f.start_at, p.lo)')})]",
     ),
-    ("o", "orders", "end_at", "f.outcome", "count(*)", _CYCLE_BUCKET_OF_ORDER, "NULL"),
     (
-        "e",
+        "orders",
+        _in_pieces("f.end_at") + " AND f.outcome IN ('finished', 'failed', 'cancelled')",
+        "['orders_' || f.outcome]",
+        "[count(*)]",
+    ),
+    (
         "error_episodes",
-        "start_at",
-        "NULL",
-        "count(*)",
-        f"count(*) FILTER (WHERE {_STOP})",
-        f"sum({_CYCLE_S}) FILTER (WHERE {_STOP})",
+        _in_pieces("f.start_at"),
+        "['errors', 'stop_errors', 'stop_error_s']",
+        f"[count(*), count(*) FILTER ({_STOP}), "
+        f"sum({seconds_between('f.end_at', 'f.start_at')}) FILTER ({_STOP})]",
     ),
     (
-        "l",
         "actions",
-        "end_at AND f.status = 'FINISHED' "
+        _in_pieces("f.end_at") + " AND f.status = 'FINISHED' "
         "AND (f.load_handling OR list_contains($7, lower(f.action_type)))",
-        "NULL",
-        "count(*)",
-        "NULL",
-        "NULL",
+        "['loads_handled']",
+        "[count(*)]",
     ),
-    ("t", "track_points", "sampled_at", "NULL", "0", "sum(f.distance_m)", "NULL"),
-    ("b", "battery_samples", "sampled_at", "NULL", "0", "NULL", "min(f.charge)"),
+    ("track_points", _in_pieces("f.sampled_at"), "['distance_m']", "[sum(f.distance_m)]"),
+    ("battery_samples", _in_pieces("f.sampled_at"), "['battery_charge_min']", "[min(f.charge)]"),
     # The charge's hold as the rollups sum it (``facts.rollup``): where it starts, in
     # microseconds, and the charge integrated over it.
     (
-        "h",
         "battery_samples",
-        HELD_START_SQL,
-        "NULL",
-        f"sum(round(f.held_s * {MICROS}))",
-        "sum(f.held_charge_s)",
-        "NULL",
+        f"{HELD_START_SQL} >= p.lo AND {HELD_START_SQL} < p.hi AND f.held_s > 0 "
+        "AND f.sampled_at >= $5 "
+        f"AND f.sampled_at < $6::TIMESTAMPTZ + INTERVAL '{_HOLD_REACH_S} seconds'",
+        "['battery_samples', 'battery_charge_sum']",
+        f"[sum(round(f.held_s * {MICROS})), sum(f.held_charge_s)]",
     ),
 )
 
 
-def _raw_sql(by_vehicle: bool) -> str:
-    vehicle = vehicle_column(by_vehicle, "f")
-    parts = []
-    for kind, table, at, label, n, a, b in _RAW_PARTS:
-        if kind == "s":
-            join = at
-        elif kind == "h":
-            join = f"{at} >= p.lo AND {at} < p.hi AND f.held_s > 0 AND f.sampled_at >= $5 "
-            join += f"AND f.sampled_at < $6::TIMESTAMPTZ + INTERVAL '{_HOLD_REACH_S} seconds'"
-        else:
-            column, _, extra = at.partition(" AND ")
-            join = f"f.{column} >= p.lo AND f.{column} < p.hi AND f.{column} >= $5 "
-            join += f"AND f.{column} < $6" + (f" AND {extra}" if extra else "")
-        parts.append(
-            f"SELECT '{kind}' AS kind, {vehicle} AS vehicle, p.bucket, {label}::VARCHAR, "  # noqa: S608 - constants only
-            f"({n})::BIGINT, ({a})::DOUBLE, ({b})::DOUBLE FROM {table} f JOIN p ON {join} "
-            "WHERE list_contains($4::INTEGER[], f.vehicle_id) GROUP BY ALL"
-        )
-    return _PIECES_CTE + " UNION ALL ".join(parts)
+def _sql(by_vehicle: bool) -> str:
+    vehicle = "f.vehicle_id" if by_vehicle else FLEET
+    parts = (
+        f"SELECT {vehicle}, p.bucket, {names}::VARCHAR[], {values}::DOUBLE[] "  # noqa: S608 - constants only
+        f"FROM {table} f JOIN p ON {join} "
+        "WHERE list_contains($4::INTEGER[], f.vehicle_id) GROUP BY ALL"
+        for table, join, names, values in _PARTS
+    )
+    return (
+        "WITH p AS (SELECT unnest($1::TIMESTAMPTZ[]) AS lo, unnest($2::TIMESTAMPTZ[]) AS hi, "
+        "unnest($3::INTEGER[]) AS bucket) " + " UNION ALL ".join(parts)
+    )
 
 
 def add_raw_pieces(
@@ -130,38 +99,15 @@ def add_raw_pieces(
     result: MeasureTable,
 ) -> None:
     """Add the raw facts' measures in ``pieces`` per vehicle, or summed as ``FLEET``."""
-    lows = [tagged.window.start for tagged in pieces]
-    highs = [tagged.window.end for tagged in pieces]
-    parameters = [
-        lows,
-        highs,
-        [tagged.bucket for tagged in pieces],
-        vehicle_ids,
-        min(lows),
-        max(highs),
-        _LOADS,
-    ]
-    for kind, vehicle, bucket, label, n, a, b in cursor.execute(
-        _raw_sql(by_vehicle), parameters
+    lows, highs = [t.window.start for t in pieces], [t.window.end for t in pieces]
+    loads = sorted(LOAD_HANDLING_ACTIONS)
+    parameters = [lows, highs, [t.bucket for t in pieces], vehicle_ids, min(lows), max(highs)]
+    for vehicle, bucket, names, values in cursor.execute(
+        _sql(by_vehicle), [*parameters, loads]
     ).fetchall():
-        key: Key = (int(vehicle), int(bucket))
-        if kind == "s":
-            result.add(key, f"{label}_s", float(a))
-        elif kind == "o":
-            if label in _OUTCOMES:
-                result.add(key, f"orders_{label}", int(n))
-            if label == "finished":
-                result.add(key, CYCLE_BUCKET_COLUMNS[int(a)], int(n))
-        elif kind == "e":
-            result.add(key, "errors", int(n))
-            result.add(key, "stop_errors", int(a))
-            result.add(key, "stop_error_s", float(b or 0.0))
-        elif kind == "l":
-            result.add(key, "loads_handled", int(n))
-        elif kind == "t":
-            result.add(key, "distance_m", float(a or 0.0))
-        elif kind == "h":
-            result.add(key, "battery_samples", int(n))
-            result.add(key, "battery_charge_sum", float(a or 0.0))
-        else:
-            result.add_minimum(key, "battery_charge_min", b)
+        key = (int(vehicle), int(bucket))
+        for name, value in zip(names, values, strict=True):
+            if name == "battery_charge_min":
+                result.add_minimum(key, name, value)
+            elif value is not None:
+                result.add(key, name, value)

@@ -1,24 +1,27 @@
-"""Reading the vehicles' rollups: whole site-local days from ``rollup_daily`` (T without a
-shift; only for vehicles whose days were cut in their site's zone, ``vehicle_zones``) and
-whole UTC hours from ``rollup_hourly``, each row with the bucket of its window."""
+"""Reading the vehicles' rollups (``facts.rollup``): whole site-local days from
+``rollup_daily`` (T without a shift; only for vehicles whose days were cut in their site's
+zone) and whole UTC hours from ``rollup_hourly``, each row into the bucket of its window.
+"""
 
-import itertools
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import duckdb
 import numpy as np
 
-from fleetscope.analytics.core.measure_table import COLUMNS, NARROW, MeasureTable
+from fleetscope.analytics.core.measure_table import COLUMNS, MeasureTable
 from fleetscope.analytics.core.periods import Window, midnight
-from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS, MEASURES
+from fleetscope.facts.rollup import MEASURES
 
 FLEET = 0
+Days = Sequence[tuple[tuple[date, date], int]]  # (first day, last day), bucket
+Hours = Sequence[tuple[Window, int]]  # a window on full UTC hours, bucket
 
-# Whole-hour ranges expanded to their hours inside DuckDB (passing a year of single hours
-# as a list parameter costs more than the query), each hour with its range's bucket.
+# Ranges expanded to their hours (days) inside DuckDB, each with its range's bucket: passing
+# a year of single hours as a list parameter costs more than the query.
 HOURS_OF_RANGES = (
     "(SELECT unnest(generate_series(lo, hi - INTERVAL 1 HOUR, INTERVAL 1 HOUR)) AS hour_utc, "
     "bucket FROM (SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi, "
@@ -29,46 +32,16 @@ _DAYS_OF_RANGES = (
     "FROM (SELECT unnest(?::DATE[]) AS lo, unnest(?::DATE[]) AS hi, "
     "unnest(?::INTEGER[]) AS bucket))"
 )
-# How each column of ``measure_table.COLUMNS`` combines (``facts.rollup.MEASURES``): counts
-# as BIGINT (DuckDB sums integers into HUGEINT, which numpy has no type for), minimum NaN
-# for none.
-_KIND: dict[str, str] = dict(MEASURES)
-# Up to this many spans, a daily row's bucket comes from a CASE (``_day_buckets``).
-CASE_SPANS = 4
-_ERRORS = " + ".join(f"errors_{level}" for level in ("warning", "urgent", "critical", "fatal"))
-
-
-def _source(column: str) -> tuple[str, str]:
-    return (_ERRORS, "count") if column == "errors" else (column, _KIND[column])
-
-
-_MEASURE_COLUMNS = tuple(_source(column) for column in COLUMNS[:NARROW])
-_HIST_COLUMNS = tuple(_source(column) for column in CYCLE_BUCKET_COLUMNS)
-_COMBINED = {
-    "sum": "sum({})",
-    "count": "sum({})::BIGINT",
-    "min": "coalesce(min({}), 'NaN'::DOUBLE)",
-}
-_AS_IS = {"sum": "{}", "count": "({})::BIGINT", "min": "coalesce({}, 'NaN'::DOUBLE)"}
+ERROR_LEVELS = tuple(f"errors_{level}" for level in ("warning", "urgent", "critical", "fatal"))
+_KIND = dict(MEASURES) | {"errors": "count"}
+_SOURCE = {column: column for column in COLUMNS} | {"errors": " + ".join(ERROR_LEVELS)}
+# Counts as BIGINT (DuckDB sums integers into HUGEINT, which NumPy has no type for); the
+# minimum NaN for none.
+_COMBINED = {"sum": "sum({})", "count": "sum({})::BIGINT", "min": "coalesce(min({}), 'NaN')"}
 _UNREAD = {"sum": "0::DOUBLE", "count": "0::BIGINT", "min": "'NaN'::DOUBLE"}
 
 
-def _measures(*, with_cycles: bool, grouped: bool, only: frozenset[str] | None = None) -> str:
-    """The select list: combined per group or row by row; columns outside ``only`` unread
-    (30 night shifts' hourly read of 9 measures takes 14 ms where 17 take 18)."""
-    forms = _COMBINED if grouped else _AS_IS
-    columns = (*_MEASURE_COLUMNS, *(_HIST_COLUMNS if with_cycles else ()))
-    return ", ".join(
-        forms[kind].format(column) if only is None or name in only else _UNREAD[kind]
-        for name, (column, kind) in zip(COLUMNS, columns, strict=False)
-    )
-
-
-def vehicle_column(by_vehicle: bool, alias: str) -> str:
-    return f"{alias}.vehicle_id" if by_vehicle else str(FLEET)
-
-
-def range_parameters(ranges: Sequence[tuple[Window, int]]) -> list[Any]:
+def range_parameters(ranges: Hours) -> list[Any]:
     """The three list parameters of ``HOURS_OF_RANGES``."""
     return [[w.start for w, _ in ranges], [w.end for w, _ in ranges], [b for _, b in ranges]]
 
@@ -81,105 +54,72 @@ def whole_days(window: Window, zone: ZoneInfo) -> tuple[tuple[date, date] | None
     end_day = window.end.astimezone(zone).date()  # days before this one may be whole
     if first >= end_day:
         return None, [window]
-    rest = []
     day_start, day_end = midnight(first, zone), midnight(end_day, zone)
-    if window.start < day_start:
-        rest.append(Window(window.start, day_start))
-    if day_end < window.end:
-        rest.append(Window(day_end, window.end))
-    return (first, end_day - timedelta(days=1)), rest
+    rest = [Window(window.start, day_start), Window(day_end, window.end)]
+    return (first, end_day - timedelta(days=1)), [part for part in rest if part.seconds > 0]
 
 
-def read_daily(
+def read_rollups(
     cursor: duckdb.DuckDBPyConnection,
     *,
     vehicle_ids: list[int],
-    days: Sequence[tuple[tuple[date, date], int]],
+    days: Days,
+    hours: Hours,
     by_vehicle: bool,
-    with_cycles: bool,
     result: MeasureTable,
     only: frozenset[str] | None = None,
 ) -> None:
-    # A vehicle's day in a bucket of its own (a history by day) is one row: no grouping,
-    # which saves DuckDB a hash aggregate over thousands of one-row groups.
-    grouped = not by_vehicle or any(first != last for (first, last), _ in days)
-    measures = _measures(with_cycles=with_cycles, grouped=grouped, only=only)
-    bucket, joined, kept, parameters = _day_buckets(days)
-    sql = (
-        f"SELECT {vehicle_column(by_vehicle, 'r')}, {bucket}, {measures} "  # noqa: S608 - constants only
-        f"FROM rollup_daily r {joined}"
-        f"WHERE list_contains(?::INTEGER[], r.vehicle_id) AND r.day >= ? AND r.day <= ?{kept}"
-        + (" GROUP BY ALL" if grouped else "")
+    """The vehicles' rollup rows of ``days`` and ``hours`` per vehicle (or summed as
+    ``FLEET``). ``only``: the columns needed, the rest stays zero (30 night shifts' hourly
+    read of 9 measures takes 14 ms where 17 take 18)."""
+    read = partial(
+        _read_vehicles,
+        cursor,
+        vehicle_ids=vehicle_ids,
+        by_vehicle=by_vehicle,
+        only=only,
+        result=result,
     )
-    parameters += [
-        vehicle_ids,
-        min(span[0] for span, _ in days),
-        max(span[1] for span, _ in days),
-    ]
-    _add_rows(cursor.execute(sql, parameters), result)
+    if days:
+        ranges = [[s[0] for s, _ in days], [s[1] for s, _ in days], [b for _, b in days]]
+        read("rollup_daily", _DAYS_OF_RANGES, ranges + day_bounds(days))
+    if hours:
+        read("rollup_hourly", HOURS_OF_RANGES, range_parameters(hours) + hour_bounds(hours))
 
 
-def _day_buckets(
-    days: Sequence[tuple[tuple[date, date], int]],
-) -> tuple[str, str, str, list[Any]]:
-    """A daily row's bucket: the select expression, the join or condition keeping only the
-    spans' rows, and their parameters. A few spans by a ``CASE`` (2 x 30 days of 100
-    vehicles: 2.8 ms against 4.4 for the join), many (a history) by joining their days."""
-    if len(days) > CASE_SPANS:
-        return (
-            "sel.bucket",
-            f"JOIN {_DAYS_OF_RANGES} sel ON r.day = sel.day ",
-            "",
-            [
-                [span[0] for span, _ in days],
-                [span[1] for span, _ in days],
-                [bucket for _, bucket in days],
-            ],
-        )
-    spans = sorted(days)
-    case = "CASE" + " WHEN r.day BETWEEN ? AND ? THEN ?" * len(spans) + " END"
-    parameters: list[Any] = [value for (first, last), b in spans for value in (first, last, b)]
-    gapless = all(
-        later[0][0] == earlier[0][1] + timedelta(days=1)
-        for earlier, later in itertools.pairwise(spans)
-    )
-    # Rows between two spans have no bucket: kept out unless the spans leave no gap.
-    return f"{case} AS bucket", "", "" if gapless else " AND bucket IS NOT NULL", parameters
+def day_bounds(days: Days) -> list[date]:
+    return [min(s[0] for s, _ in days), max(s[1] for s, _ in days) + timedelta(days=1)]
 
 
-def read_hourly(
+def hour_bounds(hours: Hours) -> list[datetime]:
+    return [min(w.start for w, _ in hours), max(w.end for w, _ in hours)]
+
+
+def _read_vehicles(
     cursor: duckdb.DuckDBPyConnection,
+    table: str,
+    selection: str,
+    parameters: list[Any],
     *,
     vehicle_ids: list[int],
-    ranges: Sequence[tuple[Window, int]],
     by_vehicle: bool,
-    with_cycles: bool,
+    only: frozenset[str] | None,
     result: MeasureTable,
-    only: frozenset[str] | None = None,
 ) -> None:
-    measures = _measures(with_cycles=with_cycles, grouped=True, only=only)
+    """The rows of ``table`` at the days or hours of ``selection`` with their buckets."""
+    key = "day" if table == "rollup_daily" else "hour_utc"
+    measures = ", ".join(
+        (_COMBINED if only is None or c in only else _UNREAD)[_KIND[c]].format(_SOURCE[c])
+        for c in COLUMNS
+    )
     sql = (
-        f"SELECT {vehicle_column(by_vehicle, 'r')}, sel.bucket, {measures} "  # noqa: S608 - constants only
-        f"FROM rollup_hourly r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
-        "WHERE list_contains(?::INTEGER[], r.vehicle_id) AND r.hour_utc >= ? AND r.hour_utc < ? "
+        f"SELECT {'r.vehicle_id' if by_vehicle else FLEET}, sel.bucket, {measures} "  # noqa: S608 - constants only
+        f"FROM {table} r JOIN {selection} sel ON r.{key} = sel.{key} "
+        f"WHERE r.{key} >= ? AND r.{key} < ? AND list_contains(?::INTEGER[], r.vehicle_id) "
         "GROUP BY ALL"
     )
-    parameters = [
-        *range_parameters(ranges),
-        vehicle_ids,
-        min(window.start for window, _ in ranges),
-        max(window.end for window, _ in ranges),
-    ]
-    _add_rows(cursor.execute(sql, parameters), result)
-
-
-def _add_rows(result_set: duckdb.DuckDBPyConnection, table: MeasureTable) -> None:
-    """Add a read's rows (vehicle, bucket, measures in ``COLUMNS`` order) as arrays."""
-    columns = list(result_set.fetchnumpy().values())
-    if len(columns[0]) == 0:
-        return
-    table.add_rows(
-        vehicles=columns[0].tolist(),
-        buckets=columns[1].tolist(),
-        values=np.column_stack(columns[2:]).astype(np.float64),
-    )
+    rows = cursor.execute(sql, [*parameters, vehicle_ids]).fetchnumpy()
+    vehicles, buckets, *columns = rows.values()
+    if len(vehicles):
+        values = np.column_stack(columns).astype(np.float64)
+        result.add_rows(vehicles=vehicles.tolist(), buckets=buckets.tolist(), values=values)

@@ -2,53 +2,103 @@
 are exactly the ones a site's rows hold.
 
 A site's row packs its measures in one array: the period's rows come in one small Arrow
-read, go into their buckets by binary search over the (disjoint) windows and are summed
-per bucket in NumPy. DuckDB binds a GROUP BY naming every measure in more time than all of
-this takes, and summing them as long rows (bucket, measure) in SQL costs 2-3 times the CPU
-(a year of a site's hours, measured).
+read, go into their buckets by binary search over the (disjoint) windows and are summed per
+bucket in NumPy. DuckDB binds a GROUP BY naming every measure in more time than all of this
+takes, and summing them as long rows (bucket, measure) in SQL costs 2-3 times the CPU (a
+year of a site's hours, measured).
 """
 
-from collections.abc import Sequence
 from datetime import date
+from typing import Any
 
 import duckdb
 import numpy as np
-import numpy.typing as npt
 
-from fleetscope.analytics.core.measure_table import (
-    COLUMNS,
-    MIN_COLUMN,
-    NARROW,
-    Matrix,
-    MeasureTable,
+from fleetscope.analytics.core.measure_table import COLUMN, COLUMNS, MIN_COLUMN, MeasureTable
+from fleetscope.analytics.core.rollups import (
+    ERROR_LEVELS,
+    FLEET,
+    Days,
+    Hours,
+    day_bounds,
+    hour_bounds,
 )
-from fleetscope.analytics.core.periods import Window
-from fleetscope.analytics.core.rollups import FLEET
 from fleetscope.facts.rawlog import to_micros
 from fleetscope.facts.rollup import MEASURE_NAMES
 from fleetscope.facts.site_rollup import MEMBERS_TABLE
 
-Ints = npt.NDArray[np.int64]
+# Where each column is in a site row's packed array (errors: the levels, summed).
+_PACKED = np.array([MEASURE_NAMES.index(c) if c != "errors" else 0 for c in COLUMNS])
+_PACKED_ERRORS = [MEASURE_NAMES.index(level) for level in ERROR_LEVELS]
 _EPOCH = date(1970, 1, 1)
-_ERROR_LEVELS = tuple(
-    MEASURE_NAMES.index(f"errors_{level}") for level in ("warning", "urgent", "critical", "fatal")
-)
-# Where each column of ``measure_table.COLUMNS`` is in the packed array (errors: summed).
-_SOURCE = np.array(
-    [0 if column == "errors" else MEASURE_NAMES.index(column) for column in COLUMNS],
-    dtype=np.intp,
-)
-_ERRORS_COLUMN = COLUMNS.index("errors")
-_WIDTH = len(MEASURE_NAMES)  # of the packed array
 
 
-def in_windows(positions: Ints, *, starts: Ints, ends: Ints) -> tuple[npt.NDArray[np.bool_], Ints]:
-    """Which positions lie in one of the disjoint windows ``[starts, ends)`` (sorted by
-    start), and the index of that window (meaningless where outside), by binary search."""
+def read_site_rollups(
+    cursor: duckdb.DuckDBPyConnection,
+    *,
+    site_id: int,
+    days: Days,
+    hours: Hours,
+    result: MeasureTable,
+) -> None:
+    """The site's rollup rows of ``days`` and ``hours``, summed as ``FLEET``."""
+    if days:
+        # Days as numbers since 1970, [first, last + 1).
+        numbered = [((f - _EPOCH).days, (t - _EPOCH).days + 1, b) for (f, t), b in days]
+        at = "datediff('day', DATE '1970-01-01', day)"
+        _read(
+            cursor, "rollup_site_daily", at, "day", [site_id, *day_bounds(days)], numbered, result
+        )
+    if hours:
+        micros = [(to_micros(w.start), to_micros(w.end), b) for w, b in hours]
+        parameters = [site_id, *hour_bounds(hours)]
+        _read(
+            cursor,
+            "rollup_site_hourly",
+            "epoch_us(hour_utc)",
+            "hour_utc",
+            parameters,
+            micros,
+            result,
+        )
+
+
+def _read(
+    cursor: duckdb.DuckDBPyConnection,
+    table: str,
+    at: str,
+    key: str,
+    parameters: list[Any],
+    windows: list[tuple[int, int, int]],
+    result: MeasureTable,
+) -> None:
+    """The site's rows summed per bucket of ``windows`` (start, end and bucket in the unit of
+    the rows' position: microseconds or day numbers)."""
+    arrow = cursor.sql(
+        f"SELECT {at}, measures FROM {table} "  # noqa: S608 - constants only
+        f"WHERE site_id = ? AND {key} >= ? AND {key} < ?",
+        params=parameters,
+    ).to_arrow_table()
+    positions = arrow.column(0).to_numpy().astype(np.int64)
+    flat = arrow.column(1).combine_chunks().flatten().to_numpy(zero_copy_only=False)
+    packed = np.asarray(flat, dtype=np.float64).reshape(len(positions), len(MEASURE_NAMES))
+    starts, ends, buckets = np.array(sorted(windows), dtype=np.int64).T
+    # The window of each row by binary search (windows are disjoint); rows outside dropped.
     window = np.searchsorted(starts, positions, side="right") - 1
     inside = window >= 0
     inside[inside] = positions[inside] < ends[window[inside]]
-    return inside, window
+    if not inside.any():
+        return
+    packed = packed[inside]
+    values = packed[:, _PACKED]
+    values[:, COLUMN["errors"]] = packed[:, _PACKED_ERRORS].sum(axis=1)
+    row_buckets = buckets[window[inside]]
+    by_bucket = np.argsort(row_buckets, kind="stable")
+    found, first_rows = np.unique(row_buckets[by_bucket], return_index=True)
+    values = values[by_bucket]
+    sums = np.add.reduceat(values, first_rows, axis=0)
+    sums[:, MIN_COLUMN] = np.fmin.reduceat(values[:, MIN_COLUMN], first_rows)
+    result.add_rows(vehicles=[FLEET] * len(found), buckets=found.tolist(), values=sums)
 
 
 def site_rollup_usable(
@@ -69,111 +119,11 @@ def site_rollup_usable(
         "WHERE list_contains(?::INTEGER[], vehicle_id)",
         [vehicle_ids],
     ).fetchall()
-    selected = set(vehicle_ids)
     reported = {int(vehicle) for site, vehicle, _ in rows if site is None}
     members = {int(vehicle) for site, vehicle, _ in rows if site == site_id}
-    counted_elsewhere = any(
-        site is not None and site != site_id and vehicle in selected for site, vehicle, _ in rows
-    )
+    selected = set(vehicle_ids)
+    elsewhere = any(site not in (None, site_id) and v in selected for site, v, _ in rows)
     other_zone = days_cut_in is not None and any(
         site is None and zone != days_cut_in for site, _, zone in rows
     )
-    return bool(members) and members == reported and not counted_elsewhere and not other_zone
-
-
-def read_site_hourly(
-    cursor: duckdb.DuckDBPyConnection,
-    *,
-    site_id: int,
-    ranges: Sequence[tuple[Window, int]],
-    with_cycles: bool,
-    result: MeasureTable,
-) -> None:
-    """The site's whole UTC hours in ``ranges`` (windows on full hours, each with its bucket)."""
-    _read(
-        cursor,
-        "SELECT epoch_us(hour_utc), measures FROM rollup_site_hourly "
-        "WHERE site_id = ? AND hour_utc >= ? AND hour_utc < ?",
-        [site_id, min(w.start for w, _ in ranges), max(w.end for w, _ in ranges)],
-        [(to_micros(window.start), to_micros(window.end), bucket) for window, bucket in ranges],
-        with_cycles=with_cycles,
-        result=result,
-    )
-
-
-def read_site_daily(
-    cursor: duckdb.DuckDBPyConnection,
-    *,
-    site_id: int,
-    days: Sequence[tuple[tuple[date, date], int]],
-    with_cycles: bool,
-    result: MeasureTable,
-) -> None:
-    """The site's local days in ``days`` (first and last day, inclusive, with the bucket)."""
-    _read(
-        cursor,
-        "SELECT datediff('day', DATE '1970-01-01', day), measures FROM rollup_site_daily "
-        "WHERE site_id = ? AND day >= ? AND day <= ?",
-        [site_id, min(span[0] for span, _ in days), max(span[1] for span, _ in days)],
-        [((first - _EPOCH).days, (last - _EPOCH).days + 1, b) for (first, last), b in days],
-        with_cycles=with_cycles,
-        result=result,
-    )
-
-
-def _read(
-    cursor: duckdb.DuckDBPyConnection,
-    sql: str,
-    parameters: list[object],
-    windows: list[tuple[int, int, int]],
-    *,
-    with_cycles: bool,
-    result: MeasureTable,
-) -> None:
-    """The rows of ``sql`` (position, measures) summed per bucket of ``windows`` (start,
-    end and bucket in the positions' unit: microseconds or day numbers)."""
-    positions, matrix = _rows(cursor, sql, parameters)
-    starts, ends, buckets = (list(column) for column in zip(*windows, strict=True))
-    _add_by_bucket(
-        positions, matrix, (starts, ends, buckets), with_cycles=with_cycles, result=result
-    )
-
-
-def _rows(
-    cursor: duckdb.DuckDBPyConnection, sql: str, parameters: list[object]
-) -> tuple[Ints, Matrix]:
-    """The rows' positions (hour or day numbers) and measures (one row each)."""
-    table = cursor.sql(sql, params=parameters).to_arrow_table()
-    positions = table.column(0).to_numpy().astype(np.int64)
-    flat = table.column(1).combine_chunks().flatten().to_numpy(zero_copy_only=False)
-    return positions, np.asarray(flat, dtype=np.float64).reshape(len(positions), _WIDTH)
-
-
-def _add_by_bucket(
-    positions: Ints,
-    matrix: Matrix,
-    windows: tuple[list[int], list[int], list[int]],
-    *,
-    with_cycles: bool,
-    result: MeasureTable,
-) -> None:
-    """Sum the rows in each bucket (rows outside every window are dropped) into ``result``."""
-    if len(positions) == 0:
-        return
-    starts, ends, buckets = (np.array(values, dtype=np.int64) for values in windows)
-    order = np.argsort(starts)
-    inside, window = in_windows(positions, starts=starts[order], ends=ends[order])
-    buckets = buckets[order]
-    if not inside.any():
-        return
-    row_buckets = buckets[window[inside]]
-    width = len(COLUMNS) if with_cycles else NARROW
-    kept = matrix[inside]
-    values = kept[:, _SOURCE[:width]]
-    values[:, _ERRORS_COLUMN] = kept[:, _ERROR_LEVELS].sum(axis=1)
-    by_bucket = np.argsort(row_buckets, kind="stable")
-    found, first_rows = np.unique(row_buckets[by_bucket], return_index=True)
-    values = values[by_bucket]
-    sums = np.add.reduceat(values, first_rows, axis=0)
-    sums[:, MIN_COLUMN] = np.fmin.reduceat(values[:, MIN_COLUMN], first_rows)
-    result.add_rows(vehicles=[FLEET] * len(found), buckets=found.tolist(), values=sums)
+    return bool(members) and members == reported and not elsewhere and not other_zone

@@ -68,7 +68,6 @@ def dashboard(
         scope,
         [*current, *previous],
         by_vehicle=False,
-        with_cycles=False,  # the median is exact (``cycle_medians``), not the histogram's
         now=now,
         offline_after=offline_after,
         use_rollups=use_rollups,
