@@ -6,15 +6,13 @@ from datetime import datetime, timedelta
 import duckdb
 import numpy as np
 
+from fleetscope.analytics.core.facts import CURRENT, PREVIOUS
 from fleetscope.analytics.core.kpis import kpis_of_rows, state_times_of_rows
 from fleetscope.analytics.core.models import Kpis, StateTimes
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import Collected, period_out, period_spans, read_buckets
 from fleetscope.analytics.productivity.heatmap import add_order_heatmap, empty_heatmap
 from fleetscope.analytics.productivity.models import ProductivityEntry, ProductivityOut
-
-CURRENT = 0
-PREVIOUS = 1
 
 
 def _figures(collected: Collected, bucket: int, ids: list[int]) -> list[tuple[StateTimes, Kpis]]:

@@ -28,13 +28,13 @@ from fleetscope.analytics.core.params import VehicleRef
 from fleetscope.analytics.core.sql import utc_from_us
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.model import LiveStatus, VehicleState
-from fleetscope.facts.rawlog import from_micros
 from fleetscope.ingest.live import LiveHub
 
 StateName = Literal["offline", "error", "manual", "charging", "working", "idle"]
 STATE_ORDER: tuple[StateName, ...] = ("error", "offline", "manual", "charging", "idle", "working")
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 3000
+_NEVER_SEEN = datetime.max.replace(tzinfo=UTC)  # no ``since``: after every vehicle with one
 
 
 class ActiveError(CamelModel):
@@ -83,13 +83,9 @@ def read_live(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> dict
         status = dict(zip(names, row, strict=True))
         status.update(
             state=VehicleState(status["state"]),
-            since=from_micros(status["since"]),
+            since=utc_from_us(status["since"]),
             last_message_at=utc_from_us(status["last_message_at"]),
-            active_errors=tuple(
-                (str(e[0]), str(e[1]), str(e[2]))
-                for e in json.loads(status["active_errors"])
-                if len(e) >= 3
-            ),
+            active_errors=tuple(tuple(error) for error in json.loads(status["active_errors"])),
         )
         statuses[status["vehicle_id"]] = LiveStatus(**status)
     return statuses
@@ -126,23 +122,11 @@ def build_statusboard(
 ) -> StatusboardOut:
     tiles = sorted(
         (status_tile(vehicle, statuses.get(vehicle.id), now=now) for vehicle in vehicles),
-        key=lambda t: (
-            STATE_ORDER.index(t.state),
-            t.since is None,
-            t.since or now,
-            t.name,
-            t.vehicle_id,
-        ),
+        key=lambda t: (STATE_ORDER.index(t.state), t.since or _NEVER_SEEN, t.name, t.vehicle_id),
     )
     return StatusboardOut(
         generated_at=now, state_order=list(STATE_ORDER), counts=state_counts(tiles), vehicles=tiles
     )
-
-
-def statusboard(
-    cursor: duckdb.DuckDBPyConnection, vehicles: list[VehicleRef], *, now: datetime
-) -> StatusboardOut:
-    return build_statusboard(vehicles, read_live(cursor, [v.id for v in vehicles]), now=now)
 
 
 def _sse(event: str, payload: BaseModel) -> str:

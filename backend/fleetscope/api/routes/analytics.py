@@ -17,7 +17,11 @@ from fleetscope.analytics.productivity.models import (
     ProductivityOut,
 )
 from fleetscope.analytics.productivity.productivity import productivity
-from fleetscope.analytics.productivity.statusboard import StatusboardOut, statusboard
+from fleetscope.analytics.productivity.statusboard import (
+    StatusboardOut,
+    build_statusboard,
+    read_live,
+)
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
@@ -62,5 +66,5 @@ def get_dashboard(scope: ScopeDep, store: FactStoreDep, settings: SettingsDep) -
 @router.get("/Statusboard", response_model=Envelope[StatusboardOut])
 def get_statusboard(scope: ScopeDep, store: FactStoreDep) -> Response:
     with reading(store) as cursor:
-        result = statusboard(cursor, scope.vehicles, now=datetime.now(UTC))
-    return json_ok(result)
+        statuses = read_live(cursor, scope.vehicle_ids)
+    return json_ok(build_statusboard(scope.vehicles, statuses, now=datetime.now(UTC)))
