@@ -14,6 +14,7 @@ import { KpiTile, Sparkline, useAnalyticsQuery, useChartContext } from '../../co
 import { useDrillDown } from '../../components/drill/useDrillDown';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { dashboardTileTarget } from '../../lib/drillDown';
+import { ApproximateNote } from '../processes/ApproximateNote';
 import { EditableWidget } from './DashboardWidgets';
 import {
   addableTiles,
@@ -79,6 +80,7 @@ export default function DashboardPage() {
   }, [data, ctx]);
 
   const addable = widgets ? addableTiles(widgets) : [];
+  const approximate = widgets?.some((widget) => models(widget.tile)?.approximate) ?? false;
 
   return (
     <AnalysisPage topic="dashboard" beta>
@@ -224,6 +226,7 @@ export default function DashboardPage() {
                 <Skeleton key={index} height={150} radius="lg" />
               ))}
         </SimpleGrid>
+        <ApproximateNote shown={approximate} />
       </Stack>
     </AnalysisPage>
   );

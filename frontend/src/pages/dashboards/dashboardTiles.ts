@@ -9,6 +9,7 @@ import {
   trendOf,
 } from '../../components/charts';
 import { formatIsoDate, NUMERIC_DATE } from '../../lib/format';
+import { isApproximate, markApproximate } from '../processes/approximate';
 
 export interface DashboardTileModel {
   key: DashboardTile['key'];
@@ -17,6 +18,8 @@ export interface DashboardTileModel {
   previousText: string;
   trend: Trend | null;
   deltaText: string | undefined;
+  /** The value is a percentile from a histogram (a period longer than 31 days): "≈" before it. */
+  approximate: boolean;
   /** null when the period has fewer than two buckets (a line needs two points). */
   sparkline: SparklineModel | null;
 }
@@ -59,13 +62,16 @@ export function dashboardTileModel(
   const noData = t('charts.noValue');
   const previous = previousKnown ? tile.previous : null;
   const trend = trendOf({ value: tile.value, previous, higherIsBetter: tile.higherIsBetter });
-  const format = (value: number) => formatKpiValue({ value, unit, language, noData });
+  const format = (value: number | null) => formatKpiValue({ value, unit, language, noData });
+  // The previous period is as long as the period, so its percentile is computed the same way.
+  const approximate = isApproximate(tile.exact);
   return {
     key: tile.key,
     label: t(`dashboard.tiles.${tile.key}`),
-    value: formatKpiValue({ value: tile.value, unit, language, noData }),
-    previousText: formatKpiValue({ value: previous, unit, language, noData }),
+    value: markApproximate(format(tile.value), tile.value !== null, approximate),
+    previousText: markApproximate(format(previous), previous !== null, approximate),
     trend,
+    approximate,
     deltaText: trend
       ? formatKpiDelta({
           delta: trend.delta,
@@ -83,9 +89,7 @@ export function dashboardTileModel(
               return point.partial ? `${label} (${t('charts.soFar')})` : label;
             }),
             values: tile.series.map((point) => point.value),
-            texts: tile.series.map((point) =>
-              point.value === null ? noData : format(point.value),
-            ),
+            texts: tile.series.map((point) => format(point.value)),
             partial: tile.series.map((point) => point.partial === true),
             color: theme.palette[0] ?? '#059683',
           }

@@ -9,7 +9,9 @@ import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText } from '../../components/tables/cellText';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { actionTarget, type ChartElement, DRILL_PARAMS } from '../../lib/drillDown';
-import { actionsChart } from './actionsCharts';
+import { ApproximateNote } from './ApproximateNote';
+import { actionsApproximate, actionsChart } from './actionsCharts';
+import { percentileCell } from './approximate';
 import { FailedActionsDrilldown } from './FailedActionsDrilldown';
 
 /** processes/actions: per action type count, durations, failure rate, waiting; drill-down to failures. */
@@ -21,7 +23,11 @@ export default function ProcessesActionsPage() {
   const [selected, setSelected] = useUrlSelection(DRILL_PARAMS.actionType);
   const { query, scope, statusFor } = useAnalyticsQuery('actions', loadActions);
   const rows = query.data?.actions;
-  const chart = useMemo(() => rows && actionsChart(rows, ctx), [rows, ctx]);
+  const approximate = actionsApproximate(query.data);
+  const chart = useMemo(
+    () => rows && actionsChart(rows, ctx, { approximate }),
+    [rows, ctx, approximate],
+  );
   const drill = useMemo(
     () => rows && { element: (e: ChartElement) => actionTarget(rows, e) },
     [rows],
@@ -58,13 +64,13 @@ export default function ProcessesActionsPage() {
       key: 'p50',
       label: t('processes.durationP50'),
       align: 'right',
-      render: (row) => cellText(row.durationP50Seconds, 'duration', language),
+      render: (row) => percentileCell(row.durationP50Seconds, language, approximate),
     },
     {
       key: 'p90',
       label: t('processes.durationP90'),
       align: 'right',
-      render: (row) => cellText(row.durationP90Seconds, 'duration', language),
+      render: (row) => percentileCell(row.durationP90Seconds, language, approximate),
     },
     {
       key: 'wait',
@@ -96,6 +102,7 @@ export default function ProcessesActionsPage() {
             <Text size="sm" c="dimmed" mb="xs">
               {t('processes.openActionHint')}
             </Text>
+            <ApproximateNote shown={approximate} mb="xs" />
             <PagedTable
               testId="actions-table"
               columns={columns}

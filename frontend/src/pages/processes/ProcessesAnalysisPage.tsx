@@ -1,62 +1,19 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadProcesses, type ProcessFigures } from '../../api/analytics-processes';
+import { loadProcesses } from '../../api/analytics-processes';
 import {
-  ComparedKpiTiles,
-  type ComparedTile,
+  KpiTile,
   ModelChartCard,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { type ChartElement, pageTileTarget, vehicleOrdersTarget } from '../../lib/drillDown';
+import { ApproximateNote } from './ApproximateNote';
+import { processesApproximate } from './approximate';
 import { cycleHistogramChart, cyclePercentilesChart, outcomesChart } from './processesCharts';
-
-const PROCESS_TILES: readonly ComparedTile<ProcessFigures>[] = [
-  {
-    name: 'cycle-p50',
-    labelKey: 'processes.cycleP50',
-    pick: (f) => f.cycle.p50Seconds,
-    format: 'duration',
-    higherIsBetter: false,
-  },
-  {
-    name: 'cycle-p90',
-    labelKey: 'processes.cycleP90',
-    pick: (f) => f.cycle.p90Seconds,
-    format: 'duration',
-    higherIsBetter: false,
-  },
-  {
-    name: 'cycle-p95',
-    labelKey: 'processes.cycleP95',
-    pick: (f) => f.cycle.p95Seconds,
-    format: 'duration',
-    higherIsBetter: false,
-  },
-  {
-    name: 'cycle-max',
-    labelKey: 'processes.cycleMax',
-    pick: (f) => f.cycle.maxSeconds,
-    format: 'duration',
-    higherIsBetter: false,
-  },
-  {
-    name: 'success-rate',
-    labelKey: 'processes.successRate',
-    pick: (f) => f.outcomes.successRate,
-    format: 'share',
-    higherIsBetter: true,
-  },
-  {
-    name: 'mean-waiting',
-    labelKey: 'processes.meanWaiting',
-    pick: (f) => f.times.meanWaitingSeconds,
-    format: 'duration',
-    higherIsBetter: false,
-  },
-];
+import { processTileModels } from './processTiles';
 
 /** processes/analysis: cycle-time distribution and percentiles, outcomes, paused and waiting time. */
 export default function ProcessesAnalysisPage() {
@@ -78,20 +35,27 @@ export default function ProcessesAnalysisPage() {
   const exportScope = { page: 'processesAnalysis', from: scope.from, to: scope.to };
   const noOrders = (d: NonNullable<typeof data>) =>
     d.fleet.current.outcomes.total === 0 && d.fleet.previous.outcomes.total === 0;
-  const current = data?.fleet.current;
-  const previous = data?.fleet.previous;
+  const tiles = useMemo(
+    () => data && processTileModels(data.fleet.current, data.fleet.previous, ctx.language),
+    [data, ctx.language],
+  );
   return (
     <AnalysisPage topic="processesAnalysis">
       <Stack gap="md">
-        {current && previous && (
-          <ComparedKpiTiles
-            testId="processes-kpis"
-            tiles={PROCESS_TILES}
-            current={current}
-            previous={previous}
-            drillOf={pageTileTarget}
-          />
+        {tiles && (
+          <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" data-testid="processes-kpis">
+            {tiles.map((tile) => (
+              <KpiTile
+                key={tile.name}
+                name={tile.name}
+                label={t(tile.labelKey)}
+                drill={pageTileTarget(tile.name)}
+                {...tile.texts}
+              />
+            ))}
+          </SimpleGrid>
         )}
+        <ApproximateNote shown={data !== undefined && processesApproximate(data)} />
         <ModelChartCard
           name="cycle-histogram"
           title={t('processes.cycleHistogram')}

@@ -10,8 +10,10 @@ import { cellText, signedCount } from '../../components/tables/cellText';
 import { nextSort } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { type ChartElement, DRILL_PARAMS, workflowTarget } from '../../lib/drillDown';
+import { ApproximateNote } from './ApproximateNote';
+import { percentileCell } from './approximate';
 import { WorkflowDrilldown } from './WorkflowDrilldown';
-import { workflowCycleChart } from './workflowCharts';
+import { workflowCycleChart, workflowsApproximate } from './workflowCharts';
 
 const WORKFLOW_DEFAULT_SORT = '-orders';
 
@@ -29,7 +31,11 @@ export default function ProcessesWorkflowsPage() {
     { extraKey: [sort] },
   );
   const rows = query.data?.workflows;
-  const chart = useMemo(() => rows && workflowCycleChart(rows, ctx), [rows, ctx]);
+  const approximate = workflowsApproximate(query.data);
+  const chart = useMemo(
+    () => rows && workflowCycleChart(rows, ctx, { approximate }),
+    [rows, ctx, approximate],
+  );
   const drill = useMemo(
     () => rows && { element: (e: ChartElement) => workflowTarget(rows, e) },
     [rows],
@@ -64,14 +70,14 @@ export default function ProcessesWorkflowsPage() {
       label: t('processes.cycleP50'),
       sortKey: 'cycleP50',
       align: 'right',
-      render: (row) => cellText(row.cycleP50Seconds, 'duration', language),
+      render: (row) => percentileCell(row.cycleP50Seconds, language, approximate),
     },
     {
       key: 'p90',
       label: t('processes.cycleP90'),
       sortKey: 'cycleP90',
       align: 'right',
-      render: (row) => cellText(row.cycleP90Seconds, 'duration', language),
+      render: (row) => percentileCell(row.cycleP90Seconds, language, approximate),
     },
     {
       key: 'trend',
@@ -104,6 +110,7 @@ export default function ProcessesWorkflowsPage() {
             <Text size="sm" c="dimmed" mb="xs">
               {t('processes.openWorkflowHint')}
             </Text>
+            <ApproximateNote shown={approximate} mb="xs" />
             <PagedTable
               testId="workflows-table"
               columns={columns}

@@ -8,9 +8,22 @@ import {
   OUTCOME_COLORS,
 } from '../../components/charts/chartParts';
 import { formatShare } from '../../lib/format';
+import { isApproximate } from './approximate';
 
-/** Per action type: finished and failed counts (bars) and the failure rate (line, right axis). */
-export function actionsChart(rows: ActionRow[], ctx: ChartContext): ChartModel {
+/** Whether the action types' duration and wait percentiles are approximate (one flag for all rows). */
+export function actionsApproximate(result: { exact?: boolean } | undefined): boolean {
+  return isApproximate(result?.exact);
+}
+
+/**
+ * Per action type: finished and failed counts (bars) and the failure rate (line, right
+ * axis); the table adds the duration percentiles, marked "≈" when `approximate`.
+ */
+export function actionsChart(
+  rows: ActionRow[],
+  ctx: ChartContext,
+  { approximate = false }: { approximate?: boolean } = {},
+): ChartModel {
   const names = rows.map((row) => row.actionType);
   const share = (value: unknown) =>
     typeof value === 'number' ? formatShare(value, ctx.language) : '–';
@@ -63,8 +76,8 @@ export function actionsChart(rows: ActionRow[], ctx: ChartContext): ChartModel {
         { key: 'count', label: ctx.t('processes.count'), format: 'integer' },
         { key: 'failed', label: ctx.t('processes.outcome.failed'), format: 'integer' },
         { key: 'failureRate', label: ctx.t('processes.failureRate'), format: 'share' },
-        { key: 'p50', label: ctx.t('processes.durationP50'), format: 'duration' },
-        { key: 'p90', label: ctx.t('processes.durationP90'), format: 'duration' },
+        { key: 'p50', label: ctx.t('processes.durationP50'), format: 'duration', approximate },
+        { key: 'p90', label: ctx.t('processes.durationP90'), format: 'duration', approximate },
         { key: 'wait', label: ctx.t('processes.meanWait'), format: 'duration' },
         { key: 'previousCount', label: ctx.t('processes.previousCount'), format: 'integer' },
         {

@@ -11,6 +11,7 @@ import {
   numberFormatter,
   OUTCOME_COLORS,
 } from '../../components/charts/chartParts';
+import { anyApproximate, approximateFormatter } from './approximate';
 
 /** Pure transforms of the processes analysis: API data + language -> chart and table. */
 
@@ -127,7 +128,11 @@ export function outcomesChart(entries: ProcessEntry[], ctx: ChartContext): Chart
   };
 }
 
-/** p50, p90, p95 of the cycle time per vehicle, with max, paused and waiting in the table. */
+/**
+ * p50, p90, p95 of the cycle time per vehicle, with max, paused and waiting in the table;
+ * percentiles from a histogram (a period longer than 31 days) are marked "≈" in the table
+ * and the tooltip.
+ */
 export function cyclePercentilesChart(entries: ProcessEntry[], ctx: ChartContext): ChartModel {
   const names = entries.map((entry) => entryName(entry.name, ctx));
   const percentiles = [
@@ -135,6 +140,9 @@ export function cyclePercentilesChart(entries: ProcessEntry[], ctx: ChartContext
     ['p90', 'p90Seconds'],
     ['p95', 'p95Seconds'],
   ] as const;
+  const approximate = anyApproximate(entries.map((entry) => entry.current.cycle));
+  const previousApproximate = anyApproximate(entries.map((entry) => entry.previous.cycle));
+  const duration = durationFormatter(ctx);
   return {
     option: {
       ...baseCartesian(ctx.theme),
@@ -150,17 +158,26 @@ export function cyclePercentilesChart(entries: ProcessEntry[], ctx: ChartContext
         type: 'bar',
         data: entries.map((entry) => entry.current.cycle[key]),
         itemStyle: { color: ctx.theme.palette[index] },
+        tooltip: { valueFormatter: approximateFormatter(duration, approximate) },
       })),
     },
     table: {
       columns: [
         { key: 'name', label: ctx.t('processes.vehicle'), format: 'text' },
         { key: 'count', label: ctx.t('processes.finishedOrders'), format: 'integer' },
-        { key: 'p50', label: 'p50', format: 'duration' },
-        { key: 'p90', label: 'p90', format: 'duration' },
-        { key: 'p95', label: 'p95', format: 'duration' },
+        ...percentiles.map(([label]) => ({
+          key: label,
+          label,
+          format: 'duration' as const,
+          approximate,
+        })),
         { key: 'max', label: ctx.t('processes.max'), format: 'duration' },
-        { key: 'previousP50', label: ctx.t('processes.previousP50'), format: 'duration' },
+        {
+          key: 'previousP50',
+          label: ctx.t('processes.previousP50'),
+          format: 'duration',
+          approximate: previousApproximate,
+        },
         { key: 'paused', label: ctx.t('processes.pausedTime'), format: 'duration' },
         { key: 'waiting', label: ctx.t('processes.waitingTime'), format: 'duration' },
       ],

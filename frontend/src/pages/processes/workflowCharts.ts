@@ -2,17 +2,30 @@ import type { WorkflowRow } from '../../api/analytics-processes';
 import type { ChartContext, ChartModel, TableData } from '../../components/charts';
 import { baseCartesian } from '../../components/charts';
 import { categoryAxis, durationAxis, durationFormatter } from '../../components/charts/chartParts';
+import { approximateFormatter, isApproximate } from './approximate';
 
 /** Pure transforms of processes/workflows and processes/actions. */
 
-export function workflowsTable(rows: WorkflowRow[], ctx: ChartContext): TableData {
+/**
+ * Whether the workflows' cycle-time percentiles are approximate (one flag for every row, the
+ * previous period's too: it is as long as the period, so computed the same way).
+ */
+export function workflowsApproximate(result: { exact?: boolean } | undefined): boolean {
+  return isApproximate(result?.exact);
+}
+
+export function workflowsTable(
+  rows: WorkflowRow[],
+  ctx: ChartContext,
+  { approximate = false }: { approximate?: boolean } = {},
+): TableData {
   return {
     columns: [
       { key: 'workflow', label: ctx.t('processes.workflow'), format: 'text' },
       { key: 'orders', label: ctx.t('processes.orders'), format: 'integer' },
       { key: 'successRate', label: ctx.t('processes.successRate'), format: 'share' },
-      { key: 'p50', label: ctx.t('processes.cycleP50'), format: 'duration' },
-      { key: 'p90', label: ctx.t('processes.cycleP90'), format: 'duration' },
+      { key: 'p50', label: ctx.t('processes.cycleP50'), format: 'duration', approximate },
+      { key: 'p90', label: ctx.t('processes.cycleP90'), format: 'duration', approximate },
       { key: 'previousOrders', label: ctx.t('processes.previousOrders'), format: 'integer' },
       { key: 'ordersTrend', label: ctx.t('processes.ordersTrend'), format: 'integer' },
       {
@@ -20,7 +33,12 @@ export function workflowsTable(rows: WorkflowRow[], ctx: ChartContext): TableDat
         label: ctx.t('processes.previousSuccessRate'),
         format: 'share',
       },
-      { key: 'previousP50', label: ctx.t('processes.previousP50'), format: 'duration' },
+      {
+        key: 'previousP50',
+        label: ctx.t('processes.previousP50'),
+        format: 'duration',
+        approximate,
+      },
     ],
     rows: rows.map((row) => ({
       workflow: row.workflow,
@@ -36,8 +54,15 @@ export function workflowsTable(rows: WorkflowRow[], ctx: ChartContext): TableDat
   };
 }
 
-/** Cycle time p50 and p90 per workflow against the previous period's p50. */
-export function workflowCycleChart(rows: WorkflowRow[], ctx: ChartContext): ChartModel {
+/**
+ * Cycle time p50 and p90 per workflow against the previous period's p50; `approximate`:
+ * the percentiles come from histograms ("≈" in the tooltip and the table).
+ */
+export function workflowCycleChart(
+  rows: WorkflowRow[],
+  ctx: ChartContext,
+  { approximate = false }: { approximate?: boolean } = {},
+): ChartModel {
   const names = rows.map((row) => row.workflow);
   return {
     option: {
@@ -45,7 +70,8 @@ export function workflowCycleChart(rows: WorkflowRow[], ctx: ChartContext): Char
       tooltip: {
         ...baseCartesian(ctx.theme).tooltip,
         axisPointer: { type: 'shadow' },
-        valueFormatter: durationFormatter(ctx),
+        // Every series is a percentile.
+        valueFormatter: approximateFormatter(durationFormatter(ctx), approximate),
       },
       xAxis: categoryAxis(ctx, names, names.length > 5 ? 30 : 0),
       yAxis: durationAxis(ctx),
@@ -71,6 +97,6 @@ export function workflowCycleChart(rows: WorkflowRow[], ctx: ChartContext): Char
         },
       ],
     },
-    table: workflowsTable(rows, ctx),
+    table: workflowsTable(rows, ctx, { approximate }),
   };
 }
