@@ -20,8 +20,8 @@ from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
 from fleetscope.analytics.core.sql import require_named, seconds_between
 from fleetscope.analytics.processes.orders import (
+    ENDED,
     ORDER_COLUMNS,
-    OUTCOMES,
     ProcessFigures,
     figures,
     summarize_orders,
@@ -87,15 +87,18 @@ WORKFLOW_SORTS = {
     "cycleP90": "6",
     "ordersTrend": "11",
 }
-_PERIOD = "count(*) FILTER (WHERE bucket = {0}), count(*) FILTER (WHERE bucket = {0} AND fin), "
-_PERIOD += "quantile_cont(CASE WHEN bucket = {0} AND fin THEN cycle_us END, [0.5, 0.9])"
-# Per workflow the columns of ``WorkflowRow`` in its order; the cycle times are those of
-# Processes (``orders.summarize_orders``: the same aggregate of the same rows).
+_PERIOD = "coalesce(max(n) FILTER (bucket = {0}), 0), coalesce(max(fin) FILTER (bucket = {0}), 0), "
+_PERIOD += "any_value(cycle) FILTER (bucket = {0})"
+# Per workflow the columns of ``WorkflowRow`` in its order, grouped per workflow and period
+# first (a third less than a quantile per period fed NULL for the other's rows); the cycle
+# times are those of Processes (``orders.summarize_orders``: the same rows' quantile_cont).
 _WORKFLOWS = (
     "SELECT workflow, n, fin, fin / nullif(n, 0), cycle[1] / 1e6, cycle[2] / 1e6, before, "  # noqa: S608 - constants only
     "before_fin / nullif(before, 0), before_cycle[1] / 1e6, before_cycle[2] / 1e6, n - before "
     f"FROM (SELECT workflow, {_PERIOD.format(CURRENT)}, {_PERIOD.format(PREVIOUS)} FROM "
-    f"(SELECT *, outcome = 'finished' AS fin FROM ({{}}) WHERE outcome IN {OUTCOMES}) "
+    "(SELECT workflow, bucket, count(*) AS n, count(*) FILTER (WHERE outcome = 'finished') AS fin, "
+    "quantile_cont(CASE WHEN outcome = 'finished' THEN cycle_us END, [0.5, 0.9]) AS cycle "
+    f"FROM ({{}}) WHERE {ENDED} GROUP BY ALL) "
     "GROUP BY workflow) AS w(workflow, n, fin, cycle, before, before_fin, before_cycle) "
     "ORDER BY {} NULLS LAST, workflow"
 )
