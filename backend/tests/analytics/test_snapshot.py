@@ -7,7 +7,6 @@ statuses before the tick and the rollups after it would count that time twice.
 
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
@@ -15,7 +14,7 @@ import pytest
 import fleetscope.analytics.core.collect as collect_module
 from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.core.measure_table import Measures
-from fleetscope.analytics.core.periods import DaySpan, Window, period_windows
+from fleetscope.analytics.core.periods import DaySpan, period_windows
 from fleetscope.analytics.core.sql import read_snapshot
 from fleetscope.facts.model import LiveStatus, StateInterval, VehicleState
 from fleetscope.facts.store import FactStore, StoreBatch
@@ -75,14 +74,8 @@ def test_a_tick_committed_between_the_reads_of_one_answer_is_not_seen(
     before = _measures(store)
     read_status = collect_module.vehicle_status
 
-    def status_then_tick(
-        cursor: duckdb.DuckDBPyConnection,
-        vehicle_ids: list[int],
-        *,
-        zone: ZoneInfo | None,
-        within: Window | None = None,
-    ) -> object:
-        status = read_status(cursor, vehicle_ids, zone=zone, within=within)
+    def status_then_tick(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> object:
+        status = read_status(cursor, request)
         _tick(store)  # commits while the answer is half read
         return status
 

@@ -12,7 +12,7 @@ everything raw: the benchmark's baseline and the tests' reference.
 """
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -51,20 +51,18 @@ class CollectRequest:
 @dataclass(frozen=True, slots=True)
 class VehicleStatus:
     live: list[LiveRow]  # the vehicles' rows of ``live_status``
-    cut_in: frozenset[int]  # those whose daily rollups were cut at the zone's midnights
-    offline_spans: tuple[StateTime, ...] = ()  # their long offline intervals in the period
+    cut_in: frozenset[int]  # those whose daily rollups were cut at the daily zone's midnights
+    offline_spans: tuple[StateTime, ...]  # their long offline intervals in the windows' span
+
+    def complete(self, now: datetime) -> bool:
+        """Whether no vehicle has a message after ``now`` (the rollups hold every fact up to
+        now); not for a ``now`` in the past."""
+        return all(row[3] is None or row[3] <= now for row in self.live)
 
 
-def vehicle_status(
-    cursor: duckdb.DuckDBPyConnection,
-    vehicle_ids: list[int],
-    *,
-    zone: ZoneInfo | None,
-    within: Window | None = None,
-) -> VehicleStatus:
-    """``live_status`` of ``vehicle_ids``; with ``zone``, those whose days were cut in it;
-    with ``within``, their long offline intervals overlapping it. One statement, as every
-    answer asks (DuckDB takes ~0.4 ms a statement, however small)."""
+def vehicle_status(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> VehicleStatus:
+    """One statement, as every answer asks (DuckDB takes ~0.4 ms a statement, however small)."""
+    windows = [tagged.window for tagged in request.windows]
     rows = cursor.execute(
         "SELECT 'live', vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "  # noqa: S608 - constants only
         "FROM live_status WHERE list_contains($1::INTEGER[], vehicle_id) "
@@ -73,7 +71,12 @@ def vehicle_status(
         "UNION ALL SELECT 'span', vehicle_id, 'offline', epoch_us(start_at), epoch_us(end_at) "
         f"FROM {rollup_spans.TABLE} WHERE list_contains($1::INTEGER[], vehicle_id) "
         "AND end_at > $3 AND start_at < $4",
-        [vehicle_ids, str(zone), *((within.start, within.end) if within else (None, None))],
+        [
+            request.vehicle_ids,
+            str(request.daily_zone),
+            min((w.start for w in windows), default=None),
+            max((w.end for w in windows), default=None),
+        ],
     ).fetchall()
     return VehicleStatus(
         live=[
@@ -84,12 +87,6 @@ def vehicle_status(
             (v, "offline", from_micros(a), from_micros(b)) for k, v, _, a, b in rows if k == "span"
         ),
     )
-
-
-def complete_until(live: Sequence[LiveRow], *, now: datetime) -> datetime | None:
-    """``now`` when no vehicle of ``live`` has a message after it (the rollups then hold
-    every fact up to now); ``None`` for a ``now`` in the past."""
-    return now if all(row[3] is None or row[3] <= now for row in live) else None
 
 
 def open_intervals(
@@ -120,41 +117,47 @@ def collect(
     offline_after: timedelta,
     status: VehicleStatus | None = None,
 ) -> MeasureTable:
-    """``status``: the ``vehicle_status`` of the request, when the caller has read it."""
+    """``status``: the request's ``vehicle_status``, when the caller has read it."""
     result = MeasureTable()
     if not request.vehicle_ids or not request.windows:
         return result
-    if status is None:
-        windows = [tagged.window for tagged in request.windows]
-        within = Window(min(w.start for w in windows), max(w.end for w in windows))
-        status = vehicle_status(cursor, request.vehicle_ids, zone=request.daily_zone, within=within)
-    by_vehicle = request.by_vehicle
-    if not request.use_rollups:
-        add_raw_pieces(
-            cursor,
-            by_vehicle=by_vehicle,
-            vehicle_ids=request.vehicle_ids,
-            pieces=request.windows,
-            result=result,
-        )
+    status = status or vehicle_status(cursor, request)
+    ids, by_vehicle, cut_in = request.vehicle_ids, request.by_vehicle, status.cut_in
+    site = _usable_site(cursor, request) if request.use_rollups else None
+    if site is not None or not request.use_rollups:
+        parts = [(ids, True)]
     else:
-        site = _usable_site(cursor, request)
+        parts = [
+            ([v for v in ids if v in cut_in], True),
+            ([v for v in ids if v not in cut_in], False),
+        ]
+    tail_until = now if status.complete(now) else None
+    for vehicle_ids, use_days in parts:
+        if not vehicle_ids:
+            continue
+        days, hours, pieces, rolled = (
+            _split(request, use_days=use_days, tail_until=tail_until)
+            if request.use_rollups
+            else ([], [], request.windows, [])
+        )
         if site is not None:
-            parts = [(request.vehicle_ids, request.daily_zone is not None)]
+            read_site_rollups(cursor, site_id=site, days=days, hours=hours, result=result)
         else:
-            daily = status.cut_in if request.daily_zone else frozenset()
-            parts = [
-                ([v for v in request.vehicle_ids if v in daily], True),
-                ([v for v in request.vehicle_ids if v not in daily], False),
-            ]
-        tail_until = complete_until(status.live, now=now)
-        for vehicle_ids, use_days in parts:
-            if vehicle_ids:
-                rolled = _from_rollups(
-                    cursor, request, vehicle_ids, result, use_days, site, tail_until
-                )
-                spans = (span for span in status.offline_spans if span[0] in vehicle_ids)
-                _add_state_time(spans, rolled, by_vehicle=by_vehicle, result=result)
+            read_rollups(
+                cursor,
+                vehicle_ids=vehicle_ids,
+                days=days,
+                hours=hours,
+                by_vehicle=by_vehicle,
+                result=result,
+                only=request.only,
+            )
+        if pieces:
+            add_raw_pieces(
+                cursor, by_vehicle=by_vehicle, vehicle_ids=vehicle_ids, pieces=pieces, result=result
+            )
+        spans = (span for span in status.offline_spans if span[0] in vehicle_ids)
+        _add_state_time(spans, rolled, by_vehicle=by_vehicle, result=result)
     open_states = [
         (vehicle_id, *interval)
         for vehicle_id, state, since, last_message_at in status.live
@@ -184,17 +187,15 @@ def _usable_site(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> 
     return site if usable else None
 
 
-def _from_rollups(
-    cursor: duckdb.DuckDBPyConnection,
-    request: CollectRequest,
-    vehicle_ids: list[int],
-    result: MeasureTable,
-    use_days: bool,
-    site: int | None,
-    tail_until: datetime | None,
-) -> list[Tagged]:
-    """``tail_until``: now, when the hour up to now may be read as a whole rollup hour, and
-    today up to now as a whole rollup day. Returns the windows read from rollup rows."""
+def _split(
+    request: CollectRequest, *, use_days: bool, tail_until: datetime | None
+) -> tuple[
+    list[tuple[tuple[date, date], int]], list[tuple[Window, int]], list[Tagged], list[Tagged]
+]:
+    """The request's windows as whole days (with ``use_days`` and a daily zone), whole UTC
+    hours and pieces off the full hour, and the windows the days and hours cover.
+    ``tail_until``: now, when the hour up to now may be read as a whole rollup hour, and
+    today up to now as a whole rollup day."""
     days: list[tuple[tuple[date, date], int]] = []
     hours: list[tuple[Window, int]] = []
     pieces: list[Tagged] = []
@@ -218,27 +219,7 @@ def _from_rollups(
         hours += [(whole_hours, bucket) for whole_hours in split.ranges]
         rolled += [Tagged(whole_hours, bucket) for whole_hours in split.ranges]
         pieces += [Tagged(piece, bucket) for piece in split.pieces]
-    if site is not None:
-        read_site_rollups(cursor, site_id=site, days=days, hours=hours, result=result)
-    else:
-        read_rollups(
-            cursor,
-            vehicle_ids=vehicle_ids,
-            days=days,
-            hours=hours,
-            by_vehicle=request.by_vehicle,
-            result=result,
-            only=request.only,
-        )
-    if pieces:
-        add_raw_pieces(
-            cursor,
-            by_vehicle=request.by_vehicle,
-            vehicle_ids=vehicle_ids,
-            pieces=pieces,
-            result=result,
-        )
-    return rolled
+    return days, hours, pieces, rolled
 
 
 def _add_state_time(

@@ -11,9 +11,7 @@ from fleetscope.analytics.core.collect import (
     FLEET,
     CollectRequest,
     Tagged,
-    VehicleStatus,
     collect,
-    complete_until,
     vehicle_status,
 )
 from fleetscope.analytics.core.comparison import period_instants, previous_until
@@ -135,13 +133,8 @@ def read_buckets(
             site_id=group.site_id,
             only=only,
         )
-        status = VehicleStatus([], frozenset())
-        if tagged:
-            within = Window(min(t.window.start for t in tagged), max(t.window.end for t in tagged))
-            status = vehicle_status(
-                cursor, group.vehicle_ids, zone=request.daily_zone, within=within
-            )
-        if complete_until(status.live, now=now) is None:
+        status = vehicle_status(cursor, request) if tagged else None
+        if status is not None and not status.complete(now):
             collected.tail_until = None
         found = collect(cursor, request, now=now, offline_after=offline_after, status=status)
         if len(collected.sites) == 1:
