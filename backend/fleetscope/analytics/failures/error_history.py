@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 from pydantic import Field
 
-from fleetscope.analytics.core.facts import rows_in_periods, select_periods
+from fleetscope.analytics.core.facts import select_periods
 from fleetscope.analytics.core.paging import (
     Page,
     PageRequest,
@@ -29,7 +29,7 @@ from fleetscope.analytics.core.paging import (
 )
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.sql import seconds_between
-from fleetscope.analytics.failures.failures import LEVELS, ErrorFilter
+from fleetscope.analytics.failures.failures import LEVELS, ErrorFilter, episodes
 from fleetscope.appstore.schemas import CamelModel
 
 HISTORY_SORTS = {
@@ -42,15 +42,13 @@ _COLUMNS = (
     f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.order_id, f.x, f.y, f.map_id, "
     f"f.references_json, coalesce(list_position({list(LEVELS)}, upper(f.level)), 1) AS severity"
 )
-# The fields of ``ErrorEpisodeRow`` but the name, in the order of the CSV and of the SELECT.
+# The fields of ``ErrorEpisodeRow`` but the name, in the order of the CSV, and their columns.
 _FIELDS = (
     "vehicle_id", "error_type", "level", "description", "start", "end", "duration_seconds",
     "order_id", "x", "y", "map_id",
 )  # fmt: skip
-_SELECT = (
-    "vehicle_id, error_type, level, description, start_at, end_at, duration_s, order_id, "
-    "x, y, map_id"
-)
+_RENAMED = {"start": "start_at", "end": "end_at", "duration_seconds": "duration_s"}
+_SELECT = ", ".join(_RENAMED.get(field, field) for field in _FIELDS)
 CSV_CHUNK_ROWS = 5000
 # ``{zone}``: the sites' time zone the times are written in (see ``csv_header``).
 CSV_HEADERS = {
@@ -85,7 +83,7 @@ class ErrorEpisodeRow(CamelModel):
 
 @dataclass(frozen=True, slots=True)
 class HistoryQuery:
-    sql: str  # FROM ... WHERE ... of the filtered episodes
+    sql: str  # FROM ... of the filtered episodes
     parameters: list[Any]
     column: str
     descending: bool
@@ -103,13 +101,8 @@ def history_query(
     selection = select_periods(scope, now=now, previous=False)
     if vehicle_id is not None:
         selection = selection.restricted_to({vehicle_id})
-    rows_sql, parameters = rows_in_periods(
-        selection, table="error_episodes", at="start_at", columns=_COLUMNS
-    )
-    where, filter_parameters = errors.sql()
-    return HistoryQuery(
-        f"FROM ({rows_sql}) WHERE {where}", [*parameters, *filter_parameters], column, descending
-    )
+    sql, parameters = episodes(selection, errors, _COLUMNS)
+    return HistoryQuery(f"FROM ({sql})", parameters, column, descending)
 
 
 def error_history(
@@ -128,24 +121,21 @@ def error_history(
         tie_breakers=_TIE_BREAKERS,
     )  # fmt: skip
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+    items = [
+        ErrorEpisodeRow(**dict(zip(_FIELDS, row, strict=True)), vehicle_name=names.get(row[0], ""))
+        for row in rows
+    ]
     return Page[ErrorEpisodeRow](
-        items=[
-            ErrorEpisodeRow(
-                **dict(zip(_FIELDS, row, strict=True)), vehicle_name=names.get(row[0], "")
-            )
-            for row in rows
-        ],
+        items=items,
         **page_fields(page, total=total, column=query.column, descending=query.descending),
     )
 
 
+# As the frontend's chart CSVs (``components/charts/csv.ts``): English ``,`` and a decimal
+# point, German ``;`` and the decimal comma (what Excel with German settings reads as
+# numbers), times as ``YYYY-MM-DD HH:MM:SS`` in the site's zone, which the header names.
 @dataclass(frozen=True, slots=True)
 class CsvConvention:
-    """How the CSV is written for one language; the chart CSVs of the frontend
-    (``components/charts/csv.ts``) follow the same: English ``,`` and a decimal point,
-    German ``;`` and the decimal comma (what Excel with German settings reads as numbers),
-    times as ``YYYY-MM-DD HH:MM:SS`` in the site's zone, which the header names."""
-
     separator: str
     decimal: str
 
@@ -201,8 +191,7 @@ def error_history_csv(
         result = cursor.execute(
             f"SELECT {_SELECT} {query.sql} ORDER BY {ordering.sql}", query.parameters
         )
-        while True:
-            rows = result.fetchmany(CSV_CHUNK_ROWS)
+        for rows in iter(lambda: result.fetchmany(CSV_CHUNK_ROWS), []):
             for row in rows:
                 zone = zone_of.get(row[0], ZoneInfo("UTC"))
                 start, end = (t.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S") for t in row[4:6])
@@ -212,7 +201,6 @@ def error_history_csv(
             yield buffer.getvalue()
             buffer.seek(0)
             buffer.truncate()
-            if not rows:
-                return
+        yield buffer.getvalue()  # the header, when no row follows
     finally:
         cursor.close()

@@ -13,7 +13,8 @@ The filters ``errorType`` and ``level`` narrow the Pareto (and the matrix, map a
 never MTBF, MTTR and the rates.
 """
 
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -22,9 +23,15 @@ import duckdb
 import numpy as np
 from pydantic import Field
 
-from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, select_periods
+from fleetscope.analytics.core.facts import (
+    CURRENT,
+    PREVIOUS,
+    Selection,
+    rows_in_periods,
+    select_periods,
+)
 from fleetscope.analytics.core.kpis import kpi_columns
-from fleetscope.analytics.core.measure_table import COLUMN, HIST_COLUMNS, STATE_MEASURES
+from fleetscope.analytics.core.measure_table import COLUMN, STATE_MEASURES
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out, period_spans, read_buckets
@@ -40,6 +47,7 @@ EPISODE_COLUMNS = (
     f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s"
 )
 _ENDED_ORDERS = ("orders_finished", "orders_failed", "orders_cancelled")
+_BUCKETS = (CURRENT, PREVIOUS)
 # What the page uses of the rollups: time in each state (planned time, downtime, uptime),
 # the stopping errors and their time (MTBF, MTTR), the ended orders (errors per 1,000).
 _ROLLUP_MEASURES = frozenset({*STATE_MEASURES, "stop_errors", "stop_error_s", *_ENDED_ORDERS})
@@ -52,12 +60,20 @@ class ErrorFilter:
 
     def sql(self) -> tuple[str, list[Any]]:
         """A condition on the episodes' ``error_type`` and ``level`` (``TRUE`` without filter)."""
-        given = [
-            (c, v)
-            for c, v in (("error_type", self.error_type), ("level", self.level))
-            if v is not None
-        ]
-        return " AND ".join(["TRUE", *(f"{c} = ?" for c, _ in given)]), [v for _, v in given]
+        given = {"error_type": self.error_type, "level": self.level}
+        given = {column: value for column, value in given.items() if value is not None}
+        return " AND ".join(["TRUE", *(f"{c} = ?" for c in given)]), list(given.values())
+
+
+def episodes(
+    selection: Selection, errors: ErrorFilter, columns: str = EPISODE_COLUMNS
+) -> tuple[str, list[Any]]:
+    """The error episodes starting in T of ``selection`` that ``errors`` lets through."""
+    rows_sql, parameters = rows_in_periods(
+        selection, table="error_episodes", at="start_at", columns=columns
+    )
+    where, filter_parameters = errors.sql()
+    return f"SELECT * FROM ({rows_sql}) WHERE {where}", [*parameters, *filter_parameters]  # noqa: S608 - constants only
 
 
 class LevelCounts(CamelModel):
@@ -67,8 +83,8 @@ class LevelCounts(CamelModel):
     fatal: int = 0
 
     @classmethod
-    def of(cls, counts: Counter[str]) -> "LevelCounts":
-        return cls(**{level.lower(): counts[level] for level in LEVELS})
+    def of(cls, counts: Mapping[str, int]) -> "LevelCounts":
+        return cls(**{level.lower(): counts.get(level, 0) for level in LEVELS})
 
 
 class ParetoItem(CamelModel):
@@ -151,21 +167,21 @@ def failures(
         f"bucket = {CURRENT} AND {where} FROM ({rows_sql}) GROUP BY ALL",
         [*filter_parameters, *parameters],
     ).fetchall()
-    levels: dict[tuple[int | None, int], Counter[str]] = {}  # (vehicle or None, bucket)
-    found: dict[str, tuple[Counter[str], list[float]]] = {}  # type: levels, stop time
+    levels: defaultdict[tuple[int | None, int], Counter[str]] = defaultdict(Counter)
+    by_type: defaultdict[str, Counter[str]] = defaultdict(Counter)  # the Pareto's
+    stop_time: defaultdict[str, float] = defaultdict(float)
     for vehicle_id, bucket, error_type, level, count, stop_s, pareto in counted:
-        for key in ((vehicle_id, bucket), (None, bucket)):
-            levels.setdefault(key, Counter())[level] += count
+        levels[vehicle_id, bucket][level] += count
+        levels[None, bucket][level] += count
         if pareto:
-            by_level, stop_time = found.setdefault(error_type, (Counter(), [0.0]))
-            by_level[level] += count
-            stop_time[0] += stop_s
+            by_type[error_type][level] += count
+            stop_time[error_type] += stop_s
     types = [
         ParetoItem(
-            error_type=name, count=sum(by_level.values()), downtime_seconds=stop_time[0],
-            levels=LevelCounts.of(by_level), share=0.0, cumulative_share=0.0,
+            error_type=name, count=sum(counts.values()), downtime_seconds=stop_time[name],
+            levels=LevelCounts.of(counts), share=0.0, cumulative_share=0.0,
         )
-        for name, (by_level, stop_time) in found.items()
+        for name, counts in by_type.items()
     ]  # fmt: skip
     # The rollups' measures per vehicle and bucket, then together per bucket (combined:
     # only those, read as one), through one pass of the glossary's KPI code.
@@ -174,38 +190,34 @@ def failures(
         scope,
         period_spans(scope, current=CURRENT, previous=PREVIOUS),
         by_vehicle=not scope.combined,
-        with_cycles=False,
         now=now,
         offline_after=offline_after,
         only=_ROLLUP_MEASURES,
     )
-    buckets, ids = (CURRENT, PREVIOUS), scope.vehicle_ids
-    per_vehicle = [(v, bucket) for v in ([] if scope.combined else ids) for bucket in buckets]
-    keys: list[tuple[int | None, int]] = [*per_vehicle, *((None, b) for b in buckets)]
+    ids = [] if scope.combined else scope.vehicle_ids
+    per_vehicle = [(v, bucket) for v in ids for bucket in _BUCKETS]
+    keys: list[tuple[int | None, int]] = [*per_vehicle, *((None, b) for b in _BUCKETS)]
     rows = np.vstack(
-        [collected.measures.rows(per_vehicle), *(collected.together(b, ids) for b in buckets)]
+        [collected.measures.rows(per_vehicle), *(collected.together(b, ids) for b in _BUCKETS)]
     )
-    rows[:, HIST_COLUMNS] = 0  # no cycle times here: no medians from their histograms
     kpis = {k: v.tolist() for k, v in kpi_columns(rows, period_s=np.zeros(len(rows))).items()}
-    stop_errors = rows[:, COLUMN["stop_errors"]].tolist()
     orders = rows[:, [COLUMN[name] for name in _ENDED_ORDERS]].sum(axis=1).tolist()
 
     def figures(index: int) -> ReliabilityFigures:
-        counts = levels.get(keys[index], Counter())
-        episodes, warnings, ended = sum(counts.values()), counts["WARNING"], int(orders[index])
-        stops = sum(counts[level] for level in STOP_LEVELS)
+        counts, ended = levels[keys[index]], int(orders[index])
+        episodes, warnings = sum(counts.values()), counts["WARNING"]
         mtbf, mttr = kpis["mtbf_seconds"][index], kpis["mttr_seconds"][index]
         return ReliabilityFigures(
             planned_seconds=kpis["planned_seconds"][index],
             downtime_seconds=kpis["downtime_seconds"][index],
             episodes=episodes,
-            stop_episodes=int(stop_errors[index]),
+            stop_episodes=int(kpis["stop_errors"][index]),
             warnings=warnings,
             mtbf_seconds=None if mtbf != mtbf else mtbf,  # NaN: no denominator
             mttr_seconds=None if mttr != mttr else mttr,
             orders=ended,
             errors_per_1000_orders=_per_1000(episodes, ended),
-            stop_errors_per_1000_orders=_per_1000(stops, ended),
+            stop_errors_per_1000_orders=_per_1000(sum(counts[lv] for lv in STOP_LEVELS), ended),
             warnings_per_1000_orders=_per_1000(warnings, ended),
         )  # fmt: skip
 
@@ -219,7 +231,7 @@ def failures(
         period=period_out(scope, now=now),
         pareto_by_count=_pareto(types, by_count=True),
         pareto_by_downtime=_pareto(types, by_count=False),
-        levels=LevelCounts.of(sum((by_level for by_level, _ in found.values()), Counter())),
+        levels=LevelCounts.of(sum(by_type.values(), Counter())),
         entries=[fleet] if scope.combined else [
             entry(2 * i, vehicle.id, vehicle.name) for i, vehicle in enumerate(scope.vehicles)
         ],

@@ -4,13 +4,12 @@ VDA 5050 has no layout drawing, so the layout is the track of the selected vehic
 last ``LAYOUT_DAYS`` days of T, binned on a grid of at most ``TRACK_CELLS`` cells on the
 longer side of the track's own extent (each occupied cell once, with its number of points).
 
-Why a cache: drawing reads a month of track points (4 M rows at 100 vehicles sending a
-position a minute) in two scans, 1.4-2.0 s in process on the loaded test machine, where
-the check below takes 0.2 s: without it the map misses 150 ms for 30 days by far. A hall's
-layout barely changes, so a fact store keeps its last ``CACHED_LAYOUTS`` (grids of at most
-120 x 120 cells, no fact rows). Its T ends at the last full hour (a key stable for an hour);
-each request checks the number and time range of the track points in that T, so points
-added or removed there redraw it. T entirely in the current hour is drawn up to now.
+Why a cache: drawing reads a month of track points (4 M rows at 100 vehicles) in two scans,
+1.4-2.0 s on the loaded test machine, where checking it takes 0.2 s. A hall's layout barely
+changes, so a fact store keeps its last ``CACHED_LAYOUTS`` (grids, no fact rows). Their T
+ends at the last full hour (a key stable for an hour); each request checks the number and
+time range of the track points in that T, so points added or removed there redraw it. T
+entirely in the current hour is drawn up to now, uncached.
 """
 
 import math
@@ -18,7 +17,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
 import duckdb
@@ -60,8 +59,7 @@ class GridSpec:
     rows: int
 
     @classmethod
-    def covering(cls, bounds: Bounds, cells: int) -> "GridSpec":
-        """At most ``cells`` square cells on the longer side of ``bounds``."""
+    def covering(cls, bounds: Bounds, cells: int) -> "GridSpec":  # square, on the longer side
         width = max(bounds.max_x - bounds.min_x, MIN_EXTENT_M)
         height = max(bounds.max_y - bounds.min_y, MIN_EXTENT_M)
         size = max(width, height) / cells
@@ -82,10 +80,9 @@ def binned(
     cursor: duckdb.DuckDBPyConnection, sql: str, parameters: list[Any], specs: dict[str, GridSpec]
 ) -> tuple[Extents, dict[str, list[list[int]]]]:
     """The positioned rows of ``sql`` (columns x, y, map_id) in one scan: bounds and number
-    per map, and ``[column, row, count]`` on the grid of each map in ``specs``.
-
-    The cell is a ``CASE`` of constants per map: DuckDB computes it several times faster
-    than the same arithmetic on values joined from a table of grids."""
+    per map, and ``[column, row, count]`` on the grid of each map in ``specs``. The cell is
+    a ``CASE`` of constants per map: several times faster than the same arithmetic on
+    values joined from a table of grids."""
     cases, case_parameters = {"x": "NULL::INTEGER", "y": "NULL::INTEGER"}, []
     for axis, origin, count in (("x", "min_x", "columns"), ("y", "min_y", "rows")):
         if specs:
@@ -105,18 +102,16 @@ def binned(
     for map_id, i, j, count, *_ in found:
         if i is not None:
             cells.setdefault(map_id, []).append([int(i), int(j), int(count)])
-    boxes = {row[0]: row[4:] for row in found}  # the same on every row of a map
-    extents = {
+    extents = {  # the same on every row of a map
         m: (Bounds(min_x=x0, min_y=y0, max_x=x1, max_y=y1), int(n))
-        for m, (x0, y0, x1, y1, n) in boxes.items()
+        for m, _, _, _, x0, y0, x1, y1, n in found
     }
     return extents, cells
 
 
 def latest(selection: Selection, length: timedelta) -> Selection:
     """The part of ``selection`` in its last ``length`` of time."""
-    bounds = selection.bounds
-    if bounds is None:
+    if (bounds := selection.bounds) is None:
         return selection
     start = bounds.end - length
     return Selection(
@@ -130,8 +125,7 @@ def latest(selection: Selection, length: timedelta) -> Selection:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class MapTrack:
+class MapTrack(NamedTuple):
     bounds: Bounds
     grid: Grid
 
@@ -176,12 +170,11 @@ class LayoutCache:
         return layout
 
 
-_CACHES: "WeakKeyDictionary[FactStore, LayoutCache]" = WeakKeyDictionary()
+_CACHES: "WeakKeyDictionary[FactStore, LayoutCache]" = WeakKeyDictionary()  # gone with the store
 _CACHES_LOCK = threading.Lock()
 
 
 def layout_cache(store: FactStore) -> LayoutCache:
-    """The layout cache of ``store``, made on first use (and gone with the store)."""
     with _CACHES_LOCK:
         return _CACHES.setdefault(store, LayoutCache())
 
@@ -193,7 +186,6 @@ def site_layout(
     now: datetime,
     cache: LayoutCache | None,
 ) -> Layout:
-    """The track layout per map (see the module text)."""
     length = timedelta(days=LAYOUT_DAYS)
     selection = latest(select_periods(scope, now=hour_floor(now), previous=False), length)
     if selection.empty:
@@ -203,8 +195,8 @@ def site_layout(
 
 def _stamp(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> tuple[Any, ...]:
     """Number and time range of the selected vehicles' track points from the first to the
-    last instant of T: a superset of the layout's points (any added or removed there
-    changes it), read without the per-window test, at a quarter of the cost."""
+    last instant of T: a superset of the layout's points, read without the per-window test
+    at a quarter of the cost."""
     bounds = selection.bounds
     ids = sorted({v for part in selection.slices if part.windows for v in part.vehicle_ids})
     row = cursor.execute(

@@ -17,11 +17,11 @@ import duckdb
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.core.facts import Selection, rows_in_periods, select_periods
+from fleetscope.analytics.core.facts import Selection, select_periods
 from fleetscope.analytics.core.models import Instant, PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
-from fleetscope.analytics.failures.failures import ErrorFilter
+from fleetscope.analytics.failures.failures import ErrorFilter, episodes
 from fleetscope.analytics.failures.layout import (
     TRACK_CELLS,
     Bounds,
@@ -77,17 +77,6 @@ class FailureMapOut(CamelModel):
     maps: list[MapLayer] = Field(description="maps with errors first")
 
 
-def _error_rows(selection: Selection, errors: ErrorFilter) -> tuple[str, list[Any]]:
-    episodes_sql, parameters = rows_in_periods(
-        selection, table="error_episodes", at="start_at", columns=_ERROR_COLUMNS
-    )
-    where, filter_parameters = errors.sql()
-    return (
-        f"SELECT * FROM ({episodes_sql}) WHERE {where}",  # noqa: S608 - constants only
-        [*parameters, *filter_parameters],
-    )
-
-
 def newest_points(
     cursor: duckdb.DuckDBPyConnection,
     selection: Selection,
@@ -108,9 +97,8 @@ def newest_points(
     )
     while True:
         full = share >= _FULL_READ_SHARE
-        sql, parameters = _error_rows(
-            selection if full else latest(selection, (bounds.end - bounds.start) * share), errors
-        )
+        part = selection if full else latest(selection, (bounds.end - bounds.start) * share)
+        sql, parameters = episodes(part, errors, _ERROR_COLUMNS)
         newest = (
             f"(SELECT {_POINT} FROM ({sql}) WHERE x IS NOT NULL AND y IS NOT NULL "  # noqa: S608 - constants only
             "AND map_id = ? ORDER BY start_at DESC, vehicle_id, error_type LIMIT ?)"
@@ -137,7 +125,7 @@ def failure_map(
     """``layouts``: the fact store's layout cache (``None``: draw the layout anew)."""
     layout = site_layout(cursor, scope, now=now, cache=layouts)
     selection = select_periods(scope, now=now, previous=False)
-    error_sql, error_parameters = _error_rows(selection, errors)
+    error_sql, error_parameters = episodes(selection, errors, _ERROR_COLUMNS)
     # The density grid covers the map's bounds (track and errors), known only after a scan
     # of the errors. That scan bins them on the track's grid (errors happen where vehicles
     # drive) and gives the errors' bounds; only a map whose grid differs is binned again.

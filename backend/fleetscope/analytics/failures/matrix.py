@@ -6,16 +6,15 @@ a TIMESTAMPTZ fetched into Python costs ten times as much (a time zone lookup ea
 
 from collections import Counter
 from datetime import datetime
-from typing import Any
 
 import duckdb
 from pydantic import Field
 
-from fleetscope.analytics.core.facts import rows_in_periods, select_periods
+from fleetscope.analytics.core.facts import select_periods
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
-from fleetscope.analytics.failures.failures import EPISODE_COLUMNS, LEVELS, ErrorFilter, LevelCounts
+from fleetscope.analytics.failures.failures import LEVELS, ErrorFilter, LevelCounts, episodes
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.rawlog import from_micros
 
@@ -51,47 +50,39 @@ class FailureMatrixOut(CamelModel):
     max_count: int = Field(description="the largest cell: top of the colour scale")
 
 
-def _worst(levels: Counter[str]) -> str:
-    """The most severe of ``levels`` (any other level counts as a WARNING)."""
-    return max((lv if lv in LEVELS else "WARNING" for lv in levels), key=LEVELS.index)
+# Per level, the number of episodes; the worst level (any other counts as a WARNING).
+_LEVELS_SQL = ", ".join(f"coalesce(sum(n) FILTER (WHERE level = '{lv}'), 0)" for lv in LEVELS)
+_WORST_SQL = f"max(coalesce(list_position({list(LEVELS)}, level), 1))"
 
 
 def failure_matrix(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, errors: ErrorFilter
 ) -> FailureMatrixOut:
-    rows_sql, parameters = rows_in_periods(
-        select_periods(scope, now=now, previous=False),
-        table="error_episodes",
-        at="start_at",
-        columns=EPISODE_COLUMNS,
-    )
-    where, filter_parameters = errors.sql()
-    # Counted small (type x vehicle x level: a plain GROUP BY, faster than grouping sets),
-    # folded into cells and rows here.
-    # By (type, vehicle) and by type: the levels' counts, and first and last seen.
-    cells: dict[Any, tuple[Counter[str], list[int]]] = {}
-    types: dict[Any, tuple[Counter[str], list[int]]] = {}
-    for error_type, vehicle_id, level, count, first, last in cursor.execute(
-        "SELECT error_type, vehicle_id, level, count(*), min(epoch_us(start_at)), "  # noqa: S608 - constants only
-        f"max(epoch_us(start_at)) FROM ({rows_sql}) WHERE {where} GROUP BY ALL",
-        [*parameters, *filter_parameters],
-    ).fetchall():
-        for table, key in ((cells, (error_type, vehicle_id)), (types, error_type)):
-            by_level, seen = table.setdefault(key, (Counter(), [first, last]))
-            by_level[level] += count
-            seen[:] = [min(seen[0], first), max(seen[1], last)]
+    sql, parameters = episodes(select_periods(scope, now=now, previous=False), errors)
+    # Counted small first (type x vehicle x level: a plain GROUP BY over the episodes,
+    # faster than grouping sets), then by (type, vehicle) and by type.
+    found = cursor.execute(
+        f"SELECT error_type, vehicle_id, sum(n), {_LEVELS_SQL}, {_WORST_SQL}, min(first), "  # noqa: S608 - constants only
+        "max(last), grouping(vehicle_id) FROM (SELECT error_type, vehicle_id, level, "
+        "count(*) AS n, min(epoch_us(start_at)) AS first, max(epoch_us(start_at)) AS last "
+        f"FROM ({sql}) GROUP BY ALL) GROUP BY GROUPING SETS ((error_type, vehicle_id), "
+        "(error_type)) ORDER BY error_type, vehicle_id",
+        parameters,
+    ).fetchall()
+    cells = [row for row in found if not row[-1]]
     per_vehicle: Counter[int] = Counter()
-    for (_, vehicle_id), (by_level, _) in cells.items():
-        per_vehicle[vehicle_id] += sum(by_level.values())
-    ranked = sorted(types.items(), key=lambda item: (-sum(item[1][0].values()), item[0]))
+    for _, vehicle_id, count, *_ in cells:
+        per_vehicle[vehicle_id] += count
+    types = sorted((row for row in found if row[-1]), key=lambda row: (-row[2], row[0]))
     return FailureMatrixOut(
         period=period_out(scope, now=now),
         error_types=[
             MatrixType(
-                error_type=name, count=sum(by_level.values()), levels=LevelCounts.of(by_level),
-                first_seen=from_micros(seen[0]), last_seen=from_micros(seen[1]),
+                error_type=name, count=count,
+                levels=LevelCounts.of(dict(zip(LEVELS, levels, strict=True))),
+                first_seen=from_micros(first), last_seen=from_micros(last),
             )
-            for name, (by_level, seen) in ranked
+            for name, _, count, *levels, _, first, last, _ in types
         ],
         vehicles=[
             MatrixVehicle(vehicle_id=v.id, name=v.name, count=per_vehicle[v.id])
@@ -99,11 +90,11 @@ def failure_matrix(
         ],
         cells=[
             MatrixCell(
-                error_type=error_type, vehicle_id=vehicle_id, count=sum(by_level.values()),
-                worst_level=_worst(by_level),
-                first_seen=from_micros(seen[0]), last_seen=from_micros(seen[1]),
+                error_type=name, vehicle_id=vehicle_id, count=count,
+                worst_level=LEVELS[worst - 1],
+                first_seen=from_micros(first), last_seen=from_micros(last),
             )
-            for (error_type, vehicle_id), (by_level, seen) in sorted(cells.items())
+            for name, vehicle_id, count, *_, worst, first, last, _ in cells
         ],
-        max_count=max((sum(by_level.values()) for by_level, _ in cells.values()), default=0),
+        max_count=max((row[2] for row in cells), default=0),
     )  # fmt: skip
