@@ -90,4 +90,40 @@ describe('dashboardTileModel', () => {
     expect(orders.trend).toBeNull();
     expect(orders.previousText).toBe('charts.noValue');
   });
+
+  it('marks a cycle-time median from a histogram with ≈, its sparkline (short buckets) plain', () => {
+    const median = tile({
+      key: 'cycleTimeP50',
+      unit: 'seconds',
+      value: 240,
+      previous: 250,
+      higherIsBetter: false,
+      exact: false,
+      series: [
+        { from: '2026-01-01', value: 245 },
+        { from: '2026-02-01', value: null },
+      ],
+    });
+    const model = dashboardTileModel(median, 'month', testContext('de'));
+    expect(model.approximate).toBe(true);
+    expect(model.value).toBe('≈ 4 min');
+    expect(model.previousText).toBe('≈ 4 min 10 s');
+    expect(model.deltaText).toBe('−10 s');
+    expect(model.sparkline?.texts).toEqual(['4 min 05 s', 'charts.noValue']);
+    const noData = dashboardTileModel({ ...median, value: null }, 'month', testContext());
+    expect(noData.value).toBe('charts.noValue');
+  });
+
+  it('keeps an exact or unflagged tile plain', () => {
+    for (const exact of [true, undefined]) {
+      const model = dashboardTileModel(
+        tile({ key: 'cycleTimeP50', unit: 'seconds', value: 240, previous: 250, exact }),
+        'day',
+        testContext(),
+      );
+      expect(model.approximate).toBe(false);
+      expect(model.value).toBe('4 min');
+      expect(model.previousText).toBe('4 min 10 s');
+    }
+  });
 });
