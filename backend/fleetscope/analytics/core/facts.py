@@ -2,11 +2,8 @@
 
 Processes, failures and battery read facts directly (exact percentiles and lists need the
 rows). Each site has its own T (zone, shift), so the subquery is a ``UNION ALL`` of one part
-per site, keeping the rows whose time column lies in one of its windows, tagged with the
-window's bucket (0 = the period, 1 = the previous period). Bounds on the time column let
-DuckDB skip row groups by their zone maps; few windows are a ``CASE``, many (a shift over a
-year) a hash join on the UTC hour plus a ``CASE`` for the pieces, or a range join for
-windows off the full hour.
+per site, its rows tagged with the bucket of their window (``CURRENT``, ``PREVIOUS``).
+Bounds on the time column let DuckDB skip row groups by their zone maps.
 """
 
 from dataclasses import dataclass
@@ -17,6 +14,7 @@ from typing import Any
 from fleetscope.analytics.core.comparison import previous_until
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import DaySpan, Window, period_windows, split_hours
+from fleetscope.analytics.core.rollups import range_parameters
 
 CURRENT = 0
 PREVIOUS = 1
@@ -79,72 +77,54 @@ def select_periods(scope: AnalyticsScope, *, now: datetime, previous: bool = Tru
 
 
 def _case(at: str, windows: list[tuple[Window, int]], parameters: list[Any]) -> str:
-    """``CASE`` giving the bucket of the window holding ``f.{at}`` (NULL outside)."""
-    if not windows:
-        return "NULL::INTEGER"
+    """The bucket of the window holding ``f.{at}`` (NULL outside)."""
+    parameters += [moment for window, _ in windows for moment in (window.start, window.end)]
     cases = " ".join(f"WHEN f.{at} >= ? AND f.{at} < ? THEN {bucket}" for _, bucket in windows)
-    for window, _ in windows:
-        parameters += [window.start, window.end]
-    return f"CASE {cases} END"
+    return f"CASE {cases} END" if windows else "NULL::INTEGER"
 
 
 def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters: list[Any]) -> str:
-    first = min(window.start for window, _ in part.windows)
-    last = max(window.end for window, _ in part.windows)
-    where = f"list_contains(?::INTEGER[], f.vehicle_id) AND f.{at} >= ? AND f.{at} < ?"
-    windows = part.windows
+    windows = part.windows  # sorted, disjoint
+    join, outside = "", True  # outside: whether rows outside every window get a NULL bucket
     if all(earlier.end == later.start for (earlier, _), (later, _) in pairwise(windows)):
         # One stretch of time (T without a shift, or one window): the WHERE bounds are T,
         # and the bucket is told apart at the inner boundaries only, without a NULL test.
         inner = " ".join(f"WHEN f.{at} < ? THEN {bucket}" for _, bucket in windows[:-1])
         parameters += [window.end for window, _ in windows[:-1]]
-        last_bucket = windows[-1][1]
-        bucket_of = f"CASE {inner} ELSE {last_bucket} END" if inner else str(last_bucket)
-        parameters += [part.vehicle_ids, first, last]
-        return f"SELECT {columns}, {bucket_of} AS bucket FROM {table} f WHERE {where}"  # noqa: S608 - constants only
-    if len(part.windows) <= _CASE_WINDOWS:
-        bucket_case = _case(at, part.windows, parameters)
-        parameters += [part.vehicle_ids, first, last]
-        return (
-            f"SELECT * FROM (SELECT {columns}, {bucket_case} AS bucket "  # noqa: S608 - constants only
-            f"FROM {table} f WHERE {where}) WHERE bucket IS NOT NULL"
-        )
-    hour_keys: list[int] = []
-    hour_buckets: list[int] = []
-    pieces: list[tuple[Window, int]] = []
-    for window, bucket in part.windows:
-        split = split_hours([window])
-        hour_keys += [int(hour.timestamp()) // 3600 for hour in split.hours]  # whole hours
-        hour_buckets += [bucket] * len(split.hours)
-        pieces += [(piece, bucket) for piece in split.pieces]
-    if len(pieces) > _CASE_WINDOWS:
-        # Windows off the full hour (a shift starting 05:30): a range join, slower but exact.
-        parameters += [
-            [window.start for window, _ in part.windows],
-            [window.end for window, _ in part.windows],
-            [bucket for _, bucket in part.windows],
-            part.vehicle_ids,
-            first,
-            last,
-        ]
-        return (
-            f"SELECT {columns}, w.bucket FROM {table} f JOIN "  # noqa: S608 - constants only
-            "(SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi, "
-            f"unnest(?::INTEGER[]) AS bucket) w ON f.{at} >= w.lo AND f.{at} < w.hi "
-            f"WHERE {where}"
-        )
-    # Whole UTC hours by a hash join on the hour, the partial pieces (now) by a CASE. The
-    # CASE comes first in the SQL text, so its parameters do too.
-    piece_case = _case(at, pieces, parameters)
-    parameters += [hour_keys, hour_buckets]
-    parameters += [part.vehicle_ids, first, last]
-    return (
-        f"SELECT * FROM (SELECT {columns}, coalesce(h.bucket, {piece_case}) AS bucket "  # noqa: S608 - constants only
-        f"FROM {table} f LEFT JOIN (SELECT unnest(?::BIGINT[]) AS hour_key, "
-        "unnest(?::INTEGER[]) AS bucket) h "
-        f"ON h.hour_key = epoch_us(f.{at}) // {_MICROSECONDS_PER_HOUR} WHERE {where}) "
-        "WHERE bucket IS NOT NULL"
+        bucket_of = f"CASE {inner} ELSE {windows[-1][1]} END" if inner else str(windows[-1][1])
+        outside = False
+    elif len(windows) <= _CASE_WINDOWS:
+        bucket_of = _case(at, windows, parameters)
+    else:
+        hours = [(split_hours([window]), bucket) for window, bucket in windows]
+        pieces = [(piece, bucket) for split, bucket in hours for piece in split.pieces]
+        if len(pieces) > _CASE_WINDOWS:
+            # Windows off the full hour (a shift starting 05:30): a range join, slower but exact.
+            parameters += range_parameters(windows)
+            join = (
+                "JOIN (SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi, "
+                f"unnest(?::INTEGER[]) AS bucket) w ON f.{at} >= w.lo AND f.{at} < w.hi "
+            )
+            bucket_of, outside = "w.bucket", False
+        else:
+            # Whole UTC hours by a hash join on the hour, the partial pieces (now) by a CASE,
+            # whose parameters come first, as in the SQL text.
+            bucket_of = f"coalesce(h.bucket, {_case(at, pieces, parameters)})"
+            parameters.append(
+                [int(h.timestamp()) // 3600 for split, _ in hours for h in split.hours]
+            )
+            parameters.append([bucket for split, bucket in hours for _ in split.hours])
+            join = (
+                "LEFT JOIN (SELECT unnest(?::BIGINT[]) AS hour_key, "
+                "unnest(?::INTEGER[]) AS bucket) h "
+                f"ON h.hour_key = epoch_us(f.{at}) // {_MICROSECONDS_PER_HOUR} "
+            )
+    parameters += [part.vehicle_ids, windows[0][0].start, windows[-1][0].end]
+    sql = (
+        f"SELECT {columns}, {bucket_of} AS bucket FROM {table} f {join}"  # noqa: S608 - constants only
+        f"WHERE list_contains(?::INTEGER[], f.vehicle_id) AND f.{at} >= ? AND f.{at} < ?"
     )
+    return f"SELECT * FROM ({sql}) WHERE bucket IS NOT NULL" if outside else sql  # noqa: S608
 
 
 def rows_in_periods(
