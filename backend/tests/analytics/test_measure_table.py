@@ -16,7 +16,7 @@ from fleetscope.analytics.core.measure_table import (
     row_of,
 )
 from fleetscope.analytics.core.models import Kpis
-from fleetscope.analytics.productivity.models import KpiGrid
+from fleetscope.analytics.productivity.history import KpiGrid
 
 
 def _values(**named: float) -> np.ndarray:

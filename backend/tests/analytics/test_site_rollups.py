@@ -12,7 +12,7 @@ from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.core.measure_table import Measures
 from fleetscope.analytics.core.periods import DaySpan, Shift, period_windows
 from fleetscope.analytics.core.site_rollups import site_rollup_usable
-from fleetscope.analytics.productivity.heatmap import add_order_heatmap, empty_heatmap
+from fleetscope.analytics.productivity.productivity import add_order_heatmap, empty_heatmap
 from fleetscope.facts.model import (
     ActionRecord,
     ErrorEpisode,

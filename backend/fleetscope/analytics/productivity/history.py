@@ -8,25 +8,77 @@ marked partial (``comparison``).
 """
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from math import isnan
-from typing import Any
+from typing import Any, Literal
 
 import duckdb
 import numpy as np
+from pydantic import Field
 
 from fleetscope.analytics.core.collect import FLEET
 from fleetscope.analytics.core.comparison import site_clips, span_timing
 from fleetscope.analytics.core.kpis import COUNT_KPIS, kpi_columns
+from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import calendar_buckets, granularity_for
 from fleetscope.analytics.core.plan import BucketSpan, Collected, period_out, read_buckets
-from fleetscope.analytics.productivity.models import (
-    HistoryBucket,
-    HistorySeries,
-    KpiGrid,
-    ProductivityHistoryOut,
-)
+from fleetscope.appstore.schemas import CamelModel
+
+
+class HistoryBucket(CamelModel):
+    """Buckets lying wholly in the future are not returned."""
+
+    from_: date = Field(alias="from")
+    to: date
+    partial: bool = Field(
+        default=False, description="still running (the previous period's: cut at its clip)"
+    )
+
+
+Values = list[list[float | None]]  # one list per series, aligned with the buckets
+Amounts = list[list[float]]
+Counts = list[list[int]]
+
+
+class KpiGrid(CamelModel):
+    """The productivity KPIs of ``Kpis`` per series and bucket: ``grid.availability[s][b]`` is
+    series ``s`` in bucket ``b`` (null: no data). Reliability, cycle time and charge have
+    their own pages and the dashboard's sparklines; a test keeps these fields a subset of
+    ``Kpis`` with the same meaning."""
+
+    period_seconds: Amounts
+    no_data_seconds: Amounts
+    planned_seconds: Amounts
+    downtime_seconds: Amounts
+    availability: Values
+    utilization: Values
+    idle_share: Values
+    charging_share: Values
+    throughput_per_hour: Values
+    orders_finished: Counts
+    orders_failed: Counts
+    orders_cancelled: Counts
+    loads_handled: Counts
+    distance_km: Amounts
+
+
+class HistorySeries(CamelModel):
+    vehicle_id: int | None
+    name: str | None
+
+
+class ProductivityHistoryOut(CamelModel):
+    period: PeriodOut
+    granularity: Literal["day", "week", "month"]
+    buckets: list[HistoryBucket]
+    previous_buckets: list[HistoryBucket]
+    series: list[HistorySeries] = Field(
+        description="one per vehicle, or one combined series (vehicleId null) when combined"
+    )
+    kpis: KpiGrid = Field(description="each KPI per series (in series order) and bucket")
+    previous: KpiGrid = Field(description="the same for the previous period's buckets")
+
 
 PREVIOUS_OFFSET = 100_000  # bucket ids of the previous period start here
 
@@ -97,7 +149,6 @@ def productivity_history(
         scope,
         [*spans.current, *spans.previous],
         by_vehicle=not scope.combined,
-        with_cycles=False,  # cycle-time percentiles: Dashboard and the processes pages
         now=now,
         offline_after=offline_after,
         use_rollups=use_rollups,

@@ -1,18 +1,135 @@
 """``GET /v2/Analytics/Productivity``: time per state and KPIs for the period and the
-previous period of equal length, per vehicle or combined, plus the order heatmap."""
+previous period of equal length, per vehicle or combined, plus the order heatmap.
+
+The heatmap counts the finished orders by site-local weekday and hour of day; an order counts
+in the hour it ended, as in the rollups. Whole hours come from the hourly rollup, or from the
+site's hourly rollup when it holds exactly the vehicles (``site_rollup_read``), summed per UTC
+hour first so the zone conversion runs once per hour, not per row; partial pieces come from
+the orders themselves.
+"""
 
 from datetime import datetime, timedelta
+from typing import Any
 
 import duckdb
 import numpy as np
+from pydantic import Field
 
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS
 from fleetscope.analytics.core.kpis import kpis_of_rows, state_times_of_rows
-from fleetscope.analytics.core.models import Kpis, StateTimes
+from fleetscope.analytics.core.models import Kpis, PeriodOut, StateTimes
 from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.periods import HourRanges, Window, split_hour_ranges
 from fleetscope.analytics.core.plan import Collected, period_out, period_spans, read_buckets
-from fleetscope.analytics.productivity.heatmap import add_order_heatmap, empty_heatmap
-from fleetscope.analytics.productivity.models import ProductivityEntry, ProductivityOut
+from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
+from fleetscope.analytics.core.site_rollups import site_rollup_usable
+from fleetscope.appstore.schemas import CamelModel
+from fleetscope.facts.rollup import MEASURE_NAMES
+
+_SITE_FINISHED = f"measures[{MEASURE_NAMES.index('orders_finished') + 1}]"  # 1-based
+_PIECES = (
+    "SELECT o.end_at AS ended, 1 AS finished FROM orders o "
+    "JOIN (SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi) p "
+    "ON o.end_at >= p.lo AND o.end_at < p.hi "
+    "WHERE list_contains(?::INTEGER[], o.vehicle_id) AND o.outcome = 'finished' "
+    "AND o.end_at >= ? AND o.end_at < ?"
+)
+# (ended, finished) rows -> (local weekday 0 = Monday, local hour, finished); only hours
+# with orders are converted (``timezone()`` costs a few µs a row).
+_LOCAL = (
+    "SELECT isodow(local) - 1, hour(local), sum(finished)::BIGINT "
+    "FROM (SELECT timezone(?, ended) AS local, finished FROM ({})) GROUP BY ALL"
+)
+
+
+class ProductivityEntry(CamelModel):
+    vehicle_id: int | None = Field(description="null: the selected vehicles combined")
+    name: str | None
+    states: StateTimes
+    previous_states: StateTimes
+    kpis: Kpis
+    previous: Kpis
+
+
+class ProductivityOut(CamelModel):
+    period: PeriodOut
+    entries: list[ProductivityEntry] = Field(
+        description="one per vehicle, or one combined entry (vehicleId null) when combined"
+    )
+    fleet: ProductivityEntry = Field(description="the selected vehicles combined, always")
+    heatmap: list[list[int]] = Field(
+        description="finished orders in T by site-local weekday (0 = Monday) and hour (0-23)"
+    )
+
+
+def empty_heatmap() -> list[list[int]]:
+    return [[0] * 24 for _ in range(7)]
+
+
+def _whole_hours(
+    *, vehicle_ids: list[int], ranges: list[Window], site_id: int | None
+) -> tuple[str, list[Any]]:
+    """The (hour, finished orders) rows of the whole hours in ``ranges``: one range (T
+    without a shift) is a plain time filter, several (a shift) a join on their hours."""
+    bounds = [ranges[0].start, ranges[-1].end]
+    join, params = "", []
+    if len(ranges) > 1:
+        join = f"JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
+        params = range_parameters([(window, 0) for window in ranges])
+    if site_id is not None:  # the site's rollup holds one row per hour already
+        return (
+            f"SELECT r.hour_utc AS ended, r.{_SITE_FINISHED} AS finished "  # noqa: S608 - constants only
+            f"FROM rollup_site_hourly r {join}"
+            "WHERE r.site_id = ? AND r.hour_utc >= ? AND r.hour_utc < ? "
+            f"AND r.{_SITE_FINISHED} > 0",
+            [*params, site_id, *bounds],
+        )
+    return (
+        "SELECT r.hour_utc AS ended, sum(r.orders_finished) AS finished "  # noqa: S608 - constants only
+        f"FROM rollup_hourly r {join}WHERE r.hour_utc >= ? AND r.hour_utc < ? "
+        "AND list_contains(?::INTEGER[], r.vehicle_id) GROUP BY r.hour_utc "
+        "HAVING sum(r.orders_finished) > 0",
+        [*params, *bounds, vehicle_ids],
+    )
+
+
+def add_order_heatmap(
+    cursor: duckdb.DuckDBPyConnection,
+    heatmap: list[list[int]],
+    *,
+    vehicle_ids: list[int],
+    windows: list[Window],
+    zone: str,
+    tail_until: datetime | None,
+    site_id: int | None = None,
+    use_rollups: bool = True,
+) -> None:
+    """Adds the finished orders of ``vehicle_ids`` in ``windows`` (one site, ``site_id``)
+    to ``heatmap``. ``tail_until``: see ``split_hour_ranges``."""
+    if not vehicle_ids or not windows:
+        return
+    split = HourRanges(ranges=[], pieces=windows)
+    if use_rollups:
+        split = split_hour_ranges(windows, tail_until=tail_until)
+    sources: list[str] = []
+    params: list[Any] = [zone]
+    if split.ranges:
+        if site_id is not None and not site_rollup_usable(
+            cursor, site_id=site_id, vehicle_ids=vehicle_ids
+        ):
+            site_id = None
+        sql, whole_params = _whole_hours(
+            vehicle_ids=vehicle_ids, ranges=split.ranges, site_id=site_id
+        )
+        sources.append(sql)
+        params += whole_params
+    if pieces := split.pieces:
+        sources.append(_PIECES)
+        starts, ends = [piece.start for piece in pieces], [piece.end for piece in pieces]
+        params += [starts, ends, vehicle_ids, min(starts), max(ends)]
+    sql = _LOCAL.format(" UNION ALL ".join(sources))
+    for weekday, hour, finished in cursor.execute(sql, params).fetchall():
+        heatmap[weekday][hour] += finished
 
 
 def _figures(collected: Collected, bucket: int, ids: list[int]) -> list[tuple[StateTimes, Kpis]]:
@@ -46,7 +163,6 @@ def productivity(
         scope,
         period_spans(scope, current=CURRENT, previous=PREVIOUS),
         by_vehicle=not scope.combined,  # combined: the fleet's sums (a site's rollups)
-        with_cycles=False,  # cycle-time percentiles: Dashboard and the processes pages
         now=now,
         offline_after=offline_after,
         use_rollups=use_rollups,
