@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
-from fleetscope.analytics.battery.sessions import (
+from fleetscope.analytics.battery.battery import (
     DOD_BINS,
     SessionFigures,
     session_figures,
