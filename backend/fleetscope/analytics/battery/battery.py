@@ -19,7 +19,7 @@ import numpy as np
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.battery.scan import scan
+from fleetscope.analytics.battery.scan import in_bucket, scan
 from fleetscope.analytics.battery.series import (
     ChargeSeries,
     HealthSeries,
@@ -218,12 +218,7 @@ def battery(
     capacities: Mapping[int, float | None],
 ) -> BatteryOut:
     selection = select_periods(scope, now=now)
-    current = [w for part in selection.slices for w, bucket in part.windows if bucket == CURRENT]
-    period = (
-        Window(min(w.start for w in current), max(w.end for w in current))
-        if current
-        else Window(now, now)
-    )
+    period = in_bucket(selection, CURRENT).bounds or Window(now, now)
     grid = SlotGrid.over(period, slots=series_buckets(len(scope.vehicles)))
     samples, lines = scan(cursor, selection, grid=grid, offline_after=offline_after)
     series = battery_series(scope, samples, lines, grid=grid)

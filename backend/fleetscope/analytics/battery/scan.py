@@ -44,14 +44,8 @@ from fleetscope.facts.battery_hours import (
 
 Units = dict[str, npt.NDArray[Any]]
 # A slot's value where its aggregate is NULL (no samples of that kind); sums are 0.
-_EMPTY = {
-    "low": np.inf,
-    "low_at": np.inf,
-    "high": -np.inf,
-    "high_at": np.inf,
-    "health_last_at": -np.inf,
-    "health_last": np.nan,
-}
+_EMPTY = {"low": np.inf, "low_at": np.inf, "high": -np.inf, "high_at": np.inf}
+_EMPTY |= {"health_last_at": -np.inf, "health_last": np.nan}
 _SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged"
 
 
@@ -232,6 +226,15 @@ def _figures(c: Units, grid: SlotGrid, bucket: int) -> dict[tuple[int, int], Sam
     }
 
 
+def in_bucket(selection: Selection, bucket: int) -> Selection:
+    return Selection(
+        [
+            SiteSlice(p.vehicle_ids, [w for w in p.windows if w[1] == bucket])
+            for p in selection.slices
+        ]
+    )
+
+
 class Scanned(NamedTuple):
     figures: dict[tuple[int, int], SampleFigures]  # per vehicle and bucket with samples
     lines: ChargeLines | None  # the period's slots; None: no samples in it
@@ -247,22 +250,10 @@ def scan(
 ) -> Scanned:
     """The figures of each vehicle and bucket, and the period's lines in the slots of
     ``grid``."""
-    parts = [
-        (
-            Selection(
-                [
-                    SiteSlice(p.vehicle_ids, [w for w in p.windows if w[1] == b])
-                    for p in selection.slices
-                ]
-            ),
-            grid,
-        )
-        for b in (CURRENT, PREVIOUS)
-    ]
-    if (bounds := parts[PREVIOUS][0].bounds) is None:
-        parts.pop()
-    else:
-        parts[PREVIOUS] = (parts[PREVIOUS][0], SlotGrid.over(bounds, slots=1))
+    previous = in_bucket(selection, PREVIOUS)
+    parts = [(in_bucket(selection, CURRENT), grid)]
+    if (bounds := previous.bounds) is not None:
+        parts.append((previous, SlotGrid.over(bounds, slots=1)))
     figures: dict[tuple[int, int], SampleFigures] = {}
     lines = None
     columns = slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours)
