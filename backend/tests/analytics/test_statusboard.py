@@ -3,6 +3,7 @@
 import asyncio
 import json
 import threading
+from collections.abc import MutableMapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -213,14 +214,14 @@ def test_stream_through_the_app_pushes_a_message_within_a_second(
     cookie = "; ".join(f"{name}={value}" for name, value in customer.cookies.items())
 
     async def run() -> None:
-        sent: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        sent: asyncio.Queue[MutableMapping[str, Any]] = asyncio.Queue()
         gone = asyncio.Event()
 
         async def receive() -> dict[str, Any]:
             await gone.wait()
             return {"type": "http.disconnect"}
 
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: MutableMapping[str, Any]) -> None:
             await sent.put(message)
 
         async def next_event() -> str:
