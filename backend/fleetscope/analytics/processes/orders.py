@@ -213,45 +213,39 @@ def processes(
 
 
 def cycle_medians(
-    cursor: duckdb.DuckDBPyConnection,
-    collected: Collected,
-    *,
-    buckets: Sequence[int],
-    groups: Sequence[Sequence[int]] = (),
+    cursor: duckdb.DuckDBPyConnection, collected: Collected, *, periods: Sequence[Sequence[int]]
 ) -> tuple[list[float | None], list[float | None]]:
-    """The median cycle time (as ``processes``) in each of ``buckets`` (the windows
-    ``collected`` read for them) and in each union of buckets in ``groups`` (a period made
-    of its buckets), None without a finished order: two grouping sets of one query."""
-    selection = facts.Selection(
-        [
-            facts.SiteSlice(
-                list(site.group.vehicle_ids),
-                sorted(
-                    ((window, b) for b in buckets for window in site.windows.get(b, ())),
-                    key=lambda tagged: tagged[0].start,
-                ),
-            )
-            for site in collected.sites
-        ]
-    )
+    """The median cycle time (as ``processes``) in each bucket of ``periods`` (in their order;
+    the windows ``collected`` read for them) and in each period (the union of its buckets),
+    None without a finished order: two grouping sets of one query. A window's tag is
+    ``position * len(periods) + period``, both read back by arithmetic (a MAP looked up per
+    row cost more than the medians); a slice per site and period keeps a period without a
+    shift one stretch of time (its buckets told apart by a CASE, not a join on the hour)."""
+    count = len(periods)
+    tags = [(bucket, period) for period, members in enumerate(periods) for bucket in members]
+    slices = [
+        facts.SiteSlice(
+            list(site.group.vehicle_ids),
+            sorted(
+                (window, position * count + period)
+                for position, (bucket, period) in enumerate(tags)
+                if period == part
+                for window in site.windows.get(bucket, ())
+            ),
+        )
+        for site in collected.sites
+        for part in range(count)
+    ]
     rows_sql, parameters = facts.rows_in_periods(
-        selection, table="orders", at="end_at", columns=ORDER_COLUMNS
+        facts.Selection(slices), table="orders", at="end_at", columns=ORDER_COLUMNS
     )
-    group_of = {bucket: index for index, members in enumerate(groups) for bucket in members}
-    if len(group_of) != sum(len(members) for members in groups):
-        raise ValueError("a bucket is in two groups")
     found = cursor.execute(
-        "SELECT grouping(bucket), bucket, grp, quantile_cont(cycle_us, 0.5) "  # noqa: S608 - constants only
-        "FROM (SELECT bucket, cycle_us, "
-        "map_extract(MAP(?::INTEGER[], ?::INTEGER[]), bucket)[1] AS grp "
-        f"FROM ({rows_sql}) WHERE outcome = 'finished') "
-        "GROUP BY GROUPING SETS ((bucket), (grp))",
-        [list(group_of), list(group_of.values()), *parameters],
+        "SELECT grouping(tag), tag, period, quantile_cont(cycle_us, 0.5) FROM (SELECT "  # noqa: S608 - constants only
+        f"bucket AS tag, bucket % ? AS period, cycle_us FROM ({rows_sql}) "
+        "WHERE outcome = 'finished') GROUP BY GROUPING SETS ((tag), (period))",
+        [count, *parameters],
     ).fetchall()
-    per_bucket = {bucket: median / 1e6 for by_group, bucket, _, median in found if not by_group}
-    per_group = {
-        group: median / 1e6
-        for by_group, _, group, median in found
-        if by_group and group is not None
-    }
-    return [per_bucket.get(b) for b in buckets], [per_group.get(i) for i in range(len(groups))]
+    per_tag = {tag: median / 1e6 for by_period, tag, _, median in found if not by_period}
+    per_period = {period: median / 1e6 for by_period, _, period, median in found if by_period}
+    medians = [per_tag.get(position * count + period) for position, (_, period) in enumerate(tags)]
+    return medians, [per_period.get(period) for period in range(count)]

@@ -75,10 +75,7 @@ def dashboard(
     *buckets, totals = _fleet_kpis(collected, current)
     previous_totals = _fleet_kpis(collected, previous)[-1]
     medians, (median, previous_median) = cycle_medians(
-        cursor,
-        collected,
-        buckets=[item.bucket for item in (*current, *previous)],
-        groups=[[item.bucket for item in current], [item.bucket for item in previous]],
+        cursor, collected, periods=[[item.bucket for item in side] for side in (current, previous)]
     )
     for kpis, value in zip(
         (*buckets, totals, previous_totals),
