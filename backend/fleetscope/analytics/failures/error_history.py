@@ -147,14 +147,13 @@ class CsvConvention:
         text = f"{value:.3f}".rstrip("0").rstrip(".")
         return ("0" if text in ("", "-0") else text).replace(".", self.decimal)
 
-
-def _cell(value: Any, convention: CsvConvention) -> Any:
-    """Text cells starting like a formula are quoted (CSV injection in spreadsheets)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    if isinstance(value, float):
-        return convention.number(value)
-    return "" if value is None else value
+    def cell(self, value: Any) -> Any:
+        """Text cells starting like a formula are quoted (CSV injection in spreadsheets)."""
+        if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+            return "'" + value
+        if isinstance(value, float):
+            return self.number(value)
+        return "" if value is None else value
 
 
 def csv_header(language: str, zones: set[str]) -> list[str]:
@@ -196,7 +195,7 @@ def error_history_csv(
                 zone = zone_of.get(row[0], ZoneInfo("UTC"))
                 start, end = (t.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S") for t in row[4:6])
                 values = (row[0], names.get(row[0], ""), *row[1:4], start, end, *row[6:])
-                cells = [_cell(value, convention) for value in values]
+                cells = [convention.cell(value) for value in values]
                 writer.writerow([*cells, zone.key] if several_zones else cells)
             yield buffer.getvalue()
             buffer.seek(0)
