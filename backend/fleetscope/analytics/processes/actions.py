@@ -18,6 +18,7 @@ from fleetscope.analytics.core.paging import Page, PageRequest, page_fields, par
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
 from fleetscope.analytics.core.sql import require_named, seconds_between
+from fleetscope.analytics.processes.orders import rows_by_period
 from fleetscope.appstore.schemas import CamelModel
 
 # A duration only for finished actions that ran, a wait for every action that ran (NULL
@@ -76,9 +77,7 @@ class FailedAction(CamelModel):
 def actions(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
 ) -> ActionsOut:
-    rows_sql, parameters = rows_in_periods(
-        select_periods(scope, now=now), table="actions", at="end_at", columns=_ACTION_COLUMNS
-    )
+    rows_sql, parameters = rows_by_period(scope, now=now, table="actions", columns=_ACTION_COLUMNS)
     found = cursor.execute(_ACTIONS.format(rows_sql), parameters).fetchall()
     result = [ActionRow(**dict(zip(ActionRow.model_fields, row, strict=True))) for row in found]
     return ActionsOut(period=period_out(scope, now=now), actions=result)

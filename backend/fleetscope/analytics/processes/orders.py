@@ -8,7 +8,7 @@ rollups' log-spaced buckets (``facts.rollup``); then cycle sum, maximum and perc
 the finished orders, the fleet a second grouping set (the percentiles of the union).
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -185,12 +185,31 @@ def figures(summary: OrderSummary | None) -> ProcessFigures:
     )
 
 
+def periods_apart(slices: Iterable[facts.SiteSlice], count: int) -> facts.Selection:
+    """A slice per site and period (``bucket % count``): a period without a shift is then one
+    stretch of time bounded in the scan, where periods in one slice take a CASE or a join
+    per row (a third of Actions over a year, the dashboard's join on the hour)."""
+    return facts.Selection(
+        [
+            facts.SiteSlice(part.vehicle_ids, [w for w in part.windows if w[1] % count == period])
+            for part in slices
+            for period in range(count)
+        ]
+    )
+
+
+def rows_by_period(
+    scope: AnalyticsScope, *, now: datetime, table: str = "orders", columns: str = ORDER_COLUMNS
+) -> tuple[str, list[Any]]:
+    """``facts.rows_in_periods`` of the period and the previous one, apart."""
+    selection = periods_apart(facts.select_periods(scope, now=now).slices, 2)
+    return facts.rows_in_periods(selection, table=table, at="end_at", columns=columns)
+
+
 def processes(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
 ) -> ProcessesOut:
-    rows = facts.rows_in_periods(
-        facts.select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
-    )
+    rows = rows_by_period(scope, now=now)
     key = None if scope.combined else "vehicle_id"
     summaries = summarize_orders(cursor, rows, key=key, fleet=not scope.combined)
 
@@ -219,8 +238,7 @@ def cycle_medians(
     the windows ``collected`` read for them) and in each period (the union of its buckets),
     None without a finished order: two grouping sets of one query. A window's tag is
     ``position * len(periods) + period``, both read back by arithmetic (a MAP looked up per
-    row cost more than the medians); a slice per site and period keeps a period without a
-    shift one stretch of time (its buckets told apart by a CASE, not a join on the hour)."""
+    row cost more than the medians)."""
     count = len(periods)
     tags = [(bucket, period) for period, members in enumerate(periods) for bucket in members]
     slices = [
@@ -229,15 +247,13 @@ def cycle_medians(
             sorted(
                 (window, position * count + period)
                 for position, (bucket, period) in enumerate(tags)
-                if period == part
                 for window in site.windows.get(bucket, ())
             ),
         )
         for site in collected.sites
-        for part in range(count)
     ]
     rows_sql, parameters = facts.rows_in_periods(
-        facts.Selection(slices), table="orders", at="end_at", columns=ORDER_COLUMNS
+        periods_apart(slices, count), table="orders", at="end_at", columns=ORDER_COLUMNS
     )
     found = cursor.execute(
         "SELECT grouping(tag), tag, period, quantile_cont(cycle_us, 0.5) FROM (SELECT "  # noqa: S608 - constants only

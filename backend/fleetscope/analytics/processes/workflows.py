@@ -19,13 +19,7 @@ from fleetscope.analytics.core.paging import Page, PageRequest, parse_sort
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
 from fleetscope.analytics.core.sql import require_named, seconds_between
-from fleetscope.analytics.processes.orders import (
-    ENDED,
-    ORDER_COLUMNS,
-    ProcessFigures,
-    figures,
-    summarize_orders,
-)
+from fleetscope.analytics.processes import orders
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.rollup import cycle_bucket_lower_bounds
 
@@ -58,8 +52,8 @@ class WorkflowHistogramOut(CamelModel):
     period: PeriodOut
     workflow: str
     histogram_edges: list[float]
-    current: ProcessFigures
-    previous: ProcessFigures
+    current: orders.ProcessFigures
+    previous: orders.ProcessFigures
 
 
 class WorkflowOrder(CamelModel):
@@ -98,7 +92,7 @@ _WORKFLOWS = (
     f"FROM (SELECT workflow, {_PERIOD.format(CURRENT)}, {_PERIOD.format(PREVIOUS)} FROM "
     "(SELECT workflow, bucket, count(*) AS n, count(*) FILTER (WHERE outcome = 'finished') AS fin, "
     "quantile_cont(CASE WHEN outcome = 'finished' THEN cycle_us END, [0.5, 0.9]) AS cycle "
-    f"FROM ({{}}) WHERE {ENDED} GROUP BY ALL) "
+    f"FROM ({{}}) WHERE {orders.ENDED} GROUP BY ALL) "
     "GROUP BY workflow) AS w(workflow, n, fin, cycle, before, before_fin, before_cycle) "
     "ORDER BY {} NULLS LAST, workflow"
 )
@@ -125,9 +119,7 @@ def workflows(
 ) -> WorkflowsOut:
     """Rows without a value in the sort column come last either way; the name breaks ties."""
     column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
-    rows_sql, parameters = rows_in_periods(
-        select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
-    )
+    rows_sql, parameters = orders.rows_by_period(scope, now=now)
     order = f"{WORKFLOW_SORTS[column]} {'DESC' if descending else 'ASC'}"
     found = cursor.execute(_WORKFLOWS.format(rows_sql, order), parameters).fetchall()
     return WorkflowsOut(
@@ -143,16 +135,14 @@ def workflow_histogram(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, workflow: str
 ) -> WorkflowHistogramOut:
     _require_workflow(cursor, value=workflow, vehicle_ids=scope.vehicle_ids)
-    rows = rows_in_periods(
-        select_periods(scope, now=now), table="orders", at="end_at", columns=ORDER_COLUMNS
-    )
-    summaries = summarize_orders(cursor, rows, key=None, where=("workflow = ?", [workflow]))
+    rows = orders.rows_by_period(scope, now=now)
+    summaries = orders.summarize_orders(cursor, rows, key=None, where=("workflow = ?", [workflow]))
     return WorkflowHistogramOut(
         period=period_out(scope, now=now),
         workflow=workflow,
         histogram_edges=cycle_bucket_lower_bounds(),
-        current=figures(summaries.get((None, CURRENT))),
-        previous=figures(summaries.get((None, PREVIOUS))),
+        current=orders.figures(summaries.get((None, CURRENT))),
+        previous=orders.figures(summaries.get((None, PREVIOUS))),
     )
 
 
