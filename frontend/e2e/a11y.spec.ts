@@ -3,12 +3,12 @@ import type { Page } from '@playwright/test';
 import { backfilledSelection } from './support/filters';
 import { expect, expectRoute, test } from './support/fixtures';
 import { type Language, text } from './support/i18n';
-import { E2E_USERS } from './support/users';
+import { DEMO_USERS, E2E_USERS } from './support/users';
 import { VehicleStatePublisher } from './support/vda5050';
 
 /**
  * Accessibility (issue 23): axe-core on every page with no critical and no serious
- * violation, the login page's landmarks, the skip link and the side menu by keyboard.
+ * violation (the Administration app's pages too, issue 25), the login page's landmarks, the skip link and the side menu by keyboard.
  * One login visits every page (the audit itself takes a few seconds a page); the file owns
  * its user, whose language it switches, so its tests run one after the other.
  */
@@ -193,6 +193,84 @@ test('axe-core finds no critical or serious violation on any page', async ({ app
       await expectSkipLink(page, 'de');
     });
   }
+  expect(found).toEqual({});
+});
+
+/** The Administration app's pages (issue 25): route and the test id it shows. */
+const ADMIN_PAGES = [
+  ['/admin/organizations', 'page-admin-organizations'],
+  ['/admin/sites', 'page-admin-sites'],
+  ['/admin/vehicles', 'page-admin-vehicles'],
+  ['/admin/users', 'page-admin-users'],
+  ['/admin/tokens', 'page-admin-tokens'],
+  ['/admin/deadLetters', 'page-admin-deadLetters'],
+  ['/admin/jobs', 'page-admin-jobs'],
+  ['/admin/audit', 'page-admin-audit'],
+] as const;
+
+test('axe-core finds no critical or serious violation in the Administration app', async ({
+  app,
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const found: Record<string, string[]> = {};
+  const audit = async (name: string, include?: string) => {
+    const violations = await seriousViolations(page, include);
+    if (violations.length > 0) {
+      found[name] = violations;
+    }
+  };
+  // The demo superuser is only read here (its language stays English for admin.spec.ts).
+  await app.login(DEMO_USERS.superuser, { language: 'en' });
+  await openLoggedIn(page, ADMIN_PAGES[0][0]);
+  for (const [route, testId] of ADMIN_PAGES) {
+    await test.step(route, async () => {
+      await app.open(route);
+      await settled(page, testId);
+      await audit(route);
+    });
+  }
+  await test.step('a site with its shift calendar and rule preview', async () => {
+    const sites = (await (await page.request.get('/v2/Admin/Sites')).json()).data as Array<{
+      id: number;
+    }>;
+    await app.open(`/admin/sites/${sites[0]?.id}`);
+    await settled(page, 'page-admin-site');
+    await expect(page.getByTestId('rules-preview')).toHaveAttribute('data-fresh', 'true');
+    await audit('/admin/sites/:id');
+  });
+  await test.step('the tokens of a site', async () => {
+    await page.getByTestId('site-tokens-link').click();
+    await expect(page.getByTestId('tokens-table')).toBeVisible();
+    await audit('/admin/tokens?siteId');
+  });
+  await test.step('help overlay of an admin page and the new-user dialog', async () => {
+    await app.open('/admin/users');
+    await settled(page, 'page-admin-users');
+    await page.getByTestId('menu-entry-help').click();
+    await expect(page.getByTestId('help-overlay')).toBeVisible();
+    await audit('admin help overlay');
+    await page.getByTestId('help-close').click();
+    await expect(page.getByTestId('help-overlay')).toBeHidden();
+    await page.getByTestId('user-create-open').click();
+    await expect(page.getByTestId('user-create-dialog')).toBeVisible();
+    await audit('new-user dialog');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('user-create-dialog')).toBeHidden();
+  });
+  await test.step('phone width, with the admin menu drawer', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await app.open('/admin/sites');
+    await settled(page, 'page-admin-sites');
+    await expect(page.getByTestId('shell')).toHaveAttribute('data-navigation', 'mobile');
+    await audit('/admin/sites (390 px)');
+    await page.getByTestId('menu-entry-mobile-menu').click();
+    await expect(page.getByTestId('mobile-menu-drawer')).toBeVisible();
+    await audit('admin mobile menu (390 px)', '[data-testid="mobile-menu-drawer"]');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('mobile-menu-drawer')).toBeHidden();
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
   expect(found).toEqual({});
 });
 

@@ -55,7 +55,7 @@ export function AuditDiffView({ entry }: { entry: AuditEntry }) {
                 <Text
                   component="del"
                   size="xs"
-                  c="red.9"
+                  c="red"
                   ff="monospace"
                   aria-label={t('admin.audit.before')}
                 >
@@ -67,7 +67,7 @@ export function AuditDiffView({ entry }: { entry: AuditEntry }) {
                 <Text
                   component="ins"
                   size="xs"
-                  c="green.9"
+                  c="green"
                   ff="monospace"
                   style={{ textDecoration: 'none' }}
                   aria-label={t('admin.audit.after')}

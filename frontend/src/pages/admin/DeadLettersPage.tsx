@@ -4,7 +4,6 @@ import {
   Badge,
   Button,
   Group,
-  Modal,
   Select,
   Stack,
   Table,
@@ -31,6 +30,7 @@ import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable
 import { formatNumber } from '../../lib/format';
 import {
   AdminHeader,
+  AdminModal,
   ConfirmDialog,
   errorText,
   notifyFailure,
@@ -297,7 +297,7 @@ function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose: () =>
     onError: notifyFailure,
   });
   return (
-    <Modal
+    <AdminModal
       opened
       onClose={onClose}
       title={t('admin.deadLetters.payloadTitle', { id: letter.id })}
@@ -369,6 +369,6 @@ function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose: () =>
           </Group>
         </Group>
       </Stack>
-    </Modal>
+    </AdminModal>
   );
 }

@@ -2,7 +2,6 @@ import {
   ActionIcon,
   Button,
   Group,
-  Modal,
   MultiSelect,
   Paper,
   Stack,
@@ -28,6 +27,7 @@ import {
 import type { Organization, UserAdmin } from '../../api/adminTypes';
 import {
   AdminHeader,
+  AdminModal,
   ConfirmDialog,
   errorText,
   LoadFailed,
@@ -245,7 +245,7 @@ function RenameDialog({
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t('admin.organizations.renameTitle')} centered>
+    <AdminModal opened onClose={onClose} title={t('admin.organizations.renameTitle')} centered>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -272,7 +272,7 @@ function RenameDialog({
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </AdminModal>
   );
 }
 

@@ -4,7 +4,6 @@ import {
   Button,
   Divider,
   Group,
-  Modal,
   Select,
   Stack,
   Text,
@@ -24,6 +23,7 @@ import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable
 import { SUPPORTED_LANGUAGES } from '../../constants';
 import {
   AdminHeader,
+  AdminModal,
   ConfirmDialog,
   errorText,
   notifyFailure,
@@ -317,7 +317,7 @@ function CreateUserDialog({
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t('admin.users.createTitle')} centered size="lg">
+    <AdminModal opened onClose={onClose} title={t('admin.users.createTitle')} centered size="lg">
       {password ? (
         <ShownOnce
           label={t('admin.users.temporaryPassword', { email: email.trim() })}
@@ -378,7 +378,7 @@ function CreateUserDialog({
           </Stack>
         </form>
       )}
-    </Modal>
+    </AdminModal>
   );
 }
 
@@ -451,7 +451,7 @@ function EditUserDialog({
   });
 
   return (
-    <Modal
+    <AdminModal
       opened
       onClose={onClose}
       title={t('admin.users.editTitle', { email: user.email })}
@@ -552,6 +552,6 @@ function EditUserDialog({
         }}
         onClose={() => setConfirm(null)}
       />
-    </Modal>
+    </AdminModal>
   );
 }

@@ -3,7 +3,6 @@ import {
   Alert,
   Button,
   Group,
-  Modal,
   NumberInput,
   Select,
   Stack,
@@ -23,6 +22,7 @@ import type { SiteAdmin, VehicleAdmin, VehiclePatch } from '../../api/adminTypes
 import { formatNumber } from '../../lib/format';
 import {
   AdminHeader,
+  AdminModal,
   errorText,
   FollowedJob,
   LoadFailed,
@@ -187,7 +187,7 @@ function VehicleDialog({
   const submit = () => (moving && !confirmMove ? setConfirmMove(true) : save.mutate());
 
   return (
-    <Modal
+    <AdminModal
       opened
       onClose={onClose}
       title={t('admin.vehicles.editTitle', { name: vehicle.name })}
@@ -253,6 +253,6 @@ function VehicleDialog({
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </AdminModal>
   );
 }

@@ -270,7 +270,16 @@ export function WorkflowRulesEditor({
                 {t('admin.rules.previewNoOrders')}
               </Text>
             ) : (
-              <ScrollArea.Autosize mah={360} type="auto">
+              <ScrollArea.Autosize
+                mah={360}
+                type="auto"
+                // A region that scrolls is reached by keyboard too (and named for it).
+                viewportProps={{
+                  tabIndex: 0,
+                  role: 'region',
+                  'aria-label': t('admin.rules.previewTitle'),
+                }}
+              >
                 <Table striped stickyHeader data-testid="preview-table">
                   <Table.Thead>
                     <Table.Tr>

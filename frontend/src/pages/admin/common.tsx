@@ -8,6 +8,7 @@ import {
   CopyButton,
   Group,
   Modal,
+  type ModalProps,
   Progress,
   Stack,
   Text,
@@ -26,6 +27,17 @@ import type { Job } from '../../api/adminTypes';
 import { AccountMenu } from '../../components/layout/AccountMenu';
 import { formatDateTime } from '../../lib/format';
 import { isJobActive, jobProgressText, runningJob } from './jobProgress';
+
+/** A dialog of the Administration app: its close button named for screen readers. */
+export function AdminModal({ closeButtonProps, ...props }: ModalProps) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      {...props}
+      closeButtonProps={{ 'aria-label': t('admin.common.close'), ...closeButtonProps }}
+    />
+  );
+}
 
 /** How often a running job's progress is read from the server. */
 export const JOB_POLL_MS = 1_000;
@@ -257,7 +269,7 @@ export function ConfirmDialog({
 }) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
+    <AdminModal opened={opened} onClose={onClose} title={title} centered>
       <Stack gap="md" data-testid="confirm-dialog">
         <Text size="sm">{message}</Text>
         {children}
@@ -270,7 +282,7 @@ export function ConfirmDialog({
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </AdminModal>
   );
 }
 
