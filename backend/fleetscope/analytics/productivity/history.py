@@ -9,7 +9,6 @@ marked partial (``comparison``).
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from math import isnan
 from typing import Any, Literal
 
 import duckdb
@@ -126,11 +125,13 @@ def _kpi_grid(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> 
     )
     lists: dict[str, Any] = {}
     for name in KpiGrid.model_fields:
-        rows = columns[name].reshape(len(ids), len(spans))
+        column = columns[name].reshape(len(ids), len(spans))
         if name in COUNT_KPIS:
-            lists[name] = rows.astype(np.int64).tolist()
+            lists[name] = column.astype(np.int64).tolist()
         else:
-            lists[name] = [[None if isnan(x) else x for x in row] for row in rows.tolist()]
+            values = column.astype(object)
+            values[np.isnan(column)] = None  # no data
+            lists[name] = values.tolist()
     # Built from the glossary's own columns: validating thousands of values again costs time.
     return KpiGrid.model_construct(**lists)
 
