@@ -32,12 +32,6 @@ from fleetscope.analytics.core.periods import (
 _DAY = timedelta(days=1)
 # "Not clipped": later than the end of any period.
 _NEVER = datetime.max.replace(tzinfo=UTC)
-_UTC_ZONE = ZoneInfo("UTC")
-
-
-def day_end(span: DaySpan, zone: ZoneInfo) -> datetime:
-    """The midnight after the span's last day."""
-    return midnight(span.last + _DAY, zone)
 
 
 def previous_until(
@@ -80,9 +74,9 @@ def span_timing(span: DaySpan, *, sites: Sequence[tuple[SiteGroup, datetime]]) -
     at every site and partial when running at one or cut by a rolling period's instants."""
     future, partial, seen = True, False, False
     for group, until in sites:
-        whole = period_windows(span=span.whole_days, zone=group.zone, shift=group.shift, now=_NEVER)
-        if not whole:
-            whole = [Window(midnight(span.first, group.zone), day_end(span, group.zone))]
+        zone = group.zone
+        whole = period_windows(span=span.whole_days, zone=zone, shift=group.shift, now=_NEVER)
+        whole = whole or [Window(midnight(span.first, zone), midnight(span.last + _DAY, zone))]
         windows = clip_to(whole, span.clip) if span.clip is not None else whole
         if not windows:
             continue  # the rolling period does not reach this bucket at this site
@@ -90,26 +84,25 @@ def span_timing(span: DaySpan, *, sites: Sequence[tuple[SiteGroup, datetime]]) -
         start, end = windows[0].start, windows[-1].end
         future = future and until <= start
         partial = partial or start < until < end or windows != whole
-    if not seen:
-        # Only where the sites' zones differ: a day of one site outside the instants.
-        return Timing(future=False, partial=True)
-    return Timing(future=future, partial=partial)
+    # Seen at no site: only where the sites' zones differ, a day of one outside the instants.
+    return Timing(future=future and seen, partial=partial or not seen)
+
+
+def _sites(scope: AnalyticsScope) -> list[SiteGroup]:
+    """The selected sites; none (no vehicle selected): UTC days."""
+    selected = [group for group in scope.sites if not group.excluded]
+    return selected or [SiteGroup(0, ZoneInfo("UTC"), None, excluded=False)]
 
 
 def site_clips(
     scope: AnalyticsScope, *, now: datetime, previous: bool
 ) -> list[tuple[SiteGroup, datetime]]:
-    """Every selected site with the instant T is clipped at there: now for the period, the
-    like-for-like clip for the previous period. No site (no vehicle selected): UTC days."""
+    """Every selected site (``_sites``) with the instant T is clipped at there: now for the
+    period, the like-for-like clip for the previous period."""
     return [
         (g, previous_until(scope.span, zone=g.zone, now=now, shift=g.shift) if previous else now)
         for g in _sites(scope)
     ]
-
-
-def _sites(scope: AnalyticsScope) -> list[SiteGroup]:
-    """The selected sites; none (no vehicle selected): UTC days."""
-    return [g for g in scope.sites if not g.excluded] or [SiteGroup(0, _UTC_ZONE, None, False)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,21 +125,14 @@ def period_instants(scope: AnalyticsScope, *, now: datetime) -> Instants:
     """Start and end of the period and of the previous period; the end is the clip while
     the period runs, which it does until its last shift has ended (a night shift: after
     midnight). Sites in different zones: the earliest start and the latest end."""
-    groups = _sites(scope)
     now = now.astimezone(UTC)
-    span, previous = scope.span, scope.span.previous()
-    starts, ends, previous_ends, running = [], [], [], False
-    for group in groups:
-        start = _start(span, group.zone)
-        end = period_end(span=span, zone=group.zone, shift=group.shift)
-        starts.append(start)
-        ends.append(min(end, max(now, start)))
-        previous_ends.append(previous_until(span, zone=group.zone, now=now, shift=group.shift))
-        running = running or now < end
+    span, groups = scope.span, _sites(scope)
+    starts = [_start(span, g.zone) for g in groups]
+    ends = [period_end(span=span, zone=g.zone, shift=g.shift) for g in groups]
     return Instants(
         start=min(starts),
-        end=max(ends),
-        previous_start=min(_start(previous, group.zone) for group in groups),
-        previous_end=max(previous_ends),
-        running=running,
+        end=max(min(end, max(now, start)) for start, end in zip(starts, ends, strict=True)),
+        previous_start=min(_start(span.previous(), g.zone) for g in groups),
+        previous_end=max(until for _, until in site_clips(scope, now=now, previous=True)),
+        running=any(now < end for end in ends),
     )

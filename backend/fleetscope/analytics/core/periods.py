@@ -18,8 +18,6 @@ from zoneinfo import ZoneInfo
 
 HOUR = timedelta(hours=1)
 Granularity = Literal["day", "week", "month"]
-DAILY_UP_TO_DAYS = 31
-WEEKLY_UP_TO_DAYS = 180
 _MOMENT = timedelta(microseconds=1)
 _UTC = ZoneInfo("UTC")
 
@@ -40,10 +38,6 @@ class Shift:
             end=time.fromisoformat(str(entry["end"])),
             weekdays=frozenset(int(day) for day in entry.get("weekdays", range(7))),
         )
-
-    @property
-    def crosses_midnight(self) -> bool:
-        return self.end <= self.start
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -125,7 +119,7 @@ def shift_windows(shift: Shift, *, span: DaySpan, zone: ZoneInfo) -> list[Window
     for offset in range(span.days):
         day = span.first + timedelta(days=offset)
         if day.weekday() in shift.weekdays:
-            end_day = day + timedelta(days=1) if shift.crosses_midnight else day
+            end_day = day + timedelta(days=1) if shift.end <= shift.start else day
             start = local_instant(day, shift.start, zone)
             windows.append(Window(start, local_instant(end_day, shift.end, zone)))
     return windows
@@ -228,9 +222,7 @@ def split_hours(windows: Iterable[Window]) -> HourSplit:
 
 def granularity_for(days: int) -> Granularity:
     """History granularity: daily up to 31 days, weekly up to 180, monthly beyond."""
-    if days <= DAILY_UP_TO_DAYS:
-        return "day"
-    return "week" if days <= WEEKLY_UP_TO_DAYS else "month"
+    return "day" if days <= 31 else "week" if days <= 180 else "month"
 
 
 def calendar_buckets(span: DaySpan, granularity: Granularity) -> list[DaySpan]:
@@ -250,9 +242,6 @@ def calendar_buckets(span: DaySpan, granularity: Granularity) -> list[DaySpan]:
     return buckets
 
 
-Site = tuple[ZoneInfo, Shift | None]
-
-
 def touched_days(clip: Window, *, zone: ZoneInfo, shift: Shift | None) -> tuple[date, date]:
     """The first and last site-local day whose T reaches into ``clip``: with a shift, the
     start days of its windows there (at 03:00 the last 24 hours hold the end of the night
@@ -270,7 +259,7 @@ def touched_days(clip: Window, *, zone: ZoneInfo, shift: Shift | None) -> tuple[
     return (min(starts), max(starts)) if starts else (first, last)
 
 
-def rolling_span(clip: Window, *, sites: Sequence[Site]) -> DaySpan:
+def rolling_span(clip: Window, *, sites: Sequence[tuple[ZoneInfo, Shift | None]]) -> DaySpan:
     """The rolling period ``clip`` at ``sites`` (zone and selected shift each; none: UTC
     days) with its previous period: the same length of real time right before."""
     sites = list(sites) or [(_UTC, None)]
