@@ -2,27 +2,21 @@
 ``/v2/Analytics/`` call (``params``) or the saved settings it falls back to
 (``appstore.settings_service``). One place, so that nothing saved can be refused later.
 
-- A day lies between ``EARLIEST_DAY`` and ``LATEST_DAY``: an analysis also reads the
-  previous period of equal length (up to ``MAX_PERIOD_DAYS`` earlier) and the midnight
-  after the last day in the sites' zones, which the calendar of Python's ``date`` (years
-  1 to 9999) must hold; no fleet has data before 1970 (the epoch of the fact store's
-  instants) or centuries ahead, so those days can only be typing mistakes.
-- ``from`` is not after ``to``, and the period has at most ``MAX_PERIOD_DAYS`` days.
-- A rolling period (``hours``, or ``since`` with an optional ``until``) replaces
-  ``from``/``to``: the kinds do not mix, ``hours`` does not mix with ``since``/``until``,
-  ``until`` needs ``since`` and lies after it; the instants lie within the days above and
-  span at most ``MAX_PERIOD_DAYS`` days (``MAX_HOURS``).
-- At most ``MAX_VEHICLE_IDS`` vehicles; a shift id has at most ``MAX_SHIFT_ID_LENGTH``
-  characters, ``ALL_SHIFTS`` meaning the whole day.
+A day lies between ``EARLIEST_DAY`` and ``LATEST_DAY``: an analysis also reads the previous
+period of equal length (up to ``MAX_PERIOD_DAYS`` earlier) and the midnight after the last
+day in the sites' zones, which the calendar of Python's ``date`` (years 1 to 9999) must
+hold; no fleet has data before 1970 (the epoch of the fact store's instants) or centuries
+ahead, so those days can only be typing mistakes. A rolling period's instants lie within
+those days and span at most ``MAX_PERIOD_DAYS`` days (``MAX_HOURS``).
 """
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated
+from typing import Annotated, Protocol
 
 from pydantic import Field
 
-from fleetscope.analytics.core.periods import DaySpan, Window
+from fleetscope.analytics.core.periods import HOUR, DaySpan, Window
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.i18n import Template
 from fleetscope.i18n.messages import (
@@ -40,9 +34,11 @@ EARLIEST_DAY = date(1970, 1, 1)
 LATEST_DAY = date(2999, 12, 31)
 MAX_PERIOD_DAYS = 400
 MAX_HOURS = MAX_PERIOD_DAYS * 24
+EARLIEST_INSTANT = datetime.combine(EARLIEST_DAY, time(), tzinfo=UTC)
+LATEST_INSTANT = datetime.combine(LATEST_DAY, time(), tzinfo=UTC) + timedelta(days=1)
 MAX_VEHICLE_IDS = 2000
 MAX_SHIFT_ID_LENGTH = 64
-ALL_SHIFTS = "all"
+ALL_SHIFTS = "all"  # the shift id meaning the whole day
 
 DAY_RANGE = f"a day from {EARLIEST_DAY.isoformat()} to {LATEST_DAY.isoformat()}"
 # A day as a request may give it: out of range is a 422 naming the field, like any other
@@ -62,7 +58,9 @@ class PeriodFields:
 
 
 def check_period(first: date, last: date, *, fields: PeriodFields) -> DaySpan:
-    """The period ``first`` .. ``last`` (inclusive), or a 422 naming the field at fault."""
+    """The period ``first`` .. ``last`` (inclusive), or a 422 naming the field at fault:
+    each day within the range above, ``first`` not after ``last``, at most
+    ``MAX_PERIOD_DAYS`` days."""
     for name, day in ((fields.first, first), (fields.last, last)):
         if not EARLIEST_DAY <= day <= LATEST_DAY:
             raise InvalidInputError(
@@ -81,51 +79,40 @@ def check_period(first: date, last: date, *, fields: PeriodFields) -> DaySpan:
     return span
 
 
-# Instants of a rolling period: within the days above (in UTC).
-EARLIEST_INSTANT = datetime.combine(EARLIEST_DAY, time(), tzinfo=UTC)
-LATEST_INSTANT = datetime.combine(LATEST_DAY, time(), tzinfo=UTC) + timedelta(days=1)
+class PeriodQuery(Protocol):
+    """The period parameters of a query (None: left out)."""
+
+    date_from: date | None
+    date_to: date | None
+    hours: int | None
+    since: datetime | None
+    until: datetime | None
 
 
-@dataclass(frozen=True, slots=True)
-class PeriodQuery:
-    """The period parameters of a query as given (None: left out)."""
-
-    date_from: date | None = None
-    date_to: date | None = None
-    hours: int | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-
-    @property
-    def rolling(self) -> bool:
-        return self.hours is not None or self.since is not None or self.until is not None
-
-    @property
-    def empty(self) -> bool:
-        return not self.rolling and self.date_from is None and self.date_to is None
+def last_hours(hours: int, *, now: datetime) -> Window:
+    # To the second: the answer's instants read as they were asked for.
+    end = now.astimezone(UTC).replace(microsecond=0)
+    return Window(end - hours * HOUR, end)
 
 
-def check_rolling(query: PeriodQuery, *, now: datetime) -> Window:
-    """The instants of a rolling period (``query.rolling``), or a 422 naming the parameter
-    at fault: ``hours`` means the last hours up to ``now``; ``until`` defaults to now."""
-    days = [name for name, day in (("from", query.date_from), ("to", query.date_to)) if day]
-    instants = [
-        name
-        for name, value in (("hours", query.hours), ("since", query.since), ("until", query.until))
-        if value is not None
-    ]
+def check_rolling(params: PeriodQuery, *, now: datetime) -> Window | None:
+    """The instants of a rolling period, None without one; or a 422 naming the parameter at
+    fault: the kinds do not mix (nor ``hours`` with ``since``/``until``), ``until`` (default:
+    now) needs ``since`` and lies after it, both within the instants above."""
+    given = {"hours": params.hours, "since": params.since, "until": params.until}
+    instants = [name for name, value in given.items() if value is not None]
+    if not instants:
+        return None
+    days = [name for name, day in (("from", params.date_from), ("to", params.date_to)) if day]
     if days:
         raise InvalidInputError(PERIOD_KINDS_MIXED(field=instants[0], other="/".join(days)))
-    if query.hours is not None:
+    if params.hours is not None:
         if len(instants) > 1:
             raise InvalidInputError(HOURS_WITH_INSTANTS(other="/".join(instants[1:])))
-        # To the second: the answer's instants read as they were asked for.
-        end = now.astimezone(UTC).replace(microsecond=0)
-        return Window(end - timedelta(hours=query.hours), end)
-    if query.since is None:
+        return last_hours(params.hours, now=now)
+    if params.since is None:
         raise InvalidInputError(UNTIL_WITHOUT_SINCE())
-    start = query.since.astimezone(UTC)
-    end = query.until.astimezone(UTC) if query.until is not None else now.astimezone(UTC)
+    start, end = params.since.astimezone(UTC), (params.until or now).astimezone(UTC)
     for name, instant in (("since", start), ("until", end)):
         if not EARLIEST_INSTANT <= instant <= LATEST_INSTANT:
             raise InvalidInputError(
@@ -137,10 +124,9 @@ def check_rolling(query: PeriodQuery, *, now: datetime) -> Window:
                 )
             )
     if end <= start:
-        if query.until is None:
+        if params.until is None:
             raise InvalidInputError(SINCE_AFTER_NOW(since=start.isoformat()))
         raise InvalidInputError(INSTANTS_REVERSED(until=end.isoformat(), since=start.isoformat()))
-    hours = (end - start) / timedelta(hours=1)
-    if hours > MAX_HOURS:
+    if (hours := (end - start) / HOUR) > MAX_HOURS:
         raise InvalidInputError(INSTANTS_TOO_LONG(hours=f"{hours:.1f}", limit=MAX_HOURS))
     return Window(start, end)

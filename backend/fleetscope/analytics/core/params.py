@@ -1,16 +1,13 @@
-"""The query parameters every ``/v2/Analytics/`` resource takes, checked and resolved.
+"""The query parameters every ``/v2/Analytics/`` resource takes (``AnalyticsParams``),
+checked and resolved into an ``AnalyticsScope``.
 
-``from``/``to`` (site-local days, inclusive) or a rolling period instead (``hours``: the last
-hours up to now; or ``since`` with an optional ``until``, ISO 8601 instants with an offset),
-``vehicles`` (comma-separated ids), ``combined`` and ``shift`` (a shift id of the vehicles'
-sites, or ``all``). A parameter left out falls back to the user's saved settings; a saved
-relative range (``relative_ranges``) is read as of now, not as the days it gave when saved;
-an empty vehicle selection means every visible vehicle.
-The result, ``AnalyticsScope``, holds only vehicles the user may see: a foreign or unknown
-id is "vehicle N not found" (404), never a hint that it exists.
+A parameter left out falls back to the user's saved settings; a saved relative range
+(``relative_ranges``) is read as of now, not as the days it gave when saved; an empty
+vehicle selection means every visible vehicle. The scope holds only vehicles the user may
+see: a foreign or unknown id is "vehicle N not found" (404), never a hint that it exists.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -25,12 +22,12 @@ from fleetscope.analytics.core.param_rules import (
     MAX_VEHICLE_IDS,
     AnalysisDay,
     PeriodFields,
-    PeriodQuery,
     check_period,
     check_rolling,
+    last_hours,
 )
 from fleetscope.analytics.core.periods import DaySpan, Shift, rolling_span
-from fleetscope.analytics.core.relative_ranges import ResolvedRange, resolve_relative_range
+from fleetscope.analytics.core.relative_ranges import resolve_relative_range
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Site, User
 from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
@@ -146,19 +143,20 @@ def parse_vehicle_ids(text: str) -> list[int]:
     return list(dict.fromkeys(ids))
 
 
-def _zone(site: Site) -> ZoneInfo:
+def _zone(site: Site | None) -> ZoneInfo:
     try:
-        return ZoneInfo(site.time_zone or DEFAULT_TIME_ZONE)
+        return ZoneInfo((site and site.time_zone) or DEFAULT_TIME_ZONE)
     except (ZoneInfoNotFoundError, ValueError):
         return ZoneInfo(DEFAULT_TIME_ZONE)
 
 
-def _site_shifts(site: Site) -> dict[str, Shift]:
-    shifts: dict[str, Shift] = {}
-    for entry in site.shifts or []:
-        if isinstance(entry, dict) and "id" in entry:
-            shifts[str(entry["id"])] = Shift.from_site(entry)
-    return shifts
+def _site_shifts(site: Site | None) -> dict[str, Shift]:
+    entries = (site and site.shifts) or []
+    return {
+        str(entry["id"]): Shift.from_site(entry)
+        for entry in entries
+        if isinstance(entry, dict) and "id" in entry
+    }
 
 
 def resolve_scope(
@@ -170,10 +168,11 @@ def resolve_scope(
     visible = {row[0]: VehicleRef(*row) for row in visible_vehicle_rows(session, user=user)}
     saved = read_settings(session, user=user, visible_ids=set(visible))
     selector = saved.date_selector
-    query = PeriodQuery(params.date_from, params.date_to, params.hours, params.since, params.until)
-    clip = check_rolling(query, now=now) if query.rolling else None
+    clip = check_rolling(params, now=now)
+    no_days = params.date_from is None and params.date_to is None
+    relative_range = selector.relative_range if clip is None and no_days else None
     span: DaySpan | None = None
-    if clip is None and not (query.empty and selector.relative_range is not None):
+    if clip is None and relative_range is None:
         # The saved period is valid by the same rules (``read_settings`` falls back
         # otherwise): a failure here is the query's, and names its field.
         first = params.date_from or selector.from_
@@ -187,40 +186,33 @@ def resolve_scope(
     else:
         saved_ids = [v for v in saved.selected_machines if v in visible]
         chosen = [visible[v] for v in saved_ids] if saved_ids else list(visible.values())
-    site_ids = {vehicle.site_id for vehicle in chosen}
     sites_of = {
         site.id: site
         for site in session.scalars(
             select(Site)
             .join(Site.organization)
-            .where(Site.id.in_(site_ids))
+            .where(Site.id.in_({vehicle.site_id for vehicle in chosen}))
             .order_by(Organization.name, Site.name, Site.id)
         )
     }
-    relative: ResolvedRange | None = None
-    if span is None and clip is None and selector.relative_range is not None:
+    shift_id = params.shift if params.shift is not None else selector.workflow_shift
+    if relative_range is not None:
         # The site in scope is the first of the sites listed (as the frontend picks it).
         site = next(iter(sites_of.values()), None)
         relative = resolve_relative_range(
-            selector.relative_range,
-            now=now,
-            zone=_zone(site) if site else ZoneInfo(DEFAULT_TIME_ZONE),
-            shifts=list(_site_shifts(site).values()) if site else [],
+            relative_range, now=now, zone=_zone(site), shifts=list(_site_shifts(site).values())
         )
+        span = DaySpan(relative.first, relative.last)
         if relative.hours is not None:
-            clip = check_rolling(PeriodQuery(hours=relative.hours), now=now)
-    shift_id = params.shift
-    if shift_id is None:
-        shift_id = relative.shift if relative and relative.shift else selector.workflow_shift
-    shift_id = shift_id.strip() or ALL_SHIFTS
+            clip = last_hours(relative.hours, now=now)
+        if params.shift is None and relative.shift:
+            shift_id = relative.shift
     groups, shift_id = _site_groups(
-        chosen, sites_of, shift_id=shift_id, explicit=params.shift is not None
+        chosen, sites_of, shift_id=shift_id.strip() or ALL_SHIFTS, explicit=params.shift is not None
     )
     if clip is not None:
         sites = [(group.zone, group.shift) for group in groups if not group.excluded]
         span = rolling_span(clip, sites=sites)
-    elif relative is not None:
-        span = DaySpan(relative.first, relative.last)
     assert span is not None  # days, instants or a relative range: one of them is set above
     combined = params.combined if params.combined is not None else selector.combined
     return AnalyticsScope(
@@ -234,27 +226,18 @@ def _site_groups(
     """The vehicles by site, and the shift id in effect."""
     groups: dict[int, SiteGroup] = {}
     for vehicle in vehicles:
-        group = groups.get(vehicle.site_id)
-        if group is None:
+        if vehicle.site_id not in groups:
             site = sites_of[vehicle.site_id]
             shift = None if shift_id == ALL_SHIFTS else _site_shifts(site).get(shift_id)
-            group = groups[vehicle.site_id] = SiteGroup(
-                site_id=site.id,
-                zone=_zone(site),
-                shift=shift,
-                excluded=shift_id != ALL_SHIFTS and shift is None,
-            )
-        group.vehicle_ids.append(vehicle.id)
+            excluded = shift_id != ALL_SHIFTS and shift is None
+            groups[site.id] = SiteGroup(site.id, _zone(site), shift, excluded)
+        groups[vehicle.site_id].vehicle_ids.append(vehicle.id)
     result = list(groups.values())
-    if result and all(group.excluded for group in result):
-        if explicit:
-            raise InvalidInputError(
-                SHIFT_UNKNOWN(shift=shift_id[:MAX_SHIFT_ID_LENGTH], all_shifts=ALL_SHIFTS)
-            )
-        # A saved shift the selected sites do not have (any longer): all shifts.
-        result = [
-            SiteGroup(g.site_id, g.zone, None, excluded=False, vehicle_ids=g.vehicle_ids)
-            for g in result
-        ]
-        return result, ALL_SHIFTS
-    return result, shift_id
+    if not result or not all(group.excluded for group in result):
+        return result, shift_id
+    if explicit:
+        raise InvalidInputError(
+            SHIFT_UNKNOWN(shift=shift_id[:MAX_SHIFT_ID_LENGTH], all_shifts=ALL_SHIFTS)
+        )
+    # A saved shift the selected sites do not have (any longer): all shifts.
+    return [replace(group, excluded=False) for group in result], ALL_SHIFTS

@@ -17,8 +17,8 @@ to the day it starts. Without shifts, a shift range is the whole of today.
 
 import calendar
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from typing import Literal, get_args
+from datetime import date, datetime, time, timedelta
+from typing import get_args
 from zoneinfo import ZoneInfo
 
 from fleetscope.analytics.core.param_rules import ALL_SHIFTS
@@ -48,8 +48,7 @@ class _Run:
     end: int
 
 
-def _minutes(shift: Shift, *, which: Literal["start", "end"]) -> int:
-    clock = shift.start if which == "start" else shift.end
+def _minutes(clock: time) -> int:
     return clock.hour * 60 + clock.minute
 
 
@@ -63,21 +62,19 @@ def _recent_runs(shifts: list[Shift], today: date) -> list[_Run]:
             # A shift without weekdays runs every day (as the frontend reads it).
             if shift.weekdays and day.weekday() not in shift.weekdays:
                 continue
-            start = _minutes(shift, which="start") - back * _DAY_MINUTES
-            length = (_minutes(shift, which="end") - _minutes(shift, which="start")) % _DAY_MINUTES
+            start = _minutes(shift.start) - back * _DAY_MINUTES
+            length = (_minutes(shift.end) - _minutes(shift.start)) % _DAY_MINUTES
             runs.append(_Run(shift, day, start, start + (length or _DAY_MINUTES)))
     return sorted(runs, key=lambda run: -run.start)
 
 
 def _shift_range(range_name: RelativeRange, shifts: list[Shift], local: datetime) -> ResolvedRange:
     today = local.date()
-    minutes = local.hour * 60 + local.minute
+    minutes = _minutes(local.time())
     started = [run for run in _recent_runs(shifts, today) if run.start <= minutes]
-    current = next((run for run in started if minutes < run.end), started[0] if started else None)
-    if current is None:
-        return ResolvedRange("day", today, today, shift=ALL_SHIFTS)
-    run: _Run | None = current
-    if range_name == "previousShift":
+    run = next((run for run in started if minutes < run.end), started[0] if started else None)
+    if run is not None and range_name == "previousShift":
+        current = run
         run = next((other for other in started if other.start < current.start), None)
     if run is None:
         return ResolvedRange("day", today, today, shift=ALL_SHIFTS)
