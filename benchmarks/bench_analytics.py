@@ -30,7 +30,7 @@ from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, re
 from fleetscope.analytics.productivity.dashboard import dashboard
 from fleetscope.analytics.productivity.history import productivity_history
 from fleetscope.analytics.productivity.productivity import productivity
-from fleetscope.analytics.productivity.statusboard import statusboard
+from fleetscope.analytics.productivity.statusboard import build_statusboard, read_live
 from fleetscope.api.main import create_app
 from fleetscope.appstore.models import User
 from fleetscope.facts.store import FactStore
@@ -168,7 +168,8 @@ def _row(
     def direct(use_rollups: bool = True) -> Any:
         now = datetime.now(UTC)
         if function is None:
-            return statusboard(cursor, scope.vehicles, now=now)
+            statuses = read_live(cursor, scope.vehicle_ids)
+            return build_statusboard(scope.vehicles, statuses, now=now)
         return function(
             cursor, scope, now=now, offline_after=OFFLINE_AFTER, use_rollups=use_rollups
         )
