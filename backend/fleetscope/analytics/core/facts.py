@@ -84,7 +84,7 @@ def _case(at: str, windows: list[tuple[Window, int]], parameters: list[Any]) -> 
 
 
 def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters: list[Any]) -> str:
-    windows = part.windows  # sorted, disjoint
+    windows = part.windows  # disjoint
     join, outside = "", True  # outside: whether rows outside every window get a NULL bucket
     if all(earlier.end == later.start for (earlier, _), (later, _) in pairwise(windows)):
         # One stretch of time (T without a shift, or one window): the WHERE bounds are T,
@@ -119,7 +119,8 @@ def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters
                 "unnest(?::INTEGER[]) AS bucket) h "
                 f"ON h.hour_key = epoch_us(f.{at}) // {_MICROSECONDS_PER_HOUR} "
             )
-    parameters += [part.vehicle_ids, windows[0][0].start, windows[-1][0].end]
+    first, last = min(w.start for w, _ in windows), max(w.end for w, _ in windows)
+    parameters += [part.vehicle_ids, first, last]
     sql = (
         f"SELECT {columns}, {bucket_of} AS bucket FROM {table} f {join}"  # noqa: S608 - constants only
         f"WHERE list_contains(?::INTEGER[], f.vehicle_id) AND f.{at} >= ? AND f.{at} < ?"
