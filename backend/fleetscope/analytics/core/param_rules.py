@@ -58,9 +58,7 @@ class PeriodFields:
 
 
 def check_period(first: date, last: date, *, fields: PeriodFields) -> DaySpan:
-    """The period ``first`` .. ``last`` (inclusive), or a 422 naming the field at fault:
-    each day within the range above, ``first`` not after ``last``, at most
-    ``MAX_PERIOD_DAYS`` days."""
+    """The period ``first`` .. ``last`` (inclusive), or a 422 naming the field at fault."""
     for name, day in ((fields.first, first), (fields.last, last)):
         if not EARLIEST_DAY <= day <= LATEST_DAY:
             raise InvalidInputError(
