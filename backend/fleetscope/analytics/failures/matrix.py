@@ -50,30 +50,33 @@ class FailureMatrixOut(CamelModel):
     max_count: int = Field(description="the largest cell: top of the colour scale")
 
 
-# Per level, the number of episodes; the worst level (any other counts as a WARNING).
-_LEVELS_SQL = ", ".join(f"coalesce(sum(n) FILTER (WHERE level = '{lv}'), 0)" for lv in LEVELS)
-_WORST_SQL = f"max(coalesce(list_position({list(LEVELS)}, level), 1))"
+_LEVELS_SQL = ", ".join(f"count(*) FILTER (WHERE level = '{level}')" for level in LEVELS)
+
+
+def _worst(levels: list[int]) -> str:
+    """The most severe level seen (only other levels: a WARNING)."""
+    return next((lv for lv, n in zip(LEVELS[::-1], levels[::-1], strict=True) if n), "WARNING")
 
 
 def failure_matrix(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, errors: ErrorFilter
 ) -> FailureMatrixOut:
     sql, parameters = episodes(select_periods(scope, now=now, previous=False), errors)
-    # Counted small first (type x vehicle x level: a plain GROUP BY over the episodes,
-    # faster than grouping sets), then by (type, vehicle) and by type.
-    found = cursor.execute(
-        f"SELECT error_type, vehicle_id, sum(n), {_LEVELS_SQL}, {_WORST_SQL}, min(first), "  # noqa: S608 - constants only
-        "max(last), grouping(vehicle_id) FROM (SELECT error_type, vehicle_id, level, "
-        "count(*) AS n, min(epoch_us(start_at)) AS first, max(epoch_us(start_at)) AS last "
-        f"FROM ({sql}) GROUP BY ALL) GROUP BY GROUPING SETS ((error_type, vehicle_id), "
-        "(error_type)) ORDER BY error_type, vehicle_id",
-        parameters,
-    ).fetchall()
-    cells = [row for row in found if not row[-1]]
+    cells = sorted(
+        cursor.execute(
+            f"SELECT error_type, vehicle_id, count(*), {_LEVELS_SQL}, min(epoch_us(start_at)), "  # noqa: S608 - constants only
+            f"max(epoch_us(start_at)) FROM ({sql}) GROUP BY error_type, vehicle_id",
+            parameters,
+        ).fetchall()
+    )
     per_vehicle: Counter[int] = Counter()
-    for _, vehicle_id, count, *_ in cells:
+    types: dict[str, list[int]] = {}  # count, the levels' counts, first and last seen
+    for error_type, vehicle_id, count, *levels, first, last in cells:
         per_vehicle[vehicle_id] += count
-    types = sorted((row for row in found if row[-1]), key=lambda row: (-row[2], row[0]))
+        row = types.setdefault(error_type, [0, 0, 0, 0, 0, first, last])
+        row[:5] = [a + b for a, b in zip(row[:5], (count, *levels), strict=True)]
+        row[5:] = [min(row[5], first), max(row[6], last)]
+    ranked = sorted(types.items(), key=lambda item: (-item[1][0], item[0]))
     return FailureMatrixOut(
         period=period_out(scope, now=now),
         error_types=[
@@ -82,7 +85,7 @@ def failure_matrix(
                 levels=LevelCounts.of(dict(zip(LEVELS, levels, strict=True))),
                 first_seen=from_micros(first), last_seen=from_micros(last),
             )
-            for name, _, count, *levels, _, first, last, _ in types
+            for name, (count, *levels, first, last) in ranked
         ],
         vehicles=[
             MatrixVehicle(vehicle_id=v.id, name=v.name, count=per_vehicle[v.id])
@@ -90,11 +93,10 @@ def failure_matrix(
         ],
         cells=[
             MatrixCell(
-                error_type=name, vehicle_id=vehicle_id, count=count,
-                worst_level=LEVELS[worst - 1],
+                error_type=name, vehicle_id=vehicle_id, count=count, worst_level=_worst(levels),
                 first_seen=from_micros(first), last_seen=from_micros(last),
             )
-            for name, vehicle_id, count, *_, worst, first, last, _ in cells
+            for name, vehicle_id, count, *levels, first, last in cells
         ],
         max_count=max((row[2] for row in cells), default=0),
     )  # fmt: skip
