@@ -123,7 +123,14 @@ def collect(
         return result
     status = status or vehicle_status(cursor, request)
     ids, by_vehicle, cut_in = request.vehicle_ids, request.by_vehicle, status.cut_in
-    site = _usable_site(cursor, request) if request.use_rollups else None
+    # A fleet figure reads the site's rollups instead of the vehicles' when they hold exactly
+    # these vehicles (with whole days: all of them cut in the site's zone).
+    site = request.site_id if request.use_rollups and not by_vehicle else None
+    zone = None if request.daily_zone is None else str(request.daily_zone)
+    if site is not None and not site_rollup_usable(
+        cursor, site_id=site, vehicle_ids=ids, days_cut_in=zone
+    ):
+        site = None
     if site is not None or not request.use_rollups:
         parts = [(ids, True)]
     else:
@@ -171,20 +178,6 @@ def collect(
     ]
     _add_state_time(open_states, request.windows, by_vehicle=by_vehicle, result=result)
     return result
-
-
-def _usable_site(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> int | None:
-    """The site whose rollups a fleet figure can read instead of the vehicles' own."""
-    site, zone = request.site_id, request.daily_zone
-    if request.by_vehicle or site is None:
-        return None
-    usable = site_rollup_usable(
-        cursor,
-        site_id=site,
-        vehicle_ids=request.vehicle_ids,
-        days_cut_in=str(zone) if zone is not None else None,
-    )
-    return site if usable else None
 
 
 def _split(

@@ -29,6 +29,11 @@ class BucketSpan:
     # comparison clips it (``comparison.previous_until``), not at now.
     previous_of: DaySpan | None = None
 
+    def until(self, group: SiteGroup, *, now: datetime) -> datetime:
+        if self.previous_of is None:
+            return now
+        return previous_until(self.previous_of, zone=group.zone, now=now, shift=group.shift)
+
 
 def period_spans(scope: AnalyticsScope, *, current: int, previous: int) -> list[BucketSpan]:
     """The period and its previous period (like for like) as two buckets."""
@@ -109,19 +114,12 @@ def read_buckets(
     others may come back as zero."""
     collected = Collected(measures=MeasureTable(), sites=[], by_vehicle=by_vehicle, tail_until=now)
     for group in scope.sites:
-        windows: dict[int, list[Window]] = {}
-        if not group.excluded:
-            for item in spans:
-                until = (
-                    now
-                    if item.previous_of is None
-                    else previous_until(
-                        item.previous_of, zone=group.zone, now=now, shift=group.shift
-                    )
-                )
-                windows[item.bucket] = period_windows(
-                    span=item.span, zone=group.zone, shift=group.shift, now=until
-                )
+        windows = {
+            item.bucket: period_windows(
+                span=item.span, zone=group.zone, shift=group.shift, now=item.until(group, now=now)
+            )
+            for item in ([] if group.excluded else spans)
+        }
         collected.sites.append(SiteWindows(group=group, windows=windows))
         tagged = [Tagged(w, bucket) for bucket, ws in windows.items() for w in ws]
         request = CollectRequest(
@@ -137,10 +135,7 @@ def read_buckets(
         if status is not None and not status.complete(now):
             collected.tail_until = None
         found = collect(cursor, request, now=now, offline_after=offline_after, status=status)
-        if len(collected.sites) == 1:
-            collected.measures = found
-        else:
-            collected.measures.merge(found)
+        collected.measures.merge(found)
     return collected
 
 
