@@ -27,6 +27,19 @@ from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.rollup import MEASURE_NAMES
 
 _SITE_FINISHED = f"measures[{MEASURE_NAMES.index('orders_finished') + 1}]"  # 1-based
+# Finished orders as (ended, finished) rows: whole hours from the site's hourly rollup (one
+# row per hour already) or the vehicles' ({join}: a shift's hours; T without a shift is a
+# plain time filter), partial pieces from the orders themselves.
+_SITE_HOURS = (
+    f"SELECT r.hour_utc AS ended, r.{_SITE_FINISHED} AS finished FROM rollup_site_hourly r "  # noqa: S608 - constants only
+    "{join}WHERE r.site_id = ? AND r.hour_utc >= ? AND r.hour_utc < ? "
+    f"AND r.{_SITE_FINISHED} > 0"
+)
+_VEHICLE_HOURS = (
+    "SELECT r.hour_utc AS ended, sum(r.orders_finished) AS finished FROM rollup_hourly r "
+    "{join}WHERE r.hour_utc >= ? AND r.hour_utc < ? AND list_contains(?::INTEGER[], "
+    "r.vehicle_id) GROUP BY r.hour_utc HAVING sum(r.orders_finished) > 0"
+)
 _PIECES = (
     "SELECT o.end_at AS ended, 1 AS finished FROM orders o "
     "JOIN (SELECT unnest(?::TIMESTAMPTZ[]) AS lo, unnest(?::TIMESTAMPTZ[]) AS hi) p "
@@ -66,33 +79,6 @@ def empty_heatmap() -> list[list[int]]:
     return [[0] * 24 for _ in range(7)]
 
 
-def _whole_hours(
-    *, vehicle_ids: list[int], ranges: list[Window], site_id: int | None
-) -> tuple[str, list[Any]]:
-    """The (hour, finished orders) rows of the whole hours in ``ranges``: one range (T
-    without a shift) is a plain time filter, several (a shift) a join on their hours."""
-    bounds = [ranges[0].start, ranges[-1].end]
-    join, params = "", []
-    if len(ranges) > 1:
-        join = f"JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
-        params = range_parameters([(window, 0) for window in ranges])
-    if site_id is not None:  # the site's rollup holds one row per hour already
-        return (
-            f"SELECT r.hour_utc AS ended, r.{_SITE_FINISHED} AS finished "  # noqa: S608 - constants only
-            f"FROM rollup_site_hourly r {join}"
-            "WHERE r.site_id = ? AND r.hour_utc >= ? AND r.hour_utc < ? "
-            f"AND r.{_SITE_FINISHED} > 0",
-            [*params, site_id, *bounds],
-        )
-    return (
-        "SELECT r.hour_utc AS ended, sum(r.orders_finished) AS finished "  # noqa: S608 - constants only
-        f"FROM rollup_hourly r {join}WHERE r.hour_utc >= ? AND r.hour_utc < ? "
-        "AND list_contains(?::INTEGER[], r.vehicle_id) GROUP BY r.hour_utc "
-        "HAVING sum(r.orders_finished) > 0",
-        [*params, *bounds, vehicle_ids],
-    )
-
-
 def add_order_heatmap(
     cursor: duckdb.DuckDBPyConnection,
     heatmap: list[list[int]],
@@ -113,16 +99,20 @@ def add_order_heatmap(
         split = split_hour_ranges(windows, tail_until=tail_until)
     sources: list[str] = []
     params: list[Any] = [zone]
-    if split.ranges:
-        if site_id is not None and not site_rollup_usable(
+    if ranges := split.ranges:
+        join, hours = "", []
+        if len(ranges) > 1:
+            join = f"JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
+            hours = range_parameters([(window, 0) for window in ranges])
+        bounds = [ranges[0].start, ranges[-1].end]
+        if site_id is not None and site_rollup_usable(
             cursor, site_id=site_id, vehicle_ids=vehicle_ids
         ):
-            site_id = None
-        sql, whole_params = _whole_hours(
-            vehicle_ids=vehicle_ids, ranges=split.ranges, site_id=site_id
-        )
-        sources.append(sql)
-        params += whole_params
+            sources.append(_SITE_HOURS.format(join=join))
+            params += [*hours, site_id, *bounds]
+        else:
+            sources.append(_VEHICLE_HOURS.format(join=join))
+            params += [*hours, *bounds, vehicle_ids]
     if pieces := split.pieces:
         sources.append(_PIECES)
         starts, ends = [piece.start for piece in pieces], [piece.end for piece in pieces]
