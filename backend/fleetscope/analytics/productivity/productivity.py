@@ -3,9 +3,9 @@ previous period of equal length, per vehicle or combined, plus the order heatmap
 
 The heatmap counts the finished orders by site-local weekday and hour of day; an order counts
 in the hour it ended, as in the rollups. Whole hours come from the hourly rollup, or from the
-site's hourly rollup when it holds exactly the vehicles (``site_rollup_read``), summed per UTC
-hour first so the zone conversion runs once per hour, not per row; partial pieces come from
-the orders themselves.
+site's hourly rollup when it holds exactly the vehicles (``core.site_rollups``), summed per
+UTC hour first so the zone conversion runs once per hour, not per row; partial pieces come
+from the orders themselves.
 """
 
 from datetime import datetime, timedelta
@@ -27,9 +27,8 @@ from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.rollup import MEASURE_NAMES
 
 _SITE_FINISHED = f"measures[{MEASURE_NAMES.index('orders_finished') + 1}]"  # 1-based
-# Finished orders as (ended, finished) rows: whole hours from the site's hourly rollup (one
-# row per hour already) or the vehicles' ({join}: a shift's hours; T without a shift is a
-# plain time filter), partial pieces from the orders themselves.
+# (ended, finished) rows of the whole hours ({join}: a shift's hours; T without a shift is a
+# plain time filter) and of the partial pieces.
 _SITE_HOURS = (
     f"SELECT r.hour_utc AS ended, r.{_SITE_FINISHED} AS finished FROM rollup_site_hourly r "  # noqa: S608 - constants only
     "{join}WHERE r.site_id = ? AND r.hour_utc >= ? AND r.hour_utc < ? "
