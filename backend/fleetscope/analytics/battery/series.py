@@ -1,12 +1,7 @@
-"""The battery page's time slots and its lines over the period: charge and state of health
-(SoH) per vehicle, from the slots of ``scan`` (``series_buckets`` per vehicle: all lines
-fit one chart):
-- charge: per slot the lowest and the highest sample, at their times (dips and peaks
-  survive downsampling);
-- health: per slot the mean of the samples that report one, at the slot's middle; slots
-  without a health sample have no point, a vehicle that never reports one an empty line;
-- health trend: the least-squares line of the vehicle's health samples in T (the line whose
-  slope is ``healthSlopePer30Days``), evaluated at the first and the last health point.
+"""The battery page's time slots and its lines over the period, per vehicle, from the slots
+of ``scan`` (``series_buckets`` per vehicle: all lines fit one chart). The charge line has
+each slot's lowest and highest sample at their times (dips and peaks survive downsampling);
+health points and trend as ``HealthSeries`` describes them.
 """
 
 from collections.abc import Mapping
