@@ -105,25 +105,30 @@ def session_sums(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> Ses
     return {(b, v): Sums(c, d, a, x, tuple(h)) for b, v, c, d, a, x, h in found}
 
 
+def _together(rows: list[Sums]) -> Sums:
+    # With a row of zeros: the histogram's bins even without a vehicle.
+    sessions, duration, added, discharged, histograms = zip(Sums(), *rows, strict=True)
+    bins = tuple(sum(n) for n in zip(*histograms, strict=True))
+    return Sums(sum(sessions), sum(duration), sum(added), sum(discharged), bins)
+
+
 def session_figures(
     sums: SessionSums, bucket: int, *, capacities: Mapping[int, float | None], cycles: float
 ) -> SessionFigures:
     """The vehicles of ``capacities`` together in ``bucket``, energy over those whose capacity
     is known (null if none is); ``cycles``: the equivalent full cycles (from the samples)."""
-    rows = [(sums.get((bucket, v), Sums()), capacity) for v, capacity in capacities.items()]
-    count = sum(row.sessions for row, _ in rows)
-    added = sum(row.added for row, _ in rows)
-    discharged = sum(row.discharged for row, _ in rows)
-    known = [(row, capacity) for row, capacity in rows if capacity is not None]
+    rows = [sums.get((bucket, v), Sums()) for v in capacities]
+    count, duration, added, discharged, histogram = rows[0] if len(rows) == 1 else _together(rows)
+    known = [(row, c) for row, c in zip(rows, capacities.values(), strict=True) if c is not None]
     return SessionFigures(
         count=count,
-        mean_duration_seconds=sum(row.duration for row, _ in rows) / count if count else None,
+        mean_duration_seconds=duration / count if count else None,
         mean_added_charge=added / count if count else None,
         added_charge=added,
         discharged=discharged,
         equivalent_full_cycles=cycles,
         mean_depth_of_discharge=discharged / count if count else None,
-        depth_histogram=[sum(r.histogram[i] for r, _ in rows) for i in range(DOD_BINS)],
+        depth_histogram=list(histogram),
         added_energy_wh=sum(r.added / 100 * c for r, c in known) if known else None,
         discharged_energy_wh=sum(r.discharged / 100 * c for r, c in known) if known else None,
     )
