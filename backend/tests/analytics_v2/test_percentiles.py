@@ -86,23 +86,21 @@ def test_histogram_is_within_half_a_percent(
 def test_histogram_of_one_value_and_of_zeros(cursor: duckdb.DuckDBPyConnection) -> None:
     one = percentiles(
         cursor,
-        ROWS,
+        ("SELECT * FROM d WHERE vehicle_id = 4", []),
         value="us",
         sets=(("vehicle_id",),),
         quantiles=(0.5,),
         exact=False,
-        where="vehicle_id = 4",
     )
     assert one.keys() == {(4,)}
     assert one[(4,)][0] == pytest.approx(7_000_000, rel=0.005)
     zeros = percentiles(
         cursor,
-        ROWS,
+        ("SELECT * FROM d WHERE us = 0", []),
         value="us",
         sets=(("kind",),),
         quantiles=(0.0, 0.001),
         exact=False,
-        where="us = 0",
     )
     assert zeros == {("pick",): [0.0, 0.0]}
 

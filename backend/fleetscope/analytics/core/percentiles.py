@@ -28,6 +28,10 @@ RELATIVE_ACCURACY = 0.0049
 _GAMMA = (1 + RELATIVE_ACCURACY) / (1 - RELATIVE_ACCURACY)
 _ZERO = -(2**31)  # the bucket of 0
 
+PERCENTILES_EXACT = (
+    "true: the percentiles are exact (linear interpolation between the closest ranks), as "
+    "for periods up to 31 days; false: from a histogram, within 0.5 %"
+)
 Key = tuple[Any, ...]  # the grouped columns' values, None where a grouping set leaves one out
 
 
@@ -38,6 +42,35 @@ def exact_for(span: DaySpan) -> bool:
     return span.days <= EXACT_UP_TO.days
 
 
+def percentile_sql(
+    rows: tuple[str, list[Any]],
+    *,
+    value: str,
+    sets: Sequence[Sequence[str]],
+    quantiles: Sequence[float],
+    exact: bool,
+) -> tuple[str, list[Any]]:
+    """SQL and parameters of the ``quantiles`` (a list column ``quantiles``) of ``value`` over
+    the subquery ``rows`` per group of each grouping set in ``sets``: the columns named in
+    any set come first, in order, NULL where the set leaves one out. Groups without a
+    non-NULL value are absent. ``value`` and ``sets`` are constants of the caller."""
+    columns = list(dict.fromkeys(column for grouping in sets for column in grouping))
+    rows_sql, parameters = rows
+    keys = ", ".join(columns)
+    source = f"(SELECT * FROM ({rows_sql}) WHERE {value} IS NOT NULL)"  # noqa: S608
+    # The quantiles are the caller's float constants: DuckDB wants them constant.
+    listed = f"[{', '.join(repr(float(q)) for q in quantiles)}]"
+    if not exact:
+        return _histogram_sql(keys=keys, sets=sets, value=value, source=source, listed=listed), (
+            parameters
+        )
+    grouping = ", ".join(f"({', '.join(grouping)})" for grouping in sets)
+    return (
+        f"SELECT {keys}, quantile_cont({value}, {listed}) AS quantiles FROM {source} "  # noqa: S608 - constants only
+        f"GROUP BY GROUPING SETS ({grouping})"
+    ), parameters
+
+
 def percentiles(
     cursor: duckdb.DuckDBPyConnection,
     rows: tuple[str, list[Any]],
@@ -46,29 +79,13 @@ def percentiles(
     sets: Sequence[Sequence[str]],
     quantiles: Sequence[float],
     exact: bool,
-    where: str = "TRUE",
 ) -> dict[Key, list[float]]:
-    """The ``quantiles`` of ``value`` over the rows of the subquery ``rows`` (its SQL and
-    parameters) per group of each grouping set in ``sets`` (column names of the rows;
-    the key holds every column named in any set, None where the set leaves it out).
-    Groups without a non-NULL value are absent. ``value``, ``sets`` and ``where`` are
-    constants of the caller, never user input."""
-    columns = list(dict.fromkeys(column for grouping in sets for column in grouping))
-    rows_sql, parameters = rows
-    keys = ", ".join(columns)
-    grouping = ", ".join(f"({', '.join(grouping)})" for grouping in sets)
-    source = f"(SELECT * FROM ({rows_sql}) WHERE {value} IS NOT NULL AND {where})"  # noqa: S608
-    # The quantiles are the caller's float constants: DuckDB wants them constant.
-    listed = f"[{', '.join(repr(float(q)) for q in quantiles)}]"
-    if exact:
-        sql = (
-            f"SELECT {keys}, quantile_cont({value}, {listed}) FROM {source} "  # noqa: S608 - constants only
-            f"GROUP BY GROUPING SETS ({grouping})"
-        )
-    else:
-        sql = _histogram_sql(keys=keys, sets=sets, value=value, source=source, listed=listed)
-    found = cursor.execute(sql, parameters).fetchall()
-    return {tuple(row[:-1]): [float(v) for v in row[-1]] for row in found}
+    """``percentile_sql``'s groups: key (the columns of ``sets``) to the quantiles."""
+    sql, parameters = percentile_sql(rows, value=value, sets=sets, quantiles=quantiles, exact=exact)
+    return {
+        tuple(row[:-1]): [float(v) for v in row[-1]]
+        for row in cursor.execute(sql, parameters).fetchall()
+    }
 
 
 def _histogram_sql(
@@ -97,5 +114,5 @@ def _histogram_sql(
         "arg_min(b, upto) FILTER (WHERE upto > above) AS hi, "
         f"any_value(pos - floor(pos)) AS frac FROM r GROUP BY {group}, i) "
         f"SELECT {keys}, list({midpoint.format('lo')} + frac * ({midpoint.format('hi')} - "
-        f"{midpoint.format('lo')}) ORDER BY i) FROM p GROUP BY {group}"
+        f"{midpoint.format('lo')}) ORDER BY i) AS quantiles FROM p GROUP BY {group}"
     )

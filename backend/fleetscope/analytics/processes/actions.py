@@ -2,7 +2,7 @@
 
 Actions count in T where they **end** (FINISHED or FAILED). Per action type, one grouped
 query: count, failed, failure rate, duration (end - first RUNNING) p50/p90 of the finished
-actions that ran (exact, ``quantile_cont``), the wait before start (first RUNNING - first
+actions that ran (``core.percentiles``), the wait before start (first RUNNING - first
 seen) of every action that ran, and the previous period's count and failure rate. The
 drill-down pages the failed actions of one type; a type never reported is a 404.
 """
@@ -16,6 +16,7 @@ from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, 
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentile_sql
 from fleetscope.analytics.core.plan import period_out
 from fleetscope.analytics.core.sql import require_named, seconds_between
 from fleetscope.analytics.processes.orders import rows_by_period
@@ -30,17 +31,17 @@ _ACTION_COLUMNS = (
     "epoch_us(f.end_at) - epoch_us(f.started_at) END AS run_us, "
     "epoch_us(f.started_at) - epoch_us(f.first_seen_at) AS wait_us"
 )
-_NOW = f"CASE WHEN bucket = {CURRENT} THEN {{}} END"
 _COUNTS = "count(*) FILTER (WHERE bucket = {0}), count(*) FILTER (WHERE bucket = {0} AND failed)"
-# Per action type the columns of ``ActionRow`` in its order.
+# Per action type the columns of ``ActionRow`` in its order; the percentiles of the period's
+# actions joined (``core.percentiles``).
 _ACTIONS = (
     "SELECT action_type, n, failed, failed / nullif(n, 0), run[1] / 1e6, run[2] / 1e6, "  # noqa: S608 - constants only
-    "wait / 1e6, wait_p50 / 1e6, before, before_failed / nullif(before, 0) FROM (SELECT "
-    f"action_type, {_COUNTS.format(CURRENT)}, quantile_cont({_NOW.format('run_us')}, [0.5, 0.9]), "
-    f"avg({_NOW.format('wait_us')}), quantile_cont({_NOW.format('wait_us')}, 0.5), "
+    "wait / 1e6, wait_p50[1] / 1e6, before, before_failed / nullif(before, 0) FROM (SELECT "
+    f"action_type, {_COUNTS.format(CURRENT)}, avg(wait_us) FILTER (WHERE bucket = {CURRENT}), "
     f"{_COUNTS.format(PREVIOUS)} FROM (SELECT *, status = 'FAILED' AS failed FROM ({{}})) "
-    "GROUP BY action_type) AS a(action_type, n, failed, run, wait, wait_p50, before, "
-    "before_failed) ORDER BY n DESC, action_type"
+    "GROUP BY action_type) AS a(action_type, n, failed, wait, before, before_failed) "
+    "LEFT JOIN ({}) AS r(action_type, run) USING (action_type) "
+    "LEFT JOIN ({}) AS w(action_type, wait_p50) USING (action_type) ORDER BY n DESC, action_type"
 )
 
 
@@ -59,6 +60,7 @@ class ActionRow(CamelModel):
 
 class ActionsOut(CamelModel):
     period: PeriodOut
+    exact: bool = Field(description=PERCENTILES_EXACT)
     actions: list[ActionRow] = Field(description="by count, most frequent first")
 
 
@@ -78,9 +80,19 @@ def actions(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
 ) -> ActionsOut:
     rows_sql, parameters = rows_by_period(scope, now=now, table="actions", columns=_ACTION_COLUMNS)
-    found = cursor.execute(_ACTIONS.format(rows_sql), parameters).fetchall()
+    period = (f"SELECT * FROM ({rows_sql}) WHERE bucket = {CURRENT}", parameters)  # noqa: S608
+    exact = exact_for(scope.span)
+    run, run_parameters = percentile_sql(
+        period, value="run_us", sets=[("action_type",)], quantiles=(0.5, 0.9), exact=exact
+    )
+    wait, wait_parameters = percentile_sql(
+        period, value="wait_us", sets=[("action_type",)], quantiles=(0.5,), exact=exact
+    )
+    found = cursor.execute(
+        _ACTIONS.format(rows_sql, run, wait), [*parameters, *run_parameters, *wait_parameters]
+    ).fetchall()
     result = [ActionRow(**dict(zip(ActionRow.model_fields, row, strict=True))) for row in found]
-    return ActionsOut(period=period_out(scope, now=now), actions=result)
+    return ActionsOut(period=period_out(scope, now=now), exact=exact, actions=result)
 
 
 FAILURE_SORTS = {

@@ -1,16 +1,16 @@
 """``GET /v2/Analytics/Processes`` and the dashboard's cycle-time median: orders ended in T.
 
 Orders count in T where they **end** (as in the rollups). Cycle time = end - start of
-finished orders; its percentiles are exact for any period: ``quantile_cont`` of the cycle
-times in integer microseconds (linear interpolation between the closest ranks). Two grouped
-queries per question: counts per outcome, paused and waiting sums and the histogram over the
-rollups' log-spaced buckets (``facts.rollup``); then cycle sum, maximum and percentiles of
-the finished orders, the fleet a second grouping set (the percentiles of the union).
+finished orders, in integer microseconds; its percentiles come from ``core.percentiles``
+(exact up to 31 days). Two grouped queries: counts per outcome, paused and waiting sums, the
+histogram over the rollups' log-spaced buckets (``facts.rollup``), cycle sums and maxima; then
+the percentiles of the finished orders, the fleet a second grouping set (of the union).
 """
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import duckdb
@@ -19,6 +19,7 @@ from pydantic import Field
 from fleetscope.analytics.core import facts
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentiles
 from fleetscope.analytics.core.plan import Collected, period_out
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts import rollup
@@ -61,18 +62,20 @@ def summarize_orders(
     key: str | None,
     where: tuple[str, list[Any]] = ("TRUE", []),
     fleet: bool = False,
+    exact: bool = True,
 ) -> dict[Key, OrderSummary]:
     """Per ``(value of key, bucket)`` and, with ``fleet``, per ``(None, bucket)``; ``key``:
     ``vehicle_id``, ``workflow`` or None (per bucket). ``rows``: ``facts.rows_in_periods`` with
-    ``ORDER_COLUMNS``; ``where``: a constant condition and its parameters."""
+    ``ORDER_COLUMNS``; ``where``: a constant condition and its parameters; ``exact``: as
+    ``percentiles``."""
     rows_sql, parameters = rows
     condition, condition_parameters = where
     key_sql, parameters = key or "NULL", [*parameters, *condition_parameters]
     source = f"FROM ({rows_sql}) WHERE {condition} AND {ENDED}"
     result: dict[Key, OrderSummary] = {}
-    for value, bucket, code, count, paused, waiting in cursor.execute(
-        f"SELECT {key_sql}, bucket, {_CODE}, count(*), sum(paused_s), sum(waiting_s) "
-        f"{source} GROUP BY ALL",
+    for value, bucket, code, count, paused, waiting, total, top in cursor.execute(
+        f"SELECT {key_sql}, bucket, {_CODE}, count(*), sum(paused_s), sum(waiting_s), "
+        f"sum(cycle_us), max(cycle_us) {source} GROUP BY ALL",
         parameters,
     ).fetchall():
         outcome = OUTCOMES[-code] if code < 0 else "finished"
@@ -83,18 +86,18 @@ def summarize_orders(
             summary.waiting_s += waiting
             if code >= 0:
                 summary.histogram[code] += count
-    grouped = f"{key}, bucket" if key else "bucket"
-    sets = f"({grouped}), (bucket)" if key and fleet else f"({grouped})"
-    for value, bucket, fleet_row, total, top, quantiles in cursor.execute(
-        f"SELECT {key_sql}, bucket, {f'grouping({key})' if key else 0}, sum(cycle_us), "
-        f"max(cycle_us), quantile_cont(cycle_us, [0.5, 0.9, 0.95]) {source} "
-        f"AND outcome = 'finished' GROUP BY GROUPING SETS ({sets})",
-        parameters,
-    ).fetchall():
-        summary = result[(None if fleet_row else value, bucket)]
-        summary.cycle_sum_us = float(total)
-        summary.quantiles = [micros / 1e6 for micros in quantiles]
-        summary.maximum = top / 1e6
+                summary.cycle_sum_us += total
+                summary.maximum = max(summary.maximum or 0.0, top / 1e6)
+    grouped = (key, "bucket") if key else ("bucket",)
+    sets = [grouped, ("bucket",)] if key and fleet else [grouped]
+    finished = (f"SELECT * {source} AND outcome = 'finished'", parameters)
+    quantiles = percentiles(
+        cursor, finished, value="cycle_us", sets=sets, quantiles=(0.5, 0.9, 0.95), exact=exact
+    )
+    for group, micros in quantiles.items():
+        result[(group[0], group[-1]) if key else (None, group[0])].quantiles = [
+            us / 1e6 for us in micros
+        ]
     return result
 
 
@@ -105,11 +108,7 @@ class CycleTimes(CamelModel):
     p95_seconds: float | None
     max_seconds: float | None
     mean_seconds: float | None
-    exact: bool = Field(
-        default=True,
-        description="the percentiles are exact (linear interpolation between the closest "
-        "ranks of the orders themselves), for any period",
-    )
+    exact: bool = Field(default=True, description=PERCENTILES_EXACT)
 
 
 class Outcomes(CamelModel):
@@ -154,7 +153,7 @@ def _share(numerator: float, denominator: float) -> float | None:
     return numerator / denominator if denominator > 0 else None
 
 
-def figures(summary: OrderSummary | None) -> ProcessFigures:
+def figures(summary: OrderSummary | None, *, exact: bool) -> ProcessFigures:
     summary = summary or OrderSummary()
     finished, failed, cancelled = (summary.outcomes.get(outcome, 0) for outcome in OUTCOMES)
     p50, p90, p95 = summary.quantiles or (None, None, None)
@@ -167,6 +166,7 @@ def figures(summary: OrderSummary | None) -> ProcessFigures:
             p95_seconds=p95,
             max_seconds=summary.maximum,
             mean_seconds=summary.cycle_sum_us / finished / 1e6 if finished else None,
+            exact=exact,
         ),
         outcomes=Outcomes(
             finished=finished,
@@ -211,14 +211,15 @@ def processes(
 ) -> ProcessesOut:
     rows = rows_by_period(scope, now=now)
     key = None if scope.combined else "vehicle_id"
-    summaries = summarize_orders(cursor, rows, key=key, fleet=not scope.combined)
+    exact = exact_for(scope.span)
+    summaries = summarize_orders(cursor, rows, key=key, fleet=not scope.combined, exact=exact)
 
     def entry(vehicle_id: int | None, name: str | None) -> ProcessEntry:
         return ProcessEntry(
             vehicle_id=vehicle_id,
             name=name,
-            current=figures(summaries.get((vehicle_id, facts.CURRENT))),
-            previous=figures(summaries.get((vehicle_id, facts.PREVIOUS))),
+            current=figures(summaries.get((vehicle_id, facts.CURRENT)), exact=exact),
+            previous=figures(summaries.get((vehicle_id, facts.PREVIOUS)), exact=exact),
         )
 
     fleet = entry(None, None)
@@ -232,13 +233,17 @@ def processes(
 
 
 def cycle_medians(
-    cursor: duckdb.DuckDBPyConnection, collected: Collected, *, periods: Sequence[Sequence[int]]
+    cursor: duckdb.DuckDBPyConnection,
+    collected: Collected,
+    *,
+    periods: Sequence[Sequence[int]],
+    exact: bool,
 ) -> tuple[list[float | None], list[float | None]]:
     """The median cycle time (as ``processes``) in each bucket of ``periods`` (in their order;
-    the windows ``collected`` read for them) and in each period (the union of its buckets),
-    None without a finished order: two grouping sets of one query. A window's tag is
-    ``position * len(periods) + period``, both read back by arithmetic (a MAP looked up per
-    row cost more than the medians)."""
+    the windows ``collected`` read for them; a day, week or month: exact) and in each period
+    (the union of its buckets; ``exact`` as for ``processes``), None without a finished order.
+    A window's tag is ``position * len(periods) + period``, both read back by arithmetic (a
+    MAP looked up per row cost more than the medians)."""
     count = len(periods)
     tags = [(bucket, period) for period, members in enumerate(periods) for bucket in members]
     slices = [
@@ -255,13 +260,18 @@ def cycle_medians(
     rows_sql, parameters = facts.rows_in_periods(
         periods_apart(slices, count), table="orders", at="end_at", columns=ORDER_COLUMNS
     )
-    found = cursor.execute(
-        "SELECT grouping(tag), tag, period, quantile_cont(cycle_us, 0.5) FROM (SELECT "  # noqa: S608 - constants only
-        f"bucket AS tag, bucket % ? AS period, cycle_us FROM ({rows_sql}) "
-        "WHERE outcome = 'finished') GROUP BY GROUPING SETS ((tag), (period))",
-        [count, *parameters],
-    ).fetchall()
-    per_tag = {tag: median / 1e6 for by_period, tag, _, median in found if not by_period}
-    per_period = {period: median / 1e6 for by_period, _, period, median in found if by_period}
+    rows = (
+        f"SELECT bucket AS tag, bucket % {count} AS period, cycle_us FROM ({rows_sql}) "  # noqa: S608 - constants only
+        "WHERE outcome = 'finished'",
+        parameters,
+    )
+    median = partial(percentiles, cursor, rows, value="cycle_us", quantiles=(0.5,))
+    found = median(sets=[("tag",), *([("period",)] if exact else [])], exact=True)
+    if not exact:
+        found |= {
+            (None, *key): value for key, value in median(sets=[("period",)], exact=False).items()
+        }
+    per_tag = {tag: value[0] / 1e6 for (tag, *_), value in found.items() if tag is not None}
+    per_period = {key[1]: value[0] / 1e6 for key, value in found.items() if key[0] is None}
     medians = [per_tag.get(position * count + period) for position, (_, period) in enumerate(tags)]
     return medians, [per_period.get(period) for period in range(count)]

@@ -17,6 +17,7 @@ from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, 
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.paging import Page, PageRequest, parse_sort
 from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentile_sql
 from fleetscope.analytics.core.plan import period_out
 from fleetscope.analytics.core.sql import require_named, seconds_between
 from fleetscope.analytics.processes import orders
@@ -44,6 +45,7 @@ class WorkflowRow(CamelModel):
 
 class WorkflowsOut(CamelModel):
     period: PeriodOut
+    exact: bool = Field(description=PERCENTILES_EXACT)
     sort: str
     workflows: list[WorkflowRow]
 
@@ -84,16 +86,15 @@ WORKFLOW_SORTS = {
 _PERIOD = "coalesce(max(n) FILTER (bucket = {0}), 0), coalesce(max(fin) FILTER (bucket = {0}), 0), "
 _PERIOD += "any_value(cycle) FILTER (bucket = {0})"
 # Per workflow the columns of ``WorkflowRow`` in its order, grouped per workflow and period
-# first (a third less than a quantile per period fed NULL for the other's rows); the cycle
-# times are those of Processes (``orders.summarize_orders``: the same rows' quantile_cont).
+# first; the cycle times are those of Processes (``core.percentiles`` of the same orders).
 _WORKFLOWS = (
     "SELECT workflow, n, fin, fin / nullif(n, 0), cycle[1] / 1e6, cycle[2] / 1e6, before, "  # noqa: S608 - constants only
     "before_fin / nullif(before, 0), before_cycle[1] / 1e6, before_cycle[2] / 1e6, n - before "
     f"FROM (SELECT workflow, {_PERIOD.format(CURRENT)}, {_PERIOD.format(PREVIOUS)} FROM "
-    "(SELECT workflow, bucket, count(*) AS n, count(*) FILTER (WHERE outcome = 'finished') AS fin, "
-    "quantile_cont(CASE WHEN outcome = 'finished' THEN cycle_us END, [0.5, 0.9]) AS cycle "
+    "(SELECT workflow, bucket, count(*) AS n, count(*) FILTER (WHERE outcome = 'finished') AS fin "
     f"FROM ({{}}) WHERE {orders.ENDED} GROUP BY ALL) "
-    "GROUP BY workflow) AS w(workflow, n, fin, cycle, before, before_fin, before_cycle) "
+    "LEFT JOIN ({}) AS p(workflow, bucket, cycle) USING (workflow, bucket) GROUP BY workflow) "
+    "AS w(workflow, n, fin, cycle, before, before_fin, before_cycle) "
     "ORDER BY {} NULLS LAST, workflow"
 )
 ORDER_SORTS = {
@@ -120,10 +121,18 @@ def workflows(
     """Rows without a value in the sort column come last either way; the name breaks ties."""
     column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
     rows_sql, parameters = orders.rows_by_period(scope, now=now)
+    finished = (f"SELECT * FROM ({rows_sql}) WHERE outcome = 'finished'", parameters)  # noqa: S608
+    exact = exact_for(scope.span)
+    cycles, cycle_parameters = percentile_sql(
+        finished, value="cycle_us", sets=[("workflow", "bucket")], quantiles=(0.5, 0.9), exact=exact
+    )
     order = f"{WORKFLOW_SORTS[column]} {'DESC' if descending else 'ASC'}"
-    found = cursor.execute(_WORKFLOWS.format(rows_sql, order), parameters).fetchall()
+    found = cursor.execute(
+        _WORKFLOWS.format(rows_sql, cycles, order), [*parameters, *cycle_parameters]
+    ).fetchall()
     return WorkflowsOut(
         period=period_out(scope, now=now),
+        exact=exact,
         sort=f"{'-' if descending else ''}{column}",
         workflows=[
             WorkflowRow(**dict(zip(WorkflowRow.model_fields, row, strict=True))) for row in found
@@ -136,13 +145,16 @@ def workflow_histogram(
 ) -> WorkflowHistogramOut:
     _require_workflow(cursor, value=workflow, vehicle_ids=scope.vehicle_ids)
     rows = orders.rows_by_period(scope, now=now)
-    summaries = orders.summarize_orders(cursor, rows, key=None, where=("workflow = ?", [workflow]))
+    exact = exact_for(scope.span)
+    summaries = orders.summarize_orders(
+        cursor, rows, key=None, where=("workflow = ?", [workflow]), exact=exact
+    )
     return WorkflowHistogramOut(
         period=period_out(scope, now=now),
         workflow=workflow,
         histogram_edges=cycle_bucket_lower_bounds(),
-        current=orders.figures(summaries.get((None, CURRENT))),
-        previous=orders.figures(summaries.get((None, PREVIOUS))),
+        current=orders.figures(summaries.get((None, CURRENT)), exact=exact),
+        previous=orders.figures(summaries.get((None, PREVIOUS)), exact=exact),
     )
 
 

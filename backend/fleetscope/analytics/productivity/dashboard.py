@@ -1,7 +1,7 @@
 """``GET /v2/Analytics/Dashboard``: the KPI tiles with their previous-period values and a
 small series each (the history's buckets: days, weeks or months) for the sparklines. The
 previous values are like for like, and the series leaves out the buckets lying in the future
-(``comparison``). The cycle-time median is exact, as on the Processes page
+(``comparison``). The cycle-time median is the Processes page's
 (``cycle_medians``), in the period, the previous period and each bucket."""
 
 from datetime import datetime, timedelta
@@ -13,6 +13,7 @@ from fleetscope.analytics.core.collect import FLEET
 from fleetscope.analytics.core.kpis import kpis_of_rows
 from fleetscope.analytics.core.models import Kpis
 from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.percentiles import exact_for
 from fleetscope.analytics.core.periods import granularity_for
 from fleetscope.analytics.core.plan import BucketSpan, Collected, period_out, read_buckets
 from fleetscope.analytics.processes.orders import cycle_medians
@@ -74,8 +75,12 @@ def dashboard(
     )
     *buckets, totals = _fleet_kpis(collected, current)
     previous_totals = _fleet_kpis(collected, previous)[-1]
+    exact = exact_for(scope.span)
     medians, (median, previous_median) = cycle_medians(
-        cursor, collected, periods=[[item.bucket for item in side] for side in (current, previous)]
+        cursor,
+        collected,
+        periods=[[item.bucket for item in side] for side in (current, previous)],
+        exact=exact,
     )
     for kpis, value in zip(
         (*buckets, totals, previous_totals),
@@ -92,6 +97,7 @@ def dashboard(
                 "value": getattr(totals, field),
                 "previous": getattr(previous_totals, field),
                 "higherIsBetter": higher_is_better,
+                "exact": exact or key != "cycleTimeP50",
                 "series": [
                     SparkPoint.model_validate(
                         {

@@ -29,8 +29,8 @@ class DashboardTile(CamelModel):
     higher_is_better: bool
     exact: bool = Field(
         default=True,
-        description="the value is exact; a percentile (cycle time) is computed from the "
-        "orders themselves, the same number as on Processes",
+        description="false: the value (cycle time over more than 31 days) comes from a "
+        "histogram, within 0.5 %, the same number as on Processes",
     )
     series: list[SparkPoint]
 
