@@ -73,6 +73,8 @@ def episodes(
         selection, table="error_episodes", at="start_at", columns=columns
     )
     where, filter_parameters = errors.sql()
+    if not filter_parameters:  # no layer more to plan
+        return rows_sql, parameters
     return f"SELECT * FROM ({rows_sql}) WHERE {where}", [*parameters, *filter_parameters]  # noqa: S608 - constants only
 
 
