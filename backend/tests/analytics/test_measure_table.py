@@ -61,6 +61,18 @@ def test_a_table_grows_past_its_first_allocation_and_merges() -> None:
     assert math.isnan(rows[3, COLUMN["battery_charge_min"]])
 
 
+def test_single_additions_past_the_first_allocation_land_in_their_rows() -> None:
+    """The raw pieces of a night shift add one measure per vehicle; the addition that grows
+    the table must write into the grown one (a 500 on Productivity per vehicle before)."""
+    table = MeasureTable()
+    for vehicle in range(200):
+        table.add((vehicle, 0), "idle_s", float(vehicle))
+        table.add_minimum((vehicle, 0), "battery_charge_min", 50.0 + vehicle)
+    rows = table.rows([(vehicle, 0) for vehicle in range(200)])
+    assert rows[:, COLUMN["idle_s"]].tolist() == [float(v) for v in range(200)]
+    assert rows[:, COLUMN["battery_charge_min"]].tolist() == [50.0 + v for v in range(200)]
+
+
 def test_measures_survive_the_round_trip_through_a_row() -> None:
     measures = Measures(orders_finished=4, distance_m=12.5, battery_charge_min=None)
     measures.states["charging"] = 30.0

@@ -107,7 +107,8 @@ class MeasureTable:
         np.fmin.at(self._values[:, MIN_COLUMN], rows, values[:, MIN_COLUMN])
 
     def add(self, key: Key, column: str, value: float) -> None:
-        self._values[self._row(key), COLUMN[column]] += value
+        row = self._row(key)  # first: it may replace ``_values`` by a grown copy
+        self._values[row, COLUMN[column]] += value
 
     def add_minimum(self, key: Key, column: str, value: float | None) -> None:
         if value is not None:
