@@ -8,7 +8,7 @@ takes, and summing them as long rows (bucket, measure) in SQL costs 2-3 times th
 year of a site's hours, measured).
 """
 
-from datetime import date
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import duckdb
@@ -30,7 +30,6 @@ from fleetscope.facts.site_rollup import MEMBERS_TABLE
 # Where each column is in a site row's packed array (errors: the levels, summed).
 _PACKED = np.array([MEASURE_NAMES.index(c) if c != "errors" else 0 for c in COLUMNS])
 _PACKED_ERRORS = [MEASURE_NAMES.index(level) for level in ERROR_LEVELS]
-_EPOCH = date(1970, 1, 1)
 
 
 def read_site_rollups(
@@ -43,39 +42,30 @@ def read_site_rollups(
 ) -> None:
     """The site's rollup rows of ``days`` and ``hours``, summed as ``FLEET``."""
     if days:
-        # Days as numbers since 1970, [first, last + 1).
-        numbered = [((f - _EPOCH).days, (t - _EPOCH).days + 1, b) for (f, t), b in days]
-        at = "datediff('day', DATE '1970-01-01', day)"
-        _read(
-            cursor, "rollup_site_daily", at, "day", [site_id, *day_bounds(days)], numbered, result
-        )
+        # A day's position: its midnight in UTC, as ``epoch_us`` takes a DATE.
+        windows = [(_micros(f), _micros(t + timedelta(days=1)), b) for (f, t), b in days]
+        _read(cursor, "rollup_site_daily", "day", [site_id, *day_bounds(days)], windows, result)
     if hours:
-        micros = [(to_micros(w.start), to_micros(w.end), b) for w, b in hours]
+        windows = [(to_micros(w.start), to_micros(w.end), b) for w, b in hours]
         parameters = [site_id, *hour_bounds(hours)]
-        _read(
-            cursor,
-            "rollup_site_hourly",
-            "epoch_us(hour_utc)",
-            "hour_utc",
-            parameters,
-            micros,
-            result,
-        )
+        _read(cursor, "rollup_site_hourly", "hour_utc", parameters, windows, result)
+
+
+def _micros(day: date) -> int:
+    return to_micros(datetime.combine(day, time(), UTC))
 
 
 def _read(
     cursor: duckdb.DuckDBPyConnection,
     table: str,
-    at: str,
     key: str,
     parameters: list[Any],
     windows: list[tuple[int, int, int]],
     result: MeasureTable,
 ) -> None:
-    """The site's rows summed per bucket of ``windows`` (start, end and bucket in the unit of
-    the rows' position: microseconds or day numbers)."""
+    """The site's rows summed per bucket of ``windows`` (start and end in microseconds)."""
     arrow = cursor.sql(
-        f"SELECT {at}, measures FROM {table} "  # noqa: S608 - constants only
+        f"SELECT epoch_us({key}), measures FROM {table} "  # noqa: S608 - constants only
         f"WHERE site_id = ? AND {key} >= ? AND {key} < ?",
         params=parameters,
     ).to_arrow_table()
