@@ -1,20 +1,21 @@
-"""A re-derivation's new facts, staged beside the stored ones and swapped in vehicle by
-vehicle.
+"""A re-derivation's new facts, staged beside the stored ones and swapped in a few vehicles
+at a time.
 
 ``Staging`` keeps what a re-derivation derives for some vehicles (facts, rollup rows, long
 offline spans) in temporary tables of the store's write connection, written between the
 ingest worker's batches (DuckDB spills them to disk beyond its memory limit).
-``swap_vehicle`` replaces one vehicle's facts, rollups, spans, battery hours, zone,
-snapshot and live status with its staged rows, and sums the site rollups of that vehicle's
-days and hours again at the sites it belonged and belongs to, in one transaction: readers
-see the vehicle's old rows until the commit (DuckDB's MVCC) and its new ones after it,
-never a mix, and the site rollups agree with the vehicle rollups at every commit. Staged
-rollup rows of one key (a batch each) are folded by each measure's kind when swapped in,
-as the writer merges a batch's rows.
+``swap_vehicles`` replaces some vehicles' facts, rollups, spans, battery hours, zones,
+snapshots and live statuses with their staged rows, and sums the site rollups of those
+vehicles' days and hours again at the sites they belonged and belong to, in one
+transaction: readers see a vehicle's old rows until the commit (DuckDB's MVCC) and its new
+ones after it, never a mix, and the site rollups agree with the vehicle rollups at every
+commit. Staged rollup rows of one key (a batch each) are folded by each measure's kind
+when swapped in, as the writer merges a batch's rows.
 """
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -31,7 +32,19 @@ _ROLLUP_TABLES = (("rollup_daily", "day"), ("rollup_hourly", "hour_utc"))
 _FOLD = {"sum": "sum({0})", "count": "sum({0})", "min": "min({0})", "max": "max({0})"}
 _NAMES = ", ".join(name for name, _ in MEASURES)
 _FOLDED = ", ".join(_FOLD[kind].format(name) for name, kind in MEASURES)
-_OF_VEHICLE = "WHERE vehicle_id = ?"
+_OF_VEHICLES = "WHERE list_contains(?::INTEGER[], vehicle_id)"
+
+
+@dataclass(frozen=True, slots=True)
+class SwappedVehicle:
+    """One vehicle of a swap: its site and time zone now (``zone``), its deriver's state
+    after its last frame with that frame's seq (``snapshot``) and its live status, both
+    None if it has no frame."""
+
+    vehicle_id: int
+    zone: tuple[int, str]
+    snapshot: tuple[dict[str, Any], int] | None
+    live: LiveStatus | None
 
 
 class Staging:
@@ -79,71 +92,68 @@ class Staging:
                     with connection.appender(STAGE_PREFIX + table) as appender:
                         appender.append_rows(rows)
 
-    def swap_vehicle(
-        self,
-        *,
-        vehicle_id: int,
-        zone: tuple[int, str],
-        snapshot: tuple[dict[str, Any], int] | None,
-        live: LiveStatus | None,
-    ) -> None:
-        """Replace one vehicle's derived rows by its staged ones in one transaction.
+    def swap_vehicles(self, vehicles: Sequence[SwappedVehicle]) -> None:
+        """Replace these vehicles' derived rows by their staged ones in one transaction.
 
-        ``zone``: its site and time zone now; ``snapshot``: the deriver's state after its
-        last frame (``(snapshot, last seq)``) and ``live`` its live status, None if it has
-        no frame. Must run between the ingest worker's batches (in its thread), so that no
-        batch of this vehicle is derived from the replaced machine state meanwhile.
+        Must run between the ingest worker's batches (in its thread), so that no batch of
+        these vehicles is derived from the replaced machine state meanwhile.
         """
-        vehicle = [vehicle_id]
+        ids = sorted(vehicle.vehicle_id for vehicle in vehicles)
+        of = [ids]
         with self._store.exclusive() as connection:
             connection.execute("BEGIN TRANSACTION")
             try:
-                # Where the vehicle's rows were added to site rollups, and when, before
+                # Where the vehicles' rows were added to site rollups, and when, before
                 # they go: those site rows are summed again without them.
                 sites = {
                     int(row[0])
                     for row in connection.execute(
-                        f"SELECT site_id FROM {MEMBERS_TABLE} {_OF_VEHICLE} "  # noqa: S608
-                        f"UNION SELECT site_id FROM vehicle_zones {_OF_VEHICLE}",
-                        [vehicle_id, vehicle_id],
+                        f"SELECT site_id FROM {MEMBERS_TABLE} {_OF_VEHICLES} "  # noqa: S608
+                        f"UNION SELECT site_id FROM vehicle_zones {_OF_VEHICLES}",
+                        [ids, ids],
                     ).fetchall()
                 }
-                moments = vehicle_moments(connection, vehicle_id=vehicle_id)
+                moments = vehicle_moments(connection, vehicle_ids=ids)
                 for table in (*FACT_TABLES.values(), rollup_spans.TABLE):
-                    connection.execute(f"DELETE FROM {table} {_OF_VEHICLE}", vehicle)  # noqa: S608
+                    connection.execute(f"DELETE FROM {table} {_OF_VEHICLES}", of)  # noqa: S608
                     connection.execute(
-                        f"INSERT INTO {table} SELECT * FROM {STAGE_PREFIX}{table} {_OF_VEHICLE}",  # noqa: S608
-                        vehicle,
+                        f"INSERT INTO {table} SELECT * FROM {STAGE_PREFIX}{table} {_OF_VEHICLES}",  # noqa: S608
+                        of,
                     )
                 for table, key in _ROLLUP_TABLES:
-                    connection.execute(f"DELETE FROM {table} {_OF_VEHICLE}", vehicle)  # noqa: S608
+                    connection.execute(f"DELETE FROM {table} {_OF_VEHICLES}", of)  # noqa: S608
                     connection.execute(
                         f"INSERT INTO {table} (vehicle_id, {key}, {_NAMES}) "  # noqa: S608 - constants
                         f"SELECT vehicle_id, {key}, {_FOLDED} FROM {STAGE_PREFIX}{table} "
-                        f"{_OF_VEHICLE} GROUP BY vehicle_id, {key}",
-                        vehicle,
+                        f"{_OF_VEHICLES} GROUP BY vehicle_id, {key}",
+                        of,
                     )
-                connection.execute(f"DELETE FROM {battery_hours.TABLE} {_OF_VEHICLE}", vehicle)  # noqa: S608
-                battery_hours.refill_vehicles(connection, vehicle, cap_us=self._store.low_cap_us)
-                self._replace(connection, "vehicle_zones", vehicle_id, [(vehicle_id, *zone)])
+                connection.execute(f"DELETE FROM {battery_hours.TABLE} {_OF_VEHICLES}", of)  # noqa: S608
+                battery_hours.refill_vehicles(connection, ids, cap_us=self._store.low_cap_us)
+                self._replace(
+                    connection, "vehicle_zones", ids, [(v.vehicle_id, *v.zone) for v in vehicles]
+                )
                 self._replace(
                     connection,
                     "deriver_snapshots",
-                    vehicle_id,
-                    []
-                    if snapshot is None
-                    else [(vehicle_id, json.dumps(snapshot[0]), snapshot[1])],
+                    ids,
+                    [
+                        (v.vehicle_id, json.dumps(v.snapshot[0]), v.snapshot[1])
+                        for v in vehicles
+                        if v.snapshot is not None
+                    ],
                 )
                 self._replace(
-                    connection, "live_status", vehicle_id, [] if live is None else [live_row(live)]
-                )
-                for table, new in vehicle_moments(connection, vehicle_id=vehicle_id).items():
-                    moments[table] = sorted({*moments[table], *new})
-                resum_site_rows(
                     connection,
-                    vehicle_id=vehicle_id,
-                    sites=sorted({*sites, zone[0]}),
-                    moments=moments,
+                    "live_status",
+                    ids,
+                    [live_row(v.live) for v in vehicles if v.live is not None],
+                )
+                for table, new in vehicle_moments(connection, vehicle_ids=ids).items():
+                    moments[table] = sorted({*moments[table], *new})
+                zones = {v.zone[0] for v in vehicles}
+                resum_site_rows(
+                    connection, vehicle_ids=ids, sites=sorted(sites | zones), moments=moments
                 )
                 connection.execute("COMMIT")
             except BaseException:
@@ -151,8 +161,8 @@ class Staging:
                 raise
 
     @staticmethod
-    def _replace(connection: Any, table: str, vehicle_id: int, rows: list[Any]) -> None:
-        connection.execute(f"DELETE FROM {table} {_OF_VEHICLE}", [vehicle_id])  # noqa: S608
+    def _replace(connection: Any, table: str, vehicle_ids: list[int], rows: list[Any]) -> None:
+        connection.execute(f"DELETE FROM {table} {_OF_VEHICLES}", [vehicle_ids])  # noqa: S608
         if rows:
             with connection.appender(table) as appender:
                 appender.append_rows(rows)

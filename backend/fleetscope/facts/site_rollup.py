@@ -8,7 +8,7 @@ hundredth of the rows for a fleet of a hundred. A row's measures are one DOUBLE 
 They are written with the vehicle rollups (``rollup_writer``): each vehicle's rows are
 added to the site the vehicle belongs to when they are written, and
 ``site_rollup_members`` records which vehicles a site's rows hold. A re-derivation swaps
-in one vehicle at a time and sums again only the site rows of that vehicle's days and hours
+in a few vehicles at a time and sums again only the site rows of their days and hours
 (``resum_site_rows``). A reader may use them
 only when its vehicles are exactly those members and none of them was ever counted at
 another site (``analytics.site_rollup_read``): a vehicle that moved between sites has rows
@@ -87,15 +87,16 @@ def rebuild_site_rollups(
 
 
 def vehicle_moments(
-    connection: duckdb.DuckDBPyConnection, *, vehicle_id: int
+    connection: duckdb.DuckDBPyConnection, *, vehicle_ids: Sequence[int]
 ) -> dict[str, list[Any]]:
-    """The days and hours one vehicle's rollup rows hold, per site table."""
+    """The days and hours these vehicles' rollup rows hold, per site table."""
     return {
         site_table: [
             row[0]
             for row in connection.execute(
-                f"SELECT DISTINCT {key} FROM {vehicle_table} WHERE vehicle_id = ?",  # noqa: S608 - constants
-                [vehicle_id],
+                f"SELECT DISTINCT {key} FROM {vehicle_table} "  # noqa: S608 - constants
+                "WHERE list_contains(?::INTEGER[], vehicle_id)",
+                [list(vehicle_ids)],
             ).fetchall()
         ]
         for site_table, vehicle_table, key in SITE_TABLES
@@ -105,15 +106,15 @@ def vehicle_moments(
 def resum_site_rows(
     connection: duckdb.DuckDBPyConnection,
     *,
-    vehicle_id: int,
+    vehicle_ids: Sequence[int],
     sites: Sequence[int],
     moments: Mapping[str, Sequence[Any]],
     measures: Sequence[tuple[str, str]] = MEASURES,
 ) -> None:
-    """After one vehicle's rollup rows and zone were replaced (in the caller's
+    """After some vehicles' rollup rows and zones were replaced (in the caller's
     transaction): the rows of ``sites`` at ``moments`` (per site table: the days and hours
-    the vehicle held before and holds now) summed again from the vehicle rollups of each
-    site's vehicles, as ``rebuild_site_rollups`` sums them, and the vehicle a member of its
+    the vehicles held before and hold now) summed again from the vehicle rollups of each
+    site's vehicles, as ``rebuild_site_rollups`` sums them, and each vehicle a member of its
     site only. A minimum or maximum cannot be taken back, so the rows are summed again
     rather than adjusted by the difference; every other site row stays."""
     packed = ", ".join(_FOLD[kind].format(name) for name, kind in measures)
@@ -136,10 +137,17 @@ def resum_site_rows(
             f"AND r.{key} IN (SELECT unnest(?::{cast}[])) GROUP BY ALL",
             [list(sites), wanted[0], wanted[-1], wanted],
         )
-    connection.execute(f"DELETE FROM {MEMBERS_TABLE} WHERE vehicle_id = ?", [vehicle_id])  # noqa: S608
+    vehicles = list(vehicle_ids)
     connection.execute(
-        f"INSERT INTO {MEMBERS_TABLE} SELECT site_id, vehicle_id FROM vehicle_zones "  # noqa: S608 - constants
-        "WHERE vehicle_id = $1 AND (EXISTS (SELECT 1 FROM rollup_daily WHERE vehicle_id = $1) "
-        "OR EXISTS (SELECT 1 FROM rollup_hourly WHERE vehicle_id = $1))",
-        [vehicle_id],
+        f"DELETE FROM {MEMBERS_TABLE} WHERE list_contains(?::INTEGER[], vehicle_id)",  # noqa: S608
+        [vehicles],
+    )
+    connection.execute(
+        f"INSERT INTO {MEMBERS_TABLE} SELECT z.site_id, z.vehicle_id FROM vehicle_zones z "  # noqa: S608 - constants
+        "WHERE list_contains($1::INTEGER[], z.vehicle_id) AND ("
+        "z.vehicle_id IN (SELECT vehicle_id FROM rollup_daily "
+        "WHERE list_contains($1::INTEGER[], vehicle_id)) "
+        "OR z.vehicle_id IN (SELECT vehicle_id FROM rollup_hourly "
+        "WHERE list_contains($1::INTEGER[], vehicle_id)))",
+        [vehicles],
     )

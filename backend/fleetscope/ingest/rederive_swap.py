@@ -1,11 +1,12 @@
-"""A re-derivation's swap of one vehicle: a short step of the ingest thread.
+"""A re-derivation's swap of a few vehicles: a short step of the ingest thread.
 
-The runner swaps a job's vehicles in one at a time, each in its own step of the ingest
+The runner swaps a job's vehicles in a few at a time (``Rederivation.slices``: a bounded
+number of facts, or one vehicle), each slice in its own step of the ingest
 thread (``IngestWorker.call``: no batch interleaves, and the batches queued meanwhile are
 written between two steps). Before each step the frames stored since the last one are
 read in the runner's thread, so that the step itself reads only those of the last moments,
-then swaps the vehicle's staged rows in (``Staging.swap_vehicle``, one transaction) and
-makes the pipeline's deriver of that vehicle again from its new snapshot.
+then swaps the vehicles' staged rows in (``Staging.swap_vehicles``, one transaction) and
+makes the pipeline's derivers of those vehicles again from their new snapshots.
 """
 
 import logging
@@ -39,15 +40,15 @@ class VehicleSwap:
         self._pipeline = pipeline
         self._staging = staging
 
-    def run(self, work: Rederivation, vehicle_id: int, *, cursor: DuckDBPyConnection) -> int:
-        """Swap one vehicle in (after the frames stored since the last read); returns the
+    def run(self, work: Rederivation, vehicle_ids: list[int], *, cursor: DuckDBPyConnection) -> int:
+        """Swap some vehicles in (after the frames stored since the last read); returns the
         frames read."""
         read = work.feed_stored(cursor, through=rawlog.last_seq(cursor))
         self._staging.add(work.take_facts(), zone_of=work.zone_of)
-        step = self._worker.call(lambda: self._in_ingest_thread(work, vehicle_id))
+        step = self._worker.call(lambda: self._in_ingest_thread(work, vehicle_ids))
         return read + int(step.result(timeout=STEP_TIMEOUT_S))
 
-    def _in_ingest_thread(self, work: Rederivation, vehicle_id: int) -> int:
+    def _in_ingest_thread(self, work: Rederivation, vehicle_ids: list[int]) -> int:
         """The frames stored since the last read (of every vehicle still to swap, so that
         their derivers stay in step), then the vehicle's swap; returns the frames read."""
         began = time.perf_counter()
@@ -57,21 +58,17 @@ class VehicleSwap:
         finally:
             cursor.close()
         self._staging.add(work.take_facts(), zone_of=work.zone_of)
-        snapshot = work.snapshot(vehicle_id)
-        self._staging.swap_vehicle(
-            vehicle_id=vehicle_id,
-            zone=work.zone(vehicle_id),
-            snapshot=snapshot,
-            live=work.live(vehicle_id),
-        )
-        work.retire(vehicle_id)
+        swapped = [work.swapped(vehicle_id) for vehicle_id in vehicle_ids]
+        self._staging.swap_vehicles(swapped)
+        work.retire(vehicle_ids)
         self._pipeline.reload_vehicles(
-            [vehicle_id], restore=[] if snapshot is None else [vehicle_id]
+            vehicle_ids, restore=[v.vehicle_id for v in swapped if v.snapshot is not None]
         )
         # What ingestion waited for (it is queued meanwhile): worth knowing in the log.
         log.info(
-            "re-derivation swapped in vehicle %d in %.3f s of the ingest thread",
-            vehicle_id,
+            "re-derivation swapped in %d vehicles %s in %.3f s of the ingest thread",
+            len(vehicle_ids),
+            vehicle_ids,
             time.perf_counter() - began,
         )
         return read

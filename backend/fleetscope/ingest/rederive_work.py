@@ -3,16 +3,17 @@ through fresh derivers made with their site's current configuration (workflow ru
 action types, time zone), as ``rebuild`` does for the whole store."""
 
 import logging
+from collections import Counter
 from collections.abc import Mapping
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from duckdb import DuckDBPyConnection
 
 from fleetscope.derive import VehicleDeriver
 from fleetscope.derive.config import derivation_config
-from fleetscope.facts.model import Fact, LiveStatus
+from fleetscope.facts.model import Fact
 from fleetscope.facts.rawlog import FrameKind, StoredChunk, frames_of, read_chunks
+from fleetscope.facts.restage import SwappedVehicle
 from fleetscope.ingest.registry import VehicleInfo
 from fleetscope.vda5050.decode import decode
 from fleetscope.vda5050.limits import DEFAULT_LIMITS
@@ -45,6 +46,7 @@ class Rederivation:
         self.skipped = 0
         # The raw log's frames fed so far: through this arrival number (a chunk's end).
         self.fed_through = 0
+        self.facts_of: Counter[int] = Counter()  # facts derived per vehicle
 
     def zone_of(self, vehicle_id: int) -> ZoneInfo:
         return self._zones[vehicle_id]
@@ -89,24 +91,40 @@ class Rederivation:
     def take_facts(self) -> list[Fact]:
         """The facts derived since the last call (to be staged)."""
         facts, self._facts = self._facts, []
+        self.facts_of.update(fact.vehicle_id for fact in facts)
         return facts
 
-    def zone(self, vehicle_id: int) -> tuple[int, str]:
+    def swapped(self, vehicle_id: int) -> SwappedVehicle:
+        """What the swap writes of the vehicle: its zone now, and its deriver's state after
+        its last frame with that frame's seq and its live status (None without a frame)."""
         info = self.vehicles[vehicle_id]
-        return info.site_id, info.time_zone
-
-    def snapshot(self, vehicle_id: int) -> tuple[dict[str, Any], int] | None:
-        """The vehicle's machine state after its last frame, with that frame's seq (None
-        if it has none)."""
         seq = self._last_seq.get(vehicle_id)
-        return None if seq is None else (self._derivers[vehicle_id].snapshot(), seq)
+        deriver = self._derivers[vehicle_id]
+        return SwappedVehicle(
+            vehicle_id=vehicle_id,
+            zone=(info.site_id, info.time_zone),
+            snapshot=None if seq is None else (deriver.snapshot(), seq),
+            live=None if seq is None else deriver.live(),
+        )
 
-    def live(self, vehicle_id: int) -> LiveStatus | None:
-        return self._derivers[vehicle_id].live() if vehicle_id in self._last_seq else None
+    def slices(self, *, facts: int) -> list[list[int]]:
+        """The vehicles in swap steps of at most ``facts`` derived facts each, or of one
+        vehicle that has more: a step holds the ingest thread for a bounded time, and a
+        small job pays a step's fixed costs (a scan of each table, the commit) only once."""
+        steps: list[list[int]] = []
+        size = 0
+        for vehicle_id in sorted(self.vehicles):
+            count = self.facts_of[vehicle_id]
+            if not steps or size + count > facts:
+                steps.append([])
+                size = 0
+            steps[-1].append(vehicle_id)
+            size += count
+        return steps
 
-    def retire(self, vehicle_id: int) -> None:
-        """The vehicle was swapped in: the pipeline derives its frames from now on."""
-        self._ids = self._ids - {vehicle_id}
+    def retire(self, vehicle_ids: list[int]) -> None:
+        """The vehicles were swapped in: the pipeline derives their frames from now on."""
+        self._ids = self._ids - set(vehicle_ids)
 
 
 class Progress:

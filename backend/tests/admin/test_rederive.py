@@ -206,7 +206,8 @@ class Fleet:
     def runner(
         self,
         on_batch: Callable[[int, int], None] | None = None,
-        on_swap: Callable[[int, int], None] | None = None,
+        on_swap: Callable[[int, list[int]], None] | None = None,
+        swap_facts: int = 1,
     ) -> RederiveRunner:
         return RederiveRunner(
             store=self.store,
@@ -215,6 +216,7 @@ class Fleet:
             session_factory=self.factory,
             offline_after_s=65.0,
             stage_facts=1,  # a staged batch (and a progress note) per fact: many steps
+            swap_facts=swap_facts,  # 1: a swap step per vehicle
             on_batch=on_batch,
             on_swap=on_swap,
         )
@@ -257,7 +259,13 @@ def test_a_rule_change_rederives_while_old_facts_stay_readable_and_ingestion_goe
         fleet.send(_order("HAM-01", "PICK_C-005", 5, minute=4))
         fleet.send(_order("HAM-03", "DROP_B-004", 1, minute=4))
 
-    assert fleet.runner(during).run_pending() == [job_id]
+    steps: list[list[int]] = []
+    # Both vehicles' few facts in one swap step.
+    runner = fleet.runner(
+        during, on_swap=lambda job, vehicles: steps.append(vehicles), swap_facts=1_000
+    )
+    assert runner.run_pending() == [job_id]
+    assert steps == [sorted([vehicles["HAM-01"], vehicles["HAM-02"]])]
     old, progress = seen[0]
     assert old == {"PICK_A-001": "PICK", "PICK_B-002": "PICK", "DROP_A-003": "DROP"}
     assert progress["state"] == "running" and progress["framesDone"] > 0
@@ -299,8 +307,8 @@ def test_each_vehicle_is_swapped_in_alone_and_ingestion_goes_on_between_two_swap
     job_id = fleet.queue([first, second])
     between: list[tuple[dict[str, str], dict[str, str], dict[int, int], dict[str, Any]]] = []
 
-    def after_swap(job: int, vehicle: int) -> None:
-        if vehicle != first:
+    def after_swap(job: int, vehicles: list[int]) -> None:
+        if vehicles != [first]:
             return
         before = fleet.orders()
         # Another vehicle's message goes through the real pipeline (HTTP ingestion waits
@@ -340,7 +348,7 @@ def test_a_job_stopped_between_two_swaps_leaves_a_consistent_store_and_completes
     fleet.set_rules(AFTER)
     job_id = fleet.queue([vehicles["HAM-01"], vehicles["HAM-02"]])
     stopping = fleet.runner()
-    stopping._on_swap = lambda job, vehicle: stopping.stop()
+    stopping._on_swap = lambda job, vehicles: stopping.stop()
     assert stopping.run_pending() == [job_id]
     stopped = fleet.job(job_id)
     assert stopped["state"] == "running" and 0 < stopped["framesDone"] < stopped["framesTotal"]
@@ -438,7 +446,7 @@ def test_a_time_zone_change_rederives_the_sites_days(
             {"id": fleet.site, "timeZone": "Europe/Berlin"},
             {"id": fleet.site, "timeZone": "Pacific/Honolulu"},
         )
-    assert fleet.runner().run_pending() == [job["id"]]
+    assert fleet.runner(swap_facts=1_000).run_pending() == [job["id"]]  # one step
     assert fleet.job(job["id"])["state"] == "done"
     # ... and 22:00-22:03 on 11 January in Honolulu (UTC-10) once re-derived.
     assert finished_by_day() == [(ham01, date(2026, 1, 11), 2), (ham02, date(2026, 1, 11), 1)]
