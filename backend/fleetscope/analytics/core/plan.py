@@ -108,7 +108,6 @@ def read_buckets(
     offline_after: timedelta,
     use_rollups: bool = True,
     only: frozenset[str] | None = None,
-    with_cycles: bool = False,  # unused: still passed by callers; no histogram is read
 ) -> Collected:
     """``only``: the measures the caller uses (names of ``measure_table.COLUMNS``); the
     others may come back as zero."""
