@@ -22,7 +22,7 @@ import duckdb
 from fleetscope.analytics.core.measure_table import MeasureTable
 from fleetscope.analytics.core.periods import Window, midnight, split_hour_ranges
 from fleetscope.analytics.core.raw_pieces import Tagged, add_raw_pieces
-from fleetscope.analytics.core.rollups import FLEET, read_rollups, whole_days
+from fleetscope.analytics.core.rollups import FLEET, Days, Hours, read_rollups, whole_days
 from fleetscope.analytics.core.site_rollups import read_site_rollups, site_rollup_usable
 from fleetscope.analytics.core.sql import utc_from_us
 from fleetscope.facts import rollup_spans
@@ -182,9 +182,7 @@ def collect(
 
 def _split(
     request: CollectRequest, *, use_days: bool, tail_until: datetime | None
-) -> tuple[
-    list[tuple[tuple[date, date], int]], list[tuple[Window, int]], list[Tagged], list[Tagged]
-]:
+) -> tuple[Days, Hours, list[Tagged], list[Tagged]]:
     """The request's windows as whole days (with ``use_days`` and a daily zone), whole UTC
     hours and pieces off the full hour, and the windows the days and hours cover.
     ``tail_until``: now, when the hour up to now may be read as a whole rollup hour, and
