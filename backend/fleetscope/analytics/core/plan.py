@@ -134,7 +134,10 @@ def read_buckets(
         if status is not None and not status.complete(now):
             collected.tail_until = None
         found = collect(cursor, request, now=now, offline_after=offline_after, status=status)
-        collected.measures.merge(found)
+        if len(collected.measures):
+            collected.measures.merge(found)
+        else:
+            collected.measures = found  # one site (the usual case): no copy
     return collected
 
 
