@@ -23,7 +23,7 @@ from bench_support import one_site_app_store
 from sqlalchemy import select
 
 from fleetscope.appstore.db import make_session_factory
-from fleetscope.appstore.models import Site, Vehicle
+from fleetscope.appstore.models import RederiveJob, Site, Vehicle
 from fleetscope.facts.store import FactStore
 from fleetscope.ingest.batch import ingest_messages
 from fleetscope.ingest.rederive import RederiveRunner, start_rederive
@@ -86,12 +86,17 @@ def main() -> None:
             )
             session.commit()
         began = time.perf_counter()
-        runner.run_pending()
+        (job_id,) = runner.run_pending()
         seconds = time.perf_counter() - began
+        with factory() as session:
+            job = session.get(RederiveJob, job_id)
+            error = None if job is None else job.error
     finally:
         handle.stop()
         shutil.rmtree(folder, ignore_errors=True)
     print(f"{len(vehicles)} vehicles, {args.days:g} days: {frames:,} raw frames")
+    if error is not None:
+        raise SystemExit(f"the job failed after {seconds:.1f} s: {error}")
     print(f"job {seconds:.1f} s ({frames / seconds:,.0f} frames/s)")
     print(
         f"swaps: {len(swap.seconds)} steps of the ingest thread, {sum(swap.seconds):.2f} s in "
