@@ -17,11 +17,12 @@ import pytest
 
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan
+from fleetscope.analytics.processes.actions import actions
 from fleetscope.analytics.processes.orders import processes
 from fleetscope.analytics.processes.workflows import workflows
 from fleetscope.analytics.productivity.dashboard import dashboard
 from fleetscope.api.analytics_deps import reading
-from fleetscope.facts.model import Fact, OrderOutcome, OrderRun
+from fleetscope.facts.model import ActionRecord, Fact, OrderOutcome, OrderRun
 from fleetscope.facts.store import FactStore, StoreBatch
 
 from .conftest import quantile_cont
@@ -61,6 +62,14 @@ def _facts() -> list[Fact]:
                 0,
                 0,
                 0,
+            )
+        )
+        # One pick a day: it waits the day's cycle time / 10, then runs the cycle time.
+        start = end - cycle
+        wait = cycle / 10
+        facts.append(
+            ActionRecord(
+                VEHICLE, f"a{index}", "pick", f"o{index}", start - wait, start, end, "FINISHED"
             )
         )
         if index % 5 == 0:
@@ -144,3 +153,21 @@ def test_dashboard_median_is_the_processes_median(
     before = [float(_cycle_s(i)) for i in range(max(0, DAYS - 2 * days), DAYS - days)]
     previous = processes(cursor, scope, now=NOW).fleet.previous.cycle.p50_seconds
     assert tile.previous == previous == pytest.approx(quantile_cont(before, 0.5), rel=tolerance)
+
+
+@pytest.mark.parametrize("days", [31, 32, 365])
+def test_action_percentiles_are_exact_up_to_31_days(
+    cursor: duckdb.DuckDBPyConnection, days: int
+) -> None:
+    answer = actions(cursor, _scope(days), now=NOW)
+    (pick,) = answer.actions
+    runs = _cycles(days)
+    waits = [run / 10 for run in runs]
+    exact = days <= 31
+    tolerance = 1e-9 if exact else 0.005
+    assert answer.exact is exact
+    assert pick.count == days
+    found = [pick.duration_p50_seconds, pick.duration_p90_seconds, pick.wait_p50_seconds]
+    expected = [quantile_cont(runs, 0.5), quantile_cont(runs, 0.9), quantile_cont(waits, 0.5)]
+    assert found == pytest.approx(expected, rel=tolerance)
+    assert pick.mean_wait_seconds == pytest.approx(sum(waits) / days, rel=1e-9)

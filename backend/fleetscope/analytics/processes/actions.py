@@ -16,7 +16,7 @@ from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, 
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentile_sql
+from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentiles
 from fleetscope.analytics.core.plan import period_out
 from fleetscope.analytics.core.sql import require_named, seconds_between
 from fleetscope.analytics.processes.orders import rows_by_period
@@ -31,18 +31,22 @@ _ACTION_COLUMNS = (
     "epoch_us(f.end_at) - epoch_us(f.started_at) END AS run_us, "
     "epoch_us(f.started_at) - epoch_us(f.first_seen_at) AS wait_us"
 )
+_NOW = f"CASE WHEN bucket = {CURRENT} THEN {{}} END"
 _COUNTS = "count(*) FILTER (WHERE bucket = {0}), count(*) FILTER (WHERE bucket = {0} AND failed)"
-# Per action type the columns of ``ActionRow`` in its order; the percentiles of the period's
-# actions joined (``core.percentiles``).
+# Per action type the columns of ``ActionRow`` in its order; exact percentiles in the same
+# pass, a histogram's (``core.percentiles``) added from a second one.
 _ACTIONS = (
     "SELECT action_type, n, failed, failed / nullif(n, 0), run[1] / 1e6, run[2] / 1e6, "  # noqa: S608 - constants only
-    "wait / 1e6, wait_p50[1] / 1e6, before, before_failed / nullif(before, 0) FROM (SELECT "
-    f"action_type, {_COUNTS.format(CURRENT)}, avg(wait_us) FILTER (WHERE bucket = {CURRENT}), "
-    f"{_COUNTS.format(PREVIOUS)} FROM (SELECT *, status = 'FAILED' AS failed FROM ({{}})) "
-    "GROUP BY action_type) AS a(action_type, n, failed, wait, before, before_failed) "
-    "LEFT JOIN ({}) AS r(action_type, run) USING (action_type) "
-    "LEFT JOIN ({}) AS w(action_type, wait_p50) USING (action_type) ORDER BY n DESC, action_type"
+    "wait / 1e6, wait_p50 / 1e6, before, before_failed / nullif(before, 0) FROM (SELECT "
+    f"action_type, {_COUNTS.format(CURRENT)}, {{run}}, avg({_NOW.format('wait_us')}), {{wait}}, "
+    f"{_COUNTS.format(PREVIOUS)} FROM (SELECT *, status = 'FAILED' AS failed FROM ({{rows}})) "
+    "GROUP BY action_type) AS a(action_type, n, failed, run, wait, wait_p50, before, "
+    "before_failed) ORDER BY n DESC, action_type"
 )
+_EXACT = {
+    "run": f"quantile_cont({_NOW.format('run_us')}, [0.5, 0.9])",
+    "wait": f"quantile_cont({_NOW.format('wait_us')}, 0.5)",
+}
 
 
 class ActionRow(CamelModel):
@@ -80,18 +84,21 @@ def actions(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
 ) -> ActionsOut:
     rows_sql, parameters = rows_by_period(scope, now=now, table="actions", columns=_ACTION_COLUMNS)
-    period = (f"SELECT * FROM ({rows_sql}) WHERE bucket = {CURRENT}", parameters)  # noqa: S608
     exact = exact_for(scope.span)
-    run, run_parameters = percentile_sql(
-        period, value="run_us", sets=[("action_type",)], quantiles=(0.5, 0.9), exact=exact
-    )
-    wait, wait_parameters = percentile_sql(
-        period, value="wait_us", sets=[("action_type",)], quantiles=(0.5,), exact=exact
-    )
-    found = cursor.execute(
-        _ACTIONS.format(rows_sql, run, wait), [*parameters, *run_parameters, *wait_parameters]
-    ).fetchall()
+    parts = _EXACT if exact else {"run": "NULL::DOUBLE[]", "wait": "NULL::DOUBLE"}
+    found = cursor.execute(_ACTIONS.format(rows=rows_sql, **parts), parameters).fetchall()
     result = [ActionRow(**dict(zip(ActionRow.model_fields, row, strict=True))) for row in found]
+    if not exact:
+        period = (f"SELECT * FROM ({rows_sql}) WHERE bucket = {CURRENT}", parameters)  # noqa: S608
+        run, wait = (
+            percentiles(cursor, period, value=v, sets=[("action_type",)], quantiles=q, exact=False)
+            for v, q in (("run_us", (0.5, 0.9)), ("wait_us", (0.5,)))
+        )
+        for row in result:
+            runs, waits = run.get((row.action_type,)), wait.get((row.action_type,))
+            if runs is not None:
+                row.duration_p50_seconds, row.duration_p90_seconds = runs[0] / 1e6, runs[1] / 1e6
+            row.wait_p50_seconds = waits[0] / 1e6 if waits is not None else None
     return ActionsOut(period=period_out(scope, now=now), exact=exact, actions=result)
 
 
