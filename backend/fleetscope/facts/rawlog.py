@@ -142,21 +142,22 @@ def read_chunks(
     cursor: duckdb.DuckDBPyConnection, *, after: int, through: int | None
 ) -> Iterator[StoredChunk]:
     """The chunks whose frames lie after arrival number ``after`` and up to ``through``
-    (None: to the end), in arrival order, one at a time (memory stays bounded). A chunk's
-    frames never straddle a bound: chunks are written in arrival order."""
-    first_seqs = [
-        int(row[0])
-        for row in cursor.execute(
-            "SELECT first_seq FROM raw_chunks WHERE last_seq > ? AND (? IS NULL OR last_seq <= ?) "
-            "ORDER BY first_seq",
-            [after, through, through],
-        ).fetchall()
-    ]
-    for first in first_seqs:
+    (None: to the end), in arrival order, one at a time. A chunk's frames never straddle a
+    bound: chunks are written in arrival order.
+
+    Memory stays bounded whatever the history: the small columns are read first, then each
+    chunk's data alone by its primary key. DuckDB compresses the data column with ZSTD by
+    vector (2,048 rows), and a scan of it (``WHERE first_seq = ?``, or one streaming
+    ``SELECT``) decompresses a whole vector's blobs in one allocation, which outgrows any
+    memory limit as the log grows; a primary-key lookup fetches the one row."""
+    chunks = cursor.execute(
+        "SELECT chunk_id, first_seq, last_seq, frame_count, codec FROM raw_chunks "
+        "WHERE last_seq > ? AND (? IS NULL OR last_seq <= ?) ORDER BY first_seq",
+        [after, through, through],
+    ).fetchall()
+    for chunk_id, first, last, frames, codec in chunks:
         row = cursor.execute(
-            "SELECT first_seq, last_seq, frame_count, codec, data FROM raw_chunks "
-            "WHERE first_seq = ?",
-            [first],
+            "SELECT data FROM raw_chunks WHERE chunk_id = ?", [chunk_id]
         ).fetchone()
         if row is not None:
-            yield StoredChunk(int(row[0]), int(row[1]), int(row[2]), str(row[3]), bytes(row[4]))
+            yield StoredChunk(int(first), int(last), int(frames), str(codec), bytes(row[0]))
