@@ -6,15 +6,19 @@ pipeline into a fresh fact store; then ingestion starts as in the server, a job 
 vehicle of the site is queued with a new rule and run. Prints the raw frames, the job's
 wall time and frames per second, and how long the swaps held the ingest thread, in total
 and the longest single step (ingestion waits that long at most, from the runner's log: one
-step per vehicle). Asserts nothing.
+step per vehicle), and the process's resident memory before and during the job.
+Asserts nothing.
 
     .venv/bin/python benchmarks/bench_rederive.py [--vehicles 8] [--days 7]
 """
 
 import argparse
 import logging
+import os
+import resource
 import shutil
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -85,9 +89,11 @@ def main() -> None:
                 created_by="bench",
             )
             session.commit()
+        rss = _Rss()
         began = time.perf_counter()
         (job_id,) = runner.run_pending()
         seconds = time.perf_counter() - began
+        rss.stop()
         with factory() as session:
             job = session.get(RederiveJob, job_id)
             error = None if job is None else job.error
@@ -102,6 +108,36 @@ def main() -> None:
         f"swaps: {len(swap.seconds)} steps of the ingest thread, {sum(swap.seconds):.2f} s in "
         f"total, the longest {max(swap.seconds):.3f} s"
     )
+    print(
+        f"RSS {rss.at_start / 2**20:,.0f} MiB when the job started, at most "
+        f"{rss.peak / 2**20:,.0f} MiB during it; the run's peak (simulation and ingestion "
+        f"too) {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB"
+    )
+
+
+class _Rss:
+    """The process's resident memory, sampled every 50 ms from /proc (Linux) until stopped."""
+
+    def __init__(self) -> None:
+        self.at_start = self._now()
+        self.peak = self.at_start
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def _now() -> int:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    def _sample(self) -> None:
+        while not self._stopping.wait(0.05):
+            self.peak = max(self.peak, self._now())
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join()
+        self.peak = max(self.peak, self._now())
 
 
 class _SwapTimes(logging.Handler):
