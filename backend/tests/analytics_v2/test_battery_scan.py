@@ -141,10 +141,12 @@ def _check_lines(lines: ChargeLines, samples: list[Sample], *, grid: SlotGrid) -
         lowest = min(charge for _, _, charge, _ in inside)
         highest = max(charge for _, _, charge, _ in inside)
         assert (lines.low[row], lines.high[row]) == (lowest, highest)
-        # At the time of a sample with that charge (to the millisecond, the facts' resolution).
+        # At the time of the first sample with that charge (ties: the earliest, so the answer
+        # is the same every time), to the millisecond (the facts' resolution).
         low_at, high_at = (from_micros(int(at[row])) for at in (lines.low_at, lines.high_at))
-        assert any(abs(at - low_at) < MILLISECOND and c == lowest for _, at, c, _ in inside)
-        assert any(abs(at - high_at) < MILLISECOND and c == highest for _, at, c, _ in inside)
+        first_low = next(at for _, at, c, _ in inside if c == lowest)
+        first_high = next(at for _, at, c, _ in inside if c == highest)
+        assert abs(first_low - low_at) < MILLISECOND and abs(first_high - high_at) < MILLISECOND
         healths = [h for _, _, _, h in inside if h is not None]
         if healths:
             assert lines.health[row] == pytest.approx(sum(healths) / len(healths), abs=1e-9)

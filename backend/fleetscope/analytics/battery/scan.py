@@ -143,9 +143,11 @@ def slot_columns(
         return [None] * len(parts)
     # One integer group key (vehicle, slot): one key column groups much faster than two.
     # Fetched column-wise: ``fetchall`` converts value by value.
+    # A tied extreme is its earliest instant (as in ``facts.battery_hours``): the same answer
+    # every time, whatever order the units arrive in.
     found = cursor.execute(
-        "SELECT key, min(low) AS low, arg_min(low_at, low) AS low_at, "  # noqa: S608 - constants only
-        "max(high) AS high, arg_max(high_at, high) AS high_at, "
+        "SELECT key, min(low) AS low, arg_min(low_at, (low, low_at)) AS low_at, "  # noqa: S608 - constants only
+        "max(high) AS high, arg_max(high_at, (high, -high_at)) AS high_at, "
         "sum(health_n)::DOUBLE AS health_n, sum(health_x + health_n * o) AS health_x, "
         "sum(health_y) AS health_y, "
         "sum(health_xx + 2 * o * health_x + health_n * o * o) AS health_xx, "
