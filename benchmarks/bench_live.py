@@ -208,10 +208,14 @@ def measure(args: argparse.Namespace, client: httpx2.Client, vehicles: list[int]
                 w50, w95 = percentiles(wall)
                 text, ratio = "-", "-"
                 if args.plain_repeat > 0:
-                    p50, p95 = percentiles(
-                        ask_plain(plain, question, days, shift, vehicles, args.plain_repeat)
-                    )
-                    text, ratio = f"{p50:8.1f}/{p95:8.1f}", f"{s50 / p50:11.2f}x"
+                    try:
+                        p50, p95 = percentiles(
+                            ask_plain(plain, question, days, shift, vehicles, args.plain_repeat)
+                        )
+                        text, ratio = f"{p50:8.1f}/{p95:8.1f}", f"{s50 / p50:11.2f}x"
+                    except duckdb.OutOfMemoryException:
+                        # quantile_cont keeps every value in memory: beyond the limit, no answer
+                        text = "out of memory"
                 target = goal.get(days)
                 mark = (
                     "-" if target is None else f"{target:.0f} {'ok' if s95 <= target else 'OVER'}"
