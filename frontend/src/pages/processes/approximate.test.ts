@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActionRow, ProcessEntry, WorkflowRow } from '../../api/analytics-processes';
+import type { ActionRow, ProcessEntry } from '../../api/analytics-processes';
 import type { TableColumn } from '../../components/charts';
 import { testContext } from '../../test/chartContext';
 import { actionsApproximate, actionsChart } from './actionsCharts';
@@ -12,7 +12,7 @@ import {
 } from './approximate';
 import { cyclePercentilesChart } from './processesCharts';
 import { processTileModels } from './processTiles';
-import { emptyFigures } from './testFigures';
+import { emptyFigures, sampleWorkflowRow } from './testFigures';
 import { workflowCycleChart, workflowsApproximate } from './workflowCharts';
 
 type Formatter = (value: unknown) => string;
@@ -128,19 +128,7 @@ describe('approximate percentiles', () => {
   });
 
   it('mark every percentile of the workflows when the answer says exact: false', () => {
-    const row: WorkflowRow = {
-      workflow: 'TRANSPORT_A',
-      orders: 10,
-      finished: 9,
-      successRate: 0.9,
-      cycleP50Seconds: 140,
-      cycleP90Seconds: 170,
-      previousOrders: 4,
-      previousSuccessRate: 1,
-      previousCycleP50Seconds: 150,
-      previousCycleP90Seconds: null,
-      ordersTrend: 6,
-    };
+    const row = sampleWorkflowRow;
     expect(workflowsApproximate({ exact: false })).toBe(true);
     expect(workflowsApproximate({ exact: true })).toBe(false);
     expect(workflowsApproximate({})).toBe(false);

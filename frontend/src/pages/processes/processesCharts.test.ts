@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActionRow, ProcessEntry, WorkflowRow } from '../../api/analytics-processes';
+import type { ActionRow, ProcessEntry } from '../../api/analytics-processes';
 import { bucketLabels, formatPreciseDuration } from '../../components/charts/chartParts';
 import { kpiTexts } from '../../components/charts/kpiTexts';
 import { cellText, signedCount } from '../../components/tables/cellText';
@@ -11,7 +11,7 @@ import {
   occupiedSpan,
   outcomesChart,
 } from './processesCharts';
-import { emptyFigures } from './testFigures';
+import { emptyFigures, sampleWorkflowRow } from './testFigures';
 import { workflowCycleChart, workflowsTable } from './workflowCharts';
 
 type Series = { name: string; data: unknown[]; itemStyle?: { color: string } };
@@ -116,19 +116,7 @@ describe('processes analysis transforms', () => {
 });
 
 describe('workflows and actions transforms', () => {
-  const workflow: WorkflowRow = {
-    workflow: 'TRANSPORT_A',
-    orders: 10,
-    finished: 9,
-    successRate: 0.9,
-    cycleP50Seconds: 140,
-    cycleP90Seconds: 170,
-    previousOrders: 4,
-    previousSuccessRate: 1,
-    previousCycleP50Seconds: 150,
-    previousCycleP90Seconds: null,
-    ordersTrend: 6,
-  };
+  const workflow = sampleWorkflowRow;
 
   it('keeps the server order of the workflows and their previous period', () => {
     const model = workflowCycleChart(

@@ -1,4 +1,4 @@
-import type { ProcessFigures } from '../../api/analytics-processes';
+import type { ProcessFigures, WorkflowRow } from '../../api/analytics-processes';
 
 /** Figures of a period without orders (optionally with a histogram). */
 export function emptyFigures(histogram: number[] = []): ProcessFigures {
@@ -21,3 +21,18 @@ export function emptyFigures(histogram: number[] = []): ProcessFigures {
     histogram,
   };
 }
+
+/** A workflow's row as the API gives it, with a previous period missing its p90. */
+export const sampleWorkflowRow: WorkflowRow = {
+  workflow: 'TRANSPORT_A',
+  orders: 10,
+  finished: 9,
+  successRate: 0.9,
+  cycleP50Seconds: 140,
+  cycleP90Seconds: 170,
+  previousOrders: 4,
+  previousSuccessRate: 1,
+  previousCycleP50Seconds: 150,
+  previousCycleP90Seconds: null,
+  ordersTrend: 6,
+};
