@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from fleetscope.facts import battery_hours, rollup_spans
+from fleetscope.facts import battery_hours, rawlog, rollup_spans
 from fleetscope.facts.rollup import merge_statements
 from fleetscope.facts.rows import FACT_TABLES
 from fleetscope.facts.site_rollup import rebuild_site_rollups
@@ -65,11 +65,8 @@ def absorb_partition(store: FactStore, *, path: Path) -> int:
 def _copy(connection: duckdb.DuckDBPyConnection) -> int:
     for table in _PLAIN:
         connection.execute(f"INSERT INTO {table} SELECT * FROM {_ALIAS}.{table}")  # noqa: S608
-    # Chunk and dead-letter ids are local to each file: renumber above the main store's.
-    connection.execute(
-        "INSERT INTO raw_chunks SELECT chunk_id + (SELECT coalesce(max(chunk_id), 0) "  # noqa: S608
-        f"FROM raw_chunks), * EXCLUDE (chunk_id) FROM {_ALIAS}.raw_chunks"
-    )
+    _copy_raw_log(connection)
+    # Dead-letter ids are local to each file: renumber above the main store's.
     connection.execute(
         "INSERT INTO dead_letters SELECT id + (SELECT coalesce(max(id), 0) FROM dead_letters), "  # noqa: S608
         f"* EXCLUDE (id) FROM {_ALIAS}.dead_letters"
@@ -90,3 +87,23 @@ def _copy(connection: duckdb.DuckDBPyConnection) -> int:
     rebuild_site_rollups(connection)
     row = connection.execute(f"SELECT count(*) FROM {_ALIAS}.raw_keys").fetchone()  # noqa: S608
     return int(row[0]) if row else 0
+
+
+def _copy_raw_log(connection: duckdb.DuckDBPyConnection) -> None:
+    """Each segment of the partition becomes a segment of the main store after its newest
+    (so none outgrows its cap), with chunk ids renumbered above the main store's."""
+    row = connection.execute("SELECT coalesce(max(chunk_id), 0) FROM raw_chunks").fetchone()
+    offset = int(row[0]) if row else 0
+    sources = rawlog.segments(connection, database=_ALIAS)
+    if not sources:
+        # A partition file of a Fleetscope before the segments: opening it migrates it.
+        raise ValueError("the partition's raw log has no segments: open it once with FactStore")
+    segment = rawlog.segments(connection)[-1]
+    for source in sources:
+        segment += 1
+        rawlog.create_segment(connection, segment=segment)
+        connection.execute(
+            f"INSERT INTO {rawlog.segment_table(segment)} SELECT chunk_id + ?, "  # noqa: S608
+            f"* EXCLUDE (chunk_id) FROM {_ALIAS}.{rawlog.segment_table(source)}",
+            [offset],
+        )

@@ -5,8 +5,16 @@ a fixed little-endian header ``kind u8, seq i64, received_at µs i64, vehicle_id
 topic length u16, payload length u32`` followed by the topic (UTF-8) and the payload bytes
 exactly as received. Binary framing keeps payloads byte-exact without re-encoding them, and
 zlib level 1 compresses state messages about 30-40 fold at over 400 MB/s on one core.
+
+The chunks are stored in segment tables ``raw_chunks_000001``, ``raw_chunks_000002``, ...
+(``segment_table``), each filled up to ``segment_cap`` bytes of chunk data, and read through
+the view ``raw_chunks`` (all segments, with a ``segment`` column). DuckDB rewrites a table's
+last row group at every checkpoint and holds all of its blobs in memory to do so: in one
+table, a log the size of the memory limit made every checkpoint fail. A full segment is
+never changed again, so a checkpoint rewrites the current segment only.
 """
 
+import re
 import struct
 import zlib
 from collections.abc import Iterable, Iterator
@@ -21,6 +29,23 @@ CODEC = "frames-v1+zlib"
 _HEADER = struct.Struct("<BqqiHI")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _COMPRESSION_LEVEL = 1
+SEGMENT_PREFIX = "raw_chunks_"
+# A checkpoint holds the current segment's blobs (and, once, the segment just filled):
+# an eighth of the memory limit leaves the rest to queries and ingestion; at most 64 MiB,
+# so a rewrite stays short under DuckDB's default limit (80 % of the RAM).
+_SEGMENT_CAP_MAX = 64 * 2**20
+_SEGMENT_CAP_SHARE = 8
+_UNITS = {
+    "bytes": 1,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+    "tb": 10**12,
+}
 
 
 class FrameKind(IntEnum):
@@ -149,15 +174,79 @@ def read_chunks(
     chunk's data alone by its primary key. DuckDB compresses the data column with ZSTD by
     vector (2,048 rows), and a scan of it (``WHERE first_seq = ?``, or one streaming
     ``SELECT``) decompresses a whole vector's blobs in one allocation, which outgrows any
-    memory limit as the log grows; a primary-key lookup fetches the one row."""
+    memory limit as the log grows; a primary-key lookup in the chunk's segment fetches the
+    one row."""
     chunks = cursor.execute(
-        "SELECT chunk_id, first_seq, last_seq, frame_count, codec FROM raw_chunks "
+        "SELECT segment, chunk_id, first_seq, last_seq, frame_count, codec FROM raw_chunks "
         "WHERE last_seq > ? AND (? IS NULL OR last_seq <= ?) ORDER BY first_seq",
         [after, through, through],
     ).fetchall()
-    for chunk_id, first, last, frames, codec in chunks:
+    for segment, chunk_id, first, last, frames, codec in chunks:
         row = cursor.execute(
-            "SELECT data FROM raw_chunks WHERE chunk_id = ?", [chunk_id]
+            f"SELECT data FROM {segment_table(int(segment))} WHERE chunk_id = ?",  # noqa: S608
+            [chunk_id],
         ).fetchone()
         if row is not None:
             yield StoredChunk(int(first), int(last), int(frames), str(codec), bytes(row[0]))
+
+
+def segment_table(segment: int) -> str:
+    """The table of a raw log segment (a number: never user input in SQL)."""
+    return f"{SEGMENT_PREFIX}{segment:06d}"
+
+
+def segment_cap(connection: duckdb.DuckDBPyConnection) -> int:
+    """The chunk bytes a segment takes before the next one starts (from the memory limit)."""
+    row = connection.execute("SELECT current_setting('memory_limit')").fetchone()
+    match = re.fullmatch(r"\s*([0-9.]+)\s*([A-Za-z]+)\s*", str(row[0]) if row else "")
+    unit = _UNITS.get(match.group(2).lower()) if match else None
+    if match is None or unit is None:
+        return _SEGMENT_CAP_MAX
+    limit = int(float(match.group(1)) * unit)
+    return max(1, min(_SEGMENT_CAP_MAX, limit // _SEGMENT_CAP_SHARE))
+
+
+def segments(connection: duckdb.DuckDBPyConnection, *, database: str | None = None) -> list[int]:
+    """The segment numbers of the raw log, ascending (of an attached ``database`` if given)."""
+    rows = connection.execute(
+        "SELECT table_name FROM duckdb_tables() "
+        "WHERE database_name = coalesce(?, current_database()) AND NOT temporary "
+        "AND regexp_full_match(table_name, ?)",
+        [database, f"{SEGMENT_PREFIX}[0-9]{{6}}"],
+    ).fetchall()
+    return sorted(int(str(name)[len(SEGMENT_PREFIX) :]) for (name,) in rows)
+
+
+def create_segment(connection: duckdb.DuckDBPyConnection, *, segment: int) -> None:
+    """A new, empty segment, and the view ``raw_chunks`` over all of them."""
+    connection.execute(
+        f"""CREATE TABLE {segment_table(segment)} (
+        chunk_id BIGINT PRIMARY KEY,
+        first_seq BIGINT NOT NULL,
+        last_seq BIGINT NOT NULL,
+        frame_count INTEGER NOT NULL,
+        received_from TIMESTAMPTZ NOT NULL,
+        received_to TIMESTAMPTZ NOT NULL,
+        codec VARCHAR NOT NULL,
+        data BLOB NOT NULL
+    )"""
+    )
+    define_view(connection)
+
+
+def define_view(connection: duckdb.DuckDBPyConnection) -> None:
+    """(Re)creates ``raw_chunks``: every segment's rows with the segment's number."""
+    selects = " UNION ALL ".join(
+        f"SELECT {segment}::INTEGER AS segment, * FROM {segment_table(segment)}"  # noqa: S608
+        for segment in segments(connection)
+    )
+    connection.execute(f"CREATE OR REPLACE VIEW raw_chunks AS {selects}")
+
+
+def segment_bytes(connection: duckdb.DuckDBPyConnection, *, segment: int) -> int:
+    """The chunk bytes a segment holds (reads its blobs: only for the current one, which the
+    cap keeps small)."""
+    row = connection.execute(
+        f"SELECT coalesce(sum(octet_length(data)), 0) FROM {segment_table(segment)}"  # noqa: S608
+    ).fetchone()
+    return int(row[0]) if row else 0

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import duckdb
 
-from fleetscope.facts import battery_hours, rollup_spans
+from fleetscope.facts import battery_hours, rawlog, rollup_spans
 from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS, CYCLE_BUCKET_COUNT
 from fleetscope.facts.site_rollup import rebuild_site_rollups
 
@@ -330,6 +330,18 @@ def _load_handling(connection: duckdb.DuckDBPyConnection) -> None:
     )
 
 
+def _raw_log_segments(connection: duckdb.DuckDBPyConnection) -> None:
+    """The raw log in segment tables behind the view ``raw_chunks`` (facts/rawlog.py): the
+    table so far becomes the first segment as it is (a rename, no copy) and, if it holds
+    chunks, new chunks go to a second one, since it may already exceed a segment's cap."""
+    connection.execute(f"ALTER TABLE raw_chunks RENAME TO {rawlog.segment_table(1)}")
+    row = connection.execute(f"SELECT count(*) FROM {rawlog.segment_table(1)}").fetchone()  # noqa: S608
+    if row and row[0]:
+        rawlog.create_segment(connection, segment=2)
+    else:
+        rawlog.define_view(connection)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _initial,
     _cycle_buckets_as_columns,
@@ -339,6 +351,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _bounded_dead_letters,
     _battery_holds,
     _load_handling,
+    _raw_log_segments,
 )
 
 

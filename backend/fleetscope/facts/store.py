@@ -106,6 +106,7 @@ class FactStore:
             else battery_hours.cap_us(timedelta(seconds=offline_after_s))
         )
         self._zones: dict[int, ZoneInfo] = {}
+        self._segment_cap = rawlog.segment_cap(self._connection)
         self._rollups = RollupWriter()
         # Odd while facts are removed or merged in (``reset_derived``, ``exclusive``), and
         # changed by each: a reader's cache of facts holds for one even generation.
@@ -117,6 +118,9 @@ class FactStore:
         last_seq = self._scalar("SELECT coalesce(max(last_seq), 0) FROM raw_chunks")
         self._next_seq = max(last_seq, self._seq_base) + 1
         self._next_chunk = self._scalar("SELECT coalesce(max(chunk_id), 0) + 1 FROM raw_chunks")
+        # New chunks go to the newest segment until it holds the cap (``_chunk_segment``).
+        self._segment = rawlog.segments(self._connection)[-1]
+        self._segment_bytes = rawlog.segment_bytes(self._connection, segment=self._segment)
         self._next_dead_letter = self._scalar("SELECT coalesce(max(id), 0) + 1 FROM dead_letters")
         self._zones = {
             vehicle: ZoneInfo(zone)
@@ -226,6 +230,7 @@ class FactStore:
         with self._write_lock:
             connection = self._connection
             counters = (self._next_chunk, self._next_dead_letter)
+            segment = (self._segment, self._segment_bytes)
             self._rollups.note_sites(batch.zones)
             connection.execute("BEGIN TRANSACTION")
             try:
@@ -234,6 +239,7 @@ class FactStore:
             except BaseException:
                 connection.execute("ROLLBACK")
                 self._next_chunk, self._next_dead_letter = counters
+                self._segment, self._segment_bytes = segment
                 self._rollups.load(connection)  # the batch's sites and members did not land
                 raise
             zones.update(new_zones)
@@ -277,6 +283,7 @@ class FactStore:
         if chunk is not None:
             frames = batch.frames
             received = [frame.received_at for frame in frames]
+            data = chunk.result()
             row = (
                 self._next_chunk,
                 frames[0].seq,
@@ -285,9 +292,9 @@ class FactStore:
                 min(received),
                 max(received),
                 rawlog.CODEC,
-                chunk.result(),
+                data,
             )
-            self._append("raw_chunks", [row])
+            self._append(self._chunk_segment(len(data)), [row])
             self._next_chunk += 1
         if batch.dead_letters:
             first = self._next_dead_letter
@@ -296,6 +303,16 @@ class FactStore:
         if batch.dead_letter_drops:
             dead_letters.add_drops(connection, batch.dead_letter_drops)
         return written
+
+    def _chunk_segment(self, size: int) -> str:
+        """The segment table a chunk of ``size`` bytes goes to: a new one (created in the
+        batch's transaction) once the current one would exceed the cap with it."""
+        if self._segment_bytes and self._segment_bytes + size > self._segment_cap:
+            self._segment += 1
+            self._segment_bytes = 0
+            rawlog.create_segment(self._connection, segment=self._segment)
+        self._segment_bytes += size
+        return rawlog.segment_table(self._segment)
 
     def _append(
         self, table: str, rows: list[Row], *, action: Literal["insert", "upsert"] = "insert"
@@ -366,18 +383,8 @@ class FactStore:
         """Every raw frame in arrival order (chunk by chunk, so memory stays bounded)."""
         cursor = self.cursor()
         try:
-            chunk_ids = [
-                int(row[0])
-                for row in cursor.execute(
-                    "SELECT chunk_id FROM raw_chunks ORDER BY first_seq"
-                ).fetchall()
-            ]
-            for chunk_id in chunk_ids:
-                row = cursor.execute(
-                    "SELECT codec, data FROM raw_chunks WHERE chunk_id = ?", [chunk_id]
-                ).fetchone()
-                if row is not None:
-                    yield from rawlog.decode_chunk(bytes(row[1]), codec=str(row[0]))
+            for chunk in rawlog.read_chunks(cursor, after=0, through=None):
+                yield from rawlog.decode_chunk(chunk.data, codec=chunk.codec)
         finally:
             cursor.close()
 

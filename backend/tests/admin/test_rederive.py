@@ -18,6 +18,7 @@ from sqlalchemy import select
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.models import AuditEntry, RederiveJob, Site, Vehicle
 from fleetscope.demo.seed import DEMO_MANUFACTURER, DemoData
+from fleetscope.facts.rawlog import segment_table
 from fleetscope.facts.rollup import MEASURE_NAMES
 from fleetscope.facts.store import FactStore
 from fleetscope.ingest.batch import rebuild
@@ -144,12 +145,13 @@ class Fleet:
         def copy_and_dump() -> dict[str, Any]:
             cursor = store.cursor()
             try:
-                chunks = cursor.execute("SELECT * FROM raw_chunks").fetchall()
+                chunks = cursor.execute("SELECT * EXCLUDE (segment) FROM raw_chunks").fetchall()
                 keys = cursor.execute("SELECT * FROM raw_keys").fetchall()
             finally:
                 cursor.close()
             with FactStore(path) as copy, copy.exclusive() as connection:
-                for table, rows in (("raw_chunks", chunks), ("raw_keys", keys)):
+                # A new store: its raw log has one (empty) segment.
+                for table, rows in ((segment_table(1), chunks), ("raw_keys", keys)):
                     with connection.appender(table) as appender:
                         appender.append_rows(rows)
             return dump(store)
