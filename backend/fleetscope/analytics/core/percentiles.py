@@ -61,9 +61,8 @@ def percentile_sql(
     # The quantiles are the caller's float constants: DuckDB wants them constant.
     listed = f"[{', '.join(repr(float(q)) for q in quantiles)}]"
     if not exact:
-        return _histogram_sql(keys=keys, sets=sets, value=value, source=source, listed=listed), (
-            parameters
-        )
+        sql = _histogram_sql(keys=keys, sets=sets, value=value, source=source, listed=listed)
+        return sql, parameters
     grouping = ", ".join(f"({', '.join(grouping)})" for grouping in sets)
     return (
         f"SELECT {keys}, quantile_cont({value}, {listed}) AS quantiles FROM {source} "  # noqa: S608 - constants only
