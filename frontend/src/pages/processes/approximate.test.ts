@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActionRow, ProcessEntry } from '../../api/analytics-processes';
+import type { ProcessEntry } from '../../api/analytics-processes';
 import type { TableColumn } from '../../components/charts';
 import { testContext } from '../../test/chartContext';
 import { actionsApproximate, actionsChart } from './actionsCharts';
@@ -12,7 +12,7 @@ import {
 } from './approximate';
 import { cyclePercentilesChart } from './processesCharts';
 import { processTileModels } from './processTiles';
-import { emptyFigures, sampleWorkflowRow } from './testFigures';
+import { emptyFigures, sampleActionRow, sampleWorkflowRow } from './testFigures';
 import { workflowCycleChart, workflowsApproximate } from './workflowCharts';
 
 type Formatter = (value: unknown) => string;
@@ -146,18 +146,7 @@ describe('approximate percentiles', () => {
   });
 
   it('mark the duration percentiles of the actions, not the mean wait', () => {
-    const action: ActionRow = {
-      actionType: 'pick',
-      count: 100,
-      failed: 4,
-      failureRate: 0.04,
-      durationP50Seconds: 20,
-      durationP90Seconds: 30,
-      meanWaitSeconds: 40,
-      waitP50Seconds: 42,
-      previousCount: 50,
-      previousFailureRate: null,
-    };
+    const action = sampleActionRow;
     expect(actionsApproximate({ exact: false })).toBe(true);
     expect(actionsApproximate({})).toBe(false);
     const model = actionsChart([action], testContext(), { approximate: true });

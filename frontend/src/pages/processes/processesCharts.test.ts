@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActionRow, ProcessEntry } from '../../api/analytics-processes';
+import type { ProcessEntry } from '../../api/analytics-processes';
 import { bucketLabels, formatPreciseDuration } from '../../components/charts/chartParts';
 import { kpiTexts } from '../../components/charts/kpiTexts';
 import { cellText, signedCount } from '../../components/tables/cellText';
@@ -11,7 +11,7 @@ import {
   occupiedSpan,
   outcomesChart,
 } from './processesCharts';
-import { emptyFigures, sampleWorkflowRow } from './testFigures';
+import { emptyFigures, sampleActionRow, sampleWorkflowRow } from './testFigures';
 import { workflowCycleChart, workflowsTable } from './workflowCharts';
 
 type Series = { name: string; data: unknown[]; itemStyle?: { color: string } };
@@ -141,18 +141,7 @@ describe('workflows and actions transforms', () => {
   });
 
   it('splits action counts into finished and failed, with the failure rate on the right axis', () => {
-    const action: ActionRow = {
-      actionType: 'pick',
-      count: 100,
-      failed: 4,
-      failureRate: 0.04,
-      durationP50Seconds: 20,
-      durationP90Seconds: 30,
-      meanWaitSeconds: 40,
-      waitP50Seconds: 42,
-      previousCount: 50,
-      previousFailureRate: null,
-    };
+    const action = sampleActionRow;
     const model = actionsChart([action], testContext());
     const series = (model.option as { series: (Series & { yAxisIndex?: number })[] }).series;
     expect(series.map((s) => s.data)).toEqual([[96], [4], [0.04]]);

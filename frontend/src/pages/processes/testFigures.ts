@@ -1,4 +1,4 @@
-import type { ProcessFigures, WorkflowRow } from '../../api/analytics-processes';
+import type { ActionRow, ProcessFigures, WorkflowRow } from '../../api/analytics-processes';
 
 /** Figures of a period without orders (optionally with a histogram). */
 export function emptyFigures(histogram: number[] = []): ProcessFigures {
@@ -35,4 +35,18 @@ export const sampleWorkflowRow: WorkflowRow = {
   previousCycleP50Seconds: 150,
   previousCycleP90Seconds: null,
   ordersTrend: 6,
+};
+
+/** An action type's row as the API gives it, without a previous failure rate. */
+export const sampleActionRow: ActionRow = {
+  actionType: 'pick',
+  count: 100,
+  failed: 4,
+  failureRate: 0.04,
+  durationP50Seconds: 20,
+  durationP90Seconds: 30,
+  meanWaitSeconds: 40,
+  waitP50Seconds: 42,
+  previousCount: 50,
+  previousFailureRate: null,
 };
