@@ -14,15 +14,16 @@ from pathlib import Path
 
 import duckdb
 
-from fleetscope.facts import battery_hours, rawlog, rollup_spans
+from fleetscope.facts import action_rows, battery_hours, rawlog, rollup_spans
 from fleetscope.facts.rollup import merge_statements
 from fleetscope.facts.rows import FACT_TABLES
 from fleetscope.facts.site_rollup import rebuild_site_rollups
 from fleetscope.facts.store import FactStore
 
-# Tables copied as they are (disjoint vehicles and sequence ranges).
+# Tables copied as they are (disjoint vehicles and sequence ranges); actions get the main
+# store's codes of their types.
 _PLAIN = (
-    *FACT_TABLES.values(),
+    *(table for table in FACT_TABLES.values() if table != "actions"),
     battery_hours.TABLE,
     rollup_spans.TABLE,
     "raw_keys",
@@ -65,6 +66,7 @@ def absorb_partition(store: FactStore, *, path: Path) -> int:
 def _copy(connection: duckdb.DuckDBPyConnection) -> int:
     for table in _PLAIN:
         connection.execute(f"INSERT INTO {table} SELECT * FROM {_ALIAS}.{table}")  # noqa: S608
+    action_rows.insert_actions(connection, source=f"{_ALIAS}.actions")
     _copy_raw_log(connection)
     # Dead-letter ids are local to each file: renumber above the main store's.
     connection.execute(

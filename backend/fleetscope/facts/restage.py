@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from fleetscope.facts import battery_hours, rollup_spans
+from fleetscope.facts import action_rows, battery_hours, rollup_spans
 from fleetscope.facts.columns import fact_table, facts_by_type
-from fleetscope.facts.model import Fact, LiveStatus
+from fleetscope.facts.model import ActionRecord, Fact, LiveStatus
 from fleetscope.facts.rollup import MEASURES, RollupAccumulator
 from fleetscope.facts.rows import FACT_TABLES, live_row
 from fleetscope.facts.site_rollup import MEMBERS_TABLE, resum_site_rows, vehicle_moments
@@ -80,9 +80,11 @@ class Staging:
         rollups.add_all(facts)
         with self._store.writer() as connection:
             for fact_type, typed in facts_by_type(facts).items():
-                connection.from_arrow(fact_table(fact_type, typed)).insert_into(
-                    STAGE_PREFIX + FACT_TABLES[fact_type]
-                )
+                table, staged = fact_table(fact_type, typed), STAGE_PREFIX + FACT_TABLES[fact_type]
+                if fact_type is ActionRecord:
+                    action_rows.insert_table(connection, table, target=staged)
+                else:
+                    connection.from_arrow(table).insert_into(staged)
             for table, rows in (
                 ("rollup_daily", rollups.daily_rows()),
                 ("rollup_hourly", rollups.hourly_rows()),

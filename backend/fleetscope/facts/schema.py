@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import duckdb
 
-from fleetscope.facts import battery_hours, rawlog, rollup_spans
+from fleetscope.facts import action_rows, battery_hours, rawlog, rollup_spans
 from fleetscope.facts.rollup import CYCLE_BUCKET_COLUMNS, CYCLE_BUCKET_COUNT
 from fleetscope.facts.site_rollup import rebuild_site_rollups
 
@@ -342,6 +342,31 @@ def _raw_log_segments(connection: duckdb.DuckDBPyConnection) -> None:
         rawlog.define_view(connection)
 
 
+def _coded_actions(connection: duckdb.DuckDBPyConnection) -> None:
+    """Actions keep a code of their type, their status as an ENUM and the buckets of their
+    run and wait (facts/action_rows.py): the table is written again, its rows in order."""
+    connection.execute(action_rows.TYPES_DDL)
+    connection.execute(
+        f"""CREATE TABLE actions_coded (
+        vehicle_id INTEGER NOT NULL,
+        action_id VARCHAR NOT NULL,
+        action_type VARCHAR NOT NULL,
+        order_id VARCHAR NOT NULL,
+        first_seen_at TIMESTAMPTZ NOT NULL,
+        started_at TIMESTAMPTZ,
+        end_at TIMESTAMPTZ NOT NULL,
+        status {action_rows.STATUS_TYPE} NOT NULL,
+        load_handling BOOLEAN NOT NULL DEFAULT false,
+        action_type_code INTEGER NOT NULL,
+        run_bucket SMALLINT,
+        wait_bucket SMALLINT
+    )"""
+    )
+    action_rows.insert_actions(connection, source="(SELECT * FROM actions ORDER BY end_at)", target="actions_coded")
+    connection.execute("DROP TABLE actions")
+    connection.execute("ALTER TABLE actions_coded RENAME TO actions")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _initial,
     _cycle_buckets_as_columns,
@@ -352,6 +377,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _battery_holds,
     _load_handling,
     _raw_log_segments,
+    _coded_actions,
 )
 
 

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-from fleetscope.facts import battery_hours, dead_letters, rawlog, rollup_spans, schema
+from fleetscope.facts import action_rows, battery_hours, dead_letters, rawlog, rollup_spans, schema
 from fleetscope.facts.columns import fact_table, facts_by_type, key_table
 from fleetscope.facts.dead_letters import DeadLetterCount, DeadLetterFilter
 from fleetscope.facts.model import BatterySample
@@ -321,8 +321,11 @@ class FactStore:
             appender.append_rows(rows)
 
     def _insert_columns(self, table: str, data: Any) -> None:
-        """Insert an Arrow table whose columns are in ``table``'s order."""
-        self._connection.from_arrow(data).insert_into(table)
+        """Insert an Arrow table whose columns are in ``table``'s order (actions are coded)."""
+        if table == "actions":
+            action_rows.insert_table(self._connection, data)
+        else:
+            self._connection.from_arrow(data).insert_into(table)
 
     def _replace_by_vehicle(self, table: str, rows: list[Row]) -> None:
         """Upsert rows keyed by their first column, the vehicle: a delete and an append cost

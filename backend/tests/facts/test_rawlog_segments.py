@@ -93,7 +93,7 @@ def test_a_raw_log_beyond_the_memory_limit_checkpoints_and_reads_back(tmp_path: 
 def test_a_store_with_one_raw_chunks_table_keeps_its_chunks(tmp_path: Path) -> None:
     path = tmp_path / "facts.duckdb"
     connection = duckdb.connect(str(path))
-    schema.migrate(connection, migrations=schema.MIGRATIONS[:-1])
+    schema.migrate(connection, migrations=schema.MIGRATIONS[:8])  # before the segments
     for seq in (1, 2):
         data = encode_chunk([_frame(seq)])
         connection.execute(

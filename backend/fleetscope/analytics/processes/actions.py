@@ -16,37 +16,71 @@ from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, 
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentiles
+from fleetscope.analytics.core.percentiles import (
+    PERCENTILES_EXACT,
+    exact_for,
+    histogram_quantiles_sql,
+)
 from fleetscope.analytics.core.plan import period_out
 from fleetscope.analytics.core.sql import require_named, seconds_between
 from fleetscope.analytics.processes.orders import rows_by_period
 from fleetscope.appstore.schemas import CamelModel
+from fleetscope.facts.action_rows import TYPES_TABLE
 
 # A duration only for finished actions that ran, a wait for every action that ran (NULL
 # otherwise: the aggregates skip NULLs), both of the period only (the previous period shows
-# count and failure rate). In integer microseconds: DuckDB's quantiles and mean over BIGINT
-# cost a fifth less than over DOUBLE seconds; a CASE costs less than a FILTER clause each.
+# count and failure rate). Grouped by the type's code, with the stored buckets of both
+# (facts/action_rows.py); exact percentiles from integer microseconds (a fifth cheaper
+# than DOUBLE seconds); a CASE costs less than a FILTER clause each.
 _ACTION_COLUMNS = (
-    "f.action_type, f.status, CASE WHEN f.status = 'FINISHED' THEN "
-    "epoch_us(f.end_at) - epoch_us(f.started_at) END AS run_us, "
-    "epoch_us(f.started_at) - epoch_us(f.first_seen_at) AS wait_us"
+    "f.action_type_code AS code, f.status, f.run_bucket, f.wait_bucket, "
+    "CASE WHEN f.status = 'FINISHED' THEN epoch_us(f.end_at) - epoch_us(f.started_at) END "
+    "AS run_us, epoch_us(f.started_at) - epoch_us(f.first_seen_at) AS wait_us"
 )
 _NOW = f"CASE WHEN bucket = {CURRENT} THEN {{}} END"
 _COUNTS = "count(*) FILTER (WHERE bucket = {0}), count(*) FILTER (WHERE bucket = {0} AND failed)"
-# Per action type the columns of ``ActionRow`` in its order; exact percentiles in the same
-# pass, a histogram's (``core.percentiles``) added from a second one.
+# Per action type its code and the columns of ``ActionRow`` in its order; exact
+# percentiles in the same pass, a histogram's (``core.percentiles``) added from others.
 _ACTIONS = (
-    "SELECT action_type, n, failed, failed / nullif(n, 0), run[1] / 1e6, run[2] / 1e6, "  # noqa: S608 - constants only
-    "wait / 1e6, wait_p50 / 1e6, before, before_failed / nullif(before, 0) FROM (SELECT "
-    f"action_type, {_COUNTS.format(CURRENT)}, {{run}}, avg({_NOW.format('wait_us')}), {{wait}}, "
-    f"{_COUNTS.format(PREVIOUS)} FROM (SELECT *, status = 'FAILED' AS failed FROM ({{rows}})) "
-    "GROUP BY action_type) AS a(action_type, n, failed, run, wait, wait_p50, before, "
-    "before_failed) ORDER BY n DESC, action_type"
+    "SELECT code, t.action_type, n, failed, failed / nullif(n, 0), run[1] / 1e6, "  # noqa: S608 - constants only
+    "run[2] / 1e6, wait / 1e6, wait_p50 / 1e6, before, before_failed / nullif(before, 0) "
+    f"FROM (SELECT code, {_COUNTS.format(CURRENT)}, {{run}}, avg({_NOW.format('wait_us')}), "
+    f"{{wait}}, {_COUNTS.format(PREVIOUS)} FROM (SELECT *, status = 'FAILED' AS failed "
+    "FROM ({rows})) GROUP BY code) AS a(code, n, failed, run, wait, wait_p50, before, "
+    f"before_failed) JOIN {TYPES_TABLE} t USING (code) ORDER BY n DESC, t.action_type"
 )
 _EXACT = {
     "run": f"quantile_cont({_NOW.format('run_us')}, [0.5, 0.9])",
     "wait": f"quantile_cont({_NOW.format('wait_us')}, 0.5)",
 }
+# Beyond 31 days, one pass: per type and period the counts per stored bucket of the wait
+# (gid 2; NULL outside the period and for actions that never ran), and the period's runs
+# per stored bucket (gid 5); the percentiles read from those counts.
+_GROUPED = (
+    "SELECT code, bucket, rb, wb, grouping(bucket, rb, wb) AS gid, count(*) AS n, "  # noqa: S608 - constants only
+    "count(*) FILTER (WHERE failed) AS failed, sum(wait_us) AS waited, count(wait_us) AS "
+    "waits FROM (SELECT code, bucket, status = 'FAILED' AS failed, wait_us, "
+    f"{_NOW.format('run_bucket')} AS rb, {_NOW.format('wait_bucket')} AS wb FROM ({{rows}})) "
+    "GROUP BY GROUPING SETS ((code, bucket, wb), (code, rb))"
+)
+_RUNS = "SELECT code, rb AS b, n FROM g WHERE gid = 5 AND rb IS NOT NULL"
+_WAITS = "SELECT code, wb AS b, n FROM g WHERE gid = 2 AND wb IS NOT NULL"
+_IN = "sum({1}) FILTER (WHERE bucket = {0})"
+_HISTOGRAMS = (
+    f"WITH g AS MATERIALIZED ({_GROUPED}), "  # noqa: S608 - constants only
+    f"run AS ({histogram_quantiles_sql(_RUNS, group='code', quantiles=(0.5, 0.9))}), "
+    f"wait AS ({histogram_quantiles_sql(_WAITS, group='code', quantiles=(0.5,))}), "
+    f"a AS (SELECT code, coalesce({_IN.format(CURRENT, 'n')}, 0) AS n, "
+    f"coalesce({_IN.format(CURRENT, 'failed')}, 0) AS failed, "
+    f"{_IN.format(CURRENT, 'waited')} / {_IN.format(CURRENT, 'waits')} AS wait, "
+    f"coalesce({_IN.format(PREVIOUS, 'n')}, 0) AS before, "
+    f"coalesce({_IN.format(PREVIOUS, 'failed')}, 0) AS before_failed "
+    "FROM g WHERE gid = 2 GROUP BY code) "
+    "SELECT code, t.action_type, n, failed, failed / nullif(n, 0), run.quantiles[1] / 1e6, "
+    "run.quantiles[2] / 1e6, wait / 1e6, wait.quantiles[1] / 1e6, before, "
+    f"before_failed / nullif(before, 0) FROM a JOIN {TYPES_TABLE} t USING (code) "
+    "LEFT JOIN run USING (code) LEFT JOIN wait USING (code) ORDER BY n DESC, t.action_type"
+)
 
 
 class ActionRow(CamelModel):
@@ -85,20 +119,11 @@ def actions(
 ) -> ActionsOut:
     rows_sql, parameters = rows_by_period(scope, now=now, table="actions", columns=_ACTION_COLUMNS)
     exact = exact_for(scope.span)
-    parts = _EXACT if exact else {"run": "NULL::DOUBLE[]", "wait": "NULL::DOUBLE"}
-    found = cursor.execute(_ACTIONS.format(rows=rows_sql, **parts), parameters).fetchall()
-    result = [ActionRow(**dict(zip(ActionRow.model_fields, row, strict=True))) for row in found]
-    if not exact:
-        period = (f"SELECT * FROM ({rows_sql}) WHERE bucket = {CURRENT}", parameters)  # noqa: S608
-        run, wait = (
-            percentiles(cursor, period, value=v, sets=[("action_type",)], quantiles=q, exact=False)
-            for v, q in (("run_us", (0.5, 0.9)), ("wait_us", (0.5,)))
-        )
-        for row in result:
-            runs, waits = run.get((row.action_type,)), wait.get((row.action_type,))
-            if runs is not None:
-                row.duration_p50_seconds, row.duration_p90_seconds = runs[0] / 1e6, runs[1] / 1e6
-            row.wait_p50_seconds = waits[0] / 1e6 if waits is not None else None
+    sql = _ACTIONS.format(rows=rows_sql, **_EXACT) if exact else _HISTOGRAMS.format(rows=rows_sql)
+    result = [
+        ActionRow(**dict(zip(ActionRow.model_fields, row[1:], strict=True)))
+        for row in cursor.execute(sql, parameters).fetchall()
+    ]
     return ActionsOut(period=period_out(scope, now=now), exact=exact, actions=result)
 
 
