@@ -34,7 +34,7 @@ from fleetscope.appstore.db import create_db_engine, make_session_factory, migra
 from fleetscope.appstore.models import Organization, Role, Site, User, Vehicle
 from fleetscope.appstore.security import hash_password
 from fleetscope.appstore.shifts import default_shifts
-from fleetscope.facts import battery_hours
+from fleetscope.facts import action_rows, battery_hours
 from fleetscope.facts.model import (
     ActionRecord,
     BatterySample,
@@ -98,11 +98,13 @@ _FACTS = {
                           AS pick_end
             FROM orders WHERE outcome = 'finished'
         )
-        SELECT vehicle_id, order_id || '-' || kind, kind, order_id, start_at,
+        SELECT vehicle_id, order_id || '-' || kind AS action_id, kind AS action_type, order_id,
+               start_at AS first_seen_at,
                CASE WHEN kind = 'pick' THEN pick_started
-                    ELSE pick_end + to_seconds(rnd(vehicle_id, order_id, 'dw', 5000) / 1000) END,
-               CASE WHEN kind = 'pick' THEN pick_end ELSE end_at END,
-               'FINISHED', true
+                    ELSE pick_end + to_seconds(rnd(vehicle_id, order_id, 'dw', 5000) / 1000) END
+                   AS started_at,
+               CASE WHEN kind = 'pick' THEN pick_end ELSE end_at END AS end_at,
+               'FINISHED' AS status, true AS load_handling
         FROM timed, (VALUES ('pick'), ('drop')) t(kind)""",
     "track_points": """
         SELECT vehicle_id, end_at, 1.0, 2.0, 'hall-1', distance_m FROM orders""",
@@ -273,7 +275,10 @@ def _facts_of(connection: duckdb.DuckDBPyConnection, vehicle_id: int) -> list[Fa
         OrderRun(r[0], r[1], r[2], r[3], r[4], OrderOutcome(r[5]), *r[6:])
         for r in rows("SELECT * FROM orders WHERE vehicle_id = ?")
     ]
-    facts += [ActionRecord(*r) for r in rows("SELECT * FROM actions WHERE vehicle_id = ?")]
+    facts += [
+        ActionRecord(*r)
+        for r in rows(f"SELECT {action_rows.NAMED_COLUMNS} FROM actions WHERE vehicle_id = ?")  # noqa: S608
+    ]
     facts += [ErrorEpisode(*r) for r in rows("SELECT * FROM error_episodes WHERE vehicle_id = ?")]
     facts += [BatterySample(*r) for r in rows("SELECT * FROM battery_samples WHERE vehicle_id = ?")]
     facts += [ChargeSession(*r) for r in rows("SELECT * FROM charge_sessions WHERE vehicle_id = ?")]
@@ -380,11 +385,14 @@ def generate(
     for table, sql in _FACTS.items():
         clock = time.perf_counter()
         # Rows in time order, as ingestion appends them: zone maps then prune time ranges.
-        connection.execute(
-            f"INSERT INTO {table} SELECT * FROM ({sql.format(**sizes)}) "  # noqa: S608 - constants
-            f"ORDER BY {_TIME_COLUMN[table]}",
-            [start, now] if "$1" in sql else [],
-        )
+        if table == "actions":  # coded as the fact store stores them, in order of end
+            action_rows.insert_actions(connection, source=f"({sql.format(**sizes)})")
+        else:
+            connection.execute(
+                f"INSERT INTO {table} SELECT * FROM ({sql.format(**sizes)}) "  # noqa: S608 - constants
+                f"ORDER BY {_TIME_COLUMN[table]}",
+                [start, now] if "$1" in sql else [],
+            )
         timings[table] = time.perf_counter() - clock
     connection.execute(
         "INSERT INTO vehicle_zones SELECT v, 1, ? FROM range(1, ? + 1) a(v)", [ZONE, vehicles]

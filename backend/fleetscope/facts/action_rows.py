@@ -51,11 +51,12 @@ def insert_actions(
     connection: duckdb.DuckDBPyConnection, *, source: str, target: str = "actions"
 ) -> None:
     """Insert the actions of ``source`` (a table or subquery with ``NAMED_COLUMNS``) into
-    ``target`` with their code and buckets. ``source`` and ``target`` are constants."""
+    ``target`` with their code and buckets, in order of their end (zone maps then skip
+    other periods). ``source`` and ``target`` are constants."""
     name_types(connection, source=source)
     connection.execute(
         f"INSERT INTO {target} SELECT {_SELECTED}, {_CODED} FROM {source} s "  # noqa: S608 - constants
-        f"JOIN {TYPES_TABLE} t ON t.action_type = s.action_type"
+        f"JOIN {TYPES_TABLE} t ON t.action_type = s.action_type ORDER BY s.end_at"
     )
 
 

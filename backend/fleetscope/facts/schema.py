@@ -344,7 +344,7 @@ def _raw_log_segments(connection: duckdb.DuckDBPyConnection) -> None:
 
 def _coded_actions(connection: duckdb.DuckDBPyConnection) -> None:
     """Actions keep a code of their type, their status as an ENUM and the buckets of their
-    run and wait (facts/action_rows.py): the table is written again, its rows in order."""
+    run and wait (facts/action_rows.py): the table is written again, in order of end."""
     connection.execute(action_rows.TYPES_DDL)
     connection.execute(
         f"""CREATE TABLE actions_coded (
@@ -362,7 +362,9 @@ def _coded_actions(connection: duckdb.DuckDBPyConnection) -> None:
         wait_bucket SMALLINT
     )"""
     )
-    action_rows.insert_actions(connection, source="(SELECT * FROM actions ORDER BY end_at)", target="actions_coded")
+    action_rows.insert_actions(
+        connection, source="(SELECT * FROM actions ORDER BY end_at)", target="actions_coded"
+    )
     connection.execute("DROP TABLE actions")
     connection.execute("ALTER TABLE actions_coded RENAME TO actions")
 
