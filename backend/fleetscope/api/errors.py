@@ -51,6 +51,13 @@ BUSY = Failing(
     "needs (fact store, ingestion, live updates) is not running",
 )
 
+# An analytics question beyond the fact store's memory limit (api/main.py's handler).
+TOO_LARGE = Failing(
+    503,
+    "the question needs more memory than the fact store may use: a shorter period or "
+    "fewer vehicles",
+)
+
 
 def failure_responses(*failings: Failing) -> dict[int | str, dict[str, Any]]:
     """``responses=`` for a router or route that can fail in these ways (and, like every
@@ -71,7 +78,7 @@ JSON_BODY_FAILURES = (UNDECODABLE_BODY, OVERSIZED_BODY, INVALID)
 # can give on top, and what the analytics parameters and scope can give.
 READ_FAILURES = failure_responses(NOT_SIGNED_IN)
 CHANGE_FAILURES = failure_responses(NOT_SIGNED_IN, NO_CSRF, *JSON_BODY_FAILURES)
-ANALYTICS_FAILURES = failure_responses(NOT_SIGNED_IN, NOT_FOUND, INVALID)
+ANALYTICS_FAILURES = failure_responses(NOT_SIGNED_IN, NOT_FOUND, INVALID, TOO_LARGE)
 
 
 class ApiError(Exception):

@@ -129,3 +129,6 @@ def test_a_question_beyond_the_fact_stores_memory_is_a_503_naming_it(app: FastAP
         german = client.get("/v2/Analytics/TooLarge", headers={"Accept-Language": "de"})
         assert "mehr Speicher" in german.json()["msg"]
         assert client.get("/v2/Nothing/here").status_code == 404
+        # The analytics resources document it.
+        documented = client.get("/v2/openapi.json").json()["paths"]["/v2/Analytics/Actions"]
+        assert "more memory" in documented["get"]["responses"]["503"]["description"]
