@@ -108,9 +108,6 @@ class FactStore:
         self._zones: dict[int, ZoneInfo] = {}
         self._segment_cap = rawlog.segment_cap(self._connection)
         self._rollups = RollupWriter()
-        # Odd while facts are removed or merged in (``reset_derived``, ``exclusive``), and
-        # changed by each: a reader's cache of facts holds for one even generation.
-        self._generation = 0
         self._load_counters()
 
     def _load_counters(self) -> None:
@@ -133,11 +130,9 @@ class FactStore:
     def exclusive(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """The write connection for a bulk operation (``facts.merge``); counters reload after."""
         with self._write_lock:
-            self._generation += 1
             try:
                 yield self._connection
             finally:
-                self._generation += 1
                 self._load_counters()
 
     @contextmanager
@@ -151,11 +146,6 @@ class FactStore:
     def low_cap_us(self) -> int:
         """The cap of a step under 20 % in the hourly battery rows (``battery_hours``)."""
         return self._low_cap_us
-
-    @property
-    def generation(self) -> int:
-        """Changed by every operation that removes or merges facts; odd during one."""
-        return self._generation
 
     def close(self) -> None:
         with self._write_lock:
@@ -339,7 +329,6 @@ class FactStore:
     def reset_derived(self) -> None:
         """Drop facts, rollups, snapshots, live statuses and zones (raw log stays): rebuild."""
         with self._write_lock:
-            self._generation += 1
             connection = self._connection
             connection.execute("BEGIN TRANSACTION")
             try:
@@ -352,8 +341,6 @@ class FactStore:
             except BaseException:
                 connection.execute("ROLLBACK")
                 raise
-            finally:
-                self._generation += 1
             connection.execute("CHECKPOINT")
 
     # --- reading -------------------------------------------------------------------------
