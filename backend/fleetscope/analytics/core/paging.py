@@ -1,6 +1,7 @@
 """Paging and sorting of the analytics lists (error history, workflow orders, failed actions;
-docs/analytics-v2.md). A unique key behind the sort column keeps pages from overlapping; a
-page in the second half is read from the end, so the last page is as cheap as the first.
+docs/analytics-v2.md, "Query parameters"). A unique key behind the sort column keeps pages
+from overlapping; a page in the second half is read from the end, so the last page is as
+cheap as the first.
 """
 
 from collections.abc import Mapping, Sequence

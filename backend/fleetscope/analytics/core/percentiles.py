@@ -1,8 +1,9 @@
 """Percentiles of durations, grouped, in one statement (product.md section 3): exact
 (``quantile_cont``) up to 31 days, else from logarithmic buckets (``facts.buckets``) within
-0.49 % (docs/analytics-v2.md, "Processes"). ``quantile_cont`` holds every value of a group in
-memory and cannot spill; a count per bucket is an ordinary aggregate. Values are
-non-negative integers (microseconds); a fact table may keep its values' buckets (actions do).
+0.49 % (docs/analytics-v2.md, ``GET /v2/Analytics/Processes``). ``quantile_cont`` holds
+every value of a group in memory and cannot spill; a count per bucket is an ordinary
+aggregate. Values are non-negative integers (microseconds); a fact table may keep its
+values' buckets (actions do).
 """
 
 from collections.abc import Sequence
