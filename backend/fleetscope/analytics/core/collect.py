@@ -1,14 +1,8 @@
-"""Measures from the fact store for windows of T, each window tagged with a bucket.
-
-Whole site-local days (T without a shift) come from the daily rollups, whole UTC hours from
-the hourly ones (``rollups``), the pieces off the full hour exactly from the raw facts
-(``raw_pieces``). The rollups are written with the facts, so when no vehicle has a message
-after now the current hour's and today's rows hold exactly the facts so far and are read
-as whole. State time no rollup row holds is added per window: a vehicle's current state,
-not closed yet (from ``live_status`` up to now), and closed offline intervals longer than
-``facts.rollup_spans.LONG_OFFLINE``, which the rollups keep whole in
-``rollup_offline_spans`` instead of a row per silent hour. ``use_rollups=False`` reads
-everything raw: the benchmark's baseline and the tests' reference.
+"""Measures from the fact store for windows of T, each window tagged with a bucket: whole
+days and hours from the rollups, the pieces off the full hour from the raw facts, and the
+state time no rollup row holds (the state not closed yet, long offline intervals); see
+docs/analytics.md, "Speed". ``use_rollups=False`` reads everything raw: the benchmark's
+baseline and the tests' reference.
 """
 
 import bisect
@@ -61,7 +55,8 @@ class VehicleStatus:
 
 
 def vehicle_status(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> VehicleStatus:
-    """One statement, as every answer asks (DuckDB takes ~0.4 ms a statement, however small)."""
+    """The live statuses, the vehicles cut in the daily zone and their long offline
+    intervals, in one statement (each costs DuckDB ~0.4 ms, however small)."""
     windows = [tagged.window for tagged in request.windows]
     rows = cursor.execute(
         "SELECT 'live', vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "  # noqa: S608 - constants only

@@ -1,15 +1,7 @@
-"""Like for like (product.md section 3, "Comparison"): where the previous period is
-clipped, both periods' instants, and which chart buckets are drawn.
-
-The previous period has as many days and ends the day before the first (``DaySpan.previous``).
-While the period runs, the previous one is clipped at the same elapsed site-local wall-clock
-time (now Wednesday 15:10 of this week: last week's Wednesday 15:10), never after its own
-last day; shifts are wall-clock windows, so they are cut the same way. Wall-clock, not real
-time, so that "this week so far" means the same weekdays and hours on both sides (across a
-DST change one side may hold an hour more, as a 25-hour day does). A rolling period is
-compared with the same length of real time right before it, clipped at the same elapsed real
-time. A chart bucket wholly after the clip is not returned; one that has begun and not
-ended, or that a rolling period's instants cut, is ``partial``.
+"""Like for like (product.md section 3, "Comparison"; docs/analytics.md, "Definitions"): where
+the previous period is clipped, both periods' instants, and which chart buckets are drawn.
+Wall-clock, not real time, so that "this week so far" means the same weekdays and hours on
+both sides; a rolling period is compared in real time.
 """
 
 from collections.abc import Sequence
@@ -38,10 +30,8 @@ def previous_until(
     span: DaySpan, *, zone: ZoneInfo, now: datetime, shift: Shift | None = None
 ) -> datetime:
     """The instant at which the previous period of ``span`` is clipped: the same elapsed
-    site-local time after its first midnight as ``now`` after ``span``'s (module doc).
-    With ``shift``, a period runs until its last shift has ended (a night shift starting on
-    its last day ends on the day after: its own), and so does the previous period.
-    A rolling period: the same elapsed real time after the previous period's start."""
+    site-local time after its first midnight as ``now`` after ``span``'s; with ``shift``,
+    a period runs until its last shift has ended (a night shift: on the day after)."""
     previous = span.previous()
     if span.clip is not None and previous.clip is not None:
         if now >= span.clip.end:

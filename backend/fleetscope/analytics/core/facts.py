@@ -11,9 +11,9 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
-from fleetscope.analytics.core.comparison import previous_until
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import DaySpan, Window, period_windows, split_hours
+from fleetscope.analytics.core.periods import Window, period_windows, split_hours
+from fleetscope.analytics.core.plan import period_spans
 from fleetscope.analytics.core.rollups import range_parameters
 
 CURRENT = 0
@@ -59,18 +59,17 @@ class Selection:
 def select_periods(scope: AnalyticsScope, *, now: datetime, previous: bool = True) -> Selection:
     """T of every site for the period (bucket 0) and, if asked, the previous period (1),
     clipped like for like (``comparison.previous_until``)."""
+    spans = period_spans(scope, current=CURRENT, previous=PREVIOUS)[: 2 if previous else 1]
     slices = []
     for group in scope.sites:
         if group.excluded:
             continue
-        spans: list[tuple[DaySpan, int, datetime]] = [(scope.span, CURRENT, now)]
-        if previous:
-            until = previous_until(scope.span, zone=group.zone, now=now, shift=group.shift)
-            spans.append((scope.span.previous(), PREVIOUS, until))
         windows = [
-            (window, bucket)
-            for span, bucket, until in spans
-            for window in period_windows(span=span, zone=group.zone, shift=group.shift, now=until)
+            (window, item.bucket)
+            for item in spans
+            for window in period_windows(
+                span=item.span, zone=group.zone, shift=group.shift, now=item.until(group, now=now)
+            )
         ]
         slices.append(SiteSlice(list(group.vehicle_ids), sorted(windows, key=lambda w: w[0])))
     return Selection(slices)

@@ -1,16 +1,6 @@
-"""The KPIs of product.md section 3, computed from additive measures (one glossary, here).
-
-- planned = T - offline, where T counts only time with a known state (time before a
-  vehicle's first message is "no data", neither planned nor offline);
-- downtime = error + manual; availability = (planned - downtime) / planned;
-- utilization = working / planned; idle and charging shares likewise;
-- throughput = finished orders per hour: per calendar hour of T for the fleet, per
-  planned hour for a vehicle; loads handled = finished load-handling actions (pick,
-  drop, load, unload in any case);
-- mean charge: time-weighted, each reported charge holding until the next report;
-- MTBF = (planned - downtime) / stop-level episodes (FATAL; 3.0 also CRITICAL);
-  MTTR = mean duration of those episodes.
-A ratio whose denominator is zero is ``None`` (shown as "no data", never as 0 %).
+"""The KPIs of product.md section 3 from additive measures: the one place the glossary's
+formulas are computed (listed in docs/analytics.md, "Definitions"). A ratio whose
+denominator is zero is ``None`` (shown as "no data", never as 0 %).
 """
 
 import numpy as np

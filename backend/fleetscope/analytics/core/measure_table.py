@@ -1,9 +1,8 @@
 """The additive measures of many keys (vehicle or ``FLEET``, bucket) as rows of one matrix.
 
 Every measure is a sum, a count or a minimum, so hours, pieces, vehicles and buckets add up
-in any order; the KPIs are computed from the totals (``kpis``). A per-vehicle history of 100
-vehicles over 30 days has 6,000 keys: reads add their whole result at once and the KPIs are
-array operations, not a Python object per key. ``Measures`` is one key in named form.
+in any order; the KPIs are array operations over the rows (``kpis``), not a Python object
+per key. ``Measures`` is one key in named form.
 """
 
 from collections.abc import Iterator, Mapping, Sequence

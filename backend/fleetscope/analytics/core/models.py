@@ -13,10 +13,9 @@ from pydantic import Field
 
 from fleetscope.appstore.schemas import CamelModel
 
-# Instants of answers that carry thousands of them: ISO 8601 text formatted by DuckDB (map
-# points), or epoch milliseconds, which a chart's time axis (ECharts, ``Date``) reads as they
-# are (chart lines). As datetimes, each would cost a conversion, a validation and a
-# serialisation.
+# Instants of answers that carry thousands of them (map points, chart lines): text formatted
+# by DuckDB or epoch milliseconds, which a chart's time axis reads as they are, instead of
+# datetimes that would each be converted, validated and serialised.
 Instant = Annotated[
     str,
     Field(

@@ -1,10 +1,7 @@
-"""Paging and sorting of the analytics lists (error history, workflow orders, failed actions).
-
-``page`` from 1, ``pageSize`` 1..500 (default 50); a page beyond the end has no items but
-the real ``total``. ``sort`` is one column of the list's allow-list (``-`` for descending),
-anything else a 422 naming the allowed ones. A unique key behind the sort column keeps
-pages from overlapping; a page in the second half is read from the end (``LIMIT`` from the
-other side), so the last page is as cheap as the first.
+"""Paging and sorting of the analytics lists (error history, workflow orders, failed actions;
+docs/analytics-v2.md, "Query parameters"). A unique key behind the sort column keeps pages
+from overlapping; a page in the second half is read from the end, so the last page is as
+cheap as the first.
 """
 
 from collections.abc import Mapping, Sequence
@@ -129,11 +126,10 @@ def read_page(
     """The number of rows of ``source`` (``FROM ... WHERE ...``, constants of the caller with
     ``parameters``) and the rows (``select``) of ``request.page``, in the list's order.
 
-    ``span``: the sort column is a time within about that span. The page is then read from
-    the end of the span it is read from (rows past a cutoff, which the store finds by its
-    row groups' ranges: a year of orders takes 100-120 ms, the last days 10). The cutoff is
-    guessed from the rows' number; a read with fewer rows than the page is repeated wider,
-    as only then can rows beyond the cutoff belong to it."""
+    ``span``: the sort column is a time within about that span. Only the rows past a cutoff
+    guessed from the page's position are read (the store skips row groups by their ranges);
+    a read with fewer rows than the page is repeated wider, as only then can rows beyond the
+    cutoff belong to it."""
     counted = cursor.execute(f"SELECT count(*) {source}", parameters).fetchone()
     total = int(counted[0]) if counted else 0
     order = page_ordering(

@@ -2,17 +2,15 @@
 ``/v2/Analytics/`` call (``params``) or the saved settings it falls back to
 (``appstore.settings_service``). One place, so that nothing saved can be refused later.
 
-A day lies between ``EARLIEST_DAY`` and ``LATEST_DAY``: an analysis also reads the previous
-period of equal length (up to ``MAX_PERIOD_DAYS`` earlier) and the midnight after the last
-day in the sites' zones, which the calendar of Python's ``date`` (years 1 to 9999) must
-hold; no fleet has data before 1970 (the epoch of the fact store's instants) or centuries
-ahead, so those days can only be typing mistakes. A rolling period's instants lie within
+A day lies between ``EARLIEST_DAY`` and ``LATEST_DAY``: the previous period and the
+midnight after the last day must stay in Python's calendar, and no fleet has data before
+1970 (the fact store's epoch) or centuries ahead. A rolling period's instants lie within
 those days and span at most ``MAX_PERIOD_DAYS`` days (``MAX_HOURS``).
 """
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated, Protocol
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import Field
 
@@ -29,6 +27,9 @@ from fleetscope.i18n.messages import (
     SINCE_AFTER_NOW,
     UNTIL_WITHOUT_SINCE,
 )
+
+if TYPE_CHECKING:  # ``params`` imports the settings, which import these rules
+    from fleetscope.analytics.core.params import AnalyticsParams
 
 EARLIEST_DAY = date(1970, 1, 1)
 LATEST_DAY = date(2999, 12, 31)
@@ -77,23 +78,13 @@ def check_period(first: date, last: date, *, fields: PeriodFields) -> DaySpan:
     return span
 
 
-class PeriodQuery(Protocol):
-    """The period parameters of a query (None: left out)."""
-
-    date_from: date | None
-    date_to: date | None
-    hours: int | None
-    since: datetime | None
-    until: datetime | None
-
-
 def last_hours(hours: int, *, now: datetime) -> Window:
     # To the second: the answer's instants read as they were asked for.
     end = now.astimezone(UTC).replace(microsecond=0)
     return Window(end - hours * HOUR, end)
 
 
-def check_rolling(params: PeriodQuery, *, now: datetime) -> Window | None:
+def check_rolling(params: "AnalyticsParams", *, now: datetime) -> Window | None:
     """The instants of a rolling period, None without one; or a 422 naming the parameter at
     fault: the kinds do not mix (nor ``hours`` with ``since``/``until``), ``until`` (default:
     now) needs ``since`` and lies after it, both within the instants above."""

@@ -1,10 +1,7 @@
 """The query parameters every ``/v2/Analytics/`` resource takes (``AnalyticsParams``),
-checked and resolved into an ``AnalyticsScope``.
-
-A parameter left out falls back to the user's saved settings; a saved relative range
-(``relative_ranges``) is read as of now, not as the days it gave when saved; an empty
-vehicle selection means every visible vehicle. The scope holds only vehicles the user may
-see: a foreign or unknown id is "vehicle N not found" (404), never a hint that it exists.
+checked and resolved into an ``AnalyticsScope`` (docs/analytics.md, "Query parameters"). The
+scope holds only vehicles the user may see: a foreign or unknown id is "vehicle N not
+found" (404), never a hint that it exists.
 """
 
 from dataclasses import dataclass, field, replace

@@ -1,15 +1,9 @@
-"""Percentiles of durations, grouped, in one statement: exact up to 31 days, else histograms.
-
-product.md section 3: percentiles are exact (linear interpolation between the closest
-ranks, ``quantile_cont``) for periods of up to 31 days; longer periods may use mergeable
-histograms with at most 0.5 % relative error. ``quantile_cont`` holds every value of a
-group in memory and cannot spill (a year of 300 vehicles' actions does not fit DuckDB's
-512 MiB), so a longer period counts its values per logarithmic bucket instead
-(``facts.buckets``): an ordinary grouped count, bounded by the number of buckets and
-spilled like any aggregate. The value at each rank is its bucket's midpoint and the ranks
-are interpolated as ``quantile_cont`` does, so each percentile stays within 0.49 % of the
-exact one. Values are non-negative integers (microseconds). A fact table may keep the
-buckets of its values (actions do): read from a column, they cost no logarithm per fact.
+"""Percentiles of durations, grouped, in one statement (product.md section 3): exact
+(``quantile_cont``) up to 31 days, else from logarithmic buckets (``facts.buckets``) within
+0.49 % (docs/analytics-v2.md, ``GET /v2/Analytics/Processes``). ``quantile_cont`` holds
+every value of a group in memory and cannot spill; a count per bucket is an ordinary
+aggregate. Values are non-negative integers (microseconds); a fact table may keep its
+values' buckets (actions do).
 """
 
 from collections.abc import Sequence

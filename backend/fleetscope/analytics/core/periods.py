@@ -1,10 +1,6 @@
-"""Period T of the KPI glossary (product.md section 3) as UTC windows.
-
-T = the selected site-local days, clipped to now, intersected with the selected shift's
-windows. A shift belongs to the day it starts on (Monday's night shift runs to Tuesday
-06:00, also in a chart's day bucket). Wall-clock times go through the site's zone, so a
-DST day has 23 or 25 hours. A rolling period (last 24 hours, ``since``/``until``) is a
-``DaySpan`` with a ``clip``: the windows of the days its instants touch, cut to them.
+"""Period T of the KPI glossary (product.md section 3; docs/analytics.md, "Definitions") as
+UTC windows. A rolling period is a ``DaySpan`` with a ``clip``: the windows of the days its
+instants touch, cut to them.
 """
 
 import calendar
@@ -93,10 +89,6 @@ def hour_floor(moment: datetime) -> datetime:
     return moment.replace(minute=0, second=0, microsecond=0)
 
 
-def total_seconds(windows: Iterable[Window]) -> float:
-    return sum(window.seconds for window in windows)
-
-
 def merge_windows(windows: Iterable[Window]) -> list[Window]:
     merged: list[Window] = []
     for window in sorted(windows):
@@ -164,9 +156,8 @@ def period_end(*, span: DaySpan, zone: ZoneInfo, shift: Shift | None) -> datetim
 
 @dataclass(slots=True)
 class HourRanges:
-    """Whole UTC hours as hour-aligned ranges (read from the hourly rollup: a year of hours is
-    cheaper to expand inside the database than to pass in) and the partial pieces at edges
-    off the hour and at now (read exactly from the raw facts)."""
+    """Whole UTC hours as hour-aligned ranges (expanded inside the database: cheaper than
+    passing a year of hours in) and the pieces off the hour (read from the raw facts)."""
 
     ranges: list[Window]
     pieces: list[Window]

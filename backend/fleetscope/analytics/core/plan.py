@@ -2,7 +2,7 @@
 history's days, weeks or months), each a bucket, read by one ``collect`` per site."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import duckdb
@@ -60,23 +60,16 @@ class Collected:
     sites: list[SiteWindows]
     # False: the measures were read for all selected vehicles as one (key ``FLEET``).
     by_vehicle: bool = True
-    # Now, when the rollups hold every fact of the selected vehicles up to now (see
-    # ``collect.complete_until``); None otherwise.
+    # Now, when the rollups hold every fact of the selected vehicles up to now
+    # (``collect.VehicleStatus.complete``); None otherwise.
     tail_until: datetime | None = None
-    # Per bucket, computed once: responses ask for them per vehicle and bucket.
-    _vehicle_seconds: dict[int, dict[int, float]] = field(default_factory=dict)
-    _calendar_seconds: dict[int, float] = field(default_factory=dict)
 
     def vehicle_seconds(self, bucket: int) -> dict[int, float]:
         """T of every selected vehicle in ``bucket``."""
-        cached = self._vehicle_seconds.get(bucket)
-        if cached is None:
-            cached = self._vehicle_seconds[bucket] = {}
-            for site in self.sites:
-                seconds = site.seconds(bucket)
-                for vehicle_id in site.group.vehicle_ids:
-                    cached[vehicle_id] = seconds
-        return cached
+        seconds: dict[int, float] = {}
+        for site in self.sites:
+            seconds |= dict.fromkeys(site.group.vehicle_ids, site.seconds(bucket))
+        return seconds
 
     def together(self, bucket: int, vehicle_ids: Sequence[int]) -> Matrix:
         """One row: the measures of ``vehicle_ids`` (all selected ones) together."""
@@ -90,12 +83,8 @@ class Collected:
 
     def calendar_seconds(self, bucket: int) -> float:
         """Length of the union of the sites' T: the fleet's calendar time."""
-        cached = self._calendar_seconds.get(bucket)
-        if cached is None:
-            windows = [w for site in self.sites for w in site.windows.get(bucket, ())]
-            cached = sum(window.seconds for window in merge_windows(windows))
-            self._calendar_seconds[bucket] = cached
-        return cached
+        windows = [w for site in self.sites for w in site.windows.get(bucket, ())]
+        return sum(window.seconds for window in merge_windows(windows))
 
 
 def read_buckets(

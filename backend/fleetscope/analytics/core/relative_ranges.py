@@ -1,18 +1,8 @@
-"""The ranges people think in (product.md section 4), resolved on the server as of now.
-
-A user's saved period may be a relative range, saved by name (``today``, ``last24Hours``,
-...), so that it stays relative: an analysis without a period in its query reads that name
-as of now, in the zone of the site in scope and with its shifts, not the days it gave when
-it was saved. The frontend resolves the same names for its display
-(``frontend/src/lib/relativeRange.ts``); both are tested against the same cases
+"""The ranges people think in (product.md section 4), resolved on the server as of now, in
+the zone of the site in scope and with its shifts (docs/analytics.md, "Query parameters").
+A saved relative range stays relative. The frontend resolves the same names for its display
+(``frontend/src/lib/relativeRange.ts``), tested against the same cases
 (``frontend/src/lib/relativeRange.cases.json``).
-
-Ranges that are running ("this week so far") are the whole calendar period: the analysis
-clips it at now and compares it like for like. ``last24Hours`` is a rolling period of 24
-hours up to now (its days, yesterday and today, name it for display); the shift ranges name
-a day and the shift: the running one (the latest started, where shifts overlap) or, between
-shifts, the one that ended last, and the one that started before it; a night shift belongs
-to the day it starts. Without shifts, a shift range is the whole of today.
 """
 
 import calendar

@@ -24,15 +24,11 @@ _LOOKUP: dict[Named, tuple[str, str]] = {
 def read_snapshot(
     cursor: duckdb.DuckDBPyConnection, *, closing: bool = False
 ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """Statements inside see one snapshot: an answer reads the live statuses, the rollups
-    and the raw facts in separate statements, and a batch the ingestion commits between them
-    (the clock's offline tick, a vehicle's next message) would otherwise be seen by some of
-    them only, counting the open state from ``live_status`` and the interval that closed it.
-
-    Not nested: a second ``BEGIN`` fails and aborts the open transaction, so the API opens
-    it once per answer (``api.analytics_deps``). ``closing``: the cursor is closed at the
-    end, which ends its transaction too (a ``ROLLBACK`` first would be one statement more,
-    0.3-0.5 ms)."""
+    """Statements inside see one snapshot, so that an answer's separate statements agree while
+    ingestion commits (docs/analytics.md, "Speed"). Not nested: a second ``BEGIN`` fails and
+    aborts the open transaction, so the API opens it once per answer
+    (``api.analytics_deps``). ``closing``: the cursor is closed at the end, which ends its
+    transaction too, without a ``ROLLBACK`` statement."""
     cursor.execute("BEGIN TRANSACTION")
     try:
         yield cursor
