@@ -42,7 +42,7 @@ _ACTIONS = (
 _COUNTS = "count(*) FILTER (WHERE bucket = {0}), count(*) FILTER (WHERE bucket = {0} AND failed)"
 # Up to 31 days, exact percentiles in the same pass.
 _EXACT = _ACTIONS.format(
-    a=f"(SELECT code, {_COUNTS.format(CURRENT)}, quantile_cont({_NOW.format('run_us')}, "  # noqa: S608
+    a=f"(SELECT code, {_COUNTS.format(CURRENT)}, quantile_cont({_NOW.format('run_us')}, "  # noqa: S608 - constants only
     f"[0.5, 0.9]), avg({_NOW.format('wait_us')}), quantile_cont({_NOW.format('wait_us')}, "
     f"[0.5]), {_COUNTS.format(PREVIOUS)} FROM (SELECT *, status = 'FAILED' AS failed "
     "FROM ({rows})) GROUP BY code) AS a(code, n, failed, run, wait, wait_p50, before, "
