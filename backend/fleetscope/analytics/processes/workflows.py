@@ -85,16 +85,19 @@ WORKFLOW_SORTS = {
 _PERIOD = "coalesce(max(n) FILTER (bucket = {0}), 0), coalesce(max(fin) FILTER (bucket = {0}), 0), "
 _PERIOD += "any_value(cycle) FILTER (bucket = {0})"
 # Per workflow the columns of ``WorkflowRow`` in its order, grouped per workflow and period
-# first; the cycle times those of Processes (``core.percentiles`` of the same orders) joined.
+# first; the cycle times are those of Processes (``core.percentiles`` of the same orders):
+# exact ones in the same pass, a histogram's joined.
 _WORKFLOWS = (
     "SELECT workflow, n, fin, fin / nullif(n, 0), cycle[1] / 1e6, cycle[2] / 1e6, before, "  # noqa: S608 - constants only
     "before_fin / nullif(before, 0), before_cycle[1] / 1e6, before_cycle[2] / 1e6, n - before "
     f"FROM (SELECT workflow, {_PERIOD.format(CURRENT)}, {_PERIOD.format(PREVIOUS)} FROM "
     "(SELECT workflow, bucket, count(*) AS n, count(*) FILTER (WHERE outcome = 'finished') AS fin"
-    f" FROM ({{rows}}) WHERE {orders.ENDED} GROUP BY ALL) LEFT JOIN ({{cycles}}) AS "
-    "p(workflow, bucket, cycle) USING (workflow, bucket) GROUP BY workflow) "
+    f"{{cycle}} FROM ({{rows}}) WHERE {orders.ENDED} GROUP BY ALL) {{join}} GROUP BY workflow) "
     "AS w(workflow, n, fin, cycle, before, before_fin, before_cycle) "
     "ORDER BY {order} NULLS LAST, workflow"
+)
+_EXACT_CYCLE = (
+    ", quantile_cont(CASE WHEN outcome = 'finished' THEN cycle_us END, [0.5, 0.9]) AS cycle"
 )
 ORDER_SORTS = {
     "start": "start_at",
@@ -121,13 +124,23 @@ def workflows(
     column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
     rows_sql, parameters = orders.rows_by_period(scope, now=now)
     exact = exact_for(scope.span)
-    finished = (f"SELECT * FROM ({rows_sql}) WHERE outcome = 'finished'", parameters)  # noqa: S608
-    cycles, _ = percentile_sql(
-        finished, value="cycle_us", sets=[("workflow", "bucket")], quantiles=(0.5, 0.9), exact=exact
-    )
     order = f"{WORKFLOW_SORTS[column]} {'DESC' if descending else 'ASC'}"
-    sql = _WORKFLOWS.format(rows=rows_sql, cycles=cycles, order=order)
-    found = cursor.execute(sql, [*parameters, *parameters]).fetchall()
+    parts = {"rows": rows_sql, "cycle": _EXACT_CYCLE, "join": "", "order": order}
+    if not exact:
+        finished = (f"SELECT * FROM ({rows_sql}) WHERE outcome = 'finished'", parameters)  # noqa: S608
+        cycles, _ = percentile_sql(
+            finished,
+            value="cycle_us",
+            sets=[("workflow", "bucket")],
+            quantiles=(0.5, 0.9),
+            exact=False,
+        )
+        parts |= {
+            "cycle": "",
+            "join": f"LEFT JOIN ({cycles}) AS p(workflow, bucket, cycle) USING (workflow, bucket)",
+        }
+        parameters = [*parameters, *parameters]
+    found = cursor.execute(_WORKFLOWS.format(**parts), parameters).fetchall()
     return WorkflowsOut(
         period=period_out(scope, now=now),
         exact=exact,
