@@ -1,10 +1,5 @@
-"""``GET /v2/Analytics/Actions`` and ``/Actions/{actionType}/Failures``.
-
-Actions count in T where they **end** (FINISHED or FAILED). Per action type, one grouped
-query: count, failed, failure rate, duration (end - first RUNNING) p50/p90 of the finished
-actions that ran (``core.percentiles``), the wait before start (first RUNNING - first
-seen) of every action that ran, and the previous period's count and failure rate. The
-drill-down pages the failed actions of one type; a type never reported is a 404.
+"""``GET /v2/Analytics/Actions`` and ``/Actions/{actionType}/Failures``: actions ended in T
+(FINISHED or FAILED), as docs/analytics-v2.md describes. A type never reported is a 404.
 """
 
 from datetime import datetime
@@ -28,31 +23,31 @@ from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.action_rows import TYPES_TABLE
 
 # A duration only for finished actions that ran, a wait for every action that ran (NULL
-# otherwise: the aggregates skip NULLs), both of the period only (the previous period shows
-# count and failure rate). Grouped by the type's code, with the stored buckets of both
-# (facts/action_rows.py); exact percentiles from integer microseconds (a fifth cheaper
-# than DOUBLE seconds); a CASE costs less than a FILTER clause each.
+# otherwise: the aggregates skip NULLs), both of the period only. Grouped by the type's code,
+# with the stored buckets of both (facts/action_rows.py); integer microseconds and a CASE
+# are cheaper than DOUBLE seconds and a FILTER clause.
 _ACTION_COLUMNS = (
     "f.action_type_code AS code, f.status, f.run_bucket, f.wait_bucket, "
     "CASE WHEN f.status = 'FINISHED' THEN epoch_us(f.end_at) - epoch_us(f.started_at) END "
     "AS run_us, epoch_us(f.started_at) - epoch_us(f.first_seen_at) AS wait_us"
 )
 _NOW = f"CASE WHEN bucket = {CURRENT} THEN {{}} END"
-_COUNTS = "count(*) FILTER (WHERE bucket = {0}), count(*) FILTER (WHERE bucket = {0} AND failed)"
-# Per action type its code and the columns of ``ActionRow`` in its order; exact
-# percentiles in the same pass, a histogram's (``core.percentiles``) added from others.
+# The columns of ``ActionRow`` in its order from ``a``: per type's code both periods' counts,
+# the mean wait and the period's percentiles, lists ``run`` (p50, p90) and ``wait_p50``.
 _ACTIONS = (
-    "SELECT code, t.action_type, n, failed, failed / nullif(n, 0), run[1] / 1e6, "  # noqa: S608 - constants only
-    "run[2] / 1e6, wait / 1e6, wait_p50 / 1e6, before, before_failed / nullif(before, 0) "
-    f"FROM (SELECT code, {_COUNTS.format(CURRENT)}, {{run}}, avg({_NOW.format('wait_us')}), "
-    f"{{wait}}, {_COUNTS.format(PREVIOUS)} FROM (SELECT *, status = 'FAILED' AS failed "
-    "FROM ({rows})) GROUP BY code) AS a(code, n, failed, run, wait, wait_p50, before, "
-    f"before_failed) JOIN {TYPES_TABLE} t USING (code) ORDER BY n DESC, t.action_type"
+    "SELECT t.action_type, n, failed, failed / nullif(n, 0), run[1] / 1e6, run[2] / 1e6, "  # noqa: S608 - constants only
+    "wait / 1e6, wait_p50[1] / 1e6, before, before_failed / nullif(before, 0) FROM {a} "
+    f"JOIN {TYPES_TABLE} t USING (code) ORDER BY n DESC, t.action_type"
 )
-_EXACT = {
-    "run": f"quantile_cont({_NOW.format('run_us')}, [0.5, 0.9])",
-    "wait": f"quantile_cont({_NOW.format('wait_us')}, 0.5)",
-}
+_COUNTS = "count(*) FILTER (WHERE bucket = {0}), count(*) FILTER (WHERE bucket = {0} AND failed)"
+# Up to 31 days, exact percentiles in the same pass.
+_EXACT = _ACTIONS.format(
+    a=f"(SELECT code, {_COUNTS.format(CURRENT)}, quantile_cont({_NOW.format('run_us')}, "  # noqa: S608 - constants only
+    f"[0.5, 0.9]), avg({_NOW.format('wait_us')}), quantile_cont({_NOW.format('wait_us')}, "
+    f"[0.5]), {_COUNTS.format(PREVIOUS)} FROM (SELECT *, status = 'FAILED' AS failed "
+    "FROM ({rows})) GROUP BY code) AS a(code, n, failed, run, wait, wait_p50, before, "
+    "before_failed)"
+)
 # Beyond 31 days, one pass: per type and period the counts per stored bucket of the wait
 # (gid 2; NULL outside the period and for actions that never ran), and the period's runs
 # per stored bucket (gid 5); the percentiles read from those counts.
@@ -68,18 +63,16 @@ _WAITS = "SELECT code, wb AS b, n FROM g WHERE gid = 2 AND wb IS NOT NULL"
 _IN = "sum({1}) FILTER (WHERE bucket = {0})"
 _HISTOGRAMS = (
     f"WITH g AS MATERIALIZED ({_GROUPED}), "  # noqa: S608 - constants only
-    f"run AS ({histogram_quantiles_sql(_RUNS, group='code', quantiles=(0.5, 0.9))}), "
-    f"wait AS ({histogram_quantiles_sql(_WAITS, group='code', quantiles=(0.5,))}), "
+    f"runs(code, run) AS ({histogram_quantiles_sql(_RUNS, group='code', quantiles=(0.5, 0.9))}), "
+    f"waits(code, wait_p50) AS "
+    f"({histogram_quantiles_sql(_WAITS, group='code', quantiles=(0.5,))}), "
     f"a AS (SELECT code, coalesce({_IN.format(CURRENT, 'n')}, 0) AS n, "
     f"coalesce({_IN.format(CURRENT, 'failed')}, 0) AS failed, "
     f"{_IN.format(CURRENT, 'waited')} / {_IN.format(CURRENT, 'waits')} AS wait, "
     f"coalesce({_IN.format(PREVIOUS, 'n')}, 0) AS before, "
     f"coalesce({_IN.format(PREVIOUS, 'failed')}, 0) AS before_failed "
     "FROM g WHERE gid = 2 GROUP BY code) "
-    "SELECT code, t.action_type, n, failed, failed / nullif(n, 0), run.quantiles[1] / 1e6, "
-    "run.quantiles[2] / 1e6, wait / 1e6, wait.quantiles[1] / 1e6, before, "
-    f"before_failed / nullif(before, 0) FROM a JOIN {TYPES_TABLE} t USING (code) "
-    "LEFT JOIN run USING (code) LEFT JOIN wait USING (code) ORDER BY n DESC, t.action_type"
+    + _ACTIONS.format(a="a LEFT JOIN runs USING (code) LEFT JOIN waits USING (code)")
 )
 
 
@@ -119,9 +112,9 @@ def actions(
 ) -> ActionsOut:
     rows_sql, parameters = rows_by_period(scope, now=now, table="actions", columns=_ACTION_COLUMNS)
     exact = exact_for(scope.span)
-    sql = _ACTIONS.format(rows=rows_sql, **_EXACT) if exact else _HISTOGRAMS.format(rows=rows_sql)
+    sql = (_EXACT if exact else _HISTOGRAMS).format(rows=rows_sql)
     result = [
-        ActionRow(**dict(zip(ActionRow.model_fields, row[1:], strict=True)))
+        ActionRow(**dict(zip(ActionRow.model_fields, row, strict=True)))
         for row in cursor.execute(sql, parameters).fetchall()
     ]
     return ActionsOut(period=period_out(scope, now=now), exact=exact, actions=result)

@@ -1,10 +1,7 @@
 """``GET /v2/Analytics/Processes`` and the dashboard's cycle-time median: orders ended in T.
 
-Orders count in T where they **end** (as in the rollups). Cycle time = end - start of
-finished orders, in integer microseconds; its percentiles come from ``core.percentiles``
-(exact up to 31 days). Two grouped queries: counts per outcome, paused and waiting sums, the
-histogram over the rollups' log-spaced buckets (``facts.rollup``), cycle sums and maxima; then
-the percentiles of the finished orders, the fleet a second grouping set (of the union).
+How each figure is computed: docs/analytics-v2.md (Processes). Cycle time = end - start of
+finished orders, in integer microseconds; percentiles from ``core.percentiles``.
 """
 
 from collections.abc import Iterable, Sequence
@@ -29,18 +26,17 @@ ORDER_COLUMNS = (
     "f.paused_s, f.waiting_s"
 )
 OUTCOMES = ("finished", "failed", "cancelled")
-# ``rollup.cycle_bucket`` of cycle_us / 1e6 s in the same floating-point steps (same edges).
-_BASE_US = int(rollup.CYCLE_BUCKET_BASE_S * 1_000_000)
-_CYCLE_BUCKET_SQL = (
-    f"CASE WHEN cycle_us < {_BASE_US} THEN 0 ELSE least({rollup.CYCLE_BUCKET_COUNT - 1}, "
+# A plain ``outcome IN`` the three costs DuckDB several times this. Per order -1 failed, -2
+# cancelled, else its histogram bucket: ``rollup.cycle_bucket`` of cycle_us / 1e6 s in the
+# same floating-point steps (same edges). Outcome counts, histogram and sums are then one
+# grouped count.
+ENDED = f"(outcome IN {OUTCOMES[1:]} OR outcome = 'finished')"
+_CODE = (
+    "CASE WHEN outcome = 'failed' THEN -1 WHEN outcome = 'cancelled' THEN -2 "
+    f"WHEN cycle_us < {int(rollup.CYCLE_BUCKET_BASE_S * 1e6)} THEN 0 "
+    f"ELSE least({rollup.CYCLE_BUCKET_COUNT - 1}, "
     f"1 + floor(4 * log2(cycle_us / 1e6 / {rollup.CYCLE_BUCKET_BASE_S:.1f})))::INTEGER END"
 )
-
-# ``outcome IN`` the three costs DuckDB 2.0 3.5 times this (73 ms against 21 for a year of
-# orders). Per order its histogram bucket, or -1 failed, -2 cancelled: the outcome counts, the
-# histogram and the sums are one plain grouped count (``histogram()``, a MAP, cost twice).
-ENDED = f"(outcome IN {OUTCOMES[1:]} OR outcome = 'finished')"
-_CODE = f"CASE outcome WHEN 'failed' THEN -1 WHEN 'cancelled' THEN -2 ELSE {_CYCLE_BUCKET_SQL} END"
 Key = tuple[Any, int]  # (key value, or None for the sum over the values; bucket)
 
 
@@ -64,13 +60,14 @@ def summarize_orders(
     fleet: bool = False,
     exact: bool = True,
 ) -> dict[Key, OrderSummary]:
-    """Per ``(value of key, bucket)`` and, with ``fleet``, per ``(None, bucket)``; ``key``:
-    ``vehicle_id``, ``workflow`` or None (per bucket). ``rows``: ``facts.rows_in_periods`` with
-    ``ORDER_COLUMNS``; ``where``: a constant condition and its parameters; ``exact``: as
-    ``percentiles``."""
+    """Per ``(value of key, bucket)`` and, with a key and ``fleet``, per ``(None, bucket)``;
+    ``key``: ``vehicle_id``, ``workflow`` or None (per bucket). ``rows``:
+    ``facts.rows_in_periods`` with ``ORDER_COLUMNS``; ``where``: a constant condition and its
+    parameters; ``exact``: as ``percentiles``."""
     rows_sql, parameters = rows
     condition, condition_parameters = where
-    key_sql, parameters = key or "NULL", [*parameters, *condition_parameters]
+    parameters = [*parameters, *condition_parameters]
+    key_sql = key or "NULL"
     source = f"FROM ({rows_sql}) WHERE {condition} AND {ENDED}"
     result: dict[Key, OrderSummary] = {}
     for value, bucket, code, count, paused, waiting, total, top in cursor.execute(
@@ -79,7 +76,7 @@ def summarize_orders(
         parameters,
     ).fetchall():
         outcome = OUTCOMES[-code] if code < 0 else "finished"
-        for group in [(value, bucket), *([(None, bucket)] if key and fleet else [])]:
+        for group in [(value, bucket), *([(None, bucket)] if fleet else [])]:
             summary = result.setdefault(group, OrderSummary())
             summary.outcomes[outcome] = summary.outcomes.get(outcome, 0) + count
             summary.paused_s += paused
@@ -88,16 +85,16 @@ def summarize_orders(
                 summary.histogram[code] += count
                 summary.cycle_sum_us += total
                 summary.maximum = max(summary.maximum or 0.0, top / 1e6)
-    grouped = (key, "bucket") if key else ("bucket",)
-    sets = [grouped, ("bucket",)] if key and fleet else [grouped]
-    finished = (f"SELECT * {source} AND outcome = 'finished'", parameters)
     quantiles = percentiles(
-        cursor, finished, value="cycle_us", sets=sets, quantiles=(0.5, 0.9, 0.95), exact=exact
+        cursor,
+        (f"SELECT *, {key_sql} AS k {source} AND outcome = 'finished'", parameters),
+        value="cycle_us",
+        sets=[("k", "bucket"), *([("bucket",)] if fleet else [])],
+        quantiles=(0.5, 0.9, 0.95),
+        exact=exact,
     )
     for group, micros in quantiles.items():
-        result[(group[0], group[-1]) if key else (None, group[0])].quantiles = [
-            us / 1e6 for us in micros
-        ]
+        result[group].quantiles = [us / 1e6 for us in micros]
     return result
 
 
@@ -187,8 +184,7 @@ def figures(summary: OrderSummary | None, *, exact: bool) -> ProcessFigures:
 
 def periods_apart(slices: Iterable[facts.SiteSlice], count: int) -> facts.Selection:
     """A slice per site and period (``bucket % count``): a period without a shift is then one
-    stretch of time bounded in the scan, where periods in one slice take a CASE or a join
-    per row (a third of Actions over a year, the dashboard's join on the hour)."""
+    stretch of time bounded in the scan, not a CASE or a join per row."""
     return facts.Selection(
         [
             facts.SiteSlice(part.vehicle_ids, [w for w in part.windows if w[1] % count == period])
@@ -242,8 +238,8 @@ def cycle_medians(
     """The median cycle time (as ``processes``) in each bucket of ``periods`` (in their order;
     the windows ``collected`` read for them; a day, week or month: exact) and in each period
     (the union of its buckets; ``exact`` as for ``processes``), None without a finished order.
-    A window's tag is ``position * len(periods) + period``, both read back by arithmetic (a
-    MAP looked up per row cost more than the medians)."""
+    A window's tag is ``position * len(periods) + period``, both read back by arithmetic
+    (cheaper than a MAP looked up per row)."""
     count = len(periods)
     tags = [(bucket, period) for period, members in enumerate(periods) for bucket in members]
     slices = [

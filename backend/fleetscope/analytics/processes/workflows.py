@@ -1,8 +1,7 @@
-"""``GET /v2/Analytics/Workflows`` (per workflow: orders ended in T, success rate, cycle
-p50/p90, the same for the previous period, trend) and the drill-down into one workflow: its
-``Orders`` ended in T (paged: ``paging.read_page``) and its cycle-time ``Histogram``. Every
-figure is computed as on Processes (``orders``). A workflow none of the selected vehicles
-ever ran is a 404; one they ran, but not in T, an empty result.
+"""``GET /v2/Analytics/Workflows`` and the drill-down into one workflow: its ``Orders`` ended
+in T (paged: ``paging.read_page``) and its cycle-time ``Histogram``; figures as on Processes
+(docs/analytics-v2.md). A workflow none of the selected vehicles ever ran is a 404; one they
+ran, but not in T, an empty result.
 """
 
 from datetime import datetime
