@@ -1,10 +1,7 @@
-"""``GET /v2/Analytics/ErrorHistory`` (paged) and ``ErrorHistory.csv`` (the filtered list).
+"""``GET /v2/Analytics/ErrorHistory`` (paged) and ``ErrorHistory.csv`` (the filtered list,
+the same rows in the same order, streamed in chunks); see docs/analytics-v2.md.
 
-Error episodes starting in T of the selected vehicles, filtered by ``errorType``, ``level``
-and ``vehicle``, sorted by an allow-listed column with a unique tie-break (vehicle, start,
-type, level, references), so pages never overlap. The count runs on the filtered episodes;
-a page in the second half is read from the end (see ``analytics.paging``), so the last page
-costs what the first does. The CSV has the same rows in the same order, streamed in chunks.
+The unique tie-break (vehicle, start, type, level, references) keeps pages from overlapping.
 """
 
 import csv
@@ -29,18 +26,18 @@ from fleetscope.analytics.core.paging import (
 )
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.sql import seconds_between
-from fleetscope.analytics.failures.failures import LEVELS, ErrorFilter, episodes
+from fleetscope.analytics.failures.failures import SEVERITY, ErrorFilter, episodes
 from fleetscope.appstore.schemas import CamelModel
 
 HISTORY_SORTS = {
     "start": "start_at", "end": "end_at", "duration": "duration_s", "vehicle": "vehicle_id",
-    "errorType": "error_type", "level": "severity",
+    "errorType": "error_type", "level": SEVERITY,
 }  # fmt: skip
 _TIE_BREAKERS = ["vehicle_id", "start_at", "error_type", "level", "references_json"]
 _COLUMNS = (
     "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, f.end_at, "
     f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.order_id, f.x, f.y, f.map_id, "
-    f"f.references_json, coalesce(list_position({list(LEVELS)}, upper(f.level)), 1) AS severity"
+    "f.references_json"
 )
 # The fields of ``ErrorEpisodeRow`` but the name, in the order of the CSV, and their columns.
 _FIELDS = (

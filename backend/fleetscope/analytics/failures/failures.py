@@ -1,16 +1,9 @@
 """``GET /v2/Analytics/Failures``: Pareto, MTBF/MTTR and errors per 1,000 orders.
 
-Error episodes count in T where they **start** (as in the rollups). Stop-level episodes are
-the ones that put a vehicle into the ``error`` state: FATAL, and in VDA 5050 3.0 also
-CRITICAL (earlier versions have no CRITICAL level). Glossary (product.md section 3):
-- MTBF = (planned - downtime) / stop-level episodes; MTTR = their mean duration; per
-  vehicle and together, from the rollups by the shared KPI code (as on productivity);
-- downtime of an error type in the Pareto = the summed duration of its stop-level episodes
-  (a WARNING does not stop the vehicle);
-- errors per 1,000 orders = episodes / orders ended in T (finished, failed, cancelled) x 1000,
-  for every level and for the stop levels and WARNING separately.
-The filters ``errorType`` and ``level`` narrow the Pareto (and the matrix, map and history),
-never MTBF, MTTR and the rates.
+Definitions: docs/analytics-v2.md (Failures) and the glossary (product.md section 3).
+Episodes count in T where they start; stop-level episodes (FATAL, in VDA 5050 3.0 also
+CRITICAL) put a vehicle into ``error``. The filters ``errorType`` and ``level`` narrow the
+Pareto (and the matrix, map and history), never MTBF, MTTR and the rates.
 """
 
 from collections import Counter, defaultdict
@@ -41,6 +34,8 @@ from fleetscope.appstore.schemas import CamelModel
 ErrorLevel = Literal["WARNING", "URGENT", "CRITICAL", "FATAL"]
 LEVELS: tuple[ErrorLevel, ...] = ("WARNING", "URGENT", "CRITICAL", "FATAL")
 STOP_LEVELS = ("CRITICAL", "FATAL")
+# A level's rank, 1 (WARNING) to 4 (FATAL); a level VDA 5050 does not name ranks as WARNING.
+SEVERITY = f"coalesce(list_position({list(LEVELS)}, level), 1)"
 MAX_ERROR_TYPE_LENGTH = 200
 EPISODE_COLUMNS = (
     "f.vehicle_id, f.error_type, upper(f.level) AS level, f.start_at, "
@@ -153,12 +148,7 @@ def failures(
     offline_after: timedelta,
     errors: ErrorFilter,
 ) -> FailuresOut:
-    rows_sql, parameters = rows_in_periods(
-        select_periods(scope, now=now),
-        table="error_episodes",
-        at="start_at",
-        columns=EPISODE_COLUMNS,
-    )
+    rows_sql, parameters = episodes(select_periods(scope, now=now), ErrorFilter())
     where, filter_parameters = errors.sql()
     # The episodes counted small (vehicle x bucket x type x level: a plain GROUP BY, faster
     # than grouping sets) and folded here; the filters apply to the Pareto only, so MTBF,
