@@ -23,8 +23,8 @@ from fleetscope.analytics.core.facts import (
     rows_in_periods,
     select_periods,
 )
-from fleetscope.analytics.core.kpis import kpi_columns
-from fleetscope.analytics.core.measure_table import COLUMN, STATE_MEASURES
+from fleetscope.analytics.core.kpis import kpis_of_rows
+from fleetscope.analytics.core.measure_table import STATE_MEASURES
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out, period_spans, read_buckets
@@ -127,16 +127,21 @@ def _per_1000(count: int, orders: int) -> float | None:
     return count * 1000 / orders if orders else None
 
 
-def _pareto(items: list[ParetoItem], *, by_count: bool) -> list[ParetoItem]:
-    def size(item: ParetoItem) -> float:
-        return item.count if by_count else item.downtime_seconds
-
-    ranked = sorted((i for i in items if size(i) > 0), key=lambda i: (-size(i), i.error_type))
-    whole, running, result = sum(map(size, ranked)), 0.0, []
-    for item in ranked:
-        running += size(item)
-        share = {"share": size(item) / whole, "cumulative_share": min(1.0, running / whole)}
-        result.append(item.model_copy(update=share))
+def _pareto(
+    by_type: dict[str, Counter[str]], stop_time: dict[str, float], *, by_count: bool
+) -> list[ParetoItem]:
+    size = {name: sum(c.values()) if by_count else stop_time[name] for name, c in by_type.items()}
+    ranked = sorted((name for name in size if size[name] > 0), key=lambda n: (-size[n], n))
+    whole, running, result = sum(size[name] for name in ranked), 0.0, []
+    for name in ranked:
+        running += size[name]
+        result.append(
+            ParetoItem(
+                error_type=name, count=sum(by_type[name].values()),
+                downtime_seconds=stop_time[name], levels=LevelCounts.of(by_type[name]),
+                share=size[name] / whole, cumulative_share=min(1.0, running / whole),
+            )
+        )  # fmt: skip
     return result
 
 
@@ -168,13 +173,6 @@ def failures(
         if pareto:
             by_type[error_type][level] += count
             stop_time[error_type] += stop_s
-    types = [
-        ParetoItem(
-            error_type=name, count=sum(counts.values()), downtime_seconds=stop_time[name],
-            levels=LevelCounts.of(counts), share=0.0, cumulative_share=0.0,
-        )
-        for name, counts in by_type.items()
-    ]  # fmt: skip
     # The rollups' measures per vehicle and bucket, then together per bucket (combined:
     # only those, read as one), through one pass of the glossary's KPI code.
     collected = read_buckets(
@@ -192,21 +190,20 @@ def failures(
     rows = np.vstack(
         [collected.measures.rows(per_vehicle), *(collected.together(b, ids) for b in _BUCKETS)]
     )
-    kpis = {k: v.tolist() for k, v in kpi_columns(rows, period_s=np.zeros(len(rows))).items()}
-    orders = rows[:, [COLUMN[name] for name in _ENDED_ORDERS]].sum(axis=1).tolist()
+    kpis = kpis_of_rows(rows, period_s=np.zeros(len(rows)))
 
     def figures(index: int) -> ReliabilityFigures:
-        counts, ended = levels[keys[index]], int(orders[index])
+        counts, kpi = levels[keys[index]], kpis[index]
+        ended = kpi.orders_finished + kpi.orders_failed + kpi.orders_cancelled
         episodes, warnings = sum(counts.values()), counts["WARNING"]
-        mtbf, mttr = kpis["mtbf_seconds"][index], kpis["mttr_seconds"][index]
         return ReliabilityFigures(
-            planned_seconds=kpis["planned_seconds"][index],
-            downtime_seconds=kpis["downtime_seconds"][index],
+            planned_seconds=kpi.planned_seconds,
+            downtime_seconds=kpi.downtime_seconds,
             episodes=episodes,
-            stop_episodes=int(kpis["stop_errors"][index]),
+            stop_episodes=kpi.stop_errors,
             warnings=warnings,
-            mtbf_seconds=None if mtbf != mtbf else mtbf,  # NaN: no denominator
-            mttr_seconds=None if mttr != mttr else mttr,
+            mtbf_seconds=kpi.mtbf_seconds,
+            mttr_seconds=kpi.mttr_seconds,
             orders=ended,
             errors_per_1000_orders=_per_1000(episodes, ended),
             stop_errors_per_1000_orders=_per_1000(sum(counts[lv] for lv in STOP_LEVELS), ended),
@@ -221,8 +218,8 @@ def failures(
     fleet = entry(len(keys) - 2, None, None)
     return FailuresOut(
         period=period_out(scope, now=now),
-        pareto_by_count=_pareto(types, by_count=True),
-        pareto_by_downtime=_pareto(types, by_count=False),
+        pareto_by_count=_pareto(by_type, stop_time, by_count=True),
+        pareto_by_downtime=_pareto(by_type, stop_time, by_count=False),
         levels=LevelCounts.of(sum(by_type.values(), Counter())),
         entries=[fleet] if scope.combined else [
             entry(2 * i, vehicle.id, vehicle.name) for i, vehicle in enumerate(scope.vehicles)
