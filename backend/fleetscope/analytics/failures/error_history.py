@@ -25,7 +25,6 @@ from fleetscope.analytics.core.paging import (
     read_page,
 )
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.sql import seconds_between
 from fleetscope.analytics.failures.failures import SEVERITY, ErrorFilter, episodes
 from fleetscope.appstore.schemas import CamelModel
 
@@ -34,11 +33,6 @@ HISTORY_SORTS = {
     "errorType": "error_type", "level": SEVERITY,
 }  # fmt: skip
 _TIE_BREAKERS = ["vehicle_id", "start_at", "error_type", "level", "references_json"]
-_COLUMNS = (
-    "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, f.end_at, "
-    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.order_id, f.x, f.y, f.map_id, "
-    "f.references_json"
-)
 # The fields of ``ErrorEpisodeRow`` but the name, in the order of the CSV, and their columns.
 _FIELDS = (
     "vehicle_id", "error_type", "level", "description", "start", "end", "duration_seconds",
@@ -98,7 +92,7 @@ def history_query(
     selection = select_periods(scope, now=now, previous=False)
     if vehicle_id is not None:
         selection = selection.restricted_to({vehicle_id})
-    sql, parameters = episodes(selection, errors, _COLUMNS)
+    sql, parameters = episodes(selection, errors)
     return HistoryQuery(f"FROM ({sql})", parameters, column, descending)
 
 
@@ -128,9 +122,7 @@ def error_history(
     )
 
 
-# As the frontend's chart CSVs (``components/charts/csv.ts``): English ``,`` and a decimal
-# point, German ``;`` and the decimal comma (what Excel with German settings reads as
-# numbers), times as ``YYYY-MM-DD HH:MM:SS`` in the site's zone, which the header names.
+# As the frontend's chart CSVs (``components/charts/csv.ts``; docs/analytics-v2.md).
 @dataclass(frozen=True, slots=True)
 class CsvConvention:
     separator: str

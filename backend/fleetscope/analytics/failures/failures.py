@@ -37,9 +37,11 @@ STOP_LEVELS = ("CRITICAL", "FATAL")
 # A level's rank, 1 (WARNING) to 4 (FATAL); a level VDA 5050 does not name ranks as WARNING.
 SEVERITY = f"coalesce(list_position({list(LEVELS)}, level), 1)"
 MAX_ERROR_TYPE_LENGTH = 200
+# Every column a failure resource reads of an episode (DuckDB reads only those it uses).
 EPISODE_COLUMNS = (
-    "f.vehicle_id, f.error_type, upper(f.level) AS level, f.start_at, "
-    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s"
+    "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, f.end_at, "
+    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.order_id, f.x, f.y, f.map_id, "
+    "f.references_json"
 )
 _ENDED_ORDERS = ("orders_finished", "orders_failed", "orders_cancelled")
 _BUCKETS = (CURRENT, PREVIOUS)
@@ -60,12 +62,10 @@ class ErrorFilter:
         return " AND ".join(["TRUE", *(f"{c} = ?" for c in given)]), list(given.values())
 
 
-def episodes(
-    selection: Selection, errors: ErrorFilter, columns: str = EPISODE_COLUMNS
-) -> tuple[str, list[Any]]:
+def episodes(selection: Selection, errors: ErrorFilter) -> tuple[str, list[Any]]:
     """The error episodes starting in T of ``selection`` that ``errors`` lets through."""
     rows_sql, parameters = rows_in_periods(
-        selection, table="error_episodes", at="start_at", columns=columns
+        selection, table="error_episodes", at="start_at", columns=EPISODE_COLUMNS
     )
     where, filter_parameters = errors.sql()
     if not filter_parameters:  # no layer more to plan
@@ -155,9 +155,8 @@ def failures(
 ) -> FailuresOut:
     rows_sql, parameters = episodes(select_periods(scope, now=now), ErrorFilter())
     where, filter_parameters = errors.sql()
-    # The episodes counted small (vehicle x bucket x type x level: a plain GROUP BY, faster
-    # than grouping sets) and folded here; the filters apply to the Pareto only, so MTBF,
-    # MTTR and the rates always describe every episode.
+    # The episodes counted by vehicle, bucket, type and level (a plain GROUP BY, faster than
+    # grouping sets) and folded here; the filters apply to the Pareto only.
     counted = cursor.execute(
         "SELECT vehicle_id, bucket, error_type, level, count(*), "  # noqa: S608 - constants only
         f"coalesce(sum(duration_s) FILTER (WHERE level IN {STOP_LEVELS}), 0), "

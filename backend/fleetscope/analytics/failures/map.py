@@ -28,10 +28,6 @@ from fleetscope.appstore.schemas import CamelModel, camel_case
 
 DENSITY_CELLS = 40
 MAX_POINTS = 2000
-_ERROR_COLUMNS = (
-    "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, "
-    "f.x, f.y, f.map_id"
-)
 # A point: its columns, the start as ISO 8601 text in UTC to the truncated millisecond (the
 # store's session zone is UTC), then the start in microseconds to order the points by.
 _POINT = (
@@ -79,7 +75,7 @@ def failure_map(
     """``layouts``: the fact store's layout cache (``None``: draw the layout anew)."""
     layout = site_layout(cursor, scope, now=now, cache=layouts)
     selection = select_periods(scope, now=now, previous=False)
-    error_sql, error_parameters = episodes(selection, errors, _ERROR_COLUMNS)
+    error_sql, error_parameters = episodes(selection, errors)
     # The density grid covers the map's bounds (track and errors), known only after a scan
     # of the errors. That scan bins them on the track's grid (errors happen where vehicles
     # drive) and gives the errors' bounds; only a map whose grid differs is binned again.
