@@ -189,10 +189,10 @@ def failures(
     rows = np.vstack(
         [collected.measures.rows(per_vehicle), *(collected.together(b, ids) for b in _BUCKETS)]
     )
-    kpis = kpis_of_rows(rows, period_s=np.zeros(len(rows)))
+    kpis = dict(zip(keys, kpis_of_rows(rows, period_s=np.zeros(len(rows))), strict=True))
 
-    def figures(index: int) -> ReliabilityFigures:
-        counts, kpi = levels[keys[index]], kpis[index]
+    def figures(key: tuple[int | None, int]) -> ReliabilityFigures:
+        counts, kpi = levels[key], kpis[key]
         ended = kpi.orders_finished + kpi.orders_failed + kpi.orders_cancelled
         episodes, warnings = sum(counts.values()), counts["WARNING"]
         return ReliabilityFigures(
@@ -209,19 +209,18 @@ def failures(
             warnings_per_1000_orders=_per_1000(warnings, ended),
         )  # fmt: skip
 
-    def entry(index: int, vehicle_id: int | None, name: str | None) -> ReliabilityEntry:
+    def entry(vehicle_id: int | None, name: str | None) -> ReliabilityEntry:
+        current, previous = figures((vehicle_id, CURRENT)), figures((vehicle_id, PREVIOUS))
         return ReliabilityEntry(
-            vehicle_id=vehicle_id, name=name, current=figures(index), previous=figures(index + 1)
+            vehicle_id=vehicle_id, name=name, current=current, previous=previous
         )
 
-    fleet = entry(len(keys) - 2, None, None)
+    fleet = entry(None, None)
     return FailuresOut(
         period=period_out(scope, now=now),
         pareto_by_count=_pareto(by_type, stop_time, by_count=True),
         pareto_by_downtime=_pareto(by_type, stop_time, by_count=False),
         levels=LevelCounts.of(sum(by_type.values(), Counter())),
-        entries=[fleet] if scope.combined else [
-            entry(2 * i, vehicle.id, vehicle.name) for i, vehicle in enumerate(scope.vehicles)
-        ],
+        entries=[fleet] if scope.combined else [entry(v.id, v.name) for v in scope.vehicles],
         fleet=fleet,
     )  # fmt: skip
