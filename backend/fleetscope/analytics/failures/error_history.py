@@ -1,10 +1,7 @@
-"""``GET /v2/Analytics/ErrorHistory`` (paged) and ``ErrorHistory.csv`` (the filtered list).
+"""``GET /v2/Analytics/ErrorHistory`` (paged) and ``ErrorHistory.csv`` (the filtered list,
+the same rows in the same order, streamed in chunks); see docs/analytics-v2.md.
 
-Error episodes starting in T of the selected vehicles, filtered by ``errorType``, ``level``
-and ``vehicle``, sorted by an allow-listed column with a unique tie-break (vehicle, start,
-type, level, references), so pages never overlap. The count runs on the filtered episodes;
-a page in the second half is read from the end (see ``analytics.paging``), so the last page
-costs what the first does. The CSV has the same rows in the same order, streamed in chunks.
+The unique tie-break (vehicle, start, type, level, references) keeps pages from overlapping.
 """
 
 import csv
@@ -28,20 +25,14 @@ from fleetscope.analytics.core.paging import (
     read_page,
 )
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.sql import seconds_between
-from fleetscope.analytics.failures.failures import LEVELS, ErrorFilter, episodes
+from fleetscope.analytics.failures.failures import SEVERITY, ErrorFilter, episodes
 from fleetscope.appstore.schemas import CamelModel
 
 HISTORY_SORTS = {
     "start": "start_at", "end": "end_at", "duration": "duration_s", "vehicle": "vehicle_id",
-    "errorType": "error_type", "level": "severity",
+    "errorType": "error_type", "level": SEVERITY,
 }  # fmt: skip
 _TIE_BREAKERS = ["vehicle_id", "start_at", "error_type", "level", "references_json"]
-_COLUMNS = (
-    "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, f.end_at, "
-    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.order_id, f.x, f.y, f.map_id, "
-    f"f.references_json, coalesce(list_position({list(LEVELS)}, upper(f.level)), 1) AS severity"
-)
 # The fields of ``ErrorEpisodeRow`` but the name, in the order of the CSV, and their columns.
 _FIELDS = (
     "vehicle_id", "error_type", "level", "description", "start", "end", "duration_seconds",
@@ -101,7 +92,7 @@ def history_query(
     selection = select_periods(scope, now=now, previous=False)
     if vehicle_id is not None:
         selection = selection.restricted_to({vehicle_id})
-    sql, parameters = episodes(selection, errors, _COLUMNS)
+    sql, parameters = episodes(selection, errors)
     return HistoryQuery(f"FROM ({sql})", parameters, column, descending)
 
 
@@ -131,9 +122,7 @@ def error_history(
     )
 
 
-# As the frontend's chart CSVs (``components/charts/csv.ts``): English ``,`` and a decimal
-# point, German ``;`` and the decimal comma (what Excel with German settings reads as
-# numbers), times as ``YYYY-MM-DD HH:MM:SS`` in the site's zone, which the header names.
+# As the frontend's chart CSVs (``components/charts/csv.ts``; docs/analytics-v2.md).
 @dataclass(frozen=True, slots=True)
 class CsvConvention:
     separator: str

@@ -1,16 +1,9 @@
 """``GET /v2/Analytics/Failures``: Pareto, MTBF/MTTR and errors per 1,000 orders.
 
-Error episodes count in T where they **start** (as in the rollups). Stop-level episodes are
-the ones that put a vehicle into the ``error`` state: FATAL, and in VDA 5050 3.0 also
-CRITICAL (earlier versions have no CRITICAL level). Glossary (product.md section 3):
-- MTBF = (planned - downtime) / stop-level episodes; MTTR = their mean duration; per
-  vehicle and together, from the rollups by the shared KPI code (as on productivity);
-- downtime of an error type in the Pareto = the summed duration of its stop-level episodes
-  (a WARNING does not stop the vehicle);
-- errors per 1,000 orders = episodes / orders ended in T (finished, failed, cancelled) x 1000,
-  for every level and for the stop levels and WARNING separately.
-The filters ``errorType`` and ``level`` narrow the Pareto (and the matrix, map and history),
-never MTBF, MTTR and the rates.
+Definitions: docs/analytics-v2.md (Failures) and the glossary (product.md section 3).
+Episodes count in T where they start; stop-level episodes (FATAL, in VDA 5050 3.0 also
+CRITICAL) put a vehicle into ``error``. The filters ``errorType`` and ``level`` narrow the
+Pareto (and the matrix, map and history), never MTBF, MTTR and the rates.
 """
 
 from collections import Counter, defaultdict
@@ -30,8 +23,8 @@ from fleetscope.analytics.core.facts import (
     rows_in_periods,
     select_periods,
 )
-from fleetscope.analytics.core.kpis import kpi_columns
-from fleetscope.analytics.core.measure_table import COLUMN, STATE_MEASURES
+from fleetscope.analytics.core.kpis import kpis_of_rows
+from fleetscope.analytics.core.measure_table import STATE_MEASURES
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out, period_spans, read_buckets
@@ -41,10 +34,14 @@ from fleetscope.appstore.schemas import CamelModel
 ErrorLevel = Literal["WARNING", "URGENT", "CRITICAL", "FATAL"]
 LEVELS: tuple[ErrorLevel, ...] = ("WARNING", "URGENT", "CRITICAL", "FATAL")
 STOP_LEVELS = ("CRITICAL", "FATAL")
+# A level's rank, 1 (WARNING) to 4 (FATAL); a level VDA 5050 does not name ranks as WARNING.
+SEVERITY = f"coalesce(list_position({list(LEVELS)}, level), 1)"
 MAX_ERROR_TYPE_LENGTH = 200
+# Every column a failure resource reads of an episode (DuckDB reads only those it uses).
 EPISODE_COLUMNS = (
-    "f.vehicle_id, f.error_type, upper(f.level) AS level, f.start_at, "
-    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s"
+    "f.vehicle_id, f.error_type, upper(f.level) AS level, f.description, f.start_at, f.end_at, "
+    f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.order_id, f.x, f.y, f.map_id, "
+    "f.references_json"
 )
 _ENDED_ORDERS = ("orders_finished", "orders_failed", "orders_cancelled")
 _BUCKETS = (CURRENT, PREVIOUS)
@@ -65,12 +62,10 @@ class ErrorFilter:
         return " AND ".join(["TRUE", *(f"{c} = ?" for c in given)]), list(given.values())
 
 
-def episodes(
-    selection: Selection, errors: ErrorFilter, columns: str = EPISODE_COLUMNS
-) -> tuple[str, list[Any]]:
+def episodes(selection: Selection, errors: ErrorFilter) -> tuple[str, list[Any]]:
     """The error episodes starting in T of ``selection`` that ``errors`` lets through."""
     rows_sql, parameters = rows_in_periods(
-        selection, table="error_episodes", at="start_at", columns=columns
+        selection, table="error_episodes", at="start_at", columns=EPISODE_COLUMNS
     )
     where, filter_parameters = errors.sql()
     if not filter_parameters:  # no layer more to plan
@@ -132,16 +127,21 @@ def _per_1000(count: int, orders: int) -> float | None:
     return count * 1000 / orders if orders else None
 
 
-def _pareto(items: list[ParetoItem], *, by_count: bool) -> list[ParetoItem]:
-    def size(item: ParetoItem) -> float:
-        return item.count if by_count else item.downtime_seconds
-
-    ranked = sorted((i for i in items if size(i) > 0), key=lambda i: (-size(i), i.error_type))
-    whole, running, result = sum(map(size, ranked)), 0.0, []
-    for item in ranked:
-        running += size(item)
-        share = {"share": size(item) / whole, "cumulative_share": min(1.0, running / whole)}
-        result.append(item.model_copy(update=share))
+def _pareto(
+    by_type: dict[str, Counter[str]], stop_time: dict[str, float], *, by_count: bool
+) -> list[ParetoItem]:
+    size = {name: sum(c.values()) if by_count else stop_time[name] for name, c in by_type.items()}
+    ranked = sorted((name for name in size if size[name] > 0), key=lambda n: (-size[n], n))
+    whole, running, result = sum(size[name] for name in ranked), 0.0, []
+    for name in ranked:
+        running += size[name]
+        result.append(
+            ParetoItem(
+                error_type=name, count=sum(by_type[name].values()),
+                downtime_seconds=stop_time[name], levels=LevelCounts.of(by_type[name]),
+                share=size[name] / whole, cumulative_share=min(1.0, running / whole),
+            )
+        )  # fmt: skip
     return result
 
 
@@ -153,16 +153,10 @@ def failures(
     offline_after: timedelta,
     errors: ErrorFilter,
 ) -> FailuresOut:
-    rows_sql, parameters = rows_in_periods(
-        select_periods(scope, now=now),
-        table="error_episodes",
-        at="start_at",
-        columns=EPISODE_COLUMNS,
-    )
+    rows_sql, parameters = episodes(select_periods(scope, now=now), ErrorFilter())
     where, filter_parameters = errors.sql()
-    # The episodes counted small (vehicle x bucket x type x level: a plain GROUP BY, faster
-    # than grouping sets) and folded here; the filters apply to the Pareto only, so MTBF,
-    # MTTR and the rates always describe every episode.
+    # The episodes counted by vehicle, bucket, type and level (a plain GROUP BY, faster than
+    # grouping sets) and folded here; the filters apply to the Pareto only.
     counted = cursor.execute(
         "SELECT vehicle_id, bucket, error_type, level, count(*), "  # noqa: S608 - constants only
         f"coalesce(sum(duration_s) FILTER (WHERE level IN {STOP_LEVELS}), 0), "
@@ -178,13 +172,6 @@ def failures(
         if pareto:
             by_type[error_type][level] += count
             stop_time[error_type] += stop_s
-    types = [
-        ParetoItem(
-            error_type=name, count=sum(counts.values()), downtime_seconds=stop_time[name],
-            levels=LevelCounts.of(counts), share=0.0, cumulative_share=0.0,
-        )
-        for name, counts in by_type.items()
-    ]  # fmt: skip
     # The rollups' measures per vehicle and bucket, then together per bucket (combined:
     # only those, read as one), through one pass of the glossary's KPI code.
     collected = read_buckets(
@@ -202,40 +189,38 @@ def failures(
     rows = np.vstack(
         [collected.measures.rows(per_vehicle), *(collected.together(b, ids) for b in _BUCKETS)]
     )
-    kpis = {k: v.tolist() for k, v in kpi_columns(rows, period_s=np.zeros(len(rows))).items()}
-    orders = rows[:, [COLUMN[name] for name in _ENDED_ORDERS]].sum(axis=1).tolist()
+    kpis = dict(zip(keys, kpis_of_rows(rows, period_s=np.zeros(len(rows))), strict=True))
 
-    def figures(index: int) -> ReliabilityFigures:
-        counts, ended = levels[keys[index]], int(orders[index])
+    def figures(key: tuple[int | None, int]) -> ReliabilityFigures:
+        counts, kpi = levels[key], kpis[key]
+        ended = kpi.orders_finished + kpi.orders_failed + kpi.orders_cancelled
         episodes, warnings = sum(counts.values()), counts["WARNING"]
-        mtbf, mttr = kpis["mtbf_seconds"][index], kpis["mttr_seconds"][index]
         return ReliabilityFigures(
-            planned_seconds=kpis["planned_seconds"][index],
-            downtime_seconds=kpis["downtime_seconds"][index],
+            planned_seconds=kpi.planned_seconds,
+            downtime_seconds=kpi.downtime_seconds,
             episodes=episodes,
-            stop_episodes=int(kpis["stop_errors"][index]),
+            stop_episodes=kpi.stop_errors,
             warnings=warnings,
-            mtbf_seconds=None if mtbf != mtbf else mtbf,  # NaN: no denominator
-            mttr_seconds=None if mttr != mttr else mttr,
+            mtbf_seconds=kpi.mtbf_seconds,
+            mttr_seconds=kpi.mttr_seconds,
             orders=ended,
             errors_per_1000_orders=_per_1000(episodes, ended),
             stop_errors_per_1000_orders=_per_1000(sum(counts[lv] for lv in STOP_LEVELS), ended),
             warnings_per_1000_orders=_per_1000(warnings, ended),
         )  # fmt: skip
 
-    def entry(index: int, vehicle_id: int | None, name: str | None) -> ReliabilityEntry:
+    def entry(vehicle_id: int | None, name: str | None) -> ReliabilityEntry:
+        current, previous = figures((vehicle_id, CURRENT)), figures((vehicle_id, PREVIOUS))
         return ReliabilityEntry(
-            vehicle_id=vehicle_id, name=name, current=figures(index), previous=figures(index + 1)
+            vehicle_id=vehicle_id, name=name, current=current, previous=previous
         )
 
-    fleet = entry(len(keys) - 2, None, None)
+    fleet = entry(None, None)
     return FailuresOut(
         period=period_out(scope, now=now),
-        pareto_by_count=_pareto(types, by_count=True),
-        pareto_by_downtime=_pareto(types, by_count=False),
+        pareto_by_count=_pareto(by_type, stop_time, by_count=True),
+        pareto_by_downtime=_pareto(by_type, stop_time, by_count=False),
         levels=LevelCounts.of(sum(by_type.values(), Counter())),
-        entries=[fleet] if scope.combined else [
-            entry(2 * i, vehicle.id, vehicle.name) for i, vehicle in enumerate(scope.vehicles)
-        ],
+        entries=[fleet] if scope.combined else [entry(v.id, v.name) for v in scope.vehicles],
         fleet=fleet,
     )  # fmt: skip

@@ -1,15 +1,10 @@
 """The failure map's grids, and its site layout: the driven track, thinned to a grid.
 
 VDA 5050 has no layout drawing, so the layout is the track of the selected vehicles in the
-last ``LAYOUT_DAYS`` days of T, binned on a grid of at most ``TRACK_CELLS`` cells on the
-longer side of the track's own extent (each occupied cell once, with its number of points).
-
-Why a cache: drawing reads a month of track points (4 M rows at 100 vehicles) in two scans,
-1.4-2.0 s on the loaded test machine, where checking it takes 0.2 s. A hall's layout barely
-changes, so a fact store keeps its last ``CACHED_LAYOUTS`` (grids, no fact rows). Their T
-ends at the last full hour (a key stable for an hour); each request checks the number and
-time range of the track points in that T, so points added or removed there redraw it. T
-entirely in the current hour is drawn up to now, uncached.
+last ``LAYOUT_DAYS`` days of T on a grid of at most ``TRACK_CELLS`` cells on the longer side
+of the track's own extent. Drawing it reads a month of track points (seconds on a large
+fleet) where checking them costs a tenth, so a fact store keeps its last ``CACHED_LAYOUTS``
+by selection and the stamp of their track points (docs/analytics-v2.md, FailureMap).
 """
 
 import math
@@ -144,27 +139,24 @@ def _draw(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> Layout:
 
 
 class LayoutCache:
-    """The latest layouts of one fact store by selection, with their track points' stamp."""
+    """The latest layouts of one fact store by selection and the stamp of its track points:
+    points added or removed in T make a new key. T ends at the last full hour, so a
+    selection's key holds for an hour."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], Layout]] = OrderedDict()
+        self._entries: OrderedDict[tuple[Any, ...], Layout] = OrderedDict()
 
     def layout(self, cursor: duckdb.DuckDBPyConnection, selection: Selection) -> Layout:
-        key = tuple(
-            (tuple(part.vehicle_ids), tuple((w.start, w.end, b) for w, b in part.windows))
-            for part in selection.slices
-        )
-        stamp = _stamp(cursor, selection)
+        slices = tuple((tuple(part.vehicle_ids), tuple(part.windows)) for part in selection.slices)
+        key = (slices, _stamp(cursor, selection))
         with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None and entry[0] == stamp:
+            if (layout := self._entries.get(key)) is not None:
                 self._entries.move_to_end(key)
-                return entry[1]
+                return layout
         layout = _draw(cursor, selection)
         with self._lock:
-            self._entries[key] = (stamp, layout)
-            self._entries.move_to_end(key)
+            self._entries[key] = layout
             while len(self._entries) > CACHED_LAYOUTS:
                 self._entries.popitem(last=False)
         return layout
@@ -188,7 +180,7 @@ def site_layout(
 ) -> Layout:
     length = timedelta(days=LAYOUT_DAYS)
     selection = latest(select_periods(scope, now=hour_floor(now), previous=False), length)
-    if selection.empty:
+    if selection.empty:  # T entirely in the current hour: drawn up to now, uncached
         selection, cache = latest(select_periods(scope, now=now, previous=False), length), None
     return _draw(cursor, selection) if cache is None else cache.layout(cursor, selection)
 

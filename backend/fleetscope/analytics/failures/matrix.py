@@ -1,10 +1,6 @@
 """``GET /v2/Analytics/FailureMatrix``: error types x vehicles with counts, the worst level,
-first and last seen (episodes starting in T; filters ``errorType`` and ``level``).
+first and last seen (episodes starting in T; filters ``errorType`` and ``level``)."""
 
-Instants are read as ``epoch_us`` integers and turned into datetimes only for the result:
-a TIMESTAMPTZ fetched into Python costs ten times as much (a time zone lookup each)."""
-
-from collections import Counter
 from datetime import datetime
 
 import duckdb
@@ -14,7 +10,13 @@ from fleetscope.analytics.core.facts import select_periods
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
-from fleetscope.analytics.failures.failures import LEVELS, ErrorFilter, LevelCounts, episodes
+from fleetscope.analytics.failures.failures import (
+    LEVELS,
+    SEVERITY,
+    ErrorFilter,
+    LevelCounts,
+    episodes,
+)
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.rawlog import from_micros
 
@@ -53,30 +55,21 @@ class FailureMatrixOut(CamelModel):
 _LEVELS_SQL = ", ".join(f"count(*) FILTER (WHERE level = '{level}')" for level in LEVELS)
 
 
-def _worst(levels: list[int]) -> str:
-    """The most severe level seen (only other levels: a WARNING)."""
-    return next((lv for lv, n in zip(LEVELS[::-1], levels[::-1], strict=True) if n), "WARNING")
-
-
 def failure_matrix(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, errors: ErrorFilter
 ) -> FailureMatrixOut:
     sql, parameters = episodes(select_periods(scope, now=now, previous=False), errors)
-    cells = sorted(
-        cursor.execute(
-            f"SELECT error_type, vehicle_id, count(*), {_LEVELS_SQL}, min(epoch_us(start_at)), "  # noqa: S608 - constants only
-            f"max(epoch_us(start_at)) FROM ({sql}) GROUP BY error_type, vehicle_id",
-            parameters,
-        ).fetchall()
-    )
-    per_vehicle: Counter[int] = Counter()
-    types: dict[str, list[int]] = {}  # count, the levels' counts, first and last seen
-    for error_type, vehicle_id, count, *levels, first, last in cells:
-        per_vehicle[vehicle_id] += count
-        row = types.setdefault(error_type, [0, 0, 0, 0, 0, first, last])
-        row[:5] = [a + b for a, b in zip(row[:5], (count, *levels), strict=True)]
-        row[5:] = [min(row[5], first), max(row[6], last)]
-    ranked = sorted(types.items(), key=lambda item: (-item[1][0], item[0]))
+    # Cells, types (no vehicle) and vehicles (no type) in one statement. Instants as
+    # ``epoch_us`` integers: a TIMESTAMPTZ fetched into Python costs ten times as much.
+    rows = cursor.execute(
+        f"SELECT error_type, vehicle_id, count(*) AS n, {_LEVELS_SQL}, max({SEVERITY}), "  # noqa: S608 - constants only
+        f"min(epoch_us(start_at)), max(epoch_us(start_at)) FROM ({sql}) "
+        "GROUP BY GROUPING SETS ((error_type, vehicle_id), error_type, vehicle_id) "
+        "ORDER BY n DESC, error_type, vehicle_id",
+        parameters,
+    ).fetchall()
+    cells = sorted(row for row in rows if row[0] is not None and row[1] is not None)
+    per_vehicle = {row[1]: row[2] for row in rows if row[0] is None}
     return FailureMatrixOut(
         period=period_out(scope, now=now),
         error_types=[
@@ -85,18 +78,20 @@ def failure_matrix(
                 levels=LevelCounts.of(dict(zip(LEVELS, levels, strict=True))),
                 first_seen=from_micros(first), last_seen=from_micros(last),
             )
-            for name, (count, *levels, first, last) in ranked
+            for name, vehicle_id, count, *levels, _, first, last in rows
+            if vehicle_id is None
         ],
         vehicles=[
-            MatrixVehicle(vehicle_id=v.id, name=v.name, count=per_vehicle[v.id])
+            MatrixVehicle(vehicle_id=v.id, name=v.name, count=per_vehicle.get(v.id, 0))
             for v in scope.vehicles
         ],
         cells=[
             MatrixCell(
-                error_type=name, vehicle_id=vehicle_id, count=count, worst_level=_worst(levels),
+                error_type=name, vehicle_id=vehicle_id, count=count,
+                worst_level=LEVELS[worst - 1],
                 first_seen=from_micros(first), last_seen=from_micros(last),
             )
-            for name, vehicle_id, count, *levels, first, last in cells
+            for name, vehicle_id, count, *_, worst, first, last in cells
         ],
         max_count=max((row[2] for row in cells), default=0),
     )  # fmt: skip
