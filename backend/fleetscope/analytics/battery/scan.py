@@ -101,46 +101,34 @@ def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters
 
 def slot_columns(
     cursor: duckdb.DuckDBPyConnection,
-    parts: list[tuple[Selection, SlotGrid]],
+    selection: Selection,
     *,
+    grid: SlotGrid,
     offline_after: timedelta,
     use_hours: bool,
-) -> list[Units | None]:
-    """Each part's measures per vehicle and slot with samples, ascending (None: none), as
+) -> Units | None:
+    """The measures per vehicle and slot of ``grid`` with samples, ascending (None: none), as
     arrays named as ``MEASURE_COLUMNS`` plus ``vehicle_id`` and ``slot`` (from 0); health
     sums with x in seconds after the slot's start, instants in epoch microseconds. The cap
     of a step under 20 % is ``offline_after`` (the hourly rows hold the writer's, the same
     setting). ``use_hours=False`` reads every sample (the reference in tests)."""
-    cap = cap_us(offline_after)
-    parameters: list[Any] = []
-    units: list[str] = []
-    offset = 0  # the parts' slots numbered one after the other
-    for selection, grid in parts:
-        sqls: list[str] = []
-        raw: list[SiteSlice] = []
-        part_parameters: list[Any] = []
-        for part in selection.slices:
-            if not (part.windows and part.vehicle_ids):
-                continue
-            if use_hours and grid.hour_aligned:
-                sql, pieces = _hour_rows(part, part_parameters)
-                sqls += [sql] if sql else []
-                part = SiteSlice(part.vehicle_ids, [(piece, 0) for piece in pieces])
-            raw.append(part)
-        if not Selection(raw).empty:
-            sqls.append(
-                _sample_units(Selection(raw), grid=grid, cap_us=cap, parameters=part_parameters)
-            )
-        if sqls:
-            start, width = grid.start_us, grid.width_us
-            units.append(
-                "SELECT *, ? + (u - ?) // ? AS slot, ? + (u - ?) // ? * ? AS slot_start "  # noqa: S608 - constants only
-                f"FROM ({' UNION ALL '.join(f'({sql})' for sql in sqls)})"
-            )
-            parameters += [offset, start, width, start, start, width, width, *part_parameters]
-        offset += grid.count
-    if not units:
-        return [None] * len(parts)
+    sqls: list[str] = []
+    raw: list[SiteSlice] = []
+    parameters: list[Any] = [grid.start_us, grid.width_us, grid.start_us, grid.start_us]
+    parameters += [grid.width_us, grid.width_us]
+    for part in selection.slices:
+        if not (part.windows and part.vehicle_ids):
+            continue
+        if use_hours and grid.hour_aligned:
+            sql, pieces = _hour_rows(part, parameters)
+            sqls += [sql] if sql else []
+            part = SiteSlice(part.vehicle_ids, [(piece, 0) for piece in pieces])
+        raw.append(part)
+    if not Selection(raw).empty:
+        cap = cap_us(offline_after)
+        sqls.append(_sample_units(Selection(raw), grid=grid, cap_us=cap, parameters=parameters))
+    if not sqls:
+        return None
     # One integer group key (vehicle, slot): one key column groups much faster than two.
     # Fetched column-wise: ``fetchall`` converts value by value.
     # A tied extreme is its earliest instant (as in ``facts.battery_hours``): the same answer
@@ -155,25 +143,19 @@ def slot_columns(
         "max(health_last_at) AS health_last_at, "
         "arg_max(health_last, health_last_at) AS health_last, sum(low_s) AS low_s, "
         "sum(discharged) AS discharged "
-        f"FROM (SELECT vehicle_id::BIGINT * {offset} + slot AS key, *, "
-        f"(u - slot_start) / 1e6 AS o FROM ({' UNION ALL '.join(units)})) "
-        "GROUP BY key ORDER BY key",
+        f"FROM (SELECT vehicle_id::BIGINT * {grid.count} + slot AS key, *, "
+        "(u - slot_start) / 1e6 AS o FROM ("
+        "SELECT *, (u - ?) // ? AS slot, ? + (u - ?) // ? * ? AS slot_start "
+        f"FROM ({' UNION ALL '.join(f'({sql})' for sql in sqls)}))) GROUP BY key ORDER BY key",
         parameters,
     ).fetchnumpy()
     keys = np.asarray(found["key"], dtype=np.int64)
-    measures: Units = {
+    if not len(keys):
+        return None
+    return {
         name: np.ma.filled(np.ma.asarray(found[name]).astype(np.float64), _EMPTY.get(name, 0.0))
         for name in MEASURE_COLUMNS
-    }
-    columns: list[Units | None] = []
-    first = 0
-    for _, grid in parts:
-        rows = (keys % offset >= first) & (keys % offset < first + grid.count)
-        picked = {name: values[rows] for name, values in measures.items()}
-        picked |= {"vehicle_id": keys[rows] // offset, "slot": keys[rows] % offset - first}
-        columns.append(picked if rows.any() else None)
-        first += grid.count
-    return columns
+    } | {"vehicle_id": keys // grid.count, "slot": keys % grid.count}
 
 
 def _fits(starts: npt.NDArray[np.intp], c: Units, grid: SlotGrid) -> list[HealthLine | None]:
@@ -251,15 +233,17 @@ def scan(
     use_hours: bool = True,
 ) -> Scanned:
     """The figures of each vehicle and bucket, and the period's lines in the slots of
-    ``grid``."""
+    ``grid``; the previous period is one slot."""
+    parts = [(CURRENT, in_bucket(selection, CURRENT), grid)]
     previous = in_bucket(selection, PREVIOUS)
-    parts = [(in_bucket(selection, CURRENT), grid)]
     if (bounds := previous.bounds) is not None:
-        parts.append((previous, SlotGrid.over(bounds, slots=1)))
+        parts.append((PREVIOUS, previous, SlotGrid.over(bounds, slots=1)))
     figures: dict[tuple[int, int], SampleFigures] = {}
     lines = None
-    columns = slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours)
-    for bucket, (_, part_grid), c in zip((CURRENT, PREVIOUS), parts, columns, strict=False):
+    for bucket, part, part_grid in parts:
+        c = slot_columns(
+            cursor, part, grid=part_grid, offline_after=offline_after, use_hours=use_hours
+        )
         if c is None:
             continue
         figures |= _figures(c, part_grid, bucket)

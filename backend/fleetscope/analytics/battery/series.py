@@ -1,8 +1,5 @@
-"""The battery page's time slots and its lines over the period, per vehicle, from the slots
-of ``scan`` (``series_buckets`` per vehicle: all lines fit one chart). The charge line has
-each slot's lowest and highest sample at their times (dips and peaks survive downsampling);
-health points and trend as ``HealthSeries`` describes them.
-"""
+"""The battery page's time slots and its charge and health lines per vehicle, from the slots
+of ``scan`` (docs/analytics-v2.md, Battery: series, healthSeries)."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -144,9 +141,14 @@ def series_buckets(vehicle_count: int) -> int:
     return max(MIN_SERIES_BUCKETS, min(SERIES_BUCKETS, fitting))
 
 
+def vehicle_starts(vehicles: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+    """The first row of each vehicle in ``vehicles`` (grouped by vehicle; ids are not negative)."""
+    return np.flatnonzero(np.diff(vehicles, prepend=-1))
+
+
 def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, list[T]]:
     """``values`` (one per entry of ``vehicles``, grouped by vehicle) per vehicle."""
-    starts = np.flatnonzero(np.r_[True, vehicles[1:] != vehicles[:-1]]).tolist()
+    starts = vehicle_starts(vehicles).tolist()
     ends = [*starts[1:], len(vehicles)]
     return {int(vehicles[s]): values[s:e] for s, e in zip(starts, ends, strict=True)}
 
@@ -162,8 +164,7 @@ def battery_series(
     from arrays (not validated: 100 x 150 points cost as much to validate as to build)."""
     charge: dict[int, list[ChargePoint]] = {}
     health: dict[int, list[HealthPoint]] = {}
-    health_at: dict[int, list[int]] = {}
-    if lines is not None and len(lines.vehicle_id):
+    if lines is not None:
         # Each slot's lowest and highest sample in time order, one point at one instant.
         low_first = lines.low_at <= lines.high_at
         at = np.where(low_first, [lines.low_at, lines.high_at], [lines.high_at, lines.low_at])
@@ -174,18 +175,16 @@ def battery_series(
         charge = _by_vehicle(np.repeat(lines.vehicle_id, 1 + two), list(points))
         rows = ~np.isnan(lines.health)
         vehicles, middles_us = lines.vehicle_id[rows], grid.middles_us()[lines.slot[rows]]
-        if len(vehicles):
-            means = zip(epoch_millis(middles_us), lines.health[rows].tolist(), strict=True)
-            health = _by_vehicle(vehicles, list(means))
-            health_at = _by_vehicle(vehicles, middles_us.tolist())
+        means = zip(epoch_millis(middles_us), lines.health[rows].tolist(), strict=True)
+        health = _by_vehicle(vehicles, list(means))
 
     def trend(vehicle_id: int) -> list[HealthPoint]:
         """The fitted line at the first and the last health point."""
         figures, points = samples.get((vehicle_id, CURRENT)), health.get(vehicle_id, [])
         if figures is None or figures.health_line is None or len(points) < 2:
             return []
-        line, middles = figures.health_line, health_at[vehicle_id]
-        return [(points[i][0], line.at(middles[i])) for i in (0, -1)]
+        # A point's instant is its slot's middle, already in whole milliseconds.
+        return [(at, figures.health_line.at(at * _MILLIS)) for at, _ in (points[0], points[-1])]
 
     return BatterySeries(
         [
