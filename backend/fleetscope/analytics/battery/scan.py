@@ -1,21 +1,8 @@
-"""The battery samples of T per vehicle and time slot, and what the battery page takes
-from them.
-
-The measures (``facts.battery_hours``) come in units, each a row of per-unit sums and
-extremes that compose exactly into any set of units: the whole UTC hours of T from
-``battery_hourly`` when the slots are whole hours, the samples of the rest of T (window
-edges off the full hour, the current hour up to now; all of T on shorter slots) grouped by
-slot with the same aggregates; about 5,000 groups for any length of period. One query
-combines each slot's units: extremes with their instants (among equal ones in different
-units, any one's), health moments moved from each unit's origin to the slot's start
-(x + o: sum x + n o, sum x² + 2 o sum x + n o², sum x y + o sum y). The period's slots are
-those of the charge chart, the previous period is one slot, in the same query. Per vehicle
-and bucket:
-- health fit: the slots' centred least-squares moments combine exactly (Chan et al.) into
-  the least-squares line of all the vehicle's samples in the bucket;
-- latest SoH: of the vehicle's last slot with one;
-- time below 20 % and discharge (for equivalent full cycles): sums over the slots.
-"""
+"""The battery samples of T per vehicle and time slot, and the figures the battery page takes
+from them (docs/analytics-v2.md, Battery): whole UTC hours from ``battery_hourly`` when the
+slots are whole hours, the samples of the rest of T grouped by slot with the same aggregates
+(``facts.battery_hours``: units that compose exactly), combined per slot in one statement per
+bucket (the previous period is one slot); each vehicle's figures per bucket from its slots."""
 
 from datetime import timedelta
 from typing import Any, NamedTuple
@@ -26,10 +13,10 @@ import numpy.typing as npt
 
 from fleetscope.analytics.battery.series import (
     MICROS,
-    ChargeLines,
     HealthLine,
     SampleFigures,
     SlotGrid,
+    Units,
 )
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.core.periods import Window, merge_windows, split_hour_ranges
@@ -42,7 +29,6 @@ from fleetscope.facts.battery_hours import (
     with_next,
 )
 
-Units = dict[str, npt.NDArray[Any]]
 # A slot's value where its aggregate is NULL (no samples of that kind); sums are 0.
 _EMPTY = {"low": np.inf, "low_at": np.inf, "high": -np.inf, "high_at": np.inf}
 _EMPTY |= {"health_last_at": -np.inf, "health_last": np.nan}
@@ -130,6 +116,8 @@ def slot_columns(
     if not sqls:
         return None
     # One integer group key (vehicle, slot): one key column groups much faster than two.
+    # Health moments move from each unit's origin to the slot's start (x + o: sum x + n o,
+    # sum x² + 2 o sum x + n o², sum x y + o sum y).
     # Fetched column-wise: ``fetchall`` converts value by value.
     # A tied extreme is its earliest instant (as in ``facts.battery_hours``): the same answer
     # every time, whatever order the units arrive in.
@@ -221,7 +209,7 @@ def in_bucket(selection: Selection, bucket: int) -> Selection:
 
 class Scanned(NamedTuple):
     figures: dict[tuple[int, int], SampleFigures]  # per vehicle and bucket with samples
-    lines: ChargeLines | None  # the period's slots; None: no samples in it
+    lines: Units | None  # the period's slots (``slot_columns``); None: no samples in it
 
 
 def scan(
@@ -248,9 +236,5 @@ def scan(
             continue
         figures |= _figures(c, part_grid, bucket)
         if bucket == CURRENT:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                health = np.where(c["health_n"] > 0, c["health_y"] / c["health_n"], np.nan)
-            lines = ChargeLines(
-                c["vehicle_id"], c["slot"], c["low_at"], c["low"], c["high_at"], c["high"], health
-            )
+            lines = c
     return Scanned(figures, lines)

@@ -3,7 +3,7 @@ of ``scan`` (docs/analytics-v2.md, Battery: series, healthSeries)."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, NamedTuple, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,7 @@ from fleetscope.facts.battery_hours import MICROS_PER_HOUR
 from fleetscope.facts.rawlog import to_micros
 
 T = TypeVar("T")
+Units = dict[str, npt.NDArray[Any]]
 SERIES_BUCKETS = 250
 SERIES_POINT_BUDGET = 10_000
 MIN_SERIES_BUCKETS = 50
@@ -70,20 +71,6 @@ class SlotGrid:
         middles = first + np.arange(self.count, dtype=np.int64) * self.width_us
         middles = np.clip(middles, to_micros(self.period.start), to_micros(self.period.end))
         return middles - middles % _MILLIS
-
-
-@dataclass(frozen=True, slots=True)
-class ChargeLines:
-    """The period's slots with samples, of every vehicle (by vehicle, then slot), as arrays:
-    what the charge and health lines are drawn from. Instants in epoch microseconds."""
-
-    vehicle_id: npt.NDArray[np.int64]
-    slot: npt.NDArray[np.int64]  # the slot's number in the grid
-    low_at: npt.NDArray[np.float64]
-    low: npt.NDArray[np.float64]
-    high_at: npt.NDArray[np.float64]
-    high: npt.NDArray[np.float64]
-    health: npt.NDArray[np.float64]  # mean SoH of the slot's samples reporting one; NaN: none
 
 
 @dataclass(slots=True)
@@ -156,26 +143,30 @@ def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, l
 def battery_series(
     scope: AnalyticsScope,
     samples: Mapping[tuple[int, int], SampleFigures],
-    lines: ChargeLines | None,
+    lines: Units | None,
     *,
     grid: SlotGrid,
 ) -> BatterySeries:
     """Charge and health lines of every selected vehicle in the period (bucket CURRENT),
-    from arrays (not validated: 100 x 150 points cost as much to validate as to build)."""
+    from the period's slots (``scan.slot_columns``; instants in epoch microseconds), not
+    validated: 100 x 150 points cost as much to validate as to build."""
     charge: dict[int, list[ChargePoint]] = {}
     health: dict[int, list[HealthPoint]] = {}
     if lines is not None:
         # Each slot's lowest and highest sample in time order, one point at one instant.
-        low_first = lines.low_at <= lines.high_at
-        at = np.where(low_first, [lines.low_at, lines.high_at], [lines.high_at, lines.low_at])
-        values = np.where(low_first, [lines.low, lines.high], [lines.high, lines.low])
-        two = lines.low_at != lines.high_at
+        low_at, low, high_at, high = (lines[name] for name in ("low_at", "low", "high_at", "high"))
+        low_first = low_at <= high_at
+        at = np.where(low_first, [low_at, high_at], [high_at, low_at])
+        values = np.where(low_first, [low, high], [high, low])
+        two = low_at != high_at
         kept = np.array([np.ones(len(two), dtype=bool), two]).T.ravel()
         points = zip(epoch_millis(at.T.ravel()[kept]), values.T.ravel()[kept].tolist(), strict=True)
-        charge = _by_vehicle(np.repeat(lines.vehicle_id, 1 + two), list(points))
-        rows = ~np.isnan(lines.health)
-        vehicles, middles_us = lines.vehicle_id[rows], grid.middles_us()[lines.slot[rows]]
-        means = zip(epoch_millis(middles_us), lines.health[rows].tolist(), strict=True)
+        charge = _by_vehicle(np.repeat(lines["vehicle_id"], 1 + two), list(points))
+        # The mean SoH of the slots with a sample reporting one.
+        rows = lines["health_n"] > 0
+        vehicles, middles_us = lines["vehicle_id"][rows], grid.middles_us()[lines["slot"][rows]]
+        health_means = lines["health_y"][rows] / lines["health_n"][rows]
+        means = zip(epoch_millis(middles_us), health_means.tolist(), strict=True)
         health = _by_vehicle(vehicles, list(means))
 
     def trend(vehicle_id: int) -> list[HealthPoint]:
