@@ -17,6 +17,7 @@ from fleetscope.analytics.battery.series import (
     SampleFigures,
     SlotGrid,
     Units,
+    vehicle_starts,
 )
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.core.periods import Window, merge_windows, split_hour_ranges
@@ -177,7 +178,7 @@ def _fits(starts: npt.NDArray[np.intp], c: Units, grid: SlotGrid) -> list[Health
 
 def _figures(c: Units, grid: SlotGrid, bucket: int) -> dict[tuple[int, int], SampleFigures]:
     vehicles = c["vehicle_id"]
-    starts = np.flatnonzero(np.r_[True, vehicles[1:] != vehicles[:-1]])
+    starts = vehicle_starts(vehicles)
     # Each vehicle's last row (slot) with a health sample, -1 for none.
     rows = np.where(c["health_n"] > 0, np.arange(len(vehicles)), -1)
     return {
