@@ -97,20 +97,15 @@ def session_sums(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> Ses
     return {(b, v): Sums(c, d, a, x, tuple(h)) for b, v, c, d, a, x, h in found}
 
 
-def _together(rows: list[Sums]) -> Sums:
-    # With a row of zeros: the histogram's bins even without a vehicle.
-    sessions, duration, added, discharged, histograms = zip(Sums(), *rows, strict=True)
-    bins = tuple(sum(n) for n in zip(*histograms, strict=True))
-    return Sums(sum(sessions), sum(duration), sum(added), sum(discharged), bins)
-
-
 def session_figures(
     sums: SessionSums, bucket: int, *, capacities: Mapping[int, float | None], cycles: float
 ) -> SessionFigures:
     """The vehicles of ``capacities`` together in ``bucket``, energy over those whose capacity
     is known (null if none is); ``cycles``: the equivalent full cycles (from the samples)."""
     rows = [sums.get((bucket, v), Sums()) for v in capacities]
-    count, duration, added, discharged, histogram = rows[0] if len(rows) == 1 else _together(rows)
+    # Vehicle after vehicle from a row of zeros: the histogram's bins even without a vehicle.
+    sessions, durations, added_charges, depths, histograms = zip(Sums(), *rows, strict=True)
+    count, duration, added, discharged = map(sum, (sessions, durations, added_charges, depths))
     known = [(row, c) for row, c in zip(rows, capacities.values(), strict=True) if c is not None]
     return SessionFigures(
         count=count,
@@ -120,7 +115,7 @@ def session_figures(
         discharged=discharged,
         equivalent_full_cycles=cycles,
         mean_depth_of_discharge=discharged / count if count else None,
-        depth_histogram=list(histogram),
+        depth_histogram=[sum(n) for n in zip(*histograms, strict=True)],
         added_energy_wh=sum(r.added / 100 * c for r, c in known) if known else None,
         discharged_energy_wh=sum(r.discharged / 100 * c for r, c in known) if known else None,
     )
