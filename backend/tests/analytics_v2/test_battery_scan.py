@@ -12,8 +12,7 @@ import duckdb
 import numpy as np
 import pytest
 
-from fleetscope.analytics.battery.scan import Scanned, scan
-from fleetscope.analytics.battery.series import SampleFigures, SlotGrid, Units
+from fleetscope.analytics.battery.scan import SampleFigures, Scanned, SlotGrid, Units, scan
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, select_periods
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan, Shift, Window

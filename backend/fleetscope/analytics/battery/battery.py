@@ -11,12 +11,10 @@ import numpy as np
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.battery.scan import in_bucket, scan
+from fleetscope.analytics.battery.scan import SampleFigures, SlotGrid, in_bucket, scan
 from fleetscope.analytics.battery.series import (
     ChargeSeries,
     HealthSeries,
-    SampleFigures,
-    SlotGrid,
     battery_series,
     series_buckets,
 )

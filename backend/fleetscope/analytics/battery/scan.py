@@ -4,6 +4,7 @@ slots are whole hours, the samples of the rest of T grouped by slot with the sam
 (``facts.battery_hours``: units that compose exactly), combined per slot in one statement per
 bucket (the previous period is one slot); each vehicle's figures per bucket from its slots."""
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, NamedTuple
 
@@ -11,29 +12,85 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from fleetscope.analytics.battery.series import (
-    MICROS,
-    HealthLine,
-    SampleFigures,
-    SlotGrid,
-    Units,
-    vehicle_starts,
-)
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.core.periods import Window, merge_windows, split_hour_ranges
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
 from fleetscope.facts.battery_hours import (
     MEASURE_COLUMNS,
+    MICROS_PER_HOUR,
     TABLE,
     cap_us,
     unit_aggregates,
     with_next,
 )
+from fleetscope.facts.rawlog import to_micros
 
+Units = dict[str, npt.NDArray[Any]]
+MICROS = 1_000_000
+MILLIS = 1_000
 # A slot's value where its aggregate is NULL (no samples of that kind); sums are 0.
 _EMPTY = {"low": np.inf, "low_at": np.inf, "high": -np.inf, "high_at": np.inf}
 _EMPTY |= {"health_last_at": -np.inf, "health_last": np.nan}
 _SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged"
+
+
+@dataclass(frozen=True, slots=True)
+class HealthLine:
+    """health = intercept + slope x epoch seconds"""
+
+    slope_per_second: float
+    intercept: float
+
+    def at(self, epoch_us: int) -> float:
+        return self.intercept + self.slope_per_second * epoch_us / MICROS
+
+
+@dataclass(frozen=True, slots=True)
+class SlotGrid:
+    """Slot ``i`` is [start + i x width, start + (i + 1) x width), over a period that the
+    slots cover: the first slot may begin before it (at the full hour), the last end after."""
+
+    start_us: int
+    width_us: int
+    count: int
+    period: Window
+
+    @classmethod
+    def over(cls, window: Window, *, slots: int) -> "SlotGrid":
+        """About ``slots`` equal slots over ``window``, each at least a second wide. Slots of
+        an hour or more are whole UTC hours from a full hour on (``hour_aligned``: their
+        figures then compose from the hourly battery rows), so there may be a few fewer."""
+        start_us, end_us = to_micros(window.start), to_micros(window.end)
+        width_us = max((end_us - start_us) // max(1, slots), MICROS)
+        if width_us >= MICROS_PER_HOUR:
+            start_us -= start_us % MICROS_PER_HOUR
+            width_us = -(-(end_us - start_us) // max(1, slots) // MICROS_PER_HOUR)
+            width_us = max(1, width_us) * MICROS_PER_HOUR
+        return cls(start_us, width_us, max(1, -(-(end_us - start_us) // width_us)), window)
+
+    @property
+    def hour_aligned(self) -> bool:
+        return self.start_us % MICROS_PER_HOUR == 0 and self.width_us % MICROS_PER_HOUR == 0
+
+    def middles_us(self) -> npt.NDArray[np.int64]:
+        """Every slot's middle (to the millisecond), moved into the period."""
+        first = self.start_us + self.width_us // 2
+        middles = first + np.arange(self.count, dtype=np.int64) * self.width_us
+        middles = np.clip(middles, to_micros(self.period.start), to_micros(self.period.end))
+        return middles - middles % MILLIS
+
+
+@dataclass(slots=True)
+class SampleFigures:  # of one vehicle in one bucket
+    health_latest: float | None = None
+    health_line: HealthLine | None = None  # least squares over the bucket's samples
+    below_low_seconds: float = 0.0
+    discharged: float = 0.0  # percentage points the charge fell inside the bucket
+
+
+def vehicle_starts(vehicles: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+    """The first row of each vehicle in ``vehicles`` (grouped by vehicle; ids are not negative)."""
+    return np.flatnonzero(np.diff(vehicles, prepend=-1))
 
 
 def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window]]:

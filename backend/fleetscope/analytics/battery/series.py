@@ -1,84 +1,24 @@
-"""The battery page's time slots and its charge and health lines per vehicle, from the slots
-of ``scan`` (docs/analytics-v2.md, Battery: series, healthSeries)."""
+"""The battery page's charge and health lines per vehicle, from the period's slots of ``scan``
+(docs/analytics-v2.md, Battery: series, healthSeries)."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Annotated, Any, NamedTuple, TypeVar
+from typing import Annotated, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 from pydantic import Field
 from typing_extensions import TypedDict
 
+from fleetscope.analytics.battery.scan import MILLIS, SampleFigures, SlotGrid, Units, vehicle_starts
 from fleetscope.analytics.core.facts import CURRENT
 from fleetscope.analytics.core.models import EpochMillis, epoch_millis
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import Window
 from fleetscope.appstore.schemas import camel_case
-from fleetscope.facts.battery_hours import MICROS_PER_HOUR
-from fleetscope.facts.rawlog import to_micros
 
 T = TypeVar("T")
-Units = dict[str, npt.NDArray[Any]]
 SERIES_BUCKETS = 250
 SERIES_POINT_BUDGET = 10_000
 MIN_SERIES_BUCKETS = 50
-MICROS = 1_000_000
-_MILLIS = 1_000
-
-
-@dataclass(frozen=True, slots=True)
-class HealthLine:
-    """health = intercept + slope x epoch seconds"""
-
-    slope_per_second: float
-    intercept: float
-
-    def at(self, epoch_us: int) -> float:
-        return self.intercept + self.slope_per_second * epoch_us / MICROS
-
-
-@dataclass(frozen=True, slots=True)
-class SlotGrid:
-    """Slot ``i`` is [start + i x width, start + (i + 1) x width), over a period that the
-    slots cover: the first slot may begin before it (at the full hour), the last end after."""
-
-    start_us: int
-    width_us: int
-    count: int
-    period: Window
-
-    @classmethod
-    def over(cls, window: Window, *, slots: int) -> "SlotGrid":
-        """About ``slots`` equal slots over ``window``, each at least a second wide. Slots of
-        an hour or more are whole UTC hours from a full hour on (``hour_aligned``: their
-        figures then compose from the hourly battery rows), so there may be a few fewer."""
-        start_us, end_us = to_micros(window.start), to_micros(window.end)
-        width_us = max((end_us - start_us) // max(1, slots), MICROS)
-        if width_us >= MICROS_PER_HOUR:
-            start_us -= start_us % MICROS_PER_HOUR
-            width_us = -(-(end_us - start_us) // max(1, slots) // MICROS_PER_HOUR)
-            width_us = max(1, width_us) * MICROS_PER_HOUR
-        return cls(start_us, width_us, max(1, -(-(end_us - start_us) // width_us)), window)
-
-    @property
-    def hour_aligned(self) -> bool:
-        return self.start_us % MICROS_PER_HOUR == 0 and self.width_us % MICROS_PER_HOUR == 0
-
-    def middles_us(self) -> npt.NDArray[np.int64]:
-        """Every slot's middle (to the millisecond), moved into the period."""
-        first = self.start_us + self.width_us // 2
-        middles = first + np.arange(self.count, dtype=np.int64) * self.width_us
-        middles = np.clip(middles, to_micros(self.period.start), to_micros(self.period.end))
-        return middles - middles % _MILLIS
-
-
-@dataclass(slots=True)
-class SampleFigures:  # of one vehicle in one bucket
-    health_latest: float | None = None
-    health_line: HealthLine | None = None  # least squares over the bucket's samples
-    below_low_seconds: float = 0.0
-    discharged: float = 0.0  # percentage points the charge fell inside the bucket
 
 
 # Points as [epoch milliseconds, value] pairs, what the chart draws: pairs of numbers
@@ -128,11 +68,6 @@ def series_buckets(vehicle_count: int) -> int:
     return max(MIN_SERIES_BUCKETS, min(SERIES_BUCKETS, fitting))
 
 
-def vehicle_starts(vehicles: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
-    """The first row of each vehicle in ``vehicles`` (grouped by vehicle; ids are not negative)."""
-    return np.flatnonzero(np.diff(vehicles, prepend=-1))
-
-
 def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, list[T]]:
     """``values`` (one per entry of ``vehicles``, grouped by vehicle) per vehicle."""
     starts = vehicle_starts(vehicles).tolist()
@@ -175,7 +110,7 @@ def battery_series(
         if figures is None or figures.health_line is None or len(points) < 2:
             return []
         # A point's instant is its slot's middle, already in whole milliseconds.
-        return [(at, figures.health_line.at(at * _MILLIS)) for at, _ in (points[0], points[-1])]
+        return [(at, figures.health_line.at(at * MILLIS)) for at, _ in (points[0], points[-1])]
 
     return BatterySeries(
         [
