@@ -2,6 +2,7 @@
 (docs/analytics-v2.md, Battery: series, healthSeries)."""
 
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import Annotated, NamedTuple, TypeVar
 
 import numpy as np
@@ -70,9 +71,8 @@ def series_buckets(vehicle_count: int) -> int:
 
 def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, list[T]]:
     """``values`` (one per entry of ``vehicles``, grouped by vehicle) per vehicle."""
-    starts = vehicle_starts(vehicles).tolist()
-    ends = [*starts[1:], len(vehicles)]
-    return {int(vehicles[s]): values[s:e] for s, e in zip(starts, ends, strict=True)}
+    bounds = [*vehicle_starts(vehicles).tolist(), len(vehicles)]
+    return {int(vehicles[start]): values[start:end] for start, end in pairwise(bounds)}
 
 
 def battery_series(
