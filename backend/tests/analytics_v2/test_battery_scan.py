@@ -5,7 +5,6 @@ shift (one on the full hour, one off it), read from the hourly battery rows plus
 of partial hours, and from the samples alone."""
 
 import random
-from dataclasses import fields
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -13,8 +12,7 @@ import duckdb
 import numpy as np
 import pytest
 
-from fleetscope.analytics.battery.scan import Scanned, scan
-from fleetscope.analytics.battery.series import ChargeLines, SampleFigures, SlotGrid
+from fleetscope.analytics.battery.scan import SampleFigures, Scanned, SlotGrid, Units, scan
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, select_periods
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan, Shift, Window
@@ -127,7 +125,7 @@ def _check(
     assert figures.below_low_seconds == pytest.approx(below, abs=1e-6)
 
 
-def _check_lines(lines: ChargeLines, samples: list[Sample], *, grid: SlotGrid) -> None:
+def _check_lines(lines: Units, samples: list[Sample], *, grid: SlotGrid) -> None:
     """``lines``: one vehicle's slots; ``samples``: its samples in the period."""
     ordered = sorted(samples, key=lambda s: s[1])
     by_slot: dict[int, list[Sample]] = {}
@@ -135,29 +133,29 @@ def _check_lines(lines: ChargeLines, samples: list[Sample], *, grid: SlotGrid) -
         by_slot.setdefault((to_micros(sample[1]) - grid.start_us) // grid.width_us, []).append(
             sample
         )
-    assert lines.slot.tolist() == sorted(by_slot)
-    for row, number in enumerate(lines.slot.tolist()):
+    assert lines["slot"].tolist() == sorted(by_slot)
+    for row, number in enumerate(lines["slot"].tolist()):
         inside = by_slot[number]
         lowest = min(charge for _, _, charge, _ in inside)
         highest = max(charge for _, _, charge, _ in inside)
-        assert (lines.low[row], lines.high[row]) == (lowest, highest)
+        assert (lines["low"][row], lines["high"][row]) == (lowest, highest)
         # At the time of the first sample with that charge (ties: the earliest, so the answer
         # is the same every time), to the millisecond (the facts' resolution).
-        low_at, high_at = (from_micros(int(at[row])) for at in (lines.low_at, lines.high_at))
+        low_at, high_at = (from_micros(int(lines[at][row])) for at in ("low_at", "high_at"))
         first_low = next(at for _, at, c, _ in inside if c == lowest)
         first_high = next(at for _, at, c, _ in inside if c == highest)
         assert abs(first_low - low_at) < MILLISECOND and abs(first_high - high_at) < MILLISECOND
         healths = [h for _, _, _, h in inside if h is not None]
+        assert lines["health_n"][row] == len(healths)
         if healths:
-            assert lines.health[row] == pytest.approx(sum(healths) / len(healths), abs=1e-9)
-        else:
-            assert np.isnan(lines.health[row])
+            mean = lines["health_y"][row] / lines["health_n"][row]
+            assert mean == pytest.approx(sum(healths) / len(healths), abs=1e-9)
 
 
-def _of(lines: ChargeLines | None, vehicle: int) -> ChargeLines:
+def _of(lines: Units | None, vehicle: int) -> Units:
     assert lines is not None
-    rows = lines.vehicle_id == vehicle
-    return ChargeLines(*(getattr(lines, f.name)[rows] for f in fields(ChargeLines)))
+    rows = lines["vehicle_id"] == vehicle
+    return {name: values[rows] for name, values in lines.items()}
 
 
 def _same(first: Scanned, second: Scanned) -> bool:
@@ -165,9 +163,9 @@ def _same(first: Scanned, second: Scanned) -> bool:
         return False
     if first.lines is None or second.lines is None:
         return True
-    return all(
-        np.array_equal(getattr(first.lines, f.name), getattr(second.lines, f.name), equal_nan=True)
-        for f in fields(ChargeLines)
+    return first.lines.keys() == second.lines.keys() and all(
+        np.array_equal(values, second.lines[name], equal_nan=True)
+        for name, values in first.lines.items()
     )
 
 

@@ -7,13 +7,8 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from fleetscope.analytics.battery.series import (
-    ChargeLines,
-    HealthLine,
-    SampleFigures,
-    SlotGrid,
-    battery_series,
-)
+from fleetscope.analytics.battery.scan import HealthLine, SampleFigures, SlotGrid
+from fleetscope.analytics.battery.series import battery_series
 from fleetscope.analytics.core.facts import CURRENT
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan, Window
@@ -44,16 +39,18 @@ def _scope() -> AnalyticsScope:
 
 
 def test_points_follow_time_within_each_slot_and_health_sits_at_the_middle() -> None:
-    lines = ChargeLines(
-        vehicle_id=np.array([1, 1, 1, 2]),
-        slot=np.array([0, 3, 7, 5]),
+    lines = {
+        "vehicle_id": np.array([1, 1, 1, 2]),
+        "slot": np.array([0, 3, 7, 5]),
         # low before high; high before low; one sample (low and high at one instant)
-        low_at=np.array([_us(0, 10), _us(3, 50), _us(7, 5), _us(5, 20)]),
-        low=np.array([40.0, 30.0, 55.5, 80.0]),
-        high_at=np.array([_us(0, 40), _us(3, 5), _us(7, 5), _us(5, 40)]),
-        high=np.array([45.0, 35.0, 55.5, 81.0]),
-        health=np.array([96.0, np.nan, 95.5, np.nan]),
-    )
+        "low_at": np.array([_us(0, 10), _us(3, 50), _us(7, 5), _us(5, 20)]),
+        "low": np.array([40.0, 30.0, 55.5, 80.0]),
+        "high_at": np.array([_us(0, 40), _us(3, 5), _us(7, 5), _us(5, 40)]),
+        "high": np.array([45.0, 35.0, 55.5, 81.0]),
+        # health samples per slot and their sum: means 96.0, none, 95.5, none
+        "health_n": np.array([2.0, 0.0, 1.0, 0.0]),
+        "health_y": np.array([192.0, 0.0, 95.5, 0.0]),
+    }
     line = HealthLine(slope_per_second=-1e-6, intercept=96.0 + 1e-6 * to_micros(START) / 1e6)
     figures = {(1, CURRENT): SampleFigures(health_line=line)}
     series = battery_series(_scope(), figures, lines, grid=GRID)

@@ -1,30 +1,20 @@
-"""``GET /v2/Analytics/Battery`` (product.md section 3): lines (``series``); equivalent full
-cycles = percentage points discharged inside T / 100, from report to report; SoH latest and
-least-squares slope per 30 days; time below 20 % to the report (``scan``); charging share,
-time-weighted mean and minimum charge from the rollups, as productivity.
-
-Charge sessions starting in T, per vehicle and bucket: count, mean duration, mean added
-charge (end - start); depth of discharge per cycle = the highest charge since the previous
-session ended (``peak_before``) - the charge at this session's start, in a histogram of
-10-point bins; energy in Wh = percent / 100 x the vehicle's battery capacity, for vehicles
-whose capacity is known. One statement sums them per bucket and vehicle; several vehicles
-together add those sums vehicle after vehicle."""
+"""``GET /v2/Analytics/Battery`` (product.md section 3; how each figure is computed:
+docs/analytics-v2.md, Battery): the lines (``series``) and the sample figures (``scan``), the
+charge sessions starting in T (here), the charge KPIs from the rollups, as productivity."""
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, NamedTuple
 
 import duckdb
 import numpy as np
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.battery.scan import in_bucket, scan
+from fleetscope.analytics.battery.scan import SampleFigures, SlotGrid, in_bucket, scan
 from fleetscope.analytics.battery.series import (
     ChargeSeries,
     HealthSeries,
-    SampleFigures,
-    SlotGrid,
     battery_series,
     series_buckets,
 )
@@ -35,9 +25,9 @@ from fleetscope.analytics.core.facts import (
     rows_in_periods,
     select_periods,
 )
-from fleetscope.analytics.core.kpis import kpi_columns
+from fleetscope.analytics.core.kpis import kpis_of_rows
 from fleetscope.analytics.core.measure_table import STATE_MEASURES
-from fleetscope.analytics.core.models import PeriodOut
+from fleetscope.analytics.core.models import Kpis, PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import Window
 from fleetscope.analytics.core.plan import Collected, period_out, period_spans, read_buckets
@@ -105,20 +95,15 @@ def session_sums(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> Ses
     return {(b, v): Sums(c, d, a, x, tuple(h)) for b, v, c, d, a, x, h in found}
 
 
-def _together(rows: list[Sums]) -> Sums:
-    # With a row of zeros: the histogram's bins even without a vehicle.
-    sessions, duration, added, discharged, histograms = zip(Sums(), *rows, strict=True)
-    bins = tuple(sum(n) for n in zip(*histograms, strict=True))
-    return Sums(sum(sessions), sum(duration), sum(added), sum(discharged), bins)
-
-
 def session_figures(
     sums: SessionSums, bucket: int, *, capacities: Mapping[int, float | None], cycles: float
 ) -> SessionFigures:
     """The vehicles of ``capacities`` together in ``bucket``, energy over those whose capacity
     is known (null if none is); ``cycles``: the equivalent full cycles (from the samples)."""
     rows = [sums.get((bucket, v), Sums()) for v in capacities]
-    count, duration, added, discharged, histogram = rows[0] if len(rows) == 1 else _together(rows)
+    # Vehicle after vehicle from a row of zeros: the histogram's bins even without a vehicle.
+    sessions, durations, added_charges, depths, histograms = zip(Sums(), *rows, strict=True)
+    count, duration, added, discharged = map(sum, (sessions, durations, added_charges, depths))
     known = [(row, c) for row, c in zip(rows, capacities.values(), strict=True) if c is not None]
     return SessionFigures(
         count=count,
@@ -128,7 +113,7 @@ def session_figures(
         discharged=discharged,
         equivalent_full_cycles=cycles,
         mean_depth_of_discharge=discharged / count if count else None,
-        depth_histogram=list(histogram),
+        depth_histogram=[sum(n) for n in zip(*histograms, strict=True)],
         added_energy_wh=sum(r.added / 100 * c for r, c in known) if known else None,
         discharged_energy_wh=sum(r.discharged / 100 * c for r, c in known) if known else None,
     )
@@ -170,43 +155,31 @@ class BatteryOut(CamelModel):
     fleet: BatteryEntry
 
 
-_KPIS = ("period_seconds", "no_data_seconds", "mean_charge", "min_charge", "charging_share")
+def _charge_kpis(
+    collected: Collected, bucket: int, vehicle_ids: list[int]
+) -> dict[int | None, Kpis]:
+    """The rollup KPIs of each vehicle in ``bucket`` and of all of them together (None)."""
+    seconds = collected.vehicle_seconds(bucket)
+    rows = [collected.measures.rows([(v, bucket) for v in vehicle_ids])]
+    rows.append(collected.together(bucket, vehicle_ids))
+    period_s = [*(seconds.get(v, 0.0) for v in vehicle_ids), collected.fleet_seconds(bucket)]
+    kpis = kpis_of_rows(np.vstack(rows), period_s=np.array(period_s, dtype=np.float64))
+    return dict(zip([*vehicle_ids, None], kpis, strict=True))
 
 
-def _charge_kpis(collected: Collected, vehicle_ids: list[int]) -> dict[Any, dict[str, Any]]:
-    """The rollup KPIs of ``_KPIS`` per (vehicle, bucket) and of all the vehicles together
-    (vehicle None), by the KPI glossary in one vectorised pass."""
-    keys: list[Any] = [(v, bucket) for bucket in (CURRENT, PREVIOUS) for v in vehicle_ids]
-    rows = [collected.measures.rows(keys)]
-    rows += [
-        collected.measures.total(keys[i : i + len(vehicle_ids)]) for i in (0, len(vehicle_ids))
-    ]
-    seconds = [collected.vehicle_seconds(bucket) for bucket in (CURRENT, PREVIOUS)]
-    period_s = [seconds[bucket].get(v, 0.0) for v, bucket in keys]
-    period_s += [collected.fleet_seconds(bucket) for bucket in (CURRENT, PREVIOUS)]
-    columns = kpi_columns(np.vstack(rows), period_s=np.array(period_s, dtype=np.float64))
-    values = [[None if x != x else x for x in columns[name].tolist()] for name in _KPIS]  # NaN
-    keys += [(None, CURRENT), (None, PREVIOUS)]
-    return {
-        key: dict(zip(_KPIS, row, strict=True)) for key, *row in zip(keys, *values, strict=True)
-    }
-
-
-def _figures(
-    items: list[SampleFigures], kpis: dict[str, Any], sessions: SessionFigures
-) -> BatteryFigures:
+def _figures(items: list[SampleFigures], kpis: Kpis, sessions: SessionFigures) -> BatteryFigures:
     """One bucket's figures of its vehicles (one, or all selected; several: the mean of
     their latest SoH and of their slopes); not validated (built from typed columns)."""
     health = [item.health_latest for item in items if item.health_latest is not None]
     slopes = [i.health_line.slope_per_second for i in items if i.health_line is not None]
     return BatteryFigures(
-        period_seconds=kpis["period_seconds"] or 0.0,
-        no_data_seconds=kpis["no_data_seconds"] or 0.0,
+        period_seconds=kpis.period_seconds,
+        no_data_seconds=kpis.no_data_seconds,
         sessions=sessions,
-        mean_charge=kpis["mean_charge"],
-        min_charge=kpis["min_charge"],
+        mean_charge=kpis.mean_charge,
+        min_charge=kpis.min_charge,
         below_low_seconds=sum((item.below_low_seconds for item in items), 0.0),
-        charging_share=kpis["charging_share"],
+        charging_share=kpis.charging_share,
         health_latest=sum(health) / len(health) if health else None,
         health_slope_per_30_days=(
             sum(s * SECONDS_PER_30_DAYS for s in slopes) / len(slopes) if slopes else None
@@ -237,7 +210,7 @@ def battery(
         offline_after=offline_after,
         only=CHARGE_MEASURES,
     )
-    kpis = _charge_kpis(collected, scope.vehicle_ids)
+    kpis = [_charge_kpis(collected, bucket, scope.vehicle_ids) for bucket in (CURRENT, PREVIOUS)]
 
     def entry(vehicle_ids: list[int], vehicle_id: int | None, name: str | None) -> BatteryEntry:
         own = {v: capacities.get(v) for v in vehicle_ids}
@@ -247,7 +220,7 @@ def battery(
             items = [samples[(v, bucket)] for v in vehicle_ids if (v, bucket) in samples]
             cycles = sum(item.discharged for item in items) / 100
             sessions_of = session_figures(sessions, bucket, capacities=own, cycles=cycles)
-            figures.append(_figures(items, kpis[(vehicle_id, bucket)], sessions_of))
+            figures.append(_figures(items, kpis[bucket][vehicle_id], sessions_of))
         return BatteryEntry(
             vehicle_id=vehicle_id,
             name=name,

@@ -1,22 +1,10 @@
-"""The battery samples of T per vehicle and time slot, and what the battery page takes
-from them.
+"""The battery samples of T per vehicle and time slot, and the figures the battery page takes
+from them (docs/analytics-v2.md, Battery): whole UTC hours from ``battery_hourly`` when the
+slots are whole hours, the samples of the rest of T grouped by slot with the same aggregates
+(``facts.battery_hours``: units that compose exactly), combined per slot in one statement per
+bucket (the previous period is one slot); each vehicle's figures per bucket from its slots."""
 
-The measures (``facts.battery_hours``) come in units, each a row of per-unit sums and
-extremes that compose exactly into any set of units: the whole UTC hours of T from
-``battery_hourly`` when the slots are whole hours, the samples of the rest of T (window
-edges off the full hour, the current hour up to now; all of T on shorter slots) grouped by
-slot with the same aggregates; about 5,000 groups for any length of period. One query
-combines each slot's units: extremes with their instants (among equal ones in different
-units, any one's), health moments moved from each unit's origin to the slot's start
-(x + o: sum x + n o, sum x² + 2 o sum x + n o², sum x y + o sum y). The period's slots are
-those of the charge chart, the previous period is one slot, in the same query. Per vehicle
-and bucket:
-- health fit: the slots' centred least-squares moments combine exactly (Chan et al.) into
-  the least-squares line of all the vehicle's samples in the bucket;
-- latest SoH: of the vehicle's last slot with one;
-- time below 20 % and discharge (for equivalent full cycles): sums over the slots.
-"""
-
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, NamedTuple
 
@@ -24,29 +12,85 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from fleetscope.analytics.battery.series import (
-    MICROS,
-    ChargeLines,
-    HealthLine,
-    SampleFigures,
-    SlotGrid,
-)
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.core.periods import Window, merge_windows, split_hour_ranges
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
 from fleetscope.facts.battery_hours import (
     MEASURE_COLUMNS,
+    MICROS_PER_HOUR,
     TABLE,
     cap_us,
     unit_aggregates,
     with_next,
 )
+from fleetscope.facts.rawlog import to_micros
 
 Units = dict[str, npt.NDArray[Any]]
+MICROS = 1_000_000
+MILLIS = 1_000
 # A slot's value where its aggregate is NULL (no samples of that kind); sums are 0.
 _EMPTY = {"low": np.inf, "low_at": np.inf, "high": -np.inf, "high_at": np.inf}
 _EMPTY |= {"health_last_at": -np.inf, "health_last": np.nan}
 _SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged"
+
+
+@dataclass(frozen=True, slots=True)
+class HealthLine:
+    """health = intercept + slope x epoch seconds"""
+
+    slope_per_second: float
+    intercept: float
+
+    def at(self, epoch_us: int) -> float:
+        return self.intercept + self.slope_per_second * epoch_us / MICROS
+
+
+@dataclass(frozen=True, slots=True)
+class SlotGrid:
+    """Slot ``i`` is [start + i x width, start + (i + 1) x width), over a period that the
+    slots cover: the first slot may begin before it (at the full hour), the last end after."""
+
+    start_us: int
+    width_us: int
+    count: int
+    period: Window
+
+    @classmethod
+    def over(cls, window: Window, *, slots: int) -> "SlotGrid":
+        """About ``slots`` equal slots over ``window``, each at least a second wide. Slots of
+        an hour or more are whole UTC hours from a full hour on (``hour_aligned``: their
+        figures then compose from the hourly battery rows), so there may be a few fewer."""
+        start_us, end_us = to_micros(window.start), to_micros(window.end)
+        width_us = max((end_us - start_us) // max(1, slots), MICROS)
+        if width_us >= MICROS_PER_HOUR:
+            start_us -= start_us % MICROS_PER_HOUR
+            width_us = -(-(end_us - start_us) // max(1, slots) // MICROS_PER_HOUR)
+            width_us = max(1, width_us) * MICROS_PER_HOUR
+        return cls(start_us, width_us, max(1, -(-(end_us - start_us) // width_us)), window)
+
+    @property
+    def hour_aligned(self) -> bool:
+        return self.start_us % MICROS_PER_HOUR == 0 and self.width_us % MICROS_PER_HOUR == 0
+
+    def middles_us(self) -> npt.NDArray[np.int64]:
+        """Every slot's middle (to the millisecond), moved into the period."""
+        first = self.start_us + self.width_us // 2
+        middles = first + np.arange(self.count, dtype=np.int64) * self.width_us
+        middles = np.clip(middles, to_micros(self.period.start), to_micros(self.period.end))
+        return middles - middles % MILLIS
+
+
+@dataclass(slots=True)
+class SampleFigures:  # of one vehicle in one bucket
+    health_latest: float | None = None
+    health_line: HealthLine | None = None  # least squares over the bucket's samples
+    below_low_seconds: float = 0.0
+    discharged: float = 0.0  # percentage points the charge fell inside the bucket
+
+
+def vehicle_starts(vehicles: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+    """The first row of each vehicle in ``vehicles`` (grouped by vehicle; ids are not negative)."""
+    return np.flatnonzero(np.diff(vehicles, prepend=-1))
 
 
 def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window]]:
@@ -101,47 +145,37 @@ def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters
 
 def slot_columns(
     cursor: duckdb.DuckDBPyConnection,
-    parts: list[tuple[Selection, SlotGrid]],
+    selection: Selection,
     *,
+    grid: SlotGrid,
     offline_after: timedelta,
     use_hours: bool,
-) -> list[Units | None]:
-    """Each part's measures per vehicle and slot with samples, ascending (None: none), as
+) -> Units | None:
+    """The measures per vehicle and slot of ``grid`` with samples, ascending (None: none), as
     arrays named as ``MEASURE_COLUMNS`` plus ``vehicle_id`` and ``slot`` (from 0); health
     sums with x in seconds after the slot's start, instants in epoch microseconds. The cap
     of a step under 20 % is ``offline_after`` (the hourly rows hold the writer's, the same
     setting). ``use_hours=False`` reads every sample (the reference in tests)."""
-    cap = cap_us(offline_after)
-    parameters: list[Any] = []
-    units: list[str] = []
-    offset = 0  # the parts' slots numbered one after the other
-    for selection, grid in parts:
-        sqls: list[str] = []
-        raw: list[SiteSlice] = []
-        part_parameters: list[Any] = []
-        for part in selection.slices:
-            if not (part.windows and part.vehicle_ids):
-                continue
-            if use_hours and grid.hour_aligned:
-                sql, pieces = _hour_rows(part, part_parameters)
-                sqls += [sql] if sql else []
-                part = SiteSlice(part.vehicle_ids, [(piece, 0) for piece in pieces])
-            raw.append(part)
-        if not Selection(raw).empty:
-            sqls.append(
-                _sample_units(Selection(raw), grid=grid, cap_us=cap, parameters=part_parameters)
-            )
-        if sqls:
-            start, width = grid.start_us, grid.width_us
-            units.append(
-                "SELECT *, ? + (u - ?) // ? AS slot, ? + (u - ?) // ? * ? AS slot_start "  # noqa: S608 - constants only
-                f"FROM ({' UNION ALL '.join(f'({sql})' for sql in sqls)})"
-            )
-            parameters += [offset, start, width, start, start, width, width, *part_parameters]
-        offset += grid.count
-    if not units:
-        return [None] * len(parts)
+    sqls: list[str] = []
+    raw: list[SiteSlice] = []
+    parameters: list[Any] = [grid.start_us, grid.width_us, grid.start_us, grid.start_us]
+    parameters += [grid.width_us, grid.width_us]
+    for part in selection.slices:
+        if not (part.windows and part.vehicle_ids):
+            continue
+        if use_hours and grid.hour_aligned:
+            sql, pieces = _hour_rows(part, parameters)
+            sqls += [sql] if sql else []
+            part = SiteSlice(part.vehicle_ids, [(piece, 0) for piece in pieces])
+        raw.append(part)
+    if not Selection(raw).empty:
+        cap = cap_us(offline_after)
+        sqls.append(_sample_units(Selection(raw), grid=grid, cap_us=cap, parameters=parameters))
+    if not sqls:
+        return None
     # One integer group key (vehicle, slot): one key column groups much faster than two.
+    # Health moments move from each unit's origin to the slot's start (x + o: sum x + n o,
+    # sum x² + 2 o sum x + n o², sum x y + o sum y).
     # Fetched column-wise: ``fetchall`` converts value by value.
     # A tied extreme is its earliest instant (as in ``facts.battery_hours``): the same answer
     # every time, whatever order the units arrive in.
@@ -155,25 +189,19 @@ def slot_columns(
         "max(health_last_at) AS health_last_at, "
         "arg_max(health_last, health_last_at) AS health_last, sum(low_s) AS low_s, "
         "sum(discharged) AS discharged "
-        f"FROM (SELECT vehicle_id::BIGINT * {offset} + slot AS key, *, "
-        f"(u - slot_start) / 1e6 AS o FROM ({' UNION ALL '.join(units)})) "
-        "GROUP BY key ORDER BY key",
+        f"FROM (SELECT vehicle_id::BIGINT * {grid.count} + slot AS key, *, "
+        "(u - slot_start) / 1e6 AS o FROM ("
+        "SELECT *, (u - ?) // ? AS slot, ? + (u - ?) // ? * ? AS slot_start "
+        f"FROM ({' UNION ALL '.join(f'({sql})' for sql in sqls)}))) GROUP BY key ORDER BY key",
         parameters,
     ).fetchnumpy()
     keys = np.asarray(found["key"], dtype=np.int64)
-    measures: Units = {
+    if not len(keys):
+        return None
+    return {
         name: np.ma.filled(np.ma.asarray(found[name]).astype(np.float64), _EMPTY.get(name, 0.0))
         for name in MEASURE_COLUMNS
-    }
-    columns: list[Units | None] = []
-    first = 0
-    for _, grid in parts:
-        rows = (keys % offset >= first) & (keys % offset < first + grid.count)
-        picked = {name: values[rows] for name, values in measures.items()}
-        picked |= {"vehicle_id": keys[rows] // offset, "slot": keys[rows] % offset - first}
-        columns.append(picked if rows.any() else None)
-        first += grid.count
-    return columns
+    } | {"vehicle_id": keys // grid.count, "slot": keys % grid.count}
 
 
 def _fits(starts: npt.NDArray[np.intp], c: Units, grid: SlotGrid) -> list[HealthLine | None]:
@@ -207,7 +235,7 @@ def _fits(starts: npt.NDArray[np.intp], c: Units, grid: SlotGrid) -> list[Health
 
 def _figures(c: Units, grid: SlotGrid, bucket: int) -> dict[tuple[int, int], SampleFigures]:
     vehicles = c["vehicle_id"]
-    starts = np.flatnonzero(np.r_[True, vehicles[1:] != vehicles[:-1]])
+    starts = vehicle_starts(vehicles)
     # Each vehicle's last row (slot) with a health sample, -1 for none.
     rows = np.where(c["health_n"] > 0, np.arange(len(vehicles)), -1)
     return {
@@ -239,7 +267,7 @@ def in_bucket(selection: Selection, bucket: int) -> Selection:
 
 class Scanned(NamedTuple):
     figures: dict[tuple[int, int], SampleFigures]  # per vehicle and bucket with samples
-    lines: ChargeLines | None  # the period's slots; None: no samples in it
+    lines: Units | None  # the period's slots (``slot_columns``); None: no samples in it
 
 
 def scan(
@@ -251,22 +279,20 @@ def scan(
     use_hours: bool = True,
 ) -> Scanned:
     """The figures of each vehicle and bucket, and the period's lines in the slots of
-    ``grid``."""
+    ``grid``; the previous period is one slot."""
+    parts = [(CURRENT, in_bucket(selection, CURRENT), grid)]
     previous = in_bucket(selection, PREVIOUS)
-    parts = [(in_bucket(selection, CURRENT), grid)]
     if (bounds := previous.bounds) is not None:
-        parts.append((previous, SlotGrid.over(bounds, slots=1)))
+        parts.append((PREVIOUS, previous, SlotGrid.over(bounds, slots=1)))
     figures: dict[tuple[int, int], SampleFigures] = {}
     lines = None
-    columns = slot_columns(cursor, parts, offline_after=offline_after, use_hours=use_hours)
-    for bucket, (_, part_grid), c in zip((CURRENT, PREVIOUS), parts, columns, strict=False):
+    for bucket, part, part_grid in parts:
+        c = slot_columns(
+            cursor, part, grid=part_grid, offline_after=offline_after, use_hours=use_hours
+        )
         if c is None:
             continue
         figures |= _figures(c, part_grid, bucket)
         if bucket == CURRENT:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                health = np.where(c["health_n"] > 0, c["health_y"] / c["health_n"], np.nan)
-            lines = ChargeLines(
-                c["vehicle_id"], c["slot"], c["low_at"], c["low"], c["high_at"], c["high"], health
-            )
+            lines = c
     return Scanned(figures, lines)

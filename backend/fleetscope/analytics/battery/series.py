@@ -1,11 +1,8 @@
-"""The battery page's time slots and its lines over the period, per vehicle, from the slots
-of ``scan`` (``series_buckets`` per vehicle: all lines fit one chart). The charge line has
-each slot's lowest and highest sample at their times (dips and peaks survive downsampling);
-health points and trend as ``HealthSeries`` describes them.
-"""
+"""The battery page's charge and health lines per vehicle, from the period's slots of ``scan``
+(docs/analytics-v2.md, Battery: series, healthSeries)."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from itertools import pairwise
 from typing import Annotated, NamedTuple, TypeVar
 
 import numpy as np
@@ -13,88 +10,16 @@ import numpy.typing as npt
 from pydantic import Field
 from typing_extensions import TypedDict
 
+from fleetscope.analytics.battery.scan import MILLIS, SampleFigures, SlotGrid, Units, vehicle_starts
 from fleetscope.analytics.core.facts import CURRENT
 from fleetscope.analytics.core.models import EpochMillis, epoch_millis
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import Window
 from fleetscope.appstore.schemas import camel_case
-from fleetscope.facts.battery_hours import MICROS_PER_HOUR
-from fleetscope.facts.rawlog import to_micros
 
 T = TypeVar("T")
 SERIES_BUCKETS = 250
 SERIES_POINT_BUDGET = 10_000
 MIN_SERIES_BUCKETS = 50
-MICROS = 1_000_000
-_MILLIS = 1_000
-
-
-@dataclass(frozen=True, slots=True)
-class HealthLine:
-    """health = intercept + slope x epoch seconds"""
-
-    slope_per_second: float
-    intercept: float
-
-    def at(self, epoch_us: int) -> float:
-        return self.intercept + self.slope_per_second * epoch_us / MICROS
-
-
-@dataclass(frozen=True, slots=True)
-class SlotGrid:
-    """Slot ``i`` is [start + i x width, start + (i + 1) x width), over a period that the
-    slots cover: the first slot may begin before it (at the full hour), the last end after."""
-
-    start_us: int
-    width_us: int
-    count: int
-    period: Window
-
-    @classmethod
-    def over(cls, window: Window, *, slots: int) -> "SlotGrid":
-        """About ``slots`` equal slots over ``window``, each at least a second wide. Slots of
-        an hour or more are whole UTC hours from a full hour on (``hour_aligned``: their
-        figures then compose from the hourly battery rows), so there may be a few fewer."""
-        start_us, end_us = to_micros(window.start), to_micros(window.end)
-        width_us = max((end_us - start_us) // max(1, slots), MICROS)
-        if width_us >= MICROS_PER_HOUR:
-            start_us -= start_us % MICROS_PER_HOUR
-            width_us = -(-(end_us - start_us) // max(1, slots) // MICROS_PER_HOUR)
-            width_us = max(1, width_us) * MICROS_PER_HOUR
-        return cls(start_us, width_us, max(1, -(-(end_us - start_us) // width_us)), window)
-
-    @property
-    def hour_aligned(self) -> bool:
-        return self.start_us % MICROS_PER_HOUR == 0 and self.width_us % MICROS_PER_HOUR == 0
-
-    def middles_us(self) -> npt.NDArray[np.int64]:
-        """Every slot's middle (to the millisecond), moved into the period."""
-        first = self.start_us + self.width_us // 2
-        middles = first + np.arange(self.count, dtype=np.int64) * self.width_us
-        middles = np.clip(middles, to_micros(self.period.start), to_micros(self.period.end))
-        return middles - middles % _MILLIS
-
-
-@dataclass(frozen=True, slots=True)
-class ChargeLines:
-    """The period's slots with samples, of every vehicle (by vehicle, then slot), as arrays:
-    what the charge and health lines are drawn from. Instants in epoch microseconds."""
-
-    vehicle_id: npt.NDArray[np.int64]
-    slot: npt.NDArray[np.int64]  # the slot's number in the grid
-    low_at: npt.NDArray[np.float64]
-    low: npt.NDArray[np.float64]
-    high_at: npt.NDArray[np.float64]
-    high: npt.NDArray[np.float64]
-    health: npt.NDArray[np.float64]  # mean SoH of the slot's samples reporting one; NaN: none
-
-
-@dataclass(slots=True)
-class SampleFigures:  # of one vehicle in one bucket
-    health_latest: float | None = None
-    health_line: HealthLine | None = None  # least squares over the bucket's samples
-    below_low_seconds: float = 0.0
-    discharged: float = 0.0  # percentage points the charge fell inside the bucket
 
 
 # Points as [epoch milliseconds, value] pairs, what the chart draws: pairs of numbers
@@ -146,46 +71,46 @@ def series_buckets(vehicle_count: int) -> int:
 
 def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, list[T]]:
     """``values`` (one per entry of ``vehicles``, grouped by vehicle) per vehicle."""
-    starts = np.flatnonzero(np.r_[True, vehicles[1:] != vehicles[:-1]]).tolist()
-    ends = [*starts[1:], len(vehicles)]
-    return {int(vehicles[s]): values[s:e] for s, e in zip(starts, ends, strict=True)}
+    bounds = [*vehicle_starts(vehicles).tolist(), len(vehicles)]
+    return {int(vehicles[start]): values[start:end] for start, end in pairwise(bounds)}
 
 
 def battery_series(
     scope: AnalyticsScope,
     samples: Mapping[tuple[int, int], SampleFigures],
-    lines: ChargeLines | None,
+    lines: Units | None,
     *,
     grid: SlotGrid,
 ) -> BatterySeries:
     """Charge and health lines of every selected vehicle in the period (bucket CURRENT),
-    from arrays (not validated: 100 x 150 points cost as much to validate as to build)."""
+    from the period's slots (``scan.slot_columns``; instants in epoch microseconds), not
+    validated: 100 x 150 points cost as much to validate as to build."""
     charge: dict[int, list[ChargePoint]] = {}
     health: dict[int, list[HealthPoint]] = {}
-    health_at: dict[int, list[int]] = {}
-    if lines is not None and len(lines.vehicle_id):
+    if lines is not None:
         # Each slot's lowest and highest sample in time order, one point at one instant.
-        low_first = lines.low_at <= lines.high_at
-        at = np.where(low_first, [lines.low_at, lines.high_at], [lines.high_at, lines.low_at])
-        values = np.where(low_first, [lines.low, lines.high], [lines.high, lines.low])
-        two = lines.low_at != lines.high_at
+        low_at, low, high_at, high = (lines[name] for name in ("low_at", "low", "high_at", "high"))
+        low_first = low_at <= high_at
+        at = np.where(low_first, [low_at, high_at], [high_at, low_at])
+        values = np.where(low_first, [low, high], [high, low])
+        two = low_at != high_at
         kept = np.array([np.ones(len(two), dtype=bool), two]).T.ravel()
         points = zip(epoch_millis(at.T.ravel()[kept]), values.T.ravel()[kept].tolist(), strict=True)
-        charge = _by_vehicle(np.repeat(lines.vehicle_id, 1 + two), list(points))
-        rows = ~np.isnan(lines.health)
-        vehicles, middles_us = lines.vehicle_id[rows], grid.middles_us()[lines.slot[rows]]
-        if len(vehicles):
-            means = zip(epoch_millis(middles_us), lines.health[rows].tolist(), strict=True)
-            health = _by_vehicle(vehicles, list(means))
-            health_at = _by_vehicle(vehicles, middles_us.tolist())
+        charge = _by_vehicle(np.repeat(lines["vehicle_id"], 1 + two), list(points))
+        # The mean SoH of the slots with a sample reporting one.
+        rows = lines["health_n"] > 0
+        vehicles, middles_us = lines["vehicle_id"][rows], grid.middles_us()[lines["slot"][rows]]
+        health_means = lines["health_y"][rows] / lines["health_n"][rows]
+        means = zip(epoch_millis(middles_us), health_means.tolist(), strict=True)
+        health = _by_vehicle(vehicles, list(means))
 
     def trend(vehicle_id: int) -> list[HealthPoint]:
         """The fitted line at the first and the last health point."""
         figures, points = samples.get((vehicle_id, CURRENT)), health.get(vehicle_id, [])
         if figures is None or figures.health_line is None or len(points) < 2:
             return []
-        line, middles = figures.health_line, health_at[vehicle_id]
-        return [(points[i][0], line.at(middles[i])) for i in (0, -1)]
+        # A point's instant is its slot's middle, already in whole milliseconds.
+        return [(at, figures.health_line.at(at * MILLIS)) for at, _ in (points[0], points[-1])]
 
     return BatterySeries(
         [
