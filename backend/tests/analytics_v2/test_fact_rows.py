@@ -1,6 +1,7 @@
 """Hand-made facts: how T selects rows on each path, paging order, time below 20 %, the
 health line."""
 
+import math
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -229,3 +230,26 @@ def test_health_series_averages_each_slot_and_skips_samples_without_health(
         50.0,
         50.0,
     ]  # its charge is drawn
+
+
+def test_a_constant_health_has_a_slope_of_zero_every_time(
+    cursor: duckdb.DuckDBPyConnection,
+) -> None:
+    """The health moments are summed in no fixed order; the slope of a constant SoH is 0
+    (not ±1e-15, not -0.0) at every call."""
+    start = datetime.combine(DAY, time(0), UTC)
+    cursor.executemany(
+        "INSERT INTO battery_samples (vehicle_id, sampled_at, charge, charging, voltage, health) "
+        "VALUES (1, ?, 50.0, false, 48.0, 97.3)",
+        [(start + timedelta(seconds=37 * i + 0.001 * (i % 7)),) for i in range(2000)],
+    )
+    for _ in range(5):
+        result = battery(
+            cursor,
+            _scope(None, days=1),
+            now=NOW,
+            offline_after=timedelta(seconds=65),
+            capacities={},
+        )
+        slope = result.entries[0]["current"]["health_slope_per_30_days"]
+        assert slope == 0.0 and math.copysign(1.0, slope) == 1.0

@@ -181,8 +181,13 @@ def _figures(items: list[SampleFigures], kpis: Kpis, sessions: SessionFigures) -
         below_low_seconds=sum((item.below_low_seconds for item in items), 0.0),
         charging_share=kpis.charging_share,
         health_latest=sum(health) / len(health) if health else None,
+        # DuckDB adds the health moments in no fixed order: a constant SoH comes out as
+        # ±1e-15 from call to call. Nine decimals (far below any SoH sensor) give one answer;
+        # + 0.0 makes -0.0 a plain 0.
         health_slope_per_30_days=(
-            sum(s * SECONDS_PER_30_DAYS for s in slopes) / len(slopes) if slopes else None
+            round(sum(s * SECONDS_PER_30_DAYS for s in slopes) / len(slopes), 9) + 0.0
+            if slopes
+            else None
         ),
     )
 

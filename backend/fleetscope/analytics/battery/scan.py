@@ -207,8 +207,8 @@ def slot_columns(
 def _fits(starts: npt.NDArray[np.intp], c: Units, grid: SlotGrid) -> list[HealthLine | None]:
     """The least-squares line of each vehicle (rows ``starts[i]`` up to the next start):
     per slot n, mean and centred Sxx, Sxy; over the slots n = sum n_i, mean = sum n_i
-    mean_i / n, Sxx = sum (Sxx_i + n_i (mean_x_i - mean_x)^2), Sxy likewise (exact, and a
-    constant health gives a slope of exactly 0). Like ``regr_slope``: none below two
+    mean_i / n, Sxx = sum (Sxx_i + n_i (mean_x_i - mean_x)^2), Sxy likewise (a constant
+    health gives 0 up to the rounding of the sums). Like ``regr_slope``: none below two
     samples or when they share one instant. Lines over epoch seconds."""
     n = c["health_n"]
     with np.errstate(invalid="ignore", divide="ignore"):
