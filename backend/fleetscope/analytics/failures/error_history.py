@@ -27,6 +27,7 @@ from fleetscope.analytics.core.paging import (
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.failures.failures import SEVERITY, ErrorFilter, episodes
 from fleetscope.appstore.schemas import CamelModel
+from fleetscope.i18n.csv_columns import ERROR_HISTORY_COLUMNS, LOCAL_TIME, ZONE_COLUMN
 
 HISTORY_SORTS = {
     "start": "start_at", "end": "end_at", "duration": "duration_s", "vehicle": "vehicle_id",
@@ -41,20 +42,6 @@ _FIELDS = (
 _RENAMED = {"start": "start_at", "end": "end_at", "duration_seconds": "duration_s"}
 _SELECT = ", ".join(_RENAMED.get(field, field) for field in _FIELDS)
 CSV_CHUNK_ROWS = 5000
-# ``{zone}``: the sites' time zone the times are written in (see ``csv_header``).
-CSV_HEADERS = {
-    "en": [
-        "vehicle id", "vehicle", "error type", "level", "description", "start ({zone})",
-        "end ({zone})", "duration (s)", "order", "x (m)", "y (m)", "map",
-    ],
-    "de": [
-        "Fahrzeug-ID", "Fahrzeug", "Fehlertyp", "Stufe", "Beschreibung", "Beginn ({zone})",
-        "Ende ({zone})", "Dauer (s)", "Auftrag", "x (m)", "y (m)", "Karte",
-    ],
-}  # fmt: skip
-# Vehicles of sites in different zones: each time in its site's zone, named in this column.
-CSV_ZONE_COLUMN = {"en": "time zone", "de": "Zeitzone"}
-CSV_LOCAL_TIME = {"en": "site time", "de": "Ortszeit"}
 
 
 class ErrorEpisodeRow(CamelModel):
@@ -146,11 +133,11 @@ class CsvConvention:
 
 
 def csv_header(language: str, zones: set[str]) -> list[str]:
-    texts = CSV_HEADERS.get(language, CSV_HEADERS["en"])
-    zone = next(iter(zones)) if len(zones) == 1 else CSV_LOCAL_TIME.get(language, "site time")
+    texts = ERROR_HISTORY_COLUMNS.get(language, ERROR_HISTORY_COLUMNS["en"])
+    zone = next(iter(zones)) if len(zones) == 1 else LOCAL_TIME.get(language, LOCAL_TIME["en"])
     header = [text.format(zone=zone) for text in texts]
     if len(zones) > 1:
-        header.append(CSV_ZONE_COLUMN.get(language, CSV_ZONE_COLUMN["en"]))
+        header.append(ZONE_COLUMN.get(language, ZONE_COLUMN["en"]))
     return header
 
 
