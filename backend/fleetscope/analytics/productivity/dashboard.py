@@ -1,29 +1,58 @@
-"""``GET /v2/Analytics/Dashboard``: the KPI tiles with their previous-period values and a
-small series each (the history's buckets: days, weeks or months) for the sparklines. The
-previous values are like for like, and the series leaves out the buckets lying in the future
-(``comparison``). The cycle-time median is the Processes page's
-(``cycle_medians``), in the period, the previous period and each bucket."""
+"""``GET /v2/Analytics/Dashboard``: the KPI tiles of the fleet with their previous-period
+values and a sparkline over the history's buckets (docs/analytics.md). The cycle-time median
+is the Processes page's (``cycle_medians``), in the period, the previous period and each
+bucket."""
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from typing import Literal
 
 import duckdb
 import numpy as np
+from pydantic import Field
 
 from fleetscope.analytics.core.collect import FLEET
 from fleetscope.analytics.core.kpis import kpis_of_rows
-from fleetscope.analytics.core.models import Kpis
+from fleetscope.analytics.core.models import Kpis, PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.percentiles import exact_for
 from fleetscope.analytics.core.periods import granularity_for
 from fleetscope.analytics.core.plan import BucketSpan, Collected, period_out, read_buckets
 from fleetscope.analytics.processes.orders import cycle_medians
-from fleetscope.analytics.productivity.history import history_spans
-from fleetscope.analytics.productivity.models import (
-    DashboardOut,
-    DashboardTile,
-    SparkPoint,
-    TileKey,
-)
+from fleetscope.analytics.productivity.history import history_spans, kpi_lists
+from fleetscope.appstore.schemas import CamelModel
+
+TileKey = Literal[
+    "availability", "utilization", "throughput", "orders", "cycleTimeP50", "mtbf", "mttr",
+    "errors", "meanCharge",
+]  # fmt: skip
+
+
+class SparkPoint(CamelModel):
+    from_: date = Field(alias="from")
+    value: float | None
+    partial: bool = Field(default=False, description="the bucket is still running")
+
+
+class DashboardTile(CamelModel):
+    key: TileKey
+    unit: Literal["share", "perHour", "count", "seconds", "percent"]
+    value: float | None
+    previous: float | None
+    # Higher is better for most tiles; not for cycle time, MTTR and errors.
+    higher_is_better: bool
+    exact: bool = Field(
+        default=True,
+        description="false: the value (cycle time over more than 31 days) comes from a "
+        "histogram, within 0.5 %, the same number as on Processes",
+    )
+    series: list[SparkPoint]
+
+
+class DashboardOut(CamelModel):
+    period: PeriodOut
+    granularity: Literal["day", "week", "month"]
+    tiles: list[DashboardTile]
+
 
 # (tile, unit, field of ``Kpis``, higher is better)
 TILES: tuple[tuple[TileKey, str, str, bool], ...] = (
@@ -39,18 +68,13 @@ TILES: tuple[tuple[TileKey, str, str, bool], ...] = (
 )
 
 
-def _fleet_kpis(collected: Collected, spans: list[BucketSpan]) -> list[Kpis]:
-    """The fleet's KPIs in each of ``spans``, and (last) over all of them together."""
-    keys = [(FLEET, item.bucket) for item in spans]
-    table = collected.measures
-    rows = np.vstack([table.rows(keys), table.total(keys)])
-    period_s = [collected.fleet_seconds(item.bucket) for item in spans]
-    calendar_s = [collected.calendar_seconds(item.bucket) for item in spans]
+def _total_kpis(collected: Collected, spans: list[BucketSpan]) -> Kpis:
+    """The fleet's KPIs over all of ``spans`` (they partition the period) together."""
     return kpis_of_rows(
-        rows,
-        period_s=np.array([*period_s, sum(period_s)]),
-        calendar_s=np.array([*calendar_s, sum(calendar_s)]),
-    )
+        collected.measures.total([(FLEET, item.bucket) for item in spans]),
+        period_s=np.array([sum(collected.fleet_seconds(item.bucket) for item in spans)]),
+        calendar_s=np.array([sum(collected.calendar_seconds(item.bucket) for item in spans)]),
+    )[0]
 
 
 def dashboard(
@@ -63,7 +87,6 @@ def dashboard(
 ) -> DashboardOut:
     spans = history_spans(scope, now=now)
     current, previous = spans.current, spans.previous
-    # The buckets partition T, so the period's totals are the sums of its buckets.
     collected = read_buckets(
         cursor,
         scope,
@@ -73,8 +96,7 @@ def dashboard(
         offline_after=offline_after,
         use_rollups=use_rollups,
     )
-    *buckets, totals = _fleet_kpis(collected, current)
-    previous_totals = _fleet_kpis(collected, previous)[-1]
+    totals, previous_totals = _total_kpis(collected, current), _total_kpis(collected, previous)
     exact = exact_for(scope.span)
     medians, (median, previous_median) = cycle_medians(
         cursor,
@@ -82,33 +104,21 @@ def dashboard(
         periods=[[item.bucket for item in side] for side in (current, previous)],
         exact=exact,
     )
-    for kpis, value in zip(
-        (*buckets, totals, previous_totals),
-        (*medians[: len(current)], median, previous_median),
-        strict=True,
-    ):
-        kpis.cycle_time_p50_seconds = value
-    per_bucket = list(zip(current, buckets, strict=True))
+    totals.cycle_time_p50_seconds, previous_totals.cycle_time_p50_seconds = median, previous_median
+    series = {name: row for name, (row,) in kpi_lists(collected, [FLEET], current).items()}
+    series["cycle_time_p50_seconds"] = medians[: len(current)]
     tiles = [
-        DashboardTile.model_validate(
-            {
-                "key": key,
-                "unit": unit,
-                "value": getattr(totals, field),
-                "previous": getattr(previous_totals, field),
-                "higherIsBetter": higher_is_better,
-                "exact": exact or key != "cycleTimeP50",
-                "series": [
-                    SparkPoint.model_validate(
-                        {
-                            "from": item.span.first,
-                            "value": getattr(kpis, field),
-                            "partial": item.bucket in spans.partial,
-                        }
-                    )
-                    for item, kpis in per_bucket
-                ],
-            }
+        DashboardTile(
+            key=key,
+            unit=unit,
+            value=getattr(totals, field),
+            previous=getattr(previous_totals, field),
+            higher_is_better=higher_is_better,
+            exact=exact or key != "cycleTimeP50",
+            series=[
+                SparkPoint(from_=item.span.first, value=value, partial=item.bucket in spans.partial)
+                for item, value in zip(current, series[field], strict=True)
+            ],
         )
         for key, unit, field, higher_is_better in TILES
     ]

@@ -1,10 +1,6 @@
-"""``GET /v2/Analytics/ProductivityHistory``: the KPIs as series over days, weeks or months.
-
-The granularity follows the period length (daily up to 31 days, weekly up to 180, monthly
-beyond); weeks are ISO weeks (Monday first) and months calendar months, cut to the period.
-The previous period of equal length comes in its own buckets for a dashed comparison line,
-clipped like for like. Buckets lying wholly in the future are left out, running ones are
-marked partial (``comparison``).
+"""``GET /v2/Analytics/ProductivityHistory``: the KPIs as series over days, weeks or months
+and the previous period's in its own buckets (docs/analytics.md); buckets lying wholly in the
+future are left out, running ones are marked partial (``comparison``).
 """
 
 from dataclasses import dataclass
@@ -107,8 +103,9 @@ def history_spans(scope: AnalyticsScope, *, now: datetime) -> HistorySpans:
     return HistorySpans(*drawn, partial=frozenset(partial))
 
 
-def _kpi_grid(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> KpiGrid:
-    """Every KPI of every (vehicle or ``FLEET``, bucket) as ``len(ids) x len(spans)`` lists."""
+def kpi_lists(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> dict[str, Any]:
+    """Every KPI of every (vehicle or ``FLEET``, bucket) as ``len(ids) x len(spans)`` lists
+    (None: no data), by ``Kpis`` field name."""
     by_bucket = [collected.vehicle_seconds(item.bucket) for item in spans]
     period_s = [
         collected.fleet_seconds(item.bucket) if v == FLEET else seconds.get(v, 0.0)
@@ -124,16 +121,12 @@ def _kpi_grid(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> 
         calendar_s=calendar_s,
     )
     lists: dict[str, Any] = {}
-    for name in KpiGrid.model_fields:
-        column = columns[name].reshape(len(ids), len(spans))
-        if name in COUNT_KPIS:
-            lists[name] = column.astype(np.int64).tolist()
-        else:
-            values = column.astype(object)
-            values[np.isnan(column)] = None  # no data
-            lists[name] = values.tolist()
-    # Built from the glossary's own columns: validating thousands of values again costs time.
-    return KpiGrid.model_construct(**lists)
+    for name, column in columns.items():
+        grid = column.reshape(len(ids), len(spans))
+        values = (grid.astype(np.int64) if name in COUNT_KPIS else grid).astype(object)
+        values[np.isnan(grid)] = None  # no data
+        lists[name] = values.tolist()
+    return lists
 
 
 def productivity_history(
@@ -163,12 +156,17 @@ def productivity_history(
             for s in drawn
         ]
 
+    def grid(drawn: list[BucketSpan]) -> KpiGrid:
+        lists = kpi_lists(collected, ids, drawn)
+        # Built from the glossary's own columns: validating thousands of values again costs time.
+        return KpiGrid.model_construct(**{name: lists[name] for name in KpiGrid.model_fields})
+
     return ProductivityHistoryOut(
         period=period_out(scope, now=now),
         granularity=granularity_for(scope.span.days),
         buckets=buckets(spans.current),
         previous_buckets=buckets(spans.previous),
         series=[HistorySeries(vehicle_id=v, name=name) for v, name in series],
-        kpis=_kpi_grid(collected, ids, spans.current),
-        previous=_kpi_grid(collected, ids, spans.previous),
+        kpis=grid(spans.current),
+        previous=grid(spans.previous),
     )

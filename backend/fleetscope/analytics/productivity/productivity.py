@@ -2,8 +2,7 @@
 previous period of equal length, per vehicle or combined, plus the order heatmap.
 
 The heatmap counts the finished orders by site-local weekday and hour of day; an order counts
-in the hour it ended, as in the rollups. Whole hours come from the hourly rollup, or from the
-site's hourly rollup when it holds exactly the vehicles (``core.site_rollups``), summed per
+in the hour it ended, as in the rollups. Whole hours come from the hourly rollup, summed per
 UTC hour first so the zone conversion runs once per hour, not per row; partial pieces come
 from the orders themselves.
 """
@@ -22,22 +21,14 @@ from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import HourRanges, Window, split_hour_ranges
 from fleetscope.analytics.core.plan import Collected, period_out, period_spans, read_buckets
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
-from fleetscope.analytics.core.site_rollups import site_rollup_usable
 from fleetscope.appstore.schemas import CamelModel
-from fleetscope.facts.rollup import MEASURE_NAMES
 
-_SITE_FINISHED = f"measures[{MEASURE_NAMES.index('orders_finished') + 1}]"  # 1-based
 # (ended, finished) rows of the whole hours ({join}: a shift's hours; T without a shift is a
 # plain time filter) and of the partial pieces.
-_SITE_HOURS = (
-    f"SELECT r.hour_utc AS ended, r.{_SITE_FINISHED} AS finished FROM rollup_site_hourly r "  # noqa: S608 - constants only
-    "{join}WHERE r.site_id = ? AND r.hour_utc >= ? AND r.hour_utc < ? "
-    f"AND r.{_SITE_FINISHED} > 0"
-)
-_VEHICLE_HOURS = (
+_HOURS = (
     "SELECT r.hour_utc AS ended, sum(r.orders_finished) AS finished FROM rollup_hourly r "
-    "{join}WHERE r.hour_utc >= ? AND r.hour_utc < ? AND list_contains(?::INTEGER[], "
-    "r.vehicle_id) GROUP BY r.hour_utc HAVING sum(r.orders_finished) > 0"
+    "{join}WHERE r.hour_utc >= ? AND r.hour_utc < ? AND list_contains(?::INTEGER[], r.vehicle_id) "
+    "GROUP BY r.hour_utc HAVING sum(r.orders_finished) > 0"
 )
 _PIECES = (
     "SELECT o.end_at AS ended, 1 AS finished FROM orders o "
@@ -86,11 +77,10 @@ def add_order_heatmap(
     windows: list[Window],
     zone: str,
     tail_until: datetime | None,
-    site_id: int | None = None,
     use_rollups: bool = True,
 ) -> None:
-    """Adds the finished orders of ``vehicle_ids`` in ``windows`` (one site, ``site_id``)
-    to ``heatmap``. ``tail_until``: see ``split_hour_ranges``."""
+    """Adds the finished orders of ``vehicle_ids`` in ``windows`` (one site, in ``zone``) to
+    ``heatmap``. ``tail_until``: see ``split_hour_ranges``."""
     if not vehicle_ids or not windows:
         return
     split = HourRanges(ranges=[], pieces=windows)
@@ -103,15 +93,8 @@ def add_order_heatmap(
         if len(ranges) > 1:
             join = f"JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc "
             hours = range_parameters([(window, 0) for window in ranges])
-        bounds = [ranges[0].start, ranges[-1].end]
-        if site_id is not None and site_rollup_usable(
-            cursor, site_id=site_id, vehicle_ids=vehicle_ids
-        ):
-            sources.append(_SITE_HOURS.format(join=join))
-            params += [*hours, site_id, *bounds]
-        else:
-            sources.append(_VEHICLE_HOURS.format(join=join))
-            params += [*hours, *bounds, vehicle_ids]
+        sources.append(_HOURS.format(join=join))
+        params += [*hours, ranges[0].start, ranges[-1].end, vehicle_ids]
     if pieces := split.pieces:
         sources.append(_PIECES)
         starts, ends = [piece.start for piece in pieces], [piece.end for piece in pieces]
@@ -124,8 +107,7 @@ def add_order_heatmap(
 def _figures(collected: Collected, bucket: int, ids: list[int]) -> list[tuple[StateTimes, Kpis]]:
     """States and KPIs of every vehicle (not when the measures were read for the fleet
     only) and, last, of all of them together."""
-    per_vehicle_s = collected.vehicle_seconds(bucket)
-    seconds = [per_vehicle_s.get(v, 0.0) for v in ids]
+    seconds = [collected.vehicle_seconds(bucket).get(v, 0.0) for v in ids]
     vehicles: list[Kpis] = []
     rows = collected.together(bucket, ids)
     if collected.by_vehicle:
@@ -156,7 +138,6 @@ def productivity(
         offline_after=offline_after,
         use_rollups=use_rollups,
     )
-    ids = scope.vehicle_ids
     targets = [] if scope.combined else [(v.id, v.name) for v in scope.vehicles]
     entries = [
         ProductivityEntry(
@@ -169,8 +150,8 @@ def productivity(
         )
         for (vehicle_id, name), (states, kpis), (previous_states, previous) in zip(
             [*targets, (None, None)],  # the fleet last
-            _figures(collected, CURRENT, ids),
-            _figures(collected, PREVIOUS, ids),
+            _figures(collected, CURRENT, scope.vehicle_ids),
+            _figures(collected, PREVIOUS, scope.vehicle_ids),
             strict=True,
         )
     ]
@@ -183,7 +164,6 @@ def productivity(
             windows=site.windows.get(CURRENT, []),
             zone=str(site.group.zone),
             tail_until=collected.tail_until,
-            site_id=site.group.site_id,
             use_rollups=use_rollups,
         )
     return ProductivityOut(

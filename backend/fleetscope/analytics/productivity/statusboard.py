@@ -1,17 +1,7 @@
 """``GET /v2/Analytics/Statusboard``: one live tile per vehicle, worst state first, and its
-stream of Server-Sent Events fed by the ingest pipeline's ``LiveHub``.
-
-Order of the states (worst first): ``error`` (stopped, needs someone), ``offline`` (no
-contact), ``manual`` (taken out of automatic operation), ``charging`` (not available),
-``idle`` (available but unused capacity), ``working`` (all well). Within a state the vehicle
-that has been in it longest comes first, then by name. A vehicle that never sent a message
-is ``offline`` with no ``since``.
-
-The stream starts with ``retry`` (reconnect after 3 s) and a ``snapshot`` event (the whole
-statusboard), then sends a ``tile`` event ``{"vehicle": tile, "counts": ...}`` for every
-changed vehicle of the user's scope as soon as the pipeline has committed the message, and
-a comment line every ``heartbeat_s`` seconds so proxies keep the connection open and a dead
-client is noticed. Statuses of vehicles outside the scope are dropped here, never sent.
+stream of Server-Sent Events fed by the ingest pipeline's ``LiveHub`` (the order and the
+events: docs/analytics.md). A vehicle that never sent a message is ``offline`` with no
+``since``. Statuses of vehicles outside the user's scope are dropped here, never sent.
 """
 
 import asyncio

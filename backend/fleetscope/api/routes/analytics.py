@@ -9,9 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi import APIRouter, Response
 
-from fleetscope.analytics.productivity.dashboard import dashboard
+from fleetscope.analytics.productivity.dashboard import DashboardOut, dashboard
 from fleetscope.analytics.productivity.history import ProductivityHistoryOut, productivity_history
-from fleetscope.analytics.productivity.models import DashboardOut
 from fleetscope.analytics.productivity.productivity import ProductivityOut, productivity
 from fleetscope.analytics.productivity.statusboard import (
     StatusboardOut,
