@@ -127,7 +127,13 @@ test('menu entries navigate to their pages', async ({ app, page }) => {
   await expect(page.getByTestId('page-failuresVisualization')).toBeVisible();
   await expect(nav.getByTestId('menu-entry-failures')).toHaveAttribute('data-active', 'true');
 
-  await nav.getByTestId('menu-entry-dashboards').hover();
+  // The previous entry's flyout may still be closing: hover until this one is open.
+  await expect(async () => {
+    await nav.getByTestId('menu-entry-dashboards').hover();
+    await expect(page.getByTestId('menu-entry-dashboards-statusboard')).toBeVisible({
+      timeout: 2_000,
+    });
+  }).toPass();
   await page.getByTestId('menu-entry-dashboards-statusboard').click();
   await expectRoute(page, '/dashboards/statusboard');
   await expect(page.getByTestId('page-statusboard')).toBeVisible();
