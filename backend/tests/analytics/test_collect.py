@@ -7,8 +7,6 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect, open_intervals
-from fleetscope.analytics.core.kpis import compute_kpis
-from fleetscope.analytics.core.measure_table import Measures
 from fleetscope.analytics.core.periods import DaySpan, Shift, Window, period_windows
 from fleetscope.facts.model import (
     ActionRecord,
@@ -22,6 +20,8 @@ from fleetscope.facts.model import (
     VehicleState,
 )
 from fleetscope.facts.store import FactStore, StoreBatch
+
+from .named_measures import Measures, compute_kpis, named
 
 BERLIN = ZoneInfo("Europe/Berlin")
 KOLKATA = ZoneInfo("Asia/Kolkata")
@@ -102,7 +102,7 @@ def _measures(
     rollups: bool,
     daily_zone: ZoneInfo | None = None,
     only: frozenset[str] | None = None,
-) -> tuple[Measures | None, list[Window]]:
+) -> tuple[Measures, list[Window]]:
     span = DaySpan(date(2026, 6, 2), date(2026, 6, 3))
     windows = period_windows(span=span, zone=zone, shift=shift, now=now)
     request = CollectRequest(
@@ -115,9 +115,8 @@ def _measures(
     )
     cursor = store.cursor()
     try:
-        return collect(cursor, request, now=now, offline_after=OFFLINE_AFTER).get(
-            (vehicle_id, 0)
-        ), windows
+        table = collect(cursor, request, now=now, offline_after=OFFLINE_AFTER)
+        return named(table, (vehicle_id, 0)), windows
     finally:
         cursor.close()
 
@@ -201,7 +200,7 @@ def test_the_open_state_runs_up_to_now_then_offline_after_silence(store: FactSto
     windows = period_windows(span=span, zone=BERLIN, shift=None, now=now)
     request = CollectRequest([1], [Tagged(w, 0) for w in windows], by_vehicle=True)
     cursor = store.cursor()
-    measures = collect(cursor, request, now=now, offline_after=OFFLINE_AFTER)[(1, 0)]
+    measures = named(collect(cursor, request, now=now, offline_after=OFFLINE_AFTER), (1, 0))
     cursor.close()
     data_s = (LAST_STATE_END - T0).total_seconds()
     assert measures.covered_s == pytest.approx(data_s + 600)

@@ -5,18 +5,12 @@ import math
 import numpy as np
 import pytest
 
-from fleetscope.analytics.core.kpis import compute_kpis, kpi_columns, kpis_at
-from fleetscope.analytics.core.measure_table import (
-    COLUMN,
-    COLUMNS,
-    Measures,
-    MeasureTable,
-    empty_rows,
-    measures_of,
-    row_of,
-)
+from fleetscope.analytics.core.kpis import kpi_columns, kpis_at
+from fleetscope.analytics.core.measure_table import COLUMN, COLUMNS, MeasureTable, empty_rows
 from fleetscope.analytics.core.models import Kpis
 from fleetscope.analytics.productivity.history import KpiGrid
+
+from .named_measures import Measures, compute_kpis, measures_of, named, row_of
 
 
 def _values(**named: float) -> np.ndarray:
@@ -35,13 +29,11 @@ def test_rows_of_the_same_key_add_up_and_the_minimum_stays_a_minimum() -> None:
     table.add_minimum((2, 0), "battery_charge_min", 80.0)
     table.add_minimum((2, 0), "battery_charge_min", None)
 
-    one, two = table[(1, 0)], table[(2, 0)]
+    one, two = named(table, (1, 0)), named(table, (2, 0))
     assert one.states["working"] == 12.5 and one.battery_charge_min == 35
     assert two.states["idle"] == 5 and two.orders_finished == 3
     assert two.battery_charge_min == 80
-    assert table.get((3, 0)) == Measures()  # never added: zero measures
-    with pytest.raises(KeyError):
-        table[(3, 0)]
+    assert named(table, (3, 0)) == Measures()  # never added: zero measures
 
 
 def test_a_table_grows_past_its_first_allocation_and_merges() -> None:

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
-from fleetscope.analytics.core.measure_table import Measures
 from fleetscope.analytics.core.periods import DaySpan, Shift, period_windows
 from fleetscope.analytics.core.site_rollups import site_rollup_usable
 from fleetscope.analytics.productivity.productivity import add_order_heatmap, empty_heatmap
@@ -26,6 +25,7 @@ from fleetscope.facts.model import (
 from fleetscope.facts.site_rollup import SITE_TABLES, rebuild_site_rollups
 from fleetscope.facts.store import FactStore, StoreBatch
 
+from .named_measures import Measures, named
 from .test_collect import BERLIN, LAST_STATE_END, NOWS, OFFLINE_AFTER, SHIFTS, T0, _facts
 
 ZONES = {1: (1, "Europe/Berlin"), 2: (1, "Europe/Berlin"), 3: (2, "Asia/Kolkata")}
@@ -117,7 +117,7 @@ def _fleet(
     )
     cursor = store.cursor()
     try:
-        return collect(cursor, request, now=now, offline_after=OFFLINE_AFTER).get((0, 0))
+        return named(collect(cursor, request, now=now, offline_after=OFFLINE_AFTER), (0, 0))
     finally:
         cursor.close()
 

@@ -13,12 +13,12 @@ import pytest
 
 import fleetscope.analytics.core.collect as collect_module
 from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
-from fleetscope.analytics.core.measure_table import Measures
 from fleetscope.analytics.core.periods import DaySpan, period_windows
 from fleetscope.analytics.core.sql import read_snapshot
 from fleetscope.facts.model import LiveStatus, StateInterval, VehicleState
 from fleetscope.facts.store import FactStore, StoreBatch
 
+from .named_measures import Measures, named
 from .test_collect import BERLIN, LAST_STATE_END, OFFLINE_AFTER, STATE_COUNT, _facts
 
 NOW = LAST_STATE_END + timedelta(hours=1)
@@ -63,7 +63,7 @@ def _measures(store: FactStore) -> Measures:
     cursor = store.cursor()
     try:
         with read_snapshot(cursor):
-            return collect(cursor, request, now=NOW, offline_after=OFFLINE_AFTER).get((1, 0))
+            return named(collect(cursor, request, now=NOW, offline_after=OFFLINE_AFTER), (1, 0))
     finally:
         cursor.close()
 

@@ -12,8 +12,6 @@ from fleetscope.analytics.core.measure_table import (
     STATE_COLUMNS,
     STATES,
     Matrix,
-    Measures,
-    row_of,
 )
 from fleetscope.analytics.core.models import Kpis, StateTimes
 from fleetscope.facts.rollup import MICROS
@@ -98,12 +96,3 @@ def state_times_of_rows(rows: Matrix) -> list[StateTimes]:
         StateTimes.model_validate(dict(zip(STATES, row, strict=True)))
         for row in rows[:, STATE_COLUMNS].tolist()
     ]
-
-
-def compute_kpis(measures: Measures, *, period_s: float, calendar_s: float | None = None) -> Kpis:
-    columns = kpi_columns(
-        row_of(measures),
-        period_s=np.array([period_s]),
-        calendar_s=None if calendar_s is None else np.array([calendar_s]),
-    )
-    return kpis_at(columns, 0)

@@ -2,11 +2,10 @@
 
 Every measure is a sum, a count or a minimum, so hours, pieces, vehicles and buckets add up
 in any order; the KPIs are array operations over the rows (``kpis``), not a Python object
-per key. ``Measures`` is one key in named form.
+per key.
 """
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -20,11 +19,13 @@ _SCALARS: tuple[str, ...] = (
     "orders_finished",
     "orders_failed",
     "orders_cancelled",
-    "errors",
-    "stop_errors",
-    "stop_error_s",
+    "errors",  # error episodes of every level started
+    "stop_errors",  # stop-level episodes (FATAL; 3.0 also CRITICAL) started
+    "stop_error_s",  # their total duration
     "distance_m",
     "loads_handled",
+    # The time-weighted mean charge's parts: microseconds the reported charges held
+    # (``facts.rollup.MICROS``) and the charge integrated over them (percent-seconds).
     "battery_samples",
     "battery_charge_sum",
 )
@@ -37,29 +38,6 @@ STATE_MEASURES = frozenset(COLUMNS[STATE_COLUMNS])
 MIN_COLUMN = COLUMN["battery_charge_min"]
 _SUMMED = np.arange(len(COLUMNS)) != MIN_COLUMN
 _INITIAL_CAPACITY = 64
-
-
-@dataclass(slots=True)
-class Measures:
-    states: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STATES, 0.0))
-    orders_finished: int = 0
-    orders_failed: int = 0
-    orders_cancelled: int = 0
-    errors: int = 0  # error episodes of every level started
-    stop_errors: int = 0  # stop-level episodes (FATAL; 3.0 also CRITICAL) started
-    stop_error_s: float = 0.0  # their total duration
-    distance_m: float = 0.0
-    loads_handled: int = 0
-    # The time-weighted mean charge's parts: microseconds the reported charges held
-    # (``facts.rollup.MICROS``) and the charge integrated over them (percent-seconds).
-    battery_samples: int = 0
-    battery_charge_sum: float = 0.0
-    battery_charge_min: float | None = None
-
-    @property
-    def covered_s(self) -> float:
-        """Time with a known state (T without the time before a vehicle's first message)."""
-        return sum(self.states.values())
 
 
 def empty_rows(count: int) -> Matrix:
@@ -134,36 +112,3 @@ class MeasureTable:
         result[0] = rows.sum(axis=0)
         result[0, MIN_COLUMN] = np.fmin.reduce(rows[:, MIN_COLUMN]) if len(keys) else np.nan
         return result
-
-    def get(self, key: Key) -> Measures:
-        """One key's measures (zero if never added)."""
-        return measures_of(self.rows([key])[0])
-
-    def __getitem__(self, key: Key) -> Measures:
-        if key not in self._index:
-            raise KeyError(key)
-        return self.get(key)
-
-
-def measures_of(row: Matrix) -> Measures:
-    values = row.tolist()
-    minimum = values[MIN_COLUMN]
-    return Measures(
-        states=dict(zip(STATES, values[STATE_COLUMNS], strict=True)),
-        battery_charge_min=None if minimum != minimum else minimum,  # NaN: no sample
-        **{
-            name: int(values[COLUMN[name]]) if name in COUNTS else values[COLUMN[name]]
-            for name in _SCALARS
-        },
-    )
-
-
-def row_of(measures: Measures) -> Matrix:
-    """``Measures`` as a one-row matrix."""
-    result = empty_rows(1)
-    result[0, STATE_COLUMNS] = [measures.states[state] for state in STATES]
-    for name in _SCALARS:
-        result[0, COLUMN[name]] = getattr(measures, name)
-    if measures.battery_charge_min is not None:
-        result[0, MIN_COLUMN] = measures.battery_charge_min
-    return result
