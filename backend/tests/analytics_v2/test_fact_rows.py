@@ -2,6 +2,7 @@
 health line."""
 
 import math
+from collections import Counter
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -13,6 +14,8 @@ from fleetscope.analytics.core.facts import rows_in_periods, select_periods
 from fleetscope.analytics.core.paging import PageRequest, page_ordering
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan, Shift, period_windows
+from fleetscope.analytics.failures.failures import _pareto
+from fleetscope.analytics.processes.orders import OrderSummary, figures
 from fleetscope.facts.rawlog import to_micros
 
 UTC_ZONE = ZoneInfo("UTC")
@@ -253,3 +256,18 @@ def test_a_constant_health_has_a_slope_of_zero_every_time(
         )
         slope = result.entries[0]["current"]["health_slope_per_30_days"]
         assert slope == 0.0 and math.copysign(1.0, slope) == 1.0
+
+
+def test_summed_durations_are_one_number_whatever_the_order_of_addition() -> None:
+    """DuckDB adds durations in no fixed order: 0.1 + 0.2 + 0.3 s may come out as
+    0.6000000000000001 or 0.6. Sums are given to the microsecond, so always 0.6."""
+    added = 0.1 + 0.2 + 0.3
+    assert added != 0.6  # the float sum in this order is off in its last bit
+    summary = OrderSummary(outcomes={"finished": 2}, paused_s=added, waiting_s=added)
+    times = figures(summary, exact=True).times
+    assert (times.paused_seconds, times.waiting_seconds) == (0.6, 0.6)
+    assert times.mean_paused_seconds == 0.3
+    by_type = {"E1": Counter({"FATAL": 2}), "E2": Counter({"FATAL": 1})}
+    (first, second) = _pareto(by_type, {"E1": added, "E2": 0.6}, by_count=False)
+    assert first.downtime_seconds == second.downtime_seconds == 0.6
+    assert first.share == second.share == 0.5

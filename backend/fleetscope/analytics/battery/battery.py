@@ -7,7 +7,6 @@ from datetime import datetime, timedelta
 from typing import Annotated, NamedTuple
 
 import duckdb
-import numpy as np
 from pydantic import Field
 from typing_extensions import TypedDict
 
@@ -25,7 +24,6 @@ from fleetscope.analytics.core.facts import (
     rows_in_periods,
     select_periods,
 )
-from fleetscope.analytics.core.kpis import kpis_of_rows
 from fleetscope.analytics.core.measure_table import STATE_MEASURES
 from fleetscope.analytics.core.models import Kpis, PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
@@ -159,11 +157,7 @@ def _charge_kpis(
     collected: Collected, bucket: int, vehicle_ids: list[int]
 ) -> dict[int | None, Kpis]:
     """The rollup KPIs of each vehicle in ``bucket`` and of all of them together (None)."""
-    seconds = collected.vehicle_seconds(bucket)
-    rows = [collected.measures.rows([(v, bucket) for v in vehicle_ids])]
-    rows.append(collected.together(bucket, vehicle_ids))
-    period_s = [*(seconds.get(v, 0.0) for v in vehicle_ids), collected.fleet_seconds(bucket)]
-    kpis = kpis_of_rows(np.vstack(rows), period_s=np.array(period_s, dtype=np.float64))
+    _, kpis = collected.figures(bucket, vehicle_ids)
     return dict(zip([*vehicle_ids, None], kpis, strict=True))
 
 

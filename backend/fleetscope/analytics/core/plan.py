@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import duckdb
+import numpy as np
 
 from fleetscope.analytics.core.collect import (
     FLEET,
@@ -15,8 +16,9 @@ from fleetscope.analytics.core.collect import (
     vehicle_status,
 )
 from fleetscope.analytics.core.comparison import period_instants, previous_until
+from fleetscope.analytics.core.kpis import kpis_of_rows
 from fleetscope.analytics.core.measure_table import Matrix, MeasureTable
-from fleetscope.analytics.core.models import PeriodOut
+from fleetscope.analytics.core.models import Kpis, PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup
 from fleetscope.analytics.core.periods import DaySpan, Window, merge_windows, period_windows
 
@@ -71,12 +73,6 @@ class Collected:
             seconds |= dict.fromkeys(site.group.vehicle_ids, site.seconds(bucket))
         return seconds
 
-    def together(self, bucket: int, vehicle_ids: Sequence[int]) -> Matrix:
-        """One row: the measures of ``vehicle_ids`` (all selected ones) together."""
-        if not self.by_vehicle:
-            return self.measures.rows([(FLEET, bucket)])
-        return self.measures.total([(v, bucket) for v in vehicle_ids])
-
     def fleet_seconds(self, bucket: int) -> float:
         """T of all selected vehicles together in ``bucket`` (vehicle seconds)."""
         return sum(site.seconds(bucket) * len(site.group.vehicle_ids) for site in self.sites)
@@ -85,6 +81,26 @@ class Collected:
         """Length of the union of the sites' T: the fleet's calendar time."""
         windows = [w for site in self.sites for w in site.windows.get(bucket, ())]
         return sum(window.seconds for window in merge_windows(windows))
+
+    def figures(self, bucket: int, vehicle_ids: Sequence[int]) -> tuple[Matrix, list[Kpis]]:
+        """The measures and KPIs in ``bucket`` of each of ``vehicle_ids`` (all selected ones;
+        none when the measures were read for the fleet only) and, last, of all of them
+        together, whose throughput is per calendar hour."""
+        ids = vehicle_ids if self.by_vehicle else []
+        together = (
+            self.measures.total([(v, bucket) for v in ids])
+            if self.by_vehicle
+            else self.measures.rows([(FLEET, bucket)])
+        )
+        rows = np.vstack([self.measures.rows([(v, bucket) for v in ids]), together])
+        seconds = self.vehicle_seconds(bucket)
+        vehicles = kpis_of_rows(rows[:-1], period_s=np.array([seconds.get(v, 0.0) for v in ids]))
+        fleet = kpis_of_rows(
+            rows[-1:],
+            period_s=np.array([self.fleet_seconds(bucket)]),
+            calendar_s=np.array([self.calendar_seconds(bucket)]),
+        )
+        return rows, [*vehicles, *fleet]
 
 
 def read_buckets(

@@ -13,7 +13,6 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import duckdb
-import numpy as np
 from pydantic import Field
 
 from fleetscope.analytics.core.facts import (
@@ -23,7 +22,6 @@ from fleetscope.analytics.core.facts import (
     rows_in_periods,
     select_periods,
 )
-from fleetscope.analytics.core.kpis import kpis_of_rows
 from fleetscope.analytics.core.measure_table import STATE_MEASURES
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
@@ -130,6 +128,9 @@ def _per_1000(count: int, orders: int) -> float | None:
 def _pareto(
     by_type: dict[str, Counter[str]], stop_time: dict[str, float], *, by_count: bool
 ) -> list[ParetoItem]:
+    # The durations were added in no fixed order, so a sum varies in its last bits from call
+    # to call; to the microsecond (the facts' resolution) it is one number every time.
+    stop_time = {name: round(seconds, 6) for name, seconds in stop_time.items()}
     size = {name: sum(c.values()) if by_count else stop_time[name] for name, c in by_type.items()}
     ranked = sorted((name for name in size if size[name] > 0), key=lambda n: (-size[n], n))
     whole, running, result = sum(size[name] for name in ranked), 0.0, []
@@ -183,13 +184,14 @@ def failures(
         offline_after=offline_after,
         only=_ROLLUP_MEASURES,
     )
-    ids = [] if scope.combined else scope.vehicle_ids
-    per_vehicle = [(v, bucket) for v in ids for bucket in _BUCKETS]
-    keys: list[tuple[int | None, int]] = [*per_vehicle, *((None, b) for b in _BUCKETS)]
-    rows = np.vstack(
-        [collected.measures.rows(per_vehicle), *(collected.together(b, ids) for b in _BUCKETS)]
-    )
-    kpis = dict(zip(keys, kpis_of_rows(rows, period_s=np.zeros(len(rows))), strict=True))
+    ids: list[int | None] = [] if scope.combined else [*scope.vehicle_ids]
+    kpis = {
+        (vehicle_id, bucket): kpi
+        for bucket in _BUCKETS
+        for vehicle_id, kpi in zip(
+            [*ids, None], collected.figures(bucket, scope.vehicle_ids)[1], strict=True
+        )
+    }
 
     def figures(key: tuple[int | None, int]) -> ReliabilityFigures:
         counts, kpi = levels[key], kpis[key]

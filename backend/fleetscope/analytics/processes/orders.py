@@ -155,6 +155,9 @@ def figures(summary: OrderSummary | None, *, exact: bool) -> ProcessFigures:
     finished, failed, cancelled = (summary.outcomes.get(outcome, 0) for outcome in OUTCOMES)
     p50, p90, p95 = summary.quantiles or (None, None, None)
     ended = finished + failed + cancelled
+    # DuckDB adds the durations in no fixed order, so a sum varies in its last bits from call
+    # to call; to the microsecond (the facts' resolution) it is one number every time.
+    paused, waiting = round(summary.paused_s, 6), round(summary.waiting_s, 6)
     return ProcessFigures(
         cycle=CycleTimes(
             count=finished,
@@ -173,10 +176,10 @@ def figures(summary: OrderSummary | None, *, exact: bool) -> ProcessFigures:
             success_rate=_share(finished, ended),
         ),
         times=OrderTimes(
-            paused_seconds=summary.paused_s,
-            waiting_seconds=summary.waiting_s,
-            mean_paused_seconds=_share(summary.paused_s, ended),
-            mean_waiting_seconds=_share(summary.waiting_s, ended),
+            paused_seconds=paused,
+            waiting_seconds=waiting,
+            mean_paused_seconds=_share(paused, ended),
+            mean_waiting_seconds=_share(waiting, ended),
         ),
         histogram=summary.histogram,
     )

@@ -11,11 +11,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import duckdb
-import numpy as np
 from pydantic import Field
 
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS
-from fleetscope.analytics.core.kpis import kpis_of_rows, state_times_of_rows
+from fleetscope.analytics.core.kpis import state_times_of_rows
 from fleetscope.analytics.core.models import Kpis, PeriodOut, StateTimes
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import HourRanges, Window, split_hour_ranges
@@ -107,18 +106,8 @@ def add_order_heatmap(
 def _figures(collected: Collected, bucket: int, ids: list[int]) -> list[tuple[StateTimes, Kpis]]:
     """States and KPIs of every vehicle (not when the measures were read for the fleet
     only) and, last, of all of them together."""
-    seconds = [collected.vehicle_seconds(bucket).get(v, 0.0) for v in ids]
-    vehicles: list[Kpis] = []
-    rows = collected.together(bucket, ids)
-    if collected.by_vehicle:
-        rows = np.vstack([collected.measures.rows([(v, bucket) for v in ids]), rows])
-        vehicles = kpis_of_rows(rows[:-1], period_s=np.array(seconds))
-    fleet = kpis_of_rows(
-        rows[-1:],
-        period_s=np.array([sum(seconds)]),
-        calendar_s=np.array([collected.calendar_seconds(bucket)]),
-    )
-    return list(zip(state_times_of_rows(rows), [*vehicles, *fleet], strict=True))
+    rows, kpis = collected.figures(bucket, ids)
+    return list(zip(state_times_of_rows(rows), kpis, strict=True))
 
 
 def productivity(
