@@ -22,6 +22,7 @@ from fleetscope.analytics.failures.layout import (
     GridSpec,
     LayoutCache,
     binned,
+    extents,
     site_layout,
 )
 from fleetscope.appstore.schemas import CamelModel, camel_case
@@ -76,22 +77,18 @@ def failure_map(
     layout = site_layout(cursor, scope, now=now, cache=layouts)
     selection = select_periods(scope, now=now, previous=False)
     error_sql, error_parameters = episodes(selection, errors)
-    # The density grid covers the map's bounds (track and errors), known only after a scan
-    # of the errors. That scan bins them on the track's grid (errors happen where vehicles
-    # drive) and gives the errors' bounds; only a map whose grid differs is binned again.
-    guesses = {m: GridSpec.covering(t.bounds, DENSITY_CELLS) for m, t in layout.items()}
-    extents, density = binned(cursor, error_sql, error_parameters, guesses)
+    # The density grid covers the map's bounds: the track's and the errors'.
+    found = extents(cursor, error_sql, error_parameters)
     boxes = {m: track.bounds for m, track in layout.items()}
-    for m, (box, _) in extents.items():
+    for m, (box, _) in found.items():
         boxes[m] = box if m not in boxes else Bounds(
             min_x=min(box.min_x, boxes[m].min_x), min_y=min(box.min_y, boxes[m].min_y),
             max_x=max(box.max_x, boxes[m].max_x), max_y=max(box.max_y, boxes[m].max_y),
         )  # fmt: skip
     specs = {m: GridSpec.covering(box, DENSITY_CELLS) for m, box in boxes.items()}
-    wider = {m: spec for m, spec in specs.items() if m in extents and spec != guesses.get(m)}
-    if wider:
-        density.update(binned(cursor, error_sql, error_parameters, wider)[1])
-    totals = {m: count for m, (_, count) in extents.items()}
+    with_errors = {m: spec for m, spec in specs.items() if m in found}
+    density = binned(cursor, error_sql, error_parameters, with_errors)
+    totals = {m: count for m, (_, count) in found.items()}
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
     points: dict[str, list[ErrorPoint]] = {}
     for map_id in totals:
