@@ -2,7 +2,7 @@
 
 VDA 5050 has no layout drawing, so the layout is the track of the selected vehicles in the
 last ``LAYOUT_DAYS`` days of T on a grid of at most ``TRACK_CELLS`` cells on the longer side
-of the track's own extent. Drawing it reads a month of track points twice (100 ms for a
+of the track's own extent. Drawing it reads a month of track points twice (150 ms for a
 position a minute of 100 vehicles) where checking them costs 5 ms, so a fact store keeps
 its last ``CACHED_LAYOUTS`` by selection and the stamp of their track points
 (docs/analytics-v2.md, FailureMap).
