@@ -8,7 +8,8 @@ dashboard. Then the fleet's own vehicles publish continuing states of the presen
 (``Server-Timing``) and of the wall time, beside the same question in plain SQL on the raw
 facts (``live_plain_sql.py``, on a copy taken before the server started) and the ratio of
 the p50s. Then the server's RSS and peak, states published and stored, and the load
-average at start and end. Prints targets beside the figures; asserts nothing.
+average and a fixed reference workload's time (``bench_support.machine_speed``) at start and
+end. Prints targets beside the figures; asserts nothing.
 
     .venv/bin/python benchmarks/bench_live.py [--data var/bench] [--repeat 20]
         [--plain-repeat 3] [--rate 1000] [--only Processes,Battery]
@@ -31,7 +32,16 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 import httpx2
-from bench_support import cpu_seconds, feed_live, free_port, load, memory_mb, stored_since, windows
+from bench_support import (
+    cpu_seconds,
+    feed_live,
+    free_port,
+    load,
+    machine_speed,
+    memory_mb,
+    stored_since,
+    windows,
+)
 from generate_fleet import BENCH_PASSWORD, BENCH_USER, ZONE
 from live_plain_sql import QUESTIONS, answer
 from server_timing import percentiles, server_ms
@@ -244,6 +254,7 @@ def main() -> None:
     load_start = os.getloadavg()
     run, _, vehicles = prepare(args.data, args.work)
     print(f"fleet: {len(vehicles)} vehicles from {args.data}; load average {load(load_start)}")
+    print(f"machine at the start: {machine_speed()}", flush=True)
     port = free_port()
     _, rss_target = targets(len(vehicles))
     with (
@@ -292,6 +303,7 @@ def main() -> None:
         f"max {lags[-1]:.1f} s ago"
     )
     print(f"load average (1, 5, 15 min): start {load(load_start)}, end {load(load_end)}")
+    print(f"machine at the end: {machine_speed()}")
 
 
 if __name__ == "__main__":

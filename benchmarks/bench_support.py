@@ -4,6 +4,7 @@ import os
 import socket
 import time as clock
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from multiprocessing.sharedctypes import Synchronized
@@ -158,6 +159,26 @@ def free_port() -> int:
 def load(average: tuple[float, float, float]) -> str:
     """``os.getloadavg()`` as 1 / 5 / 15 minutes."""
     return " / ".join(f"{value:.1f}" for value in average)
+
+
+def machine_speed() -> str:
+    """A fixed reference workload, best of three, so that runs on a machine whose speed drifts
+    (shared cores) can be compared: DuckDB summing 20 M hashes on its threads, and Python
+    summing 2 M squares on one core."""
+
+    def best(call: Callable[[], object]) -> float:
+        times = []
+        for _ in range(3):
+            started = clock.perf_counter()
+            call()
+            times.append((clock.perf_counter() - started) * 1000)
+        return min(times)
+
+    with duckdb.connect() as engine:
+        sql = "SELECT sum(hash(i)) FROM range(20000000) t(i)"
+        engine_ms = best(lambda: engine.execute(sql).fetchall())
+    python_ms = best(lambda: sum(i * i for i in range(2_000_000)))
+    return f"reference workload: DuckDB {engine_ms:.0f} ms, Python {python_ms:.0f} ms"
 
 
 def stored_since(facts: Path, since: datetime) -> int:
