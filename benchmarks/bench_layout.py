@@ -1,13 +1,13 @@
 """The failure map's layout drawn cold from a month of positions a minute, beside a plain read.
 
-The generator's own track has one point per order at one spot, so this benchmark copies its
-fleet (``generate_fleet.py``, default ``var/bench``) to ``--work`` and adds the last 30 days
-of positions a minute of every vehicle, spread over a 100 x 60 m hall and a second map. Then,
-in process with the server's DuckDB settings, for all shifts and a night shift: the layout
-drawn anew (``failures.layout``: the stamp, the extent, then the cells), the same from a
-cache that holds it (the stamp only), and as the plain baseline one statement reading every
-position of the same selection once (count, sums). Best and median of ``--repeat``; asserts
-nothing.
+The generator's own track has one point per order (where it ends), so this benchmark copies
+its fleet (``generate_fleet.py``, default ``var/bench``) to ``--work`` and adds the last 30
+days of positions a minute of every vehicle, spread over a 100 x 60 m hall and a second map.
+Then, in process with the server's DuckDB settings, for all shifts and a night shift: the
+layout drawn anew (``failures.layout``: the stamp, the extent, then the cells), the same
+from a cache that holds it (the stamp only), and as the plain baseline one statement reading
+every position of the same selection once (count, sums). Best and median of ``--repeat``;
+asserts nothing.
 
     .venv/bin/python benchmarks/bench_layout.py [--data var/bench] [--repeat 7]
 """

@@ -1,7 +1,8 @@
 """A large fleet's facts for the analytics benchmark, generated straight into a fact store.
 
 100 vehicles x 365 days by default (about 25 M fact rows): states, orders, pick/drop actions,
-track points, battery samples, error episodes and charge sessions up to now, with the
+track points (where each order ends, in a 100 x 60 m hall), battery samples, error episodes
+(positioned in the same hall) and charge sessions up to now, with the
 hourly and daily rollups, the site rollups summed from them and the hourly battery rows,
 plus an app store (one organization, one Europe/Berlin site with the default shifts, the
 vehicles, and ``customer@bench.fleetscope`` / ``bench``).
@@ -107,7 +108,9 @@ _FACTS = {
                'FINISHED' AS status, true AS load_handling
         FROM timed, (VALUES ('pick'), ('drop')) t(kind)""",
     "track_points": """
-        SELECT vehicle_id, end_at, 1.0, 2.0, 'hall-1', distance_m FROM orders""",
+        SELECT vehicle_id, end_at, rnd(vehicle_id, order_id, 'x', 100000) / 1000.0,
+               rnd(vehicle_id, order_id, 'y', 60000) / 1000.0, 'hall-1', distance_m
+        FROM orders""",
     # Each sample after the first closes the previous one's hold: 600 s at its charge.
     "battery_samples": """
         SELECT v, $1 + to_seconds(k * 600), 20 + (k * 7 + v * 13) % 80, (k / 6) % 8 = 0, 48.0, 97.0,
@@ -124,7 +127,7 @@ _FACTS = {
                '', '{{}}', $1 + to_seconds(k * 14400 + rnd(v, k, 'j', 7200000) / 1000),
                $1 + to_seconds(k * 14400 + rnd(v, k, 'j', 7200000) / 1000 + 30
                                + rnd(v, k, 'd', 1800000) / 1000),
-               10.0, 20.0, 'hall-1', ''
+               rnd(v, k, 'x', 100000) / 1000.0, rnd(v, k, 'y', 60000) / 1000.0, 'hall-1', ''
         FROM range(1, {n} + 1) a(v), range(0, {errors}) b(k)
         WHERE $1 + to_seconds(k * 14400 + 9100) < $2""",
     "charge_sessions": """
