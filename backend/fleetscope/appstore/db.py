@@ -1,5 +1,7 @@
 """Engine, sessions and migrations of the application store (SQLite file or PostgreSQL)."""
 
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -20,6 +22,12 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 SessionFactory = sessionmaker[Session]
 SQLITE_SIDES = ("-wal", "-shm", "-journal")  # files beside the database
+# While another process opens the database's first connection or closes its last one, SQLite
+# holds an exclusive lock for a moment (WAL recovery, clean-up) and answers "database is
+# locked" at once, without its busy timeout (https://www.sqlite.org/wal.html, "Sometimes
+# Queries Return SQLITE_BUSY In WAL Mode"). A new connection's first statements try again.
+OPEN_ATTEMPTS = 100
+OPEN_RETRY_SECONDS = 0.05
 
 
 # Connections the pool keeps open between bursts; more are opened up to the capacity and
@@ -71,10 +79,17 @@ def create_db_engine(*, url: str, capacity: int = KEPT_CONNECTIONS + 10) -> Engi
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
-        # Without this pragma SQLite ignores every ON DELETE rule of the schema.
-        cursor.execute("PRAGMA foreign_keys=ON")
-        # WAL lets the CLI write while the server reads.
-        cursor.execute("PRAGMA journal_mode=WAL")
+        for attempt in range(1, OPEN_ATTEMPTS + 1):
+            try:
+                # Without this pragma SQLite ignores every ON DELETE rule of the schema.
+                cursor.execute("PRAGMA foreign_keys=ON")
+                # WAL lets the CLI write while the server reads.
+                cursor.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == OPEN_ATTEMPTS:
+                    raise
+                time.sleep(OPEN_RETRY_SECONDS)
         cursor.close()
 
     return engine
