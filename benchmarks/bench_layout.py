@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bench_support import load
+from bench_support import call_times, load
 from duckdb import DuckDBPyConnection
 from generate_fleet import ZONE
 
@@ -50,11 +50,7 @@ POSITIONS = """
 
 def timed(call: Callable[[], Any], repeat: int) -> str:
     """Best and median of ``repeat`` calls, in ms."""
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        call()
-        times.append((time.perf_counter() - started) * 1000)
+    times = call_times(call, repeat)
     return f"{min(times):6.1f} / {statistics.median(times):6.1f}"
 
 

@@ -161,23 +161,24 @@ def load(average: tuple[float, float, float]) -> str:
     return " / ".join(f"{value:.1f}" for value in average)
 
 
+def call_times(call: Callable[[], object], repeat: int) -> list[float]:
+    """Wall time of each of ``repeat`` calls, in ms."""
+    times = []
+    for _ in range(repeat):
+        started = clock.perf_counter()
+        call()
+        times.append((clock.perf_counter() - started) * 1000)
+    return times
+
+
 def machine_speed() -> str:
     """A fixed reference workload, best of three, so that runs on a machine whose speed drifts
     (shared cores) can be compared: DuckDB summing 20 M hashes on its threads, and Python
     summing 2 M squares on one core."""
-
-    def best(call: Callable[[], object]) -> float:
-        times = []
-        for _ in range(3):
-            started = clock.perf_counter()
-            call()
-            times.append((clock.perf_counter() - started) * 1000)
-        return min(times)
-
     with duckdb.connect() as engine:
         sql = "SELECT sum(hash(i)) FROM range(20000000) t(i)"
-        engine_ms = best(lambda: engine.execute(sql).fetchall())
-    python_ms = best(lambda: sum(i * i for i in range(2_000_000)))
+        engine_ms = min(call_times(lambda: engine.execute(sql).fetchall(), 3))
+    python_ms = min(call_times(lambda: sum(i * i for i in range(2_000_000)), 3))
     return f"reference workload: DuckDB {engine_ms:.0f} ms, Python {python_ms:.0f} ms"
 
 

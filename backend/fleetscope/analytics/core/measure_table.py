@@ -107,8 +107,12 @@ class MeasureTable:
 
     def total(self, keys: Sequence[Key]) -> Matrix:
         """One row: the measures of ``keys`` added up."""
-        rows = self.rows(keys)
-        result = empty_rows(1)
-        result[0] = rows.sum(axis=0)
-        result[0, MIN_COLUMN] = np.fmin.reduce(rows[:, MIN_COLUMN]) if len(keys) else np.nan
-        return result
+        return total_of(self.rows(keys))
+
+
+def total_of(rows: Matrix) -> Matrix:
+    """One row: ``rows`` added up (the minimum of their minimums)."""
+    result = empty_rows(1)
+    result[0] = rows.sum(axis=0)
+    result[0, MIN_COLUMN] = np.fmin.reduce(rows[:, MIN_COLUMN]) if len(rows) else np.nan
+    return result

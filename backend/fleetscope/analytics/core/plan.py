@@ -17,7 +17,7 @@ from fleetscope.analytics.core.collect import (
 )
 from fleetscope.analytics.core.comparison import period_instants, previous_until
 from fleetscope.analytics.core.kpis import kpis_of_rows
-from fleetscope.analytics.core.measure_table import Matrix, MeasureTable
+from fleetscope.analytics.core.measure_table import Matrix, MeasureTable, total_of
 from fleetscope.analytics.core.models import Kpis, PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup
 from fleetscope.analytics.core.periods import DaySpan, Window, merge_windows, period_windows
@@ -87,12 +87,9 @@ class Collected:
         none when the measures were read for the fleet only) and, last, of all of them
         together, whose throughput is per calendar hour."""
         ids = vehicle_ids if self.by_vehicle else []
-        together = (
-            self.measures.total([(v, bucket) for v in ids])
-            if self.by_vehicle
-            else self.measures.rows([(FLEET, bucket)])
-        )
-        rows = np.vstack([self.measures.rows([(v, bucket) for v in ids]), together])
+        each = self.measures.rows([(v, bucket) for v in ids])
+        together = total_of(each) if self.by_vehicle else self.measures.rows([(FLEET, bucket)])
+        rows = np.vstack([each, together])
         seconds = self.vehicle_seconds(bucket)
         vehicles = kpis_of_rows(rows[:-1], period_s=np.array([seconds.get(v, 0.0) for v in ids]))
         fleet = kpis_of_rows(

@@ -47,6 +47,13 @@ def seconds_between(later: str, earlier: str) -> str:
     return f"((epoch_us({later}) - epoch_us({earlier})) / 1000000.0)"
 
 
+def summed_seconds(total: float) -> float:
+    """A sum of durations to the microsecond, the facts' resolution: DuckDB (and a dict filled
+    from its rows) adds them in no fixed order, so the float sum varies in its last bits from
+    call to call; rounded, it is one number every time."""
+    return round(total, 6)
+
+
 def utc_from_us(micros: int | None) -> datetime | None:
     """The UTC instant of an ``epoch_us(...)`` value fetched from DuckDB (``None`` stays):
     a tenth of what fetching the TIMESTAMPTZ costs (a time zone lookup per value, 10 µs)."""

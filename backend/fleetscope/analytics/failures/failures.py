@@ -26,7 +26,7 @@ from fleetscope.analytics.core.measure_table import STATE_MEASURES
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out, period_spans, read_buckets
-from fleetscope.analytics.core.sql import seconds_between
+from fleetscope.analytics.core.sql import seconds_between, summed_seconds
 from fleetscope.appstore.schemas import CamelModel
 
 ErrorLevel = Literal["WARNING", "URGENT", "CRITICAL", "FATAL"]
@@ -128,9 +128,7 @@ def _per_1000(count: int, orders: int) -> float | None:
 def _pareto(
     by_type: dict[str, Counter[str]], stop_time: dict[str, float], *, by_count: bool
 ) -> list[ParetoItem]:
-    # The durations were added in no fixed order, so a sum varies in its last bits from call
-    # to call; to the microsecond (the facts' resolution) it is one number every time.
-    stop_time = {name: round(seconds, 6) for name, seconds in stop_time.items()}
+    stop_time = {name: summed_seconds(seconds) for name, seconds in stop_time.items()}
     size = {name: sum(c.values()) if by_count else stop_time[name] for name, c in by_type.items()}
     ranked = sorted((name for name in size if size[name] > 0), key=lambda n: (-size[n], n))
     whole, running, result = sum(size[name] for name in ranked), 0.0, []

@@ -18,6 +18,7 @@ from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentiles
 from fleetscope.analytics.core.plan import Collected, period_out
+from fleetscope.analytics.core.sql import summed_seconds
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts import rollup
 
@@ -155,9 +156,7 @@ def figures(summary: OrderSummary | None, *, exact: bool) -> ProcessFigures:
     finished, failed, cancelled = (summary.outcomes.get(outcome, 0) for outcome in OUTCOMES)
     p50, p90, p95 = summary.quantiles or (None, None, None)
     ended = finished + failed + cancelled
-    # DuckDB adds the durations in no fixed order, so a sum varies in its last bits from call
-    # to call; to the microsecond (the facts' resolution) it is one number every time.
-    paused, waiting = round(summary.paused_s, 6), round(summary.waiting_s, 6)
+    paused, waiting = summed_seconds(summary.paused_s), summed_seconds(summary.waiting_s)
     return ProcessFigures(
         cycle=CycleTimes(
             count=finished,
