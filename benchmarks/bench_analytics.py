@@ -27,10 +27,10 @@ from generate_fleet import BENCH_PASSWORD, BENCH_USER, ZONE
 from server_timing import measure_server, percentiles
 
 from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, resolve_scope
-from fleetscope.analytics.productivity.dashboard import dashboard
+from fleetscope.analytics.dashboards.dashboard import dashboard
+from fleetscope.analytics.dashboards.statusboard import build_statusboard, read_live
 from fleetscope.analytics.productivity.history import productivity_history
 from fleetscope.analytics.productivity.productivity import productivity
-from fleetscope.analytics.productivity.statusboard import build_statusboard, read_live
 from fleetscope.api.main import create_app
 from fleetscope.appstore.models import User
 from fleetscope.facts.store import FactStore

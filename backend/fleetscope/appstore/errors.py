@@ -28,7 +28,3 @@ class ConflictError(StoreError):
 
 class InvalidInputError(StoreError):
     status_code = 422
-
-
-class PermissionDeniedError(StoreError):
-    status_code = 403

@@ -1,8 +1,6 @@
 """Conversion of facts and live statuses to rows of their fact-store tables (column order)."""
 
 import json
-from collections import defaultdict
-from collections.abc import Iterable
 from typing import Any
 
 from fleetscope.facts.model import (
@@ -96,13 +94,6 @@ def fact_row(fact: Fact) -> Row:
         fact.end_charge,
         fact.peak_before,
     )
-
-
-def rows_by_table(facts: Iterable[Fact]) -> dict[str, list[Row]]:
-    grouped: dict[str, list[Row]] = defaultdict(list)
-    for fact in facts:
-        grouped[FACT_TABLES[type(fact)]].append(fact_row(fact))
-    return grouped
 
 
 def live_row(status: LiveStatus) -> Row:

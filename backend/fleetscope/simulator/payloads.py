@@ -102,7 +102,6 @@ class StateEncoder:
         self._integer_health = version in (ProtocolVersion.V1_1, ProtocolVersion.V2_0)
         self._manufacturer = manufacturer
         self._serial = serial_number
-        self._map_id = map_id
         self._position_key = "mobileRobotPosition" if self._v3 else "agvPosition"
         self._localized_key = "localized" if self._v3 else "positionInitialized"
         self._battery_key = "powerSupply" if self._v3 else "batteryState"

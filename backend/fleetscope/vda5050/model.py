@@ -87,10 +87,6 @@ class ActionStatus(StrEnum):
         """
         return self in _ACTIVE_ACTION_STATUSES
 
-    @property
-    def is_terminal(self) -> bool:
-        return self in _TERMINAL_ACTION_STATUSES
-
 
 _ACTIVE_ACTION_STATUSES = frozenset(
     {
@@ -101,8 +97,6 @@ _ACTIVE_ACTION_STATUSES = frozenset(
         ActionStatus.RETRIABLE,
     }
 )
-
-_TERMINAL_ACTION_STATUSES = frozenset({ActionStatus.FINISHED, ActionStatus.FAILED})
 
 
 class ConnectionState(StrEnum):

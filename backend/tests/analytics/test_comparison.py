@@ -19,10 +19,10 @@ from fastapi.testclient import TestClient
 from fleetscope.analytics.core.comparison import previous_until
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan, Shift
+from fleetscope.analytics.dashboards.dashboard import dashboard
 from fleetscope.analytics.failures.failures import ErrorFilter, failures
 from fleetscope.analytics.processes.orders import processes
 from fleetscope.analytics.processes.workflows import workflows
-from fleetscope.analytics.productivity.dashboard import dashboard
 from fleetscope.analytics.productivity.history import productivity_history
 from fleetscope.analytics.productivity.productivity import productivity
 from fleetscope.api.analytics_deps import reading

@@ -16,8 +16,8 @@ import pytest
 from fleetscope.analytics.battery.battery import battery
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan, Shift
+from fleetscope.analytics.dashboards.dashboard import dashboard
 from fleetscope.analytics.processes.orders import processes
-from fleetscope.analytics.productivity.dashboard import dashboard
 from fleetscope.analytics.productivity.history import productivity_history
 from fleetscope.analytics.productivity.productivity import productivity
 from fleetscope.api.analytics_deps import reading

@@ -17,9 +17,9 @@ import pytest
 from fleetscope.analytics.core.comparison import period_instants
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan, Shift, Window, rolling_span, touched_days
+from fleetscope.analytics.dashboards.dashboard import dashboard
 from fleetscope.analytics.failures.failures import ErrorFilter, failures
 from fleetscope.analytics.processes.orders import processes
-from fleetscope.analytics.productivity.dashboard import dashboard
 from fleetscope.analytics.productivity.history import productivity_history
 from fleetscope.analytics.productivity.productivity import productivity
 from fleetscope.api.analytics_deps import reading

@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from fleetscope.analytics.core.params import VehicleRef
-from fleetscope.analytics.productivity.statusboard import (
+from fleetscope.analytics.dashboards.statusboard import (
     STATE_ORDER,
     build_statusboard,
     statusboard_events,

@@ -15,9 +15,9 @@ import pytest
 
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan
+from fleetscope.analytics.dashboards.dashboard import dashboard
 from fleetscope.analytics.processes.orders import processes
 from fleetscope.analytics.processes.workflows import workflows
-from fleetscope.analytics.productivity.dashboard import dashboard
 from fleetscope.api.analytics_deps import reading
 from fleetscope.facts.model import Fact, OrderOutcome, OrderRun
 from fleetscope.facts.store import FactStore, StoreBatch

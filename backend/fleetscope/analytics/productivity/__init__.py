@@ -1,1 +1,1 @@
-"""Productivity page area: KPIs, history, heatmap, dashboard and statusboard."""
+"""Productivity page area: KPIs per vehicle and combined, the order heatmap, history."""

@@ -9,14 +9,14 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi import APIRouter, Response
 
-from fleetscope.analytics.productivity.dashboard import DashboardOut, dashboard
-from fleetscope.analytics.productivity.history import ProductivityHistoryOut, productivity_history
-from fleetscope.analytics.productivity.productivity import ProductivityOut, productivity
-from fleetscope.analytics.productivity.statusboard import (
+from fleetscope.analytics.dashboards.dashboard import DashboardOut, dashboard
+from fleetscope.analytics.dashboards.statusboard import (
     StatusboardOut,
     build_statusboard,
     read_live,
 )
+from fleetscope.analytics.productivity.history import ProductivityHistoryOut, productivity_history
+from fleetscope.analytics.productivity.productivity import ProductivityOut, productivity
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
 from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok

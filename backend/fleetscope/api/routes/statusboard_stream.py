@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, resolve_scope
-from fleetscope.analytics.productivity.statusboard import read_live, statusboard_events
+from fleetscope.analytics.dashboards.statusboard import read_live, statusboard_events
 from fleetscope.api.analytics_deps import ParamsDep, get_fact_store, reading
 from fleetscope.api.deps import SESSION_COOKIE, SettingsDep, authenticate
 from fleetscope.api.errors import ANALYTICS_FAILURES, ApiError

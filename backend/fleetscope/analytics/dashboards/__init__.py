@@ -1,0 +1,1 @@
+"""Dashboards menu area: the KPI dashboard and the live statusboard."""
