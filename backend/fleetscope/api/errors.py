@@ -44,6 +44,9 @@ NOT_FOUND = Failing(
 OVERSIZED_BODY = Failing(413, "the body is larger than the configured limit")
 INVALID = Failing(422, "a parameter or the body is invalid; msg names the field and the problem")
 LOGIN_THROTTLED = Failing(429, "too many failed logins; Retry-After says when to try again")
+PASSWORD_THROTTLED = Failing(
+    429, "too many wrong current passwords; Retry-After says when to try again"
+)
 # Every API call: admission control refuses beyond capacity (api/admission.py).
 BUSY = Failing(
     503,

@@ -115,6 +115,10 @@ class UserAdmin(CamelModel):
     organization_name: str | None
     language: Language
     is_active: bool
+    password_temporary: bool = Field(
+        description="the password is an administrator's (new user, reset) until the user "
+        "chooses their own"
+    )
     created_at: datetime
     last_login_at: datetime | None
     partner_organization_ids: list[int]
@@ -218,6 +222,7 @@ def user_admin(
         organization_name=organization.name if organization is not None else None,
         language="de" if user.language == "de" else "en",
         is_active=user.is_active,
+        password_temporary=bool(user.password_temporary),
         created_at=user.created_at,
         last_login_at=user.last_login_at,
         partner_organization_ids=partner_organization_ids,

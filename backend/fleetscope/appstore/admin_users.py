@@ -105,6 +105,7 @@ def create_user_with_temporary_password(
         language=language,
         display_name=display_name,
         by=by,
+        password_temporary=True,
     )
     return user, password
 
@@ -170,5 +171,5 @@ def update_user(session: Session, *, user: User, changes: UserChanges, by: Actor
 def reset_password(session: Session, *, user: User, by: Actor) -> str:
     """A new temporary password, returned once; every session of the user ends."""
     password = temporary_password()
-    set_password(session, user=user, password=password, by=by)
+    set_password(session, user=user, password=password, by=by, temporary=True)
     return password

@@ -139,6 +139,8 @@ class User(Base):
     display_name: Mapped[str] = mapped_column(String(200), default="")
     language: Mapped[str] = mapped_column(String(5), default="en")
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Set by an administrator (a new user, a reset) until the user chooses their own.
+    password_temporary: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utc_now)
     last_login_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), default=None)
 
@@ -209,8 +211,9 @@ class PageView(Base):
 
 
 class AuditEntry(Base):
-    """One change made through the Administration API or the command line: who, when, what,
-    before and after (never a password, token or hash)."""
+    """One change made through the Administration API or the command line, or a user's change
+    of their own password: who, when, what, before and after (never a password, token or
+    hash)."""
 
     __tablename__ = "audit_log"
 

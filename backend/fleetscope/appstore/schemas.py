@@ -64,6 +64,9 @@ class UserOut(CamelModel):
     organization_id: int | None
     display_name: str
     language: Language
+    password_temporary: bool = Field(
+        description="the password was set by an administrator; the user should choose their own"
+    )
 
 
 class ShiftOut(CamelModel):
@@ -154,6 +157,7 @@ def user_out(user: User) -> UserOut:
         organization_id=user.organization_id,
         display_name=user.display_name,
         language="de" if user.language == "de" else "en",
+        password_temporary=bool(user.password_temporary),
     )
 
 

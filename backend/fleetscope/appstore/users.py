@@ -18,7 +18,9 @@ from fleetscope.i18n.messages import (
     MUST_NOT_BE_EMPTY,
     ORGANIZATION_NOT_ALLOWED,
     ORGANIZATION_REQUIRED,
+    PASSWORD_NOT_CURRENT,
     PASSWORD_TOO_SHORT,
+    PASSWORD_UNCHANGED,
     UNKNOWN_LANGUAGE,
     UNKNOWN_ROLE,
     USER_NOT_FOUND,
@@ -55,10 +57,17 @@ def parse_language(value: str) -> Language:
     raise InvalidInputError(UNKNOWN_LANGUAGE(language=value))
 
 
-def validate_password(password: str) -> str:
+def validate_password(password: str, *, field: str = "password") -> str:
     if len(password) < MIN_PASSWORD_LENGTH:
-        raise InvalidInputError(PASSWORD_TOO_SHORT(min_length=MIN_PASSWORD_LENGTH))
+        raise InvalidInputError(PASSWORD_TOO_SHORT(field=field, min_length=MIN_PASSWORD_LENGTH))
     return password
+
+
+def check_new_password(*, current: str, new: str) -> None:
+    """422 unless ``new`` may replace ``current`` (before the current one is checked)."""
+    validate_password(new, field="newPassword")
+    if new == current:
+        raise InvalidInputError(PASSWORD_UNCHANGED())
 
 
 def _check_role_organization(role: Role, organization: Organization | None) -> None:
@@ -78,9 +87,11 @@ def create_user(
     language: Language = "en",
     display_name: str = "",
     by: Actor | None = None,
+    password_temporary: bool = False,
 ) -> User:
     """A new user; a partner given an organization is linked to it instead of belonging to it.
-    ``by``: who creates it, for the audit log (None: the demo seed and tests)."""
+    ``by``: who creates it, for the audit log (None: the demo seed and tests).
+    ``password_temporary``: an administrator's password, for the user to replace."""
     email = normalize_email(email)
     if find_user(session, email=email) is not None:
         raise ConflictError(EMAIL_TAKEN(email=email))
@@ -94,6 +105,7 @@ def create_user(
         display_name=display_name.strip() or email.split("@", 1)[0],
         language=parse_language(language),
         is_active=True,
+        password_temporary=password_temporary,
     )
     session.add(user)
     session.flush()
@@ -232,10 +244,18 @@ def end_sessions(session: Session, *, user: User) -> None:
     session.execute(delete(UserSession).where(UserSession.user_id == user.id))
 
 
-def set_password(session: Session, *, user: User, password: str, by: Actor | None = None) -> None:
-    """New password; every open session of the user ends. The audit entry names the user
-    only: never the password or its hash."""
+def set_password(
+    session: Session,
+    *,
+    user: User,
+    password: str,
+    by: Actor | None = None,
+    temporary: bool = False,
+) -> None:
+    """New password (``temporary``: for the user to replace); every open session of the user
+    ends. The audit entry names the user only: never the password or its hash."""
     user.password_hash = hash_password(validate_password(password))
+    user.password_temporary = temporary
     end_sessions(session, user=user)
     if by is not None:
         record_change(
@@ -247,6 +267,34 @@ def set_password(session: Session, *, user: User, password: str, by: Actor | Non
             after={"id": user.id, "email": user.email},
         )
     session.commit()
+
+
+def change_own_password(
+    session: Session, *, user: User, current: str, new: str, kept_session: UserSession
+) -> User:
+    """The user's own choice of password instead of ``current`` (422 when it is not theirs),
+    no longer temporary. Every other session of the user ends: whoever knew the old password
+    is signed out, the browser that changed it stays signed in."""
+    check_new_password(current=current, new=new)
+    if not verify_password(password=current, password_hash=user.password_hash):
+        raise InvalidInputError(PASSWORD_NOT_CURRENT())
+    user.password_hash = hash_password(new)
+    user.password_temporary = False
+    session.execute(
+        delete(UserSession).where(
+            UserSession.user_id == user.id, UserSession.token_hash != kept_session.token_hash
+        )
+    )
+    record_change(
+        session,
+        by=Actor.web(user),
+        action="user.passwordChange",
+        entity_type="user",
+        entity_id=user.id,
+        after={"id": user.id, "email": user.email},
+    )
+    session.commit()
+    return user
 
 
 def set_active(session: Session, *, user: User, active: bool, by: Actor | None = None) -> None:

@@ -180,8 +180,23 @@ UNKNOWN_LANGUAGE = define(
 )
 PASSWORD_TOO_SHORT = define(
     "user.password_too_short",
-    en="password: must have at least {min_length} characters",
-    de="password: muss mindestens {min_length} Zeichen haben",
+    en="{field}: must have at least {min_length} characters",
+    de="{field}: muss mindestens {min_length} Zeichen haben",
+)
+PASSWORD_NOT_CURRENT = define(
+    "user.password_not_current",
+    en="currentPassword: this is not your current password",
+    de="currentPassword: das ist nicht Ihr aktuelles Passwort",
+)
+PASSWORD_UNCHANGED = define(
+    "user.password_unchanged",
+    en="newPassword: must differ from the current password",
+    de="newPassword: muss sich vom aktuellen Passwort unterscheiden",
+)
+TOO_MANY_PASSWORD_ATTEMPTS = define(
+    "user.too_many_password_attempts",
+    en="currentPassword: too many wrong attempts; try again in {seconds} seconds",
+    de="currentPassword: zu viele falsche Versuche; bitte in {seconds} Sekunden erneut versuchen",
 )
 ORGANIZATION_REQUIRED = define(
     "user.organization_required",

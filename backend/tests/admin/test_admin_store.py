@@ -1,4 +1,4 @@
-"""The Administration API's app-store side on SQLite and on PostgreSQL: migration 0005
+"""The Administration API's app-store side on SQLite and on PostgreSQL: migrations 0005 and 0006
 (audit log, re-derivation jobs, last login, last token use) up and down with existing rows,
 and one round of changes whose audit entries (JSON before/after) and filters read back the
 same on both."""
@@ -130,3 +130,24 @@ def test_filters_that_no_store_could_take_are_refused_or_clamped(
         data(client.get("/v2/Admin/Audit", params={"to": "9999-12-31T23:59:59-05:00"}))["total"]
         == 1
     )
+
+
+def test_migration_0006_keeps_existing_passwords_as_the_users_own(empty_engine: Engine) -> None:
+    migrate_to(empty_engine, "0005")
+    with empty_engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (id, email, password_hash, role, display_name, language,"
+                " is_active, created_at) VALUES (1, 'a@b.de', 'x', 'support', 'A', 'en',"
+                " true, :now)"
+            ),
+            {"now": datetime.now(UTC)},
+        )
+    migrate_to(empty_engine, "0006")
+    with empty_engine.begin() as connection:
+        row = connection.execute(text("SELECT email, password_temporary FROM users")).one()
+        assert tuple(row) == ("a@b.de", False)
+    migrate_to(empty_engine, "0005", down=True)
+    assert "password_temporary" not in _columns(empty_engine, "users")
+    with empty_engine.begin() as connection:
+        assert connection.execute(text("SELECT email FROM users")).scalar_one() == "a@b.de"

@@ -35,6 +35,7 @@ def test_login_returns_the_user_and_sets_both_cookies(client: TestClient, seeded
             "organizationId": seeded.organization_ids["Nordlicht Logistik"],
             "displayName": "Customer",
             "language": "en",
+            "passwordTemporary": False,
         },
     }
     cookies = response.headers.get_list("set-cookie")

@@ -182,6 +182,7 @@ def test_language_switch_is_saved(client: TestClient, seeded: DemoData, login: L
         "organizationId": seeded.organization_ids["Nordlicht Logistik"],
         "displayName": "Kim",
         "language": "de",
+        "passwordTemporary": False,
     }
 
 

@@ -10,6 +10,7 @@ from pydantic import Field
 from fleetscope.api.deps import (
     CSRF_COOKIE,
     SESSION_COOKIE,
+    AuthenticatedDep,
     CurrentUser,
     LoginLimiterDep,
     SessionDep,
@@ -23,6 +24,8 @@ from fleetscope.api.errors import (
     JSON_BODY_FAILURES,
     LOGIN_THROTTLED,
     NO_CSRF,
+    NOT_SIGNED_IN,
+    PASSWORD_THROTTLED,
     READ_FAILURES,
     ApiError,
     failure_responses,
@@ -44,8 +47,17 @@ from fleetscope.appstore.settings_service import (
     save_dashboard_layout,
     update_settings,
 )
-from fleetscope.appstore.users import authenticate, update_profile
-from fleetscope.i18n.messages import INVALID_CREDENTIALS, TOO_MANY_LOGIN_ATTEMPTS
+from fleetscope.appstore.users import (
+    authenticate,
+    change_own_password,
+    check_new_password,
+    update_profile,
+)
+from fleetscope.i18n.messages import (
+    INVALID_CREDENTIALS,
+    TOO_MANY_LOGIN_ATTEMPTS,
+    TOO_MANY_PASSWORD_ATTEMPTS,
+)
 from fleetscope.settings import Settings
 
 router = APIRouter(prefix="/User", tags=["User"])
@@ -54,6 +66,11 @@ router = APIRouter(prefix="/User", tags=["User"])
 class LoginBody(StrictCamelModel):
     email: StoredText = Field(max_length=320)
     password: str = Field(max_length=1024)
+
+
+class PasswordChange(StrictCamelModel):
+    current_password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)
 
 
 def _client_address(request: Request) -> str:
@@ -119,6 +136,41 @@ def login(
         response, settings=settings, token=issued.token, csrf_token=issued.csrf_token
     )
     return ok(user_out(user))
+
+
+@router.post(
+    "/password",
+    response_model=Envelope[UserOut],
+    responses=failure_responses(NOT_SIGNED_IN, NO_CSRF, *JSON_BODY_FAILURES, PASSWORD_THROTTLED),
+)
+def change_password(
+    body: PasswordChange,
+    request: Request,
+    authenticated: AuthenticatedDep,
+    db: SessionDep,
+    limiter: LoginLimiterDep,
+) -> Envelope[UserOut]:
+    """The user's own password instead of the current one (temporary or not). This browser
+    stays signed in; every other session of the user ends. Wrong current passwords count as
+    failed logins of the account (the same secret is being guessed)."""
+    check_new_password(current=body.current_password, new=body.new_password)
+    user = authenticated.user
+    account, address = user.email, _client_address(request)
+    wait = limiter.admit(account=account, address=address)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise ApiError(
+            429, TOO_MANY_PASSWORD_ATTEMPTS(seconds=seconds), headers={"Retry-After": str(seconds)}
+        )
+    changed = change_own_password(
+        db,
+        user=user,
+        current=body.current_password,
+        new=body.new_password,
+        kept_session=authenticated.session,
+    )
+    limiter.succeeded(account=account, address=address)
+    return ok(user_out(changed))
 
 
 @router.post("/logout", response_model=Envelope[None], responses=failure_responses(NO_CSRF))
