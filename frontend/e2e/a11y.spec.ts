@@ -165,6 +165,21 @@ test('axe-core finds no critical or serious violation on any page', async ({ app
     await expect(page.getByTestId('help-overlay')).toBeHidden();
   });
 
+  await test.step('account menu and the change-password dialog', async () => {
+    await page.getByTestId('account-menu').click();
+    await expect(page.getByTestId('account-menu-dropdown')).toBeVisible();
+    await audit('account menu', '[data-testid="account-menu-dropdown"]');
+    await page.getByTestId('change-password').click();
+    const dialog = page.getByRole('dialog', { name: text('en', 'user.password.title') });
+    await expect(dialog).toBeVisible();
+    // Submitted empty: every field shows its problem, which must be announced too.
+    await dialog.getByTestId('password-submit').click();
+    await expect(dialog.getByTestId('password-current')).toHaveAttribute('aria-invalid', 'true');
+    await audit('change-password dialog', '[role="dialog"]');
+    await dialog.getByTestId('password-cancel').click();
+    await expect(dialog).toHaveCount(0);
+  });
+
   await test.step('phone width, with the menu drawer', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await app.open('/failures/analysis');

@@ -203,6 +203,10 @@ test('the superuser sets up an organization, a site with shifts and rules, a use
     const row = page.getByTestId(`user-row-${USER_EMAIL}`);
     await expect(row).toContainText(ORGANIZATION);
     await expect(row).toContainText(text('en', 'admin.users.active'));
+    // Until the user chooses their own password.
+    await expect(row.getByTestId('user-password-temporary')).toHaveText(
+      text('en', 'admin.users.passwordTemporary'),
+    );
   });
 
   await test.step('an API token for the site, shown once', async () => {

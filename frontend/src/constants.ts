@@ -16,6 +16,9 @@ export const EXCLUDED_ROUTE_PATTERNS: readonly RegExp[] = [
   /\/stream(?:[/?]|$)/i,
 ];
 
+/** The shortest password the server accepts (checked in the form before asking it). */
+export const MIN_PASSWORD_LENGTH = 8;
+
 /** The server message that means the session is gone (product.md section 5). */
 export const AUTHENTICATION_FAILED_MESSAGE = 'authentication failed';
 

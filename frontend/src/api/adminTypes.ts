@@ -131,6 +131,8 @@ export interface UserAdmin {
   organizationName?: string | null;
   language: string;
   isActive: boolean;
+  /** The password is an administrator's (creation, reset) until the user chooses their own. */
+  passwordTemporary?: boolean;
   createdAt: string;
   lastLoginAt?: string | null;
   partnerOrganizationIds: number[];

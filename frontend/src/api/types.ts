@@ -12,6 +12,11 @@ export interface User {
   organizationId: Id | null;
   displayName: string | null;
   language: string | null;
+  /**
+   * True while the password is one an administrator set (creation or reset). Optional:
+   * answers of servers before this field, and older fixtures, leave it out.
+   */
+  passwordTemporary?: boolean;
 }
 
 export const DATE_MODES = ['day', 'week', 'month', 'year', 'custom'] as const;

@@ -46,3 +46,44 @@ export async function logout(): Promise<void> {
 export function saveLanguage({ language }: { language: string }): Promise<User> {
   return callApi<User>('/v2/User/me', { method: 'PATCH', body: { language } });
 }
+
+export type PasswordChangeOutcome =
+  | { ok: true; user: User }
+  | {
+      ok: false;
+      reason: 'invalid' | 'rate_limited' | 'session' | 'unavailable';
+      message: string | null;
+    };
+
+/**
+ * POST /v2/User/password. Not an excluded route but `reportErrors: false`: the dialog shows
+ * the server's message itself (no error overlay), while an 'authentication failed' answer
+ * still ends the session and leads to login like on every other route.
+ */
+export async function changePassword({
+  currentPassword,
+  newPassword,
+}: {
+  currentPassword: string;
+  newPassword: string;
+}): Promise<PasswordChangeOutcome> {
+  const result = await request('/v2/User/password', {
+    method: 'POST',
+    body: { currentPassword, newPassword },
+    reportErrors: false,
+  });
+  if (result.ok) {
+    return { ok: true, user: dataOf<User>(result.body) };
+  }
+  const message = messageOf(result.body);
+  if (result.httpStatus === 429) {
+    return { ok: false, reason: 'rate_limited', message };
+  }
+  if (result.httpStatus === 400 || result.httpStatus === 422) {
+    return { ok: false, reason: 'invalid', message };
+  }
+  if (result.httpStatus === 401) {
+    return { ok: false, reason: 'session', message };
+  }
+  return { ok: false, reason: 'unavailable', message };
+}

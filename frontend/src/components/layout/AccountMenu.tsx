@@ -1,6 +1,6 @@
-import { ActionIcon, Avatar, Menu, Switch } from '@mantine/core';
+import { ActionIcon, Avatar, Indicator, Menu, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck } from '@tabler/icons-react';
+import { IconCheck, IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveLanguage } from '../../api/user';
@@ -8,6 +8,7 @@ import { updateSessionUser, useSession } from '../../app/session';
 import { type Language, SUPPORTED_LANGUAGES } from '../../constants';
 import { applyLanguage, normalizeLanguage } from '../../i18n';
 import { consentState, recordConsent } from '../../lib/consent';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
 
 function initials(name: string): string {
   return name
@@ -18,11 +19,15 @@ function initials(name: string): string {
     .join('');
 }
 
-/** Account menu of the page header: language (saved to the user) and statistics consent. */
+/**
+ * Account menu of the page header: own password, language (saved to the user) and statistics
+ * consent. A temporary password is only pointed out (a dot, a note): nothing pops up by itself.
+ */
 export function AccountMenu() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const [statistics, setStatistics] = useState(() => consentState(document.cookie) === 'granted');
+  const [passwordOpen, setPasswordOpen] = useState(false);
   if (!user) {
     return null;
   }
@@ -34,52 +39,93 @@ export function AccountMenu() {
       .catch(() => notifications.show({ color: 'red', message: t('user.languageFailed') }));
   };
   const label = user.displayName || user.email;
+  const temporary = user.passwordTemporary === true;
+  const avatar = (
+    <Avatar color="brand" radius="xl" size="md">
+      {initials(label)}
+    </Avatar>
+  );
 
   return (
-    <Menu position="bottom-end" shadow="md" width={260} closeOnItemClick={false}>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          size="xl"
-          radius="xl"
-          aria-label={t('user.account')}
-          data-testid="account-menu"
-        >
-          <Avatar color="brand" radius="xl" size="md">
-            {initials(label)}
-          </Avatar>
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown data-testid="account-menu-dropdown">
-        <Menu.Label>{label}</Menu.Label>
-        <Menu.Divider />
-        <Menu.Label>{t('user.language')}</Menu.Label>
-        {SUPPORTED_LANGUAGES.map((language) => (
-          <Menu.Item
-            key={language}
-            onClick={() => switchLanguage(language)}
-            rightSection={current === language ? <IconCheck size={14} /> : null}
-            data-testid={`language-${language}`}
+    <>
+      {/* Without Mantine's focus placeholder: a focusable element without a role inside the
+          menu, which screen readers cannot reach (axe: aria-required-children). */}
+      <Menu
+        position="bottom-end"
+        shadow="md"
+        width={260}
+        closeOnItemClick={false}
+        withInitialFocusPlaceholder={false}
+      >
+        <Menu.Target>
+          <ActionIcon
+            variant="subtle"
+            size="xl"
+            radius="xl"
+            aria-label={t(temporary ? 'user.password.temporaryAccount' : 'user.account')}
+            data-testid="account-menu"
+            data-password-temporary={temporary}
           >
-            {t(`language.${language}`)}
+            {temporary ? (
+              <Indicator
+                color="orange"
+                size={11}
+                offset={4}
+                withBorder
+                data-testid="password-temporary-indicator"
+              >
+                {avatar}
+              </Indicator>
+            ) : (
+              avatar
+            )}
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown data-testid="account-menu-dropdown">
+          <Menu.Label>{label}</Menu.Label>
+          {temporary && (
+            <Text size="xs" px="sm" pb={4} data-testid="password-temporary-note">
+              {t('user.password.temporary')}
+            </Text>
+          )}
+          <Menu.Item
+            leftSection={<IconKey size={14} />}
+            closeMenuOnClick
+            onClick={() => setPasswordOpen(true)}
+            data-testid="change-password"
+          >
+            {t('user.password.change')}
           </Menu.Item>
-        ))}
-        <Menu.Divider />
-        <Menu.Label>{t('user.privacy')}</Menu.Label>
-        <Menu.Item component="div">
-          <Switch
-            size="sm"
-            label={t('consent.setting')}
-            checked={statistics}
-            onChange={(event) => {
-              const granted = event.currentTarget.checked;
-              recordConsent(granted);
-              setStatistics(granted);
-            }}
-            data-testid="statistics-toggle"
-          />
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+          <Menu.Divider />
+          <Menu.Label>{t('user.language')}</Menu.Label>
+          {SUPPORTED_LANGUAGES.map((language) => (
+            <Menu.Item
+              key={language}
+              onClick={() => switchLanguage(language)}
+              rightSection={current === language ? <IconCheck size={14} /> : null}
+              data-testid={`language-${language}`}
+            >
+              {t(`language.${language}`)}
+            </Menu.Item>
+          ))}
+          <Menu.Divider />
+          <Menu.Label>{t('user.privacy')}</Menu.Label>
+          <Menu.Item component="div">
+            <Switch
+              size="sm"
+              label={t('consent.setting')}
+              checked={statistics}
+              onChange={(event) => {
+                const granted = event.currentTarget.checked;
+                recordConsent(granted);
+                setStatistics(granted);
+              }}
+              data-testid="statistics-toggle"
+            />
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <ChangePasswordDialog opened={passwordOpen} onClose={() => setPasswordOpen(false)} />
+    </>
   );
 }

@@ -107,16 +107,26 @@ export function UsersPage() {
     {
       key: 'active',
       label: t('admin.users.status'),
-      render: (user) =>
-        user.isActive ? (
-          <Badge variant="light" color="green">
-            {t('admin.users.active')}
-          </Badge>
-        ) : (
-          <Badge variant="light" color="gray">
-            {t('admin.users.inactive')}
-          </Badge>
-        ),
+      render: (user) => (
+        <Group gap={4}>
+          {user.isActive ? (
+            <Badge variant="light" color="green">
+              {t('admin.users.active')}
+            </Badge>
+          ) : (
+            <Badge variant="light" color="gray">
+              {t('admin.users.inactive')}
+            </Badge>
+          )}
+          {user.passwordTemporary && (
+            <Tooltip label={t('admin.users.passwordTemporaryHint')}>
+              <Badge variant="light" color="orange" data-testid="user-password-temporary">
+                {t('admin.users.passwordTemporary')}
+              </Badge>
+            </Tooltip>
+          )}
+        </Group>
+      ),
     },
     {
       key: 'lastLogin',
