@@ -19,10 +19,9 @@ def _columns(engine: Engine, table: str) -> set[str]:
     return {column["name"] for column in inspect(engine).get_columns(table)}
 
 
-def test_migration_0005_up_and_down_keeps_users_and_tokens(empty_engine: Engine) -> None:
-    migrate_to(empty_engine, "0004")
-    now = datetime.now(UTC)
-    with empty_engine.begin() as connection:
+def _insert_user(engine: Engine, *, now: datetime) -> None:
+    """A user as the migrations before 0005 know it: user 1, ``a@b.de``."""
+    with engine.begin() as connection:
         connection.execute(
             text(
                 "INSERT INTO users (id, email, password_hash, role, display_name, language,"
@@ -31,6 +30,12 @@ def test_migration_0005_up_and_down_keeps_users_and_tokens(empty_engine: Engine)
             ),
             {"now": now},
         )
+
+
+def test_migration_0005_up_and_down_keeps_users_and_tokens(empty_engine: Engine) -> None:
+    migrate_to(empty_engine, "0004")
+    now = datetime.now(UTC)
+    _insert_user(empty_engine, now=now)
     migrate_to(empty_engine, "0005")
     tables = set(inspect(empty_engine).get_table_names())
     assert {"audit_log", "rederive_jobs"} <= tables
@@ -134,15 +139,7 @@ def test_filters_that_no_store_could_take_are_refused_or_clamped(
 
 def test_migration_0006_keeps_existing_passwords_as_the_users_own(empty_engine: Engine) -> None:
     migrate_to(empty_engine, "0005")
-    with empty_engine.begin() as connection:
-        connection.execute(
-            text(
-                "INSERT INTO users (id, email, password_hash, role, display_name, language,"
-                " is_active, created_at) VALUES (1, 'a@b.de', 'x', 'support', 'A', 'en',"
-                " true, :now)"
-            ),
-            {"now": datetime.now(UTC)},
-        )
+    _insert_user(empty_engine, now=datetime.now(UTC))
     migrate_to(empty_engine, "0006")
     with empty_engine.begin() as connection:
         row = connection.execute(text("SELECT email, password_temporary FROM users")).one()

@@ -30,6 +30,7 @@ from fleetscope.api.errors import (
     ApiError,
     failure_responses,
 )
+from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.appstore.schemas import (
     AppSettingsOut,
     AppSettingsPatch,
@@ -53,6 +54,7 @@ from fleetscope.appstore.users import (
     check_new_password,
     update_profile,
 )
+from fleetscope.i18n import Template
 from fleetscope.i18n.messages import (
     INVALID_CREDENTIALS,
     TOO_MANY_LOGIN_ATTEMPTS,
@@ -71,6 +73,14 @@ class LoginBody(StrictCamelModel):
 class PasswordChange(StrictCamelModel):
     current_password: str = Field(max_length=1024)
     new_password: str = Field(max_length=1024)
+
+
+def _admit(limiter: LoginRateLimiter, *, account: str, address: str, refusal: Template) -> None:
+    """A 429 with Retry-After while the account or the address has failed too often."""
+    wait = limiter.admit(account=account, address=address)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise ApiError(429, refusal(seconds=seconds), headers={"Retry-After": str(seconds)})
 
 
 def _client_address(request: Request) -> str:
@@ -115,14 +125,7 @@ def login(
     # The client address as the server saw it, or as a trusted proxy reported it
     # (settings.trusted_proxies): a client's own X-Forwarded-For never counts.
     account, address = body.email.strip().lower(), _client_address(request)
-    wait = limiter.admit(account=account, address=address)
-    if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        raise ApiError(
-            429,
-            TOO_MANY_LOGIN_ATTEMPTS(seconds=seconds),
-            headers={"Retry-After": str(seconds)},
-        )
+    _admit(limiter, account=account, address=address, refusal=TOO_MANY_LOGIN_ATTEMPTS)
     user = authenticate(db, email=body.email, password=body.password)
     if user is None:
         raise ApiError(401, INVALID_CREDENTIALS())
@@ -156,12 +159,7 @@ def change_password(
     check_new_password(current=body.current_password, new=body.new_password)
     user = authenticated.user
     account, address = user.email, _client_address(request)
-    wait = limiter.admit(account=account, address=address)
-    if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        raise ApiError(
-            429, TOO_MANY_PASSWORD_ATTEMPTS(seconds=seconds), headers={"Retry-After": str(seconds)}
-        )
+    _admit(limiter, account=account, address=address, refusal=TOO_MANY_PASSWORD_ATTEMPTS)
     changed = change_own_password(
         db,
         user=user,
