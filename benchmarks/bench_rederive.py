@@ -6,7 +6,9 @@ pipeline into a fresh fact store; then ingestion starts as in the server, a job 
 vehicle of the site is queued with a new rule and run. Prints the raw frames, the job's
 wall time and frames per second, and how long the swaps held the ingest thread, in total
 and the longest single step (ingestion waits that long at most, from the runner's log: one
-step per vehicle), and the process's resident memory before and during the job.
+step per vehicle), and the process's resident memory before and during the job with
+DuckDB's share of it (its own accounting, ``duckdb_memory()``): the staged rows live in
+DuckDB, under its memory limit; the rest is what the job holds outside it.
 Asserts nothing.
 
     .venv/bin/python benchmarks/bench_rederive.py [--vehicles 8] [--days 7]
@@ -22,7 +24,9 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import NamedTuple
 
+import duckdb
 from bench_support import one_site_app_store
 from sqlalchemy import select
 
@@ -89,7 +93,7 @@ def main() -> None:
                 created_by="bench",
             )
             session.commit()
-        rss = _Rss()
+        rss = _Rss(handle.store.cursor())
         began = time.perf_counter()
         (job_id,) = runner.run_pending()
         seconds = time.perf_counter() - began
@@ -108,36 +112,55 @@ def main() -> None:
         f"swaps: {len(swap.seconds)} steps of the ingest thread, {sum(swap.seconds):.2f} s in "
         f"total, the longest {max(swap.seconds):.3f} s"
     )
+    start, peak = rss.at_start, rss.at_peak
     print(
-        f"RSS {rss.at_start / 2**20:,.0f} MiB when the job started, at most "
-        f"{rss.peak / 2**20:,.0f} MiB during it; the run's peak (simulation and ingestion "
+        f"RSS {start.rss / MIB:,.0f} MiB when the job started (DuckDB {start.duckdb / MIB:,.0f}), "
+        f"at most {peak.rss / MIB:,.0f} MiB during it (DuckDB {peak.duckdb / MIB:,.0f}); "
+        f"outside DuckDB {(start.rss - start.duckdb) / MIB:,.0f} -> "
+        f"{(peak.rss - peak.duckdb) / MIB:,.0f} MiB; the run's peak (simulation and ingestion "
         f"too) {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB"
     )
 
 
-class _Rss:
-    """The process's resident memory, sampled every 50 ms from /proc (Linux) until stopped."""
+MIB = 2**20
 
-    def __init__(self) -> None:
+
+class Sample(NamedTuple):
+    rss: int
+    duckdb: int  # bytes DuckDB accounts for (``duckdb_memory()``): buffers, temporary tables
+
+
+class _Rss:
+    """The process's resident memory and DuckDB's part of it, sampled every 50 ms until
+    stopped; the peak is the sample with the most resident memory."""
+
+    def __init__(self, cursor: duckdb.DuckDBPyConnection) -> None:
+        self._cursor = cursor
         self.at_start = self._now()
-        self.peak = self.at_start
+        self.at_peak = self.at_start
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
 
-    @staticmethod
-    def _now() -> int:
+    def _now(self) -> Sample:
         with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            rss = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        row = self._cursor.execute("SELECT sum(memory_usage_bytes) FROM duckdb_memory()").fetchone()
+        return Sample(rss, int(row[0] or 0) if row else 0)
 
     def _sample(self) -> None:
         while not self._stopping.wait(0.05):
-            self.peak = max(self.peak, self._now())
+            self._keep(self._now())
+
+    def _keep(self, sample: Sample) -> None:
+        if sample.rss > self.at_peak.rss:
+            self.at_peak = sample
 
     def stop(self) -> None:
         self._stopping.set()
         self._thread.join()
-        self.peak = max(self.peak, self._now())
+        self._keep(self._now())
+        self._cursor.close()
 
 
 class _SwapTimes(logging.Handler):
