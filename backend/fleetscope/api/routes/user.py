@@ -156,6 +156,7 @@ def change_password(
     """The user's own password instead of the current one (temporary or not). This browser
     stays signed in; every other session of the user ends. Wrong current passwords count as
     failed logins of the account (the same secret is being guessed)."""
+    # A new password that would be refused anyway costs no attempt of the account.
     check_new_password(current=body.current_password, new=body.new_password)
     user = authenticated.user
     account, address = user.email, _client_address(request)
