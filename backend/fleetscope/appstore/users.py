@@ -239,9 +239,12 @@ def unlink_partner(
     session.commit()
 
 
-def end_sessions(session: Session, *, user: User) -> None:
-    """Every open session of the user ends at once: its next request is a 401."""
-    session.execute(delete(UserSession).where(UserSession.user_id == user.id))
+def end_sessions(session: Session, *, user: User, keep: UserSession | None = None) -> None:
+    """Every open session of the user but ``keep`` ends at once: its next request is a 401."""
+    ended = delete(UserSession).where(UserSession.user_id == user.id)
+    if keep is not None:
+        ended = ended.where(UserSession.token_hash != keep.token_hash)
+    session.execute(ended)
 
 
 def set_password(
@@ -280,11 +283,7 @@ def change_own_password(
         raise InvalidInputError(PASSWORD_NOT_CURRENT())
     user.password_hash = hash_password(new)
     user.password_temporary = False
-    session.execute(
-        delete(UserSession).where(
-            UserSession.user_id == user.id, UserSession.token_hash != kept_session.token_hash
-        )
-    )
+    end_sessions(session, user=user, keep=kept_session)
     record_change(
         session,
         by=Actor.web(user),
