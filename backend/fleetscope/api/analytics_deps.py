@@ -61,9 +61,6 @@ FactStoreDep = Annotated[FactStore, Depends(get_fact_store)]
 @contextmanager
 def reading(store: FactStore) -> Iterator[duckdb.DuckDBPyConnection]:
     """A cursor whose statements all read one snapshot (``read_snapshot``), closed after."""
-    cursor = store.cursor()
-    try:
-        with read_snapshot(cursor, closing=True):
-            yield cursor
-    finally:
-        cursor.close()  # also when the snapshot could not begin (closing twice is harmless)
+    # The outer ``with`` closes the cursor also when the snapshot could not begin.
+    with store.cursor() as cursor, read_snapshot(cursor, closing=True):
+        yield cursor

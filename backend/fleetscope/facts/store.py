@@ -46,12 +46,6 @@ class FactStoreLockedError(RuntimeError):
     """Another process (usually the running server) holds the fact store file."""
 
 
-def reader_beside(cursor: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-    """A second reader of the store ``cursor`` reads, for another thread of one request;
-    close it when done."""
-    return cursor.cursor()
-
-
 class FactStore:
     def __init__(
         self,
@@ -362,51 +356,36 @@ class FactStore:
 
     def raw_frame_count(self) -> int:
         """How many raw frames the store holds (what ``iter_raw_frames`` yields)."""
-        cursor = self.cursor()
-        try:
+        with self.cursor() as cursor:
             row = cursor.execute("SELECT coalesce(sum(frame_count), 0) FROM raw_chunks").fetchone()
-        finally:
-            cursor.close()
         return int(row[0]) if row is not None else 0
 
     def iter_raw_frames(self) -> Iterator[rawlog.RawFrame]:
         """Every raw frame in arrival order (chunk by chunk, so memory stays bounded)."""
-        cursor = self.cursor()
-        try:
+        with self.cursor() as cursor:
             for chunk in rawlog.read_chunks(cursor, after=0, through=None):
                 yield from rawlog.decode_chunk(chunk.data, codec=chunk.codec)
-        finally:
-            cursor.close()
 
     def dead_letter_page(
         self, *, limit: int, offset: int, filters: DeadLetterFilter | None = None
     ) -> tuple[int, list[dict[str, Any]]]:
         """Matching dead letters, newest first (``facts.dead_letters.page``), and their count."""
-        cursor = self.cursor()
-        try:
+        with self.cursor() as cursor:
             return dead_letters.page(
                 cursor, filters=filters or DeadLetterFilter(), limit=limit, offset=offset
             )
-        finally:
-            cursor.close()
 
     def dead_letter_counts(
         self, *, filters: DeadLetterFilter | None = None
     ) -> list[DeadLetterCount]:
         """Kept and dropped dead letters per source and category."""
-        cursor = self.cursor()
-        try:
+        with self.cursor() as cursor:
             return dead_letters.counts(cursor, filters=filters or DeadLetterFilter())
-        finally:
-            cursor.close()
 
     def dead_letter(self, letter_id: int) -> dead_letters.StoredDeadLetter | None:
         """One dead letter with its whole stored payload, or None."""
-        cursor = self.cursor()
-        try:
+        with self.cursor() as cursor:
             return dead_letters.one(cursor, letter_id=letter_id)
-        finally:
-            cursor.close()
 
     def delete_dead_letter(self, letter_id: int) -> bool:
         """Removes one dead letter (the Administration's delete and re-ingest)."""
@@ -424,13 +403,10 @@ class FactStore:
 
     def table_counts(self) -> dict[str, int]:
         counts = {}
-        cursor = self.cursor()
-        try:
+        with self.cursor() as cursor:
             for table in (*DERIVED_TABLES, "live_status", "raw_keys", "dead_letters"):
                 row = cursor.execute(f"SELECT count(*) FROM {table}").fetchone()  # noqa: S608
                 counts[table] = int(row[0]) if row else 0
-        finally:
-            cursor.close()
         return counts
 
     def _scalar(self, sql: str) -> int:

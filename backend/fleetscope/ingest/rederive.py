@@ -245,8 +245,7 @@ class RederiveRunner:
         work = Rederivation(
             vehicles=self._vehicles(vehicle_ids), offline_after_s=self._offline_after_s
         )
-        cursor = self._store.cursor()
-        try:
+        with self._store.cursor() as cursor:
             through = rawlog.last_seq(cursor)
             messages = message_counts(cursor, vehicle_ids=sorted(work.vehicles), through=through)
             progress = Progress(
@@ -273,8 +272,6 @@ class RederiveRunner:
                         raise _Interrupted
             finally:
                 self._staging.close()
-        finally:
-            cursor.close()
         return progress.done
 
     def _note_progress(self, job_id: int, progress: Progress) -> None:

@@ -52,11 +52,8 @@ class VehicleSwap:
         """The frames stored since the last read (of every vehicle still to swap, so that
         their derivers stay in step), then the vehicle's swap; returns the frames read."""
         began = time.perf_counter()
-        cursor = self._store.cursor()
-        try:
+        with self._store.cursor() as cursor:
             read = work.feed_stored(cursor, through=None)
-        finally:
-            cursor.close()
         self._staging.add(work.take_facts(), zone_of=work.zone_of)
         swapped = [work.swapped(vehicle_id) for vehicle_id in vehicle_ids]
         self._staging.swap_vehicles(swapped)

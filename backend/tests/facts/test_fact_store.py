@@ -10,7 +10,7 @@ import pytest
 from fleetscope.facts import schema
 from fleetscope.facts.model import OrderOutcome, OrderRun, StateInterval, TrackPoint, VehicleState
 from fleetscope.facts.rawlog import FrameKind, RawFrame
-from fleetscope.facts.store import DeadLetter, FactStore, StoreBatch, StoredKey, reader_beside
+from fleetscope.facts.store import DeadLetter, FactStore, StoreBatch, StoredKey
 from fleetscope.facts.store_batch import DeadLetterCategory
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
@@ -190,7 +190,7 @@ def test_every_reader_reads_in_utc(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     time.tzset()
     with FactStore(tmp_path / "facts.duckdb") as store:
         reader = store.cursor()
-        beside = reader_beside(reader)
+        beside = reader.cursor()
         for cursor in (reader, beside):
             zone = cursor.execute("SELECT current_setting('TimeZone')").fetchall()[0][0]
             assert zone == "UTC"

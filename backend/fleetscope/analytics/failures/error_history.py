@@ -161,7 +161,7 @@ def error_history_csv(
     # The byte order mark lets Excel read the UTF-8 text (umlauts) right, as in the chart CSVs.
     buffer.write("\ufeff")
     writer = csv.writer(buffer, delimiter=convention.separator, lineterminator="\r\n")
-    try:
+    with cursor:
         writer.writerow(csv_header(language, {zone.key for zone in zone_of.values()}))
         result = cursor.execute(
             f"SELECT {_SELECT} {query.sql} ORDER BY {ordering.sql}", query.parameters
@@ -177,5 +177,3 @@ def error_history_csv(
             buffer.seek(0)
             buffer.truncate()
         yield buffer.getvalue()  # the header, when no row follows
-    finally:
-        cursor.close()
