@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type DrillTarget, drillTopicOf } from '../../lib/drillDown';
 import { useDrillDown } from '../drill/useDrillDown';
-import type { Trend } from './trend';
+import { shownTrend, type Trend } from './trend';
 
 interface KpiTileProps {
   /** Test id `kpi-<name>`. */
@@ -14,7 +14,8 @@ interface KpiTileProps {
   /** The formatted value ("96.2 %"), or the "no data" text. */
   value: string;
   trend: Trend | null;
-  /** The formatted change against the previous period ("+1.2 pp", "−3"). */
+  /** The formatted change against the previous period ("+1.2 pp", "−3"); without a trend,
+   * why there is no comparison (default "No comparison"). */
   deltaText?: string;
   /** The formatted previous value, for the tooltip and screen readers. */
   previousText?: string;
@@ -33,7 +34,7 @@ export function KpiTile({
   name,
   label,
   value,
-  trend,
+  trend: compared,
   deltaText,
   previousText,
   chart,
@@ -41,6 +42,8 @@ export function KpiTile({
   drill,
 }: KpiTileProps) {
   const { t } = useTranslation();
+  const shown = shownTrend(compared, value, previousText);
+  const trend = shown.trend;
   const color = trend?.good === true ? 'teal' : trend?.good === false ? 'red' : 'dimmed';
   const Icon = trend ? TREND_ICONS[trend.direction] : null;
   return (
@@ -79,8 +82,8 @@ export function KpiTile({
           {Icon && <Icon size={16} aria-hidden />}
           <Text size="sm" c={color} fw={500} className="fs-kpi-text">
             {!trend
-              ? t('charts.noComparison')
-              : trend.direction === 'flat'
+              ? (deltaText ?? t('charts.noComparison'))
+              : shown.unchanged
                 ? t('charts.unchanged')
                 : (deltaText ?? '')}
           </Text>

@@ -86,7 +86,11 @@ describe('trendOf', () => {
   });
 
   it('treats tiny changes as flat and missing values as no comparison', () => {
-    expect(trendOf({ value: 100.2, previous: 100, higherIsBetter: true })?.direction).toBe('flat');
+    expect(trendOf({ value: 100.2, previous: 100, higherIsBetter: true })).toEqual({
+      direction: 'flat',
+      delta: expect.closeTo(0.2, 10),
+      good: null,
+    });
     expect(trendOf({ value: 0, previous: 0, higherIsBetter: true })?.direction).toBe('flat');
     expect(trendOf({ value: null, previous: 3, higherIsBetter: true })).toBeNull();
     expect(trendOf({ value: 3, previous: null, higherIsBetter: true })).toBeNull();

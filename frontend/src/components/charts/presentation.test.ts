@@ -4,6 +4,7 @@ import { toCsv } from './csv';
 import { changeDigits, formatKpiDelta, formatKpiValue, pointsUnit } from './kpiFormat';
 import { kpiTexts } from './kpiTexts';
 import { localizeOption } from './localize';
+import { shownTrend } from './trend';
 import type { TableData } from './types';
 import { formatValue } from './values';
 
@@ -75,7 +76,7 @@ describe('changes against the previous period', () => {
     expect(formatKpiDelta({ delta: -7, unit: 'seconds', language: 'en' })).toBe('−7 s');
   });
 
-  it('calls a change within the tolerance flat (the tile says "unchanged")', () => {
+  it('calls a change within the tolerance flat (the tile says "unchanged" when both read 100)', () => {
     const tile = kpiTexts({
       value: 100.2,
       previous: 100,
@@ -84,7 +85,11 @@ describe('changes against the previous period', () => {
       language: 'en',
       noData: '–',
     });
-    expect(tile.trend).toEqual({ direction: 'flat', delta: 0, good: null });
+    expect(tile.trend).toEqual({ direction: 'flat', delta: expect.closeTo(0.2, 10), good: null });
+    expect(shownTrend(tile.trend, tile.value, tile.previousText)).toEqual({
+      trend: { direction: 'flat', delta: 0, good: null },
+      unchanged: true,
+    });
   });
 
   it('writes energy in kWh', () => {

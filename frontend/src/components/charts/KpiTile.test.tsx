@@ -1,0 +1,57 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { createI18n } from '../../i18n';
+import { KpiTile } from './KpiTile';
+import { kpiTextsIn } from './kpiTexts';
+
+function renderTile(props: Parameters<typeof KpiTile>[0], language: 'en' | 'de' = 'de') {
+  createI18n(language);
+  render(
+    <MantineProvider>
+      <KpiTile {...props} />
+    </MantineProvider>,
+  );
+  return within(screen.getByTestId(`kpi-${props.name}`)).getByTestId('kpi-trend');
+}
+
+describe('KpiTile trend', () => {
+  it('prints a small change beside two different values, with a flat neutral arrow', () => {
+    // 60.6 % against 60.5 %: within the tolerance, but the numbers read differently.
+    const texts = kpiTextsIn('de')(60.58, 60.51, 'percentPoints', true);
+    expect([texts.value, texts.previousText]).toEqual(['60,6 %', '60,5 %']);
+    const trend = renderTile({ name: 'charge', label: 'Mittlere Ladung', ...texts });
+    expect(trend).toHaveTextContent('+0,1 Pp.');
+    expect(trend).not.toHaveTextContent('unverändert');
+    expect(trend).toHaveAttribute('data-direction', 'flat');
+    expect(trend).toHaveAttribute('data-good', 'neutral');
+  });
+
+  it('says "unchanged" with no arrow colour when both values read the same', () => {
+    // 1 h 53 min 31 s against 1 h 54 min 29 s: beyond the tolerance of a shorter figure,
+    // yet shown to the minute, so a red arrow would stand beside two equal numbers.
+    const texts = kpiTextsIn('en')(6811, 6869, 'duration', true);
+    expect(texts.value).toBe(texts.previousText);
+    expect(texts.trend?.direction).toBe('down');
+    const trend = renderTile({ name: 'session', label: 'Mean session', ...texts }, 'en');
+    expect(trend).toHaveTextContent('unchanged');
+    expect(trend).toHaveAttribute('data-direction', 'flat');
+    expect(trend).toHaveAttribute('data-good', 'neutral');
+  });
+
+  it('says why there is no comparison, or that there is none', () => {
+    const reason = renderTile(
+      {
+        name: 'energy',
+        label: 'Energie',
+        value: '–',
+        trend: null,
+        deltaText: 'Kapazität unbekannt',
+      },
+      'de',
+    );
+    expect(reason).toHaveTextContent('Kapazität unbekannt');
+    const none = renderTile({ name: 'slope', label: 'Trend', value: '−1,06', trend: null }, 'de');
+    expect(none).toHaveTextContent('Kein Vergleich');
+  });
+});
