@@ -36,9 +36,10 @@ $(VENV)/.synced: pyproject.toml uv.lock
 install-frontend: frontend/node_modules/.installed
 # `npm install` installs exactly what package-lock.json pins. Not `npm ci`: the registry
 # reachable here lacks other platforms' optional Biome binaries, so npm cannot record them
-# in the lock file and `npm ci`'s strict lock check refuses it.
+# in the lock file and `npm ci`'s strict lock check refuses it. `--no-save` leaves the lock
+# file as committed (npm would otherwise drop those binaries from it).
 frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
-	cd frontend && npm install --no-audit --no-fund
+	cd frontend && npm install --no-save --no-audit --no-fund
 	@touch $@
 
 build: install-frontend
