@@ -1,0 +1,112 @@
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createUser } from '../../api/admin';
+import type { Organization } from '../../api/adminTypes';
+import type { Role } from '../../api/types';
+import { AdminModal, errorText, notifyFailure, notifySuccess, ShownOnce } from './common';
+import { ORGANIZATION_ROLES, UserFields } from './UserFields';
+
+/** A new user: shows the temporary password once (the user may choose their own later). */
+export function CreateUserDialog({
+  organizations,
+  onClose,
+}: {
+  organizations: Organization[];
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [role, setRole] = useState<Role>('customer');
+  const [organizationId, setOrganizationId] = useState<string | null>(null);
+  const [language, setLanguage] = useState('en');
+  const [error, setError] = useState<string | null>(null);
+  const [password, setPassword] = useState<string | null>(null);
+  const needsOrganization = ORGANIZATION_ROLES.includes(role);
+  const create = useMutation({
+    mutationFn: () =>
+      createUser({
+        email: email.trim(),
+        role,
+        organizationId: needsOrganization ? Number(organizationId) : null,
+        language,
+        ...(displayName.trim() ? { displayName: displayName.trim() } : {}),
+      }),
+    onSuccess: ({ user, temporaryPassword }) => {
+      notifySuccess(t('admin.users.created', { email: user.email }));
+      setPassword(temporaryPassword);
+      void client.invalidateQueries({ queryKey: ['admin'] });
+    },
+    onError: (failure) => {
+      setError(errorText(failure));
+      notifyFailure(failure);
+    },
+  });
+  return (
+    <AdminModal opened onClose={onClose} title={t('admin.users.createTitle')} centered size="lg">
+      {password ? (
+        <ShownOnce
+          label={t('admin.users.temporaryPassword', { email: email.trim() })}
+          value={password}
+          testId="user-temporary-password"
+          onDone={onClose}
+        />
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            create.mutate();
+          }}
+        >
+          <Stack data-testid="user-create-dialog">
+            <TextInput
+              label={t('admin.users.email')}
+              type="email"
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value)}
+              required
+              data-autofocus
+              data-testid="user-email"
+            />
+            <TextInput
+              label={t('admin.users.displayName')}
+              value={displayName}
+              onChange={(event) => setDisplayName(event.currentTarget.value)}
+              data-testid="user-display-name"
+            />
+            <UserFields
+              role={role}
+              organizationId={organizationId}
+              language={language}
+              organizations={organizations}
+              onRole={setRole}
+              onOrganization={setOrganizationId}
+              onLanguage={setLanguage}
+            />
+            {error && (
+              <Text size="sm" c="red.8" data-testid="user-create-error">
+                {error}
+              </Text>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                {t('admin.common.cancel')}
+              </Button>
+              <Button
+                type="submit"
+                loading={create.isPending}
+                disabled={!email.trim() || (needsOrganization && !organizationId)}
+                data-testid="user-create"
+              >
+                {t('admin.users.create')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </AdminModal>
+  );
+}

@@ -1,0 +1,193 @@
+import { Button, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { resetPassword, updateUser } from '../../api/admin';
+import type { Organization, UserAdmin, UserPatch } from '../../api/adminTypes';
+import type { Role } from '../../api/types';
+import {
+  AdminModal,
+  ConfirmDialog,
+  errorText,
+  notifyFailure,
+  notifySuccess,
+  ShownOnce,
+} from './common';
+import { PartnerLinkEditor } from './OrganizationsPage';
+import { ORGANIZATION_ROLES, UserFields } from './UserFields';
+
+/** One user: display name, role, organization and language (only what changed is sent),
+ * partner links, password reset, deactivation. */
+export function EditUserDialog({
+  user,
+  organizations,
+  onClose,
+}: {
+  user: UserAdmin;
+  organizations: Organization[];
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [role, setRole] = useState<Role>(user.role);
+  const [organizationId, setOrganizationId] = useState<string | null>(
+    user.organizationId == null ? null : String(user.organizationId),
+  );
+  const [language, setLanguage] = useState(user.language);
+  const [displayName, setDisplayName] = useState(user.displayName ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [password, setPassword] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<'reset' | 'deactivate' | 'reactivate' | null>(null);
+  const [current, setCurrent] = useState(user);
+  const needsOrganization = ORGANIZATION_ROLES.includes(role);
+
+  const patch: UserPatch = {};
+  if (role !== current.role) patch.role = role;
+  const wantedOrganization = needsOrganization && organizationId ? Number(organizationId) : null;
+  if (wantedOrganization !== (current.organizationId ?? null)) {
+    patch.organizationId = wantedOrganization;
+  }
+  if (language !== current.language) patch.language = language;
+  if (displayName.trim() !== (current.displayName ?? '')) patch.displayName = displayName.trim();
+
+  const refresh = () => client.invalidateQueries({ queryKey: ['admin'] });
+  const save = useMutation({
+    mutationFn: (change: UserPatch) => updateUser(user.id, change),
+    onSuccess: (saved, change) => {
+      setCurrent(saved);
+      setError(null);
+      setConfirm(null);
+      const key =
+        change.isActive === false
+          ? 'admin.users.deactivated'
+          : change.isActive === true
+            ? 'admin.users.reactivated'
+            : 'admin.users.saved';
+      notifySuccess(t(key, { email: saved.email }));
+      void refresh();
+    },
+    onError: (failure) => {
+      setConfirm(null);
+      setError(errorText(failure));
+      notifyFailure(failure);
+    },
+  });
+  const reset = useMutation({
+    mutationFn: () => resetPassword(user.id),
+    onSuccess: ({ temporaryPassword }) => {
+      setConfirm(null);
+      setPassword(temporaryPassword);
+      notifySuccess(t('admin.users.passwordReset', { email: user.email }));
+      void refresh();
+    },
+    onError: (failure) => {
+      setConfirm(null);
+      notifyFailure(failure);
+    },
+  });
+
+  return (
+    <AdminModal
+      opened
+      onClose={onClose}
+      title={t('admin.users.editTitle', { email: user.email })}
+      centered
+      size="lg"
+    >
+      <Stack data-testid="user-edit-dialog">
+        {password && (
+          <ShownOnce
+            label={t('admin.users.temporaryPassword', { email: user.email })}
+            value={password}
+            testId="user-reset-password"
+            onDone={() => setPassword(null)}
+          />
+        )}
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            save.mutate(patch);
+          }}
+        >
+          <Stack>
+            <TextInput
+              label={t('admin.users.displayName')}
+              value={displayName}
+              onChange={(event) => setDisplayName(event.currentTarget.value)}
+            />
+            <UserFields
+              role={role}
+              organizationId={organizationId}
+              language={language}
+              organizations={organizations}
+              onRole={setRole}
+              onOrganization={setOrganizationId}
+              onLanguage={setLanguage}
+            />
+            {error && (
+              <Text size="sm" c="red.8" data-testid="user-edit-error">
+                {error}
+              </Text>
+            )}
+            <Group justify="flex-end">
+              <Button
+                type="submit"
+                loading={save.isPending && save.variables?.isActive === undefined}
+                disabled={Object.keys(patch).length === 0 || (needsOrganization && !organizationId)}
+                data-testid="user-save"
+              >
+                {t('admin.common.save')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+        {current.role === 'partner' && role === 'partner' && (
+          <>
+            <Divider label={t('admin.partners.title')} labelPosition="left" />
+            <PartnerLinkEditor user={current} organizations={organizations} />
+          </>
+        )}
+        <Divider />
+        <Group justify="space-between">
+          <Button variant="light" onClick={() => setConfirm('reset')} data-testid="user-reset">
+            {t('admin.users.resetPassword')}
+          </Button>
+          {current.isActive ? (
+            <Button
+              variant="light"
+              color="red"
+              onClick={() => setConfirm('deactivate')}
+              data-testid="user-deactivate"
+            >
+              {t('admin.users.deactivate')}
+            </Button>
+          ) : (
+            <Button
+              variant="light"
+              color="green"
+              onClick={() => setConfirm('reactivate')}
+              data-testid="user-reactivate"
+            >
+              {t('admin.users.reactivate')}
+            </Button>
+          )}
+        </Group>
+      </Stack>
+      <ConfirmDialog
+        opened={confirm !== null}
+        title={confirm ? t(`admin.users.confirm.${confirm}Title`) : ''}
+        message={confirm ? t(`admin.users.confirm.${confirm}`, { email: user.email }) : ''}
+        confirmLabel={confirm ? t(`admin.users.confirm.${confirm}Ok`) : ''}
+        pending={save.isPending || reset.isPending}
+        onConfirm={() => {
+          if (confirm === 'reset') {
+            reset.mutate();
+          } else if (confirm) {
+            save.mutate({ isActive: confirm === 'reactivate' });
+          }
+        }}
+        onClose={() => setConfirm(null)}
+      />
+    </AdminModal>
+  );
+}
