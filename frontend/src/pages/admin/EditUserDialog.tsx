@@ -13,7 +13,7 @@ import {
   notifySuccess,
   ShownOnce,
 } from './common';
-import { PartnerLinkEditor } from './OrganizationsPage';
+import { PartnerLinkEditor } from './PartnerLinks';
 import { ORGANIZATION_ROLES, UserFields } from './UserFields';
 
 /** One user: display name, role, organization and language (only what changed is sent),

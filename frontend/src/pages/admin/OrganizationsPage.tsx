@@ -2,13 +2,11 @@ import {
   ActionIcon,
   Button,
   Group,
-  MultiSelect,
   Paper,
   Stack,
   Table,
   Text,
   TextInput,
-  Title,
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
@@ -20,11 +18,9 @@ import {
   createOrganization,
   deleteOrganization,
   listOrganizations,
-  listUsers,
   renameOrganization,
-  savePartnerOrganizations,
 } from '../../api/admin';
-import type { Organization, UserAdmin } from '../../api/adminTypes';
+import type { Organization } from '../../api/adminTypes';
 import {
   AdminHeader,
   AdminModal,
@@ -35,6 +31,7 @@ import {
   notifySuccess,
   useDateTime,
 } from './common';
+import { PartnerLinks } from './PartnerLinks';
 
 export function useOrganizations() {
   return useQuery({
@@ -273,87 +270,5 @@ function RenameDialog({
         </Stack>
       </form>
     </AdminModal>
-  );
-}
-
-/** Which organizations each partner user sees. */
-function PartnerLinks({ organizations }: { organizations: Organization[] }) {
-  const { t } = useTranslation();
-  const partners = useQuery({
-    queryKey: ['admin', 'users', 'partners'],
-    queryFn: () => listUsers({ page: 1, pageSize: 500, role: 'partner' }),
-    staleTime: 0,
-  });
-  const items = partners.data?.items ?? [];
-  return (
-    <Paper withBorder radius="md" p="md" data-testid="partner-links">
-      <Title order={2} size="h4" mb={4}>
-        {t('admin.partners.title')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        {t('admin.partners.description')}
-      </Text>
-      {partners.error ? (
-        <LoadFailed error={partners.error} onRetry={() => void partners.refetch()} />
-      ) : items.length === 0 ? (
-        <Text size="sm" data-testid="partner-links-empty">
-          {partners.isPending ? t('app.loading') : t('admin.partners.none')}
-        </Text>
-      ) : (
-        <Stack gap="sm">
-          {items.map((user) => (
-            <PartnerLinkEditor key={user.id} user={user} organizations={organizations} />
-          ))}
-        </Stack>
-      )}
-    </Paper>
-  );
-}
-
-/** One partner's organizations (multi-select), saved with one click. */
-export function PartnerLinkEditor({
-  user,
-  organizations,
-}: {
-  user: UserAdmin;
-  organizations: Organization[];
-}) {
-  const { t } = useTranslation();
-  const client = useQueryClient();
-  const [selected, setSelected] = useState<string[]>(user.partnerOrganizationIds.map(String));
-  const save = useMutation({
-    mutationFn: () => savePartnerOrganizations(user.id, selected.map(Number)),
-    onSuccess: () => {
-      notifySuccess(t('admin.partners.saved', { email: user.email }));
-      void client.invalidateQueries({ queryKey: ['admin'] });
-    },
-    onError: notifyFailure,
-  });
-  const unchanged =
-    [...selected].sort().join(',') === user.partnerOrganizationIds.map(String).sort().join(',');
-  return (
-    <Group align="flex-end" gap="sm" data-testid={`partner-link-${user.email}`}>
-      <MultiSelect
-        label={user.displayName ? `${user.displayName} (${user.email})` : user.email}
-        data={organizations.map((organization) => ({
-          value: String(organization.id),
-          label: organization.name,
-        }))}
-        value={selected}
-        onChange={setSelected}
-        searchable
-        clearable
-        placeholder={t('admin.partners.placeholder')}
-        style={{ flex: 1, maxWidth: 640 }}
-      />
-      <Button
-        variant="light"
-        onClick={() => save.mutate()}
-        loading={save.isPending}
-        disabled={unchanged}
-      >
-        {t('admin.common.save')}
-      </Button>
-    </Group>
   );
 }
