@@ -8,8 +8,8 @@ import type { AuditEntry } from '../../api/adminTypes';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { auditDiff, changedLines, type DiffKind } from './auditDiff';
-import { AdminHeader, TimeRangeInputs, useDateTime } from './common';
-import { localInputToIso } from './DeadLettersPage';
+import { AdminHeader, useDateTime } from './common';
+import { localInputToIso, TimeRangeInputs } from './timeRange';
 
 interface AuditFilters {
   from: string;

@@ -1,43 +1,17 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Group, Select, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconEye, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  deadLetterPayload,
-  deadLetterPayloadUrl,
-  deleteDeadLetter,
-  listDeadLetters,
-  reingestDeadLetter,
-} from '../../api/admin';
-import type { DeadLetter, ReingestResult } from '../../api/adminTypes';
+import { deadLetterPayloadUrl, deleteDeadLetter, listDeadLetters } from '../../api/admin';
+import type { DeadLetter } from '../../api/adminTypes';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { formatNumber } from '../../lib/format';
-import {
-  AdminHeader,
-  AdminModal,
-  ConfirmDialog,
-  errorText,
-  notifyFailure,
-  notifySuccess,
-  TimeRangeInputs,
-  useDateTime,
-} from './common';
+import { AdminHeader, ConfirmDialog, notifyFailure, notifySuccess, useDateTime } from './common';
+import { PayloadDialog } from './DeadLetterPayloadDialog';
+import { localInputToIso, TimeRangeInputs } from './timeRange';
 
 interface DeadLetterFilters {
   source: string | null;
@@ -47,15 +21,6 @@ interface DeadLetterFilters {
 }
 
 const reduceLetters = listReducer<DeadLetterFilters>('-receivedAt');
-
-/** A local "YYYY-MM-DDTHH:MM" of a datetime input as an ISO instant, or undefined. */
-export function localInputToIso(value: string): string | undefined {
-  if (!value) {
-    return undefined;
-  }
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
 
 /** Dead letters: paged, filtered by reason, source and time; view, download, delete, re-ingest. */
 export function DeadLettersPage() {
@@ -264,111 +229,5 @@ export function DeadLettersPage() {
         onClose={() => setDeleting(null)}
       />
     </section>
-  );
-}
-
-/** The stored payload, editable; re-ingest it as stored or after a fix, with the result. */
-function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose: () => void }) {
-  const { t } = useTranslation();
-  const client = useQueryClient();
-  const payload = useQuery({
-    queryKey: ['admin', 'deadLetterPayload', letter.id],
-    queryFn: ({ signal }) => deadLetterPayload(letter.id, signal),
-    staleTime: 0,
-  });
-  const [edited, setEdited] = useState<string | null>(null);
-  const [result, setResult] = useState<ReingestResult | null>(null);
-  const text = edited ?? payload.data ?? '';
-  const reingest = useMutation({
-    mutationFn: () =>
-      reingestDeadLetter(
-        letter.id,
-        edited !== null && edited !== payload.data ? edited : undefined,
-      ),
-    onSuccess: (answer) => {
-      setResult(answer);
-      if (answer.accepted) {
-        notifySuccess(t('admin.deadLetters.reingested'));
-        void client.invalidateQueries({ queryKey: ['admin', 'deadLetters'] });
-      } else {
-        notifyFailure(new Error(answer.reason ?? t('admin.deadLetters.refused')));
-      }
-    },
-    onError: notifyFailure,
-  });
-  return (
-    <AdminModal
-      opened
-      onClose={onClose}
-      title={t('admin.deadLetters.payloadTitle', { id: letter.id })}
-      size="xl"
-      centered
-    >
-      <Stack data-testid="dead-letter-payload">
-        <Text size="sm">
-          <b>{t('admin.deadLetters.reason')}:</b> {letter.reason}
-        </Text>
-        {letter.payloadTruncated && (
-          <Alert color="orange" variant="light">
-            {t('admin.deadLetters.truncated')}
-          </Alert>
-        )}
-        {payload.error ? (
-          <Text c="red.8" size="sm">
-            {errorText(payload.error)}
-          </Text>
-        ) : (
-          <Textarea
-            label={t('admin.deadLetters.payload')}
-            description={t('admin.deadLetters.payloadHint')}
-            value={payload.isPending ? t('app.loading') : text}
-            onChange={(event) => {
-              setResult(null);
-              setEdited(event.currentTarget.value);
-            }}
-            disabled={payload.isPending}
-            autosize
-            minRows={8}
-            maxRows={20}
-            ff="monospace"
-            data-testid="dead-letter-payload-text"
-          />
-        )}
-        {result && (
-          <Alert
-            color={result.accepted ? 'green' : 'red'}
-            variant="light"
-            data-testid="dead-letter-reingest-result"
-            data-accepted={result.accepted}
-          >
-            {result.accepted
-              ? t('admin.deadLetters.reingested')
-              : t('admin.deadLetters.refusedBecause', { reason: result.reason ?? '' })}
-          </Alert>
-        )}
-        <Group justify="space-between">
-          <Group gap="xs">
-            {edited !== null && edited !== payload.data && (
-              <Badge color="orange" variant="light">
-                {t('admin.deadLetters.edited')}
-              </Badge>
-            )}
-          </Group>
-          <Group gap="xs">
-            <Button variant="default" onClick={onClose}>
-              {t('admin.common.close')}
-            </Button>
-            <Button
-              onClick={() => reingest.mutate()}
-              loading={reingest.isPending}
-              disabled={payload.isPending || result?.accepted === true}
-              data-testid="dead-letter-reingest"
-            >
-              {t('admin.deadLetters.reingest')}
-            </Button>
-          </Group>
-        </Group>
-      </Stack>
-    </AdminModal>
   );
 }

@@ -7,8 +7,9 @@ import { listJobs } from '../../api/admin';
 import type { Job } from '../../api/adminTypes';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
-import { AdminHeader, JOB_POLL_MS, JobProgress, useDateTime } from './common';
+import { AdminHeader, useDateTime } from './common';
 import { isJobActive } from './jobProgress';
+import { JOB_POLL_MS, JobProgress } from './jobs';
 
 const reduceJobs = listReducer<Record<string, never>>('-createdAt');
 

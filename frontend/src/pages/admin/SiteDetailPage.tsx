@@ -17,14 +17,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { getSite, updateSite } from '../../api/admin';
 import type { AdminShift, SiteAdmin, SitePatch } from '../../api/adminTypes';
-import {
-  AdminHeader,
-  errorText,
-  FollowedJob,
-  LoadFailed,
-  notifyFailure,
-  notifySuccess,
-} from './common';
+import { AdminHeader, errorText, LoadFailed, notifyFailure, notifySuccess } from './common';
+import { FollowedJob } from './jobs';
 import { ShiftEditor } from './ShiftEditor';
 import { TimeZoneSelect } from './SitesPage';
 import { WorkflowRulesEditor } from './WorkflowRulesEditor';

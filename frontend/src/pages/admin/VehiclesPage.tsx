@@ -24,11 +24,11 @@ import {
   AdminHeader,
   AdminModal,
   errorText,
-  FollowedJob,
   LoadFailed,
   notifyFailure,
   notifySuccess,
 } from './common';
+import { FollowedJob } from './jobs';
 import { useSites } from './SitesPage';
 
 /** Vehicles: by site; display name, battery capacity, move to another site of the organization. */
