@@ -4,9 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUser } from '../../api/admin';
 import type { Organization } from '../../api/adminTypes';
-import type { Role } from '../../api/types';
 import { AdminModal, errorText, notifyFailure, notifySuccess, ShownOnce } from './common';
-import { ORGANIZATION_ROLES, UserFields } from './UserFields';
+import { UserFields, useUserFields } from './UserFields';
 
 /** A new user: shows the temporary password once (the user may choose their own later). */
 export function CreateUserDialog({
@@ -20,19 +19,16 @@ export function CreateUserDialog({
   const client = useQueryClient();
   const [email, setEmail] = useState('');
   const [displayName, setDisplayName] = useState('');
-  const [role, setRole] = useState<Role>('customer');
-  const [organizationId, setOrganizationId] = useState<string | null>(null);
-  const [language, setLanguage] = useState('en');
+  const fields = useUserFields({ role: 'customer', organizationId: null, language: 'en' });
   const [error, setError] = useState<string | null>(null);
   const [password, setPassword] = useState<string | null>(null);
-  const needsOrganization = ORGANIZATION_ROLES.includes(role);
   const create = useMutation({
     mutationFn: () =>
       createUser({
         email: email.trim(),
-        role,
-        organizationId: needsOrganization ? Number(organizationId) : null,
-        language,
+        role: fields.role,
+        organizationId: fields.organization,
+        language: fields.language,
         ...(displayName.trim() ? { displayName: displayName.trim() } : {}),
       }),
     onSuccess: ({ user, temporaryPassword }) => {
@@ -77,15 +73,7 @@ export function CreateUserDialog({
               onChange={(event) => setDisplayName(event.currentTarget.value)}
               data-testid="user-display-name"
             />
-            <UserFields
-              role={role}
-              organizationId={organizationId}
-              language={language}
-              organizations={organizations}
-              onRole={setRole}
-              onOrganization={setOrganizationId}
-              onLanguage={setLanguage}
-            />
+            <UserFields fields={fields} organizations={organizations} />
             {error && (
               <Text size="sm" c="red.8" data-testid="user-create-error">
                 {error}
@@ -98,7 +86,7 @@ export function CreateUserDialog({
               <Button
                 type="submit"
                 loading={create.isPending}
-                disabled={!email.trim() || (needsOrganization && !organizationId)}
+                disabled={!email.trim() || !fields.complete}
                 data-testid="user-create"
               >
                 {t('admin.users.create')}

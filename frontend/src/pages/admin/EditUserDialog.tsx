@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { resetPassword, updateUser } from '../../api/admin';
 import type { Organization, UserAdmin, UserPatch } from '../../api/adminTypes';
-import type { Role } from '../../api/types';
 import {
   AdminModal,
   ConfirmDialog,
@@ -14,7 +13,7 @@ import {
   ShownOnce,
 } from './common';
 import { PartnerLinkEditor } from './PartnerLinks';
-import { ORGANIZATION_ROLES, UserFields } from './UserFields';
+import { UserFields, useUserFields } from './UserFields';
 
 /** One user: display name, role, organization and language (only what changed is sent),
  * partner links, password reset, deactivation. */
@@ -29,25 +28,23 @@ export function EditUserDialog({
 }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const [role, setRole] = useState<Role>(user.role);
-  const [organizationId, setOrganizationId] = useState<string | null>(
-    user.organizationId == null ? null : String(user.organizationId),
-  );
-  const [language, setLanguage] = useState(user.language);
+  const fields = useUserFields({
+    role: user.role,
+    organizationId: user.organizationId ?? null,
+    language: user.language,
+  });
   const [displayName, setDisplayName] = useState(user.displayName ?? '');
   const [error, setError] = useState<string | null>(null);
   const [password, setPassword] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<'reset' | 'deactivate' | 'reactivate' | null>(null);
   const [current, setCurrent] = useState(user);
-  const needsOrganization = ORGANIZATION_ROLES.includes(role);
 
   const patch: UserPatch = {};
-  if (role !== current.role) patch.role = role;
-  const wantedOrganization = needsOrganization && organizationId ? Number(organizationId) : null;
-  if (wantedOrganization !== (current.organizationId ?? null)) {
-    patch.organizationId = wantedOrganization;
+  if (fields.role !== current.role) patch.role = fields.role;
+  if (fields.organization !== (current.organizationId ?? null)) {
+    patch.organizationId = fields.organization;
   }
-  if (language !== current.language) patch.language = language;
+  if (fields.language !== current.language) patch.language = fields.language;
   if (displayName.trim() !== (current.displayName ?? '')) patch.displayName = displayName.trim();
 
   const refresh = () => client.invalidateQueries({ queryKey: ['admin'] });
@@ -115,15 +112,7 @@ export function EditUserDialog({
               value={displayName}
               onChange={(event) => setDisplayName(event.currentTarget.value)}
             />
-            <UserFields
-              role={role}
-              organizationId={organizationId}
-              language={language}
-              organizations={organizations}
-              onRole={setRole}
-              onOrganization={setOrganizationId}
-              onLanguage={setLanguage}
-            />
+            <UserFields fields={fields} organizations={organizations} />
             {error && (
               <Text size="sm" c="red.8" data-testid="user-edit-error">
                 {error}
@@ -133,7 +122,7 @@ export function EditUserDialog({
               <Button
                 type="submit"
                 loading={save.isPending && save.variables?.isActive === undefined}
-                disabled={Object.keys(patch).length === 0 || (needsOrganization && !organizationId)}
+                disabled={Object.keys(patch).length === 0 || !fields.complete}
                 data-testid="user-save"
               >
                 {t('admin.common.save')}
@@ -141,7 +130,7 @@ export function EditUserDialog({
             </Group>
           </Stack>
         </form>
-        {current.role === 'partner' && role === 'partner' && (
+        {current.role === 'partner' && fields.role === 'partner' && (
           <>
             <Divider label={t('admin.partners.title')} labelPosition="left" />
             <PartnerLinkEditor user={current} organizations={organizations} />

@@ -1,31 +1,60 @@
 import { Select } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Organization } from '../../api/adminTypes';
 import { ROLES, type Role } from '../../api/types';
 import { SUPPORTED_LANGUAGES } from '../../constants';
 
 /** Roles that belong to one organization (the others see several or all). */
-export const ORGANIZATION_ROLES: readonly Role[] = ['customer', 'service'];
+const ORGANIZATION_ROLES: readonly Role[] = ['customer', 'service'];
 
-/** Role, organization (for the roles that have one) and language: shared by both dialogs. */
-export function UserFields({
-  role,
-  organizationId,
-  language,
-  organizations,
-  onRole,
-  onOrganization,
-  onLanguage,
-}: {
+export interface UserFieldState {
   role: Role;
   organizationId: string | null;
   language: string;
+  setRole: (role: Role) => void;
+  setOrganizationId: (id: string | null) => void;
+  setLanguage: (language: string) => void;
+  /** The organization to save: none for the roles without one. */
+  organization: number | null;
+  /** False while a role that needs an organization has none chosen. */
+  complete: boolean;
+}
+
+/** The state of `UserFields`, starting from `initial`. */
+export function useUserFields(initial: {
+  role: Role;
+  organizationId: number | null;
+  language: string;
+}): UserFieldState {
+  const [role, setRole] = useState<Role>(initial.role);
+  const [organizationId, setOrganizationId] = useState<string | null>(
+    initial.organizationId == null ? null : String(initial.organizationId),
+  );
+  const [language, setLanguage] = useState(initial.language);
+  const needsOrganization = ORGANIZATION_ROLES.includes(role);
+  return {
+    role,
+    organizationId,
+    language,
+    setRole,
+    setOrganizationId,
+    setLanguage,
+    organization: needsOrganization && organizationId ? Number(organizationId) : null,
+    complete: !needsOrganization || organizationId !== null,
+  };
+}
+
+/** Role, organization (for the roles that have one) and language: shared by both dialogs. */
+export function UserFields({
+  fields,
+  organizations,
+}: {
+  fields: UserFieldState;
   organizations: Organization[];
-  onRole: (role: Role) => void;
-  onOrganization: (id: string | null) => void;
-  onLanguage: (language: string) => void;
 }) {
   const { t } = useTranslation();
+  const { role, organizationId, language } = fields;
   const needsOrganization = ORGANIZATION_ROLES.includes(role);
   return (
     <>
@@ -33,7 +62,7 @@ export function UserFields({
         label={t('admin.users.role')}
         data={ROLES.map((value) => ({ value, label: t(`admin.roles.${value}`) }))}
         value={role}
-        onChange={(value) => value && onRole(value as Role)}
+        onChange={(value) => value && fields.setRole(value as Role)}
         allowDeselect={false}
         data-testid="user-role"
       />
@@ -45,7 +74,7 @@ export function UserFields({
           label: organization.name,
         }))}
         value={needsOrganization ? organizationId : null}
-        onChange={onOrganization}
+        onChange={fields.setOrganizationId}
         disabled={!needsOrganization}
         required={needsOrganization}
         searchable
@@ -55,7 +84,7 @@ export function UserFields({
         label={t('admin.users.language')}
         data={SUPPORTED_LANGUAGES.map((value) => ({ value, label: t(`language.${value}`) }))}
         value={language}
-        onChange={(value) => value && onLanguage(value)}
+        onChange={(value) => value && fields.setLanguage(value)}
         allowDeselect={false}
         data-testid="user-language"
       />
