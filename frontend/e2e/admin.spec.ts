@@ -209,6 +209,21 @@ test('the superuser sets up an organization, a site with shifts and rules, a use
     );
   });
 
+  await test.step('a service user belongs to no organization', async () => {
+    const email = `service-${Date.now()}@example.com`;
+    await page.getByTestId('user-create-open').click();
+    await page.getByTestId('user-email').fill(email);
+    await choose(page, page.getByTestId('user-role'), text('en', 'admin.roles.service'));
+    await expect(page.getByTestId('user-organization')).toBeDisabled();
+    await page.getByTestId('user-create').click();
+    await expect(page.getByTestId('user-temporary-password-value')).not.toBeEmpty();
+    await page.getByTestId('user-temporary-password-done').click();
+    await page.getByTestId('users-search').fill(email);
+    await expect(page.getByTestId(`user-row-${email}`)).toContainText(
+      text('en', 'admin.roles.service'),
+    );
+  });
+
   await test.step('an API token for the site, shown once', async () => {
     await app.open(`/admin/sites/${state.siteId}`);
     await page.getByTestId('site-tokens-link').click();

@@ -5,8 +5,9 @@ import type { Organization } from '../../api/adminTypes';
 import { ROLES, type Role } from '../../api/types';
 import { SUPPORTED_LANGUAGES } from '../../constants';
 
-/** Roles that belong to one organization (the others see several or all). */
-const ORGANIZATION_ROLES: readonly Role[] = ['customer', 'service'];
+/** Roles that belong to one organization: the customer. A partner sees the organizations
+ * linked to it; support and service see all (the server's `appstore.users` rule). */
+const ORGANIZATION_ROLES: readonly Role[] = ['customer'];
 
 export interface UserFieldState {
   role: Role;
