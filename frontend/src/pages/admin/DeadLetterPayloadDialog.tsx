@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deadLetterPayload, reingestDeadLetter } from '../../api/admin';
 import type { DeadLetter, ReingestResult } from '../../api/adminTypes';
-import { AdminModal, errorText, notifyFailure, notifySuccess } from './common';
+import { AdminModal, CODE_INPUT, errorText, notifyFailure, notifySuccess } from './common';
 
 /** The stored payload, editable; re-ingest it as stored or after a fix, with the result. */
 export function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose: () => void }) {
@@ -69,7 +69,7 @@ export function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose
             autosize
             minRows={8}
             maxRows={20}
-            ff="monospace"
+            styles={CODE_INPUT}
             data-testid="dead-letter-payload-text"
           />
         )}

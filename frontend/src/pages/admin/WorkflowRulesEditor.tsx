@@ -21,7 +21,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { previewWorkflows } from '../../api/admin';
 import { formatNumber } from '../../lib/format';
-import { errorText } from './common';
+import { CODE_INPUT, errorText } from './common';
 import { moveRule, previewTable, rulesToSend } from './workflowPreview';
 
 /** How long typing must pause before the preview asks the server. */
@@ -122,7 +122,7 @@ export function WorkflowRulesEditor({
                 }}
                 placeholder="^(?P<workflow>[A-Z_]+)-\d+$"
                 error={result?.error ?? null}
-                ff="monospace"
+                styles={CODE_INPUT}
                 style={{ flex: 1 }}
                 data-testid="rule-pattern"
               />

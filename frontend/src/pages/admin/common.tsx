@@ -20,6 +20,10 @@ import { AccountMenu } from '../../components/layout/AccountMenu';
 import { formatDateTime } from '../../lib/format';
 import { JobIndicator } from './jobs';
 
+/** Styles of an input whose text is code (a payload, a pattern): only the text is monospace,
+ * its label, hint and error stay in the page's font. */
+export const CODE_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
+
 /** A dialog of the Administration app: its close button named for screen readers. */
 export function AdminModal({ closeButtonProps, ...props }: ModalProps) {
   const { t } = useTranslation();
