@@ -1,10 +1,17 @@
-import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUser } from '../../api/admin';
 import type { Organization } from '../../api/adminTypes';
-import { AdminModal, errorText, notifyFailure, notifySuccess, ShownOnce } from './common';
+import {
+  AdminModal,
+  errorText,
+  FormError,
+  notifyFailure,
+  notifySuccess,
+  ShownOnce,
+} from './common';
 import { UserFields, useUserFields } from './UserFields';
 
 /** A new user: shows the temporary password once (the user may choose their own later). */
@@ -74,11 +81,7 @@ export function CreateUserDialog({
               data-testid="user-display-name"
             />
             <UserFields fields={fields} organizations={organizations} />
-            {error && (
-              <Text size="sm" c="red.8" data-testid="user-create-error">
-                {error}
-              </Text>
-            )}
+            <FormError error={error} testId="user-create-error" />
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
                 {t('admin.common.cancel')}

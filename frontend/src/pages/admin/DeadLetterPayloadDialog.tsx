@@ -4,7 +4,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deadLetterPayload, reingestDeadLetter } from '../../api/admin';
 import type { DeadLetter, ReingestResult } from '../../api/adminTypes';
-import { AdminModal, CODE_INPUT, errorText, notifyFailure, notifySuccess } from './common';
+import {
+  AdminModal,
+  CODE_INPUT,
+  errorText,
+  FormError,
+  notifyFailure,
+  notifySuccess,
+} from './common';
 
 /** The stored payload, editable; re-ingest it as stored or after a fix, with the result. */
 export function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose: () => void }) {
@@ -53,9 +60,7 @@ export function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose
           </Alert>
         )}
         {payload.error ? (
-          <Text c="red.8" size="sm">
-            {errorText(payload.error)}
-          </Text>
+          <FormError error={errorText(payload.error)} />
         ) : (
           <Textarea
             label={t('admin.deadLetters.payload')}

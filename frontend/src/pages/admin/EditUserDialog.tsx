@@ -1,4 +1,4 @@
-import { Button, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Divider, Group, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import {
   AdminModal,
   ConfirmDialog,
   errorText,
+  FormError,
   notifyFailure,
   notifySuccess,
   ShownOnce,
@@ -113,11 +114,7 @@ export function EditUserDialog({
               onChange={(event) => setDisplayName(event.currentTarget.value)}
             />
             <UserFields fields={fields} organizations={organizations} />
-            {error && (
-              <Text size="sm" c="red.8" data-testid="user-edit-error">
-                {error}
-              </Text>
-            )}
+            <FormError error={error} testId="user-edit-error" />
             <Group justify="flex-end">
               <Button
                 type="submit"

@@ -5,7 +5,6 @@ import {
   Paper,
   Stack,
   Table,
-  Text,
   TextInput,
   Tooltip,
   VisuallyHidden,
@@ -26,6 +25,7 @@ import {
   AdminModal,
   ConfirmDialog,
   errorText,
+  FormError,
   LoadFailed,
   notifyFailure,
   notifySuccess,
@@ -208,11 +208,7 @@ export function OrganizationsPage() {
         onConfirm={() => deleting && remove.mutate(deleting)}
         onClose={() => setDeleting(null)}
       >
-        {deleteError && (
-          <Text size="sm" c="red.8" data-testid="organization-delete-error">
-            {deleteError}
-          </Text>
-        )}
+        <FormError error={deleteError} testId="organization-delete-error" />
       </ConfirmDialog>
     </section>
   );

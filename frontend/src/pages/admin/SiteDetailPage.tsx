@@ -17,7 +17,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { getSite, updateSite } from '../../api/admin';
 import type { AdminShift, SiteAdmin, SitePatch } from '../../api/adminTypes';
-import { AdminHeader, errorText, LoadFailed, notifyFailure, notifySuccess } from './common';
+import {
+  AdminHeader,
+  errorText,
+  FormError,
+  LoadFailed,
+  notifyFailure,
+  notifySuccess,
+} from './common';
 import { FollowedJob } from './jobs';
 import { ShiftEditor } from './ShiftEditor';
 import { TimeZoneSelect } from './SitesPage';
@@ -253,11 +260,7 @@ function GeneralForm({
           {t('admin.common.save')}
         </Button>
       </Group>
-      {error && (
-        <Text size="sm" c="red.8" mt="xs" data-testid="site-general-error">
-          {error}
-        </Text>
-      )}
+      <FormError error={error} mt="xs" testId="site-general-error" />
     </form>
   );
 }

@@ -24,6 +24,7 @@ import {
   AdminHeader,
   AdminModal,
   errorText,
+  FormError,
   LoadFailed,
   notifyFailure,
   notifySuccess,
@@ -232,11 +233,7 @@ function VehicleDialog({
               {t('admin.vehicles.moveConfirm', { name: vehicle.name, site: targetName })}
             </Alert>
           )}
-          {error && (
-            <Text size="sm" c="red.8" data-testid="vehicle-error">
-              {error}
-            </Text>
-          )}
+          <FormError error={error} testId="vehicle-error" />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('admin.common.cancel')}

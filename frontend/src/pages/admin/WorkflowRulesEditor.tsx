@@ -21,7 +21,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { previewWorkflows } from '../../api/admin';
 import { formatNumber } from '../../lib/format';
-import { CODE_INPUT, errorText } from './common';
+import { CODE_INPUT, errorText, FormError } from './common';
 import { moveRule, previewTable, rulesToSend } from './workflowPreview';
 
 /** How long typing must pause before the preview asks the server. */
@@ -231,9 +231,7 @@ export function WorkflowRulesEditor({
           />
         </Group>
         {preview.error ? (
-          <Text size="sm" c="red.8">
-            {errorText(preview.error)}
-          </Text>
+          <FormError error={errorText(preview.error)} />
         ) : !table ? (
           <Text size="sm" c="dimmed">
             {t('app.loading')}

@@ -5,6 +5,7 @@ import {
   Code,
   CopyButton,
   Group,
+  type MantineSpacing,
   Modal,
   type ModalProps,
   Stack,
@@ -88,6 +89,26 @@ export function AdminHeader({
         <AccountMenu />
       </Group>
     </header>
+  );
+}
+
+/** A refusal shown in a form (the server's message), announced to screen readers. */
+export function FormError({
+  error,
+  testId,
+  mt,
+}: {
+  error: string | null;
+  testId?: string;
+  mt?: MantineSpacing;
+}) {
+  if (!error) {
+    return null;
+  }
+  return (
+    <Text size="sm" c="red.8" mt={mt} role="alert" data-testid={testId}>
+      {error}
+    </Text>
   );
 }
 
