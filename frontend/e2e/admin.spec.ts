@@ -219,9 +219,22 @@ test('the superuser sets up an organization, a site with shifts and rules, a use
     await expect(page.getByTestId('user-temporary-password-value')).not.toBeEmpty();
     await page.getByTestId('user-temporary-password-done').click();
     await page.getByTestId('users-search').fill(email);
-    await expect(page.getByTestId(`user-row-${email}`)).toContainText(
-      text('en', 'admin.roles.service'),
-    );
+    const row = page.getByTestId(`user-row-${email}`);
+    await expect(row).toContainText(text('en', 'admin.roles.service'));
+    await row.getByTestId('user-edit').click();
+    const dialog = page.getByTestId('user-edit-dialog');
+    for (const [action, state] of [
+      ['deactivate', 'inactive'],
+      ['reactivate', 'active'],
+    ] as const) {
+      await dialog.getByTestId(`user-${action}`).click();
+      const confirm = page.getByTestId('confirm-dialog');
+      await expect(confirm).toContainText(text('en', `admin.users.confirm.${action}Ok`));
+      await confirm.getByTestId('confirm-ok').click();
+      await expect(row).toContainText(text('en', `admin.users.${state}`));
+    }
+    await expect(row).not.toContainText(text('en', 'admin.users.inactive'));
+    await page.keyboard.press('Escape');
   });
 
   await test.step('an API token for the site, shown once', async () => {

@@ -39,6 +39,7 @@ export function EditUserDialog({
   const [password, setPassword] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<'reset' | 'deactivate' | 'reactivate' | null>(null);
   const [current, setCurrent] = useState(user);
+  const activation = current.isActive ? 'deactivate' : 'reactivate';
 
   const patch: UserPatch = {};
   if (fields.role !== current.role) patch.role = fields.role;
@@ -138,25 +139,14 @@ export function EditUserDialog({
           <Button variant="light" onClick={() => setConfirm('reset')} data-testid="user-reset">
             {t('admin.users.resetPassword')}
           </Button>
-          {current.isActive ? (
-            <Button
-              variant="light"
-              color="red"
-              onClick={() => setConfirm('deactivate')}
-              data-testid="user-deactivate"
-            >
-              {t('admin.users.deactivate')}
-            </Button>
-          ) : (
-            <Button
-              variant="light"
-              color="green"
-              onClick={() => setConfirm('reactivate')}
-              data-testid="user-reactivate"
-            >
-              {t('admin.users.reactivate')}
-            </Button>
-          )}
+          <Button
+            variant="light"
+            color={current.isActive ? 'red' : 'green'}
+            onClick={() => setConfirm(activation)}
+            data-testid={`user-${activation}`}
+          >
+            {t(`admin.users.${activation}`)}
+          </Button>
         </Group>
       </Stack>
       <ConfirmDialog
