@@ -9,7 +9,7 @@ import { initialListState, listReducer, pagerOf } from '../../components/tables/
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { AdminHeader, useDateTime } from './common';
 import { isJobActive } from './jobProgress';
-import { JOB_POLL_MS, JobProgress } from './jobs';
+import { JobProgress, pollWhileActive } from './jobs';
 
 const reduceJobs = listReducer<Record<string, never>>('-createdAt');
 
@@ -26,8 +26,7 @@ export function JobsPage() {
     queryFn: () => listJobs(list.page, list.pageSize),
     placeholderData: keepPreviousData,
     staleTime: 0,
-    refetchInterval: (query) =>
-      (query.state.data?.items ?? []).some(isJobActive) ? JOB_POLL_MS : false,
+    refetchInterval: (query) => pollWhileActive(query.state.data?.items ?? []),
   });
   const active = (jobs.data?.items ?? []).filter(isJobActive);
 

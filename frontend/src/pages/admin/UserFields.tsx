@@ -16,6 +16,8 @@ export interface UserFieldState {
   setRole: (role: Role) => void;
   setOrganizationId: (id: string | null) => void;
   setLanguage: (language: string) => void;
+  /** Whether the role belongs to one organization. */
+  needsOrganization: boolean;
   /** The organization to save: none for the roles without one. */
   organization: number | null;
   /** False while a role that needs an organization has none chosen. */
@@ -41,6 +43,7 @@ export function useUserFields(initial: {
     setRole,
     setOrganizationId,
     setLanguage,
+    needsOrganization,
     organization: needsOrganization && organizationId ? Number(organizationId) : null,
     complete: !needsOrganization || organizationId !== null,
   };
@@ -55,8 +58,7 @@ export function UserFields({
   organizations: Organization[];
 }) {
   const { t } = useTranslation();
-  const { role, organizationId, language } = fields;
-  const needsOrganization = ORGANIZATION_ROLES.includes(role);
+  const { role, organizationId, language, needsOrganization } = fields;
   return (
     <>
       <Select

@@ -8,15 +8,19 @@ import type { Job } from '../../api/adminTypes';
 import { isJobActive, jobProgressText, runningJob } from './jobProgress';
 
 /** How often a running job's progress is read from the server. */
-export const JOB_POLL_MS = 1_000;
+const JOB_POLL_MS = 1_000;
+
+/** A query's refetch interval: polled while one of `jobs` still works, else not. */
+export function pollWhileActive(jobs: readonly (Job | undefined)[]): number | false {
+  return jobs.some(isJobActive) ? JOB_POLL_MS : false;
+}
 
 /** The recent jobs; polled while one of them still works. */
 export function useRecentJobs() {
   return useQuery({
     queryKey: ['admin', 'jobs', 'recent'],
     queryFn: () => listJobs(1, 20),
-    refetchInterval: (query) =>
-      (query.state.data?.items ?? []).some(isJobActive) ? JOB_POLL_MS : false,
+    refetchInterval: (query) => pollWhileActive(query.state.data?.items ?? []),
     staleTime: 0,
   });
 }
@@ -52,7 +56,7 @@ export function useJob(id: number | null) {
     queryFn: () => getJob(id ?? 0),
     enabled: id !== null,
     staleTime: 0,
-    refetchInterval: (query) => (isJobActive(query.state.data) ? JOB_POLL_MS : false),
+    refetchInterval: (query) => pollWhileActive([query.state.data]),
   });
 }
 
