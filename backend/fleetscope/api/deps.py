@@ -7,13 +7,14 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 from sqlalchemy.orm import Session
 
-from fleetscope.api.errors import AUTHENTICATION_FAILED, ApiError
+from fleetscope.api.errors import AUTHENTICATION_FAILED, ApiError, request_language
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.models import User, UserSession
 from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.appstore.security import tokens_equal
 from fleetscope.appstore.sessions import resolve_session
 from fleetscope.appstore.tenants import can_administer, visible_vehicle_ids
+from fleetscope.i18n import Language
 from fleetscope.i18n.messages import CSRF_FAILED, NOT_FOUND_PATH
 from fleetscope.settings import Settings
 
@@ -53,6 +54,8 @@ async def get_login_limiter(request: Request) -> LoginRateLimiter:
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 SessionDep = Annotated[Session, Depends(get_db)]
 LoginLimiterDep = Annotated[LoginRateLimiter, Depends(get_login_limiter)]
+# The language of texts in an answer (Accept-Language), as errors use it.
+RequestLanguage = Annotated[Language, Depends(request_language)]
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ PAYLOAD_PREVIEW_BYTES = 4096
 @dataclass(frozen=True, slots=True)
 class DeadLetterFilter:
     """Conditions of a page and of the counts; None means any. ``reason`` matches a part
-    of the reason text, ignoring case (dropped dead letters have no reason and no topic)."""
+    of the reason in any language, ignoring case (dropped dead letters have no reason and
+    no topic)."""
 
     source: str | None = None
     category: str | None = None
@@ -41,7 +42,10 @@ class DeadLetterFilter:
             conditions.append("category = ?")
             parameters.append(self.category)
         if self.reason is not None and with_reason:
-            conditions.append("contains(lower(reason), lower(?))")
+            conditions.append(
+                "contains(lower(coalesce(array_to_string(map_values(reasons), chr(10)), reason))"
+                ", lower(?))"
+            )
             parameters.append(self.reason)
         if self.received_from is not None:
             conditions.append(f"{time_column} >= ?")
@@ -77,6 +81,7 @@ def append(
                     letter.category.value,
                     letter.payload_size,
                     letter.payload_sha256,
+                    letter.reasons,
                 )
                 for offset, letter in enumerate(letters)
             ]
@@ -120,9 +125,15 @@ def purge(connection: duckdb.DuckDBPyConnection, *, before: datetime, limit: int
 
 
 def page(
-    cursor: duckdb.DuckDBPyConnection, *, filters: DeadLetterFilter, limit: int, offset: int
+    cursor: duckdb.DuckDBPyConnection,
+    *,
+    filters: DeadLetterFilter,
+    limit: int,
+    offset: int,
+    language: str,
 ) -> tuple[int, list[dict[str, Any]]]:
-    """The matching dead letters, newest first, and how many match."""
+    """The matching dead letters, newest first, and how many match; the reason in
+    ``language`` (in English if stored before reasons were kept in every language)."""
     where, parameters = filters.where(time_column="received_at", with_reason=True)
     total = cursor.execute(
         f"SELECT count(*) FROM dead_letters{where}",  # noqa: S608 - constant conditions
@@ -130,9 +141,9 @@ def page(
     ).fetchone()
     rows = cursor.execute(
         "SELECT id, received_at, source, category, topic, payload[1:?], payload_size, "  # noqa: S608
-        f"payload_sha256, octet_length(payload), reason FROM dead_letters{where} "
-        "ORDER BY id DESC LIMIT ? OFFSET ?",
-        [PAYLOAD_PREVIEW_BYTES, *parameters, limit, offset],
+        "payload_sha256, octet_length(payload), coalesce(reasons[?], reason) "
+        f"FROM dead_letters{where} ORDER BY id DESC LIMIT ? OFFSET ?",
+        [PAYLOAD_PREVIEW_BYTES, language, *parameters, limit, offset],
     ).fetchall()
     items = [
         {

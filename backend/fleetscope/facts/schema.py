@@ -369,6 +369,12 @@ def _coded_actions(connection: duckdb.DuckDBPyConnection) -> None:
     connection.execute("ALTER TABLE actions_coded RENAME TO actions")
 
 
+def _translated_dead_letters(connection: duckdb.DuckDBPyConnection) -> None:
+    """A dead letter keeps its reason in every language (language -> text), so that a
+    superuser reads it in theirs; those stored before keep only ``reason``, in English."""
+    connection.execute("ALTER TABLE dead_letters ADD COLUMN reasons MAP(VARCHAR, VARCHAR)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _initial,
     _cycle_buckets_as_columns,
@@ -380,6 +386,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _load_handling,
     _raw_log_segments,
     _coded_actions,
+    _translated_dead_letters,
 )
 
 

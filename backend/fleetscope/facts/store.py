@@ -367,12 +367,21 @@ class FactStore:
                 yield from rawlog.decode_chunk(chunk.data, codec=chunk.codec)
 
     def dead_letter_page(
-        self, *, limit: int, offset: int, filters: DeadLetterFilter | None = None
+        self,
+        *,
+        limit: int,
+        offset: int,
+        filters: DeadLetterFilter | None = None,
+        language: str = "en",
     ) -> tuple[int, list[dict[str, Any]]]:
         """Matching dead letters, newest first (``facts.dead_letters.page``), and their count."""
         with self.cursor() as cursor:
             return dead_letters.page(
-                cursor, filters=filters or DeadLetterFilter(), limit=limit, offset=offset
+                cursor,
+                filters=filters or DeadLetterFilter(),
+                limit=limit,
+                offset=offset,
+                language=language,
             )
 
     def dead_letter_counts(

@@ -33,7 +33,8 @@ class DeadLetter:
     payload: bytes  # at most the configured number of bytes of it
     payload_size: int  # of the whole payload
     payload_sha256: str  # hex digest of the whole payload
-    reason: str
+    reason: str  # in English (logs, CLI, the reason filter)
+    reasons: dict[str, str]  # language ("en", "de") -> the reason in it
 
 
 # (source, minute, category) -> dead letters not kept beyond the source's cap of that minute

@@ -1,10 +1,11 @@
 """Messages for users in English and German.
 
 ``messages`` holds the catalogue of the API's own messages, ``validation`` the texts of
-request-validation errors; importing this package loads both, so ``CATALOGUE`` is complete.
+request-validation errors, ``refusals`` the reasons ingestion refuses a message for;
+importing this package loads them all, so ``CATALOGUE`` is complete.
 """
 
-from fleetscope.i18n import admin_messages, ingest_admin, messages, validation
+from fleetscope.i18n import admin_messages, ingest_admin, messages, refusals, validation
 from fleetscope.i18n.language import negotiate_language
 from fleetscope.i18n.text import (
     CATALOGUE,
@@ -29,6 +30,7 @@ __all__ = [
     "ingest_admin",
     "messages",
     "negotiate_language",
+    "refusals",
     "render",
     "validation",
 ]

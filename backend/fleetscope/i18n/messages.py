@@ -2,8 +2,7 @@
 
 A message starts with the field it is about (``to:``, ``widgets:``), spelled as in the API,
 so it stays the same in both languages. Parameters are named in braces; ``!r`` quotes a
-text. Machine-to-machine texts (rejected lines and dead-letter reasons of ingestion, CLI
-output, logs) are not here: they stay English.
+text. Why ingestion refuses a message is in ``refusals``; CLI output and logs stay English.
 """
 
 from fleetscope.i18n.text import define

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, TypeVar, cast
 
 from fleetscope.facts.rawlog import RawFrame
+from fleetscope.i18n.refusals import REFUSED
 from fleetscope.ingest.messages import RawMessage, Verdict
 from fleetscope.ingest.ndjson import numbered_lines, parse_line
 from fleetscope.ingest.pipeline import IngestPipeline
@@ -142,7 +143,7 @@ def _ingest(
             if outcome.reasons or Verdict.REJECTED in outcome.verdicts:
                 for index, verdict in enumerate(outcome.verdicts):
                     if verdict is Verdict.REJECTED:
-                        reason = outcome.reasons.get(index, "rejected")
+                        reason = str(outcome.reasons.get(index, REFUSED()))
                         result.rejected.append((chunk[index][0], reason))
             result.seconds = time.perf_counter() - started
             if progress is not None:

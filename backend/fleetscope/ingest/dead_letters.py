@@ -2,7 +2,8 @@
 
 - Size: a dead letter keeps its payload up to ``payload_bytes`` (setting, default 64 KiB),
   with the size and SHA-256 of the whole payload, the topic up to ``TOPIC_KEPT`` characters
-  and the reason up to ``REASON_MAX``.
+  and the reason (rendered in every language, ``fleetscope.i18n.refusals``) up to
+  ``REASON_MAX`` characters.
 - Rate: at most ``per_source_minute`` (setting, default 1,000) per source and minute of
   receipt. The source is who sent it: ``mqtt:<interface>``, ``http:site-<id>`` (the API
   token's site) or ``import``. Beyond the cap only a count is kept, per source, minute and
@@ -20,6 +21,8 @@ from datetime import datetime, timedelta
 
 from fleetscope.facts.store import FactStore
 from fleetscope.facts.store_batch import DeadLetter, DeadLetterCategory, StoreBatch
+from fleetscope.i18n import LANGUAGES, Message
+from fleetscope.i18n.refusals import NOT_STORABLE
 from fleetscope.ingest.messages import RawMessage
 from fleetscope.ingest.registry import RegistryError
 from fleetscope.vda5050.model import DecodeError
@@ -66,20 +69,20 @@ class DeadLetterGate:
         self._kept = dict(kept)
         self._newest_minute = max((minute for _, minute in kept), default=None)
 
-    def reject(self, batch: StoreBatch, *, raw: RawMessage, error: Exception) -> str:
+    def reject(self, batch: StoreBatch, *, raw: RawMessage, error: Exception) -> Message:
         """``raw`` refused with ``error``: decoding's and the registry's, or the fact store's
         (found by ``isolation``). Adds its dead letter (or drop count); returns the reason."""
+        reason: Message
         if isinstance(error, RegistryError):
-            category, reason = DeadLetterCategory.VEHICLE, str(error)
+            category, reason = DeadLetterCategory.VEHICLE, error.reason
         elif isinstance(error, DecodeError):
             category = (
                 DeadLetterCategory.LINE if raw.error is not None else DeadLetterCategory.MESSAGE
             )
-            reason = str(error)
+            reason = error.reason
         else:
             category = DeadLetterCategory.STORE
-            reason = f"the fact store cannot store the message: {type(error).__name__}: {error}"
-        reason = bounded_reason(reason or type(error).__name__)
+            reason = NOT_STORABLE(error=f"{type(error).__name__}: {error}")
         if raw.dead_letter:
             self.add(batch, raw=raw, category=category, reason=reason)
         return reason
@@ -90,7 +93,7 @@ class DeadLetterGate:
         *,
         raw: RawMessage,
         category: DeadLetterCategory,
-        reason: str,
+        reason: Message,
     ) -> None:
         source = source_of(raw)
         minute = minute_of(raw.received_at)
@@ -113,7 +116,10 @@ class DeadLetterGate:
                 payload=payload[: self.policy.payload_bytes],
                 payload_size=len(payload),
                 payload_sha256=hashlib.sha256(payload).hexdigest(),
-                reason=bounded_reason(reason),
+                reason=bounded_reason(str(reason)),
+                reasons={
+                    language: bounded_reason(reason.render(language)) for language in LANGUAGES
+                },
             )
         )
 

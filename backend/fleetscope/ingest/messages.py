@@ -7,9 +7,11 @@ from enum import StrEnum
 
 from msgspec import Struct
 
+from fleetscope.i18n.text import Message
+
 
 # One per message: a msgspec Struct costs a fraction of a dataclass to create, and with
-# gc=False (it holds only atoms) the collector never tracks it.
+# gc=False (it holds only atoms and an immutable reason) the collector never tracks it.
 class RawMessage(Struct, gc=False):
     topic: str
     payload: bytes
@@ -17,7 +19,7 @@ class RawMessage(Struct, gc=False):
     # The sender's site (HTTP token); None for MQTT and file import (site from the topic).
     site_id: int | None = None
     # Set when the line around the message was already unreadable: dead-lettered as is.
-    error: str | None = None
+    error: Message | None = None
     # Who sent it, for the dead letters' cap per source and minute: "http:site-<id>",
     # "import"; None for MQTT, whose source is the topic's interface ("mqtt:<interface>").
     source: str | None = None
@@ -35,7 +37,8 @@ class Verdict(StrEnum):
 @dataclass(slots=True)
 class BatchOutcome:
     verdicts: list[Verdict] = field(default_factory=list)
-    reasons: dict[int, str] = field(default_factory=dict)  # index in the batch -> reason
+    # Index in the batch -> why it was rejected (``fleetscope.i18n.refusals``).
+    reasons: dict[int, Message] = field(default_factory=dict)
 
     @property
     def accepted(self) -> int:

@@ -36,6 +36,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from fleetscope.i18n.refusals import TOPIC_NOT_UTF8
 from fleetscope.ingest.messages import RawMessage
 from fleetscope.ingest.worker import IngestWorker
 
@@ -231,7 +232,7 @@ class MqttSubscriber:
             raw = RawMessage(message.topic, payload, datetime.now(UTC))
         except UnicodeDecodeError:
             # Brokers refuse such topics; should one pass, it is stored as a dead letter.
-            raw = RawMessage("", payload, datetime.now(UTC), error="topic not UTF-8")
+            raw = RawMessage("", payload, datetime.now(UTC), error=TOPIC_NOT_UTF8())
         on_done = _ignore
         if message.qos:
             on_done = partial(self._settle, self._connection, message.mid)

@@ -5,6 +5,8 @@ from datetime import datetime
 
 import orjson
 
+from fleetscope.i18n import refusals
+from fleetscope.i18n.text import Message
 from fleetscope.ingest.messages import RawMessage
 
 
@@ -18,7 +20,7 @@ def parse_line(
     """One line as a message; an unreadable line comes back with ``error`` set (dead letter).
     ``source``: the sender, as the dead letters' cap per source counts it."""
 
-    def bad(reason: str) -> RawMessage:
+    def bad(reason: Message) -> RawMessage:
         return RawMessage(
             topic="",
             payload=line,
@@ -31,15 +33,15 @@ def parse_line(
     try:
         envelope = orjson.loads(line)
     except orjson.JSONDecodeError as err:
-        return bad(f"line is not valid JSON: {err}")
+        return bad(refusals.LINE_NOT_JSON(detail=str(err)))
     if not isinstance(envelope, dict):
-        return bad('line must be a JSON object {"topic", "payload"}')
+        return bad(refusals.LINE_NOT_OBJECT())
     topic = envelope.get("topic")
     payload = envelope.get("payload")
     if not isinstance(topic, str) or not topic:
-        return bad('"topic" is missing or not a string')
+        return bad(refusals.LINE_WITHOUT_TOPIC())
     if not isinstance(payload, dict):
-        return bad('"payload" is missing or not a JSON object')
+        return bad(refusals.LINE_WITHOUT_PAYLOAD())
     return RawMessage(
         topic=topic,
         payload=orjson.dumps(payload),

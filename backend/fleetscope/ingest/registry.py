@@ -26,13 +26,20 @@ from sqlalchemy.orm import Session
 
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.models import Site, Vehicle
+from fleetscope.i18n import refusals
+from fleetscope.i18n.text import Message
 
 # (site id, manufacturer, serial number)
 Identity = tuple[int, str, str]
 
 
 class RegistryError(ValueError):
-    """The message cannot be assigned to a vehicle; ``str(err)`` is the rejection reason."""
+    """The message cannot be assigned to a vehicle; ``reason`` says why in every language,
+    ``str(err)`` in English."""
+
+    def __init__(self, reason: Message) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +122,7 @@ class VehicleRegistry:
         with self._session_factory() as session:
             vehicle = session.get(Vehicle, vehicle_id)
             if vehicle is None:
-                raise RegistryError(f"vehicle {vehicle_id} no longer exists")
+                raise RegistryError(refusals.VEHICLE_GONE(vehicle=vehicle_id))
             info = _info(vehicle, vehicle.site)
             self._remember(_identity(vehicle), info)
         return info
@@ -172,10 +179,7 @@ class VehicleRegistry:
             with self._lock:
                 self._interface_sites[interface] = cached
         if cached[0] is None:
-            raise RegistryError(
-                f"no site receives vehicles of interface {interface!r}: give a site this "
-                "MQTT interface (fleetscope sites set-interface SITE INTERFACE)"
-            )
+            raise RegistryError(refusals.NO_SITE_FOR_INTERFACE(interface=interface))
         return cached[0]
 
     def _find(self, session: Session, identity: Identity) -> Vehicle | None:
@@ -194,7 +198,7 @@ class VehicleRegistry:
             vehicle = self._find(session, identity)
             if vehicle is None:
                 if session.get(Site, site_id) is None:
-                    raise RegistryError(f"site {site_id} no longer exists")
+                    raise RegistryError(refusals.SITE_GONE(site=site_id))
                 vehicle = Vehicle(
                     site_id=site_id,
                     manufacturer=manufacturer,
@@ -211,8 +215,9 @@ class VehicleRegistry:
                     vehicle = self._find(session, identity)
                     if vehicle is None:
                         raise RegistryError(
-                            f"vehicle {manufacturer}/{serial_number} could not be registered "
-                            f"in site {site_id}"
+                            refusals.VEHICLE_NOT_REGISTERED(
+                                manufacturer=manufacturer, serial=serial_number, site=site_id
+                            )
                         ) from None
             info = _info(vehicle, vehicle.site)
         self._remember(identity, info)

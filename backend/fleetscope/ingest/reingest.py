@@ -21,21 +21,22 @@ from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.facts.dead_letters import StoredDeadLetter
 from fleetscope.facts.store import FactStore
 from fleetscope.facts.store_batch import DeadLetterCategory
+from fleetscope.i18n import Message
 from fleetscope.i18n.ingest_admin import DEAD_LETTER_NOT_FOUND, DEAD_LETTER_PAYLOAD_CUT
+from fleetscope.i18n.refusals import ALREADY_STORED, REFUSED
 from fleetscope.ingest.messages import RawMessage, Verdict
 from fleetscope.ingest.ndjson import parse_line
 from fleetscope.ingest.worker import IngestWorker
 
 # Waiting longer for a verdict than this means ingestion is stuck; the caller answers 503.
 VERDICT_TIMEOUT_S = 60.0
-DUPLICATE_REASON = "already stored (a duplicate): nothing was added"
 _HTTP_SOURCE = re.compile(r"http:site-(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
 class ReingestResult:
     accepted: bool
-    reason: str | None = None
+    reason: Message | None = None
 
 
 def letter_fields(letter: StoredDeadLetter) -> dict[str, Any]:
@@ -115,7 +116,7 @@ def reingest_letter(
     outcome = worker.submit([message]).result(timeout=VERDICT_TIMEOUT_S)
     verdict = outcome.verdicts[0]
     if verdict is Verdict.REJECTED:
-        return ReingestResult(accepted=False, reason=outcome.reasons.get(0, "rejected"))
+        return ReingestResult(accepted=False, reason=outcome.reasons.get(0, REFUSED()))
     store.delete_dead_letter(letter_id)
     record_change(
         session,
@@ -128,4 +129,4 @@ def reingest_letter(
     )
     session.commit()
     duplicate = verdict is Verdict.DUPLICATE
-    return ReingestResult(accepted=True, reason=DUPLICATE_REASON if duplicate else None)
+    return ReingestResult(accepted=True, reason=ALREADY_STORED() if duplicate else None)

@@ -1,9 +1,9 @@
 """``decode(topic, payload)``: one VDA 5050 message of any supported version -> ``Message``.
 
-Pure: no I/O, no clock. Every failure raises ``DecodeError`` whose text is the dead-letter
-reason (invalid JSON, bad topic, unsupported version, schema violation naming the field,
-a value out of range (``limits``), a header timestamp outside ``DecodeLimits``, topic and
-payload disagreeing about the vehicle).
+Pure: no I/O, no clock. Every failure raises ``DecodeError`` whose ``reason`` is the dead
+letter's, in English and German (``fleetscope.i18n.refusals``): invalid JSON, bad topic,
+unsupported version, schema violation naming the field, a header timestamp outside
+``DecodeLimits``, topic and payload disagreeing about the vehicle.
 
 Validation policy (measured with benchmarks/bench_decode_derive.py, 1.6 KB 2.0 states, CPU
 time of one process on the 2-core dev machine): typed msgspec parsing enforces the schemas'
@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 import orjson
 
+from fleetscope.i18n import refusals
 from fleetscope.vda5050 import normalize, schemas
 from fleetscope.vda5050.dialects import DIALECT_1, DIALECT_2, DIALECT_3, Dialect
 from fleetscope.vda5050.limits import DEFAULT_LIMITS, TOPIC_MAX, VERSION_MAX, DecodeLimits
@@ -100,8 +101,7 @@ def _plan(topic: str) -> _Plan:
     family = _FAMILIES.get(route.major)
     if family is None:
         raise DecodeError(
-            f"unsupported VDA 5050 major version {route.major_version!r} in topic "
-            f"(supported: {_SUPPORTED_TEXT})"
+            refusals.MAJOR_UNSUPPORTED(major=route.major_version, supported=_SUPPORTED_TEXT)
         )
     kind = route.kind
     decoder: msgspec.json.Decoder[Any] = (
@@ -109,7 +109,7 @@ def _plan(topic: str) -> _Plan:
     )
     if kind is MessageKind.FACTSHEET:
         if family.factsheet is None:
-            raise DecodeError("VDA 5050 1.1 has no factsheet topic")
+            raise DecodeError(refusals.NO_FACTSHEET_IN_V1())
         decoder = family.factsheet
     if len(_PLANS) >= _PLANS_MAX:
         _PLANS.clear()
@@ -133,7 +133,7 @@ def decode(
     plan = _PLANS.get(topic)
     if plan is None:
         if len(topic) > TOPIC_MAX:  # before the topic is quoted in a reason or remembered
-            raise DecodeError(f"topic has {len(topic)} characters, at most {TOPIC_MAX} allowed")
+            raise DecodeError(refusals.TOPIC_TOO_LONG(length=len(topic), limit=TOPIC_MAX))
         plan = _plan(topic)
     route = plan.route
     try:
@@ -141,7 +141,7 @@ def decode(
     except msgspec.ValidationError as error:
         raise _explain(payload, route, error) from None
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        raise DecodeError(f"invalid JSON: {error}") from None
+        raise DecodeError(refusals.INVALID_JSON(detail=str(error))) from None
 
     version = wire.version
     checked = plan.versions.get(version)
@@ -151,25 +151,23 @@ def decode(
             plan.versions[version] = checked
     if wire.manufacturer != route.manufacturer:
         raise DecodeError(
-            f"payload manufacturer {wire.manufacturer!r} does not match topic manufacturer "
-            f"{route.manufacturer!r}"
+            refusals.MANUFACTURER_NOT_TOPIC(payload=wire.manufacturer, topic=route.manufacturer)
         )
     if wire.serialNumber != route.serial_number:
         raise DecodeError(
-            f"payload serialNumber {wire.serialNumber!r} does not match topic serial number "
-            f"{route.serial_number!r}"
+            refusals.SERIAL_NOT_TOPIC(payload=wire.serialNumber, topic=route.serial_number)
         )
     kind = route.kind
     if validate_schema or kind is MessageKind.FACTSHEET:
         try:
             document = orjson.loads(payload)
         except orjson.JSONDecodeError as error:  # stricter than msgspec on lone surrogates
-            raise DecodeError(f"invalid JSON: {error}") from None
+            raise DecodeError(refusals.INVALID_JSON(detail=str(error))) from None
         schemas.validate(document, major=checked[0], minor=checked[1], kind=kind)
 
     timestamp = wire.timestamp if wire.timestamp is not None else received_at
     if timestamp is None:
-        raise DecodeError("factsheet has no timestamp and no receive time was given")
+        raise DecodeError(refusals.FACTSHEET_WITHOUT_TIME())
     if timestamp.tzinfo is not UTC:
         timestamp = _utc(timestamp)
     if timestamp < limits.earliest or (
@@ -206,7 +204,7 @@ def _utc(timestamp: datetime) -> datetime:
         return timestamp.astimezone(UTC)
     except OverflowError:  # "9999-12-31T23:00:00-05:00" lies after the year 9999 in UTC
         raise DecodeError(
-            f"$.timestamp {timestamp.isoformat()} is outside the years 1 to 9999 in UTC"
+            refusals.TIMESTAMP_OUT_OF_RANGE(timestamp=timestamp.isoformat())
         ) from None
 
 
@@ -215,13 +213,15 @@ def _out_of_time(
 ) -> DecodeError:
     if timestamp < limits.earliest:
         return DecodeError(
-            f"$.timestamp {_iso(timestamp)} is before the earliest accepted instant "
-            f"{_iso(limits.earliest)}"
+            refusals.TIMESTAMP_TOO_EARLY(timestamp=_iso(timestamp), earliest=_iso(limits.earliest))
         )
     skew = limits.allowed_skew or timedelta(0)
     return DecodeError(
-        f"$.timestamp {_iso(timestamp)} is more than {skew.total_seconds():g} s after the "
-        f"receive time {_iso(received_at or timestamp)} (clock skew)"
+        refusals.TIMESTAMP_AHEAD(
+            timestamp=_iso(timestamp),
+            skew=f"{skew.total_seconds():g}",
+            received=_iso(received_at or timestamp),
+        )
     )
 
 
@@ -232,13 +232,10 @@ def _iso(moment: datetime) -> str:
 def _version(version: str, route: Topic) -> tuple[int, int]:
     major, minor = _parse_version(version)
     if (major, minor) not in SUPPORTED_VERSIONS:
-        raise DecodeError(
-            f"unsupported VDA 5050 version {version!r} (supported: {_SUPPORTED_TEXT})"
-        )
+        raise DecodeError(refusals.VERSION_UNSUPPORTED(version=version, supported=_SUPPORTED_TEXT))
     if major != route.major:
         raise DecodeError(
-            f"payload version {version!r} does not match topic major version "
-            f"{route.major_version!r}"
+            refusals.VERSION_NOT_TOPIC_MAJOR(version=version, major=route.major_version)
         )
     return major, minor
 
@@ -248,7 +245,7 @@ def _parse_version(version: str) -> tuple[int, int]:
     """ "2.0.0" -> (2, 0); patch and pre-release parts are ignored."""
     parts = version.split(".")
     if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
-        raise DecodeError(f"version {version!r} is not [major].[minor].[patch]")
+        raise DecodeError(refusals.VERSION_FORMAT(version=version))
     return int(parts[0]), int(parts[1])
 
 
@@ -257,12 +254,12 @@ def _explain(payload: bytes, route: Topic, error: msgspec.ValidationError) -> De
     try:
         probe = _PROBE.decode(payload)
     except msgspec.ValidationError:  # not an object at all
-        return DecodeError(f"schema violation: {error}")
+        return DecodeError(refusals.SCHEMA_VIOLATION(detail=str(error)))
     except (msgspec.DecodeError, UnicodeDecodeError) as invalid:
-        return DecodeError(f"invalid JSON: {invalid}")
+        return DecodeError(refusals.INVALID_JSON(detail=str(invalid)))
     if isinstance(probe.version, str) and len(probe.version) <= VERSION_MAX:
         try:
             _version(probe.version, route)
         except DecodeError as version_error:
             return version_error
-    return DecodeError(f"schema violation: {error}")
+    return DecodeError(refusals.SCHEMA_VIOLATION(detail=str(error)))

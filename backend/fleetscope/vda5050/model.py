@@ -21,6 +21,8 @@ from typing import ClassVar
 
 from msgspec import Struct
 
+from fleetscope.i18n.text import Message as I18nMessage
+
 
 class MessageKind(StrEnum):
     STATE = "state"
@@ -211,4 +213,9 @@ Message = StateMessage | ConnectionMessage | FactsheetMessage
 
 
 class DecodeError(ValueError):
-    """A payload that is not a valid VDA 5050 message; ``str(err)`` is the dead-letter reason."""
+    """A payload that is not a valid VDA 5050 message. ``reason`` (``fleetscope.i18n.refusals``)
+    is the dead letter's reason in every language; ``str(err)`` is it in English."""
+
+    def __init__(self, reason: I18nMessage) -> None:
+        super().__init__(reason)
+        self.reason = reason

@@ -8,6 +8,7 @@ field.
 import math
 from typing import Any, NoReturn, TypeVar
 
+from fleetscope.i18n.refusals import INVALID_VALUE
 from fleetscope.vda5050.dialects import Dialect
 from fleetscope.vda5050.model import (
     ActionState,
@@ -64,7 +65,7 @@ def _invalid(mapping: dict[str, Any], value: str, path: str, *index: int) -> NoR
     if index:
         path = path.replace("[]", f"[{index[0]}]")
     allowed = ", ".join(sorted(key for key in mapping if key.isupper()))
-    raise DecodeError(f"schema violation: {path} has invalid value {value!r} ({allowed})")
+    raise DecodeError(INVALID_VALUE(path=path, value=value, allowed=allowed))
 
 
 def _nodes(wire: list[WireNodeState]) -> tuple[NodeState, ...]:

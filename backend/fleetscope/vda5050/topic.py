@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from functools import lru_cache
 
+from fleetscope.i18n.refusals import TOPIC_MAJOR, TOPIC_SHAPE, TOPIC_SUBTOPIC
 from fleetscope.vda5050.model import DecodeError, MessageKind
 
 _KINDS = {kind.value: kind for kind in MessageKind}
@@ -22,19 +23,12 @@ class Topic:
 def parse_topic(topic: str) -> Topic:
     parts = topic.split("/")
     if len(parts) != 5 or not all(parts):
-        raise DecodeError(
-            f"topic {topic!r} is not {{interface}}/{{major}}/{{manufacturer}}/{{serial}}"
-            "/{state|connection|factsheet}"
-        )
+        raise DecodeError(TOPIC_SHAPE(topic=topic))
     interface, major_version, manufacturer, serial_number, subtopic = parts
     kind = _KINDS.get(subtopic)
     if kind is None:
-        raise DecodeError(
-            f"topic {topic!r} ends in {subtopic!r}, not in state, connection or factsheet"
-        )
+        raise DecodeError(TOPIC_SUBTOPIC(topic=topic, subtopic=subtopic))
     digits = major_version[1:]
     if major_version[:1] != "v" or not digits.isdigit():
-        raise DecodeError(
-            f"topic {topic!r} has major version {major_version!r}, expected v1, v2 or v3"
-        )
+        raise DecodeError(TOPIC_MAJOR(topic=topic, major=major_version))
     return Topic(interface, major_version, int(digits), manufacturer, serial_number, kind)

@@ -29,6 +29,7 @@ OTHERS = (
 )
 LETTERS = "/v2/Admin/DeadLetters"
 TOPIC = f"uagv/v2/{DEMO_MANUFACTURER}/HAM-07/state"
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
 
 
 def _good_payload(header_id: int) -> dict[str, Any]:
@@ -186,6 +187,38 @@ def test_reingest_refused_stays_fixed_is_accepted_and_deleted(
     ]
     assert entries[0].after == {"fixedPayload": True, "verdict": "accepted"}
     assert entries[1].after == {"fixedPayload": True, "verdict": "duplicate"}
+
+
+def test_reasons_are_in_the_language_of_the_request(
+    client: TestClient, seeded: DemoData, login: Any
+) -> None:
+    """Each reason is kept in every language: the batch's answer, the list and a refused
+    re-ingest say it in the request's; the reason filter finds it in either."""
+    login(client, SUPERUSER)
+    site = seeded.site_ids["Hamburg DC"]
+    token = client.post(f"/v2/Admin/Sites/{site}/Tokens", json={"name": "gateway"})
+    sent = client.post(
+        "/v2/Ingest/vda5050",
+        content=b'{"topic": 1}\n' + _bad_charge(1),
+        headers={"Authorization": f"Bearer {token.json()['data']['token']}", **GERMAN},
+    ).json()["data"]
+    no_topic, out_of_range = (rejected["reason"] for rejected in sent["rejected"])
+    assert no_topic == '"topic" fehlt oder ist kein Text'
+    assert out_of_range.startswith("Verstoß gegen das Schema: ") and "batteryCharge" in out_of_range
+
+    german = client.get(LETTERS, headers=GERMAN).json()["data"]["items"]
+    assert [item["reason"] for item in german] == [out_of_range, no_topic]
+    english = [item["reason"] for item in _letters(client)["items"]]
+    assert english[1] == '"topic" is missing or not a string'
+    assert english[0].startswith("schema violation: ")
+    assert (
+        _letters(client, reason="FEHLT")["total"]
+        == _letters(client, reason="missing")["total"]
+        == 1
+    )
+
+    refused = client.post(f"{LETTERS}/{german[1]['id']}/Reingest", headers=GERMAN)
+    assert refused.json()["data"] == {"accepted": False, "reason": no_topic}
 
 
 def test_reingest_validation(client: TestClient, seeded: DemoData, login: Any) -> None:

@@ -8,6 +8,7 @@ import duckdb
 import pytest
 
 from fleetscope.facts import schema
+from fleetscope.facts.dead_letters import DeadLetterFilter
 from fleetscope.facts.model import OrderOutcome, OrderRun, StateInterval, TrackPoint, VehicleState
 from fleetscope.facts.rawlog import FrameKind, RawFrame
 from fleetscope.facts.store import DeadLetter, FactStore, StoreBatch, StoredKey
@@ -163,14 +164,23 @@ def test_dead_letters_are_counted_and_paged_newest_first(tmp_path: Path) -> None
                 payload_size=12,
                 payload_sha256="",
                 reason=f"reason {i}",
+                # The first as stored before reasons were kept per language: English only.
+                reasons={} if i == 0 else {"en": f"reason {i}", "de": f"Grund {i}"},
             )
             for i in range(3)
         ]
         store.write_batch(StoreBatch(dead_letters=letters))
         count, items = store.dead_letter_page(limit=2, offset=0)
+        german = store.dead_letter_page(limit=3, offset=0, language="de")[1]
+        found = store.dead_letter_page(
+            limit=3, offset=0, filters=DeadLetterFilter(reason="GRUND"), language="de"
+        )
     assert count == 3
     assert [item["reason"] for item in items] == ["reason 2", "reason 1"]
     assert items[0]["payload"].endswith("not utf-8")
+    assert [item["reason"] for item in german] == ["Grund 2", "Grund 1", "reason 0"]
+    assert found[0] == 2
+    assert [item["reason"] for item in found[1]] == ["Grund 2", "Grund 1"]
 
 
 def test_reset_derived_keeps_the_raw_log(tmp_path: Path) -> None:

@@ -75,9 +75,14 @@ def test_bad_messages_become_dead_letters_with_reasons(
         ]
     )
     assert outcome.verdicts == [Verdict.REJECTED, Verdict.REJECTED, Verdict.ACCEPTED]
-    assert "no site receives vehicles of interface 'nobody'" in outcome.reasons[1]
+    assert "no site receives vehicles of interface 'nobody'" in str(outcome.reasons[1])
     count, items = store.dead_letter_page(limit=10, offset=0)
     assert count == 2
+    german = store.dead_letter_page(limit=10, offset=0, language="de")[1]
+    assert german[0]["reason"].startswith(
+        "kein Standort empfängt Fahrzeuge der Schnittstelle 'nobody'"
+    )
+    assert german[1]["reason"].startswith("ungültiges JSON: ")
     assert {item["topic"] for item in items} == {
         topic("S1", "state"),
         topic("S9", "state", "nobody"),

@@ -225,6 +225,36 @@ def test_unsupported_or_mismatched_versions(version: str, expected: str) -> None
     assert expected in reason("uagv/v2/acme/agv-02/state", data)
 
 
+@pytest.mark.parametrize(
+    ("topic", "data", "german"),
+    [
+        (
+            "uagv/v2/acme/agv-02/order",
+            payload("state_2.0.json"),
+            "Topic 'uagv/v2/acme/agv-02/order' endet auf 'order', nicht auf state, connection "
+            "oder factsheet",
+        ),
+        (
+            "uagv/v2/acme/agv-99/state",
+            payload("state_2.0.json"),
+            "serialNumber 'agv-02' der Nachricht passt nicht zur Seriennummer 'agv-99' des Topics",
+        ),
+        (
+            "uagv/v2/acme/agv-02/state",
+            edited("state_2.0.json", version="2.2.0"),
+            "nicht unterstützte VDA-5050-Version '2.2.0' (unterstützt: 1.1, 2.0, 2.1, 3.0)",
+        ),
+        ("uagv/v2/acme/agv-02/state", b"{oops", "ungültiges JSON: "),
+    ],
+)
+def test_a_reason_is_also_in_german(topic: str, data: bytes, german: str) -> None:
+    """The dead letter keeps each reason in every language; English stays ``str(error)``."""
+    with pytest.raises(DecodeError) as caught:
+        decode(topic, data)
+    assert caught.value.reason.render("de").startswith(german)
+    assert str(caught.value) == caught.value.reason.render("en") != caught.value.reason.render("de")
+
+
 def test_unsupported_version_explains_better_than_the_schema() -> None:
     document = json.loads(payload("state_2.0.json"))
     document["version"] = "4.0.0"

@@ -5,9 +5,10 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
+from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from fleetscope.api.deps import SessionDep, SettingsDep, release_connection
+from fleetscope.api.deps import RequestLanguage, SessionDep, SettingsDep, release_connection
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import (
     BAD_API_TOKEN,
@@ -22,6 +23,7 @@ from fleetscope.i18n.messages import (
     INGESTION_NOT_RUNNING,
     INVALID_API_TOKEN,
 )
+from fleetscope.i18n.refusals import REFUSED
 from fleetscope.ingest.messages import RawMessage, Verdict
 from fleetscope.ingest.ndjson import numbered_lines, parse_line
 from fleetscope.ingest.service import IngestionHandle
@@ -32,7 +34,7 @@ router = APIRouter(tags=["Ingest"])
 
 class RejectedLine(CamelModel):
     line: int
-    reason: str
+    reason: str = Field(description="why it was refused, in the request's language")
 
 
 class IngestResult(CamelModel):
@@ -101,7 +103,11 @@ def _parse_body(body: bytes, site_id: int) -> tuple[list[int], list[RawMessage]]
     responses=failure_responses(BAD_API_TOKEN, OVERSIZED_BODY),
 )
 async def ingest_vda5050(
-    request: Request, site_id: TokenSite, settings: SettingsDep, ingestion: IngestionDep
+    request: Request,
+    site_id: TokenSite,
+    settings: SettingsDep,
+    ingestion: IngestionDep,
+    language: RequestLanguage,
 ) -> Envelope[IngestResult]:
     """NDJSON, one ``{"topic": "...", "payload": {...}}`` per line; lines counted from 1."""
     body = await read_limited_body(request, limit=settings.ingest_max_body_bytes)
@@ -120,7 +126,9 @@ async def ingest_vda5050(
             503, INGESTION_FAILED(), headers={"Retry-After": str(INGEST_RETRY_AFTER_S)}
         ) from err
     rejected = [
-        RejectedLine(line=numbers[index], reason=outcome.reasons.get(index, "rejected"))
+        RejectedLine(
+            line=numbers[index], reason=outcome.reasons.get(index, REFUSED()).render(language)
+        )
         for index, verdict in enumerate(outcome.verdicts)
         if verdict is Verdict.REJECTED
     ]

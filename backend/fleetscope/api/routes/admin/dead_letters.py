@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Response
 from pydantic import Field
 
 from fleetscope.analytics.core.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, page_count
-from fleetscope.api.deps import SessionDep, StoreId, SuperUser
+from fleetscope.api.deps import RequestLanguage, SessionDep, StoreId, SuperUser
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import (
     INVALID,
@@ -52,7 +52,7 @@ class DeadLetterOut(CamelModel):
     payload_size: int = Field(description="bytes of the whole payload as received")
     payload_sha256: str = Field(description="hex SHA-256 of the whole payload")
     payload_truncated: bool = Field(description="the store keeps only the start of the payload")
-    reason: str
+    reason: str = Field(description="why ingestion refused it, in the request's language")
 
 
 class DeadLetterCountOut(CamelModel):
@@ -86,6 +86,7 @@ class ReingestOut(CamelModel):
 def list_dead_letters(
     _: SuperUser,
     ingestion: IngestionDep,
+    language: RequestLanguage,
     page: Annotated[int, Query(ge=1, le=2**31 - 1)] = 1,
     page_size: Annotated[int, Query(alias="pageSize", ge=1, le=MAX_PAGE_SIZE)] = (
         DEFAULT_PAGE_SIZE
@@ -93,7 +94,8 @@ def list_dead_letters(
     source: Annotated[str | None, Query(min_length=1, max_length=100)] = None,
     category: Annotated[DeadLetterCategory | None, Query()] = None,
     reason: Annotated[
-        str | None, Query(min_length=1, max_length=200, description="part of the reason")
+        str | None,
+        Query(min_length=1, max_length=200, description="part of the reason, in any language"),
     ] = None,
     received_from: Annotated[datetime | None, Query(alias="receivedFrom")] = None,
     received_to: Annotated[datetime | None, Query(alias="receivedTo")] = None,
@@ -109,7 +111,9 @@ def list_dead_letters(
     )
     store = ingestion.store
     offset = min((page - 1) * page_size, 2**62)
-    total, items = store.dead_letter_page(limit=page_size, offset=offset, filters=filters)
+    total, items = store.dead_letter_page(
+        limit=page_size, offset=offset, filters=filters, language=language
+    )
     counts = store.dead_letter_counts(filters=filters)
     return ok(
         DeadLetterPage(
@@ -167,6 +171,7 @@ def reingest_dead_letter(
     user: SuperUser,
     ingestion: IngestionDep,
     db: SessionDep,
+    language: RequestLanguage,
     body: ReingestBody | None = None,
 ) -> Envelope[ReingestOut]:
     """Ingest the dead letter again (or its fixed ``payload``) through its source's path:
@@ -188,7 +193,8 @@ def reingest_dead_letter(
         raise ApiError(
             503, INGESTION_FAILED(), headers={"Retry-After": str(INGEST_RETRY_AFTER_S)}
         ) from err
-    return ok(ReingestOut(accepted=result.accepted, reason=result.reason))
+    reason = None if result.reason is None else result.reason.render(language)
+    return ok(ReingestOut(accepted=result.accepted, reason=reason))
 
 
 def _out(item: dict[str, Any]) -> DeadLetterOut:
