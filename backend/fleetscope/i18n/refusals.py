@@ -90,7 +90,7 @@ SERIAL_NOT_TOPIC = define(
 FACTSHEET_WITHOUT_TIME = define(
     "refusal.factsheet_without_time",
     en="factsheet has no timestamp and no receive time was given",
-    de="das factsheet hat keinen timestamp und keine Empfangszeit wurde angegeben",
+    de="das factsheet hat keinen timestamp, und es wurde keine Empfangszeit angegeben",
 )
 TIMESTAMP_OUT_OF_RANGE = define(
     "refusal.timestamp_out_of_range",
