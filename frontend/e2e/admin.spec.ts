@@ -389,5 +389,15 @@ test('a batch sent with the token: the new user sees the vehicle and its workflo
     const diff = ruleChange.getByTestId('audit-diff');
     await expect(diff.locator('del').filter({ hasText: FIRST_RULE })).toHaveCount(1);
     await expect(diff.locator('ins').filter({ hasText: SECOND_RULE })).toHaveCount(1);
+
+    // From a day after every change on, in the picker of the app's language: none is left.
+    await page.getByTestId('time-range-from').click();
+    const calendar = page.getByRole('dialog');
+    await calendar.getByRole('button', { name: 'Next month' }).click();
+    await calendar.getByRole('button', { name: /^15 / }).click();
+    await calendar.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByTestId('time-range-from')).toHaveText(/^15\/\d\d\/\d{4} 00:00$/);
+    await expect(page.getByTestId('audit-empty')).toBeVisible();
+    await expect(ruleChange).toHaveCount(0);
   });
 });

@@ -25,6 +25,14 @@ describe('accessible colour variables (light scheme)', () => {
     }
   });
 
+  it('darken placeholders until they read on every surface', () => {
+    const placeholder = variable('--mantine-color-placeholder');
+    expect(contrastRatio(DEFAULT_THEME.colors.gray[5], '#ffffff')).toBeLessThan(MIN_TEXT_CONTRAST);
+    for (const surface of TEXT_SURFACES) {
+      expect(contrastRatio(placeholder, surface)).toBeGreaterThanOrEqual(MIN_TEXT_CONTRAST);
+    }
+  });
+
   it.each(names)('%s: text, light badge and filled element meet 4.5:1', (name) => {
     const shades = palette[name] ?? [];
     for (const surface of TEXT_SURFACES) {

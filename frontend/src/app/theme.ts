@@ -53,12 +53,14 @@ const WHITE = '#ffffff';
  * text, computed from the palette instead of fixed per element: `c="teal"` texts, dimmed
  * texts, links and outlines darken until they read on every surface; light badges darken
  * their text until it reads on their own tint; filled buttons and badges darken until
- * white reads on them. Colours that already pass keep their value.
+ * white reads on them; placeholders (an input's hint, or a picker's text before a value is
+ * picked) darken until they read too. Colours that already pass keep their value.
  */
 export function accessibleColorVariables(palette: Record<string, readonly string[]>) {
   const variables: Record<string, string> = {
     '--mantine-color-dimmed': readableOn(DEFAULT_THEME.colors.gray[6], TEXT_SURFACES),
     '--mantine-color-error': readableOn(DEFAULT_THEME.colors.red[6], TEXT_SURFACES),
+    '--mantine-color-placeholder': readableOn(DEFAULT_THEME.colors.gray[5], TEXT_SURFACES),
   };
   for (const [name, shades] of Object.entries(palette)) {
     const [tint, main, deepest] = [shades[1], shades[LIGHT_SHADE], shades[9]];

@@ -3,8 +3,10 @@ import 'dayjs/locale/de';
 import 'dayjs/locale/en-gb';
 import { DatePicker, DatesProvider, MonthPicker, YearPicker } from '@mantine/dates';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { DateMode } from '../../api/types';
 import { type DateRange, rangeFor } from '../../lib/dateRange';
+import { calendarAriaLabels } from './calendarLabels';
 
 interface DatePickerPanelProps {
   mode: DateMode;
@@ -37,6 +39,7 @@ export default function DatePickerPanel({
 }: DatePickerPanelProps) {
   const [range, setRange] = useState<[string | null, string | null]>([from, to]);
   const locale = language.startsWith('de') ? 'de' : 'en-gb';
+  const ariaLabels = calendarAriaLabels(useTranslation().t);
   const pickAnchor = (value: unknown) => {
     const iso = isoOf(value);
     if (iso) {
@@ -47,10 +50,30 @@ export default function DatePickerPanel({
   return (
     <DatesProvider settings={{ locale, firstDayOfWeek: 1 }}>
       <div data-testid={`date-calendar-${mode}`}>
-        {mode === 'month' && <MonthPicker value={from} maxDate={maxDate} onChange={pickAnchor} />}
-        {mode === 'year' && <YearPicker value={from} maxDate={maxDate} onChange={pickAnchor} />}
+        {mode === 'month' && (
+          <MonthPicker
+            value={from}
+            maxDate={maxDate}
+            onChange={pickAnchor}
+            ariaLabels={ariaLabels}
+          />
+        )}
+        {mode === 'year' && (
+          <YearPicker
+            value={from}
+            maxDate={maxDate}
+            onChange={pickAnchor}
+            ariaLabels={ariaLabels}
+          />
+        )}
         {(mode === 'day' || mode === 'week') && (
-          <DatePicker value={from} maxDate={maxDate} defaultDate={from} onChange={pickAnchor} />
+          <DatePicker
+            value={from}
+            maxDate={maxDate}
+            defaultDate={from}
+            onChange={pickAnchor}
+            ariaLabels={ariaLabels}
+          />
         )}
         {mode === 'custom' && (
           <DatePicker
@@ -59,6 +82,7 @@ export default function DatePickerPanel({
             value={range}
             maxDate={maxDate}
             defaultDate={from}
+            ariaLabels={ariaLabels}
             onChange={(value) => {
               const next: [string | null, string | null] = [isoOf(value[0]), isoOf(value[1])];
               setRange(next);

@@ -1,16 +1,34 @@
-import { TextInput } from '@mantine/core';
+import '@mantine/dates/styles.css';
+import 'dayjs/locale/de';
+import 'dayjs/locale/en-gb';
+import { DatesProvider, DateTimePicker } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
+import { calendarAriaLabels } from '../../components/filters/calendarLabels';
 
-/** A local "YYYY-MM-DDTHH:MM" of a datetime input as an ISO instant, or undefined. */
+/**
+ * A local date and time as the picker gives it ("YYYY-MM-DD HH:mm:ss", or
+ * "YYYY-MM-DDTHH:mm") as an ISO instant, or undefined.
+ */
 export function localInputToIso(value: string): string | undefined {
   if (!value) {
     return undefined;
   }
-  const date = new Date(value);
+  // With a "T" and without an offset, Date reads the text as local time.
+  const date = new Date(value.replace(' ', 'T'));
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-/** The "from" and "to" instants of a list's time filter (local date and time inputs). */
+/** The picker's locale and its text for a date and time, per language of the app. */
+export function pickerFormat(language: string): { locale: string; valueFormat: string } {
+  return language.startsWith('de')
+    ? { locale: 'de', valueFormat: 'DD.MM.YYYY HH:mm' }
+    : { locale: 'en-gb', valueFormat: 'DD/MM/YYYY HH:mm' };
+}
+
+/**
+ * The "from" and "to" instants of a list's time filter: pickers in the app's language (a
+ * native date-time input follows the browser's locale instead).
+ */
 export function TimeRangeInputs({
   from,
   to,
@@ -20,23 +38,30 @@ export function TimeRangeInputs({
   to: string;
   onChange: (range: { from?: string; to?: string }) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const { locale, valueFormat } = pickerFormat(i18n.language);
+  const picker = (label: string, value: string, key: 'from' | 'to') => (
+    <DateTimePicker
+      label={label}
+      value={value || null}
+      onChange={(picked) => onChange({ [key]: picked ?? '' })}
+      valueFormat={valueFormat}
+      placeholder={t('admin.common.dateTimePlaceholder')}
+      clearable
+      ariaLabels={calendarAriaLabels(t)}
+      timePickerProps={{
+        hoursInputLabel: t('filters.calendar.hours'),
+        minutesInputLabel: t('filters.calendar.minutes'),
+      }}
+      submitButtonProps={{ 'aria-label': t('filters.calendar.apply') }}
+      w={200}
+      data-testid={`time-range-${key}`}
+    />
+  );
   return (
-    <>
-      <TextInput
-        type="datetime-local"
-        label={t('admin.common.from')}
-        value={from}
-        onChange={(event) => onChange({ from: event.currentTarget.value })}
-        w={220}
-      />
-      <TextInput
-        type="datetime-local"
-        label={t('admin.common.to')}
-        value={to}
-        onChange={(event) => onChange({ to: event.currentTarget.value })}
-        w={220}
-      />
-    </>
+    <DatesProvider settings={{ locale, firstDayOfWeek: 1 }}>
+      {picker(t('admin.common.from'), from, 'from')}
+      {picker(t('admin.common.to'), to, 'to')}
+    </DatesProvider>
   );
 }

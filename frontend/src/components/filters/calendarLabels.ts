@@ -1,0 +1,17 @@
+import type { CalendarAriaLabels } from '@mantine/dates';
+import type { TFunction } from 'i18next';
+
+/** Names of a calendar's controls for screen readers, in the app's language (Mantine's
+ * previous/next and level buttons carry only an icon or a date). */
+export function calendarAriaLabels(t: TFunction): CalendarAriaLabels {
+  return {
+    previousMonth: t('filters.calendar.previousMonth'),
+    nextMonth: t('filters.calendar.nextMonth'),
+    previousYear: t('filters.calendar.previousYear'),
+    nextYear: t('filters.calendar.nextYear'),
+    previousDecade: t('filters.calendar.previousDecade'),
+    nextDecade: t('filters.calendar.nextDecade'),
+    monthLevelControl: t('filters.calendar.monthLevel'),
+    yearLevelControl: t('filters.calendar.yearLevel'),
+  };
+}
