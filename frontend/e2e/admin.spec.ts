@@ -150,7 +150,10 @@ test('the superuser sets up an organization, a site with shifts and rules, a use
     await editor.getByTestId('shift-add').click();
     const day = editor.getByTestId('shift-1');
     await day.getByTestId('shift-name').fill('Day');
-    await day.getByTestId('shift-start').fill('06:00');
+    // Typed as people type it ("6"), written "06:00" once the field is left.
+    await day.getByTestId('shift-start').fill('6');
+    await day.getByTestId('shift-start').blur();
+    await expect(day.getByTestId('shift-start')).toHaveValue('06:00');
     await day.getByTestId('shift-end').fill('23:00');
     await day.getByText('Sat', { exact: true }).click();
     await day.getByText('Sun', { exact: true }).click();

@@ -12,18 +12,19 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { TimeInput } from '@mantine/dates';
 import { IconMoon, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminShift } from '../../api/adminTypes';
 import { localeFor } from '../../lib/format';
+import { HINT_BELOW } from './common';
 import {
   calendarValid,
   crossesMidnight,
   formatShiftTimes,
   formatWeekdays,
   nextShiftId,
+  normalizeTime,
   shiftProblems,
   WEEKDAYS,
   weekdayName,
@@ -93,25 +94,33 @@ export function ShiftEditor({ shifts, saving, serverError, onSave, onEdit }: Shi
                 w={180}
                 data-testid="shift-name"
               />
-              <TimeInput
-                label={t('admin.shifts.start')}
-                value={shift.start}
-                onChange={(event) => update(index, { start: event.currentTarget.value })}
-                error={problem('start')}
-                w={120}
-                data-testid="shift-start"
-              />
-              <TimeInput
-                label={t('admin.shifts.end')}
-                value={shift.end}
-                onChange={(event) => update(index, { end: event.currentTarget.value })}
-                error={problem('end')}
-                w={120}
-                data-testid="shift-end"
-              />
+              {/* Text fields for "HH:MM": a native time input follows the browser's locale
+                  ("06:00 AM"), not the app's language. */}
+              {(['start', 'end'] as const).map((field) => (
+                <TextInput
+                  key={field}
+                  label={t(`admin.shifts.${field}`)}
+                  value={shift[field]}
+                  placeholder={t('admin.shifts.timePlaceholder')}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  maxLength={5}
+                  onChange={(event) => update(index, { [field]: event.currentTarget.value })}
+                  onBlur={() => {
+                    const typed = normalizeTime(shift[field]);
+                    if (typed !== shift[field]) {
+                      update(index, { [field]: typed });
+                    }
+                  }}
+                  error={problem(field)}
+                  w={120}
+                  data-testid={`shift-${field}`}
+                />
+              ))}
               <Input.Wrapper
                 label={t('admin.shifts.weekdays')}
                 description={t('admin.shifts.weekdaysHint')}
+                inputWrapperOrder={HINT_BELOW}
                 error={problem('weekdays')}
               >
                 <Chip.Group

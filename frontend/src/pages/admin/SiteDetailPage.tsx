@@ -21,6 +21,7 @@ import {
   AdminHeader,
   errorText,
   FormError,
+  HINT_BELOW,
   LoadFailed,
   notifyFailure,
   notifySuccess,
@@ -242,6 +243,7 @@ function GeneralForm({
         <TextInput
           label={t('admin.sites.mqttInterface')}
           description={t('admin.sites.mqttInterfaceHint')}
+          inputWrapperOrder={HINT_BELOW}
           value={mqttInterface}
           onChange={(event) => {
             onEdit();

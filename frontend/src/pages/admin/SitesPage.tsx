@@ -16,7 +16,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { createSite, listSites, listTimeZones } from '../../api/admin';
-import { AdminHeader, errorText, LoadFailed, notifyFailure, notifySuccess } from './common';
+import {
+  AdminHeader,
+  errorText,
+  HINT_BELOW,
+  LoadFailed,
+  notifyFailure,
+  notifySuccess,
+} from './common';
 import { useOrganizations } from './OrganizationsPage';
 
 export const DEFAULT_TIME_ZONE = 'Europe/Berlin';
@@ -148,6 +155,7 @@ export function SitesPage() {
               <TextInput
                 label={t('admin.sites.mqttInterface')}
                 description={t('admin.sites.mqttInterfaceHint')}
+                inputWrapperOrder={HINT_BELOW}
                 value={mqttInterface}
                 onChange={(event) => setMqttInterface(event.currentTarget.value)}
                 w={240}

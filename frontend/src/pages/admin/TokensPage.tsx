@@ -21,6 +21,7 @@ import {
   AdminHeader,
   ConfirmDialog,
   errorText,
+  HINT_BELOW,
   LoadFailed,
   notifyFailure,
   notifySuccess,
@@ -121,6 +122,7 @@ export function TokensPage() {
                   <TextInput
                     label={t('admin.tokens.name')}
                     description={t('admin.tokens.nameHint')}
+                    inputWrapperOrder={HINT_BELOW}
                     value={name}
                     onChange={(event) => setName(event.currentTarget.value)}
                     error={error}
@@ -130,7 +132,7 @@ export function TokensPage() {
                   />
                   <Button
                     type="submit"
-                    mt={46}
+                    mt={25}
                     leftSection={<IconPlus size={16} />}
                     loading={create.isPending}
                     disabled={!name.trim()}

@@ -25,6 +25,14 @@ import { JobIndicator } from './jobs';
  * its label, hint and error stay in the page's font. */
 export const CODE_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
+/** A field's hint under its input, so that inputs side by side in a row stay aligned. */
+export const HINT_BELOW: Array<'label' | 'input' | 'description' | 'error'> = [
+  'label',
+  'input',
+  'description',
+  'error',
+];
+
 /** A dialog of the Administration app: its close button named for screen readers. */
 export function AdminModal({ closeButtonProps, ...props }: ModalProps) {
   const { t } = useTranslation();

@@ -6,6 +6,7 @@ import {
   formatShiftTimes,
   formatWeekdays,
   nextShiftId,
+  normalizeTime,
   parseTime,
   shiftMinutes,
   shiftProblems,
@@ -97,4 +98,26 @@ it('a new shift gets an id no other shift has', () => {
   expect(nextShiftId([])).toBe('shift-1');
   const taken: AdminShift = { ...early, id: 'shift-3' };
   expect(nextShiftId([early, taken])).toBe('shift-4');
+});
+
+describe('normalizeTime', () => {
+  it('writes what people type for a time as HH:MM', () => {
+    for (const [typed, time] of [
+      ['6:30', '06:30'],
+      ['630', '06:30'],
+      ['0630', '06:30'],
+      ['6.30', '06:30'],
+      ['6', '06:00'],
+      [' 22:00 ', '22:00'],
+      ['23:59', '23:59'],
+    ]) {
+      expect(normalizeTime(typed ?? '')).toBe(time);
+    }
+  });
+
+  it('leaves what is no time as typed, for the field to name the problem', () => {
+    for (const typed of ['24:00', '12:60', 'noon', '', '12345']) {
+      expect(normalizeTime(typed)).toBe(typed);
+    }
+  });
 });

@@ -19,6 +19,23 @@ export function parseTime(value: string): number | null {
   return Number(match[1]) * 60 + Number(match[2]);
 }
 
+/**
+ * A time as typed, written "HH:MM" where it is one ("6:30", "630", "0630", "6.30" and "6"
+ * give "06:30" and "06:00"); any other text stays as typed, and the field names its problem.
+ */
+export function normalizeTime(value: string): string {
+  const match = /^(\d{1,2})(?:[:.]?(\d{2}))?$/.exec(value.trim());
+  if (!match) {
+    return value;
+  }
+  const hours = Number(match[1]);
+  const minutes = Number(match[2] ?? '0');
+  if (hours > 23 || minutes > 59) {
+    return value;
+  }
+  return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
+}
+
 /** A shift crosses midnight when it ends before (or when) it starts: 22:00–06:00. */
 export function crossesMidnight(shift: Pick<AdminShift, 'start' | 'end'>): boolean {
   const start = parseTime(shift.start);
