@@ -39,7 +39,8 @@ export default function DatePickerPanel({
 }: DatePickerPanelProps) {
   const [range, setRange] = useState<[string | null, string | null]>([from, to]);
   const locale = language.startsWith('de') ? 'de' : 'en-gb';
-  const ariaLabels = calendarAriaLabels(useTranslation().t);
+  const { t } = useTranslation();
+  const ariaLabels = calendarAriaLabels(t);
   const pickAnchor = (value: unknown) => {
     const iso = isoOf(value);
     if (iso) {
