@@ -403,4 +403,22 @@ test('a batch sent with the token: the new user sees the vehicle and its workflo
     await expect(page.getByTestId('audit-empty')).toBeVisible();
     await expect(ruleChange).toHaveCount(0);
   });
+
+  await test.step('a line the server cannot read is a dead letter, read in German', async () => {
+    const request = await playwright.request.newContext({ baseURL: serverUrl() });
+    const sent = await ingestNdjson(request, { token: state.token, body: '{"topic": 1}\n' });
+    await request.dispose();
+    expect(sent.answer?.rejected, sent.text).toEqual([
+      { line: 1, reason: '"topic" is missing or not a string' },
+    ]);
+    await app.login(DEMO_USERS.superuser, { language: 'de' });
+    try {
+      await app.open('/admin/deadLetters');
+      await page.reload(); // the page loaded in English: the user's language is read at start
+      const letter = page.getByRole('row').filter({ hasText: '"topic" fehlt oder ist kein Text' });
+      await expect(letter).toContainText(text('de', 'admin.deadLetters.categories.line'));
+    } finally {
+      await app.patchMe({ language: 'en' });
+    }
+  });
 });

@@ -65,6 +65,9 @@ export function DeadLettersPage() {
   const sources = [...new Set((letters.data?.bySource ?? []).map((entry) => entry.source))];
   const categories = [...new Set((letters.data?.bySource ?? []).map((entry) => entry.category))];
   const number = (value: number) => formatNumber(value, i18n.language);
+  // A category the app has no name for (a newer server's) is shown as the server spells it.
+  const categoryName = (category: string) =>
+    t(`admin.deadLetters.categories.${category}`, { defaultValue: category });
 
   const columns: PagedColumn<DeadLetter>[] = [
     {
@@ -75,7 +78,7 @@ export function DeadLettersPage() {
     {
       key: 'source',
       label: t('admin.deadLetters.source'),
-      render: (l) => `${l.source} · ${l.category}`,
+      render: (l) => `${l.source} · ${categoryName(l.category)}`,
     },
     { key: 'topic', label: t('admin.deadLetters.topic'), render: (l) => l.topic ?? '—' },
     {
@@ -157,7 +160,7 @@ export function DeadLettersPage() {
               {letters.data?.bySource.map((entry) => (
                 <Table.Tr key={`${entry.source}-${entry.category}`}>
                   <Table.Td>{entry.source}</Table.Td>
-                  <Table.Td>{entry.category}</Table.Td>
+                  <Table.Td>{categoryName(entry.category)}</Table.Td>
                   <Table.Td ta="right">{number(entry.stored)}</Table.Td>
                   <Table.Td ta="right">{number(entry.dropped)}</Table.Td>
                 </Table.Tr>
@@ -188,7 +191,10 @@ export function DeadLettersPage() {
           <Select
             label={t('admin.deadLetters.category')}
             placeholder={t('admin.deadLetters.allCategories')}
-            data={categories}
+            data={categories.map((category) => ({
+              value: category,
+              label: categoryName(category),
+            }))}
             value={list.filters.category}
             onChange={(value) => dispatch({ type: 'filter', filters: { category: value } })}
             clearable
