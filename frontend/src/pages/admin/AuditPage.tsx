@@ -139,12 +139,17 @@ export function AuditPage() {
       label: t('admin.audit.action'),
       render: (entry) => (
         <Stack gap={0}>
-          <Text size="sm" ff="monospace" data-testid="audit-action">
-            {entry.action}
+          <Text size="sm" data-testid="audit-action">
+            {t(`admin.audit.actions.${entry.action}`, { defaultValue: entry.action })}
           </Text>
           <Text size="xs" c="dimmed">
-            {entry.entityType}
+            {t(`admin.audit.entities.${entry.entityType}`, { defaultValue: entry.entityType })}
             {entry.entityId ? ` #${entry.entityId}` : ''}
+            {' · '}
+            {/* The code the action filter takes. */}
+            <Text span inherit ff="monospace">
+              {entry.action}
+            </Text>
           </Text>
         </Stack>
       ),
