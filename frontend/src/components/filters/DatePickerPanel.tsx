@@ -1,12 +1,10 @@
 import '@mantine/dates/styles.css';
-import 'dayjs/locale/de';
-import 'dayjs/locale/en-gb';
 import { DatePicker, DatesProvider, MonthPicker, YearPicker } from '@mantine/dates';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DateMode } from '../../api/types';
 import { type DateRange, rangeFor } from '../../lib/dateRange';
-import { calendarAriaLabels } from './calendarLabels';
+import { calendarAriaLabels, pickerFormat } from './calendarLanguage';
 
 interface DatePickerPanelProps {
   mode: DateMode;
@@ -38,7 +36,7 @@ export default function DatePickerPanel({
   onPick,
 }: DatePickerPanelProps) {
   const [range, setRange] = useState<[string | null, string | null]>([from, to]);
-  const locale = language.startsWith('de') ? 'de' : 'en-gb';
+  const { locale } = pickerFormat(language);
   const { t } = useTranslation();
   const ariaLabels = calendarAriaLabels(t);
   const pickAnchor = (value: unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localInputToIso, pickerFormat } from './timeRange';
+import { localInputToIso } from './timeRange';
 
 describe('localInputToIso', () => {
   it('reads the picked date and time as local time', () => {
@@ -12,12 +12,5 @@ describe('localInputToIso', () => {
   it('gives nothing for an empty or impossible input', () => {
     expect(localInputToIso('')).toBeUndefined();
     expect(localInputToIso('2026-13-40 99:99:00')).toBeUndefined();
-  });
-});
-
-describe('pickerFormat', () => {
-  it('writes dates as people of the app language read them', () => {
-    expect(pickerFormat('de')).toEqual({ locale: 'de', valueFormat: 'DD.MM.YYYY HH:mm' });
-    expect(pickerFormat('en')).toEqual({ locale: 'en-gb', valueFormat: 'DD/MM/YYYY HH:mm' });
   });
 });

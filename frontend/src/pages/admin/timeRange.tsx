@@ -1,9 +1,7 @@
 import '@mantine/dates/styles.css';
-import 'dayjs/locale/de';
-import 'dayjs/locale/en-gb';
 import { DatesProvider, DateTimePicker } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
-import { calendarAriaLabels } from '../../components/filters/calendarLabels';
+import { calendarAriaLabels, pickerFormat } from '../../components/filters/calendarLanguage';
 
 /**
  * A local date and time as the picker gives it ("YYYY-MM-DD HH:mm:ss", or
@@ -16,13 +14,6 @@ export function localInputToIso(value: string): string | undefined {
   // With a "T" and without an offset, Date reads the text as local time.
   const date = new Date(value.replace(' ', 'T'));
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
-
-/** The picker's locale and its text for a date and time, per language of the app. */
-export function pickerFormat(language: string): { locale: string; valueFormat: string } {
-  return language.startsWith('de')
-    ? { locale: 'de', valueFormat: 'DD.MM.YYYY HH:mm' }
-    : { locale: 'en-gb', valueFormat: 'DD/MM/YYYY HH:mm' };
 }
 
 /**
