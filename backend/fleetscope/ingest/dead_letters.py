@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 
 from fleetscope.facts.store import FactStore
 from fleetscope.facts.store_batch import DeadLetter, DeadLetterCategory, StoreBatch
-from fleetscope.i18n import LANGUAGES, Message
+from fleetscope.i18n import DEFAULT_LANGUAGE, LANGUAGES, Message
 from fleetscope.i18n.refusals import NOT_STORABLE
 from fleetscope.ingest.messages import RawMessage
 from fleetscope.ingest.registry import RegistryError
@@ -107,6 +107,9 @@ class DeadLetterGate:
             return
         self._kept[key] = kept + 1
         payload = raw.payload
+        texts: dict[str, str] = {
+            language: bounded_reason(reason.render(language)) for language in LANGUAGES
+        }
         batch.dead_letters.append(
             DeadLetter(
                 received_at=raw.received_at,
@@ -116,10 +119,8 @@ class DeadLetterGate:
                 payload=payload[: self.policy.payload_bytes],
                 payload_size=len(payload),
                 payload_sha256=hashlib.sha256(payload).hexdigest(),
-                reason=bounded_reason(str(reason)),
-                reasons={
-                    language: bounded_reason(reason.render(language)) for language in LANGUAGES
-                },
+                reason=texts[DEFAULT_LANGUAGE],
+                reasons=texts,
             )
         )
 

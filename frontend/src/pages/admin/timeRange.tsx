@@ -31,6 +31,7 @@ export function TimeRangeInputs({
 }) {
   const { t, i18n } = useTranslation();
   const { locale, valueFormat } = pickerFormat(i18n.language);
+  const ariaLabels = calendarAriaLabels(t);
   const picker = (label: string, value: string, key: 'from' | 'to') => (
     <DateTimePicker
       label={label}
@@ -39,7 +40,7 @@ export function TimeRangeInputs({
       valueFormat={valueFormat}
       placeholder={t('admin.common.dateTimePlaceholder')}
       clearable
-      ariaLabels={calendarAriaLabels(t)}
+      ariaLabels={ariaLabels}
       timePickerProps={{
         hoursInputLabel: t('filters.calendar.hours'),
         minutesInputLabel: t('filters.calendar.minutes'),
