@@ -119,3 +119,20 @@ def test_energy_is_null_without_any_known_capacity(cursor: duckdb.DuckDBPyConnec
     histogram = together["depth_histogram"]
     assert histogram[DOD_BINS - 1] == 1 and histogram[0] == 1
     assert together["added_energy_wh"] is None and together["discharged_energy_wh"] is None
+
+
+def test_sums_of_charges_carry_no_float_noise(cursor: duckdb.DuckDBPyConnection) -> None:
+    # Charges with a decimal: 10.1 - 10.0 is 0.0999999999999996 in floats, and the three
+    # sessions' added charge adds up to 0.5999999999999979 unrounded.
+    start = datetime(FIRST_DAY.year, FIRST_DAY.month, FIRST_DAY.day, 1, tzinfo=UTC)
+    rows = [
+        (4, start + timedelta(hours=h), start + timedelta(hours=h, minutes=10), s, s + d, s + d)
+        for h, s, d in ((0, 10.0, 0.1), (2, 20.0, 0.2), (4, 30.0, 0.3))
+    ]
+    cursor.executemany("INSERT INTO charge_sessions VALUES (?, ?, ?, ?, ?, ?)", rows)
+    scope = _scope([4], combined=True)
+    sums = session_sums(cursor, select_periods(scope, now=NOW))
+    figures = session_figures(sums, CURRENT, capacities={4: 1000.0}, cycles=(0.1 + 0.2) / 100)
+    assert figures["added_charge"] == 0.6
+    assert figures["added_energy_wh"] == 6.0
+    assert figures["equivalent_full_cycles"] == 0.003

@@ -39,6 +39,9 @@ CHARGE_MEASURES = frozenset(
 )
 DOD_BIN = 10
 DOD_BINS = 10
+# Sums of reported charges (percentage points, at most a few decimals) to this many decimals:
+# without, 59.831 cycles came out as 59.83099999999999.
+_POINT_DECIMALS = 6
 _SESSION_COLUMNS = (
     "f.vehicle_id, (epoch_us(f.end_at) - epoch_us(f.start_at)) / 1e6 AS duration_s, "
     "f.end_charge - f.start_charge AS added, greatest(0, f.peak_before - f.start_charge) AS dod"
@@ -101,7 +104,8 @@ def session_figures(
     rows = [sums.get((bucket, v), Sums()) for v in capacities]
     # Vehicle after vehicle from a row of zeros: the histogram's bins even without a vehicle.
     sessions, durations, added_charges, depths, histograms = zip(Sums(), *rows, strict=True)
-    count, duration, added, discharged = map(sum, (sessions, durations, added_charges, depths))
+    count, duration = sum(sessions), sum(durations)
+    added, discharged = (round(sum(points), _POINT_DECIMALS) for points in (added_charges, depths))
     known = [(row, c) for row, c in zip(rows, capacities.values(), strict=True) if c is not None]
     return SessionFigures(
         count=count,
@@ -109,12 +113,19 @@ def session_figures(
         mean_added_charge=added / count if count else None,
         added_charge=added,
         discharged=discharged,
-        equivalent_full_cycles=cycles,
+        equivalent_full_cycles=round(cycles, _POINT_DECIMALS + 2),
         mean_depth_of_discharge=discharged / count if count else None,
         depth_histogram=[sum(n) for n in zip(*histograms, strict=True)],
-        added_energy_wh=sum(r.added / 100 * c for r, c in known) if known else None,
-        discharged_energy_wh=sum(r.discharged / 100 * c for r, c in known) if known else None,
+        added_energy_wh=_energy_wh([(r.added, c) for r, c in known]),
+        discharged_energy_wh=_energy_wh([(r.discharged, c) for r, c in known]),
     )
+
+
+def _energy_wh(points_and_capacities: list[tuple[float, float]]) -> float | None:
+    """Percentage points of each capacity in Wh, summed; None when no capacity is known."""
+    if not points_and_capacities:
+        return None
+    return round(sum(p / 100 * c for p, c in points_and_capacities), _POINT_DECIMALS)
 
 
 @camel_case
