@@ -13,6 +13,7 @@ from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoun
 from fleetscope.appstore.models import Organization, Site
 from fleetscope.appstore.shifts import default_shifts, validate_shifts
 from fleetscope.appstore.snapshots import organization_snapshot, site_snapshot
+from fleetscope.i18n import DEFAULT_LANGUAGE, Language
 from fleetscope.i18n.admin_messages import LOAD_ACTION_TYPE_TOO_LONG, TOO_MANY_LOAD_ACTION_TYPES
 from fleetscope.i18n.messages import (
     MQTT_INTERFACE_INVALID,
@@ -97,7 +98,9 @@ def create_site(
     shifts: list[dict[str, Any]] | None = None,
     mqtt_interface: str | None = None,
     by: Actor | None = None,
+    language: Language = DEFAULT_LANGUAGE,
 ) -> Site:
+    """``shifts``: default, the early, late and night shift named in ``language``."""
     name = name.strip()
     if not name:
         raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
@@ -112,7 +115,7 @@ def create_site(
         organization_id=organization.id,
         name=name,
         time_zone=validate_time_zone(time_zone),
-        shifts=validate_shifts(shifts if shifts is not None else default_shifts()),
+        shifts=validate_shifts(shifts if shifts is not None else default_shifts(language)),
         workflow_rules=[],
         mqtt_interface=mqtt_interface,
         load_action_types=[],

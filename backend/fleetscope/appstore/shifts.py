@@ -9,7 +9,14 @@ import re
 from typing import Any
 
 from fleetscope.appstore.errors import InvalidInputError
-from fleetscope.i18n.admin_messages import SHIFT_EMPTY, SHIFT_NAME_EMPTY, SHIFTS_OVERLAP, WEEKDAYS
+from fleetscope.i18n import DEFAULT_LANGUAGE, Language, render
+from fleetscope.i18n.admin_messages import (
+    DEFAULT_SHIFT_NAMES,
+    SHIFT_EMPTY,
+    SHIFT_NAME_EMPTY,
+    SHIFTS_OVERLAP,
+    WEEKDAYS,
+)
 from fleetscope.i18n.messages import (
     SHIFT_ID_DUPLICATE,
     SHIFT_ID_INVALID,
@@ -23,12 +30,19 @@ DAY_MINUTES = 24 * 60
 WEEK_MINUTES = 7 * DAY_MINUTES
 
 
-def default_shifts() -> list[dict[str, Any]]:
-    """Early, late and night shift every day; the night shift crosses midnight."""
+def default_shifts(language: Language = DEFAULT_LANGUAGE) -> list[dict[str, Any]]:
+    """Early, late and night shift every day, named in ``language``; the night shift crosses
+    midnight."""
+    times = {"early": ("06:00", "14:00"), "late": ("14:00", "22:00"), "night": ("22:00", "06:00")}
     return [
-        {"id": "early", "name": "Early", "start": "06:00", "end": "14:00", "weekdays": EVERY_DAY},
-        {"id": "late", "name": "Late", "start": "14:00", "end": "22:00", "weekdays": EVERY_DAY},
-        {"id": "night", "name": "Night", "start": "22:00", "end": "06:00", "weekdays": EVERY_DAY},
+        {
+            "id": shift_id,
+            "name": render(DEFAULT_SHIFT_NAMES[shift_id](), language),
+            "start": start,
+            "end": end,
+            "weekdays": EVERY_DAY,
+        }
+        for shift_id, (start, end) in times.items()
     ]
 
 

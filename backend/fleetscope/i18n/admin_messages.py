@@ -18,6 +18,16 @@ WEEKDAYS = tuple(
     )
 )
 
+# A new site's shifts are named in its creator's language (names are data, renamed at will).
+DEFAULT_SHIFT_NAMES = {
+    shift_id: define(f"shift.default.{shift_id}", en=en, de=de)
+    for shift_id, en, de in (
+        ("early", "Early", "Früh"),
+        ("late", "Late", "Spät"),
+        ("night", "Night", "Nacht"),
+    )
+}
+
 # --- Organizations and partner links ---------------------------------------------------------
 
 ORGANIZATION_ID_NOT_FOUND = define(

@@ -74,6 +74,28 @@ def test_create_list_get_and_the_create_audit_entry(
 
 
 @pytest.mark.parametrize(
+    ("language", "names"),
+    [("en", ["Early", "Late", "Night"]), ("de-DE,de;q=0.9", ["Früh", "Spät", "Nacht"])],
+)
+def test_a_new_sites_shifts_are_named_in_the_creators_language(
+    client: TestClient,
+    seeded: DemoData,
+    login: Callable[..., Any],
+    language: str,
+    names: list[str],
+) -> None:
+    login(client, SUPERUSER)
+    body = {"organizationId": seeded.organization_ids["Alpenfracht AG"], "name": "Graz"}
+    created = data(client.post(SITES, json=body, headers={"Accept-Language": language}), 201)
+    every_day = [0, 1, 2, 3, 4, 5, 6]
+    assert created["shifts"] == [
+        {"id": "early", "name": names[0], "start": "06:00", "end": "14:00", "weekdays": every_day},
+        {"id": "late", "name": names[1], "start": "14:00", "end": "22:00", "weekdays": every_day},
+        {"id": "night", "name": names[2], "start": "22:00", "end": "06:00", "weekdays": every_day},
+    ]
+
+
+@pytest.mark.parametrize(
     ("body", "status", "message"),
     [
         ({"name": "X", "timeZone": "Mars/Olympus"}, 422, "timeZone: unknown time zone"),

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from fleetscope.api.analytics_deps import FactStoreDep, reading
-from fleetscope.api.deps import SessionDep, StoreId, SuperUser, release_connection
+from fleetscope.api.deps import RequestLanguage, SessionDep, StoreId, SuperUser, release_connection
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import request_language
 from fleetscope.api.routes.admin.common import CHANGE, PREVIEW, READ, wake_job_runner
@@ -75,9 +75,11 @@ def get_site(siteId: StoreId, _: SuperUser, db: SessionDep) -> Envelope[SiteAdmi
 
 
 @router.post("/Sites", response_model=Envelope[SiteAdmin], status_code=201, responses=CHANGE)
-def create(body: SiteCreate, user: SuperUser, db: SessionDep) -> Envelope[SiteAdmin]:
-    """A new site with the default shifts (early, late, night, every day) and no workflow
-    rules (the default rule applies)."""
+def create(
+    body: SiteCreate, user: SuperUser, db: SessionDep, language: RequestLanguage
+) -> Envelope[SiteAdmin]:
+    """A new site with the default shifts (early, late, night, every day; named in the
+    request's language) and no workflow rules (the default rule applies)."""
     organization = organization_of_field(
         db, organization_id=body.organization_id, field="organizationId"
     )
@@ -88,6 +90,7 @@ def create(body: SiteCreate, user: SuperUser, db: SessionDep) -> Envelope[SiteAd
         time_zone=body.time_zone,
         mqtt_interface=body.mqtt_interface,
         by=Actor.web(user),
+        language=language,
     )
     return ok(_admin(db, site))
 
