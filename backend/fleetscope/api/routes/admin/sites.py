@@ -9,7 +9,6 @@ from fastapi import APIRouter, Query, Request
 from fleetscope.api.analytics_deps import FactStoreDep, reading
 from fleetscope.api.deps import RequestLanguage, SessionDep, StoreId, SuperUser, release_connection
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.errors import request_language
 from fleetscope.api.routes.admin.common import CHANGE, PREVIEW, READ, wake_job_runner
 from fleetscope.appstore.admin_bodies import (
     MAX_STORE_ID,
@@ -130,10 +129,10 @@ def patch_site(
 def workflow_preview(
     siteId: StoreId,
     body: WorkflowPreviewBody,
-    request: Request,
     _: SuperUser,
     db: SessionDep,
     store: FactStoreDep,
+    language: RequestLanguage,
 ) -> Envelope[WorkflowPreviewOut]:
     """Which of the given rules assigns which workflow to the site's most recent 1,000
     order ids, as the derivation would; invalid rules are reported per rule, not refused.
@@ -143,7 +142,6 @@ def workflow_preview(
     with reading(store) as cursor:
         order_ids = recent_order_ids(cursor, vehicle_ids=vehicle_ids)
     preview = preview_workflows(rules=body.workflow_rules, order_ids=order_ids)
-    language = request_language(request)
     return ok(
         WorkflowPreviewOut(
             rules=[
