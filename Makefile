@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 FLEETSCOPE := $(VENV)/bin/fleetscope
 
 .PHONY: demo test install install-python install-frontend build system-deps test-deps \
-	test-backend test-frontend test-e2e lint typecheck clean
+	test-backend test-frontend test-e2e lint typecheck api-types clean
 
 demo: system-deps install build
 	$(FLEETSCOPE) demo --port $(PORT)
@@ -58,7 +58,12 @@ lint:
 
 typecheck:
 	$(VENV)/bin/mypy
+	scripts/api-types --check
 	cd frontend && npm run typecheck
+
+# The frontend's API types, generated from the backend's OpenAPI document.
+api-types: install
+	scripts/api-types
 
 test-backend:
 	$(VENV)/bin/pytest -q

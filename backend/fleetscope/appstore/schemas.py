@@ -42,13 +42,19 @@ StoredText = Annotated[str, AfterValidator(_without_nul)]
 
 
 class CamelModel(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        json_schema_serialization_defaults_required=True,
+    )
 
 
 # For a ``TypedDict`` an answer holds by the hundreds or thousands (figures, chart and map
 # points): camel-case names like ``CamelModel``, but a dict is built at once where a model,
 # even constructed without validation, costs 5-8 us (700 a Battery answer).
-camel_case = with_config(ConfigDict(alias_generator=to_camel))
+camel_case = with_config(
+    ConfigDict(alias_generator=to_camel, json_schema_serialization_defaults_required=True)
+)
 
 
 class StrictCamelModel(CamelModel):

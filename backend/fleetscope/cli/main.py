@@ -2,7 +2,7 @@
 
 import typer
 
-from fleetscope.cli import demo, ingest, serve, simulate, tenants, tokens, users
+from fleetscope.cli import demo, ingest, openapi, serve, simulate, tenants, tokens, users
 
 app = typer.Typer(
     help="Fleetscope: analytics for fleets of automated vehicles.", no_args_is_help=True
@@ -17,3 +17,4 @@ app.command("rebuild")(ingest.rebuild_command)
 app.add_typer(tokens.app, name="tokens")
 app.command("simulate")(simulate.simulate_command)
 app.command("demo")(demo.demo_command)
+app.command("openapi")(openapi.openapi_command)

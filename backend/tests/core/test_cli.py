@@ -1,9 +1,12 @@
 """The operator's commands: organizations, sites and users without the demo."""
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import typer
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from fleetscope.appstore.db import store_session
@@ -120,3 +123,16 @@ def test_command_groups_are_registered() -> None:
     for command in ("serve", "users", "organizations", "sites"):
         assert command in listing
     assert "--port" in _ok(main_app, "serve", "--help")
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_openapi_prints_the_served_document_and_touches_no_store(
+    client: TestClient, settings: Settings, tmp_path: Path
+) -> None:
+    before = sorted(settings.data_dir.rglob("*"))
+    printed = json.loads(_ok(main_app, "openapi"))
+    assert printed == client.get("/v2/openapi.json").json()
+    written = tmp_path / "openapi.json"
+    _ok(main_app, "openapi", "--output", str(written))
+    assert json.loads(written.read_text(encoding="utf-8")) == printed
+    assert sorted(settings.data_dir.rglob("*")) == before

@@ -2,6 +2,7 @@
  * Shapes of the Administration API (`/v2/Admin/...`, superuser only), camelCase as the
  * server sends them; instants are ISO 8601 UTC strings.
  */
+import type { Language } from '../constants';
 import type { Role } from './types';
 
 /** The analytics `Page` shape every growing admin list is paged with. */
@@ -129,7 +130,7 @@ export interface UserAdmin {
   role: Role;
   organizationId?: number | null;
   organizationName?: string | null;
-  language: string;
+  language: Language;
   isActive: boolean;
   /** The password is an administrator's (creation, reset) until the user chooses their own. */
   passwordTemporary?: boolean;
@@ -142,14 +143,14 @@ export interface UserCreate {
   email: string;
   role: Role;
   organizationId?: number | null;
-  language: string;
+  language: Language;
   displayName?: string;
 }
 
 export interface UserPatch {
   role?: Role;
   organizationId?: number | null;
-  language?: string;
+  language?: Language;
   displayName?: string;
   isActive?: boolean;
 }

@@ -29,6 +29,7 @@ TRACK_CELLS = 120
 LAYOUT_DAYS = 30
 CACHED_LAYOUTS = 16
 MIN_EXTENT_M = 1.0
+Cell = tuple[int, int, int]  # column, row, count
 
 
 class Bounds(CamelModel):
@@ -44,7 +45,7 @@ class Grid(CamelModel):
     cell_size: float = Field(description="metres; cell (i, j) starts at origin + (i, j) * size")
     columns: int
     rows: int
-    cells: list[list[int]] = Field(description="[column, row, count] of non-empty cells")
+    cells: list[Cell] = Field(description="[column, row, count] of non-empty cells")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ class GridSpec:
         size = max(width, height) / cells
         return cls(bounds, size, max(1, math.ceil(width / size)), max(1, math.ceil(height / size)))
 
-    def grid(self, cells: list[list[int]]) -> Grid:
+    def grid(self, cells: list[Cell]) -> Grid:
         box = self.bounds
         return Grid(
             origin_x=box.min_x, origin_y=box.min_y, cell_size=self.size,
@@ -86,7 +87,7 @@ def extents(cursor: duckdb.DuckDBPyConnection, sql: str, parameters: list[Any]) 
 
 def binned(
     cursor: duckdb.DuckDBPyConnection, sql: str, parameters: list[Any], specs: dict[str, GridSpec]
-) -> dict[str, list[list[int]]]:
+) -> dict[str, list[Cell]]:
     """``[column, row, count]`` of the positioned rows of ``sql`` (columns x, y, map_id) on
     the grid of each map in ``specs``, in one scan. The cell is a ``CASE`` of constants per
     map: several times faster than the same arithmetic on values joined from a table of
@@ -106,10 +107,10 @@ def binned(
         "ORDER BY 1, 3, 2",
         [*case_parameters, *parameters],
     ).fetchall()
-    cells: dict[str, list[list[int]]] = {}
+    cells: dict[str, list[Cell]] = {}
     for map_id, i, j, count in found:
         if i is not None:
-            cells.setdefault(map_id, []).append([int(i), int(j), int(count)])
+            cells.setdefault(map_id, []).append((int(i), int(j), int(count)))
     return cells
 
 

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Organization } from '../../api/adminTypes';
 import { ROLES, type Role } from '../../api/types';
-import { SUPPORTED_LANGUAGES } from '../../constants';
+import { type Language, SUPPORTED_LANGUAGES } from '../../constants';
+import { normalizeLanguage } from '../../i18n';
 
 /** Roles that belong to one organization: the customer. A partner sees the organizations
  * linked to it; support and service see all (the server's `appstore.users` rule). */
@@ -12,10 +13,10 @@ const ORGANIZATION_ROLES: readonly Role[] = ['customer'];
 export interface UserFieldState {
   role: Role;
   organizationId: string | null;
-  language: string;
+  language: Language;
   setRole: (role: Role) => void;
   setOrganizationId: (id: string | null) => void;
-  setLanguage: (language: string) => void;
+  setLanguage: (language: Language) => void;
   /** Whether the role belongs to one organization. */
   needsOrganization: boolean;
   /** The organization to save: none for the roles without one. */
@@ -28,7 +29,7 @@ export interface UserFieldState {
 export function useUserFields(initial: {
   role: Role;
   organizationId: number | null;
-  language: string;
+  language: Language;
 }): UserFieldState {
   const [role, setRole] = useState<Role>(initial.role);
   const [organizationId, setOrganizationId] = useState<string | null>(
@@ -87,7 +88,7 @@ export function UserFields({
         label={t('admin.users.language')}
         data={SUPPORTED_LANGUAGES.map((value) => ({ value, label: t(`language.${value}`) }))}
         value={language}
-        onChange={(value) => value && fields.setLanguage(value)}
+        onChange={(value) => value && fields.setLanguage(normalizeLanguage(value))}
         allowDeselect={false}
         data-testid="user-language"
       />
