@@ -13,19 +13,26 @@ import type {
   DeadLetterPage,
   Job,
   Organization,
+  PartnerOrganizations,
+  PasswordReset,
   ReingestResult,
   SiteAdmin,
   SiteCreate,
   SitePatch,
+  SiteUpdated,
+  TokenCreated,
   UserAdmin,
   UserCreate,
+  UserCreated,
   UserFilter,
   UserPatch,
   VehicleAdmin,
   VehiclePatch,
+  VehicleUpdated,
   WorkflowPreview,
 } from './adminTypes';
 import { callApi, clearResponseCache, type HttpMethod } from './client';
+import type { Schemas } from './schema';
 import { resetLoadedVehicles } from './vehicles';
 
 const BASE = '/v2/Admin';
@@ -70,17 +77,19 @@ export async function listOrganizations(): Promise<Organization[]> {
   return list(await read<Organization[]>('/Organizations'));
 }
 export const createOrganization = (name: string) =>
-  change<Organization>('POST', '/Organizations', { name });
+  change<Organization>('POST', '/Organizations', { name } satisfies Schemas['OrganizationBody']);
 export const renameOrganization = (id: number, name: string) =>
-  change<Organization>('PATCH', `/Organizations/${id}`, { name });
+  change<Organization>('PATCH', `/Organizations/${id}`, {
+    name,
+  } satisfies Schemas['OrganizationBody']);
 export const deleteOrganization = (id: number) => change<null>('DELETE', `/Organizations/${id}`);
 
 export const partnerOrganizations = (userId: number) =>
-  read<{ organizationIds: number[] }>(`/Users/${userId}/PartnerOrganizations`);
+  read<PartnerOrganizations>(`/Users/${userId}/PartnerOrganizations`);
 export const savePartnerOrganizations = (userId: number, organizationIds: number[]) =>
-  change<{ organizationIds: number[] }>('PUT', `/Users/${userId}/PartnerOrganizations`, {
+  change<PartnerOrganizations>('PUT', `/Users/${userId}/PartnerOrganizations`, {
     organizationIds,
-  });
+  } satisfies Schemas['PartnerOrganizations']);
 
 // Sites
 export async function listSites(organizationId?: number): Promise<SiteAdmin[]> {
@@ -89,7 +98,7 @@ export async function listSites(organizationId?: number): Promise<SiteAdmin[]> {
 export const getSite = (id: number) => read<SiteAdmin>(`/Sites/${id}`);
 export const createSite = (site: SiteCreate) => change<SiteAdmin>('POST', '/Sites', site);
 export const updateSite = (id: number, patch: SitePatch) =>
-  change<{ site: SiteAdmin; job: Job | null }>('PATCH', `/Sites/${id}`, patch);
+  change<SiteUpdated>('PATCH', `/Sites/${id}`, patch);
 export async function listTimeZones(): Promise<string[]> {
   return list(await read<string[]>('/TimeZones'));
 }
@@ -101,7 +110,7 @@ export function previewWorkflows(
 ): Promise<WorkflowPreview> {
   return callApi<WorkflowPreview>(`${BASE}/Sites/${siteId}/WorkflowPreview`, {
     method: 'POST',
-    body: { workflowRules },
+    body: { workflowRules } satisfies Schemas['WorkflowPreviewBody'],
     reportErrors: false,
     ...(signal ? { signal } : {}),
   });
@@ -115,24 +124,25 @@ export async function listAdminVehicles(filter: {
   return list(await read<VehicleAdmin[]>(`/Vehicles${queryString(filter)}`));
 }
 export const updateVehicle = (id: number, patch: VehiclePatch) =>
-  change<{ vehicle: VehicleAdmin; job: Job | null }>('PATCH', `/Vehicles/${id}`, patch);
+  change<VehicleUpdated>('PATCH', `/Vehicles/${id}`, patch);
 
 // Users
 export const listUsers = (filter: UserFilter) =>
   read<AdminPage<UserAdmin>>(`/Users${queryString({ ...filter })}`);
-export const createUser = (user: UserCreate) =>
-  change<{ user: UserAdmin; temporaryPassword: string }>('POST', '/Users', user);
+export const createUser = (user: UserCreate) => change<UserCreated>('POST', '/Users', user);
 export const updateUser = (id: number, patch: UserPatch) =>
   change<UserAdmin>('PATCH', `/Users/${id}`, patch);
 export const resetPassword = (id: number) =>
-  change<{ temporaryPassword: string }>('POST', `/Users/${id}/PasswordReset`);
+  change<PasswordReset>('POST', `/Users/${id}/PasswordReset`);
 
 // API tokens
 export async function listTokens(siteId: number): Promise<ApiToken[]> {
   return list(await read<ApiToken[]>(`/Sites/${siteId}/Tokens`));
 }
 export const createToken = (siteId: number, name: string) =>
-  change<ApiToken & { token: string }>('POST', `/Sites/${siteId}/Tokens`, { name });
+  change<TokenCreated>('POST', `/Sites/${siteId}/Tokens`, {
+    name,
+  } satisfies Schemas['TokenCreate']);
 export const revokeToken = (siteId: number, id: number) =>
   change<ApiToken>('DELETE', `/Sites/${siteId}/Tokens/${id}`);
 
@@ -144,7 +154,7 @@ export const reingestDeadLetter = (id: number, payload?: string) =>
   change<ReingestResult>(
     'POST',
     `/DeadLetters/${id}/Reingest`,
-    payload === undefined ? {} : { payload },
+    (payload === undefined ? {} : { payload }) satisfies Schemas['ReingestBody'],
   );
 /** Where the browser downloads the stored payload (an attachment, not an envelope). */
 export const deadLetterPayloadUrl = (id: number) => `${BASE}/DeadLetters/${id}/Payload`;

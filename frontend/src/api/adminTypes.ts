@@ -232,3 +232,34 @@ export interface UserFilter {
   role?: Role;
   organizationId?: number;
 }
+
+/** A site's change, with the re-derivation it started (none for shifts or a name). */
+export interface SiteUpdated {
+  site: SiteAdmin;
+  job: Job | null;
+}
+
+/** A vehicle's change, with the re-derivation a move to another site started. */
+export interface VehicleUpdated {
+  vehicle: VehicleAdmin;
+  job: Job | null;
+}
+
+export interface UserCreated {
+  user: UserAdmin;
+  /** Shown once, in this answer only. */
+  temporaryPassword: string;
+}
+
+export interface PasswordReset {
+  temporaryPassword: string;
+}
+
+export interface TokenCreated extends ApiToken {
+  /** The secret, shown once, in this answer only. */
+  token: string;
+}
+
+export interface PartnerOrganizations {
+  organizationIds: number[];
+}

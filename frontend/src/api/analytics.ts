@@ -1,5 +1,6 @@
 import { type AnalysisScope, type AnalyticsPeriod, analyticsQuery } from './analytics-processes';
 import { callApi } from './client';
+import type { Schemas } from './schema';
 
 /**
  * Productivity, history, dashboard and statusboard (`/v2/Analytics/...`, docs/analytics.md),
@@ -211,5 +212,8 @@ export function loadDashboardLayout(): Promise<DashboardWidget[]> {
 }
 
 export function saveDashboardLayout(widgets: DashboardWidget[]): Promise<DashboardWidget[]> {
-  return callApi<DashboardWidget[]>(LAYOUT_URL, { method: 'PUT', body: widgets });
+  return callApi<DashboardWidget[]>(LAYOUT_URL, {
+    method: 'PUT',
+    body: widgets satisfies Schemas['DashboardWidget'][],
+  });
 }

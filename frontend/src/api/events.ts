@@ -1,6 +1,7 @@
 import { STATISTICS_COOKIE } from '../constants';
 import { request } from './client';
 import { readCookie } from './cookies';
+import type { Schemas } from './schema';
 import type { Role } from './types';
 
 /** Page-view events only with the statistics cookie set and in a production build. */
@@ -26,5 +27,6 @@ export function pageViewEvent({ path, role }: { path: string; role: Role }): Pag
 
 /** POST /v2/Events; an excluded route, so failures never bother the user. */
 export async function sendPageView({ path, role }: { path: string; role: Role }): Promise<void> {
-  await request('/v2/Events', { method: 'POST', body: pageViewEvent({ path, role }) });
+  const body = pageViewEvent({ path, role }) satisfies Schemas['EventBody'];
+  await request('/v2/Events', { method: 'POST', body });
 }

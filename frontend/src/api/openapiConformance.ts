@@ -13,17 +13,23 @@ import type {
   DeadLetterPage,
   Job,
   Organization,
+  PartnerOrganizations,
+  PasswordReset,
   PreviewOrder,
   PreviewRule,
   ReingestResult,
   SiteAdmin,
   SiteCreate,
   SitePatch,
+  SiteUpdated,
+  TokenCreated,
   UserAdmin,
   UserCreate,
+  UserCreated,
   UserPatch,
   VehicleAdmin,
   VehiclePatch,
+  VehicleUpdated,
   WorkflowPreview,
 } from './adminTypes';
 import type {
@@ -83,10 +89,9 @@ import type {
   WorkflowRow,
   WorkflowsResult,
 } from './analytics-processes';
-import type { components } from './schema.gen';
+import type { Schemas } from './schema';
 import type { AppSettings, DateSelectorSettings, Shift, Site, User, Vehicle } from './types';
 
-type Schemas = components['schemas'];
 /** Whether every value of `Sent` is a value of `Read`. */
 type Fits<Sent, Read> = [Sent] extends [Read] ? true : false;
 type Check<T extends true> = T;
@@ -96,6 +101,12 @@ export type ServerAnswersFit = [
   Check<Fits<Schemas['OrganizationAdmin'], Organization>>,
   Check<Fits<Schemas['ShiftAdmin'], AdminShift>>,
   Check<Fits<Schemas['SiteAdmin'], SiteAdmin>>,
+  Check<Fits<Schemas['SiteUpdated'], SiteUpdated>>,
+  Check<Fits<Schemas['VehicleUpdated'], VehicleUpdated>>,
+  Check<Fits<Schemas['UserCreated'], UserCreated>>,
+  Check<Fits<Schemas['PasswordResetOut'], PasswordReset>>,
+  Check<Fits<Schemas['TokenCreated'], TokenCreated>>,
+  Check<Fits<Schemas['PartnerOrganizations'], PartnerOrganizations>>,
   Check<Fits<Schemas['JobOut'], Job>>,
   Check<Fits<Schemas['RulePreviewOut'], PreviewRule>>,
   Check<Fits<Schemas['OrderPreviewOut'], PreviewOrder>>,
@@ -166,7 +177,11 @@ export type ServerAnswersFit = [
   Check<Fits<Schemas['ShiftOut'], Shift>>,
 ];
 
-/** Request bodies: the frontend's type (what it sends) fits the documented schema. */
+/**
+ * Request bodies the pages build: the frontend's type (what it sends) fits the documented
+ * schema. Bodies the API functions build themselves are checked where they are built
+ * (`satisfies Schemas[...]` in `admin.ts`, `user.ts`, `settings.ts`, `events.ts`).
+ */
 export type RequestsFit = [
   Check<Fits<SiteCreate, Schemas['SiteCreate']>>,
   Check<Fits<SitePatch, Schemas['SitePatch']>>,

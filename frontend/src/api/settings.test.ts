@@ -79,6 +79,17 @@ describe('saved operations of spec section 7, one call each', () => {
     });
   });
 
+  it('sends vehicle ids as numbers and a shift id as text, as the server documents them', async () => {
+    const fetchMock = recordingFetch(2);
+    await saveVehiclesAndMode({ selectedMachines: ['3', 1], combined: true });
+    expect(sent(fetchMock).body).toEqual({
+      selectedMachines: [3, 1],
+      dateSelector: { combined: true },
+    });
+    await saveWorkflowShift({ workflowShift: 7 });
+    expect(sent(fetchMock, 1).body).toEqual({ dateSelector: { workflowShift: '7' } });
+  });
+
   it('save workflow shift', async () => {
     const fetchMock = recordingFetch(1);
     await saveWorkflowShift({ workflowShift: 'all' });

@@ -1,5 +1,6 @@
 import type { RelativeRange } from '../lib/relativeRange';
 import { callApi } from './client';
+import type { Schemas } from './schema';
 import type { AppSettings, DateMode, Id, WorkflowShift } from './types';
 
 /**
@@ -14,7 +15,7 @@ interface DateFilter {
   to: string;
 }
 
-function patchSettings(body: Record<string, unknown>): Promise<AppSettings> {
+function patchSettings(body: Schemas['AppSettingsPatch']): Promise<AppSettings> {
   return callApi<AppSettings>(SETTINGS_URL, { method: 'PATCH', body });
 }
 
@@ -42,7 +43,7 @@ export function saveDateFilterAndShift({
   to,
   workflowShift,
 }: DateFilter & { workflowShift: WorkflowShift }): Promise<AppSettings> {
-  return patchSettings({ dateSelector: { mode, from, to, workflowShift } });
+  return patchSettings({ dateSelector: { mode, from, to, workflowShift: String(workflowShift) } });
 }
 
 export function saveCombinedMode({ combined }: { combined: boolean }): Promise<AppSettings> {
@@ -56,7 +57,11 @@ export function saveVehiclesAndMode({
   selectedMachines: Id[];
   combined: boolean;
 }): Promise<AppSettings> {
-  return patchSettings({ selectedMachines, dateSelector: { combined } });
+  // Ids the page read from its URL may be text; the server stores numbers.
+  return patchSettings({
+    selectedMachines: selectedMachines.map(Number),
+    dateSelector: { combined },
+  });
 }
 
 export function saveWorkflowShift({
@@ -64,7 +69,7 @@ export function saveWorkflowShift({
 }: {
   workflowShift: WorkflowShift;
 }): Promise<AppSettings> {
-  return patchSettings({ dateSelector: { workflowShift } });
+  return patchSettings({ dateSelector: { workflowShift: String(workflowShift) } });
 }
 
 export function markOnboardingWatched(): Promise<AppSettings> {

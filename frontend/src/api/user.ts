@@ -1,5 +1,7 @@
+import type { Language } from '../constants';
 import { callApi, clearResponseCache, request } from './client';
 import { dataOf, messageOf } from './envelope';
+import type { Schemas } from './schema';
 import type { User } from './types';
 
 export type LoginOutcome =
@@ -14,7 +16,10 @@ export async function login({
   email: string;
   password: string;
 }): Promise<LoginOutcome> {
-  const result = await request('/v2/User/login', { method: 'POST', body: { email, password } });
+  const result = await request('/v2/User/login', {
+    method: 'POST',
+    body: { email, password } satisfies Schemas['LoginBody'],
+  });
   if (result.ok) {
     return { ok: true, user: dataOf<User>(result.body) };
   }
@@ -43,8 +48,11 @@ export async function logout(): Promise<void> {
   }
 }
 
-export function saveLanguage({ language }: { language: string }): Promise<User> {
-  return callApi<User>('/v2/User/me', { method: 'PATCH', body: { language } });
+export function saveLanguage({ language }: { language: Language }): Promise<User> {
+  return callApi<User>('/v2/User/me', {
+    method: 'PATCH',
+    body: { language } satisfies Schemas['UserPatch'],
+  });
 }
 
 export type PasswordChangeOutcome =
@@ -69,7 +77,7 @@ export async function changePassword({
 }): Promise<PasswordChangeOutcome> {
   const result = await request('/v2/User/password', {
     method: 'POST',
-    body: { currentPassword, newPassword },
+    body: { currentPassword, newPassword } satisfies Schemas['PasswordChange'],
     reportErrors: false,
   });
   if (result.ok) {
