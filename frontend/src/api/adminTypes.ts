@@ -3,6 +3,7 @@
  * server sends them; instants are ISO 8601 UTC strings.
  */
 import type { Language } from '../constants';
+import type { Schemas } from './schema';
 import type { Role } from './types';
 
 /** The analytics `Page` shape every growing admin list is paged with. */
@@ -15,24 +16,9 @@ export interface AdminPage<T> {
   sort: string;
 }
 
-export interface Organization {
-  id: number;
-  name: string;
-  createdAt: string;
-  siteCount: number;
-  userCount: number;
-}
+export type Organization = Schemas['OrganizationAdmin'];
 
-export interface AdminShift {
-  /** A text, unique in the site's calendar ("early", "night", "shift-4"). */
-  id: string;
-  name: string;
-  /** "HH:MM" */
-  start: string;
-  end: string;
-  /** 0 = Monday .. 6 = Sunday: the weekday the shift starts. */
-  weekdays: number[];
-}
+export type AdminShift = Schemas['ShiftAdmin'];
 
 export interface SiteAdmin {
   id: number;
@@ -251,15 +237,11 @@ export interface UserCreated {
   temporaryPassword: string;
 }
 
-export interface PasswordReset {
-  temporaryPassword: string;
-}
+export type PasswordReset = Schemas['PasswordResetOut'];
 
 export interface TokenCreated extends ApiToken {
   /** The secret, shown once, in this answer only. */
   token: string;
 }
 
-export interface PartnerOrganizations {
-  organizationIds: number[];
-}
+export type PartnerOrganizations = Schemas['PartnerOrganizations'];

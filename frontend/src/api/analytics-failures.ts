@@ -7,6 +7,7 @@ import {
   type QueryValue,
 } from './analytics-processes';
 import { callApi } from './client';
+import type { Schemas } from './schema';
 
 /** Failures analytics (`/v2/Analytics/Failures`, `/FailureMatrix`, `/FailureMap`, `/ErrorHistory`). */
 
@@ -18,43 +19,13 @@ export interface ErrorFilter {
   level: ErrorLevel | null;
 }
 
-export interface LevelCounts {
-  warning: number;
-  urgent: number;
-  critical: number;
-  fatal: number;
-}
+export type LevelCounts = Schemas['LevelCounts'];
 
-export interface ParetoItem {
-  errorType: string;
-  count: number;
-  downtimeSeconds: number;
-  levels: LevelCounts;
-  /** Of all episodes (by count) or of all downtime, 0..1. */
-  share: number;
-  cumulativeShare: number;
-}
+export type ParetoItem = Schemas['ParetoItem'];
 
-export interface ReliabilityFigures {
-  plannedSeconds: number;
-  downtimeSeconds: number;
-  episodes: number;
-  stopEpisodes: number;
-  warnings: number;
-  mtbfSeconds: number | null;
-  mttrSeconds: number | null;
-  orders: number;
-  errorsPer1000Orders: number | null;
-  stopErrorsPer1000Orders: number | null;
-  warningsPer1000Orders: number | null;
-}
+export type ReliabilityFigures = Schemas['ReliabilityFigures'];
 
-export interface ReliabilityEntry {
-  vehicleId: number | null;
-  name: string | null;
-  current: ReliabilityFigures;
-  previous: ReliabilityFigures;
-}
+export type ReliabilityEntry = Schemas['ReliabilityEntry'];
 
 export interface FailuresResult {
   period: AnalyticsPeriod;
@@ -65,28 +36,11 @@ export interface FailuresResult {
   fleet: ReliabilityEntry;
 }
 
-export interface MatrixCell {
-  errorType: string;
-  vehicleId: number;
-  count: number;
-  worstLevel: string;
-  firstSeen: string;
-  lastSeen: string;
-}
+export type MatrixCell = Schemas['MatrixCell'];
 
-export interface MatrixType {
-  errorType: string;
-  count: number;
-  levels: LevelCounts;
-  firstSeen: string;
-  lastSeen: string;
-}
+export type MatrixType = Schemas['MatrixType'];
 
-export interface MatrixVehicle {
-  vehicleId: number;
-  name: string;
-  count: number;
-}
+export type MatrixVehicle = Schemas['MatrixVehicle'];
 
 export interface FailureMatrixResult {
   period: AnalyticsPeriod;
@@ -96,57 +50,18 @@ export interface FailureMatrixResult {
   maxCount: number;
 }
 
-export interface MapGrid {
-  originX: number;
-  originY: number;
-  /** Metres; cell (i, j) starts at origin + (i, j) * size. */
-  cellSize: number;
-  columns: number;
-  rows: number;
-  /** `[column, row, count]` of the non-empty cells. */
-  cells: [number, number, number][];
-}
+export type MapGrid = Schemas['Grid'];
 
-export interface ErrorPoint {
-  vehicleId: number;
-  vehicleName: string;
-  errorType: string;
-  level: string;
-  description: string;
-  start: string;
-  x: number;
-  y: number;
-}
+export type ErrorPoint = Schemas['ErrorPoint'];
 
-export interface MapLayer {
-  mapId: string;
-  bounds: { minX: number; minY: number; maxX: number; maxY: number };
-  track: MapGrid;
-  density: MapGrid;
-  points: ErrorPoint[];
-  pointsTotal: number;
-}
+export type MapLayer = Schemas['MapLayer'];
 
 export interface FailureMapResult {
   period: AnalyticsPeriod;
   maps: MapLayer[];
 }
 
-export interface ErrorEpisode {
-  vehicleId: number;
-  vehicleName: string;
-  errorType: string;
-  level: string;
-  description: string;
-  start: string;
-  end: string;
-  durationSeconds: number;
-  /** The order at the start; empty when none. */
-  orderId: string;
-  x: number | null;
-  y: number | null;
-  mapId: string;
-}
+export type ErrorEpisode = Schemas['ErrorEpisodeRow'];
 
 export const HISTORY_SORTS = ['start', 'end', 'duration', 'vehicle', 'errorType', 'level'] as const;
 export type HistorySort = (typeof HISTORY_SORTS)[number];

@@ -1,5 +1,6 @@
 import type { AnalysisFilters } from '../components/filters/filtersContext';
 import { callApi } from './client';
+import type { Schemas } from './schema';
 
 /**
  * Processes analytics (`/v2/Analytics/Processes`, `/Workflows`, `/Actions` and their
@@ -94,20 +95,9 @@ export interface CycleTimes {
   exact?: boolean;
 }
 
-export interface Outcomes {
-  finished: number;
-  failed: number;
-  cancelled: number;
-  total: number;
-  successRate: number | null;
-}
+export type Outcomes = Schemas['Outcomes'];
 
-export interface OrderTimes {
-  pausedSeconds: number;
-  waitingSeconds: number;
-  meanPausedSeconds: number | null;
-  meanWaitingSeconds: number | null;
-}
+export type OrderTimes = Schemas['OrderTimes'];
 
 export interface ProcessFigures {
   cycle: CycleTimes;
@@ -133,19 +123,7 @@ export interface ProcessesResult {
   fleet: ProcessEntry;
 }
 
-export interface WorkflowRow {
-  workflow: string;
-  orders: number;
-  finished: number;
-  successRate: number | null;
-  cycleP50Seconds: number | null;
-  cycleP90Seconds: number | null;
-  previousOrders: number;
-  previousSuccessRate: number | null;
-  previousCycleP50Seconds: number | null;
-  previousCycleP90Seconds: number | null;
-  ordersTrend: number;
-}
+export type WorkflowRow = Schemas['WorkflowRow'];
 
 export interface WorkflowsResult {
   period: AnalyticsPeriod;
@@ -157,21 +135,7 @@ export interface WorkflowsResult {
 
 export type OrderOutcome = 'finished' | 'failed' | 'cancelled';
 
-export interface WorkflowOrder {
-  vehicleId: number;
-  vehicleName: string;
-  orderId: string;
-  start: string;
-  end: string;
-  durationSeconds: number;
-  outcome: OrderOutcome | string;
-  distanceMeters: number;
-  nodesTraversed: number;
-  nodesTotal: number;
-  pausedSeconds: number;
-  waitingSeconds: number;
-  errorCount: number;
-}
+export type WorkflowOrder = Schemas['WorkflowOrder'];
 
 export interface WorkflowHistogramResult {
   period: AnalyticsPeriod;
@@ -181,18 +145,7 @@ export interface WorkflowHistogramResult {
   previous: ProcessFigures;
 }
 
-export interface ActionRow {
-  actionType: string;
-  count: number;
-  failed: number;
-  failureRate: number | null;
-  durationP50Seconds: number | null;
-  durationP90Seconds: number | null;
-  meanWaitSeconds: number | null;
-  waitP50Seconds: number | null;
-  previousCount: number;
-  previousFailureRate: number | null;
-}
+export type ActionRow = Schemas['ActionRow'];
 
 export interface ActionsResult {
   period: AnalyticsPeriod;
@@ -204,18 +157,7 @@ export interface ActionsResult {
   exact?: boolean;
 }
 
-export interface FailedAction {
-  vehicleId: number;
-  vehicleName: string;
-  actionId: string;
-  actionType: string;
-  /** Empty for instant actions. */
-  orderId: string;
-  firstSeen: string;
-  started: string | null;
-  end: string;
-  durationSeconds: number;
-}
+export type FailedAction = Schemas['FailedAction'];
 
 /** Columns the server sorts the lists by (allow-listed there). */
 export const WORKFLOW_SORTS = [

@@ -11,41 +11,9 @@ import type { Schemas } from './schema';
 export type StateName = 'offline' | 'error' | 'manual' | 'charging' | 'working' | 'idle';
 export type StateTimes = Record<StateName, number>;
 
-export interface Kpis {
-  periodSeconds: number;
-  noDataSeconds: number;
-  plannedSeconds: number;
-  downtimeSeconds: number;
-  availability: number | null;
-  utilization: number | null;
-  idleShare: number | null;
-  chargingShare: number | null;
-  throughputPerHour: number | null;
-  ordersFinished: number;
-  ordersFailed: number;
-  ordersCancelled: number;
-  orderSuccessRate: number | null;
-  loadsHandled: number;
-  distanceKm: number;
-  distancePerOrderKm: number | null;
-  cycleTimeP50Seconds: number | null;
-  mtbfSeconds: number | null;
-  mttrSeconds: number | null;
-  stopErrors: number;
-  errors: number;
-  meanCharge: number | null;
-  minCharge: number | null;
-}
+export type Kpis = Schemas['Kpis'];
 
-export interface ProductivityEntry {
-  /** null: the selected vehicles combined. */
-  vehicleId: number | null;
-  name: string | null;
-  states: StateTimes;
-  previousStates: StateTimes;
-  kpis: Kpis;
-  previous: Kpis;
-}
+export type ProductivityEntry = Schemas['ProductivityEntry'];
 
 export interface Productivity {
   period: AnalyticsPeriod;
@@ -84,11 +52,7 @@ export type HistoryKpi =
 /** Each history KPI per series and bucket: `grid.availability[series][bucket]` (null: no data). */
 export type KpiGrid = { [K in HistoryKpi]: Array<Array<Kpis[K]>> };
 
-export interface HistorySeries {
-  /** null: the selected vehicles combined. */
-  vehicleId: number | null;
-  name: string | null;
-}
+export type HistorySeries = Schemas['HistorySeries'];
 
 export interface ProductivityHistory {
   period: AnalyticsPeriod;
@@ -136,33 +100,11 @@ export interface Dashboard {
   tiles: DashboardTile[];
 }
 
-export interface ActiveError {
-  errorType: string;
-  level: string;
-  description: string;
-}
+export type ActiveError = Schemas['ActiveError'];
 
-export interface StatusTile {
-  vehicleId: number;
-  name: string;
-  siteId: number;
-  state: StateName;
-  since: string | null;
-  orderId: string;
-  workflow: string;
-  charge: number | null;
-  charging: boolean;
-  activeErrors: ActiveError[];
-  lastMessageAt: string | null;
-  secondsSinceLastMessage: number | null;
-}
+export type StatusTile = Schemas['StatusTile'];
 
-export interface Statusboard {
-  generatedAt: string;
-  stateOrder: StateName[];
-  counts: Record<string, number>;
-  vehicles: StatusTile[];
-}
+export type Statusboard = Schemas['StatusboardOut'];
 
 /** A `tile` event of the statusboard stream. */
 export interface StatusTileEvent {
@@ -171,11 +113,7 @@ export interface StatusTileEvent {
 }
 
 /** One widget of the user's dashboard; fields beyond id and kind belong to the widget. */
-export interface DashboardWidget {
-  id: string;
-  kind: string;
-  [field: string]: unknown;
-}
+export type DashboardWidget = Schemas['DashboardWidget'];
 
 export function loadProductivity(scope: AnalysisScope): Promise<Productivity> {
   return callApi<Productivity>(`/v2/Analytics/Productivity${analyticsQuery(scope)}`);
