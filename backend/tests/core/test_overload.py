@@ -1,7 +1,8 @@
-"""Overload against a real uvicorn server: 100 simultaneous analytics requests are each
-answered 200 or 503 (with Retry-After), never 500 and never after a stall; the server
-answers at once afterwards; the statusboard stream keeps delivering meanwhile and ends
-with its login session.
+"""Overload against a real uvicorn server, configured as ``fleetscope serve`` configures it:
+100 simultaneous analytics requests are each answered 200 or 503 (with Retry-After), never
+500 and never after a stall; the server answers at once afterwards; the statusboard stream
+keeps delivering meanwhile and ends with its login session; a request head beyond the
+bound is refused without being buffered whole.
 
 The server runs in a thread of the test process (same password hasher, no start-up cost
 of a second interpreter) on a free loopback port, with a small store filled through the
@@ -9,6 +10,8 @@ HTTP ingestion: two hours of states of the demo's Hamburg vehicles.
 """
 
 import asyncio
+import contextlib
+import select
 import socket
 import threading
 import time
@@ -27,6 +30,7 @@ from fleetscope.api.admission import Lane, LaneLimits
 from fleetscope.api.deps import CSRF_COOKIE, CSRF_HEADER
 from fleetscope.api.main import create_app
 from fleetscope.appstore.db import create_db_engine, make_session_factory
+from fleetscope.cli.serve import server_options
 from fleetscope.demo.seed import DEMO_MANUFACTURER, DemoData, seed_demo
 from fleetscope.settings import Settings
 
@@ -106,7 +110,12 @@ def server(settings: Settings, tmp_path: Path) -> Iterator[Server]:
     engine = create_db_engine(url=settings.resolved_database_url())
     app = create_app(settings)
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=_free_port(), log_level="warning", lifespan="on"
+        app,
+        host="127.0.0.1",
+        port=_free_port(),
+        log_level="warning",
+        lifespan="on",
+        **server_options(settings),
     )
     uvicorn_server = uvicorn.Server(config)
     thread = threading.Thread(target=uvicorn_server.run, name="overload-server")
@@ -291,3 +300,46 @@ def test_a_lane_admits_its_places_queues_a_few_in_order_and_refuses_the_rest() -
         assert hurried.waiting == 0
 
     asyncio.run(run())
+
+
+def _send_until_answered(address: tuple[str, int], head: bytes, *, chunk: int) -> bytes:
+    """Sends ``head`` in chunks until the server answers; returns the answer (or ``b""``
+    if every byte went out without one)."""
+    with socket.create_connection(address, timeout=10) as connection:
+        for offset in range(0, len(head), chunk):
+            try:
+                connection.sendall(head[offset : offset + chunk])
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            readable, _, _ = select.select([connection], [], [], 0.05)
+            if readable:
+                break
+        answer = b""
+        with contextlib.suppress(ConnectionResetError, TimeoutError):
+            while part := connection.recv(65536):
+                answer += part
+        return answer
+
+
+def test_a_request_head_beyond_the_bound_is_refused_early_and_costs_only_its_connection(
+    server: Server, settings: Settings
+) -> None:
+    host, port = server.url.removeprefix("http://").split(":")
+    limit = settings.max_request_head_bytes
+    padding = b"X-Padding: " + b"a" * 1000 + b"\r\n"
+    head = b"GET /v2/User/me HTTP/1.1\r\nHost: fleetscope\r\n" + padding * (16 * limit // 1000)
+    answer = _send_until_answered((host, int(port)), head, chunk=16 * 1024)
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+    assert b"connection: close" in answer.lower()
+
+    with httpx2.Client(base_url=server.url, timeout=30) as client:
+        _login(client, CUSTOMER)
+        # The longest query the API takes (a list of 2,000 ids of 9 digits: 19,999
+        # characters) is well inside the bound, and the server answers as before.
+        ids = ",".join(f"{server.demo.vehicle_ids['HAM-01']:09d}" for _ in range(2000))
+        assert len(ids) == 19_999
+        response = client.get("/v2/Analytics/FailureMatrix", params={"vehicles": ids})
+        assert response.status_code == 200, response.text
+        assert response.json()["data"]["period"]["vehicleIds"] == [
+            server.demo.vehicle_ids["HAM-01"]
+        ]
