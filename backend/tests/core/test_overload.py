@@ -302,15 +302,17 @@ def test_a_lane_admits_its_places_queues_a_few_in_order_and_refuses_the_rest() -
     asyncio.run(run())
 
 
-def _send_until_answered(address: tuple[str, int], head: bytes, *, chunk: int) -> bytes:
-    """Sends ``head`` in chunks until the server answers; returns the answer (or ``b""``
-    if every byte went out without one)."""
+def _send_until_answered(address: tuple[str, int], head: bytes, *, chunk: int) -> tuple[int, bytes]:
+    """Sends ``head`` in chunks until the server answers: the bytes sent and the answer
+    (``b""`` if every byte went out without one)."""
+    sent = 0
     with socket.create_connection(address, timeout=10) as connection:
-        for offset in range(0, len(head), chunk):
+        while sent < len(head):
             try:
-                connection.sendall(head[offset : offset + chunk])
+                connection.sendall(head[sent : sent + chunk])
             except (BrokenPipeError, ConnectionResetError):
                 break
+            sent += chunk
             readable, _, _ = select.select([connection], [], [], 0.05)
             if readable:
                 break
@@ -318,7 +320,7 @@ def _send_until_answered(address: tuple[str, int], head: bytes, *, chunk: int) -
         with contextlib.suppress(ConnectionResetError, TimeoutError):
             while part := connection.recv(65536):
                 answer += part
-        return answer
+        return min(sent, len(head)), answer
 
 
 def test_a_request_head_beyond_the_bound_is_refused_early_and_costs_only_its_connection(
@@ -328,8 +330,9 @@ def test_a_request_head_beyond_the_bound_is_refused_early_and_costs_only_its_con
     limit = settings.max_request_head_bytes
     padding = b"X-Padding: " + b"a" * 1000 + b"\r\n"
     head = b"GET /v2/User/me HTTP/1.1\r\nHost: fleetscope\r\n" + padding * (16 * limit // 1000)
-    answer = _send_until_answered((host, int(port)), head, chunk=16 * 1024)
+    sent, answer = _send_until_answered((host, int(port)), head, chunk=16 * 1024)
     assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+    assert sent < len(head) // 2  # refused while the head was still arriving
     assert b"connection: close" in answer.lower()
 
     with httpx2.Client(base_url=server.url, timeout=30) as client:
