@@ -42,6 +42,7 @@ NOT_FOUND = Failing(
     404, "an id of the path or the query is unknown, or belongs to another organization"
 )
 OVERSIZED_BODY = Failing(413, "the body is larger than the configured limit")
+SLOW_BODY = Failing(408, "the body was still arriving at the configured time after the head")
 INVALID = Failing(422, "a parameter or the body is invalid; msg names the field and the problem")
 LOGIN_THROTTLED = Failing(429, "too many failed logins; Retry-After says when to try again")
 PASSWORD_THROTTLED = Failing(
@@ -76,7 +77,7 @@ def failure_responses(*failings: Failing) -> dict[int | str, dict[str, Any]]:
 
 
 # What any JSON body can give.
-JSON_BODY_FAILURES = (UNDECODABLE_BODY, OVERSIZED_BODY, INVALID)
+JSON_BODY_FAILURES = (UNDECODABLE_BODY, SLOW_BODY, OVERSIZED_BODY, INVALID)
 # By dependency: what a signed-in read can give, what a state-changing call with a body
 # can give on top, and what the analytics parameters and scope can give.
 READ_FAILURES = failure_responses(NOT_SIGNED_IN)

@@ -7,25 +7,21 @@
 - X-Forwarded-For and X-Forwarded-Proto are believed only from ``settings.trusted_proxies``
   (uvicorn's ``ProxyHeadersMiddleware``); from anybody else they are ignored, so the login
   throttle counts the address that really connected.
-- Request bodies above ``settings.json_max_body_bytes`` are answered 413 before they are
-  read: by their Content-Length, or while a chunked body streams in. HTTP ingestion has a
-  larger limit of its own (``ingest_max_body_bytes``, checked by its route).
+- Request bodies are bounded in size and in the time they take to arrive
+  (``api/request_body.py``).
 
 Pure ASGI middlewares: Starlette's ``BaseHTTPMiddleware`` would cost more than some of the
 requests they wrap, and would buffer the streams.
 """
 
-from collections.abc import Iterable, Sequence
 from functools import partial
 
 from fastapi import FastAPI
-from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from fleetscope.api.docs_page import install_docs
-from fleetscope.api.errors import error_response
-from fleetscope.i18n.messages import BODY_TOO_LARGE
+from fleetscope.api.request_body import RequestBodyMiddleware
 from fleetscope.settings import Settings
 
 Headers = list[tuple[bytes, bytes]]
@@ -96,66 +92,6 @@ class SecurityHeadersMiddleware:
         await self._app(scope, receive, send_with_headers)
 
 
-def _declared_length(headers: Iterable[tuple[bytes, bytes]]) -> tuple[int | None, bool]:
-    """The Content-Length (None if absent or unreadable) and whether a body may follow."""
-    length: int | None = None
-    has_body = False
-    for name, value in headers:
-        if name == b"content-length":
-            has_body = True
-            length = int(value) if value.strip().isdigit() else None
-        elif name == b"transfer-encoding":
-            has_body = True
-    return length, has_body
-
-
-class BodyLimitMiddleware:
-    def __init__(self, app: ASGIApp, *, limit: int, exempt_paths: Sequence[str]) -> None:
-        self._app = app
-        self._limit = limit
-        self._exempt = frozenset(exempt_paths)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in self._exempt:
-            await self._app(scope, receive, send)
-            return
-        length, has_body = _declared_length(scope["headers"])
-        if length is not None and length > self._limit:
-            await self._refuse(scope, receive, send)
-            return
-        if length is not None or not has_body:
-            # The server never passes on more than the Content-Length it was told.
-            await self._app(scope, receive, send)
-            return
-        # A chunked body of unknown size: read it up to the limit, then hand it on.
-        received: list[Message] = []
-        size = 0
-        while True:
-            message = await receive()
-            received.append(message)
-            if message["type"] != "http.request":
-                break
-            size += len(message.get("body", b""))
-            if size > self._limit:
-                await self._refuse(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                break
-        pending = iter(received)
-
-        async def replay() -> Message:
-            return next(pending, None) or await receive()
-
-        await self._app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        request = Request(scope)
-        response = error_response(request, BODY_TOO_LARGE(limit=self._limit), status_code=413)
-        # The rest of the body is never read: the connection cannot carry another request.
-        response.headers["Connection"] = "close"
-        await response(scope, receive, send)
-
-
 def install_web_security(app: FastAPI, *, settings: Settings, api_prefix: str) -> None:
     """The middlewares above and the self-hosted API docs; call before the web app's mount."""
     install_docs(
@@ -166,11 +102,12 @@ def install_web_security(app: FastAPI, *, settings: Settings, api_prefix: str) -
         ),
     )
     # Added innermost first: the proxy headers are resolved before anything else runs, and
-    # the security headers land on every answer, the 413 too.
+    # the security headers land on every answer, the 413 and 408 too.
     app.add_middleware(
-        BodyLimitMiddleware,
+        RequestBodyMiddleware,
         limit=settings.json_max_body_bytes,
-        exempt_paths=[f"{api_prefix}{INGEST_PATH}"],
+        seconds=settings.request_body_seconds,
+        streamed_paths=[f"{api_prefix}{INGEST_PATH}"],
     )
     app.add_middleware(SecurityHeadersMiddleware, headers=security_headers(settings=settings))
     if settings.trusted_proxies:

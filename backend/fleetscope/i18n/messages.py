@@ -78,6 +78,11 @@ BODY_TOO_LARGE = define(
     en="request body exceeds the limit of {limit} bytes",
     de="der Inhalt der Anfrage überschreitet die Grenze von {limit} Bytes",
 )
+BODY_TOO_SLOW = define(
+    "http.body_too_slow",
+    en="request body did not arrive within {seconds} s",
+    de="der Inhalt der Anfrage ist nicht innerhalb von {seconds} s angekommen",
+)
 INGESTION_FAILED = define(
     "ingest.failed",
     en="the fact store could not write; please send the same request again (lines already "

@@ -2,7 +2,8 @@
 100 simultaneous analytics requests are each answered 200 or 503 (with Retry-After), never
 500 and never after a stall; the server answers at once afterwards; the statusboard stream
 keeps delivering meanwhile and ends with its login session; a request head beyond the
-bound is refused without being buffered whole.
+bound is refused without being buffered whole; a body that arrives slowly costs only its
+own connection, and is refused at its deadline.
 
 The server runs in a thread of the test process (same password hasher, no start-up cost
 of a second interpreter) on a free loopback port, with a small store filled through the
@@ -54,6 +55,9 @@ RESOURCES = (
 ANSWER_BOUND_S = 10.0
 BUSY = "the server is busy; try again in a moment"
 STATE_MINUTES = 120
+# The time a request body may take here: longer than a request waits for its place (3 s),
+# so that a slow body holding a place would show as the others' 503.
+BODY_SECONDS = 4.0
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,11 @@ def server(settings: Settings, tmp_path: Path) -> Iterator[Server]:
     (dist / "index.html").write_text("<!doctype html><title>Fleetscope</title>")
     # Sessions are checked every half second here (default 5 s): the logout test stays short.
     settings = settings.model_copy(
-        update={"frontend_dist": dist, "stream_session_check_seconds": 0.5}
+        update={
+            "frontend_dist": dist,
+            "stream_session_check_seconds": 0.5,
+            "request_body_seconds": BODY_SECONDS,
+        }
     )
     engine = create_db_engine(url=settings.resolved_database_url())
     app = create_app(settings)
@@ -140,14 +148,20 @@ def _login(client: httpx2.Client, email: str) -> None:
     client.headers[CSRF_HEADER] = client.cookies[CSRF_COOKIE]
 
 
+def _site_token(admin: httpx2.Client, server: Server) -> str:
+    """A new API token of the Hamburg site (``admin``: a superuser's client)."""
+    site = server.demo.site_ids["Hamburg DC"]
+    response = admin.post(f"/v2/Admin/Sites/{site}/Tokens", json={"name": "overload test"})
+    assert response.status_code == 201, response.text
+    token: str = response.json()["data"]["token"]
+    return token
+
+
 def _fill_store(server: Server) -> tuple[str, datetime]:
     """Two hours of states of every Hamburg vehicle; the site token and the last instant."""
     with httpx2.Client(base_url=server.url, timeout=30) as admin:
         _login(admin, SUPERUSER)
-        site = server.demo.site_ids["Hamburg DC"]
-        response = admin.post(f"/v2/Admin/Sites/{site}/Tokens", json={"name": "overload test"})
-        assert response.status_code == 201, response.text
-        token: str = response.json()["data"]["token"]
+        token = _site_token(admin, server)
         last = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=1)
         serials = sorted(s for s in server.demo.vehicle_ids if s.startswith("HAM"))
         lines = [
@@ -346,3 +360,54 @@ def test_a_request_head_beyond_the_bound_is_refused_early_and_costs_only_its_con
         assert response.json()["data"]["period"]["vehicleIds"] == [
             server.demo.vehicle_ids["HAM-01"]
         ]
+
+
+def _slow_body(address: tuple[str, int], request: str, headers: str = "") -> socket.socket:
+    """A connection that sent a request head announcing 1,000 bytes and then 10 of them."""
+    connection = socket.create_connection(address, timeout=3 * BODY_SECONDS)
+    head = (
+        f"{request} HTTP/1.1\r\nHost: fleetscope\r\nContent-Type: application/json\r\n"
+        f"{headers}Content-Length: 1000\r\n\r\n"
+    )
+    connection.sendall(head.encode() + b'{"email": ')
+    return connection
+
+
+def _answer_of(connection: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    answer = b""
+    with contextlib.suppress(ConnectionResetError), connection:
+        while part := connection.recv(65536):
+            answer += part
+    return answer
+
+
+def test_slow_bodies_hold_their_connections_not_the_places_of_others(
+    server: Server, settings: Settings
+) -> None:
+    host, port = server.url.removeprefix("http://").split(":")
+    address = (host, int(port))
+    with httpx2.Client(base_url=server.url, timeout=30) as admin:
+        _login(admin, SUPERUSER)
+        token = _site_token(admin, server)
+    sent_at = time.monotonic()
+    # Three times the places of the lane of logins, each with half a body: logins go on.
+    logins = [
+        _slow_body(address, "POST /v2/User/login") for _ in range(3 * settings.api_concurrency)
+    ]
+    batch = _slow_body(address, "POST /v2/Ingest/vda5050", f"Authorization: Bearer {token}\r\n")
+    with httpx2.Client(base_url=server.url, timeout=30) as client:
+        _login(client, CUSTOMER)
+        assert client.get("/v2/User/me").status_code == 200
+
+    for connection in [*logins, batch]:
+        answer = _answer_of(connection)
+        assert time.monotonic() - sent_at >= BODY_SECONDS  # not before the deadline
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408 "), answer[:300]
+        assert b"connection: close" in head.lower()
+        assert orjson.loads(body) == {
+            "status": False,
+            "msg": "request body did not arrive within 4 s",
+            "data": None,
+        }

@@ -3505,6 +3505,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description the body is larger than the configured limit */
             413: {
                 headers: {
@@ -3585,6 +3594,15 @@ export interface operations {
             };
             /** @description the X-CSRF-Token header is missing or not the session's token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3755,6 +3773,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description the body is larger than the configured limit */
             413: {
                 headers: {
@@ -3871,6 +3898,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description the body is larger than the configured limit */
             413: {
                 headers: {
@@ -3980,6 +4016,15 @@ export interface operations {
             };
             /** @description the X-CSRF-Token header is missing or not the session's token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4141,6 +4186,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description the body is larger than the configured limit */
             413: {
                 headers: {
@@ -4190,6 +4244,15 @@ export interface operations {
             };
             /** @description missing, unknown or revoked API token (Authorization: Bearer) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5622,6 +5685,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description the change conflicts with the store; msg names the problem */
             409: {
                 headers: {
@@ -5710,6 +5782,15 @@ export interface operations {
             };
             /** @description the signed-in user is not a superuser (the Administration API does not exist for them); or an id of the path or the query is unknown, or belongs to another organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5809,6 +5890,15 @@ export interface operations {
             };
             /** @description the signed-in user is not a superuser (the Administration API does not exist for them); or an id of the path or the query is unknown, or belongs to another organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5967,6 +6057,15 @@ export interface operations {
             };
             /** @description the signed-in user is not a superuser (the Administration API does not exist for them); or an id of the path or the query is unknown, or belongs to another organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6185,6 +6284,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description the change conflicts with the store; msg names the problem */
             409: {
                 headers: {
@@ -6343,6 +6451,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description the change conflicts with the store; msg names the problem */
             409: {
                 headers: {
@@ -6435,6 +6552,15 @@ export interface operations {
             };
             /** @description the signed-in user is not a superuser (the Administration API does not exist for them); or an id of the path or the query is unknown, or belongs to another organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6586,6 +6712,15 @@ export interface operations {
             };
             /** @description the signed-in user is not a superuser (the Administration API does not exist for them); or an id of the path or the query is unknown, or belongs to another organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6752,6 +6887,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description the change conflicts with the store; msg names the problem */
             409: {
                 headers: {
@@ -6851,6 +6995,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description the change conflicts with the store; msg names the problem */
             409: {
                 headers: {
@@ -6939,6 +7092,15 @@ export interface operations {
             };
             /** @description the signed-in user is not a superuser (the Administration API does not exist for them); or an id of the path or the query is unknown, or belongs to another organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7166,6 +7328,15 @@ export interface operations {
             };
             /** @description an id of the path or the query is unknown, or belongs to another organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7518,6 +7689,15 @@ export interface operations {
             };
             /** @description an id of the path or the query is unknown, or belongs to another organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };

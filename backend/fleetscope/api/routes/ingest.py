@@ -13,6 +13,7 @@ from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import (
     BAD_API_TOKEN,
     OVERSIZED_BODY,
+    SLOW_BODY,
     ApiError,
     failure_responses,
 )
@@ -100,7 +101,7 @@ def _parse_body(body: bytes, site_id: int) -> tuple[list[int], list[RawMessage]]
 @router.post(
     "/Ingest/vda5050",
     response_model=Envelope[IngestResult],
-    responses=failure_responses(BAD_API_TOKEN, OVERSIZED_BODY),
+    responses=failure_responses(BAD_API_TOKEN, SLOW_BODY, OVERSIZED_BODY),
 )
 async def ingest_vda5050(
     request: Request,
