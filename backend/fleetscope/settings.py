@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     # Time a request body may take to arrive after its head (api/request_body.py): 1 MiB of
     # JSON, or a 16 MiB ingestion batch at 4.5 Mbit/s; a body still arriving is answered 408.
     request_body_seconds: float = Field(default=30.0, gt=0)
+    # Time a request head may take to arrive (cli/head_deadline.py): then the connection is
+    # closed. It also bounds how long an opened connection may stay silent.
+    request_head_seconds: float = Field(default=20.0, gt=0)
     # Request line and headers buffered while incomplete (cli/serve.py); at least the longest
     # query the API takes (a 20,000-character vehicle list) with a browser's headers.
     max_request_head_bytes: int = Field(default=64 * 1024, ge=32 * 1024)

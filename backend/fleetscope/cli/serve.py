@@ -6,6 +6,7 @@ import typer
 import uvicorn
 
 from fleetscope.api.main import create_app
+from fleetscope.cli.head_deadline import head_deadline_protocol
 from fleetscope.private_files import private_dir, restrict_new_files
 from fleetscope.settings import Settings, get_settings
 
@@ -14,8 +15,9 @@ def server_options(settings: Settings) -> dict[str, Any]:
     """How uvicorn serves the app, beside its address: for ``run_server`` and the tests."""
     return {
         # h11 bounds the request line and headers it buffers (a larger head is answered 400
-        # and the connection closed); httptools would buffer a head of any size.
-        "http": "h11",
+        # and the connection closed); httptools would buffer a head of any size. The time a
+        # head may take is bounded by the protocol's subclass.
+        "http": head_deadline_protocol(settings.request_head_seconds),
         "h11_max_incomplete_event_size": settings.max_request_head_bytes,
         # The app reads X-Forwarded-* itself, and only from settings.trusted_proxies;
         # uvicorn's own handling would also believe any client on 127.0.0.1.

@@ -2,8 +2,8 @@
 100 simultaneous analytics requests are each answered 200 or 503 (with Retry-After), never
 500 and never after a stall; the server answers at once afterwards; the statusboard stream
 keeps delivering meanwhile and ends with its login session; a request head beyond the
-bound is refused without being buffered whole; a body that arrives slowly costs only its
-own connection, and is refused at its deadline.
+bound, or one that takes too long, is refused without being buffered whole; a body that
+arrives slowly costs only its own connection, and is refused at its deadline.
 
 The server runs in a thread of the test process (same password hasher, no start-up cost
 of a second interpreter) on a free loopback port, with a small store filled through the
@@ -58,6 +58,7 @@ STATE_MINUTES = 120
 # The time a request body may take here: longer than a request waits for its place (3 s),
 # so that a slow body holding a place would show as the others' 503.
 BODY_SECONDS = 4.0
+HEAD_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ def server(settings: Settings, tmp_path: Path) -> Iterator[Server]:
             "frontend_dist": dist,
             "stream_session_check_seconds": 0.5,
             "request_body_seconds": BODY_SECONDS,
+            "request_head_seconds": HEAD_SECONDS,
         }
     )
     engine = create_db_engine(url=settings.resolved_database_url())
@@ -411,3 +413,42 @@ def test_slow_bodies_hold_their_connections_not_the_places_of_others(
             "msg": "request body did not arrive within 4 s",
             "data": None,
         }
+
+
+def _closed_at(connection: socket.socket, *, trickle: bytes = b"") -> float:
+    """Sends ``trickle`` a byte every 0.2 s (the rest of the time silent) until the server
+    closes the connection without an answer; when it did (``time.monotonic``)."""
+    for byte in [trickle[i : i + 1] for i in range(len(trickle))] or [b""]:
+        readable, _, _ = select.select([connection], [], [], 0.2)
+        if readable:
+            break
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            connection.sendall(byte)
+    assert _answer_of(connection) == b""
+    return time.monotonic()
+
+
+def test_a_request_head_must_arrive_in_time_and_a_silent_connection_is_closed(
+    server: Server,
+) -> None:
+    host, port = server.url.removeprefix("http://").split(":")
+    address = (host, int(port))
+    head = b"GET /v2/User/me HTTP/1.1\r\nHost: fleetscope\r\n" + b"X-Slow: a\r\n" * 20
+    opened_at = time.monotonic()
+    silent = socket.create_connection(address, timeout=5 * HEAD_SECONDS)
+    assert _closed_at(silent) - opened_at >= HEAD_SECONDS
+
+    # Bytes keep coming (a byte every 0.2 s), but the head is not complete in time.
+    opened_at = time.monotonic()
+    trickling = socket.create_connection(address, timeout=5 * HEAD_SECONDS)
+    assert _closed_at(trickling, trickle=head) - opened_at >= HEAD_SECONDS
+
+    # The same on a kept-alive connection, whose keep-alive timeout ends at the first byte.
+    kept_alive = socket.create_connection(address, timeout=5 * HEAD_SECONDS)
+    kept_alive.sendall(b"GET /v2/User/me HTTP/1.1\r\nHost: fleetscope\r\n\r\n")
+    assert kept_alive.recv(65536).startswith(b"HTTP/1.1 401 ")  # answered, connection kept
+    next_head_at = time.monotonic()
+    assert _closed_at(kept_alive, trickle=head) - next_head_at >= HEAD_SECONDS
+    with httpx2.Client(base_url=server.url, timeout=30) as client:
+        _login(client, CUSTOMER)
+        assert client.get("/v2/User/me").status_code == 200
