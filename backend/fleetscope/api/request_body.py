@@ -105,32 +105,25 @@ class RequestBodyMiddleware:
             await _refuse(scope, receive, send, BODY_TOO_LARGE(limit=self._limit), 413)
             return
         timed = _until(receive, asyncio.get_running_loop().time() + self._seconds)
-        started = False
-
-        async def send_noting_start(message: Message) -> None:
-            nonlocal started
-            started = True
-            await send(message)
-
         try:
             if streamed:
-                await self._app(scope, timed, send_noting_start)
+                # Its route reads the whole body before it answers: a timeout comes first.
+                await self._app(scope, timed, send)
                 return
             messages = await _read_whole(timed, limit=self._limit)
-            if messages is None:
-                await _refuse(scope, receive, send, BODY_TOO_LARGE(limit=self._limit), 413)
-                return
-            pending = iter(messages)
-
-            async def replay() -> Message:
-                return next(pending, None) or await receive()
-
-            await self._app(scope, replay, send_noting_start)
         except BodyTimeout:
-            if started:
-                raise
             seconds = f"{self._seconds:g}"
             await _refuse(scope, receive, send, BODY_TOO_SLOW(seconds=seconds), 408)
+            return
+        if messages is None:
+            await _refuse(scope, receive, send, BODY_TOO_LARGE(limit=self._limit), 413)
+            return
+        pending = iter(messages)
+
+        async def replay() -> Message:
+            return next(pending, None) or await receive()
+
+        await self._app(scope, replay, send)
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, message: Text, status: int) -> None:

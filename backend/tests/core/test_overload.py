@@ -66,6 +66,11 @@ class Server:
     url: str
     demo: DemoData
 
+    @property
+    def address(self) -> tuple[str, int]:
+        host, port = self.url.removeprefix("http://").split(":")
+        return host, int(port)
+
 
 def _free_port() -> int:
     with socket.socket() as probe:
@@ -318,35 +323,39 @@ def test_a_lane_admits_its_places_queues_a_few_in_order_and_refuses_the_rest() -
     asyncio.run(run())
 
 
+def _answer_of(connection: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    answer = b""
+    with contextlib.suppress(ConnectionResetError, TimeoutError), connection:
+        while part := connection.recv(65536):
+            answer += part
+    return answer
+
+
 def _send_until_answered(address: tuple[str, int], head: bytes, *, chunk: int) -> tuple[int, bytes]:
     """Sends ``head`` in chunks until the server answers: the bytes sent and the answer
     (``b""`` if every byte went out without one)."""
     sent = 0
-    with socket.create_connection(address, timeout=10) as connection:
-        while sent < len(head):
-            try:
-                connection.sendall(head[sent : sent + chunk])
-            except (BrokenPipeError, ConnectionResetError):
-                break
-            sent += chunk
-            readable, _, _ = select.select([connection], [], [], 0.05)
-            if readable:
-                break
-        answer = b""
-        with contextlib.suppress(ConnectionResetError, TimeoutError):
-            while part := connection.recv(65536):
-                answer += part
-        return min(sent, len(head)), answer
+    connection = socket.create_connection(address, timeout=10)
+    while sent < len(head):
+        try:
+            connection.sendall(head[sent : sent + chunk])
+        except (BrokenPipeError, ConnectionResetError):
+            break
+        sent += chunk
+        readable, _, _ = select.select([connection], [], [], 0.05)
+        if readable:
+            break
+    return min(sent, len(head)), _answer_of(connection)
 
 
 def test_a_request_head_beyond_the_bound_is_refused_early_and_costs_only_its_connection(
     server: Server, settings: Settings
 ) -> None:
-    host, port = server.url.removeprefix("http://").split(":")
     limit = settings.max_request_head_bytes
     padding = b"X-Padding: " + b"a" * 1000 + b"\r\n"
     head = b"GET /v2/User/me HTTP/1.1\r\nHost: fleetscope\r\n" + padding * (16 * limit // 1000)
-    sent, answer = _send_until_answered((host, int(port)), head, chunk=16 * 1024)
+    sent, answer = _send_until_answered(server.address, head, chunk=16 * 1024)
     assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
     assert sent < len(head) // 2  # refused while the head was still arriving
     assert b"connection: close" in answer.lower()
@@ -375,20 +384,10 @@ def _slow_body(address: tuple[str, int], request: str, headers: str = "") -> soc
     return connection
 
 
-def _answer_of(connection: socket.socket) -> bytes:
-    """Everything the server sends until it closes the connection."""
-    answer = b""
-    with contextlib.suppress(ConnectionResetError), connection:
-        while part := connection.recv(65536):
-            answer += part
-    return answer
-
-
 def test_slow_bodies_hold_their_connections_not_the_places_of_others(
     server: Server, settings: Settings
 ) -> None:
-    host, port = server.url.removeprefix("http://").split(":")
-    address = (host, int(port))
+    address = server.address
     with httpx2.Client(base_url=server.url, timeout=30) as admin:
         _login(admin, SUPERUSER)
         token = _site_token(admin, server)
@@ -431,8 +430,7 @@ def _closed_at(connection: socket.socket, *, trickle: bytes = b"") -> float:
 def test_a_request_head_must_arrive_in_time_and_a_silent_connection_is_closed(
     server: Server,
 ) -> None:
-    host, port = server.url.removeprefix("http://").split(":")
-    address = (host, int(port))
+    address = server.address
     head = b"GET /v2/User/me HTTP/1.1\r\nHost: fleetscope\r\n" + b"X-Slow: a\r\n" * 20
     opened_at = time.monotonic()
     silent = socket.create_connection(address, timeout=5 * HEAD_SECONDS)
