@@ -13,7 +13,12 @@ from dataclasses import dataclass
 import duckdb
 
 from fleetscope.appstore.errors import InvalidInputError
-from fleetscope.derive.config import DEFAULT_WORKFLOW_RULE, WORKFLOW_GROUP, WorkflowRule
+from fleetscope.derive.config import (
+    DEFAULT_WORKFLOW_RULE,
+    WORKFLOW_GROUP,
+    WorkflowRule,
+    compile_rule_pattern,
+)
 from fleetscope.derive.workflow import UNASSIGNED, resolve_workflow
 from fleetscope.i18n import Message
 from fleetscope.i18n.admin_messages import (
@@ -22,6 +27,7 @@ from fleetscope.i18n.admin_messages import (
     WORKFLOW_RULE_INVALID,
     WORKFLOW_RULE_NO_GROUP,
     WORKFLOW_RULE_TOO_LONG,
+    WORKFLOW_RULE_UNSUPPORTED,
 )
 
 MAX_RULES = 100
@@ -36,16 +42,17 @@ def rule_problem(pattern: str, *, index: int) -> Message | None:
     if len(pattern) > MAX_PATTERN_LENGTH:
         return WORKFLOW_RULE_TOO_LONG(index=index, limit=MAX_PATTERN_LENGTH)
     try:
-        WorkflowRule(pattern)
-    except ValueError:
-        # The derivation refused it; say why in the user's language.
+        regex = compile_rule_pattern(pattern)
+    except ValueError as refused:
+        # Python's own parser names a syntax error best (and its position); a pattern it
+        # accepts uses what RE2 leaves out to stay linear (lookarounds, backreferences).
         try:
-            regex = re.compile(pattern)
+            re.compile(pattern)
         except re.error as error:
             return WORKFLOW_RULE_INVALID(index=index, error=str(error))
-        if WORKFLOW_GROUP not in regex.groupindex:
-            return WORKFLOW_RULE_NO_GROUP(index=index)
-        raise
+        return WORKFLOW_RULE_UNSUPPORTED(index=index, error=str(refused))
+    if WORKFLOW_GROUP not in regex.groupindex:
+        return WORKFLOW_RULE_NO_GROUP(index=index)
     return None
 
 

@@ -80,6 +80,17 @@ WORKFLOW_RULE_INVALID = define(
     en="workflowRules[{index}]: not a regular expression: {error}",
     de="workflowRules[{index}]: kein gültiger regulärer Ausdruck: {error}",
 )
+WORKFLOW_RULE_UNSUPPORTED = define(
+    "admin.workflow_rule_unsupported",
+    en=(
+        "workflowRules[{index}]: not supported ({error}): rules use RE2 syntax, which runs in"
+        " linear time and has no lookarounds or backreferences"
+    ),
+    de=(
+        "workflowRules[{index}]: nicht unterstützt ({error}): Regeln verwenden RE2-Syntax, die"
+        " in linearer Zeit läuft und keine Lookarounds oder Rückverweise kennt"
+    ),
+)
 WORKFLOW_RULE_NO_GROUP = define(
     "admin.workflow_rule_no_group",
     en="workflowRules[{index}]: has no named group (?P<workflow>...)",

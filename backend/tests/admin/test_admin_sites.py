@@ -220,6 +220,10 @@ def test_overlap_message_in_german(
     [
         (["^(?P<workflow>A)", "("], "workflowRules[1]: not a regular expression: missing ),"),
         (["^PICK-\\d+$"], "workflowRules[0]: has no named group (?P<workflow>...)"),
+        (
+            ["^(?P<workflow>A)", "(?<=X)(?P<workflow>A)"],
+            "workflowRules[1]: not supported (invalid perl operator: (?<=): rules use RE2 syntax,",
+        ),
         (["  "], "workflowRules[0]: must not be empty"),
         (["(?P<workflow>" + "a" * 600 + ")"], "workflowRules[0]: longer than 500 characters"),
     ],

@@ -411,6 +411,25 @@ def test_site_workflow_rules_in_order() -> None:
     assert [run.workflow for run in runs(facts)] == ["KITTING", "replenish", "unassigned"]
 
 
+def test_a_rule_that_would_backtrack_for_ages_costs_one_pass_over_the_order_id() -> None:
+    # A plausible rule, but nested repetition: Python's backtracking ``re`` needs about 2^n
+    # steps for an id of n word characters without the dash (minutes at 30 characters), and
+    # the derivation of every site would wait for it. Rules run on RE2, linear in the id.
+    rules = (WorkflowRule(r"^(?P<workflow>(\w+)+)-\d+$"),)
+    target = VehicleDeriver(vehicle_id=1, config=DerivationConfig(workflow_rules=rules))
+    v = Vehicle()
+    stuck = "TRANSPORT" * 1_000
+    facts = feed_all(
+        target,
+        [
+            v.state(0, order_id=stuck, nodes=[("n", 2)]),
+            v.state(1, order_id=f"{stuck}-7", nodes=[("n", 2)]),
+            v.state(2, order_id="END-1", nodes=[("n", 2)]),
+        ],
+    )
+    assert [run.workflow for run in runs(facts)] == ["unassigned", stuck]
+
+
 def test_order_completing_after_its_fatal_error_was_cleared_is_finished() -> None:
     """Product.md section 3, "Orders and FATAL errors": a FATAL error during the order stops
     the vehicle (error state) with its route kept; once cleared, the vehicle drives on, drops

@@ -40,6 +40,11 @@ def test_invalid_rules_are_refused_with_a_reason() -> None:
         WorkflowRule(r"^(\w+)-\d+$")
     with pytest.raises(ValueError, match="not a regular expression"):
         WorkflowRule(r"^(?P<workflow>[a-")
+    # RE2 stays linear by leaving out lookarounds and backreferences.
+    with pytest.raises(ValueError, match=r"invalid perl operator: \(\?<="):
+        WorkflowRule(r"(?<=X)(?P<workflow>A)")
+    with pytest.raises(ValueError, match=r"invalid escape sequence: \\1"):
+        WorkflowRule(r"(?P<workflow>A)\1")
 
 
 def test_offline_after_must_be_positive() -> None:
