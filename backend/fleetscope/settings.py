@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     dead_letter_payload_bytes: int = Field(default=64 * 1024, ge=0, le=16 * 1024 * 1024)
     dead_letters_per_source_minute: int = Field(default=1000, ge=0)
     dead_letter_retention_days: float = Field(default=30.0, gt=0, le=3650)
+    # Vehicles register themselves with their first message (ingest/registry.py): a sender
+    # that makes up serial numbers would add vehicles without end. A site's new vehicle
+    # beyond this many is a dead letter; its known vehicles keep reporting.
+    max_vehicles_per_site: int = Field(default=2000, gt=0)
 
     # Serving under load (api/admission.py): API requests in progress per lane; up to
     # admission_queue more wait at most admission_wait_seconds each, beyond that a 503

@@ -155,6 +155,18 @@ VEHICLE_NOT_REGISTERED = define(
     en="vehicle {manufacturer}/{serial} could not be registered in site {site}",
     de="Fahrzeug {manufacturer}/{serial} konnte im Standort {site} nicht registriert werden",
 )
+SITE_FULL = define(
+    "refusal.site_full",
+    en=(
+        "site {site} already has {limit} vehicles, the most that register themselves"
+        " (FLEETSCOPE_MAX_VEHICLES_PER_SITE): vehicle {manufacturer}/{serial} is not registered"
+    ),
+    de=(
+        "Standort {site} hat schon {limit} Fahrzeuge, mehr registrieren sich nicht selbst"
+        " (FLEETSCOPE_MAX_VEHICLES_PER_SITE): Fahrzeug {manufacturer}/{serial} wird nicht"
+        " registriert"
+    ),
+)
 NOT_STORABLE = define(
     "refusal.not_storable",
     en="the fact store cannot store the message: {error}",

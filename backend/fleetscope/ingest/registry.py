@@ -11,6 +11,11 @@ a serial number exists at another site.
 Look-ups are cached for ``ttl_s`` (keyed by site, never by serial number alone), so an
 administrator's move of a vehicle or change of a site's rules or MQTT interface takes
 effect without a restart.
+
+A site registers at most ``max_vehicles_per_site`` vehicles this way: a sender that makes up
+serial numbers (one with a clock in it, say) gets dead letters, not a vehicle list without
+end. A site found full is counted again after ``ttl_s``, so a stream of made-up serials
+costs one look-up each, not a count.
 """
 
 import threading
@@ -20,7 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -83,10 +88,13 @@ class VehicleRegistry:
         session_factory: SessionFactory,
         default_site_id: int | None = None,
         ttl_s: float = 30.0,
+        max_vehicles_per_site: int | None = None,
     ) -> None:
         self._session_factory = session_factory
         self._default_site_id = default_site_id
         self._ttl_s = ttl_s
+        self._max_vehicles_per_site = max_vehicles_per_site
+        self._full_sites: dict[int, float] = {}  # site id -> when it was found full
         self._by_identity: dict[Identity, _Cached] = {}
         self._by_id: dict[int, _Cached] = {}
         # Interface name -> (site id or None: no site receives it, loaded at).
@@ -192,6 +200,29 @@ class VehicleRegistry:
             )
         ).one_or_none()
 
+    def _check_room(self, session: Session, identity: Identity) -> None:
+        """Refuse a new vehicle of a site that has ``max_vehicles_per_site`` already."""
+        limit = self._max_vehicles_per_site
+        if limit is None:
+            return
+        site_id, manufacturer, serial_number = identity
+        with self._lock:
+            full_at = self._full_sites.get(site_id)
+        now = time.monotonic()
+        if full_at is None or now - full_at > self._ttl_s:
+            count = session.scalar(
+                select(func.count()).select_from(Vehicle).where(Vehicle.site_id == site_id)
+            )
+            if (count or 0) < limit:
+                return
+            with self._lock:
+                self._full_sites[site_id] = now
+        raise RegistryError(
+            refusals.SITE_FULL(
+                site=site_id, limit=limit, manufacturer=manufacturer, serial=serial_number
+            )
+        )
+
     def _load_or_register(self, identity: Identity) -> VehicleInfo:
         site_id, manufacturer, serial_number = identity
         with self._session_factory() as session:
@@ -199,6 +230,7 @@ class VehicleRegistry:
             if vehicle is None:
                 if session.get(Site, site_id) is None:
                     raise RegistryError(refusals.SITE_GONE(site=site_id))
+                self._check_room(session, identity)
                 vehicle = Vehicle(
                     site_id=site_id,
                     manufacturer=manufacturer,

@@ -62,7 +62,11 @@ def build_pipeline(
     hub: LiveHub | None = None,
     default_site_id: int | None = None,
 ) -> IngestPipeline:
-    registry = VehicleRegistry(session_factory=session_factory, default_site_id=default_site_id)
+    registry = VehicleRegistry(
+        session_factory=session_factory,
+        default_site_id=default_site_id,
+        max_vehicles_per_site=settings.max_vehicles_per_site,
+    )
     return IngestPipeline(
         store=store,
         registry=registry,

@@ -1,31 +1,44 @@
 """Dead letters are bounded: payload size (with full size and hash), a cap per source and
 minute with a stored count of what was dropped, a retention period; and the migration that
-brought the bounds to stores written before."""
+brought the bounds to stores written before. Vehicles that register themselves are bounded
+per site: beyond the limit a new serial number is a dead letter."""
 
 import hashlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import duckdb
+import orjson
+from sqlalchemy import select
 
+from fleetscope.appstore.models import Vehicle
 from fleetscope.facts import schema
 from fleetscope.facts.dead_letters import DeadLetterCount, DeadLetterFilter
 from fleetscope.facts.store import FactStore
 from fleetscope.ingest.dead_letters import DeadLetterPolicy
 from fleetscope.ingest.limits import IngestLimits
-from fleetscope.ingest.messages import RawMessage
+from fleetscope.ingest.messages import RawMessage, Verdict
 from fleetscope.ingest.pipeline import IngestPipeline
 from fleetscope.ingest.registry import VehicleRegistry
 
 from .conftest import IngestEnv
+from .vda import state, topic
 
 MINUTE = datetime(2026, 1, 12, 8, 0, tzinfo=UTC)
 
 
-def _pipeline(env: IngestEnv, store: FactStore, policy: DeadLetterPolicy) -> IngestPipeline:
+def _pipeline(
+    env: IngestEnv,
+    store: FactStore,
+    policy: DeadLetterPolicy,
+    *,
+    max_vehicles_per_site: int | None = None,
+) -> IngestPipeline:
     return IngestPipeline(
         store=store,
-        registry=VehicleRegistry(session_factory=env.session_factory),
+        registry=VehicleRegistry(
+            session_factory=env.session_factory, max_vehicles_per_site=max_vehicles_per_site
+        ),
         offline_after_s=env.settings.offline_after_seconds,
         limits=IngestLimits(dead_letters=policy),
     )
@@ -34,6 +47,37 @@ def _pipeline(env: IngestEnv, store: FactStore, policy: DeadLetterPolicy) -> Ing
 def _junk(at: datetime, *, source: str | None = None, size: int = 20) -> RawMessage:
     """Not JSON: a dead letter of category "message"."""
     return RawMessage("uagv/v2/Acme/S1/state", b"x" * size, at, source=source)
+
+
+def test_a_new_vehicle_beyond_the_sites_limit_is_a_dead_letter_and_nothing_else_is_lost(
+    ingest_env: IngestEnv, store: FactStore
+) -> None:
+    pipeline = _pipeline(ingest_env, store, DeadLetterPolicy(), max_vehicles_per_site=2)
+
+    def message(serial: str, header_id: int, interface: str = "uagv") -> RawMessage:
+        payload = orjson.dumps(state(serial, header_id, MINUTE + timedelta(seconds=header_id)))
+        return RawMessage(topic(serial, "state", interface), payload, MINUTE + timedelta(minutes=1))
+
+    outcome = pipeline.process(
+        [
+            message("AGV-01", 1),
+            message("AGV-02", 1),
+            message("AGV-99", 1),  # the site's third vehicle
+            message("AGV-01", 2),
+            message("AGV-99", 2, interface="siteb"),  # another site has room
+        ]
+    )
+    assert outcome.verdicts == [Verdict.ACCEPTED] * 2 + [Verdict.REJECTED] + [Verdict.ACCEPTED] * 2
+    assert str(outcome.reasons[2]).startswith(
+        f"site {ingest_env.site_a} already has 2 vehicles, the most that register themselves"
+    )
+    total, (letter,) = store.dead_letter_page(limit=10, offset=0)
+    assert (total, letter["category"]) == (1, "vehicle")
+    assert letter["reason"] == str(outcome.reasons[2])
+    with ingest_env.session_factory() as session:
+        serials = session.execute(select(Vehicle.site_id, Vehicle.serial_number)).all()
+    site_a, site_b = ingest_env.site_a, ingest_env.site_b
+    assert sorted(serials) == sorted([(site_a, "AGV-01"), (site_a, "AGV-02"), (site_b, "AGV-99")])
 
 
 def test_payload_is_kept_up_to_the_limit_with_full_size_and_hash(

@@ -94,6 +94,44 @@ def test_the_registry_resolves_within_the_senders_site_only(
         assert session.scalar(select(func.count()).select_from(Vehicle)) == 2
 
 
+def test_a_site_registers_at_most_its_limit_of_vehicles_and_keeps_its_known_ones(
+    session_factory: SessionFactory,
+) -> None:
+    plant, depot = _two_sites(session_factory)
+    registry = VehicleRegistry(session_factory=session_factory, max_vehicles_per_site=2, ttl_s=0)
+
+    def resolve(serial: str, site_id: int = plant) -> int:
+        info = registry.resolve(
+            manufacturer="Acme", serial_number=serial, interface="uagv", site_id=site_id
+        )
+        return info.vehicle_id
+
+    known = [resolve("AGV-01"), resolve("AGV-02")]
+    with pytest.raises(RegistryError) as refused:
+        resolve("AGV-2026-11-26T21:00:00")  # a serial with a clock in it
+    assert str(refused.value) == (
+        f"site {plant} already has 2 vehicles, the most that register themselves"
+        " (FLEETSCOPE_MAX_VEHICLES_PER_SITE): vehicle Acme/AGV-2026-11-26T21:00:00 is not"
+        " registered"
+    )
+    assert refused.value.reason.render("de").startswith(f"Standort {plant} hat schon 2 Fahrzeuge")
+    # The site's known vehicles keep reporting; another site registers its own.
+    assert [resolve("AGV-01"), resolve("AGV-02")] == known
+    assert resolve("AGV-03", site_id=depot) not in known
+    # Room again (a vehicle moved away): the site is counted anew and registers the next one.
+    with session_factory() as session:
+        moved = session.get(Vehicle, known[1])
+        assert moved is not None
+        moved.site_id = depot
+        session.commit()
+    assert resolve("AGV-04") not in known
+    with session_factory() as session:
+        counts = session.execute(
+            select(Vehicle.site_id, func.count()).group_by(Vehicle.site_id)
+        ).all()
+    assert sorted(counts) == sorted([(plant, 2), (depot, 2)])
+
+
 # --- migration 0002 ------------------------------------------------------------------------
 
 
