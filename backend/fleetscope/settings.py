@@ -68,6 +68,8 @@ class Settings(BaseSettings):
     # for dead_letter_retention_days.
     earliest_timestamp: datetime = datetime(2000, 1, 1, tzinfo=UTC)
     timestamp_skew_seconds: float = Field(default=300.0, ge=0, le=86_400)
+    # One message's payload (vda5050/limits.py): larger ones are dead letters, unparsed.
+    max_message_bytes: int = Field(default=1024 * 1024, gt=0, le=256 * 1024 * 1024)
     dead_letter_payload_bytes: int = Field(default=64 * 1024, ge=0, le=16 * 1024 * 1024)
     dead_letters_per_source_minute: int = Field(default=1000, ge=0)
     dead_letter_retention_days: float = Field(default=30.0, gt=0, le=3650)

@@ -16,6 +16,11 @@ TOPIC_TOO_LONG = define(
     en="topic has {length} characters, at most {limit} allowed",
     de="Topic hat {length} Zeichen, höchstens {limit} sind erlaubt",
 )
+PAYLOAD_TOO_LARGE = define(
+    "refusal.payload_too_large",
+    en="message has {size} bytes, at most {limit} allowed (FLEETSCOPE_MAX_MESSAGE_BYTES)",
+    de="Nachricht hat {size} Bytes, höchstens {limit} sind erlaubt (FLEETSCOPE_MAX_MESSAGE_BYTES)",
+)
 TOPIC_NOT_UTF8 = define(
     "refusal.topic_not_utf8", en="topic not UTF-8", de="Topic ist kein gültiges UTF-8"
 )

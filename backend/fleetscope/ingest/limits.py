@@ -19,6 +19,7 @@ class IngestLimits:
             decode=DecodeLimits(
                 earliest=settings.earliest_timestamp,
                 allowed_skew=timedelta(seconds=settings.timestamp_skew_seconds),
+                max_payload_bytes=settings.max_message_bytes,
             ),
             dead_letters=DeadLetterPolicy(
                 payload_bytes=settings.dead_letter_payload_bytes,

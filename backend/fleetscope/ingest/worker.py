@@ -1,14 +1,17 @@
 """One ingest thread draining a bounded queue: the only caller of the pipeline in the server.
 
 Producers (the MQTT network thread, HTTP requests) ``submit`` jobs of one or more messages;
-submitting blocks while ``max_queued_messages`` wait already, which throttles the producer
-(for MQTT at QoS 1 the broker holds the rest) instead of growing memory. The bound counts
-messages, not jobs, so producers may hand over batches of any size. The worker merges
-queued jobs into batches of up to ``batch_size`` messages, so a busy stream is written in
-large transactions while a quiet one still reaches the fact store and the live hub within
-``linger_s``. A batch costs about 60 ms of CPU besides its messages (a dozen appends, the
-rollup rows, the commit), so the worker lingers long enough for a busy MQTT stream to fill
-batches of thousands; a job whose sender waits for the verdicts (HTTP) ends the lingering.
+submitting blocks while ``max_queued_messages`` or ``max_queued_bytes`` of payload wait
+already, which throttles the producer (for MQTT at QoS 1 the broker holds the rest) instead
+of growing memory. The bounds count messages and bytes, not jobs, so producers may hand over
+batches of any size, and a broker that delivers messages of any size cannot fill memory
+(an oversized one is refused unparsed, ``vda5050.limits``, but first it is queued).
+The worker merges queued jobs into batches of up to ``batch_size`` messages, so a busy
+stream is written in large transactions while a quiet one still reaches the fact store and
+the live hub within ``linger_s``. A batch costs about 60 ms of CPU besides its messages (a
+dozen appends, the rollup rows, the commit), so the worker lingers long enough for a busy
+MQTT stream to fill batches of thousands; a job whose sender waits for the verdicts (HTTP)
+ends the lingering.
 
 Every job learns its fate only after its batch is committed (or failed): HTTP through a
 future with the verdicts, MQTT through an ``on_done`` callback, which acknowledges the
@@ -46,6 +49,7 @@ class _Job:
     on_done: JobDone | None = None
     call: Callable[[], Any] | None = None  # ``IngestWorker.call``: no messages
     called: Future[Any] | None = None
+    payload_bytes: int = 0  # of its messages, counted when queued
 
 
 _STOP = _Job(messages=())
@@ -57,6 +61,7 @@ class IngestWorker:
         pipeline: IngestPipeline,
         *,
         max_queued_messages: int = 40_000,
+        max_queued_bytes: int = 256 * 1024 * 1024,
         batch_size: int = 10_000,
         linger_s: float = 0.25,
         tick_interval_s: float = 1.0,
@@ -66,7 +71,9 @@ class IngestWorker:
         # Unbounded as a queue: ``_reserve`` bounds the messages in it.
         self._queue: queue.Queue[_Job] = queue.Queue()
         self.max_queued_messages = max_queued_messages
+        self.max_queued_bytes = max_queued_bytes
         self._queued = 0
+        self._queued_bytes = 0
         self._room = threading.Condition()
         self._batch_size = batch_size
         self._linger_s = linger_s
@@ -102,24 +109,30 @@ class IngestWorker:
         return future
 
     def _enqueue(self, job: _Job) -> None:
-        """Wait for room for the job's messages, then queue it; a job larger than the bound
+        """Wait for room for the job's messages, then queue it; a job larger than a bound
         waits for an empty queue instead of forever. Raises once the worker is stopping:
         the producer keeps its messages (nothing queued after the stop would be written)."""
         count = len(job.messages)
+        job.payload_bytes = sum(len(message.payload) for message in job.messages)
         with self._room:
             while True:
                 if self._stopping:
                     raise RuntimeError("ingestion is stopping")
-                if not self._queued or self._queued + count <= self.max_queued_messages:
+                if not self._queued or (
+                    self._queued + count <= self.max_queued_messages
+                    and self._queued_bytes + job.payload_bytes <= self.max_queued_bytes
+                ):
                     break
                 self._room.wait()
             self._queued += count
+            self._queued_bytes += job.payload_bytes
             # Under the lock that ``stop`` takes: every job is queued before the stop mark.
             self._queue.put(job)
 
-    def _release(self, count: int) -> None:
+    def _release(self, count: int, payload_bytes: int) -> None:
         with self._room:
             self._queued -= count
+            self._queued_bytes -= payload_bytes
             self._room.notify_all()
 
     def stop(self, *, timeout_s: float = 30.0) -> None:
@@ -143,7 +156,7 @@ class IngestWorker:
             except queue.Empty:
                 return
             if job is not _STOP:
-                self._release(len(job.messages))
+                self._release(len(job.messages), job.payload_bytes)
                 self._answer(job, error=stopped)
 
     def _run(self) -> None:
@@ -166,7 +179,7 @@ class IngestWorker:
 
     def _gather(self, first: _Job) -> list[_Job]:
         jobs = [first]
-        count = len(first.messages)
+        count, payload_bytes = len(first.messages), first.payload_bytes
         # Someone waiting for verdicts: take only what is queued already.
         deadline = time.monotonic() + (0.0 if first.future is not None else self._linger_s)
         while count < self._batch_size:
@@ -181,12 +194,13 @@ class IngestWorker:
                 break
             jobs.append(job)
             count += len(job.messages)
+            payload_bytes += job.payload_bytes
             if job is _STOP or job.call is not None:
                 break  # the batch so far is written first
             if job.future is not None:
                 deadline = 0.0
         # Producers may fill the queue again while this batch is processed.
-        self._release(count)
+        self._release(count, payload_bytes)
         return jobs
 
     def _process(self, jobs: list[_Job]) -> bool:

@@ -130,6 +130,9 @@ def decode(
     ``received_at`` stands in for the timestamp of a factsheet without one (2.1 allows it)
     and bounds the header timestamp from above (``limits.allowed_skew``).
     """
+    limit = limits.max_payload_bytes
+    if limit is not None and len(payload) > limit:
+        raise DecodeError(refusals.PAYLOAD_TOO_LARGE(size=len(payload), limit=limit))
     plan = _PLANS.get(topic)
     if plan is None:
         if len(topic) > TOPIC_MAX:  # before the topic is quoted in a reason or remembered

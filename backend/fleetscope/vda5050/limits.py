@@ -19,6 +19,10 @@ field and the problem:
 - the header timestamp: not before ``DecodeLimits.earliest`` (setting, default
   2000-01-01) and not later than the receive time plus ``DecodeLimits.allowed_skew``
   (setting, default 300 s).
+- the payload: at most ``DecodeLimits.max_payload_bytes`` (setting, default 1 MiB), checked
+  before it is parsed; a state of a long order with its trajectories is a few hundred KiB,
+  and a larger one would hold the one ingest thread and fill tiles and tables with
+  thousands of entries.
 
 msgspec checks the fixed bounds in C while parsing (``Annotated`` types below, used by
 ``wire``); the time bounds depend on configuration and on the receive time, so ``decode``
@@ -46,6 +50,7 @@ TOPIC_MAX = 512
 HARD_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 DEFAULT_EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 DEFAULT_ALLOWED_SKEW = timedelta(seconds=300)
+DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024
 
 Uint32 = Annotated[int, Meta(ge=0, le=UINT32_MAX)]
 Percent = Annotated[float, Meta(ge=0, le=100)]
@@ -62,22 +67,26 @@ Text = Annotated[str, Meta(max_length=TEXT_MAX)]
 @dataclass(frozen=True, slots=True)
 class DecodeLimits:
     """The configurable bounds of the header timestamp (settings ``earliest_timestamp`` and
-    ``timestamp_skew_seconds``)."""
+    ``timestamp_skew_seconds``) and of the payload's size (``max_message_bytes``)."""
 
     earliest: datetime = DEFAULT_EARLIEST
     # None: no bound after the receive time (rebuild only, see ``for_replay``).
     allowed_skew: timedelta | None = DEFAULT_ALLOWED_SKEW
+    # None: any size (rebuild only, see ``for_replay``).
+    max_payload_bytes: int | None = DEFAULT_MAX_PAYLOAD_BYTES
 
     def __post_init__(self) -> None:
         if self.earliest.tzinfo is None or self.earliest < HARD_EARLIEST:
             raise ValueError("the earliest timestamp must be timezone-aware and from 1970 on")
         if self.allowed_skew is not None and self.allowed_skew < timedelta(0):
             raise ValueError("the allowed clock skew must not be negative")
+        if self.max_payload_bytes is not None and self.max_payload_bytes <= 0:
+            raise ValueError("the payload limit must be positive")
 
     def for_replay(self) -> "DecodeLimits":
         """Rebuild replays frames accepted under the limits of their day: only what the
         store cannot hold is refused, not what today's configuration would."""
-        return DecodeLimits(earliest=HARD_EARLIEST, allowed_skew=None)
+        return DecodeLimits(earliest=HARD_EARLIEST, allowed_skew=None, max_payload_bytes=None)
 
 
 DEFAULT_LIMITS = DecodeLimits()

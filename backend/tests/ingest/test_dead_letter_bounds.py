@@ -80,6 +80,32 @@ def test_a_new_vehicle_beyond_the_sites_limit_is_a_dead_letter_and_nothing_else_
     assert sorted(serials) == sorted([(site_a, "AGV-01"), (site_a, "AGV-02"), (site_b, "AGV-99")])
 
 
+def test_a_message_over_the_size_limit_is_a_dead_letter_with_its_size_and_hash(
+    ingest_env: IngestEnv, store: FactStore
+) -> None:
+    pipeline = ingest_env.pipeline(store)  # the settings' limit: 1 MiB
+    sent = MINUTE + timedelta(seconds=1)
+    huge = {**state("AGV-01", 1, sent), "padding": "x" * (1024 * 1024)}  # valid but too big
+    payload = orjson.dumps(huge)
+    outcome = pipeline.process(
+        [
+            RawMessage(topic("AGV-01", "state"), payload, MINUTE + timedelta(minutes=1)),
+            RawMessage(
+                topic("AGV-01", "state"),
+                orjson.dumps(state("AGV-01", 2, sent)),
+                MINUTE + timedelta(minutes=1),
+            ),
+        ]
+    )
+    assert outcome.verdicts == [Verdict.REJECTED, Verdict.ACCEPTED]
+    _, (letter,) = store.dead_letter_page(limit=10, offset=0)
+    assert letter["reason"] == (
+        f"message has {len(payload)} bytes, at most 1048576 allowed (FLEETSCOPE_MAX_MESSAGE_BYTES)"
+    )
+    assert (letter["payload_size"], letter["payload_truncated"]) == (len(payload), True)
+    assert letter["payload_sha256"] == hashlib.sha256(payload).hexdigest()
+
+
 def test_payload_is_kept_up_to_the_limit_with_full_size_and_hash(
     ingest_env: IngestEnv, store: FactStore
 ) -> None:

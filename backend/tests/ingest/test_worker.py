@@ -73,3 +73,29 @@ def test_a_stop_answers_every_producer(ingest_env: IngestEnv, store: FactStore) 
     assert store.table_counts()["raw_keys"] == 0
     with pytest.raises(RuntimeError, match="stopping"):
         worker.submit(_states("W3", 1))
+
+
+def test_queued_payload_bytes_are_bounded_too(ingest_env: IngestEnv, store: FactStore) -> None:
+    # Two messages may wait, but not 1.5 times the byte bound: the second waits for room,
+    # whatever size of message a broker delivers.
+    first, second = _states("W1", 1), _states("W2", 1)
+    size = len(first[0].payload)
+    worker = IngestWorker(
+        ingest_env.pipeline(store), max_queued_messages=2, max_queued_bytes=size * 3 // 2
+    )  # never started
+    worker.submit_then(first, on_done=lambda error: None)
+    refused: list[BaseException] = []
+
+    def produce() -> None:
+        try:
+            worker.submit_then(second, on_done=lambda error: None)
+        except RuntimeError as err:
+            refused.append(err)
+
+    producer = threading.Thread(target=produce)
+    producer.start()
+    producer.join(0.5)
+    assert producer.is_alive()  # waiting for room
+    worker.stop()
+    producer.join(5)
+    assert [str(err) for err in refused] == ["ingestion is stopping"]

@@ -479,3 +479,25 @@ def test_timestamp_limits_are_configurable() -> None:
     assert state(STATE_2, early, received_at=RECEIVED, limits=replay).header.header_id == 88
     with pytest.raises(ValueError, match="from 1970 on"):
         DecodeLimits(earliest=datetime(1969, 12, 31, tzinfo=UTC))
+
+
+def test_a_payload_over_the_size_limit_is_refused_before_it_is_parsed() -> None:
+    # A state padded with a long (valid) error description, and junk of the same size:
+    # the size is checked first, so both get the same reason.
+    padded = edited(
+        "state_2.0.json",
+        errors=[{"errorType": "x", "errorLevel": "WARNING", "errorDescription": "y" * 2_000}],
+    )
+    small = DecodeLimits(max_payload_bytes=len(padded) - 1)
+    expected = (
+        f"message has {len(padded)} bytes, at most {len(padded) - 1} allowed"
+        " (FLEETSCOPE_MAX_MESSAGE_BYTES)"
+    )
+    assert reason(STATE_2, padded, limits=small) == expected
+    assert reason(STATE_2, b"x" * len(padded), limits=small) == expected
+    # At the limit it is decoded; rebuild replays what was accepted whatever today's limit.
+    exact = DecodeLimits(max_payload_bytes=len(padded))
+    assert state(STATE_2, padded, limits=exact).header.header_id == 88
+    assert state(STATE_2, padded, limits=small.for_replay()).header.header_id == 88
+    with pytest.raises(ValueError, match="must be positive"):
+        DecodeLimits(max_payload_bytes=0)
