@@ -31,6 +31,9 @@ class Settings(BaseSettings):
 
     session_days: int = 14
     login_attempts_per_minute: int = 10
+    # Page views (appstore/page_views.py): per user and minute, and how long they are kept.
+    page_views_per_minute: int = Field(default=60, gt=0)
+    page_view_retention_days: float = Field(default=400.0, gt=0, le=3650)
 
     # Web security (api/security.py, docs/architecture.md "Security").
     # Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For and

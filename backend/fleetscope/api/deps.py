@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from fleetscope.api.errors import AUTHENTICATION_FAILED, ApiError, request_language
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.models import User, UserSession
+from fleetscope.appstore.page_views import PageViewBudget
 from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.appstore.security import tokens_equal
 from fleetscope.appstore.sessions import resolve_session
@@ -51,9 +52,15 @@ async def get_login_limiter(request: Request) -> LoginRateLimiter:
     return limiter
 
 
+async def get_page_view_budget(request: Request) -> PageViewBudget:
+    budget: PageViewBudget = request.app.state.page_view_budget
+    return budget
+
+
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 SessionDep = Annotated[Session, Depends(get_db)]
 LoginLimiterDep = Annotated[LoginRateLimiter, Depends(get_login_limiter)]
+PageViewBudgetDep = Annotated[PageViewBudget, Depends(get_page_view_budget)]
 # The language of texts in an answer (Accept-Language), as errors use it.
 RequestLanguage = Annotated[Language, Depends(request_language)]
 

@@ -45,6 +45,9 @@ OVERSIZED_BODY = Failing(413, "the body is larger than the configured limit")
 SLOW_BODY = Failing(408, "the body was still arriving at the configured time after the head")
 INVALID = Failing(422, "a parameter or the body is invalid; msg names the field and the problem")
 LOGIN_THROTTLED = Failing(429, "too many failed logins; Retry-After says when to try again")
+PAGE_VIEWS_THROTTLED = Failing(
+    429, "more page views in a minute than a user can see; Retry-After says when to send more"
+)
 PASSWORD_THROTTLED = Failing(
     429, "too many wrong current passwords; Retry-After says when to try again"
 )

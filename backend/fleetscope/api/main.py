@@ -21,6 +21,7 @@ from fleetscope.api.security import install_web_security
 from fleetscope.api.timing import ServerTimingMiddleware
 from fleetscope.appstore.db import engine_for, make_session_factory, migrate_engine
 from fleetscope.appstore.errors import StoreError
+from fleetscope.appstore.page_views import PageViewBudget
 from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.i18n import Text
 from fleetscope.i18n.messages import (
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.login_limiter = LoginRateLimiter(max_failures=settings.login_attempts_per_minute)
+    app.state.page_view_budget = PageViewBudget(per_minute=settings.page_views_per_minute)
     # Inside the timing: a request's wait for its place counts as server time.
     install_admission(app, settings=settings, path_prefix=API_PREFIX)
     app.add_middleware(ServerTimingMiddleware, path_prefix=API_PREFIX)

@@ -33,6 +33,11 @@ TOO_MANY_LOGIN_ATTEMPTS = define(
     en="too many failed login attempts; try again in {seconds} seconds",
     de="zu viele fehlgeschlagene Anmeldeversuche; bitte in {seconds} Sekunden erneut versuchen",
 )
+TOO_MANY_PAGE_VIEWS = define(
+    "events.too_many_page_views",
+    en="more than {limit} page views a minute; try again in {seconds} seconds",
+    de="mehr als {limit} Seitenaufrufe pro Minute; bitte in {seconds} Sekunden erneut versuchen",
+)
 CSRF_FAILED = define(
     "auth.csrf_failed",
     en="missing or invalid CSRF token",

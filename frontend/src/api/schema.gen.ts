@@ -4213,6 +4213,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description more page views in a minute than a user can see; Retry-After says when to send more */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description the server is at capacity (Retry-After says when to try again), or a part the call needs (fact store, ingestion, live updates) is not running */
             503: {
                 headers: {
