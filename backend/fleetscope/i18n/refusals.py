@@ -163,11 +163,11 @@ VEHICLE_NOT_REGISTERED = define(
 SITE_FULL = define(
     "refusal.site_full",
     en=(
-        "site {site} already has {limit} vehicles, the most that register themselves"
+        "site {site} has reached {limit} vehicles, the most that register themselves"
         " (FLEETSCOPE_MAX_VEHICLES_PER_SITE): vehicle {manufacturer}/{serial} is not registered"
     ),
     de=(
-        "Standort {site} hat schon {limit} Fahrzeuge, mehr registrieren sich nicht selbst"
+        "Standort {site} hat {limit} Fahrzeuge erreicht, mehr registrieren sich nicht selbst"
         " (FLEETSCOPE_MAX_VEHICLES_PER_SITE): Fahrzeug {manufacturer}/{serial} wird nicht"
         " registriert"
     ),

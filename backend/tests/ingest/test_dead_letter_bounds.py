@@ -69,7 +69,7 @@ def test_a_new_vehicle_beyond_the_sites_limit_is_a_dead_letter_and_nothing_else_
     )
     assert outcome.verdicts == [Verdict.ACCEPTED] * 2 + [Verdict.REJECTED] + [Verdict.ACCEPTED] * 2
     assert str(outcome.reasons[2]).startswith(
-        f"site {ingest_env.site_a} already has 2 vehicles, the most that register themselves"
+        f"site {ingest_env.site_a} has reached 2 vehicles, the most that register themselves"
     )
     total, (letter,) = store.dead_letter_page(limit=10, offset=0)
     assert (total, letter["category"]) == (1, "vehicle")

@@ -110,11 +110,13 @@ def test_a_site_registers_at_most_its_limit_of_vehicles_and_keeps_its_known_ones
     with pytest.raises(RegistryError) as refused:
         resolve("AGV-2026-11-26T21:00:00")  # a serial with a clock in it
     assert str(refused.value) == (
-        f"site {plant} already has 2 vehicles, the most that register themselves"
+        f"site {plant} has reached 2 vehicles, the most that register themselves"
         " (FLEETSCOPE_MAX_VEHICLES_PER_SITE): vehicle Acme/AGV-2026-11-26T21:00:00 is not"
         " registered"
     )
-    assert refused.value.reason.render("de").startswith(f"Standort {plant} hat schon 2 Fahrzeuge")
+    assert refused.value.reason.render("de").startswith(
+        f"Standort {plant} hat 2 Fahrzeuge erreicht"
+    )
     # The site's known vehicles keep reporting; another site registers its own.
     assert [resolve("AGV-01"), resolve("AGV-02")] == known
     assert resolve("AGV-03", site_id=depot) not in known
