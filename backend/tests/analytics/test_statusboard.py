@@ -72,6 +72,26 @@ def test_tiles_are_sorted_worst_state_first_and_counted() -> None:
     assert list(board.state_order) == list(STATE_ORDER)
 
 
+def test_a_tile_lists_the_worst_ten_active_errors_and_counts_them_all() -> None:
+    # 3.0 levels: CRITICAL stops the vehicle, URGENT does not; a vehicle may report thousands.
+    reported = (
+        *((f"warn{n}", "WARNING", "w") for n in range(2_000)),
+        ("bumper", "URGENT", "u"),
+        ("laserBlocked", "CRITICAL", "c"),
+        *((f"stop{n}", "FATAL", "f") for n in range(3)),
+    )
+    board = build_statusboard(
+        FLEET[:1], {1: _status(1, VehicleState.ERROR, active_errors=reported)}, now=NOW
+    )
+    (tile,) = board.vehicles
+    assert tile.active_error_count == 2_005
+    worst = ["stop0", "stop1", "stop2", "laserBlocked", "bumper"]
+    assert [error.error_type for error in tile.active_errors] == worst + [
+        f"warn{n}" for n in range(5)
+    ]
+    assert build_statusboard(FLEET[:1], {}, now=NOW).vehicles[0].active_error_count == 0
+
+
 def test_longest_in_the_worst_state_comes_first() -> None:
     statuses = {
         1: _status(1, VehicleState.ERROR, since_s=10),

@@ -3098,8 +3098,16 @@ export interface components {
             charge: number | null;
             /** Charging */
             charging: boolean;
-            /** Activeerrors */
+            /**
+             * Activeerrors
+             * @description the worst 10 active errors, the most severe level first
+             */
             activeErrors: components["schemas"]["ActiveError"][];
+            /**
+             * Activeerrorcount
+             * @description all active errors of the vehicle
+             */
+            activeErrorCount: number;
             /** Lastmessageat */
             lastMessageAt: string | null;
             /** Secondssincelastmessage */

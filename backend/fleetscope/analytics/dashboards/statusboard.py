@@ -25,6 +25,10 @@ STATE_ORDER: tuple[StateName, ...] = ("error", "offline", "manual", "charging", 
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 3000
 _NEVER_SEEN = datetime.max.replace(tzinfo=UTC)  # no ``since``: after every vehicle with one
+# A tile lists the worst of its vehicle's active errors: a state message may carry thousands,
+# which every open statusboard would otherwise receive with each message of that vehicle.
+TILE_ERRORS = 10
+_SEVERITY = {"FATAL": 0, "CRITICAL": 1, "URGENT": 2, "WARNING": 3}
 
 
 class ActiveError(CamelModel):
@@ -43,7 +47,10 @@ class StatusTile(CamelModel):
     workflow: str
     charge: float | None
     charging: bool
-    active_errors: list[ActiveError]
+    active_errors: list[ActiveError] = Field(
+        description=f"the worst {TILE_ERRORS} active errors, the most severe level first"
+    )
+    active_error_count: int = Field(description="all active errors of the vehicle")
     last_message_at: datetime | None
     seconds_since_last_message: float | None
 
@@ -85,7 +92,14 @@ def status_tile(vehicle: VehicleRef, status: LiveStatus | None, *, now: datetime
     fields: dict[str, Any] = dict.fromkeys(
         ("since", "charge", "last_message_at", "seconds_since_last_message")
     )
-    fields.update(state="offline", order_id="", workflow="", charging=False, active_errors=[])
+    fields.update(
+        state="offline",
+        order_id="",
+        workflow="",
+        charging=False,
+        active_errors=[],
+        active_error_count=0,
+    )
     if status is not None:
         last = status.last_message_at
         fields.update(
@@ -94,8 +108,11 @@ def status_tile(vehicle: VehicleRef, status: LiveStatus | None, *, now: datetime
             charging=status.charging,
             active_errors=[
                 ActiveError(error_type=kind, level=level, description=text)
-                for kind, level, text in status.active_errors
+                for kind, level, text in sorted(
+                    status.active_errors, key=lambda error: _SEVERITY.get(error[1], 4)
+                )[:TILE_ERRORS]
             ],
+            active_error_count=len(status.active_errors),
             last_message_at=last,
             seconds_since_last_message=None if last is None else (now - last).total_seconds(),
         )

@@ -18,6 +18,7 @@ function tile(vehicleId: number, overrides: Partial<StatusTile>): StatusTile {
     charge: 55.4,
     charging: false,
     activeErrors: [],
+    activeErrorCount: 0,
     lastMessageAt: '2026-11-21T14:59:57Z',
     secondsSinceLastMessage: 3,
     ...overrides,
@@ -37,7 +38,9 @@ describe('statusboard tiles', () => {
           tile(1, { orderId: 'T-0001', workflow: 'TRANSPORT_A' }),
           tile(2, {
             state: 'error',
+            // The worst of many: the count is the vehicle's, the list only the tile's.
             activeErrors: [{ errorType: 'laserBlocked', level: 'FATAL', description: '' }],
+            activeErrorCount: 12,
           }),
         ],
       },
@@ -61,7 +64,7 @@ describe('statusboard tiles', () => {
     expect(working).toHaveTextContent('seit 10 min');
     expect(
       within(screen.getByTestId('status-tile-2')).getByTestId('status-errors'),
-    ).toHaveTextContent('1 aktiver Fehler: laserBlocked (Fatal)');
+    ).toHaveTextContent('12 aktive Fehler: laserBlocked (Fatal)');
     expect(screen.getByTestId('live-indicator')).toHaveTextContent('Verbinde neu…');
   });
 });

@@ -173,12 +173,12 @@ function VehicleTile({
             wrap="nowrap"
             c={color}
             data-testid="status-errors"
-            data-count={tile.activeErrors.length}
+            data-count={tile.activeErrorCount}
           >
             <IconAlertTriangle size={large ? 22 : 16} aria-hidden style={{ flexShrink: 0 }} />
             {/* The active error wraps: its type and level are what the operator acts on. */}
             <Text fz={large ? 'lg' : 'sm'} fw={600} c={color} className="fs-kpi-text">
-              {t('statusboard.activeErrors', { count: tile.activeErrors.length })}:{' '}
+              {t('statusboard.activeErrors', { count: tile.activeErrorCount })}:{' '}
               {firstError.errorType} (
               {t(`failures.level.${firstError.level}`, { defaultValue: firstError.level })})
             </Text>

@@ -21,6 +21,7 @@ function tile(vehicleId: number, overrides: Partial<StatusTile> = {}): StatusTil
     charge: 60,
     charging: false,
     activeErrors: [],
+    activeErrorCount: 0,
     lastMessageAt: '2026-11-21T14:59:58Z',
     secondsSinceLastMessage: 2,
     ...overrides,
@@ -65,6 +66,7 @@ describe('board', () => {
       vehicle: tile(1, {
         state: 'error',
         activeErrors: [{ errorType: 'laserBlocked', level: 'FATAL', description: '' }],
+        activeErrorCount: 1,
       }),
       counts,
     });
