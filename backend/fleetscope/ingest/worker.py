@@ -68,7 +68,7 @@ class IngestWorker:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.pipeline = pipeline
-        # Unbounded as a queue: ``_reserve`` bounds the messages in it.
+        # Unbounded as a queue: ``_enqueue`` bounds the messages and bytes in it.
         self._queue: queue.Queue[_Job] = queue.Queue()
         self.max_queued_messages = max_queued_messages
         self.max_queued_bytes = max_queued_bytes

@@ -19,6 +19,7 @@ from fleetscope.analytics.core.sql import utc_from_us
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.model import LiveStatus, VehicleState
 from fleetscope.ingest.live import LiveHub
+from fleetscope.vda5050.model import ErrorLevel
 
 StateName = Literal["offline", "error", "manual", "charging", "working", "idle"]
 STATE_ORDER: tuple[StateName, ...] = ("error", "offline", "manual", "charging", "idle", "working")
@@ -28,7 +29,7 @@ _NEVER_SEEN = datetime.max.replace(tzinfo=UTC)  # no ``since``: after every vehi
 # A tile lists the worst of its vehicle's active errors: a state message may carry thousands,
 # which every open statusboard would otherwise receive with each message of that vehicle.
 TILE_ERRORS = 10
-_SEVERITY = {"FATAL": 0, "CRITICAL": 1, "URGENT": 2, "WARNING": 3}
+_SEVERITY = {level.value: rank for rank, level in enumerate(reversed(ErrorLevel))}  # 0: FATAL
 
 
 class ActiveError(CamelModel):
@@ -109,7 +110,7 @@ def status_tile(vehicle: VehicleRef, status: LiveStatus | None, *, now: datetime
             active_errors=[
                 ActiveError(error_type=kind, level=level, description=text)
                 for kind, level, text in sorted(
-                    status.active_errors, key=lambda error: _SEVERITY.get(error[1], 4)
+                    status.active_errors, key=lambda error: _SEVERITY.get(error[1], len(_SEVERITY))
                 )[:TILE_ERRORS]
             ],
             active_error_count=len(status.active_errors),
