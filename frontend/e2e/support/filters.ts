@@ -4,8 +4,12 @@ import { expect, type Page } from '@playwright/test';
 
 /** A calendar day (YYYY-MM-DD) in the browser's time zone, `offsetDays` from today. */
 export function berlinDay(offsetDays: number): string {
-  const day = new Date(Date.now() + offsetDays * 24 * 60 * 60 * 1000);
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(day);
+  return berlinDayAt(Date.now() + offsetDays * 24 * 60 * 60 * 1000);
+}
+
+/** The Berlin day (YYYY-MM-DD) of an instant in epoch milliseconds. */
+export function berlinDayAt(instant: number): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date(instant));
 }
 
 /**
