@@ -88,6 +88,9 @@ class Settings(BaseSettings):
     api_concurrency: int = Field(default=8, gt=0)
     ingest_concurrency: int = Field(default=4, gt=0)
     max_open_streams: int = Field(default=200, gt=0)
+    # Statusboard streams one login session may hold open (wall TVs and tabs), so that one
+    # caller cannot take the places of everybody's statusboard.
+    max_open_streams_per_caller: int = Field(default=20, gt=0)
     admission_queue: int = Field(default=64, ge=0)
     admission_wait_seconds: float = Field(default=3.0, gt=0)
     retry_after_seconds: int = Field(default=1, gt=0)

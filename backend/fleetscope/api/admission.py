@@ -8,15 +8,19 @@ streams have a lane that only counts open streams (they wait on the live hub, no
 worker thread). Static files of the web app are not admitted here: they are cheap and the
 page must load to show the "busy, retrying" state at all.
 
-A request that finds its lane full waits in the lane's queue (first come, first served) for
-at most ``wait_s``; a full queue or a wait that runs out answers 503 at once. The waits
-cost no worker thread: a queued request is a parked coroutine.
+A request that finds its lane full waits in the lane's queue for at most ``wait_s``; a full
+queue or a wait that runs out answers 503 at once. The waits cost no worker thread: a queued
+request is a parked coroutine. The queue is fair between callers (``Lane``): one user's
+burst of a hundred requests, or one token's parallel batches, delays another caller by a
+request or two, not by the whole burst, and does not leave it only 503s. One caller may hold
+at most ``max_open_streams_per_caller`` statusboard streams.
 
 A pure ASGI middleware, like ``ServerTimingMiddleware``: ``BaseHTTPMiddleware`` would cost
 more than some of the requests it admits.
 """
 
 import asyncio
+from collections import Counter, deque
 from dataclasses import dataclass
 
 import anyio.to_thread
@@ -26,6 +30,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from fleetscope.api.deps import SESSION_COOKIE
 from fleetscope.api.errors import error_response
 from fleetscope.i18n.messages import SERVER_BUSY
 from fleetscope.settings import Settings
@@ -38,10 +43,26 @@ class LaneLimits:
     in_progress: int
     queue: int
     wait_s: float
+    # Places one caller may hold and wait for at once; None: the lane's places.
+    per_caller: int | None = None
+
+
+@dataclass(eq=False, slots=True)
+class _Waiter:
+    caller: str
+    arrival: int
+    admitted: "asyncio.Future[bool]"
 
 
 class Lane:
-    """``in_progress`` places; up to ``queue`` requests wait up to ``wait_s`` for one."""
+    """``in_progress`` places; up to ``queue`` requests wait up to ``wait_s`` for one.
+
+    Fair between callers (a login session, an API token, else an address): a freed place
+    goes to the waiting caller that holds the fewest places, first come first served among
+    equals, and a caller arriving at a full queue takes the newest place of the caller with
+    the most requests waiting and in progress, whose request is then refused. A caller alone
+    still has every place and the whole queue: nothing is held back while the lane has room.
+    """
 
     def __init__(self, name: str, limits: LaneLimits) -> None:
         self.name = name
@@ -50,41 +71,104 @@ class Lane:
         self.in_progress = 0
         self.admitted = 0
         self.refused = 0
-        # Created in the server's event loop at the first request (asyncio binds it there).
-        self._places: asyncio.Semaphore | None = None
+        self._held: Counter[str] = Counter()
+        self._queues: dict[str, deque[_Waiter]] = {}
+        self._arrivals = 0
 
-    async def enter(self) -> bool:
+    async def enter(self, *, caller: str) -> bool:
         """True with a place taken (give it back with ``leave``), False when refused."""
-        if self._places is None:
-            self._places = asyncio.Semaphore(self.limits.in_progress)
-        places = self._places
-        if not places.locked():
-            await places.acquire()  # a free place: returns without waiting
-            self._entered()
-            return True
-        if self.waiting >= self.limits.queue:
+        queued = self._queues.get(caller, ())
+        cap = self.limits.per_caller
+        if cap is not None and self._held[caller] + len(queued) >= cap:
             self.refused += 1
             return False
-        self.waiting += 1
+        if self.in_progress < self.limits.in_progress:
+            self._admit(caller)
+            return True
+        if self.waiting >= self.limits.queue and not self._make_room_for(caller):
+            self.refused += 1
+            return False
+        waiter = self._queue(caller)
         try:
             async with asyncio.timeout(self.limits.wait_s):
-                await places.acquire()
+                return await waiter.admitted
         except TimeoutError:
+            if _decided(waiter):  # admitted or refused in the instant the wait ran out
+                return waiter.admitted.result()
+            self._forget(waiter)
             self.refused += 1
             return False
-        finally:
-            self.waiting -= 1
-        self._entered()
-        return True
+        except asyncio.CancelledError:  # the client went away while waiting
+            if _decided(waiter) and waiter.admitted.result():
+                self.leave(caller=caller)
+            self._forget(waiter)
+            raise
 
-    def _entered(self) -> None:
+    def leave(self, *, caller: str) -> None:
+        self.in_progress -= 1
+        self._held[caller] -= 1
+        if self._held[caller] <= 0:
+            del self._held[caller]
+        while self._queues:
+            waiter = self._pop(min(self._queues, key=self._next_in_turn))
+            if not waiter.admitted.done():  # else its wait ended and is being cleaned up
+                self._admit(waiter.caller)
+                waiter.admitted.set_result(True)
+                return
+
+    def _admit(self, caller: str) -> None:
         self.in_progress += 1
         self.admitted += 1
+        self._held[caller] += 1
 
-    def leave(self) -> None:
-        if self._places is not None:
-            self.in_progress -= 1
-            self._places.release()
+    def _queue(self, caller: str) -> _Waiter:
+        self._arrivals += 1
+        waiter = _Waiter(caller, self._arrivals, asyncio.get_running_loop().create_future())
+        self._queues.setdefault(caller, deque()).append(waiter)
+        self.waiting += 1
+        return waiter
+
+    def _next_in_turn(self, caller: str) -> tuple[int, int]:
+        return self._held[caller], self._queues[caller][0].arrival
+
+    def _share(self, caller: str) -> int:
+        return self._held[caller] + len(self._queues.get(caller, ()))
+
+    def _make_room_for(self, caller: str) -> bool:
+        """Refuses the newest waiting request of the caller with the largest share, if that
+        share exceeds the newcomer's by more than the one request it is about to add."""
+        largest = max(self._queues, key=self._share, default=None)
+        if largest is None or self._share(largest) <= self._share(caller) + 1:
+            return False
+        queue = self._queues[largest]
+        waiter = queue.pop()
+        if not queue:
+            del self._queues[largest]
+        self.waiting -= 1
+        if not waiter.admitted.done():
+            self.refused += 1
+            waiter.admitted.set_result(False)
+        return True
+
+    def _pop(self, caller: str) -> _Waiter:
+        queue = self._queues[caller]
+        waiter = queue.popleft()
+        if not queue:
+            del self._queues[caller]
+        self.waiting -= 1
+        return waiter
+
+    def _forget(self, waiter: _Waiter) -> None:
+        queue = self._queues.get(waiter.caller)
+        if queue is not None and waiter in queue:
+            queue.remove(waiter)
+            self.waiting -= 1
+            if not queue:
+                del self._queues[waiter.caller]
+
+
+def _decided(waiter: _Waiter) -> bool:
+    return waiter.admitted.done() and not waiter.admitted.cancelled()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +186,15 @@ class Lanes:
             ingest=Lane("ingest", LaneLimits(settings.ingest_concurrency, queue, wait_s)),
             api=Lane("api", LaneLimits(settings.api_concurrency, queue, wait_s)),
             # An open stream holds its place for hours: nobody queues for one.
-            streams=Lane("streams", LaneLimits(settings.max_open_streams, 0, wait_s)),
+            streams=Lane(
+                "streams",
+                LaneLimits(
+                    settings.max_open_streams,
+                    0,
+                    wait_s,
+                    per_caller=settings.max_open_streams_per_caller,
+                ),
+            ),
         )
 
     def for_path(self, path: str) -> Lane:
@@ -129,14 +221,27 @@ class AdmissionMiddleware:
             await self._app(scope, receive, send)
             return
         lane = self._lanes.for_path(path[len(self._prefix) :])
-        if not await lane.enter():
+        caller = caller_of(scope)
+        if not await lane.enter(caller=caller):
             response = busy_response(Request(scope), retry_after_s=self._retry_after_s)
             await response(scope, receive, send)
             return
         try:
             await self._app(scope, receive, send)
         finally:
-            lane.leave()
+            lane.leave(caller=caller)
+
+
+def caller_of(scope: Scope) -> str:
+    """Whom a request is fair to: its login session, else its API token, else its address.
+    Not authenticated here (the routes do that): a made-up cookie only makes its sender a
+    caller of its own."""
+    request = Request(scope)
+    if session := request.cookies.get(SESSION_COOKIE):
+        return f"session {session}"
+    if authorization := request.headers.get("Authorization"):
+        return f"token {authorization}"
+    return f"address {request.client.host if request.client else ''}"
 
 
 def busy_response(request: Request, *, retry_after_s: int) -> JSONResponse:

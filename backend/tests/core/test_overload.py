@@ -27,7 +27,6 @@ import orjson
 import pytest
 import uvicorn
 
-from fleetscope.api.admission import Lane, LaneLimits
 from fleetscope.api.deps import CSRF_COOKIE, CSRF_HEADER
 from fleetscope.api.main import create_app
 from fleetscope.appstore.db import create_db_engine, make_session_factory
@@ -35,7 +34,7 @@ from fleetscope.cli.serve import server_options
 from fleetscope.demo.seed import DEMO_MANUFACTURER, DemoData, seed_demo
 from fleetscope.settings import Settings
 
-from .support import CUSTOMER, SUPERUSER
+from .support import CUSTOMER, CUSTOMER2, SUPERUSER
 
 SIMULTANEOUS = 100
 # Every analysis resource a page calls, over a week (the load of the analysis pages).
@@ -59,6 +58,7 @@ STATE_MINUTES = 120
 # so that a slow body holding a place would show as the others' 503.
 BODY_SECONDS = 4.0
 HEAD_SECONDS = 2.0
+STREAMS_PER_CALLER = 2
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,7 @@ def server(settings: Settings, tmp_path: Path) -> Iterator[Server]:
         update={
             "frontend_dist": dist,
             "stream_session_check_seconds": 0.5,
+            "max_open_streams_per_caller": STREAMS_PER_CALLER,
             "request_body_seconds": BODY_SECONDS,
             "request_head_seconds": HEAD_SECONDS,
         }
@@ -279,6 +280,67 @@ def test_simultaneous_analytics_get_200_or_a_quick_503_and_the_stream_keeps_flow
         assert time.monotonic() - started < 1.0
 
 
+def test_another_caller_is_answered_while_one_session_keeps_the_lane_beyond_capacity(
+    server: Server,
+) -> None:
+    _fill_store(server)
+    with httpx2.Client(base_url=server.url, timeout=30) as customer:
+        _login(customer, CUSTOMER)
+        flood_cookies = customer.cookies
+    with httpx2.Client(base_url=server.url, timeout=30) as other:
+        _login(other, CUSTOMER2)
+        other_cookies = other.cookies
+    # More requests at all times than the analytics lane has places and queue (4 + 64).
+    flooding = 80
+
+    async def flood(stop: asyncio.Event) -> list[int]:
+        limits = httpx2.Limits(max_connections=flooding, max_keepalive_connections=flooding)
+        statuses: list[int] = []
+        async with httpx2.AsyncClient(
+            base_url=server.url, cookies=flood_cookies, limits=limits, timeout=30
+        ) as client:
+
+            async def keep_asking() -> None:
+                while not stop.is_set():
+                    statuses.append((await client.get("/v2/Analytics/Productivity")).status_code)
+
+            await asyncio.gather(*(keep_asking() for _ in range(flooding)))
+        return statuses
+
+    async def run() -> tuple[list[int], list[int]]:
+        stop = asyncio.Event()
+        flooded = asyncio.create_task(flood(stop))
+        await asyncio.sleep(1.0)  # the flood is under way
+        others: list[int] = []
+        async with httpx2.AsyncClient(
+            base_url=server.url, cookies=other_cookies, timeout=30
+        ) as client:
+            for resource in RESOURCES[:3]:
+                others.append((await client.get(f"/v2/Analytics/{resource}")).status_code)
+        stop.set()
+        return await flooded, others
+
+    flood_statuses, others = asyncio.run(run())
+    assert 503 in flood_statuses  # the lane was beyond capacity throughout
+    # The other caller takes the place of one of the flood's waiting requests: answered.
+    assert others == [200, 200, 200]
+
+
+def test_one_session_holds_at_most_its_share_of_statusboard_streams(server: Server) -> None:
+    with httpx2.Client(base_url=server.url, timeout=10) as first, contextlib.ExitStack() as open_:
+        _login(first, CUSTOMER)
+        for _ in range(STREAMS_PER_CALLER):
+            stream = open_.enter_context(first.stream("GET", "/v2/Analytics/Statusboard/stream"))
+            assert stream.status_code == 200
+        refused = first.get("/v2/Analytics/Statusboard/stream")
+        assert refused.status_code == 503 and refused.headers["Retry-After"] == "1"
+        # Another login session (another tab after a new login, another TV) still gets one.
+        with httpx2.Client(base_url=server.url, timeout=10) as second:
+            _login(second, CUSTOMER)
+            with second.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
+                assert stream.status_code == 200
+
+
 def test_a_stream_ends_after_its_session_logs_out(server: Server) -> None:
     with httpx2.Client(base_url=server.url, timeout=10) as customer:
         _login(customer, CUSTOMER)
@@ -298,29 +360,6 @@ def test_a_stream_ends_after_its_session_logs_out(server: Server) -> None:
         # A new stream with the ended session is refused.
         again = customer.get("/v2/Analytics/Statusboard/stream")
         assert again.status_code == 401
-
-
-def test_a_lane_admits_its_places_queues_a_few_in_order_and_refuses_the_rest() -> None:
-    async def run() -> None:
-        lane = Lane("analytics", LaneLimits(in_progress=2, queue=2, wait_s=30.0))
-        assert await lane.enter() and await lane.enter()
-        first = asyncio.create_task(lane.enter())
-        second = asyncio.create_task(lane.enter())
-        await asyncio.sleep(0)
-        assert lane.waiting == 2
-        assert await lane.enter() is False  # queue full: refused at once
-        lane.leave()
-        assert await first is True and not second.done()
-        lane.leave()
-        assert await second is True
-        assert (lane.in_progress, lane.admitted, lane.refused) == (2, 4, 1)
-
-        hurried = Lane("api", LaneLimits(in_progress=1, queue=5, wait_s=0.01))
-        assert await hurried.enter()
-        assert await hurried.enter() is False  # its wait ran out
-        assert hurried.waiting == 0
-
-    asyncio.run(run())
 
 
 def _answer_of(connection: socket.socket) -> bytes:
