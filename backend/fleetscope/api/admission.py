@@ -43,7 +43,8 @@ class LaneLimits:
     in_progress: int
     queue: int
     wait_s: float
-    # Places one caller may hold and wait for at once; None: the lane's places.
+    # Places one caller may hold at once; its further requests wait for one of its own to
+    # end (in a lane without a queue they are refused). None: all the lane's places.
     per_caller: int | None = None
 
 
@@ -61,7 +62,8 @@ class Lane:
     goes to the waiting caller that holds the fewest places, first come first served among
     equals, and a caller arriving at a full queue takes the newest place of the caller with
     the most requests waiting and in progress, whose request is then refused. A caller alone
-    still has every place and the whole queue: nothing is held back while the lane has room.
+    still has every place and the whole queue (up to ``per_caller`` places where that is
+    set): nothing is held back while the lane has room.
     """
 
     def __init__(self, name: str, limits: LaneLimits) -> None:
@@ -77,12 +79,7 @@ class Lane:
 
     async def enter(self, *, caller: str) -> bool:
         """True with a place taken (give it back with ``leave``), False when refused."""
-        queued = self._queues.get(caller, ())
-        cap = self.limits.per_caller
-        if cap is not None and self._held[caller] + len(queued) >= cap:
-            self.refused += 1
-            return False
-        if self.in_progress < self.limits.in_progress:
+        if self.in_progress < self.limits.in_progress and self._may_hold_more(caller):
             self._admit(caller)
             return True
         if self.waiting >= self.limits.queue and not self._make_room_for(caller):
@@ -109,12 +106,16 @@ class Lane:
         self._held[caller] -= 1
         if self._held[caller] <= 0:
             del self._held[caller]
-        while self._queues:
-            waiter = self._pop(min(self._queues, key=self._next_in_turn))
+        while turns := [waiting for waiting in self._queues if self._may_hold_more(waiting)]:
+            waiter = self._pop(min(turns, key=self._next_in_turn))
             if not waiter.admitted.done():  # else its wait ended and is being cleaned up
                 self._admit(waiter.caller)
                 waiter.admitted.set_result(True)
                 return
+
+    def _may_hold_more(self, caller: str) -> bool:
+        cap = self.limits.per_caller
+        return cap is None or self._held[caller] < cap
 
     def _admit(self, caller: str) -> None:
         self.in_progress += 1
@@ -183,7 +184,17 @@ class Lanes:
         queue, wait_s = settings.admission_queue, settings.admission_wait_seconds
         return cls(
             analytics=Lane("analytics", LaneLimits(settings.analytics_concurrency, queue, wait_s)),
-            ingest=Lane("ingest", LaneLimits(settings.ingest_concurrency, queue, wait_s)),
+            # A token's uploads may arrive slowly (up to request_body_seconds each): one place
+            # is always left to the other tokens.
+            ingest=Lane(
+                "ingest",
+                LaneLimits(
+                    settings.ingest_concurrency,
+                    queue,
+                    wait_s,
+                    per_caller=max(1, settings.ingest_concurrency - 1),
+                ),
+            ),
             api=Lane("api", LaneLimits(settings.api_concurrency, queue, wait_s)),
             # An open stream holds its place for hours: nobody queues for one.
             streams=Lane(

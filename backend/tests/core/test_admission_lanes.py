@@ -126,6 +126,21 @@ def test_one_caller_holds_at_most_its_share_of_streams() -> None:
     _run(scenario)
 
 
+def test_a_caller_at_its_share_waits_for_one_of_its_own_and_leaves_a_place_to_others() -> None:
+    async def scenario() -> None:
+        ingest = Lane("ingest", LaneLimits(in_progress=3, queue=5, wait_s=30.0, per_caller=2))
+        assert await ingest.enter(caller="slow") and await ingest.enter(caller="slow")
+        third = await _queued(ingest, "slow")  # a place is free, but not for this caller
+        assert await ingest.enter(caller="site b")
+        ingest.leave(caller="site b")
+        assert not third.done()
+        ingest.leave(caller="slow")
+        assert await third is True
+        assert (ingest.in_progress, ingest.waiting, ingest.refused) == (2, 0, 0)
+
+    _run(scenario)
+
+
 def _scope(*headers: tuple[bytes, bytes], client: tuple[str, int] | None = None) -> Scope:
     return {
         "type": "http",

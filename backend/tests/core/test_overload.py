@@ -156,9 +156,9 @@ def _login(client: httpx2.Client, email: str) -> None:
     client.headers[CSRF_HEADER] = client.cookies[CSRF_COOKIE]
 
 
-def _site_token(admin: httpx2.Client, server: Server) -> str:
-    """A new API token of the Hamburg site (``admin``: a superuser's client)."""
-    site = server.demo.site_ids["Hamburg DC"]
+def _site_token(admin: httpx2.Client, server: Server, site_name: str = "Hamburg DC") -> str:
+    """A new API token of a demo site (``admin``: a superuser's client)."""
+    site = server.demo.site_ids[site_name]
     response = admin.post(f"/v2/Admin/Sites/{site}/Tokens", json={"name": "overload test"})
     assert response.status_code == 201, response.text
     token: str = response.json()["data"]["token"]
@@ -451,6 +451,33 @@ def test_slow_bodies_hold_their_connections_not_the_places_of_others(
             "msg": "request body did not arrive within 4 s",
             "data": None,
         }
+
+
+def test_one_tokens_slow_uploads_leave_a_place_to_the_other_sites(
+    server: Server, settings: Settings
+) -> None:
+    with httpx2.Client(base_url=server.url, timeout=30) as admin:
+        _login(admin, SUPERUSER)
+        slow_token = _site_token(admin, server)
+        other_token = _site_token(admin, server, "Munich Hub")
+    # As many uploads as the ingest lane has places, each stuck after ten bytes of its body.
+    uploads = [
+        _slow_body(server.address, "POST /v2/Ingest/vda5050", f"Authorization: Bearer {token}\r\n")
+        for token in [slow_token] * settings.ingest_concurrency
+    ]
+    time.sleep(0.2)  # their heads are read and their places taken
+    with httpx2.Client(base_url=server.url, timeout=30) as gateway:
+        started = time.monotonic()
+        line = state_line("MUC-TEST", 1, datetime.now(UTC), charge=50.0)
+        stored = gateway.post(
+            "/v2/Ingest/vda5050", content=line, headers={"Authorization": f"Bearer {other_token}"}
+        )
+        assert stored.status_code == 200, stored.text
+        assert time.monotonic() - started < BODY_SECONDS  # not after the slow bodies' deadline
+    answers = [_answer_of(upload) for upload in uploads]
+    # The slow token's last upload waited for a place of its own and was refused in time.
+    assert sum(answer.startswith(b"HTTP/1.1 503 ") for answer in answers) == 1
+    assert sum(answer.startswith(b"HTTP/1.1 408 ") for answer in answers) == len(uploads) - 1
 
 
 def _closed_at(connection: socket.socket, *, trickle: bytes = b"") -> float:
