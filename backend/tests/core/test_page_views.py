@@ -1,6 +1,7 @@
 """Page views are bounded: so many per user and minute (429 with Retry-After beyond, another
 user unaffected), kept for a retention period, and the budget's memory is bounded."""
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from fastapi import FastAPI
@@ -17,23 +18,27 @@ VIEW = {"event": "page_view", "path": "/dashboards/dashboard"}
 
 
 def test_a_user_records_a_bounded_number_of_page_views_a_minute(
-    app: FastAPI, seeded: DemoData, login: LoginFn
+    app: FastAPI,
+    client: TestClient,
+    make_client: Callable[[], TestClient],
+    seeded: DemoData,
+    login: LoginFn,
 ) -> None:
     clock = FakeClock()
     app.state.page_view_budget = PageViewBudget(per_minute=3, clock=clock)
-    with TestClient(app) as first, TestClient(app) as second:
-        login(first, CUSTOMER)
-        login(second, CUSTOMER2)
-        assert [first.post("/v2/Events", json=VIEW).status_code for _ in range(3)] == [200] * 3
-        clock.now += 20
-        refused = first.post("/v2/Events", json=VIEW)
-        assert (refused.status_code, refused.headers["Retry-After"]) == (429, "40")
-        assert refused.json()["msg"] == "more than 3 page views a minute; try again in 40 seconds"
-        german = first.post("/v2/Events", json=VIEW, headers={"Accept-Language": "de"})
-        assert german.json()["msg"].startswith("mehr als 3 Seitenaufrufe pro Minute")
-        assert second.post("/v2/Events", json=VIEW).status_code == 200  # another user
-        clock.now += 40  # the minute is over
-        assert first.post("/v2/Events", json=VIEW).status_code == 200
+    first, second = client, make_client()
+    login(first, CUSTOMER)
+    login(second, CUSTOMER2)
+    assert [first.post("/v2/Events", json=VIEW).status_code for _ in range(3)] == [200] * 3
+    clock.now += 20
+    refused = first.post("/v2/Events", json=VIEW)
+    assert (refused.status_code, refused.headers["Retry-After"]) == (429, "40")
+    assert refused.json()["msg"] == "more than 3 page views a minute; try again in 40 seconds"
+    german = first.post("/v2/Events", json=VIEW, headers={"Accept-Language": "de"})
+    assert german.json()["msg"].startswith("mehr als 3 Seitenaufrufe pro Minute")
+    assert second.post("/v2/Events", json=VIEW).status_code == 200  # another user
+    clock.now += 40  # the minute is over
+    assert first.post("/v2/Events", json=VIEW).status_code == 200
 
 
 def test_page_views_older_than_the_retention_are_swept_when_one_is_stored(
