@@ -3,7 +3,9 @@
 500 and never after a stall; the server answers at once afterwards; the statusboard stream
 keeps delivering meanwhile and ends with its login session; a request head beyond the
 bound, or one that takes too long, is refused without being buffered whole; a body that
-arrives slowly costs only its own connection, and is refused at its deadline.
+arrives slowly costs only its own connection, and is refused at its deadline. Fairness: a
+session that keeps the analytics lane beyond capacity does not keep another user out, one
+token's slow uploads leave the other sites a place, one session's streams are bounded.
 
 The server runs in a thread of the test process (same password hasher, no start-up cost
 of a second interpreter) on a free loopback port, with a small store filled through the
