@@ -141,19 +141,16 @@ class Lane:
         largest = max(self._queues, key=self._share, default=None)
         if largest is None or self._share(largest) <= self._share(caller) + 1:
             return False
-        queue = self._queues[largest]
-        waiter = queue.pop()
-        if not queue:
-            del self._queues[largest]
-        self.waiting -= 1
+        waiter = self._pop(largest, newest=True)
         if not waiter.admitted.done():
             self.refused += 1
             waiter.admitted.set_result(False)
         return True
 
-    def _pop(self, caller: str) -> _Waiter:
+    def _pop(self, caller: str, *, newest: bool = False) -> _Waiter:
+        """The caller's next waiter in turn (or its newest) taken out of the queue."""
         queue = self._queues[caller]
-        waiter = queue.popleft()
+        waiter = queue.pop() if newest else queue.popleft()
         if not queue:
             del self._queues[caller]
         self.waiting -= 1
