@@ -31,6 +31,11 @@ TOPIC_SHAPE = define(
     de="Topic {topic!r} hat nicht die Form {{interface}}/{{major}}/{{manufacturer}}/{{serial}}"
     "/{{state|connection|factsheet}}",
 )
+TOPIC_CHARACTER = define(
+    "refusal.topic_character",
+    en="topic {topic!r} holds {character}, which MQTT does not allow in a topic name",
+    de="Topic {topic!r} enthält {character}, das MQTT in einem Topic-Namen nicht erlaubt",
+)
 TOPIC_SUBTOPIC = define(
     "refusal.topic_subtopic",
     en="topic {topic!r} ends in {subtopic!r}, not in state, connection or factsheet",
@@ -71,6 +76,11 @@ VERSION_FORMAT = define(
     "refusal.version_format",
     en="version {version!r} is not [major].[minor].[patch]",
     de="version {version!r} hat nicht die Form [major].[minor].[patch]",
+)
+NOT_PRINTABLE = define(
+    "refusal.not_printable",
+    en="{path} holds a control character",
+    de="{path} enthält ein Steuerzeichen",
 )
 VERSION_UNSUPPORTED = define(
     "refusal.version_unsupported",
@@ -171,6 +181,11 @@ SITE_FULL = define(
         " (FLEETSCOPE_MAX_VEHICLES_PER_SITE): Fahrzeug {manufacturer}/{serial} wird nicht"
         " registriert"
     ),
+)
+VEHICLE_NOT_STORABLE = define(
+    "refusal.vehicle_not_storable",
+    en="the app store cannot look up or register the message's vehicle: {error}",
+    de="der App-Speicher kann das Fahrzeug der Nachricht nicht nachschlagen oder anlegen: {error}",
 )
 NOT_STORABLE = define(
     "refusal.not_storable",

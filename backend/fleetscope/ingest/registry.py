@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.orm import Session
 
 from fleetscope.appstore.db import SessionFactory
@@ -114,13 +114,19 @@ class VehicleRegistry:
         ``site_id``: the sender's site (API token, ``import --site``); None for MQTT and
         plain imports, where the topic's ``interface`` names the site.
         """
-        home = site_id if site_id is not None else self._site_of_interface(interface)
-        identity = (home, manufacturer, serial_number)
-        with self._lock:
-            cached = self._by_identity.get(identity)
-        if cached is not None and time.monotonic() - cached.loaded_at <= self._ttl_s:
-            return cached.info
-        return self._load_or_register(identity)
+        try:
+            home = site_id if site_id is not None else self._site_of_interface(interface)
+            identity = (home, manufacturer, serial_number)
+            with self._lock:
+                cached = self._by_identity.get(identity)
+            if cached is not None and time.monotonic() - cached.loaded_at <= self._ttl_s:
+                return cached.info
+            return self._load_or_register(identity)
+        except DataError as error:
+            # A value the app store cannot hold that decoding did not foresee: this message's
+            # fault alone (a dead letter), not its batch's.
+            detail = f"{type(error.orig).__name__}: {error.orig}"
+            raise RegistryError(refusals.VEHICLE_NOT_STORABLE(error=detail)) from None
 
     def by_id(self, vehicle_id: int) -> VehicleInfo:
         with self._lock:

@@ -27,7 +27,13 @@ import orjson
 from fleetscope.i18n import refusals
 from fleetscope.vda5050 import normalize, schemas
 from fleetscope.vda5050.dialects import DIALECT_1, DIALECT_2, DIALECT_3, Dialect
-from fleetscope.vda5050.limits import DEFAULT_LIMITS, TOPIC_MAX, VERSION_MAX, DecodeLimits
+from fleetscope.vda5050.limits import (
+    CONTROL_CHARACTER,
+    DEFAULT_LIMITS,
+    TOPIC_MAX,
+    VERSION_MAX,
+    DecodeLimits,
+)
 from fleetscope.vda5050.model import DecodeError, Header, Message, MessageKind
 from fleetscope.vda5050.topic import Topic, parse_topic
 from fleetscope.vda5050.wire import (
@@ -247,7 +253,9 @@ def _version(version: str, route: Topic) -> tuple[int, int]:
 def _parse_version(version: str) -> tuple[int, int]:
     """ "2.0.0" -> (2, 0); patch and pre-release parts are ignored."""
     parts = version.split(".")
-    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
+    # A control character would also be out of the app store's reach (PostgreSQL: U+0000).
+    malformed = CONTROL_CHARACTER.search(version) is not None
+    if malformed or len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
         raise DecodeError(refusals.VERSION_FORMAT(version=version))
     return int(parts[0]), int(parts[1])
 

@@ -15,7 +15,10 @@ field and the problem:
   ``topicSerialLen``/``topicElemLen``), ``ID_MAX`` for ids (``idLen``: order, node, edge,
   action and map ids), ``KEY_MAX`` for types and keys (``enumLen``: errorType, actionType,
   referenceKey), ``ENUM_MAX`` for enumerations, ``TEXT_MAX`` for descriptions and error
-  texts, ``TOPIC_MAX`` for the whole MQTT topic;
+  texts, ``TOPIC_MAX`` for the whole MQTT topic; the strings the app store keeps (a
+  vehicle's protocol version and its factsheet's series name as its model) fit its columns,
+  ``VERSION_MAX`` and ``NAME_MAX``, and hold no control character (``decode``,
+  ``normalize``), nor does the topic (``topic``);
 - the header timestamp: not before ``DecodeLimits.earliest`` (setting, default
   2000-01-01) and not later than the receive time plus ``DecodeLimits.allowed_skew``
   (setting, default 300 s).
@@ -29,6 +32,7 @@ msgspec checks the fixed bounds in C while parsing (``Annotated`` types below, u
 takes them as an argument and stays pure.
 """
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
@@ -36,12 +40,16 @@ from typing import Annotated
 from msgspec import Meta
 
 UINT32_MAX = 2**32 - 1
+# Unicode's control characters (C0, DEL, C1): PostgreSQL cannot store U+0000, and none has a
+# place in a name, a version or a topic.
+CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 COORDINATE_MAX_M = 1e9
 SERIAL_MAX = 128
 ID_MAX = 256
 KEY_MAX = 256
 ENUM_MAX = 64
-VERSION_MAX = 32
+VERSION_MAX = 20  # the app store's vehicles.protocol_version
+NAME_MAX = 200  # the app store's vehicles.model
 TEXT_MAX = 4096
 TOPIC_MAX = 512
 
@@ -61,6 +69,7 @@ Id = Annotated[str, Meta(max_length=ID_MAX)]
 Key = Annotated[str, Meta(max_length=KEY_MAX)]
 Enum = Annotated[str, Meta(max_length=ENUM_MAX)]
 Version = Annotated[str, Meta(max_length=VERSION_MAX)]
+Name = Annotated[str, Meta(max_length=NAME_MAX)]
 Text = Annotated[str, Meta(max_length=TEXT_MAX)]
 
 

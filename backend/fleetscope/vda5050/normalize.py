@@ -8,8 +8,9 @@ field.
 import math
 from typing import Any, NoReturn, TypeVar
 
-from fleetscope.i18n.refusals import INVALID_VALUE
+from fleetscope.i18n.refusals import INVALID_VALUE, NOT_PRINTABLE
 from fleetscope.vda5050.dialects import Dialect
+from fleetscope.vda5050.limits import CONTROL_CHARACTER
 from fleetscope.vda5050.model import (
     ActionState,
     Battery,
@@ -283,6 +284,8 @@ def connection(wire: WireConnection, header: Header, dialect: Dialect) -> Connec
 def factsheet(wire: WireFactsheet, header: Header) -> FactsheetMessage:
     type_spec = wire.typeSpecification
     physical = wire.physicalParameters
+    if CONTROL_CHARACTER.search(type_spec.seriesName):  # the vehicle's model in the app store
+        raise DecodeError(NOT_PRINTABLE(path="$.typeSpecification.seriesName"))
     return FactsheetMessage(
         header,
         type_spec.seriesName,

@@ -22,6 +22,7 @@ from fleetscope.vda5050.limits import (
     Enum,
     Id,
     Key,
+    Name,
     NonNegative,
     Percent,
     Serial,
@@ -191,7 +192,7 @@ class WireConnection(Struct, gc=False):
 
 
 class WireTypeSpecification(Struct, gc=False):
-    seriesName: Key
+    seriesName: Name  # kept as the vehicle's model
     seriesDescription: Text = ""
     agvClass: Key = ""  # 2.x
     mobileRobotClass: Key = ""  # 3.0

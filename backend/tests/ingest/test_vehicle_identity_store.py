@@ -3,8 +3,11 @@ unique per site, the registry never mixes sites, migration 0002 keeps existing v
 and an MQTT interface names exactly one site."""
 
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
+import orjson
 import pytest
 from sqlalchemy import Engine, func, select, text
 from sqlalchemy.exc import IntegrityError
@@ -18,9 +21,13 @@ from fleetscope.appstore.errors import ConflictError, InvalidInputError
 from fleetscope.appstore.models import Organization, Site, Vehicle
 from fleetscope.appstore.organizations import create_organization, create_site
 from fleetscope.cli.main import app as cli
+from fleetscope.facts.store import FactStore
+from fleetscope.ingest.messages import RawMessage
 from fleetscope.ingest.registry import RegistryError, VehicleRegistry
+from fleetscope.ingest.service import build_pipeline
 from fleetscope.settings import Settings, get_settings
 from tests.conftest import migrate_to
+from tests.ingest.vda import T0, factsheet, state
 
 
 def _two_sites(session_factory: SessionFactory) -> tuple[int, int]:
@@ -132,6 +139,66 @@ def test_a_site_registers_at_most_its_limit_of_vehicles_and_keeps_its_known_ones
             select(Vehicle.site_id, func.count()).group_by(Vehicle.site_id)
         ).all()
     assert sorted(counts) == sorted([(plant, 2), (depot, 2)])
+
+
+def test_strings_the_app_store_cannot_hold_cost_only_their_own_message(
+    settings: Settings, session_factory: SessionFactory, db_backend: str, tmp_path: Path
+) -> None:
+    """A serial number with U+0000 (an HTTP line or a file can carry one, no broker does), a
+    protocol version or series name longer than its column or with a control character: each
+    is a dead letter with its reason, and the batch's other vehicle is stored. On PostgreSQL
+    the serial number failed the registry's look-up and with it the whole batch (the ingest
+    worker merges every sender's messages into one); the others failed the batch's write."""
+    _two_sites(session_factory)
+    received = T0 + timedelta(seconds=1)
+
+    def line(serial: str, payload: dict[str, Any], kind: str = "state") -> RawMessage:
+        topic = f"acme/v2/Acme/{serial}/{kind}"
+        return RawMessage(topic=topic, payload=orjson.dumps(payload), received_at=received)
+
+    batch = [
+        line("GOOD", state("GOOD", 1, T0)),
+        line("B\x00D", state("B\x00D", 1, T0)),
+        line("BAD", state("BAD", 1, T0) | {"version": "2.0.0-" + "x" * 15}),
+        line("BAD", state("BAD", 2, T0) | {"version": "2.0.0\x00"}),
+        line("BAD", factsheet("BAD", 3, T0, series="S" * 201), kind="factsheet"),
+        line("BAD", factsheet("BAD", 4, T0, series="S\x00"), kind="factsheet"),
+        line("GOOD", state("GOOD", 2, received)),
+    ]
+    own_store = settings.model_copy(update={"facts_path": str(tmp_path / "own.duckdb")})
+    with FactStore(own_store.resolved_facts_path()) as store:
+        outcome = build_pipeline(own_store, session_factory=session_factory, store=store).process(
+            batch
+        )
+        kept = store.dead_letters_kept_since(since=T0 - timedelta(days=1))
+    assert [verdict.value for verdict in outcome.verdicts] == ["accepted"] + 5 * ["rejected"] + [
+        "accepted"
+    ]
+    assert [str(outcome.reasons[index]).split(":")[0] for index in range(1, 6)] == [
+        "topic 'acme/v2/Acme/B\\x00D/state' holds '\\x00' (U+0000), which MQTT does not allow "
+        "in a topic name",
+        "schema violation",
+        "version '2.0.0\\x00' is not [major].[minor].[patch]",
+        "schema violation",
+        "$.typeSpecification.seriesName holds a control character",
+    ]
+    assert sum(kept.values()) == 5
+    with session_factory() as session:
+        assert session.scalars(select(Vehicle.serial_number)).all() == ["GOOD"]
+    # Past decoding, a value the app store cannot hold refuses only its message too.
+    registry = VehicleRegistry(session_factory=session_factory)
+    if db_backend == "postgres":
+        with pytest.raises(RegistryError) as refused:
+            registry.resolve(
+                manufacturer="Acme", serial_number="B\x00D", interface="acme", site_id=None
+            )
+        assert str(refused.value).startswith(
+            "the app store cannot look up or register the message's vehicle: DataError:"
+        )
+    else:  # SQLite holds it
+        registry.resolve(
+            manufacturer="Acme", serial_number="B\x00D", interface="acme", site_id=None
+        )
 
 
 # --- migration 0002 ------------------------------------------------------------------------

@@ -245,6 +245,12 @@ def test_unsupported_or_mismatched_versions(version: str, expected: str) -> None
             "nicht unterstützte VDA-5050-Version '2.2.0' (unterstützt: 1.1, 2.0, 2.1, 3.0)",
         ),
         ("uagv/v2/acme/agv-02/state", b"{oops", "ungültiges JSON: "),
+        (
+            "uagv/v2/acme/agv#02/state",
+            payload("state_2.0.json"),
+            "Topic 'uagv/v2/acme/agv#02/state' enthält '#' (U+0023), das MQTT in einem "
+            "Topic-Namen nicht erlaubt",
+        ),
     ],
 )
 def test_a_reason_is_also_in_german(topic: str, data: bytes, german: str) -> None:
@@ -424,6 +430,50 @@ def test_serial_numbers_are_bounded_in_the_topic_and_the_payload() -> None:
     assert reason(f"uagv/v2/acme/{serial}/state", data) == (
         "schema violation: Expected `str` of length <= 128 - at `$.serialNumber`"
     )
+
+
+@pytest.mark.parametrize(
+    ("serial", "shown"),
+    [
+        ("agv\x0002", "'\\x00' (U+0000)"),
+        ("agv\t02", "'\\t' (U+0009)"),
+        ("agv\x9b02", "'\\x9b' (U+009B)"),
+        ("agv+02", "'+' (U+002B)"),
+        ("agv#02", "'#' (U+0023)"),
+    ],
+)
+def test_characters_mqtt_forbids_in_topic_names_are_refused(serial: str, shown: str) -> None:
+    # Only an HTTP batch or a file can carry them (no broker does); PostgreSQL, the app store
+    # that keeps the serial number, cannot hold U+0000.
+    topic = f"uagv/v2/acme/{serial}/state"
+    data = edited("state_2.0.json", serialNumber=serial)
+    assert reason(topic, data) == (
+        f"topic {topic!r} holds {shown}, which MQTT does not allow in a topic name"
+    )
+
+
+def test_strings_the_app_store_keeps_fit_it() -> None:
+    """The protocol version and the factsheet's series name (the vehicle's model) fit the app
+    store's columns and hold no control character."""
+    topic = "uagv/v2/acme/agv-02/state"
+    assert state(topic, edited("state_2.0.json", version="2.0.0-rc.1+b.2222222")).header
+    assert reason(topic, edited("state_2.0.json", version="2.0.0-rc.1+b.22222222")) == (
+        "schema violation: Expected `str` of length <= 20 - at `$.version`"
+    )
+    assert reason(topic, edited("state_2.0.json", version="2.0.0\x00")) == (
+        "version '2.0.0\\x00' is not [major].[minor].[patch]"
+    )
+    sheet = json.loads(payload("factsheet_2.0.json"))
+    factsheet = "uagv/v2/acme/agv-02/factsheet"
+    for name, expected in [
+        ("S" * 201, "schema violation: Expected `str` of length <= 200 - at "),
+        ("Carrier\x002000", "$.typeSpecification.seriesName holds a control character"),
+    ]:
+        sheet["typeSpecification"]["seriesName"] = name
+        assert reason(factsheet, json.dumps(sheet).encode()).startswith(expected)
+    sheet["typeSpecification"]["seriesName"] = "Träger 2000 \u00b7 S" + "x" * 185
+    message = decode(factsheet, json.dumps(sheet).encode())
+    assert isinstance(message, FactsheetMessage) and len(message.series_name) == 200
 
 
 @pytest.mark.parametrize(
