@@ -42,6 +42,8 @@ NOT_FOUND = Failing(
     404, "an id of the path or the query is unknown, or belongs to another organization"
 )
 OVERSIZED_BODY = Failing(413, "the body is larger than the configured limit")
+UNSUPPORTED_ENCODING = Failing(415, "a Content-Encoding other than gzip (or none)")
+BAD_GZIP = Failing(400, "Content-Encoding: gzip, but the body is not complete gzip data")
 SLOW_BODY = Failing(408, "the body was still arriving at the configured time after the head")
 INVALID = Failing(422, "a parameter or the body is invalid; msg names the field and the problem")
 LOGIN_THROTTLED = Failing(429, "too many failed logins; Retry-After says when to try again")

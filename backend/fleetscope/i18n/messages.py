@@ -83,6 +83,23 @@ BODY_TOO_LARGE = define(
     en="request body exceeds the limit of {limit} bytes",
     de="der Inhalt der Anfrage überschreitet die Grenze von {limit} Bytes",
 )
+BODY_INFLATES_TOO_LARGE = define(
+    "ingest.body_inflates_too_large",
+    en="request body exceeds the limit of {limit} bytes once gzip-decoded",
+    de="der Inhalt der Anfrage überschreitet entpackt (gzip) die Grenze von {limit} Bytes",
+)
+BODY_NOT_GZIP = define(
+    "ingest.body_not_gzip",
+    en="request body is not complete gzip data (Content-Encoding: gzip): {detail}",
+    de="der Inhalt der Anfrage sind keine vollständigen gzip-Daten (Content-Encoding: gzip): "
+    "{detail}",
+)
+UNSUPPORTED_CONTENT_ENCODING = define(
+    "ingest.unsupported_content_encoding",
+    en="Content-Encoding {coding!r} is not supported: send the body as it is or as gzip",
+    de="Content-Encoding {coding!r} wird nicht unterstützt: den Inhalt unverändert oder als "
+    "gzip senden",
+)
 BODY_TOO_SLOW = define(
     "http.body_too_slow",
     en="request body did not arrive within {seconds} s",

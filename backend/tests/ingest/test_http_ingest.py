@@ -1,6 +1,7 @@
 """HTTP ingestion: API tokens, per-line verdicts, site isolation, body limit, dead letters
 (the tokens' administration: tests/admin/test_admin_tokens.py)."""
 
+import gzip
 from collections.abc import Iterator
 from typing import Any
 
@@ -152,3 +153,48 @@ def test_a_body_over_the_limit_is_refused_and_nothing_is_stored(
     assert _store(app).table_counts()["raw_keys"] == 0
     small = _post(client, token, _ham("HAM-01", 1)).json()["data"]
     assert small["accepted"] == 1
+
+
+def test_a_gzip_body_is_inflated_within_the_limit_and_other_codings_are_refused(
+    small_limit_client: TestClient, login: Any
+) -> None:
+    """A gateway may gzip its batch (``Content-Encoding: gzip``); the limit holds for the
+    inflated body, so a small bomb is a 413. Before, the compressed bytes were read as
+    NDJSON: 200, and every line a dead letter "not valid UTF-8"."""
+    from fleetscope.demo.seed import seed_demo
+
+    client = small_limit_client
+    app: FastAPI = client.app  # type: ignore[assignment]
+    with app.state.session_factory() as session:
+        seeded = seed_demo(session)
+    login(client, SUPERUSER)
+    token = _token(client, seeded.site_ids["Hamburg DC"])
+
+    def post(body: bytes, coding: str = "gzip") -> Any:
+        headers = {"Authorization": f"Bearer {token}", "Content-Encoding": coding}
+        return client.post(INGEST, content=body, headers=headers)
+
+    two = _ham("HAM-01", 1) + b"\n" + _ham("HAM-01", 2)
+    assert post(gzip.compress(two)).json()["data"] == {
+        "accepted": 2,
+        "duplicates": 0,
+        "rejected": [],
+    }
+    # Concatenated members (``cat a.gz b.gz``) are one body, as gzip reads them.
+    members = gzip.compress(_ham("HAM-01", 3) + b"\n") + gzip.compress(_ham("HAM-02", 1))
+    assert post(members, coding="GZIP").json()["data"]["accepted"] == 2
+    big = b"\n".join(_ham("HAM-01", i) for i in range(10, 40))
+    assert len(big) > 2000 > len(gzip.compress(big))
+    bomb = post(gzip.compress(big))
+    assert bomb.status_code == 413
+    assert bomb.json()["msg"] == ("request body exceeds the limit of 2000 bytes once gzip-decoded")
+    truncated = post(gzip.compress(two)[:-9])
+    assert truncated.status_code == 400
+    assert truncated.json()["msg"].startswith("request body is not complete gzip data")
+    assert post(two).status_code == 400  # plain NDJSON declared as gzip
+    refused = post(two, coding="br")
+    assert refused.status_code == 415
+    assert refused.json()["msg"] == (
+        "Content-Encoding 'br' is not supported: send the body as it is or as gzip"
+    )
+    assert _store(app).table_counts()["raw_keys"] == 4

@@ -180,6 +180,7 @@ export interface paths {
         /**
          * Ingest Vda5050
          * @description NDJSON, one ``{"topic": "...", "payload": {...}}`` per line; lines counted from 1.
+         *     The body may be gzip-encoded (``Content-Encoding: gzip``).
          */
         post: operations["ingest_vda5050_v2_Ingest_vda5050_post"];
         delete?: never;
@@ -4259,6 +4260,15 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_IngestResult_"];
                 };
             };
+            /** @description Content-Encoding: gzip, but the body is not complete gzip data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description missing, unknown or revoked API token (Authorization: Bearer) */
             401: {
                 headers: {
@@ -4279,6 +4289,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a Content-Encoding other than gzip (or none) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
