@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     # on the first start and kept in data_dir/mqtt-client-id (ingest/client_id.py).
     mqtt_client_id: str = ""
     ingest_max_body_bytes: int = Field(default=16 * 1024 * 1024, gt=0)
+    # Lines of one HTTP batch: each costs memory and a verdict whether or not it is a message
+    # (a real one has 150 bytes at least, so 16 MiB of them rarely has more).
+    ingest_max_lines: int = Field(default=50_000, gt=0)
     offline_after_seconds: float = Field(default=65.0, gt=0)
 
     # Ingestion limits (docs/ingestion.md "Invalid input" and "Dead letters"): a header

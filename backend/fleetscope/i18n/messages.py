@@ -83,6 +83,13 @@ BODY_TOO_LARGE = define(
     en="request body exceeds the limit of {limit} bytes",
     de="der Inhalt der Anfrage überschreitet die Grenze von {limit} Bytes",
 )
+BODY_TOO_MANY_LINES = define(
+    "ingest.body_too_many_lines",
+    en="request body has more than {limit} lines (FLEETSCOPE_INGEST_MAX_LINES): send smaller "
+    "batches",
+    de="der Inhalt der Anfrage hat mehr als {limit} Zeilen (FLEETSCOPE_INGEST_MAX_LINES): "
+    "kleinere Stapel senden",
+)
 BODY_INFLATES_TOO_LARGE = define(
     "ingest.body_inflates_too_large",
     en="request body exceeds the limit of {limit} bytes once gzip-decoded",

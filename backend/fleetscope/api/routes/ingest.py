@@ -25,6 +25,7 @@ from fleetscope.i18n.messages import (
     BODY_INFLATES_TOO_LARGE,
     BODY_NOT_GZIP,
     BODY_TOO_LARGE,
+    BODY_TOO_MANY_LINES,
     INGESTION_FAILED,
     INGESTION_NOT_RUNNING,
     INVALID_API_TOKEN,
@@ -160,6 +161,9 @@ async def ingest_vda5050(
     # Inflating and parsing up to 16 MiB would stall the event loop: a worker thread does it.
     if gzipped:
         body = await run_in_threadpool(gunzip_limited, body, limit=limit)
+    # 16 MiB of one-byte lines would be 8 million verdicts (gigabytes while answered).
+    if body.count(b"\n") + (not body.endswith(b"\n")) > settings.ingest_max_lines:
+        raise ApiError(413, BODY_TOO_MANY_LINES(limit=settings.ingest_max_lines))
     numbers, messages = await run_in_threadpool(_parse_body, body, site_id)
     if not messages:
         return ok(IngestResult(accepted=0, duplicates=0, rejected=[]))
