@@ -121,24 +121,25 @@ def test_a_sites_token_writes_only_into_its_own_sites_vehicles(
 
 
 @pytest.fixture
-def small_limit_client(settings: Settings) -> Iterator[TestClient]:
+def small_limits(settings: Settings, login: Any) -> Iterator[tuple[TestClient, str]]:
+    """A server taking bodies of 2,000 bytes and 5 lines, with the demo's data, signed in as
+    the superuser, and a token of the Hamburg site."""
+    from fleetscope.demo.seed import seed_demo
+
     limits = {"ingest_max_body_bytes": 2000, "ingest_max_lines": 5}
     limited = create_app(settings.model_copy(update=limits))
-    with TestClient(limited) as test_client:
-        yield test_client
+    with TestClient(limited) as client:
+        with limited.state.session_factory() as session:
+            seeded = seed_demo(session)
+        login(client, SUPERUSER)
+        yield client, _token(client, seeded.site_ids["Hamburg DC"])
 
 
 def test_a_body_over_the_limit_is_refused_and_nothing_is_stored(
-    small_limit_client: TestClient, login: Any
+    small_limits: tuple[TestClient, str],
 ) -> None:
-    from fleetscope.demo.seed import seed_demo
-
-    client = small_limit_client
+    client, token = small_limits
     app: FastAPI = client.app  # type: ignore[assignment]
-    with app.state.session_factory() as session:
-        seeded = seed_demo(session)
-    login(client, SUPERUSER)
-    token = _token(client, seeded.site_ids["Hamburg DC"])
     big = b"\n".join(_ham("HAM-01", i) for i in range(1, 30))
     assert len(big) > 2000
     declared = _post(client, token, big)
@@ -157,19 +158,13 @@ def test_a_body_over_the_limit_is_refused_and_nothing_is_stored(
 
 
 def test_a_gzip_body_is_inflated_within_the_limit_and_other_codings_are_refused(
-    small_limit_client: TestClient, login: Any
+    small_limits: tuple[TestClient, str],
 ) -> None:
     """A gateway may gzip its batch (``Content-Encoding: gzip``); the limit holds for the
     inflated body, so a small bomb is a 413. Before, the compressed bytes were read as
     NDJSON: 200, and every line a dead letter "not valid UTF-8"."""
-    from fleetscope.demo.seed import seed_demo
-
-    client = small_limit_client
+    client, token = small_limits
     app: FastAPI = client.app  # type: ignore[assignment]
-    with app.state.session_factory() as session:
-        seeded = seed_demo(session)
-    login(client, SUPERUSER)
-    token = _token(client, seeded.site_ids["Hamburg DC"])
 
     def post(body: bytes, coding: str = "gzip") -> Any:
         headers = {"Authorization": f"Bearer {token}", "Content-Encoding": coding}
@@ -202,18 +197,12 @@ def test_a_gzip_body_is_inflated_within_the_limit_and_other_codings_are_refused(
 
 
 def test_a_body_of_more_lines_than_the_limit_is_refused_before_it_is_parsed(
-    small_limit_client: TestClient, login: Any
+    small_limits: tuple[TestClient, str],
 ) -> None:
     """A few KiB of one-byte lines would each get a verdict: 2 million of them (4 MiB) kept
     the ingest thread 64 s and the server at 3.3 GB while answered."""
-    from fleetscope.demo.seed import seed_demo
-
-    client = small_limit_client
+    client, token = small_limits
     app: FastAPI = client.app  # type: ignore[assignment]
-    with app.state.session_factory() as session:
-        seeded = seed_demo(session)
-    login(client, SUPERUSER)
-    token = _token(client, seeded.site_ids["Hamburg DC"])
     five = b"\n".join([_ham("HAM-01", 1), b"x", b"", b"y", b"z\n"])
     assert _post(client, token, five).json()["data"]["accepted"] == 1
     refused = _post(client, token, b"x\n" * 6)
