@@ -19,6 +19,7 @@ from fastapi.responses import PlainTextResponse
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
+from starlette.routing import Match, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
@@ -132,12 +133,30 @@ class FrontendFiles(StaticFiles):
         return response
 
 
-def mount_frontend(app: FastAPI, *, dist: Path) -> None:
-    """The web app at ``/`` (mount it after the API routes: it matches every path), or a
-    plain 503 at ``/`` saying how to build it."""
+class OutsideApiMount(Mount):
+    """A mount at ``/`` for every path but the API's. A mount at ``/`` alone matches every
+    path and method, and the router takes a full match over a route whose path matches but
+    whose method does not: ``GET /v2/User/login`` (a POST) would be the web app's 404 instead
+    of the API's 405."""
+
+    def __init__(self, *, api_prefix: str, app: StaticFiles) -> None:
+        super().__init__("/", app=app, name="frontend")
+        self._api_prefix = api_prefix
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        path: str = scope.get("path", "")
+        if path == self._api_prefix or path.startswith(f"{self._api_prefix}/"):
+            return Match.NONE, {}
+        return super().matches(scope)
+
+
+def mount_frontend(app: FastAPI, *, dist: Path, api_prefix: str) -> None:
+    """The web app at ``/`` for every path outside ``api_prefix`` (mount it after the API
+    routes), or a plain 503 at ``/`` saying how to build it."""
     folder = resolve_frontend_dist(dist)
     if (folder / "index.html").is_file():
-        app.mount("/", FrontendFiles(directory=folder, html=True), name="frontend")
+        files = FrontendFiles(directory=folder, html=True)
+        app.router.routes.append(OutsideApiMount(api_prefix=api_prefix, app=files))
         return
     message = frontend_missing_message(folder)
 

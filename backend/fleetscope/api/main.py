@@ -115,6 +115,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _install_store_errors(app)
     app.include_router(api_router, prefix=API_PREFIX)
     app.include_router(admin_router, prefix=API_PREFIX)
-    # After the API, so the catch-all static mount never shadows a /v2 route.
-    mount_frontend(app, dist=settings.frontend_dist)
+    mount_frontend(app, dist=settings.frontend_dist, api_prefix=API_PREFIX)
     return app

@@ -59,6 +59,21 @@ def _raw(client: TestClient, path: str, accept_encoding: str) -> tuple[int, Any,
         return response.status_code, response.headers, b"".join(response.iter_raw())
 
 
+def test_api_paths_answer_as_the_api_beside_the_web_app(web: TestClient) -> None:
+    """The web app is served for every path outside /v2: a known API path asked with another
+    method is the API's 405 (it was the web app's 404), an unknown one its 404."""
+    assert web.get("/").text.startswith("<!doctype html>")
+    wrong_method = web.get("/v2/User/login")
+    assert wrong_method.status_code == 405
+    assert wrong_method.json()["msg"] == "method GET not allowed on /v2/User/login"
+    assert wrong_method.headers["Allow"] == "POST"
+    unknown = web.get("/v2/Nothing/here")
+    assert (unknown.status_code, unknown.json()["msg"]) == (404, "not found: /v2/Nothing/here")
+    assert web.get("/v2").status_code == 404
+    assert web.get("/v2x/index.html").status_code == 404  # outside the API: the web app's
+    assert web.get("/favicon.svg").status_code == 200
+
+
 def test_hashed_assets_are_cached_for_a_year_and_the_rest_revalidated(web: TestClient) -> None:
     for path in ("/assets/index-CE_Wv52t.js", "/assets/tiny-Ab3dEf9h.js"):
         assert web.get(path).headers["cache-control"] == IMMUTABLE, path
