@@ -73,7 +73,7 @@ export function PartnerLinkEditor({
         onChange={setSelected}
         searchable
         clearable
-        placeholder={t('admin.partners.placeholder')}
+        placeholder={selected.length === 0 ? t('admin.partners.placeholder') : undefined}
         style={{ flex: 1, maxWidth: 640 }}
       />
       <Button
