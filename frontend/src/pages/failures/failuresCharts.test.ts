@@ -8,7 +8,7 @@ import type {
 } from '../../api/analytics-failures';
 import { testContext } from '../../test/chartContext';
 import { paretoChart, reliabilityChart } from './analysisCharts';
-import { LEVEL_COLORS, levelColor, typeColor, worstLevel } from './levels';
+import { LEVEL_COLORS, levelColor, typeStyles, worstLevel } from './levels';
 import { densityChart, errorMapChart, pointTooltip } from './mapCharts';
 import { escapeHtml, matrixChart } from './matrixCharts';
 
@@ -112,11 +112,18 @@ describe('failures analysis transforms', () => {
 });
 
 describe('levels and type colours', () => {
-  it('colours levels amber, orange, red and keeps a type colour stable', () => {
+  it('gives forty error types forty looks, the colours first', () => {
+    const types = Array.from({ length: 40 }, (_, index) => `type${index}`);
+    const looks = [...typeStyles(types).values()].map((style) => `${style.color} ${style.symbol}`);
+    expect(new Set(looks).size).toBe(40);
+    expect(new Set(looks.slice(0, 10).map((look) => look.split(' ')[0])).size).toBe(10);
+    expect(looks.slice(0, 10).every((look) => look.endsWith(' circle'))).toBe(true);
+  });
+
+  it('colours levels amber, orange, red', () => {
     expect(levelColor('warning')).toBe('#f59f00');
     expect(levelColor('URGENT')).toBe('#f76707');
     expect(levelColor('unknown')).toBe('#868e96');
-    expect(typeColor('estop')).toBe(typeColor('estop'));
     expect(worstLevel(levels(3, 1))).toBe('FATAL');
     expect(worstLevel(levels(0, 0))).toBeNull();
   });
@@ -275,16 +282,18 @@ describe('failure map transforms', () => {
     pointsTotal: 3,
   };
 
-  it('draws the track cell centres and one point series per error type in its colour', () => {
+  it('draws the track cell centres and a point series per error type, most frequent first', () => {
     const series = seriesOf(errorMapChart(layer, testContext()).option);
     expect(series[0]?.data).toEqual([
       [5.5, 5.5],
       [7.5, 6.5],
     ]);
+    const looks = typeStyles(['obstacle', 'estop']);
     expect(series.slice(1).map((s) => [s.name, s.data.length, s.itemStyle?.color])).toEqual([
-      ['estop', 1, typeColor('estop')],
-      ['obstacle', 2, typeColor('obstacle')],
+      ['obstacle', 2, looks.get('obstacle')?.color],
+      ['estop', 1, looks.get('estop')?.color],
     ]);
+    expect(looks.get('obstacle')?.color).not.toBe(looks.get('estop')?.color);
   });
 
   it('shows time, vehicle and description in the tooltip, escaped', () => {

@@ -38,24 +38,42 @@ export function worstLevel(levels: LevelCounts): ErrorLevel | null {
   return order.find((level) => levels[LEVEL_KEYS[level]] > 0) ?? null;
 }
 
-/** A stable colour per error type (hash of its name into a palette), same on every chart. */
+/**
+ * Ten hues that stay apart from each other and from the grey of the track; a hash of the
+ * name gave two of ten demo types the same colour, so the colours go by position instead.
+ */
 const TYPE_PALETTE = [
   '#1c7ed6',
-  '#9c36b5',
-  '#0ca678',
   '#e8590c',
+  '#0ca678',
+  '#9c36b5',
+  '#f59f00',
   '#c2255c',
   '#5c940d',
   '#1098ad',
   '#7048e8',
-  '#d6336c',
-  '#495057',
+  '#795548',
 ];
+const TYPE_SYMBOLS = ['circle', 'diamond', 'triangle', 'roundRect'];
 
-export function typeColor(errorType: string): string {
-  let hash = 0;
-  for (const char of errorType) {
-    hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  }
-  return TYPE_PALETTE[hash % TYPE_PALETTE.length] ?? '#495057';
+export interface TypeStyle {
+  color: string;
+  symbol: string;
+}
+
+/**
+ * A distinct look per error type of one chart, in the order given: the palette's colours
+ * first, then the same colours again in the next symbol, so forty types stay apart.
+ */
+export function typeStyles(types: readonly string[]): Map<string, TypeStyle> {
+  return new Map(
+    types.map((type, index) => [
+      type,
+      {
+        color: TYPE_PALETTE[index % TYPE_PALETTE.length] ?? '#1c7ed6',
+        symbol:
+          TYPE_SYMBOLS[Math.floor(index / TYPE_PALETTE.length) % TYPE_SYMBOLS.length] ?? 'circle',
+      },
+    ]),
+  );
 }

@@ -2,7 +2,7 @@ import type { ErrorPoint, MapLayer } from '../../api/analytics-failures';
 import type { ChartContext, ChartModel } from '../../components/charts';
 import { axisStyle } from '../../components/charts';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { typeColor } from './levels';
+import { typeStyles } from './levels';
 import { escapeHtml } from './matrixCharts';
 
 /** Pure transforms of failures/visualization: the site drawn from the driven track. */
@@ -49,7 +49,7 @@ export function metreAxis(ctx: ChartContext, min: number, max: number) {
   };
 }
 
-/** Cell centres of the driven track (grey) under the error points (one series per type). */
+/** Cell centres of the driven track (grey) under the error points (a series per type). */
 export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const { track, bounds } = layer;
   const margin = track.cellSize;
@@ -63,7 +63,12 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
     list.push({ value: [point.x, point.y], point });
     byType.set(point.errorType, list);
   }
-  const types = [...byType.keys()].sort();
+  // Most frequent first: the legend's first page shows the types that make up the map.
+  const types = [...byType.keys()].sort(
+    (a, b) =>
+      (byType.get(b)?.length ?? 0) - (byType.get(a)?.length ?? 0) || (a < b ? -1 : a > b ? 1 : 0),
+  );
+  const styles = typeStyles(types);
   return {
     option: {
       textStyle: { color: ctx.theme.text },
@@ -94,9 +99,10 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
           name: type,
           type: 'scatter',
           data: byType.get(type) ?? [],
+          symbol: styles.get(type)?.symbol,
           symbolSize: 9,
           itemStyle: {
-            color: typeColor(type),
+            color: styles.get(type)?.color,
             opacity: 0.75,
             borderColor: '#fff',
             borderWidth: 0.5,
