@@ -115,6 +115,10 @@ export function AuditPage() {
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
+  const { from, to } = list.filters;
+  const filtered = Boolean(
+    typed.action.trim() || typed.entityType.trim() || typed.actor.trim() || from || to,
+  );
   const typedFilter = (setter: (value: string) => void) => (value: string) => {
     setter(value);
     dispatch({ type: 'filter', filters: {} });
@@ -211,7 +215,7 @@ export function AuditPage() {
           onRetry={() => void audit.refetch()}
           empty={
             <Text size="sm" c="dimmed" data-testid="audit-empty">
-              {t('admin.audit.none')}
+              {filtered ? t('admin.audit.none') : t('admin.audit.noneYet')}
             </Text>
           }
         />

@@ -62,6 +62,8 @@ export function DeadLettersPage() {
       notifyFailure(failure);
     },
   });
+  const { source, category, from, to } = list.filters;
+  const filtered = Boolean(debouncedReason || source || category || from || to);
   const sources = [...new Set((letters.data?.bySource ?? []).map((entry) => entry.source))];
   const categories = [...new Set((letters.data?.bySource ?? []).map((entry) => entry.category))];
   const number = (value: number) => formatNumber(value, i18n.language);
@@ -219,7 +221,7 @@ export function DeadLettersPage() {
           onRetry={() => void letters.refetch()}
           empty={
             <Text size="sm" c="dimmed" data-testid="dead-letters-empty">
-              {t('admin.deadLetters.none')}
+              {filtered ? t('admin.deadLetters.none') : t('admin.deadLetters.noneYet')}
             </Text>
           }
         />

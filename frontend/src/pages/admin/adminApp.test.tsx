@@ -41,6 +41,10 @@ function renderAdmin(path: string, role: 'superuser' | 'customer' = 'superuser')
     if (url.startsWith('/v2/Admin/Users?')) {
       return ok({ items: [], total: 0, page: 1, pageSize: 500, pages: 0, sort: 'email' });
     }
+    if (url.startsWith('/v2/Admin/DeadLetters?')) {
+      const page = { items: [], total: 0, page: 1, pageSize: 50, pages: 0, sort: '-receivedAt' };
+      return ok({ ...page, bySource: [] });
+    }
     if (url.startsWith('/v2/Admin/Jobs?')) {
       return ok({ items: [], total: 0, page: 1, pageSize: 20, pages: 0, sort: '-createdAt' });
     }
@@ -102,5 +106,18 @@ describe('the Administration app', () => {
     expect(await screen.findByTestId('organization-delete-error')).toHaveTextContent(CONFLICT);
     expect(calls).toContain('DELETE /v2/Admin/Organizations/1');
     expect(screen.queryByTestId('error-overlay')).toBeNull();
+  }, 60_000);
+
+  it('an empty dead-letter list says none was refused, or that none matches a filter', async () => {
+    const { calls } = renderAdmin('/admin/deadLetters');
+    const empty = await screen.findByTestId('dead-letters-empty', {}, { timeout: 20_000 });
+    expect(empty).toHaveTextContent('No dead letters: no message has been refused so far.');
+    fireEvent.change(screen.getByTestId('dead-letters-reason'), { target: { value: 'JSON' } });
+    await waitFor(() =>
+      expect(screen.getByTestId('dead-letters-empty')).toHaveTextContent(
+        'No dead letters match these filters.',
+      ),
+    );
+    expect(calls.some((call) => call.includes('reason=JSON'))).toBe(true);
   }, 60_000);
 });
