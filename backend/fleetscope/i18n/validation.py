@@ -156,10 +156,25 @@ def _problem(error: Mapping[str, Any], language: Language) -> str:
 _WHERE = frozenset({"body", "query", "path", "header", "cookie"})
 
 
+def _as_text_length(error: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A length checked after a validator (``StoredText``) is checked as a collection's:
+    pydantic says "Value should have at least 1 item after validation". Of text, the problem
+    is told in characters, as pydantic tells it of a plain string."""
+    kind = error.get("type")
+    if kind not in ("too_short", "too_long") or not isinstance(error.get("input"), str):
+        return error
+    short = kind == "too_short"
+    limit = (error.get("ctx") or {}).get("min_length" if short else "max_length")
+    plural = "" if limit == 1 else "s"
+    bound = "least" if short else "most"
+    english = f"String should have at {bound} {limit} character{plural}"
+    return {**error, "type": f"string_{kind}", "msg": english}
+
+
 def describe_validation(errors: Iterable[Mapping[str, Any]], *, language: Language) -> str:
     """``field: problem`` per error, joined by ``; ``; the field as the API spells it."""
     parts = []
-    for error in errors:
+    for error in map(_as_text_length, errors):
         loc = tuple(error.get("loc", ()))
         if loc and loc[0] in _WHERE:  # only where it was sent: a body may have a field "path"
             loc = loc[1:]
