@@ -58,9 +58,12 @@ camel_case = with_config(
 
 
 class StrictCamelModel(CamelModel):
-    """Request bodies: unknown fields are an error, not silently dropped."""
+    """Request bodies: unknown fields are an error, not silently dropped; numbers are finite
+    (JSON has no NaN, but Python's parser and pydantic's lax mode read ``NaN`` and ``"NaN"``)."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", allow_inf_nan=False
+    )
 
 
 class UserOut(CamelModel):

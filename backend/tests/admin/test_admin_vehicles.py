@@ -77,6 +77,13 @@ def test_name_and_battery_capacity(
     ):
         assert field in refused(client.patch(path, json=body), 422)
     assert refused(client.patch(path, json={"name": "  "}), 422) == "name: must not be empty"
+    # Not a number to keep: told as such, not as "less than or equal to 10000000".
+    for number in ('"NaN"', "NaN", "Infinity", "1e309"):
+        body = f'{{"batteryCapacityWh": {number}}}'
+        headers = {"Content-Type": "application/json"}
+        assert refused(client.patch(path, content=body, headers=headers), 422) == (
+            "batteryCapacityWh: Input should be a finite number"
+        )
     assert refused(client.patch(f"{VEHICLES}/99999", json={"name": "x"}), 404) == (
         "vehicle 99999 not found"
     )
