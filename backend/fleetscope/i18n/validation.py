@@ -179,7 +179,9 @@ def describe_validation(errors: Iterable[Mapping[str, Any]], *, language: Langua
         if loc and loc[0] in _WHERE:  # only where it was sent: a body may have a field "path"
             loc = loc[1:]
         location = ".".join(str(p) for p in loc)
-        if error.get("type") == "json_invalid":
-            location = "body"  # its location is a character position in the body
+        # The body as a whole (a list sent where an object belongs), or a character position
+        # in it (invalid JSON): "body".
+        if error.get("type") == "json_invalid" or tuple(error.get("loc", ())) == ("body",):
+            location = "body"
         parts.append(f"{location or WHOLE_REQUEST().render(language)}: {_problem(error, language)}")
     return "; ".join(parts) or INVALID_REQUEST().render(language)

@@ -75,15 +75,16 @@ def test_validation_problems_are_german_by_type_and_english_as_pydantic_wrote_th
             "ctx": {"expected": "'day' or 'week'"},
         },
         {"type": "url_parsing", "loc": ("query", "link"), "msg": "Input should be a valid URL"},
+        {"type": "list_type", "loc": ("body",), "msg": "Input should be a valid list"},
     ]
     assert describe_validation(errors, language="en") == (
         "password: Field required; granularity: Input should be 'day' or 'week'; "
-        "link: Input should be a valid URL"
+        "link: Input should be a valid URL; body: Input should be a valid list"
     )
     # A type without a German text keeps pydantic's English one.
     assert describe_validation(errors, language="de") == (
         "password: Angabe fehlt; granularity: muss 'day' oder 'week' sein; "
-        "link: Input should be a valid URL"
+        "link: Input should be a valid URL; body: muss eine Liste sein"
     )
     assert describe_validation([], language="de") == "ungültige Anfrage"
 
