@@ -39,8 +39,8 @@ export function worstLevel(levels: LevelCounts): ErrorLevel | null {
 }
 
 /**
- * Ten hues that stay apart from each other and from the grey of the track; a hash of the
- * name gave two of ten demo types the same colour, so the colours go by position instead.
+ * Ten hues apart from each other and from the track's grey, handed out by position in a
+ * chart's list of types: a hash of the name would give some types of a chart one colour.
  */
 const TYPE_PALETTE = [
   '#1c7ed6',
