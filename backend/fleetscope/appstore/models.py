@@ -20,6 +20,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from fleetscope.vda5050.limits import NAME_MAX, VERSION_MAX
+
 
 class Role(StrEnum):
     SUPERUSER = "superuser"
@@ -118,8 +120,9 @@ class Vehicle(Base):
     manufacturer: Mapped[str] = mapped_column(String(200))
     serial_number: Mapped[str] = mapped_column(String(200))
     name: Mapped[str] = mapped_column(String(200))
-    model: Mapped[str | None] = mapped_column(String(200), default=None)
-    protocol_version: Mapped[str | None] = mapped_column(String(20), default=None)
+    # Both from messages: decoding refuses what the columns cannot hold.
+    model: Mapped[str | None] = mapped_column(String(NAME_MAX), default=None)
+    protocol_version: Mapped[str | None] = mapped_column(String(VERSION_MAX), default=None)
     battery_capacity_wh: Mapped[float | None] = mapped_column(Float, default=None)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utc_now)
 

@@ -175,13 +175,13 @@ def describe_validation(errors: Iterable[Mapping[str, Any]], *, language: Langua
     """``field: problem`` per error, joined by ``; ``; the field as the API spells it."""
     parts = []
     for error in map(_as_text_length, errors):
-        loc = tuple(error.get("loc", ()))
+        loc = whole = tuple(error.get("loc", ()))
         if loc and loc[0] in _WHERE:  # only where it was sent: a body may have a field "path"
             loc = loc[1:]
         location = ".".join(str(p) for p in loc)
         # The body as a whole (a list sent where an object belongs), or a character position
         # in it (invalid JSON): "body".
-        if error.get("type") == "json_invalid" or tuple(error.get("loc", ())) == ("body",):
+        if error.get("type") == "json_invalid" or whole == ("body",):
             location = "body"
         parts.append(f"{location or WHOLE_REQUEST().render(language)}: {_problem(error, language)}")
     return "; ".join(parts) or INVALID_REQUEST().render(language)

@@ -48,8 +48,8 @@ SERIAL_MAX = 128
 ID_MAX = 256
 KEY_MAX = 256
 ENUM_MAX = 64
-VERSION_MAX = 20  # the app store's vehicles.protocol_version
-NAME_MAX = 200  # the app store's vehicles.model
+VERSION_MAX = 20  # also the length of the app store's vehicles.protocol_version
+NAME_MAX = 200  # also the length of the app store's vehicles.model
 TEXT_MAX = 4096
 TOPIC_MAX = 512
 

@@ -64,10 +64,8 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
     byType.set(point.errorType, list);
   }
   // Most frequent first: the legend's first page shows the types that make up the map.
-  const types = [...byType.keys()].sort(
-    (a, b) =>
-      (byType.get(b)?.length ?? 0) - (byType.get(a)?.length ?? 0) || (a < b ? -1 : a > b ? 1 : 0),
-  );
+  const count = (type: string) => byType.get(type)?.length ?? 0;
+  const types = [...byType.keys()].sort((a, b) => count(b) - count(a) || a.localeCompare(b));
   const styles = typeStyles(types);
   return {
     option: {
