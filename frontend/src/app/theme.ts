@@ -33,6 +33,8 @@ export const theme = createTheme({
   headings: { fontWeight: '650' },
   defaultRadius: 'md',
   cursorType: 'pointer',
+  // Menus, drawers and modals open without transitions when the system asks for less motion.
+  respectReducedMotion: true,
 });
 
 /**

@@ -1,3 +1,4 @@
+import { useReducedMotion } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChartElement } from '../../lib/drillDown';
@@ -18,7 +19,8 @@ export interface EChartProps {
 /**
  * Minimal ECharts wrapper (echarts-for-react's core entry crashes under Vite 8): init on
  * mount, setOption on change (notMerge, so removed series disappear), resize with the
- * container, dispose on unmount.
+ * container, dispose on unmount. Charts grow into place unless the system asks for reduced
+ * motion (then they are drawn at once, also when live data updates them).
  */
 export default function EChartCanvas({
   option,
@@ -62,14 +64,20 @@ export default function EChartCanvas({
   const { i18n } = useTranslation();
   const language = i18n.language;
   const clickable = onElementClick !== undefined;
+  // Read at the first render, so that a chart never starts an animation it must drop.
+  const reducedMotion = useReducedMotion(undefined, { getInitialValueInEffect: false });
   useEffect(() => {
     const localized = localizeOption(option, language);
     chartRef.current?.setOption(
-      // Series elements show the pointer only where a click leads somewhere.
-      { aria: { enabled: true }, ...withCursor(localized, clickable ? 'pointer' : 'default') },
+      {
+        aria: { enabled: true },
+        // Series elements show the pointer only where a click leads somewhere.
+        ...withCursor(localized, clickable ? 'pointer' : 'default'),
+        ...(reducedMotion ? { animation: false } : {}),
+      },
       { notMerge: true },
     );
-  }, [option, language, clickable]);
+  }, [option, language, clickable, reducedMotion]);
 
   return (
     <div

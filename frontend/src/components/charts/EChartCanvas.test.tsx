@@ -1,0 +1,65 @@
+import { MantineProvider } from '@mantine/core';
+import { render } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createI18n } from '../../i18n';
+import EChartCanvas from './EChartCanvas';
+
+// jsdom has no canvas: the chart is a recorder of the options it is given.
+const setOption = vi.fn();
+vi.mock('./echarts', () => ({
+  echarts: {
+    init: () => ({
+      setOption,
+      on: () => undefined,
+      resize: () => undefined,
+      dispose: () => undefined,
+    }),
+  },
+}));
+
+const REDUCED = '(prefers-reduced-motion: reduce)';
+const realMatchMedia = window.matchMedia;
+
+function systemAsks({ reducedMotion }: { reducedMotion: boolean }) {
+  window.matchMedia = (query: string) =>
+    ({
+      ...realMatchMedia(query),
+      matches: reducedMotion && query === REDUCED,
+      media: query,
+    }) as MediaQueryList;
+}
+
+function drawChart() {
+  createI18n('en');
+  render(
+    <MantineProvider>
+      <EChartCanvas
+        ariaLabel="Orders"
+        option={{ xAxis: { type: 'category' }, yAxis: {}, series: [{ type: 'bar', data: [1, 2] }] }}
+      />
+    </MantineProvider>,
+  );
+  const [option] = setOption.mock.lastCall ?? [];
+  return option as Record<string, unknown>;
+}
+
+describe('EChartCanvas', () => {
+  beforeEach(() => setOption.mockClear());
+  afterEach(() => {
+    window.matchMedia = realMatchMedia;
+  });
+
+  it('draws the chart at once, without animation, when the system asks for reduced motion', () => {
+    systemAsks({ reducedMotion: true });
+    const option = drawChart();
+    expect(option.animation).toBe(false);
+    expect(setOption).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets the chart animate otherwise', () => {
+    systemAsks({ reducedMotion: false });
+    const option = drawChart();
+    expect(option).not.toHaveProperty('animation');
+    expect(option.series).toEqual([expect.objectContaining({ type: 'bar', data: [1, 2] })]);
+  });
+});
