@@ -56,5 +56,8 @@ export default defineConfig({
     restoreMocks: true,
     // Whole-app tests render Mantine in jsdom; on 2 shared cores the first render can take seconds.
     testTimeout: 20_000,
+    // One worker per core. Vitest's default keeps a core for itself (one worker on two cores),
+    // but the main process idles once the files are transformed: 100 s instead of 165 s there.
+    maxWorkers: '100%',
   },
 });
