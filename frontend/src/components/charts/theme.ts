@@ -35,7 +35,21 @@ export const STATE_TEXT_COLORS: Record<VehicleState, string> = {
   idle: '#1b4d24',
 };
 
-const PALETTE = ['#059683', '#1c7ed6', '#f08c00', '#9c36b5', '#e8590c', '#2f9e44', '#c2255c'];
+/**
+ * Series colours, one per vehicle of a chart in turn: eight hues told apart by hue or
+ * lightness (the brand teal first; no grey, which marks the previous period), so the eight
+ * vehicles of a typical site each get their own. Charts with more lines vary the line too.
+ */
+const PALETTE = [
+  '#059683',
+  '#1c7ed6',
+  '#f08c00',
+  '#9c36b5',
+  '#c2255c',
+  '#5c940d',
+  '#795548',
+  '#364fc7',
+];
 
 export function chartTheme(scheme: 'light' | 'dark'): ChartTheme {
   if (scheme === 'dark') {

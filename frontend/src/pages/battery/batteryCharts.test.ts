@@ -72,6 +72,30 @@ describe('battery transforms', () => {
     expect(model.table.rows[2]).toMatchObject({ vehicle: 'AGV 02', charge: 80 });
   });
 
+  it('gives each of twelve vehicles a line of its own: eight colours, then dashed', () => {
+    const twelve = Array.from({ length: 12 }, (_, index) => ({
+      vehicleId: index + 1,
+      name: `AGV ${index + 1}`,
+      points: [[Date.parse('2026-11-21T10:00:00Z'), 50] as [number, number]],
+    }));
+    const series = seriesOf(
+      chargeChart({ ...data, series: twelve }, testContext()).option,
+    ) as Array<
+      Series & { lineStyle: { color: string; type: string }; itemStyle: { color: string } }
+    >;
+    const looks = series.map((s) => `${s.lineStyle.color} ${s.lineStyle.type}`);
+    expect(new Set(looks).size).toBe(12);
+    const firstEight = series.slice(0, 8);
+    expect(new Set(firstEight.map((s) => s.lineStyle.color)).size).toBe(8);
+    expect(firstEight.every((s) => s.lineStyle.type === 'solid')).toBe(true);
+    expect(series[8]?.lineStyle).toMatchObject({
+      color: series[0]?.lineStyle.color,
+      type: 'dashed',
+    });
+    // The legend and the tooltip's dot take the line's colour.
+    expect(series.every((s) => s.itemStyle.color === s.lineStyle.color)).toBe(true);
+  });
+
   it('bins depth of discharge in 10-point steps, German labels with the user number format', () => {
     const model = depthHistogramChart(entry, testContext('de'));
     expect(model.table.rows[6]).toEqual({ bin: '60–70 %', current: 4, previous: 0 });

@@ -8,7 +8,7 @@ import {
   numberFormatter,
 } from '../../components/charts/chartParts';
 import { formatNumber } from '../../lib/format';
-import { percent, timeAxis } from './batteryChartParts';
+import { percent, timeAxis, vehicleLine } from './batteryChartParts';
 
 /** Pure transforms of the battery page. Charges are percentages (0..100). */
 
@@ -18,7 +18,6 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
   return {
     option: {
       ...baseCartesian(ctx.theme),
-      color: ctx.theme.palette,
       tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: format },
       xAxis: timeAxis(ctx),
       yAxis: {
@@ -35,7 +34,8 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
         showSymbol: false,
         sampling: 'lttb',
         data: series.points,
-        lineStyle: { width: 1.5 },
+        itemStyle: { color: vehicleLine(ctx, index).color },
+        lineStyle: { width: 1.5, ...vehicleLine(ctx, index) },
         ...(index === 0
           ? {
               markLine: {

@@ -60,8 +60,10 @@ describe('health trend transform', () => {
     ]);
     // AGV 01 is the second line of the page: the charge chart draws it in palette[1] too.
     expect(series[0]?.itemStyle.color).toBe(ctx.theme.palette[1]);
-    const chargeOption = chargeChart(data, ctx).option as { color: string[] };
-    expect(chargeOption.color[1]).toBe(series[0]?.itemStyle.color);
+    const chargeOption = chargeChart(data, ctx).option as {
+      series: Array<{ lineStyle: { color: string } }>;
+    };
+    expect(chargeOption.series[1]?.lineStyle.color).toBe(series[0]?.itemStyle.color);
     expect(series[0]?.markLine?.lineStyle).toMatchObject({
       type: 'dashed',
       color: ctx.theme.palette[1],
