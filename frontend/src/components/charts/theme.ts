@@ -38,7 +38,8 @@ export const STATE_TEXT_COLORS: Record<VehicleState, string> = {
 /**
  * Series colours, one per vehicle of a chart in turn: eight hues told apart by hue or
  * lightness (the brand teal first; no grey, which marks the previous period), so the eight
- * vehicles of a typical site each get their own. Charts with more lines vary the line too.
+ * vehicles of a typical site each get their own. The charge chart, with a line per vehicle,
+ * dashes the palette's second round (`vehicleLine` in pages/battery).
  */
 const PALETTE = [
   '#059683',
