@@ -44,6 +44,7 @@ export {
   chartTheme,
   STATE_COLORS,
   STATE_TEXT_COLORS,
+  seriesLook,
   VEHICLE_STATES,
   type VehicleState,
 } from './theme';

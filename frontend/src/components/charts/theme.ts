@@ -38,8 +38,7 @@ export const STATE_TEXT_COLORS: Record<VehicleState, string> = {
 /**
  * Series colours, one per vehicle of a chart in turn: eight hues told apart by hue or
  * lightness (the brand teal first; no grey, which marks the previous period), so the eight
- * vehicles of a typical site each get their own. The charge chart, with a line per vehicle,
- * dashes the palette's second round (`vehicleLine` in pages/battery).
+ * vehicles of a typical site each get their own (`seriesLook` for more).
  */
 const PALETTE = [
   '#059683',
@@ -51,6 +50,25 @@ const PALETTE = [
   '#795548',
   '#364fc7',
 ];
+
+const LINE_TYPES = ['solid', 'dashed', 'dotted'] as const;
+const SYMBOLS = ['emptyCircle', 'emptyDiamond', 'emptyTriangle'] as const;
+
+/**
+ * The look of a chart's `index`-th vehicle series: the palette's colours in turn, and for
+ * each further round of the palette a line type and a point symbol of its own, so that no
+ * two of a chart's vehicles look alike. A chart whose line types carry a meaning of their
+ * own (the previous period) tells the rounds apart by the symbol only.
+ */
+export function seriesLook(theme: ChartTheme, index: number) {
+  const size = Math.max(theme.palette.length, 1);
+  const round = Math.floor(index / size) % LINE_TYPES.length;
+  return {
+    color: theme.palette[index % size] ?? theme.text,
+    lineType: LINE_TYPES[round] ?? 'solid',
+    symbol: SYMBOLS[round] ?? 'emptyCircle',
+  };
+}
 
 export function chartTheme(scheme: 'light' | 'dark'): ChartTheme {
   if (scheme === 'dark') {

@@ -1,5 +1,5 @@
 import type { ChartContext } from '../../components/charts';
-import { axisStyle } from '../../components/charts';
+import { axisStyle, seriesLook } from '../../components/charts';
 import { formatNumber, localeFor } from '../../lib/format';
 
 /** Parts shared by the battery page's lines over time (charge, health). */
@@ -32,20 +32,5 @@ export function timeAxis(ctx: ChartContext) {
 
 /** The colour of the vehicle at `index` of the page's lines: the same in every chart. */
 export function vehicleColor(ctx: ChartContext, index: number): string {
-  const palette = ctx.theme.palette;
-  return palette[index % palette.length] ?? ctx.theme.text;
-}
-
-const LINE_TYPES = ['solid', 'dashed', 'dotted'] as const;
-
-/**
- * The line of the vehicle at `index`: its colour, solid while the palette lasts, then the
- * palette again dashed, then dotted, so that no two of a chart's lines look alike.
- */
-export function vehicleLine(ctx: ChartContext, index: number) {
-  const round = Math.floor(index / Math.max(ctx.theme.palette.length, 1));
-  return {
-    color: vehicleColor(ctx, index),
-    type: LINE_TYPES[round % LINE_TYPES.length] ?? 'solid',
-  };
+  return seriesLook(ctx.theme, index).color;
 }

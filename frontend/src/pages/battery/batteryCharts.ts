@@ -1,6 +1,6 @@
 import type { BatteryEntry, BatteryResult } from '../../api/analytics-battery';
 import type { ChartContext, ChartModel } from '../../components/charts';
-import { axisStyle, baseCartesian } from '../../components/charts';
+import { axisStyle, baseCartesian, seriesLook } from '../../components/charts';
 import {
   categoryAxis,
   countAxis,
@@ -8,7 +8,7 @@ import {
   numberFormatter,
 } from '../../components/charts/chartParts';
 import { formatNumber } from '../../lib/format';
-import { percent, timeAxis, vehicleLine } from './batteryChartParts';
+import { percent, timeAxis } from './batteryChartParts';
 
 /** Pure transforms of the battery page. Charges are percentages (0..100). */
 
@@ -34,8 +34,7 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
         showSymbol: false,
         sampling: 'lttb',
         data: series.points,
-        itemStyle: { color: vehicleLine(ctx, index).color },
-        lineStyle: { width: 1.5, ...vehicleLine(ctx, index) },
+        ...vehicleLineStyle(ctx, index),
         ...(index === 0
           ? {
               markLine: {
@@ -67,6 +66,12 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
       ),
     },
   };
+}
+
+/** A charge line's colour and line type; its legend icon and tooltip dot take the colour. */
+function vehicleLineStyle(ctx: ChartContext, index: number) {
+  const { color, lineType } = seriesLook(ctx.theme, index);
+  return { itemStyle: { color }, lineStyle: { width: 1.5, color, type: lineType } };
 }
 
 /** Depth-of-discharge histogram (10-point bins), current against the previous period. */

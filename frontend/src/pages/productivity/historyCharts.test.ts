@@ -61,6 +61,27 @@ describe('historyChart', () => {
     expect(series[2]?.lineStyle.color).not.toBe(series[0]?.lineStyle.color);
   });
 
+  it('tells ten vehicles apart: eight colours, then the colours again with another symbol', () => {
+    const ten = history();
+    ten.series = Array.from({ length: 10 }, (_, index) => ({
+      vehicleId: index + 1,
+      name: `AGV ${index + 1}`,
+    }));
+    ten.kpis = kpiGrid(ten.series.map(() => line(0.9, 0.9, 0.9)));
+    ten.previous = kpiGrid(ten.series.map(() => line(0.8, 0.8, 0.8)));
+    const { option } = historyChart(ten, 'availability', testContext());
+    const current = (option as { series: Array<LineSeries & { symbol: string }> }).series.filter(
+      (_, index) => index % 2 === 0,
+    );
+    const looks = current.map((s) => `${s.lineStyle.color} ${s.symbol}`);
+    expect(new Set(looks).size).toBe(10);
+    expect(new Set(current.slice(0, 8).map((s) => s.lineStyle.color)).size).toBe(8);
+    expect(current[8]?.lineStyle.color).toBe(current[0]?.lineStyle.color);
+    expect(current[8]?.symbol).not.toBe(current[0]?.symbol);
+    // Solid all: a dashed line is a previous period on this chart.
+    expect(current.every((s) => s.lineStyle.type === undefined)).toBe(true);
+  });
+
   it('tables every bucket with current and previous values', () => {
     const { table } = historyChart(history(), 'orders', testContext());
     expect(table.columns.map((c) => c.key)).toEqual([

@@ -6,6 +6,7 @@ import {
   type ChartModel,
   formatKpiValue,
   type KpiUnit,
+  seriesLook,
   type TableColumn,
   type ValueFormat,
 } from '../../components/charts';
@@ -139,16 +140,18 @@ export function historyChart(
     reference.some((bucket) => bucket.partial) ||
     data.previousBuckets.some((bucket) => bucket.partial);
   const lines = data.series.map((line, index) => ({
-    color: theme.palette[index % theme.palette.length] ?? theme.text,
+    // Dashes mean the previous period here: vehicles beyond the palette differ by symbol.
+    ...seriesLook(theme, index),
     name: seriesName(line.name, ctx),
     current: splitRunning(current[index] ?? [], reference),
     previous: splitRunning(before[index] ?? [], data.previousBuckets),
   }));
-  const pairs = lines.flatMap(({ color, name, current: now, previous }) => [
+  const pairs = lines.flatMap(({ color, symbol, name, current: now, previous }) => [
     {
       name,
       type: 'line',
       data: now.settled,
+      symbol,
       showSymbol: showSymbols,
       connectNulls: false,
       itemStyle: { color },
