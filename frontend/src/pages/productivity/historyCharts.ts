@@ -139,13 +139,17 @@ export function historyChart(
   const running =
     reference.some((bucket) => bucket.partial) ||
     data.previousBuckets.some((bucket) => bucket.partial);
-  const lines = data.series.map((line, index) => ({
+  const lines = data.series.map((line, index) => {
     // Dashes mean the previous period here: vehicles beyond the palette differ by symbol.
-    ...seriesLook(theme, index),
-    name: seriesName(line.name, ctx),
-    current: splitRunning(current[index] ?? [], reference),
-    previous: splitRunning(before[index] ?? [], data.previousBuckets),
-  }));
+    const { color, symbol } = seriesLook(theme, index);
+    return {
+      color,
+      symbol,
+      name: seriesName(line.name, ctx),
+      current: splitRunning(current[index] ?? [], reference),
+      previous: splitRunning(before[index] ?? [], data.previousBuckets),
+    };
+  });
   const pairs = lines.flatMap(({ color, symbol, name, current: now, previous }) => [
     {
       name,
