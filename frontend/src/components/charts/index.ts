@@ -42,6 +42,7 @@ export {
   axisStyle,
   baseCartesian,
   chartTheme,
+  lookByPosition,
   STATE_COLORS,
   STATE_TEXT_COLORS,
   seriesLook,

@@ -40,7 +40,7 @@ export const STATE_TEXT_COLORS: Record<VehicleState, string> = {
  * lightness (the brand teal first; no grey, which marks the previous period), so the eight
  * vehicles of a typical site each get their own (`seriesLook` for more).
  */
-const PALETTE = [
+const PALETTE: [string, ...string[]] = [
   '#059683',
   '#1c7ed6',
   '#f08c00',
@@ -51,23 +51,43 @@ const PALETTE = [
   '#364fc7',
 ];
 
-const LINE_TYPES = ['solid', 'dashed', 'dotted'] as const;
-const SYMBOLS = ['emptyCircle', 'emptyDiamond', 'emptyTriangle'] as const;
+/**
+ * The look at `index` of a chart's list (vehicles, error types): the palette's colours in
+ * turn, and for each further round of the palette the next of `rounds` (a line type, a
+ * symbol), so that no two items of a chart look alike.
+ */
+export function lookByPosition<Round>(
+  palette: readonly [string, ...string[]],
+  rounds: readonly [Round, ...Round[]],
+  index: number,
+): { color: string; round: Round } {
+  const round = Math.floor(index / palette.length) % rounds.length;
+  return {
+    color: palette[index % palette.length] ?? palette[0],
+    round: rounds[round] ?? rounds[0],
+  };
+}
+
+/** A vehicle series' line type and point symbol in each round of the palette. */
+interface SeriesRound {
+  lineType: 'solid' | 'dashed' | 'dotted';
+  symbol: string;
+}
+
+const SERIES_ROUNDS: [SeriesRound, ...SeriesRound[]] = [
+  { lineType: 'solid', symbol: 'emptyCircle' },
+  { lineType: 'dashed', symbol: 'emptyDiamond' },
+  { lineType: 'dotted', symbol: 'emptyTriangle' },
+];
 
 /**
- * The look of a chart's `index`-th vehicle series: the palette's colours in turn, and for
- * each further round of the palette a line type and a point symbol of its own, so that no
- * two of a chart's vehicles look alike. A chart whose line types carry a meaning of their
- * own (the previous period) tells the rounds apart by the symbol only.
+ * The look of a chart's `index`-th vehicle series (`lookByPosition`): a chart whose line
+ * types carry a meaning of their own (the previous period) tells the rounds apart by the
+ * symbol only.
  */
 export function seriesLook(theme: ChartTheme, index: number) {
-  const size = Math.max(theme.palette.length, 1);
-  const round = Math.floor(index / size) % LINE_TYPES.length;
-  return {
-    color: theme.palette[index % size] ?? theme.text,
-    lineType: LINE_TYPES[round] ?? 'solid',
-    symbol: SYMBOLS[round] ?? 'emptyCircle',
-  };
+  const { color, round } = lookByPosition(theme.palette, SERIES_ROUNDS, index);
+  return { color, ...round };
 }
 
 export function chartTheme(scheme: 'light' | 'dark'): ChartTheme {

@@ -57,7 +57,7 @@ export interface ChartTheme {
   splitLine: string;
   tooltipBackground: string;
   /** Series colours for things without a fixed meaning (vehicles, KPIs). */
-  palette: string[];
+  palette: [string, ...string[]];
   /** The previous period (dashed lines, ghost bars). */
   previous: string;
 }

@@ -1,5 +1,5 @@
 import type { ChartContext } from '../../components/charts';
-import { axisStyle, seriesLook } from '../../components/charts';
+import { axisStyle } from '../../components/charts';
 import { formatNumber, localeFor } from '../../lib/format';
 
 /** Parts shared by the battery page's lines over time (charge, health). */
@@ -28,9 +28,4 @@ export function timeAxis(ctx: ChartContext) {
       formatter: (value: number) => format.format(new Date(value)),
     },
   };
-}
-
-/** The colour of the vehicle at `index` of the page's lines: the same in every chart. */
-export function vehicleColor(ctx: ChartContext, index: number): string {
-  return seriesLook(ctx.theme, index).color;
 }

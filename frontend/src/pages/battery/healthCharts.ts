@@ -1,7 +1,7 @@
 import type { BatteryResult, HealthPoint } from '../../api/analytics-battery';
 import type { ChartContext, ChartModel, ChartStatus } from '../../components/charts';
-import { axisStyle, baseCartesian } from '../../components/charts';
-import { percent, timeAxis, vehicleColor } from './batteryChartParts';
+import { axisStyle, baseCartesian, seriesLook } from '../../components/charts';
+import { percent, timeAxis } from './batteryChartParts';
 
 /** Pure transforms of the battery page's health (SoH) trend. Health is a percentage. */
 
@@ -28,7 +28,7 @@ export function trendAt(trend: HealthPoint[], at: number): number | null {
 export function healthTrendChart(data: BatteryResult, ctx: ChartContext): ChartModel {
   const format = percent(ctx);
   const reported = data.healthSeries
-    .map((series, index) => ({ series, color: vehicleColor(ctx, index) }))
+    .map((series, index) => ({ series, color: seriesLook(ctx.theme, index).color }))
     .filter(({ series }) => series.points.length > 0);
   return {
     option: {

@@ -1,4 +1,5 @@
 import type { ErrorLevel, LevelCounts } from '../../api/analytics-failures';
+import { lookByPosition } from '../../components/charts';
 
 /** Error level colours, app-wide: WARNING amber, URGENT orange, CRITICAL and FATAL red. */
 export const LEVEL_COLORS: Record<ErrorLevel, string> = {
@@ -42,7 +43,7 @@ export function worstLevel(levels: LevelCounts): ErrorLevel | null {
  * Ten hues apart from each other and from the track's grey, handed out by position in a
  * chart's list of types: a hash of the name would give some types of a chart one colour.
  */
-const TYPE_PALETTE = [
+const TYPE_PALETTE: [string, ...string[]] = [
   '#1c7ed6',
   '#e8590c',
   '#0ca678',
@@ -54,7 +55,7 @@ const TYPE_PALETTE = [
   '#7048e8',
   '#795548',
 ];
-const TYPE_SYMBOLS = ['circle', 'diamond', 'triangle', 'roundRect'];
+const TYPE_SYMBOLS: [string, ...string[]] = ['circle', 'diamond', 'triangle', 'roundRect'];
 
 export interface TypeStyle {
   color: string;
@@ -67,13 +68,9 @@ export interface TypeStyle {
  */
 export function typeStyles(types: readonly string[]): Map<string, TypeStyle> {
   return new Map(
-    types.map((type, index) => [
-      type,
-      {
-        color: TYPE_PALETTE[index % TYPE_PALETTE.length] ?? '#1c7ed6',
-        symbol:
-          TYPE_SYMBOLS[Math.floor(index / TYPE_PALETTE.length) % TYPE_SYMBOLS.length] ?? 'circle',
-      },
-    ]),
+    types.map((type, index) => {
+      const { color, round: symbol } = lookByPosition(TYPE_PALETTE, TYPE_SYMBOLS, index);
+      return [type, { color, symbol }];
+    }),
   );
 }
