@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoUser } from '../../test/fakeApi';
 import { jsonResponse } from '../../test/fakeServer';
@@ -100,9 +100,7 @@ describe('the Administration app', () => {
       { timeout: 20_000 },
     );
     fireEvent.click(within(row).getByTestId('organization-delete'));
-    await act(async () => {
-      fireEvent.click(await screen.findByTestId('confirm-ok'));
-    });
+    fireEvent.click(await screen.findByTestId('confirm-ok'));
     expect(await screen.findByTestId('organization-delete-error')).toHaveTextContent(CONFLICT);
     expect(calls).toContain('DELETE /v2/Admin/Organizations/1');
     expect(screen.queryByTestId('error-overlay')).toBeNull();
