@@ -75,10 +75,7 @@ async function snapshotBuild(target: string): Promise<void> {
   throw new Error('frontend/dist keeps changing (a build is running?); try again later');
 }
 
-/**
- * Starts ONE real server with fresh demo data for every test, adds the users the tests own
- * and hands the address to the workers through the environment.
- */
+/** The users the tests own, each added by the CLI (as an administrator would). */
 async function addTestUsers(dataDir: string, { existingOk }: { existingOk: boolean }) {
   await Promise.all(
     Object.values(E2E_USERS).map(async (user) => {
