@@ -135,7 +135,7 @@ def test_cached_layout_and_bounds_guess_give_the_uncached_answer(
     # Beyond the track (x up to 50 m), the FATAL ones less far than all of them.
     _errors(cursor, [START + timedelta(minutes=13 * i + 5) for i in range(400)], x0=30.0)
     cache = LayoutCache()
-    fatal = ErrorFilter(level="FATAL")
+    fatal = ErrorFilter(levels=("FATAL",))
     # Each request guesses the density grid from the one before; a wrong guess is redone.
     for errors in (fatal, ErrorFilter(), fatal, ErrorFilter(error_type="type1")):
         cached = _run(cursor, errors=errors, layouts=cache)

@@ -160,6 +160,13 @@ def test_history_filters_and_sorting(world: World, customer: TestClient) -> None
     fatal = get_data(customer, "ErrorHistory", **common, level="FATAL", pageSize=500)
     assert fatal["total"] == sum(1 for e in world.truth.error_episodes if e.level == "FATAL")
     assert {r["level"] for r in fatal["items"]} == {"FATAL"}
+    # The fatal errors' tiles lead to the stop levels: as many rows as the tile counts.
+    stops = get_data(customer, "ErrorHistory", **common, level=list(STOP), pageSize=500)
+    assert stops["total"] == sum(1 for e in world.truth.error_episodes if e.level in STOP)
+    assert stops["total"] > fatal["total"]  # the world's 3.0 vehicles report CRITICAL too
+    tile = get_data(customer, "Failures", **common, combined="true")["fleet"]["current"]
+    assert tile["stopEpisodes"] == stops["total"]
+    assert {r["level"] for r in stops["items"]} == set(STOP)
     one = world.vehicle_id("HAM-03")
     mine = get_data(customer, "ErrorHistory", **common, vehicle=one, sort="-duration")
     assert mine["total"] == sum(

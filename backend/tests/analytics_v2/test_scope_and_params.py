@@ -78,6 +78,8 @@ def test_second_organization_sees_only_its_own_rows(world: World, customer2: Tes
         ("ErrorHistory", {"pageSize": -5}, 422, "pageSize"),
         ("ErrorHistory", {"pageSize": 501}, 422, "pageSize"),
         ("ErrorHistory", {"level": "SEVERE"}, 422, "level"),
+        ("ErrorHistory", {"level": ["FATAL", "SEVERE"]}, 422, "level"),
+        ("ErrorHistory", {"level": ["FATAL"] * 5}, 422, "level"),
         ("ErrorHistory", {"sort": "password"}, 422, "sort"),
         ("ErrorHistory", {"vehicle": "x"}, 422, "vehicle"),
         ("ErrorHistory", {"sort": "-"}, 422, "sort"),

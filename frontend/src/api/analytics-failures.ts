@@ -13,11 +13,19 @@ import type { Schemas } from './schema';
 
 export const ERROR_LEVELS = ['WARNING', 'URGENT', 'CRITICAL', 'FATAL'] as const;
 export type ErrorLevel = (typeof ERROR_LEVELS)[number];
+/**
+ * The levels that stop a vehicle, counted as its fatal errors (MTBF, MTTR): FATAL, and in
+ * VDA 5050 3.0 also CRITICAL (earlier versions have no CRITICAL).
+ */
+export const STOP_LEVELS: readonly ErrorLevel[] = ['CRITICAL', 'FATAL'];
 
 export interface ErrorFilter {
   errorType: string | null;
-  level: ErrorLevel | null;
+  /** Any of these levels; none: every level. */
+  levels: readonly ErrorLevel[];
 }
+
+export const NO_ERROR_FILTER: ErrorFilter = { errorType: null, levels: [] };
 
 export type LevelCounts = Schemas['LevelCounts'];
 
@@ -74,7 +82,7 @@ export interface HistoryQuery extends PageQuery, ErrorFilter {
 const BASE = '/v2/Analytics';
 
 function filterParams(filter: ErrorFilter): Record<string, QueryValue> {
-  return { errorType: filter.errorType, level: filter.level };
+  return { errorType: filter.errorType, level: filter.levels };
 }
 
 export function loadFailures(scope: AnalysisScope, filter: ErrorFilter): Promise<FailuresResult> {

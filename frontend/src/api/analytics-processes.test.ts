@@ -17,7 +17,7 @@ const scope: AnalysisScope = {
 
 describe('analytics query strings', () => {
   it('sends period, vehicles, combined and shift, plus the non-empty extras', () => {
-    expect(analyticsQuery(scope, { page: 2, sort: '-start', level: null, errorType: '' })).toBe(
+    expect(analyticsQuery(scope, { page: 2, sort: '-start', level: [], errorType: '' })).toBe(
       '?from=2026-11-19&to=2026-11-21&vehicles=3%2C5&combined=false&shift=all&page=2&sort=-start',
     );
     expect(analyticsQuery({ ...scope, vehicles: [], combined: true, shift: 7 })).toBe(
@@ -38,11 +38,12 @@ describe('analytics query strings', () => {
       pageSize: 25,
       sort: 'level',
       errorType: 'e stop',
-      level: 'FATAL',
+      levels: ['CRITICAL', 'FATAL'],
       vehicle: 5,
     });
+    // Several levels: the parameter once for each (any of them).
     expect(url).toBe(
-      '/v2/Analytics/ErrorHistory.csv?from=2026-11-19&to=2026-11-21&vehicles=3%2C5&combined=false&shift=all&errorType=e+stop&level=FATAL&vehicle=5&sort=level',
+      '/v2/Analytics/ErrorHistory.csv?from=2026-11-19&to=2026-11-21&vehicles=3%2C5&combined=false&shift=all&errorType=e+stop&level=CRITICAL&level=FATAL&vehicle=5&sort=level',
     );
   });
 });
@@ -59,7 +60,7 @@ describe('analytics calls through the request chain', () => {
       pageSize: 50,
       sort: null,
       errorType: null,
-      level: 'WARNING',
+      levels: ['WARNING'],
       vehicle: null,
     });
     expect(result).toEqual(page);

@@ -22,7 +22,8 @@ export function scopeKey(scope: AnalysisScope): string {
   return [period, vehicles, scope.combined, scope.shift].join('|');
 }
 
-export type QueryValue = string | number | null | undefined;
+/** A query value; a list repeats its parameter once per value (`level=CRITICAL&level=FATAL`). */
+export type QueryValue = string | number | readonly string[] | null | undefined;
 
 /**
  * `?from=..&to=..&vehicles=1,2&combined=false&shift=all` plus the extra non-empty values; a
@@ -45,7 +46,11 @@ export function analyticsQuery(
   params.set('combined', String(scope.combined));
   params.set('shift', String(scope.shift));
   for (const [key, value] of Object.entries(extra)) {
-    if (value !== null && value !== undefined && value !== '') {
+    if (typeof value === 'object' && value !== null) {
+      for (const item of value) {
+        params.append(key, item);
+      }
+    } else if (value !== null && value !== undefined && value !== '') {
       params.set(key, String(value));
     }
   }

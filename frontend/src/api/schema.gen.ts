@@ -5090,8 +5090,8 @@ export interface operations {
                 /** @description a shift id of the sites, or 'all'; default: saved */
                 shift?: string | null;
                 errorType?: string | null;
-                /** @description one error level */
-                level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL") | null;
+                /** @description error levels, the parameter repeated for each (any of them); the fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels) */
+                level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL")[] | null;
             };
             header?: never;
             path?: never;
@@ -5166,8 +5166,8 @@ export interface operations {
                 /** @description a shift id of the sites, or 'all'; default: saved */
                 shift?: string | null;
                 errorType?: string | null;
-                /** @description one error level */
-                level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL") | null;
+                /** @description error levels, the parameter repeated for each (any of them); the fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels) */
+                level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL")[] | null;
             };
             header?: never;
             path?: never;
@@ -5242,8 +5242,8 @@ export interface operations {
                 /** @description a shift id of the sites, or 'all'; default: saved */
                 shift?: string | null;
                 errorType?: string | null;
-                /** @description one error level */
-                level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL") | null;
+                /** @description error levels, the parameter repeated for each (any of them); the fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels) */
+                level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL")[] | null;
             };
             header?: never;
             path?: never;
@@ -5320,8 +5320,8 @@ export interface operations {
                 /** @description a shift id of the sites, or 'all'; default: saved */
                 shift?: string | null;
                 errorType?: string | null;
-                /** @description one error level */
-                level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL") | null;
+                /** @description error levels, the parameter repeated for each (any of them); the fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels) */
+                level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL")[] | null;
                 /** @description page number, from 1 */
                 page?: number;
                 /** @description rows per page */
@@ -5405,8 +5405,8 @@ export interface operations {
                 /** @description a shift id of the sites, or 'all'; default: saved */
                 shift?: string | null;
                 errorType?: string | null;
-                /** @description one error level */
-                level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL") | null;
+                /** @description error levels, the parameter repeated for each (any of them); the fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels) */
+                level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL")[] | null;
             };
             header?: never;
             path?: never;

@@ -60,7 +60,7 @@ describe('drill-down targets', () => {
     expect(search).toBe(
       '?errorType=noRouteFound&mode=week&from=2026-11-16&to=2026-11-22&vehicles=3,5&shift=early&combined=false',
     );
-    expect(errorFilterFromUrl(search)).toEqual({ errorType: 'noRouteFound', level: null });
+    expect(errorFilterFromUrl(search)).toEqual({ errorType: 'noRouteFound', levels: [] });
   });
 
   it('ignores a click outside the data (no index, an index past the end)', () => {
@@ -103,8 +103,9 @@ describe('drill-down targets', () => {
     // keeps the vehicle, period and shift but leaves the history's own filters behind.
     const errorsAt = drillLocation(must(vehicleErrorsTarget(ENTRIES, { dataIndex: 1 })), VIEW);
     const historyView = { ...VIEW, ...decodeView(errorsAt.search) };
-    const search = withErrorFilter(errorsAt.search, { errorType: 'bumperHit', level: 'FATAL' });
-    expect(errorFilterFromUrl(search)).toEqual({ errorType: 'bumperHit', level: 'FATAL' });
+    const filter = { errorType: 'bumperHit', levels: ['FATAL'] } as const;
+    const search = withErrorFilter(errorsAt.search, filter);
+    expect(errorFilterFromUrl(search)).toEqual(filter);
     const ordersAt = drillLocation(historyOrdersTarget(), historyView);
     expect(ordersAt).toEqual({
       pathname: '/processes/workflows',
@@ -279,12 +280,15 @@ describe('drill-down targets', () => {
     expect(dashboardTileTarget('unknown')).toBeNull();
   });
 
-  it("leads the failures page's level tiles to the history of that level", () => {
-    expect(pageTileTarget('fatal')).toEqual({
-      path: '/failures/history',
-      params: { level: 'FATAL' },
-    });
-    expect(pageTileTarget('warnings-per-1000')?.params).toEqual({ level: 'WARNING' });
+  it("leads the failures page's level tiles to the history of those levels", () => {
+    // Fatal errors are the stop levels (3.0's CRITICAL too): as many rows as the tile counts.
+    const fatal = must(pageTileTarget('fatal'));
+    expect(fatal).toEqual({ path: '/failures/history', params: { level: ['CRITICAL', 'FATAL'] } });
+    const { search } = drillLocation(fatal, VIEW);
+    expect(search).toMatch(/^\?level=CRITICAL&level=FATAL&/);
+    expect(errorFilterFromUrl(search).levels).toEqual(['CRITICAL', 'FATAL']);
+    expect(pageTileTarget('fatal-per-1000')).toEqual(fatal);
+    expect(pageTileTarget('warnings-per-1000')?.params).toEqual({ level: ['WARNING'] });
     expect(pageTileTarget('cycle-p90')?.path).toBe('/processes/workflows');
     expect(pageTileTarget('mean-waiting')).toBeNull();
   });
@@ -294,25 +298,30 @@ describe('error filter in the URL', () => {
   it('reads a known level and a type within the server limit, else nothing', () => {
     expect(errorFilterFromUrl('?errorType=bumperHit&level=CRITICAL')).toEqual({
       errorType: 'bumperHit',
-      level: 'CRITICAL',
+      levels: ['CRITICAL'],
     });
     expect(errorFilterFromUrl(`?errorType=${'x'.repeat(201)}&level=SEVERE`)).toEqual({
       errorType: null,
-      level: null,
+      levels: [],
     });
+    // Several levels, in the order of severity, an unknown one left out.
+    expect(errorFilterFromUrl('?level=FATAL&level=SEVERE&level=WARNING').levels).toEqual([
+      'WARNING',
+      'FATAL',
+    ]);
   });
 
   it('writes the filter, removes cleared parts and keeps the view', () => {
     const search = '?range=yesterday&vehicles=3,5&errorType=old';
-    expect(withErrorFilter(search, { errorType: 'a b&c', level: 'FATAL' })).toBe(
-      '?range=yesterday&vehicles=3,5&errorType=a+b%26c&level=FATAL',
+    expect(withErrorFilter(search, { errorType: 'a b&c', levels: ['URGENT', 'FATAL'] })).toBe(
+      '?range=yesterday&vehicles=3,5&errorType=a+b%26c&level=URGENT&level=FATAL',
     );
-    expect(withErrorFilter(search, { errorType: null, level: null })).toBe(
+    expect(withErrorFilter(search, { errorType: null, levels: [] })).toBe(
       '?range=yesterday&vehicles=3,5',
     );
-    expect(errorFilterFromUrl(withErrorFilter('', { errorType: 'a b&c', level: null }))).toEqual({
+    expect(errorFilterFromUrl(withErrorFilter('', { errorType: 'a b&c', levels: [] }))).toEqual({
       errorType: 'a b&c',
-      level: null,
+      levels: [],
     });
   });
 

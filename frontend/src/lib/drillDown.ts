@@ -1,4 +1,9 @@
-import { ERROR_LEVELS, type ErrorFilter, type ErrorLevel } from '../api/analytics-failures';
+import {
+  ERROR_LEVELS,
+  type ErrorFilter,
+  type ErrorLevel,
+  STOP_LEVELS,
+} from '../api/analytics-failures';
 import type { DateMode, Id } from '../api/types';
 import { addDays, rangeFor, rangeLengthDays } from './dateRange';
 import { encodeView, type ViewState } from './viewUrl';
@@ -15,8 +20,8 @@ export interface DrillTarget {
   path: DrillPage;
   /** What the target shows differently from the current view (e.g. one vehicle). */
   view?: Partial<ViewState>;
-  /** The target list's own filters. */
-  params?: Record<string, string>;
+  /** The target list's own filters (a list: the parameter once per value). */
+  params?: Record<string, string | readonly string[]>;
 }
 
 export const DRILL_PAGES = {
@@ -55,7 +60,12 @@ export function drillLocation(
   current: ViewState,
 ): { pathname: string; search: string } {
   const view = { ...current, ...target.view };
-  const params = new URLSearchParams(target.params ?? {});
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(target.params ?? {})) {
+    for (const item of typeof value === 'string' ? [value] : value) {
+      params.append(name, item);
+    }
+  }
   return { pathname: target.path, search: encodeView(view, params.toString()) };
 }
 
@@ -64,22 +74,22 @@ export function drillTopicOf(target: DrillTarget): DrillTopic {
   return (entry?.[0] ?? 'productivityAnalysis') as DrillTopic;
 }
 
-/** The error history of one error type (and level), optionally of one vehicle. */
+/** The error history of one error type (and of any of some levels), optionally of one vehicle. */
 export function errorHistoryTarget({
   errorType,
-  level,
+  levels,
   vehicleId,
 }: {
   errorType?: string | null;
-  level?: string | null;
+  levels?: readonly ErrorLevel[];
   vehicleId?: Id | null;
 } = {}): DrillTarget {
-  const params: Record<string, string> = {};
+  const params: Record<string, string | readonly string[]> = {};
   if (errorType) {
     params[DRILL_PARAMS.errorType] = errorType;
   }
-  if (level) {
-    params[DRILL_PARAMS.level] = level;
+  if (levels?.length) {
+    params[DRILL_PARAMS.level] = levels;
   }
   return {
     path: DRILL_PAGES.failuresHistory,
@@ -352,10 +362,11 @@ const PAGE_TILE_TARGETS: Record<string, DrillTarget> = {
   mttr: errorHistoryTarget(),
   'errors-per-1000': errorHistoryTarget(),
   downtime: errorHistoryTarget(),
-  fatal: errorHistoryTarget({ level: 'FATAL' }),
-  'fatal-per-1000': errorHistoryTarget({ level: 'FATAL' }),
-  warnings: errorHistoryTarget({ level: 'WARNING' }),
-  'warnings-per-1000': errorHistoryTarget({ level: 'WARNING' }),
+  // The fatal errors are the episodes that stop a vehicle: FATAL, and CRITICAL in 3.0.
+  fatal: errorHistoryTarget({ levels: STOP_LEVELS }),
+  'fatal-per-1000': errorHistoryTarget({ levels: STOP_LEVELS }),
+  warnings: errorHistoryTarget({ levels: ['WARNING'] }),
+  'warnings-per-1000': errorHistoryTarget({ levels: ['WARNING'] }),
 };
 
 export function pageTileTarget(tile: string): DrillTarget | null {
@@ -365,28 +376,30 @@ export function pageTileTarget(tile: string): DrillTarget | null {
 // The server's limit of an error type (backend analytics/failures.py MAX_ERROR_TYPE_LENGTH).
 const MAX_ERROR_TYPE_LENGTH = 200;
 
-/** The error filter a link carries (`errorType`, `level`); unreadable parts are left out. */
+/**
+ * The error filter a link carries (`errorType`, `level` once per level); unreadable parts
+ * are left out, the levels in their order of severity.
+ */
 export function errorFilterFromUrl(search: string): ErrorFilter {
   const params = new URLSearchParams(search);
   const errorType = params.get(DRILL_PARAMS.errorType);
-  const level = params.get(DRILL_PARAMS.level);
+  const levels = params.getAll(DRILL_PARAMS.level);
   return {
     errorType: errorType && errorType.length <= MAX_ERROR_TYPE_LENGTH ? errorType : null,
-    level: ERROR_LEVELS.includes(level as ErrorLevel) ? (level as ErrorLevel) : null,
+    levels: ERROR_LEVELS.filter((level) => levels.includes(level)),
   };
 }
 
 /** `search` with the error filter set (cleared parts removed, other parameters kept). */
 export function withErrorFilter(search: string, filter: ErrorFilter): string {
   const params = new URLSearchParams(search);
-  for (const [name, value] of [
-    [DRILL_PARAMS.errorType, filter.errorType],
-    [DRILL_PARAMS.level, filter.level],
+  for (const [name, values] of [
+    [DRILL_PARAMS.errorType, filter.errorType ? [filter.errorType] : []],
+    [DRILL_PARAMS.level, filter.levels],
   ] as const) {
-    if (value) {
-      params.set(name, value);
-    } else {
-      params.delete(name);
+    params.delete(name);
+    for (const value of values) {
+      params.append(name, value);
     }
   }
   const query = params.toString().replaceAll('%2C', ',');

@@ -51,13 +51,19 @@ _ROLLUP_MEASURES = frozenset({*STATE_MEASURES, "stop_errors", "stop_error_s", *_
 @dataclass(frozen=True, slots=True)
 class ErrorFilter:
     error_type: str | None = None
-    level: ErrorLevel | None = None
+    # Any of these levels (empty: every level); the stop levels are the fatal errors' list.
+    levels: tuple[ErrorLevel, ...] = ()
 
     def sql(self) -> tuple[str, list[Any]]:
         """A condition on the episodes' ``error_type`` and ``level`` (``TRUE`` without filter)."""
-        given = {"error_type": self.error_type, "level": self.level}
-        given = {column: value for column, value in given.items() if value is not None}
-        return " AND ".join(["TRUE", *(f"{c} = ?" for c in given)]), list(given.values())
+        conditions, parameters = ["TRUE"], list[Any]()
+        if self.error_type is not None:
+            conditions.append("error_type = ?")
+            parameters.append(self.error_type)
+        if self.levels:
+            conditions.append("list_contains(?::VARCHAR[], level)")
+            parameters.append(list(self.levels))
+        return " AND ".join(conditions), parameters
 
 
 def episodes(selection: Selection, errors: ErrorFilter) -> tuple[str, list[Any]]:

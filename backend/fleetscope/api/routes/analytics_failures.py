@@ -1,8 +1,8 @@
 """``/v2/Analytics/``: failures (analysis, matrix, map, history with CSV export).
 
 Same query parameters as productivity (``from``, ``to``, ``vehicles``, ``combined``,
-``shift``) plus the filters ``errorType`` and ``level`` (WARNING, URGENT, CRITICAL, FATAL);
-the history adds ``page``, ``pageSize``, ``sort`` and ``vehicle``.
+``shift``) plus the filters ``errorType`` and ``level`` (WARNING, URGENT, CRITICAL, FATAL;
+repeated for any of several); the history adds ``page``, ``pageSize``, ``sort`` and ``vehicle``.
 """
 
 from datetime import UTC, datetime, timedelta
@@ -19,6 +19,7 @@ from fleetscope.analytics.failures.error_history import (
     history_query,
 )
 from fleetscope.analytics.failures.failures import (
+    LEVELS,
     MAX_ERROR_TYPE_LENGTH,
     ErrorFilter,
     ErrorLevel,
@@ -48,9 +49,16 @@ async def error_filter(
         str | None,
         Query(alias="errorType", min_length=1, max_length=MAX_ERROR_TYPE_LENGTH),
     ] = None,
-    level: Annotated[ErrorLevel | None, Query(description="one error level")] = None,
+    level: Annotated[
+        list[ErrorLevel] | None,
+        Query(
+            max_length=len(LEVELS),
+            description="error levels, the parameter repeated for each (any of them); the "
+            "fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels)",
+        ),
+    ] = None,
 ) -> ErrorFilter:
-    return ErrorFilter(error_type=error_type, level=level)
+    return ErrorFilter(error_type=error_type, levels=tuple(dict.fromkeys(level or ())))
 
 
 ErrorFilterDep = Annotated[ErrorFilter, Depends(error_filter)]

@@ -1,8 +1,11 @@
-import { Group, Select } from '@mantine/core';
+import { Group, MultiSelect, Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ERROR_LEVELS, type ErrorFilter, type ErrorLevel } from '../../api/analytics-failures';
+import { ERROR_LEVELS, type ErrorFilter } from '../../api/analytics-failures';
 
-/** Error type and level filters (server-side: the calls take `errorType` and `level`). */
+/**
+ * Error type and level filters (server-side: the calls take `errorType` and `level`, the
+ * latter once per level chosen: any of them).
+ */
 export function ErrorFilterControls({
   filter,
   errorTypes,
@@ -27,14 +30,16 @@ export function ErrorFilterControls({
         clearable
         data-testid="filter-error-type"
       />
-      <Select
+      <MultiSelect
         size="xs"
-        w={{ base: '100%', xs: 160 }}
+        w={{ base: '100%', xs: 240 }}
         label={t('failures.levelLabel')}
-        placeholder={t('failures.allLevels')}
+        placeholder={filter.levels.length ? undefined : t('failures.allLevels')}
         data={ERROR_LEVELS.map((level) => ({ value: level, label: t(`failures.level.${level}`) }))}
-        value={filter.level}
-        onChange={(value) => onChange({ level: (value as ErrorLevel | null) ?? null })}
+        value={[...filter.levels]}
+        onChange={(values) =>
+          onChange({ levels: ERROR_LEVELS.filter((level) => values.includes(level)) })
+        }
         clearable
         data-testid="filter-level"
       />

@@ -1,7 +1,11 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadFailures, type ReliabilityFigures } from '../../api/analytics-failures';
+import {
+  loadFailures,
+  NO_ERROR_FILTER,
+  type ReliabilityFigures,
+} from '../../api/analytics-failures';
 import {
   ComparedKpiTiles,
   type ComparedTile,
@@ -83,7 +87,7 @@ export default function FailuresAnalysisPage() {
   const ctx = useChartContext();
   const { query, scope, statusFor } = useAnalyticsQuery(
     'failures',
-    (s) => loadFailures(s, { errorType: null, level: null }),
+    (s) => loadFailures(s, NO_ERROR_FILTER),
     { extraKey: [null, null] },
   );
   const data = query.data;

@@ -7,6 +7,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import {
   type ErrorEpisode,
   type ErrorFilter,
+  type ErrorLevel,
   errorHistoryCsvUrl,
   type HistoryQuery,
   loadErrorHistory,
@@ -29,7 +30,6 @@ import { useErrorTypes } from './useErrorTypes';
 type HistoryFilters = ErrorFilter;
 const HISTORY_DEFAULT_SORT = '-start';
 const reduceHistory = listReducer<HistoryFilters>(HISTORY_DEFAULT_SORT);
-const NO_FILTERS: HistoryFilters = { errorType: null, level: null };
 
 /** failures/history: the error episodes, paged, sorted and filtered by the server; CSV of the filtered list. */
 export default function FailuresHistoryPage() {
@@ -49,14 +49,14 @@ export default function FailuresHistoryPage() {
   const { locationOf } = useDrillDown();
   const ordersLocation = locationOf(historyOrdersTarget());
   const onlyVehicle = filters.vehicles.length === 1 ? filters.vehicles[0] : undefined;
-  const [list, dispatch] = useReducer(
-    reduceHistory,
-    initialListState<HistoryFilters>({ ...NO_FILTERS, ...urlFilter }),
-  );
-  const { errorType: urlErrorType, level: urlLevel } = urlFilter;
+  const [list, dispatch] = useReducer(reduceHistory, initialListState<HistoryFilters>(urlFilter));
+  // The levels by value (the URL's list is a new array on every render), checked there.
+  const { errorType: urlErrorType } = urlFilter;
+  const urlLevels = urlFilter.levels.join(',');
   useEffect(() => {
-    dispatch({ type: 'filter', filters: { errorType: urlErrorType, level: urlLevel } });
-  }, [urlErrorType, urlLevel]);
+    const levels = (urlLevels ? urlLevels.split(',') : []) as ErrorLevel[];
+    dispatch({ type: 'filter', filters: { errorType: urlErrorType, levels } });
+  }, [urlErrorType, urlLevels]);
   const changeFilter = (change: Partial<HistoryFilters>) => {
     const search = withErrorFilter(location.search, { ...list.filters, ...change });
     void navigate({ pathname: location.pathname, search }, { replace: true });
@@ -214,7 +214,7 @@ export default function FailuresHistoryPage() {
           onRetry={() => void history.refetch()}
           empty={
             <Text c="dimmed" ta="center" py="xl" data-testid="error-history-empty">
-              {list.filters.errorType || list.filters.level
+              {list.filters.errorType || list.filters.levels.length > 0
                 ? t('failures.noEpisodesFiltered')
                 : t('failures.noEpisodes')}
             </Text>

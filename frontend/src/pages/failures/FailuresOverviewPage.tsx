@@ -2,7 +2,7 @@ import { Anchor, Group, Stack, Table } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ERROR_LEVELS, loadFailureMatrix } from '../../api/analytics-failures';
+import { ERROR_LEVELS, loadFailureMatrix, NO_ERROR_FILTER } from '../../api/analytics-failures';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { useDrillDown } from '../../components/drill/useDrillDown';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
@@ -18,7 +18,7 @@ export default function FailuresOverviewPage() {
   const ctx = useChartContext();
   const { query, scope, statusFor } = useAnalyticsQuery(
     'failureMatrix',
-    (s) => loadFailureMatrix(s, { errorType: null, level: null }),
+    (s) => loadFailureMatrix(s, NO_ERROR_FILTER),
     { extraKey: [null, null] },
   );
   const data = query.data;

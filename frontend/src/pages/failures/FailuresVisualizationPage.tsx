@@ -1,7 +1,7 @@
 import { Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ErrorFilter, loadFailureMap } from '../../api/analytics-failures';
+import { type ErrorFilter, loadFailureMap, NO_ERROR_FILTER } from '../../api/analytics-failures';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { type ChartElement, errorHistoryTarget, mapPointTarget } from '../../lib/drillDown';
@@ -14,13 +14,13 @@ import { useErrorTypes } from './useErrorTypes';
 export default function FailuresVisualizationPage() {
   const { t, i18n } = useTranslation();
   const ctx = useChartContext();
-  const [filter, setFilter] = useState<ErrorFilter>({ errorType: null, level: null });
+  const [filter, setFilter] = useState<ErrorFilter>(NO_ERROR_FILTER);
   const [mapId, setMapId] = useState<string | null>(null);
   const errorTypes = useErrorTypes();
   const { query, scope, statusFor } = useAnalyticsQuery(
     'failureMap',
     (s) => loadFailureMap(s, filter),
-    { extraKey: [filter.errorType, filter.level] },
+    { extraKey: [filter.errorType, filter.levels.join(',')] },
   );
   const maps = query.data?.maps ?? [];
   const layer = maps.find((candidate) => candidate.mapId === mapId) ?? maps[0];

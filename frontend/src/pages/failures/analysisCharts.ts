@@ -1,4 +1,4 @@
-import type { ParetoItem, ReliabilityEntry } from '../../api/analytics-failures';
+import { ERROR_LEVELS, type ParetoItem, type ReliabilityEntry } from '../../api/analytics-failures';
 import type { ChartContext, ChartModel } from '../../components/charts';
 import { baseCartesian } from '../../components/charts';
 import {
@@ -78,8 +78,12 @@ export function paretoChart(
         { key: 'errorType', label: ctx.t('failures.errorType'), format: 'text' },
         { key: 'count', label: ctx.t('failures.count'), format: 'integer' },
         { key: 'downtime', label: ctx.t('failures.downtime'), format: 'duration' },
-        { key: 'fatal', label: ctx.t('failures.level.FATAL'), format: 'integer' },
-        { key: 'warning', label: ctx.t('failures.level.WARNING'), format: 'integer' },
+        // Every level, most severe first: the levels add up to the count.
+        ...[...ERROR_LEVELS].reverse().map((level) => ({
+          key: level.toLowerCase(),
+          label: ctx.t(`failures.level.${level}`),
+          format: 'integer' as const,
+        })),
         { key: 'share', label: ctx.t('failures.share'), format: 'share' },
         { key: 'cumulativeShare', label: ctx.t('failures.cumulativeShare'), format: 'share' },
       ],
@@ -87,8 +91,7 @@ export function paretoChart(
         errorType: item.errorType,
         count: item.count,
         downtime: item.downtimeSeconds,
-        fatal: item.levels.fatal,
-        warning: item.levels.warning,
+        ...item.levels,
         share: item.share,
         cumulativeShare: item.cumulativeShare,
       })),

@@ -56,14 +56,29 @@ describe('failures analysis transforms', () => {
   });
 
   it('draws the Pareto by downtime as one bar series with the same table', () => {
-    const model = paretoChart([pareto[1] as ParetoItem], 'downtime', testContext());
+    // A 3.0 vehicle's CRITICAL episodes stop it too: the table lists every level.
+    const estop = { ...(pareto[1] as ParetoItem), levels: { ...levels(0, 3), critical: 1 } };
+    const model = paretoChart([estop], 'downtime', testContext());
     expect(seriesOf(model.option).map((s) => s.type)).toEqual(['bar', 'line']);
+    expect(model.table.columns.map((column) => column.key)).toEqual([
+      'errorType',
+      'count',
+      'downtime',
+      'fatal',
+      'critical',
+      'urgent',
+      'warning',
+      'share',
+      'cumulativeShare',
+    ]);
     expect(model.table.rows).toEqual([
       {
         errorType: 'estop',
         count: 4,
         downtime: 900,
-        fatal: 4,
+        fatal: 3,
+        critical: 1,
+        urgent: 0,
         warning: 0,
         share: 0.4,
         cumulativeShare: 1,
