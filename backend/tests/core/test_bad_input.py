@@ -1,6 +1,7 @@
 """Bad input is a 4xx that names the field, never a 500; an empty period is data, not an
 error; saved settings obey the rules of the analysis parameters they stand in for."""
 
+from collections import defaultdict
 from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -383,3 +384,70 @@ def test_a_body_that_is_not_utf8_is_named_in_the_readers_language(
     )
     assert (response.status_code, response.json()) == (400, envelope_error(msg))
     assert client.get("/v2/User/settings").json() == before
+
+
+# --- Text that is not Unicode: half of a surrogate pair ---------------------------------------
+
+NOT_READ = envelope_error("body: could not be read (expected JSON in UTF-8)")
+
+
+def test_every_json_body_with_a_lone_surrogate_is_refused_before_its_fields(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    """An escaped half of a UTF-16 pair decodes into a string no UTF-8 encoder takes: every
+    operation that reads a JSON body refuses it as unreadable (not as an unknown field ``x``,
+    which its fields' validation would say), never with a 500."""
+    login(client, SUPERUSER)
+    document = client.get("/v2/openapi.json").json()
+    operations = [
+        (method, path)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if "application/json" in operation.get("requestBody", {}).get("content", {})
+    ]
+    assert len(operations) >= 15
+    for method, path in operations:
+        url = path.format_map(defaultdict(lambda: "1"))
+        for body in (b'{"x": "\\ud800"}', b'{"x": ["\\udc00 and more"]}', b'{"\\ud800": 1}'):
+            response = client.request(
+                method, url, content=body, headers={"Content-Type": "application/json"}
+            )
+            assert (response.status_code, response.json()) == (400, NOT_READ), (method, path)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("PUT", "/v2/User/dashboard-layout", b'[{"id": "w1", "kind": "kpi", "title": "\\ud800"}]'),
+        ("PATCH", "/v2/Admin/Sites/{site}", b'{"loadActionTypes": ["audit-\\ud800"]}'),
+        ("PATCH", "/v2/User/me", b'{"displayName": "x\xed\xa0\x80"}'),  # raw CESU-8 bytes
+        ("POST", "/v2/Admin/Organizations", b'{"name": "audit-\\udfff"}'),
+    ],
+)
+def test_a_lone_surrogate_stores_nothing_and_later_reads_still_work(
+    client: TestClient, seeded: DemoData, login: LoginFn, method: str, path: str, body: bytes
+) -> None:
+    """Stored in a JSON column it broke every later read of the layout, the site list and the
+    audit log (500)."""
+    login(client, SUPERUSER)
+    reads = ("/v2/User/dashboard-layout", "/v2/Admin/Sites", "/v2/Admin/Audit", "/v2/User/me")
+    before = [client.get(read).json() for read in reads]
+    url = path.format(site=seeded.site_ids["Hamburg DC"])
+    headers = {"Content-Type": "application/json", "Accept-Language": "de"}
+    response = client.request(method, url, content=body, headers=headers)
+    assert response.status_code == 400
+    assert response.json()["msg"] == "body: konnte nicht gelesen werden (erwartet: JSON in UTF-8)"
+    assert [client.get(read).json() for read in reads] == before
+
+
+def test_a_well_formed_surrogate_pair_is_one_character(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    login(client, CUSTOMER)
+    response = client.patch(
+        "/v2/User/me",
+        content=b'{"displayName": "Ann \\ud83d\\ude9a"}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status_code == 200, response.text
+    assert client.get("/v2/User/me").json()["data"]["displayName"] == "Ann \U0001f69a"

@@ -10,12 +10,15 @@ from pydantic import Field
 from fleetscope.api.deps import CurrentUser, PageViewBudgetDep, SessionDep, SettingsDep
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.errors import CHANGE_FAILURES, PAGE_VIEWS_THROTTLED, ApiError, failure_responses
+from fleetscope.api.json_body import JsonBodyRoute
 from fleetscope.appstore.models import Role
 from fleetscope.appstore.page_views import record_page_view
 from fleetscope.appstore.schemas import StoredText, StrictCamelModel
 from fleetscope.i18n.messages import TOO_MANY_PAGE_VIEWS
 
-router = APIRouter(prefix="/Events", tags=["Events"], responses=CHANGE_FAILURES)
+router = APIRouter(
+    prefix="/Events", tags=["Events"], responses=CHANGE_FAILURES, route_class=JsonBodyRoute
+)
 
 
 class EventBody(StrictCamelModel):

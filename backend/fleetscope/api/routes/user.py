@@ -30,6 +30,7 @@ from fleetscope.api.errors import (
     ApiError,
     failure_responses,
 )
+from fleetscope.api.json_body import JsonBodyRoute
 from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.appstore.schemas import (
     AppSettingsOut,
@@ -62,7 +63,7 @@ from fleetscope.i18n.messages import (
 )
 from fleetscope.settings import Settings
 
-router = APIRouter(prefix="/User", tags=["User"])
+router = APIRouter(prefix="/User", tags=["User"], route_class=JsonBodyRoute)
 
 
 class LoginBody(StrictCamelModel):

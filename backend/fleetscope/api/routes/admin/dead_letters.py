@@ -20,6 +20,7 @@ from fleetscope.api.errors import (
     ApiError,
     failure_responses,
 )
+from fleetscope.api.json_body import JsonBodyRoute
 from fleetscope.api.routes.ingest import INGEST_RETRY_AFTER_S, IngestionDep
 from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.errors import StoreError
@@ -30,7 +31,9 @@ from fleetscope.i18n.messages import INGESTION_FAILED
 from fleetscope.ingest.reingest import delete_letter, find_letter, reingest_letter
 
 router = APIRouter(
-    prefix="/DeadLetters", responses=failure_responses(NOT_SIGNED_IN, NOT_FOUND, INVALID)
+    prefix="/DeadLetters",
+    responses=failure_responses(NOT_SIGNED_IN, NOT_FOUND, INVALID),
+    route_class=JsonBodyRoute,
 )
 # Filters on instants are clamped to these (no dead letter lies outside them).
 _FILTER_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)

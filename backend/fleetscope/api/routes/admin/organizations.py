@@ -4,6 +4,7 @@ from fastapi import APIRouter
 
 from fleetscope.api.deps import SessionDep, StoreId, SuperUser
 from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.json_body import JsonBodyRoute
 from fleetscope.api.routes.admin.common import CHANGE, READ
 from fleetscope.appstore.admin_bodies import OrganizationBody, PartnerOrganizations
 from fleetscope.appstore.admin_organizations import (
@@ -20,7 +21,7 @@ from fleetscope.appstore.admin_users import user_by_id
 from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.organizations import create_organization
 
-router = APIRouter(responses=READ)
+router = APIRouter(responses=READ, route_class=JsonBodyRoute)
 
 
 @router.get("/Organizations", response_model=Envelope[list[OrganizationAdmin]])

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fleetscope.api.analytics_deps import FactStoreDep, reading
 from fleetscope.api.deps import RequestLanguage, SessionDep, StoreId, SuperUser, release_connection
 from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.json_body import JsonBodyRoute
 from fleetscope.api.routes.admin.common import CHANGE, PREVIEW, READ, wake_job_runner
 from fleetscope.appstore.admin_bodies import (
     MAX_STORE_ID,
@@ -40,7 +41,7 @@ from fleetscope.appstore.organizations import create_site, time_zone_names
 from fleetscope.appstore.workflow_rules import preview_workflows, recent_order_ids
 from fleetscope.i18n import render
 
-router = APIRouter(responses=READ)
+router = APIRouter(responses=READ, route_class=JsonBodyRoute)
 
 OrganizationFilter = Annotated[
     int | None, Query(alias="organizationId", ge=1, le=MAX_STORE_ID, description="only its sites")

@@ -17,6 +17,7 @@ from fleetscope.api.errors import (
     ApiError,
     failure_responses,
 )
+from fleetscope.api.json_body import JsonBodyRoute
 from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.models import ApiToken, Site
 from fleetscope.appstore.schemas import CamelModel, StoredText, StrictCamelModel
@@ -24,7 +25,9 @@ from fleetscope.i18n.messages import SITE_NOT_FOUND
 from fleetscope.ingest.tokens import create_token, list_tokens, revoke_token, token_fields
 
 router = APIRouter(
-    prefix="/Sites/{siteId}/Tokens", responses=failure_responses(NOT_SIGNED_IN, NOT_FOUND)
+    prefix="/Sites/{siteId}/Tokens",
+    responses=failure_responses(NOT_SIGNED_IN, NOT_FOUND),
+    route_class=JsonBodyRoute,
 )
 CREATE = failure_responses(NO_CSRF, *JSON_BODY_FAILURES)
 REVOKE = failure_responses(NO_CSRF, INVALID)

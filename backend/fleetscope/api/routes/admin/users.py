@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 from fleetscope.analytics.core.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, page_count
 from fleetscope.api.deps import SessionDep, StoreId, SuperUser
 from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.json_body import JsonBodyRoute
 from fleetscope.api.routes.admin.common import CHANGE, READ
 from fleetscope.appstore.admin_bodies import MAX_STORE_ID, UserCreate, UserPatchAdmin
 from fleetscope.appstore.admin_organizations import partner_links_of
@@ -31,7 +32,7 @@ from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.models import Organization, Role, User
 from fleetscope.appstore.schemas import StoredText
 
-router = APIRouter(prefix="/Users", responses=READ)
+router = APIRouter(prefix="/Users", responses=READ, route_class=JsonBodyRoute)
 
 
 def _admin_views(db: Session, users: list[User]) -> list[UserAdmin]:

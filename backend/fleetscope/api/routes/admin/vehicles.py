@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query, Request
 
 from fleetscope.api.deps import SessionDep, StoreId, SuperUser
 from fleetscope.api.envelope import Envelope, ok
+from fleetscope.api.json_body import JsonBodyRoute
 from fleetscope.api.routes.admin.common import CHANGE, READ, wake_job_runner
 from fleetscope.appstore.admin_bodies import MAX_STORE_ID, VehiclePatch
 from fleetscope.appstore.admin_schemas import VehicleAdmin, VehicleUpdated, job_out, vehicle_admin
@@ -18,7 +19,7 @@ from fleetscope.appstore.admin_vehicles import (
 )
 from fleetscope.appstore.audit import Actor
 
-router = APIRouter(responses=READ)
+router = APIRouter(responses=READ, route_class=JsonBodyRoute)
 
 SiteFilter = Annotated[
     int | None, Query(alias="siteId", ge=1, le=MAX_STORE_ID, description="only its vehicles")
