@@ -1,7 +1,9 @@
 """Login, logout, sessions, cookies, CSRF and the login rate limit over HTTP."""
 
+from collections import defaultdict
 from datetime import timedelta
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
@@ -97,6 +99,24 @@ def test_protected_calls_without_session_say_authentication_failed(client: TestC
     ):
         response = client.request(method, path, json={})
         assert (response.status_code, response.json()) == (401, AUTH_FAILED), path
+
+
+@pytest.mark.parametrize("cookie", [None, "forged-or-expired"])
+def test_analytics_without_a_session_say_so_before_judging_the_query(
+    client: TestClient, cookie: str | None
+) -> None:
+    """A malformed period is the caller's business only once it is signed in: the client
+    recognises an ended session by this answer alone (and opens the login page)."""
+    if cookie is not None:
+        client.cookies.set(SESSION_COOKIE, cookie)
+    document = client.get("/v2/openapi.json").json()
+    paths = [path for path in document["paths"] if path.startswith("/v2/Analytics/")]
+    assert len(paths) >= 15
+    for path in paths:
+        url = path.format_map(defaultdict(lambda: "x"))
+        for query in ("from=xx", "hours=0", "combined=maybe", "vehicles=1,two", "since=noon"):
+            response = client.get(f"{url}?{query}")
+            assert (response.status_code, response.json()) == (401, AUTH_FAILED), (url, query)
 
 
 def test_unknown_session_cookie_is_authentication_failed(client: TestClient) -> None:

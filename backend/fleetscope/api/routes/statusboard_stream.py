@@ -8,7 +8,7 @@ its own again, whether its login session still holds (logout, expiry, deactivati
 
 from collections.abc import AsyncIterator
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -33,6 +33,15 @@ def _resolve(request: Request, params: AnalyticsParams) -> AnalyticsScope:
         return resolve_scope(db, user=authenticated.user, params=params)
 
 
+def _require_session(request: Request) -> None:
+    """401 without a valid session, as a dependency: FastAPI checks the query parameters
+    after it, so the caller is told that first (the scope authenticates again, in its own
+    store session, as the stream holds none)."""
+    factory: SessionFactory = request.app.state.session_factory
+    with factory() as db:
+        authenticate(request, db)
+
+
 def _session_holds(factory: SessionFactory, token: str) -> bool:
     with factory() as db:
         return resolve_session(db, token=token) is not None
@@ -40,6 +49,7 @@ def _session_holds(factory: SessionFactory, token: str) -> bool:
 
 @router.get(
     "/Statusboard/stream",
+    dependencies=[Depends(_require_session)],
     response_class=StreamingResponse,
     responses={
         200: {
