@@ -309,6 +309,11 @@ TOO_MANY_VEHICLES = define(
     en="vehicles: at most {limit} ids, got {count}",
     de="vehicles: höchstens {limit} IDs erlaubt, erhalten {count}",
 )
+FILTER_RANGE_REVERSED = define(
+    "admin.filter_range_reversed",
+    en="{last_field}: {last} is before {first_field} ({first})",
+    de="{last_field}: {last} liegt vor {first_field} ({first})",
+)
 PERIOD_REVERSED = define(
     "analytics.period_reversed",
     en="from: {first} is after to ({last})",

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, inspect, text
 
@@ -135,6 +136,31 @@ def test_filters_that_no_store_could_take_are_refused_or_clamped(
         data(client.get("/v2/Admin/Audit", params={"to": "9999-12-31T23:59:59-05:00"}))["total"]
         == 1
     )
+
+
+@pytest.mark.parametrize(
+    ("path", "first", "last"),
+    [("/v2/Admin/Audit", "from", "to"), ("/v2/Admin/DeadLetters", "receivedFrom", "receivedTo")],
+)
+def test_a_time_filter_ending_before_it_starts_is_refused_naming_its_end(
+    client: TestClient,
+    seeded: DemoData,
+    login: Callable[..., Any],
+    path: str,
+    first: str,
+    last: str,
+) -> None:
+    """Not an empty list that looks like "nothing happened": the range is the mistake."""
+    login(client, SUPERUSER)
+    reversed_range = {first: "2026-11-28T00:00:00Z", last: "2026-11-01T00:00:00+01:00"}
+    assert refused(client.get(path, params=reversed_range), 422) == (
+        f"{last}: 2026-11-01T00:00:00+01:00 is before {first} (2026-11-28T00:00:00+00:00)"
+    )
+    german = client.get(path, params=reversed_range, headers={"Accept-Language": "de"})
+    assert german.json()["msg"].startswith(f"{last}: 2026-11-01T00:00:00+01:00 liegt vor {first}")
+    # The same instant at both ends is an empty range, not a reversed one.
+    same = {first: "2026-11-01T01:00:00+01:00", last: "2026-11-01T00:00:00Z"}
+    assert data(client.get(path, params=same))["total"] == 0
 
 
 def test_migration_0006_keeps_existing_passwords_as_the_users_own(empty_engine: Engine) -> None:

@@ -1,7 +1,6 @@
 """``/v2/Admin/Audit``: every change made through the Administration API or the command
 line, newest first, paged and filterable."""
 
-from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -10,20 +9,12 @@ from pydantic import AwareDatetime
 from fleetscope.analytics.core.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, page_count
 from fleetscope.api.deps import SessionDep, SuperUser
 from fleetscope.api.envelope import Envelope, ok
-from fleetscope.api.routes.admin.common import READ
+from fleetscope.api.routes.admin.common import READ, instant_range
 from fleetscope.appstore.admin_schemas import AuditEntryOut, audit_entry_out
 from fleetscope.appstore.audit import AuditFilter, audit_page
 from fleetscope.appstore.schemas import StoredText
 
 router = APIRouter(prefix="/Audit", responses=READ)
-# Filters on instants are clamped to these (no entry lies outside them): an instant near the
-# calendar's ends cannot even be turned into UTC (a 500, not an answer).
-_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
-_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
-
-
-def _clamped(at: datetime | None) -> datetime | None:
-    return None if at is None else min(max(at, _EARLIEST), _LATEST).astimezone(UTC)
 
 
 @router.get("", response_model=Envelope[Page[AuditEntryOut]])
@@ -48,12 +39,13 @@ def list_audit(
         AwareDatetime | None, Query(alias="to", description="before this instant (exclusive)")
     ] = None,
 ) -> Envelope[Page[AuditEntryOut]]:
+    start, end = instant_range(at_from, at_to, names=("from", "to"))
     filters = AuditFilter(
         action=action or None,
         entity_type=entity_type or None,
         actor=actor or None,
-        at_from=_clamped(at_from),
-        at_to=_clamped(at_to),
+        at_from=start,
+        at_to=end,
     )
     entries, total = audit_page(db, filters=filters, page=page, page_size=page_size)
     return ok(

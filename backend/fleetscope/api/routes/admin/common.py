@@ -1,6 +1,8 @@
 """Shared by the Administration routes of issue 25's part A: the ways they fail, for the
 OpenAPI document."""
 
+from datetime import UTC, datetime
+
 from fastapi import Request
 
 from fleetscope.api.errors import (
@@ -12,6 +14,8 @@ from fleetscope.api.errors import (
     Failing,
     failure_responses,
 )
+from fleetscope.appstore.errors import InvalidInputError
+from fleetscope.i18n.messages import FILTER_RANGE_REVERSED
 
 NOT_ADMIN = Failing(
     404, "the signed-in user is not a superuser (the Administration API does not exist for them)"
@@ -22,6 +26,47 @@ READ = failure_responses(NOT_SIGNED_IN, NOT_ADMIN, NOT_FOUND, INVALID)
 CHANGE = failure_responses(NO_CSRF, CONFLICT, *JSON_BODY_FAILURES)
 # A POST that changes nothing (the workflow preview): CSRF still applies to every POST.
 PREVIEW = failure_responses(NO_CSRF, *JSON_BODY_FAILURES)
+
+
+# Filters on instants are clamped to these (nothing stored lies outside them): an instant near
+# the calendar's ends cannot even be turned into UTC (a 500, not an answer).
+_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
+def _clamped(at: datetime | None) -> datetime | None:
+    if at is None:
+        return None
+    if at.tzinfo is None:  # where a route takes instants without an offset: UTC
+        at = at.replace(tzinfo=UTC)
+    try:
+        return min(max(at.astimezone(UTC), _EARLIEST), _LATEST)
+    except OverflowError:
+        return _EARLIEST if at.year < 5000 else _LATEST
+
+
+def instant_range(
+    first: datetime | None, last: datetime | None, *, names: tuple[str, str]
+) -> tuple[datetime | None, datetime | None]:
+    """A time filter's bounds in UTC, clamped; 422 naming the second parameter (``names``:
+    the two as the query spells them) when it lies before the first."""
+    start, end = _clamped(first), _clamped(last)
+    if (
+        first is not None
+        and last is not None
+        and start is not None
+        and end is not None
+        and end < start
+    ):
+        raise InvalidInputError(
+            FILTER_RANGE_REVERSED(
+                first_field=names[0],
+                first=first.isoformat(),
+                last_field=names[1],
+                last=last.isoformat(),
+            )
+        )
+    return start, end
 
 
 def wake_job_runner(request: Request) -> None:

@@ -2,7 +2,7 @@
 filters and counts per source, the stored payload as a download, delete, and re-ingest
 (``ingest.reingest``)."""
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
@@ -21,6 +21,7 @@ from fleetscope.api.errors import (
     failure_responses,
 )
 from fleetscope.api.json_body import JsonBodyRoute
+from fleetscope.api.routes.admin.common import instant_range
 from fleetscope.api.routes.ingest import INGEST_RETRY_AFTER_S, IngestionDep
 from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.errors import StoreError
@@ -35,9 +36,6 @@ router = APIRouter(
     responses=failure_responses(NOT_SIGNED_IN, NOT_FOUND, INVALID),
     route_class=JsonBodyRoute,
 )
-# Filters on instants are clamped to these (no dead letter lies outside them).
-_FILTER_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
-_FILTER_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 # A fixed payload is at most what one ingestion request may carry per message.
 MAX_FIXED_PAYLOAD = 1024 * 1024
 
@@ -105,12 +103,13 @@ def list_dead_letters(
 ) -> Envelope[DeadLetterPage]:
     """Messages that could not be ingested, newest first, and the counts per source and
     category, kept and dropped beyond the cap per source and minute."""
+    start, end = instant_range(received_from, received_to, names=("receivedFrom", "receivedTo"))
     filters = DeadLetterFilter(
         source=source,
         category=None if category is None else category.value,
         reason=reason,
-        received_from=_filter_instant(received_from),
-        received_to=_filter_instant(received_to),
+        received_from=start,
+        received_to=end,
     )
     store = ingestion.store
     offset = min((page - 1) * page_size, 2**62)
@@ -204,17 +203,3 @@ def _out(item: dict[str, Any]) -> DeadLetterOut:
     fields = dict(item)
     fields["payload_preview"] = fields.pop("payload")
     return DeadLetterOut(**fields)
-
-
-def _filter_instant(value: datetime | None) -> datetime | None:
-    """In UTC (without an offset: UTC), clamped to 1970-9000: the ends of Python's calendar
-    cannot be converted, and no dead letter lies outside."""
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    try:
-        instant = value.astimezone(UTC)
-    except OverflowError:
-        return _FILTER_EARLIEST if value.year < 5000 else _FILTER_LATEST
-    return min(max(instant, _FILTER_EARLIEST), _FILTER_LATEST)
