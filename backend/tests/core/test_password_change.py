@@ -77,6 +77,7 @@ def test_mistakes_are_422s_naming_the_field_and_change_nothing(
     same = client.post(PASSWORD, json={"currentPassword": "demo", "newPassword": "demo"})
     missing = client.post(PASSWORD, json={"currentPassword": "demo"})
     extra = client.post(PASSWORD, json={"currentPassword": "demo", "newPassword": NEW, "x": 1})
+    untypable = _change(client, "demo", "\x00" * 8)
 
     assert (wrong.status_code, wrong.json()) == (
         422,
@@ -85,6 +86,10 @@ def test_mistakes_are_422s_naming_the_field_and_change_nothing(
     assert short.json() == envelope_error("newPassword: must have at least 8 characters")
     assert same.json()["msg"] == "newPassword: must have at least 8 characters"
     assert [r.status_code for r in (short, same, missing, extra)] == [422] * 4
+    assert (untypable.status_code, untypable.json()) == (
+        422,
+        envelope_error("newPassword: String should not contain the NUL character"),
+    )
     assert "newPassword" in missing.json()["msg"]
     assert _change(client, NEW, NEW + "!").status_code == 422
     assert client.get("/v2/User/me").status_code == 200

@@ -73,7 +73,8 @@ class LoginBody(StrictCamelModel):
 
 class PasswordChange(StrictCamelModel):
     current_password: str = Field(max_length=1024)
-    new_password: str = Field(max_length=1024)
+    # No NUL: no keyboard types it, so such a password would lock its user out of the login.
+    new_password: StoredText = Field(max_length=1024)
 
 
 def _admit(limiter: LoginRateLimiter, *, account: str, address: str, refusal: Template) -> None:
