@@ -68,8 +68,15 @@ def _validate_one(shift: dict[str, Any], *, where: str, seen: set[str]) -> None:
     if shift["start"] == shift["end"]:
         raise InvalidInputError(SHIFT_EMPTY(where=where))
     weekdays = shift.get("weekdays")
-    if not isinstance(weekdays, list) or not all(
-        isinstance(day, int) and not isinstance(day, bool) and 0 <= day <= 6 for day in weekdays
+    # At least one day (else the shift never comes), each once.
+    if (
+        not isinstance(weekdays, list)
+        or not weekdays
+        or not all(
+            isinstance(day, int) and not isinstance(day, bool) and 0 <= day <= 6
+            for day in weekdays
+        )
+        or len(set(weekdays)) != len(weekdays)
     ):
         raise InvalidInputError(SHIFT_WEEKDAYS_INVALID(where=where))
 

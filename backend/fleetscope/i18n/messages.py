@@ -188,8 +188,8 @@ SHIFT_TIME_INVALID = define(
 )
 SHIFT_WEEKDAYS_INVALID = define(
     "shift.weekdays_invalid",
-    en="{where}.weekdays: must be a list of 0 (Monday) to 6",
-    de="{where}.weekdays: muss eine Liste aus 0 (Montag) bis 6 sein",
+    en="{where}.weekdays: must list one or more days, each once, 0 (Monday) to 6",
+    de="{where}.weekdays: muss einen oder mehrere Tage je einmal nennen, 0 (Montag) bis 6",
 )
 INVALID_EMAIL = define(
     "user.invalid_email",

@@ -22,6 +22,7 @@ from tests.ingest.vda import T0, line, state
 pytestmark = pytest.mark.sqlite_only
 SITES = "/v2/Admin/Sites"
 NIGHT = {"id": "night", "name": "Night", "start": "22:00", "end": "06:00", "weekdays": [0, 1]}
+WEEKDAYS = "must list one or more days, each once, 0 (Monday) to 6"
 EARLY = {"id": "early", "name": "Early", "start": "06:00", "end": "14:00", "weekdays": [1]}
 
 
@@ -187,7 +188,10 @@ def test_patch_changes_only_the_given_fields_and_audits_what_changed(
         ([NIGHT, {**EARLY, "id": "night"}], "shifts[1].id: duplicate shift id 'night'"),
         ([{**NIGHT, "start": "25:00"}], "shifts[0].start: must be a time HH:MM"),
         ([{**NIGHT, "end": "22:00"}], "shifts[0].end: must differ from start (a shift of 0 hours)"),
-        ([{**NIGHT, "weekdays": [7]}], "shifts[0].weekdays: must be a list of 0 (Monday) to 6"),
+        ([{**NIGHT, "weekdays": [7]}], f"shifts[0].weekdays: {WEEKDAYS}"),
+        # A shift of no day never comes; a day twice is a typo, not twice the shift.
+        ([EARLY, {**NIGHT, "weekdays": []}], f"shifts[1].weekdays: {WEEKDAYS}"),
+        ([{**NIGHT, "weekdays": [0, 0]}], f"shifts[0].weekdays: {WEEKDAYS}"),
         ([{**NIGHT, "id": "all"}], "shifts[0].id: must be a non-empty text other than 'all'"),
     ],
 )
