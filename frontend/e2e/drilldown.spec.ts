@@ -163,6 +163,20 @@ test("a workflow bar opens that workflow's orders", async ({ app, page }) => {
   // The link itself opens the same drill-down (a colleague gets the same list).
   await page.reload();
   await expect(page.getByTestId('drilldown-workflow')).toHaveAttribute('data-workflow', workflow);
+
+  // From a finished-orders tile (outcome=finished): the finished ones, as many as the row says.
+  await app.open(
+    `/processes/workflows?${view()}&workflow=${encodeURIComponent(workflow)}&outcome=finished`,
+  );
+  const finished = await page
+    .getByTestId(`workflow-row-${workflow}`)
+    .locator('td')
+    .nth(2)
+    .textContent();
+  await expect(page.getByTestId('drilldown-workflow').getByTestId('pager-info')).toHaveAttribute(
+    'data-total',
+    String(Number(finished?.replace(/\D/g, ''))),
+  );
 });
 
 test("a vehicle's time-in-state bar opens that vehicle's errors and orders (table row and chart bar)", async ({

@@ -138,7 +138,8 @@ export interface WorkflowsResult {
   exact?: boolean;
 }
 
-export type OrderOutcome = 'finished' | 'failed' | 'cancelled';
+export const ORDER_OUTCOMES = ['finished', 'failed', 'cancelled'] as const;
+export type OrderOutcome = (typeof ORDER_OUTCOMES)[number];
 
 export type WorkflowOrder = Schemas['WorkflowOrder'];
 

@@ -250,6 +250,21 @@ describe('drill-down targets', () => {
     expect(chargeRowTarget(series, 3)).toBeNull();
   });
 
+  it('leads the finished-orders tiles to the finished orders of each workflow', () => {
+    for (const target of [
+      dashboardTileTarget('orders'),
+      pageTileTarget('orders'),
+      pageTileTarget('throughput'),
+    ]) {
+      expect(target).toEqual({ path: '/processes/workflows', params: { outcome: 'finished' } });
+    }
+    expect(pageTileTarget('success-rate')?.params).toEqual({});
+    const { search } = drillLocation(must(pageTileTarget('orders')), VIEW);
+    expect(new URLSearchParams(search).get('outcome')).toBe('finished');
+    // Not a filter of the next page the menu opens.
+    expect(withoutDrillParams(search)).not.toContain('outcome');
+  });
+
   it('leads every dashboard tile to the page it summarises', () => {
     const pages = Object.fromEntries(
       [

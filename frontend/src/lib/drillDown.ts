@@ -4,6 +4,7 @@ import {
   type ErrorLevel,
   STOP_LEVELS,
 } from '../api/analytics-failures';
+import type { OrderOutcome } from '../api/analytics-processes';
 import type { DateMode, Id } from '../api/types';
 import { addDays, rangeFor, rangeLengthDays } from './dateRange';
 import { encodeView, type ViewState } from './viewUrl';
@@ -42,6 +43,8 @@ export const DRILL_PARAMS = {
   level: 'level',
   workflow: 'workflow',
   actionType: 'actionType',
+  /** The outcome the order lists of processes/workflows open with. */
+  outcome: 'outcome',
 };
 
 /** A clicked chart element, as ECharts reports it (only what the targets need). */
@@ -98,20 +101,31 @@ export function errorHistoryTarget({
   };
 }
 
-/** The workflows of the period (one vehicle's, if given), a workflow's orders opened. */
+/**
+ * The workflows of the period (one vehicle's, if given), a workflow's orders opened; with an
+ * outcome, their order lists open showing only orders of that outcome.
+ */
 export function ordersTarget({
   workflow,
   vehicleId,
+  outcome,
 }: {
   workflow?: string | null;
   vehicleId?: Id | null;
+  outcome?: OrderOutcome;
 } = {}): DrillTarget {
   return {
     path: DRILL_PAGES.processesWorkflows,
     ...(vehicleId == null ? {} : { view: { vehicles: [vehicleId] } }),
-    params: workflow ? { [DRILL_PARAMS.workflow]: workflow } : {},
+    params: {
+      ...(workflow ? { [DRILL_PARAMS.workflow]: workflow } : {}),
+      ...(outcome ? { [DRILL_PARAMS.outcome]: outcome } : {}),
+    },
   };
 }
+
+/** The orders a count of finished orders (or throughput) stands for. */
+const finishedOrdersTarget = ordersTarget({ outcome: 'finished' });
 
 function indexOf(element: ChartElement): number | null {
   const index = element.dataIndex;
@@ -334,7 +348,7 @@ const DASHBOARD_TILE_TARGETS: Record<string, DrillTarget> = {
   availability: { path: DRILL_PAGES.productivityAnalysis },
   utilization: { path: DRILL_PAGES.productivityAnalysis },
   throughput: { path: DRILL_PAGES.productivityAnalysis },
-  orders: ordersTarget(),
+  orders: finishedOrdersTarget,
   cycleTimeP50: { path: DRILL_PAGES.processesAnalysis },
   mtbf: { path: DRILL_PAGES.failuresAnalysis },
   mttr: { path: DRILL_PAGES.failuresAnalysis },
@@ -348,9 +362,9 @@ export function dashboardTileTarget(tile: string): DrillTarget | null {
 
 /** The lists behind the KPI tiles of the analysis pages (tiles not named stay plain). */
 const PAGE_TILE_TARGETS: Record<string, DrillTarget> = {
-  // productivity/analysis
-  throughput: ordersTarget(),
-  orders: ordersTarget(),
+  // productivity/analysis: both count finished orders
+  throughput: finishedOrdersTarget,
+  orders: finishedOrdersTarget,
   // processes/analysis
   'cycle-p50': ordersTarget(),
   'cycle-p90': ordersTarget(),

@@ -59,6 +59,12 @@ export default function ProcessesWorkflowsPage() {
       render: (row) => cellText(row.orders, 'integer', language),
     },
     {
+      key: 'finished',
+      label: t('processes.outcome.finished'),
+      align: 'right',
+      render: (row) => cellText(row.finished, 'integer', language),
+    },
+    {
       key: 'successRate',
       label: t('processes.successRate'),
       sortKey: 'successRate',

@@ -7,6 +7,7 @@ import {
   type AnalysisScope,
   loadWorkflowHistogram,
   loadWorkflowOrders,
+  ORDER_OUTCOMES,
   type OrderOutcome,
   scopeKey,
   type WorkflowOrder,
@@ -17,9 +18,11 @@ import {
   ModelChartCard,
   useChartContext,
 } from '../../components/charts';
+import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
+import { DRILL_PARAMS } from '../../lib/drillDown';
 import { OutcomeBadge } from './OutcomeBadge';
 import { cycleHistogramChart } from './processesCharts';
 
@@ -41,7 +44,10 @@ export function WorkflowDrilldown({
   const { t, i18n } = useTranslation();
   const ctx = useChartContext();
   const language = i18n.language;
-  const [list, dispatch] = useReducer(reduceOrders, initialListState({ outcome: null }));
+  // The outcome is part of the address: the finished-orders tiles open the lists with it.
+  const [urlOutcome, setUrlOutcome] = useUrlSelection(DRILL_PARAMS.outcome);
+  const outcome = ORDER_OUTCOMES.find((known) => known === urlOutcome) ?? null;
+  const [list, dispatch] = useReducer(reduceOrders, initialListState({ outcome }));
   const key = [scopeKey(scope), workflow];
   const histogram = useQuery({
     queryKey: ['analytics', 'workflowHistogram', ...key],
@@ -156,12 +162,11 @@ export function WorkflowDrilldown({
             size="xs"
             data-testid="drilldown-outcome"
             value={list.filters.outcome ?? 'all'}
-            onChange={(value) =>
-              dispatch({
-                type: 'filter',
-                filters: { outcome: value === 'all' ? null : (value as OrderOutcome) },
-              })
-            }
+            onChange={(value) => {
+              const chosen = value === 'all' ? null : (value as OrderOutcome);
+              dispatch({ type: 'filter', filters: { outcome: chosen } });
+              setUrlOutcome(chosen);
+            }}
             data={[
               { value: 'all', label: t('processes.allOutcomes') },
               { value: 'finished', label: t('processes.outcome.finished') },
