@@ -157,6 +157,16 @@ def test_night_shift_crosses_midnight(world: World, customer: TestClient) -> Non
     _assert_shares(entry["kpis"], truth)
     finished = sum(_finished(world, serials={"HAM-01"}, start=s, end=e) for s, e in windows)
     assert entry["kpis"]["ordersFinished"] == finished
+    # The heatmap counts the night's orders on its Saturday, also those ending on Sunday
+    # morning, at the local hour they ended.
+    saturday = [0] * 24
+    night_start, night_end = windows[0]
+    for order in world.truth.orders:
+        ended = order.end
+        if order.serial_number == "HAM-01" and order.outcome == "finished" and ended is not None:
+            saturday[ended.astimezone(BERLIN).hour] += night_start <= ended < night_end
+    assert finished > 0 and sum(saturday[:6]) > 0
+    assert data["heatmap"] == [[0] * 24] * 5 + [saturday, [0] * 24]
 
 
 def test_previous_period_is_the_days_before(world: World, customer: TestClient) -> None:

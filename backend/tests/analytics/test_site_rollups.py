@@ -196,6 +196,7 @@ def test_the_order_heatmap_from_the_rollups_equals_the_raw_orders(
                 vehicle_ids=[1, 2],
                 windows=windows,
                 zone=str(BERLIN),
+                shift=shift,
                 tail_until=now,
                 use_rollups=use_rollups,
             )

@@ -2,9 +2,10 @@
 previous period of equal length, per vehicle or combined, plus the order heatmap.
 
 The heatmap counts the finished orders by site-local weekday and hour of day; an order counts
-in the hour it ended, as in the rollups. Whole hours come from the hourly rollup, summed per
-UTC hour first so the zone conversion runs once per hour, not per row; partial pieces come
-from the orders themselves.
+in the hour it ended, as in the rollups, on the weekday of its shift: a shift belongs to the
+day it starts on, so the night shift's orders after midnight count on the evening's weekday.
+Whole hours come from the hourly rollup, summed per UTC hour first so the zone conversion
+runs once per hour, not per row; partial pieces come from the orders themselves.
 """
 
 from datetime import datetime, timedelta
@@ -17,7 +18,7 @@ from fleetscope.analytics.core.facts import CURRENT, PREVIOUS
 from fleetscope.analytics.core.kpis import state_times_of_rows
 from fleetscope.analytics.core.models import Kpis, PeriodOut, StateTimes
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import HourRanges, Window, split_hour_ranges
+from fleetscope.analytics.core.periods import HourRanges, Shift, Window, split_hour_ranges
 from fleetscope.analytics.core.plan import Collected, period_out, period_spans, read_buckets
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
 from fleetscope.appstore.schemas import CamelModel
@@ -37,9 +38,11 @@ _PIECES = (
     "AND o.end_at >= ? AND o.end_at < ?"
 )
 # (ended, finished) rows -> (local weekday 0 = Monday, local hour, finished); only hours
-# with orders are converted (``timezone()`` costs a few µs a row).
+# with orders are converted (``timezone()`` costs a few µs a row). Before the start of a shift
+# that crosses midnight (NULL for none) the time is the previous day's shift.
 _LOCAL = (
-    "SELECT isodow(local) - 1, hour(local), sum(finished)::BIGINT "
+    "SELECT (isodow(local) + CASE WHEN local::TIME < ? THEN 5 ELSE 6 END) % 7, hour(local), "
+    "sum(finished)::BIGINT "
     "FROM (SELECT timezone(?, ended) AS local, finished FROM ({})) GROUP BY ALL"
 )
 
@@ -60,7 +63,8 @@ class ProductivityOut(CamelModel):
     )
     fleet: ProductivityEntry = Field(description="the selected vehicles combined, always")
     heatmap: list[list[int]] = Field(
-        description="finished orders in T by site-local weekday (0 = Monday) and hour (0-23)"
+        description="finished orders in T by site-local weekday (0 = Monday; of the shift's "
+        "start for a shift crossing midnight) and hour (0-23) they ended in"
     )
 
 
@@ -75,18 +79,20 @@ def add_order_heatmap(
     vehicle_ids: list[int],
     windows: list[Window],
     zone: str,
+    shift: Shift | None,
     tail_until: datetime | None,
     use_rollups: bool = True,
 ) -> None:
-    """Adds the finished orders of ``vehicle_ids`` in ``windows`` (one site, in ``zone``) to
-    ``heatmap``. ``tail_until``: see ``split_hour_ranges``."""
+    """Adds the finished orders of ``vehicle_ids`` in ``windows`` (one site, in ``zone``,
+    of ``shift``) to ``heatmap``. ``tail_until``: see ``split_hour_ranges``."""
     if not vehicle_ids or not windows:
         return
     split = HourRanges(ranges=[], pieces=windows)
     if use_rollups:
         split = split_hour_ranges(windows, tail_until=tail_until)
     sources: list[str] = []
-    params: list[Any] = [zone]
+    crossing_start = shift.start if shift is not None and shift.end <= shift.start else None
+    params: list[Any] = [crossing_start, zone]
     if ranges := split.ranges:
         join, hours = "", []
         if len(ranges) > 1:
@@ -152,6 +158,7 @@ def productivity(
             vehicle_ids=site.group.vehicle_ids,
             windows=site.windows.get(CURRENT, []),
             zone=str(site.group.zone),
+            shift=site.group.shift,
             tail_until=collected.tail_until,
             use_rollups=use_rollups,
         )
