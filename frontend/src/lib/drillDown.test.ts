@@ -302,7 +302,10 @@ describe('drill-down targets', () => {
     const { search } = drillLocation(fatal, VIEW);
     expect(search).toMatch(/^\?level=CRITICAL&level=FATAL&/);
     expect(errorFilterFromUrl(search).levels).toEqual(['CRITICAL', 'FATAL']);
-    expect(pageTileTarget('fatal-per-1000')).toEqual(fatal);
+    for (const tile of ['fatal-per-1000', 'mtbf', 'mttr', 'downtime']) {
+      expect(pageTileTarget(tile)).toEqual(fatal);
+    }
+    expect(pageTileTarget('errors-per-1000')?.params).toEqual({});
     expect(pageTileTarget('warnings-per-1000')?.params).toEqual({ level: ['WARNING'] });
     expect(pageTileTarget('cycle-p90')?.path).toBe('/processes/workflows');
     expect(pageTileTarget('mean-waiting')).toBeNull();

@@ -371,12 +371,12 @@ const PAGE_TILE_TARGETS: Record<string, DrillTarget> = {
   'cycle-p95': ordersTarget(),
   'cycle-max': ordersTarget(),
   'success-rate': ordersTarget(),
-  // failures/analysis
-  mtbf: errorHistoryTarget(),
-  mttr: errorHistoryTarget(),
+  // failures/analysis. The fatal errors are the episodes that stop a vehicle (FATAL, and
+  // CRITICAL in 3.0): MTBF and MTTR are figures of them, the error time of downtime is theirs.
+  mtbf: errorHistoryTarget({ levels: STOP_LEVELS }),
+  mttr: errorHistoryTarget({ levels: STOP_LEVELS }),
   'errors-per-1000': errorHistoryTarget(),
-  downtime: errorHistoryTarget(),
-  // The fatal errors are the episodes that stop a vehicle: FATAL, and CRITICAL in 3.0.
+  downtime: errorHistoryTarget({ levels: STOP_LEVELS }),
   fatal: errorHistoryTarget({ levels: STOP_LEVELS }),
   'fatal-per-1000': errorHistoryTarget({ levels: STOP_LEVELS }),
   warnings: errorHistoryTarget({ levels: ['WARNING'] }),
