@@ -67,4 +67,34 @@ describe('statusboard tiles', () => {
     ).toHaveTextContent('12 aktive Fehler: laserBlocked (Fatal)');
     expect(screen.getByTestId('live-indicator')).toHaveTextContent('Verbinde neu…');
   });
+
+  it('gives a long name its own lines in display mode, and cuts it short beside the state otherwise', () => {
+    createI18n('en');
+    const now = Date.parse('2026-11-21T15:00:00Z');
+    const long = tile(7, { name: 'MUC Forklift 07 (cold store)', state: 'charging' });
+    const board = boardFromSnapshot(
+      {
+        generatedAt: '2026-11-21T15:00:00Z',
+        stateOrder: ['error', 'offline', 'manual', 'charging', 'idle', 'working'],
+        counts: { charging: 1 },
+        vehicles: [long],
+      },
+      now,
+    );
+    const nameIn = (large: boolean) => {
+      const view = render(
+        <MantineProvider>
+          <StatusTiles board={board} now={now} large={large} />
+        </MantineProvider>,
+      );
+      const name = within(view.container).getByTestId('status-name');
+      const state = within(view.container).getByTestId('status-state');
+      const result = { truncated: name.hasAttribute('data-truncate'), beside: name.parentElement };
+      const stateParent = state.parentElement;
+      view.unmount();
+      return { ...result, besideState: result.beside === stateParent };
+    };
+    expect(nameIn(true)).toMatchObject({ truncated: false, besideState: false });
+    expect(nameIn(false)).toMatchObject({ truncated: true, besideState: true });
+  });
 });

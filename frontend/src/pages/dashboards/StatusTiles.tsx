@@ -68,7 +68,9 @@ interface TilesProps {
 export function StatusTiles({ board, now, large }: TilesProps) {
   return (
     <SimpleGrid
-      cols={large ? { base: 2, md: 4, xl: 5 } : { base: 1, xs: 2, md: 3, xl: 4 }}
+      // Display mode (a wall screen, also a tablet's): at most four to a row, so that a
+      // vehicle's name and its state each have a line of their own at the large size.
+      cols={large ? { base: 1, sm: 2, md: 3, lg: 4 } : { base: 1, xs: 2, md: 3, xl: 4 }}
       spacing={large ? 'md' : 'sm'}
       data-testid="status-tiles"
     >
@@ -103,6 +105,38 @@ function VehicleTile({
   const inStateSeconds =
     tile.since === null ? null : Math.max(0, (now + offsetMs - Date.parse(tile.since)) / 1000);
   const firstError = tile.activeErrors[0];
+  const name = (
+    <Text
+      fw={800}
+      fz={large ? 30 : 'xl'}
+      truncate={!large}
+      lineClamp={large ? 2 : undefined}
+      c={color}
+      className={large ? 'fs-kpi-text' : undefined}
+      data-testid="status-name"
+    >
+      {tile.name}
+    </Text>
+  );
+  const state = (
+    <Text
+      fw={700}
+      fz={large ? 'xl' : 'sm'}
+      tt="uppercase"
+      c={color}
+      style={{ flexShrink: 0 }}
+      data-testid="status-state"
+    >
+      {t(`productivity.states.${tile.state}`)}
+    </Text>
+  );
+  const inState = (
+    <Text fz={large ? 'lg' : 'sm'} c={color}>
+      {inStateSeconds === null
+        ? t('statusboard.neverSeen')
+        : t('statusboard.inStateFor', { duration: formatDuration(inStateSeconds, language) })}
+    </Text>
+  );
   return (
     <Paper
       radius="lg"
@@ -112,25 +146,24 @@ function VehicleTile({
       style={{ background: STATE_COLORS[tile.state], color, minWidth: 0 }}
     >
       <Stack gap={large ? 6 : 4}>
-        <Group justify="space-between" wrap="nowrap" gap="xs">
-          <Text fw={800} fz={large ? 30 : 'xl'} truncate c={color}>
-            {tile.name}
-          </Text>
-          <Text
-            fw={700}
-            fz={large ? 'xl' : 'sm'}
-            tt="uppercase"
-            c={color}
-            data-testid="status-state"
-          >
-            {t(`productivity.states.${tile.state}`)}
-          </Text>
-        </Group>
-        <Text fz={large ? 'lg' : 'sm'} c={color}>
-          {inStateSeconds === null
-            ? t('statusboard.neverSeen')
-            : t('statusboard.inStateFor', { duration: formatDuration(inStateSeconds, language) })}
-        </Text>
+        {large ? (
+          // Read from across a room: the whole name, then the state and its duration.
+          <>
+            {name}
+            <Group gap="xs" wrap="wrap" align="baseline">
+              {state}
+              {inState}
+            </Group>
+          </>
+        ) : (
+          <>
+            <Group justify="space-between" wrap="nowrap" gap="xs">
+              {name}
+              {state}
+            </Group>
+            {inState}
+          </>
+        )}
         <Group gap={6} wrap="nowrap" c={color}>
           <IconRoute size={large ? 22 : 16} aria-hidden style={{ flexShrink: 0 }} />
           <Text
@@ -142,14 +175,14 @@ function VehicleTile({
             {tile.orderId ? `${tile.workflow || '–'} · ${tile.orderId}` : t('statusboard.noOrder')}
           </Text>
         </Group>
-        <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Group justify="space-between" wrap={large ? 'wrap' : 'nowrap'} gap="xs">
           <Group gap={4} wrap="nowrap" c={color} data-testid="status-charge">
             {tile.charging ? (
               <IconBolt size={large ? 22 : 16} aria-hidden />
             ) : (
               <IconBattery2 size={large ? 22 : 16} aria-hidden />
             )}
-            <Text fz={large ? 'lg' : 'sm'} fw={600} c={color}>
+            <Text fz={large ? 'lg' : 'sm'} fw={600} c={color} style={{ whiteSpace: 'nowrap' }}>
               {tile.charge === null
                 ? t('charts.noValue')
                 : `${formatDecimal(tile.charge, language, 0)} %`}

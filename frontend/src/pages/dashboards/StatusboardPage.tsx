@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { isDisplayModeRequested } from '../../app/layout';
-import { useAnalysisFilters } from '../../components/filters/filtersContext';
+import { useAnalysisFilterControls } from '../../components/filters/filtersContext';
 import { EmptyState } from '../../components/layout/EmptyState';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { localeFor } from '../../lib/format';
@@ -19,8 +19,10 @@ export default function StatusboardPage() {
   const { t, i18n } = useTranslation();
   const location = useLocation();
   const displayMode = isDisplayModeRequested(location.search, window.location.search);
-  const filters = useAnalysisFilters();
+  const filters = useAnalysisFilterControls();
   const hasVehicles = filters.vehicles.length > 0;
+  // Display mode has no selectors: a saved selection of some vehicles is said in the title.
+  const narrowed = filters.vehicles.length < filters.allVehicles.length;
   const { board, live, snapshot } = useStatusboard(
     {
       from: filters.from,
@@ -71,7 +73,17 @@ export default function StatusboardPage() {
         style={{ padding: 'var(--mantine-spacing-md)' }}
       >
         <Group justify="space-between" mb="md">
-          <Title order={1}>{t('pages.statusboard.title')}</Title>
+          <Group gap="md" align="baseline">
+            <Title order={1}>{t('pages.statusboard.title')}</Title>
+            {narrowed && (
+              <Text fz="xl" c="dimmed" data-testid="statusboard-selection">
+                {t('statusboard.selection', {
+                  count: filters.vehicles.length,
+                  total: filters.allVehicles.length,
+                })}
+              </Text>
+            )}
+          </Group>
           <Group gap="md">
             <Text fz={28} fw={600} data-testid="statusboard-clock">
               {new Intl.DateTimeFormat(localeFor(i18n.language), { timeStyle: 'short' }).format(

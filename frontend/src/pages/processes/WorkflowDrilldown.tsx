@@ -1,7 +1,7 @@
 import { ActionIcon, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useReducer } from 'react';
+import { useEffect, useMemo, useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type AnalysisScope,
@@ -48,6 +48,10 @@ export function WorkflowDrilldown({
   const [urlOutcome, setUrlOutcome] = useUrlSelection(DRILL_PARAMS.outcome);
   const outcome = ORDER_OUTCOMES.find((known) => known === urlOutcome) ?? null;
   const [list, dispatch] = useReducer(reduceOrders, initialListState({ outcome }));
+  // A new address (a link followed while the list is open) sets the list's outcome too.
+  useEffect(() => {
+    dispatch({ type: 'filter', filters: { outcome } });
+  }, [outcome]);
   const key = [scopeKey(scope), workflow];
   const histogram = useQuery({
     queryKey: ['analytics', 'workflowHistogram', ...key],
@@ -162,11 +166,7 @@ export function WorkflowDrilldown({
             size="xs"
             data-testid="drilldown-outcome"
             value={list.filters.outcome ?? 'all'}
-            onChange={(value) => {
-              const chosen = value === 'all' ? null : (value as OrderOutcome);
-              dispatch({ type: 'filter', filters: { outcome: chosen } });
-              setUrlOutcome(chosen);
-            }}
+            onChange={(value) => setUrlOutcome(value === 'all' ? null : value)}
             data={[
               { value: 'all', label: t('processes.allOutcomes') },
               { value: 'finished', label: t('processes.outcome.finished') },
