@@ -7,22 +7,40 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+// Not the default second: the lazy pages load slowly on two busy cores.
+const SLOW = { timeout: 10_000 };
+
+/** Lands on `expected` (its query kept; the page adds the view to it). */
 async function landsOn(path: string, expected: string, user = demoUser('customer')) {
   const { router } = renderApp(path, { user });
-  await waitFor(() =>
-    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(expected),
-  );
+  const [pathname, query = ''] = expected.split('?');
+  await waitFor(() => {
+    expect(router.state.location.pathname).toBe(pathname);
+    expect(router.state.location.search).toContain(query);
+  }, SLOW);
   return router;
 }
 
 describe('routes and redirects of spec section 2', () => {
   it('sends a logged-out user to login, remembering where they came from', async () => {
     const { router } = renderApp('/productivity/history');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), SLOW);
     expect(router.state.location.search).toBe(
       `?from=${encodeURIComponent('/productivity/history')}`,
     );
     expect(await screen.findByTestId('login-form')).toBeInTheDocument();
+  });
+
+  it('writes the view into the address of a page reached without one (a link to it)', async () => {
+    const router = await landsOn('/productivity/history', '/productivity/history');
+    // The saved settings' view (a week, all machines and shifts, per machine).
+    await waitFor(
+      () =>
+        expect(router.state.location.search).toMatch(
+          /^\?mode=week&from=\d{4}-\d\d-\d\d&to=\d{4}-\d\d-\d\d&vehicles=all&shift=all&combined=false$/,
+        ),
+      SLOW,
+    );
   });
 
   it.each([

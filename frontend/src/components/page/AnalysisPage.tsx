@@ -1,9 +1,11 @@
 import { Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import type { PageTopic } from '../../app/pages';
 import { shiftName } from '../../lib/filters';
 import { formatIsoDate } from '../../lib/format';
+import { hasViewParams } from '../../lib/viewUrl';
 import { useAnalysisFilterControls } from '../filters/filtersContext';
 import { EmptyState } from '../layout/EmptyState';
 import { PageHeader } from './PageHeader';
@@ -17,13 +19,26 @@ interface AnalysisPageProps {
   vehiclesOnly?: boolean;
 }
 
-/** Frame of every analysis page: header with the selectors, then the content. */
+/**
+ * Frame of every analysis page: header with the selectors, then the content. The address
+ * always holds the view (period, vehicles, shift, combined): a page reached by the menu or
+ * by signing in shows it as soon as the saved settings are read, so the address bar is a
+ * link that shows a colleague the same view.
+ */
 export function AnalysisPage({
   topic,
   beta = false,
   children,
   vehiclesOnly = false,
 }: AnalysisPageProps) {
+  const { ready, showViewInAddress } = useAnalysisFilterControls();
+  const { search } = useLocation();
+  const missingView = ready && !hasViewParams(search);
+  useEffect(() => {
+    if (missingView) {
+      showViewInAddress();
+    }
+  }, [missingView, showViewInAddress]);
   return (
     <section data-testid={`page-${topic}`}>
       <PageHeader topic={topic} beta={beta} vehiclesOnly={vehiclesOnly} />
