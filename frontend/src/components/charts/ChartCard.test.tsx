@@ -84,7 +84,7 @@ describe('ChartCard', () => {
     ]);
     fireEvent.click(screen.getByTestId('csv-export'));
     expect(download).toHaveBeenCalledWith(
-      expect.objectContaining({ csv: '\uFEFFVehicle,p50 (h)\r\nAGV 01,2\r\nAGV 02,\r\n' }),
+      expect.objectContaining({ csv: '\uFEFFVehicle,p50 (s)\r\nAGV 01,7200\r\nAGV 02,\r\n' }),
     );
   });
 

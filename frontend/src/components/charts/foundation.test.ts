@@ -17,7 +17,7 @@ const table: TableData = {
   ],
   rows: [
     { name: 'AGV "01"; hall', availability: 0.9625, working: 5400, distance: 1234.5, orders: 12 },
-    { name: '=SUM(A1)', availability: null, working: 0, distance: 0, orders: 0 },
+    { name: '=SUM(A1)', availability: null, working: 3.2104, distance: 0, orders: 0 },
   ],
 };
 
@@ -26,16 +26,17 @@ describe('CSV export', () => {
     const csv = toCsv(table, 'en');
     expect(csv.startsWith('\uFEFF')).toBe(true);
     const lines = csv.slice(1).split('\r\n');
-    expect(lines[0]).toBe('Vehicle,Availability (%),Working (h),Distance km,Orders');
-    expect(lines[1]).toBe('"AGV ""01""; hall",96.25,1.5,1234.5,12');
-    expect(lines[2]).toBe("'=SUM(A1),,0,0,0");
+    expect(lines[0]).toBe('Vehicle,Availability (%),Working (s),Distance km,Orders');
+    expect(lines[1]).toBe('"AGV ""01""; hall",96.25,5400,1234.5,12');
+    // A short duration keeps its value (to the millisecond, the facts' resolution).
+    expect(lines[2]).toBe("'=SUM(A1),,3.21,0,0");
     expect(lines[3]).toBe('');
   });
 
   it('writes German CSV with semicolons and decimal commas', () => {
     const lines = toCsv(table, 'de').slice(1).split('\r\n');
-    expect(lines[0]).toBe('Vehicle;Availability (%);Working (h);Distance km;Orders');
-    expect(lines[1]).toBe('"AGV ""01""; hall";96,25;1,5;1234,5;12');
+    expect(lines[0]).toBe('Vehicle;Availability (%);Working (s);Distance km;Orders');
+    expect(lines[1]).toBe('"AGV ""01""; hall";96,25;5400;1234,5;12');
   });
 
   it('quotes only when needed (RFC 4180)', () => {

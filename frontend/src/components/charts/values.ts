@@ -62,7 +62,7 @@ export function csvUnitSuffix(column: Pick<TableColumn, 'format' | 'timeZone'>):
     return ' (%)';
   }
   if (column.format === 'duration') {
-    return ' (h)';
+    return ' (s)';
   }
   if (column.format === 'dateTime') {
     return ` (${column.timeZone ?? browserTimeZone()})`;
@@ -93,7 +93,9 @@ export function csvValue(value: TableCell, column: TableColumn, language: string
     case 'share':
       return plain(value * 100, 2);
     case 'duration':
-      return plain(value / 3600, 3);
+      // Seconds to the millisecond, the facts' resolution: a 3 s action is 3, not 0.001 h
+      // (as the server's error-history CSV writes its durations).
+      return plain(value, 3);
     case 'integer':
       return plain(Math.round(value), 0);
     default:
