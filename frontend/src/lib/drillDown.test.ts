@@ -265,6 +265,23 @@ describe('drill-down targets', () => {
     expect(withoutDrillParams(search)).not.toContain('outcome');
   });
 
+  it('leads every productivity tile somewhere behind its figure', () => {
+    const paths = Object.fromEntries(
+      ['availability', 'utilization', 'idleShare', 'chargingShare', 'loads', 'distance'].map(
+        (tile) => [tile, pageTileTarget(tile)?.path],
+      ),
+    );
+    expect(paths).toEqual({
+      availability: '/failures/analysis',
+      utilization: '/productivity/history',
+      idleShare: '/productivity/history',
+      chargingShare: '/battery',
+      loads: '/processes/actions',
+      distance: '/productivity/history',
+    });
+    expect(drillTopicOf(must(pageTileTarget('utilization')))).toBe('productivityHistory');
+  });
+
   it('leads every dashboard tile to the page it summarises', () => {
     const pages = Object.fromEntries(
       [
@@ -308,7 +325,8 @@ describe('drill-down targets', () => {
     expect(pageTileTarget('errors-per-1000')?.params).toEqual({});
     expect(pageTileTarget('warnings-per-1000')?.params).toEqual({ level: ['WARNING'] });
     expect(pageTileTarget('cycle-p90')?.path).toBe('/processes/workflows');
-    expect(pageTileTarget('mean-waiting')).toBeNull();
+    expect(pageTileTarget('mean-waiting')?.path).toBe('/processes/workflows');
+    expect(pageTileTarget('no-such-tile')).toBeNull();
   });
 });
 

@@ -27,6 +27,7 @@ export interface DrillTarget {
 
 export const DRILL_PAGES = {
   productivityAnalysis: '/productivity/analysis',
+  productivityHistory: '/productivity/history',
   processesAnalysis: '/processes/analysis',
   processesWorkflows: '/processes/workflows',
   processesActions: '/processes/actions',
@@ -362,15 +363,24 @@ export function dashboardTileTarget(tile: string): DrillTarget | null {
 
 /** The lists behind the KPI tiles of the analysis pages (tiles not named stay plain). */
 const PAGE_TILE_TARGETS: Record<string, DrillTarget> = {
-  // productivity/analysis: both count finished orders
+  // productivity/analysis: throughput and orders count finished orders, loads are finished
+  // load-handling actions; what took availability (downtime by error type); the shares and
+  // the distance over the days of the period.
   throughput: finishedOrdersTarget,
   orders: finishedOrdersTarget,
+  loads: { path: DRILL_PAGES.processesActions },
+  availability: { path: DRILL_PAGES.failuresAnalysis },
+  utilization: { path: DRILL_PAGES.productivityHistory },
+  idleShare: { path: DRILL_PAGES.productivityHistory },
+  chargingShare: { path: DRILL_PAGES.battery },
+  distance: { path: DRILL_PAGES.productivityHistory },
   // processes/analysis
   'cycle-p50': ordersTarget(),
   'cycle-p90': ordersTarget(),
   'cycle-p95': ordersTarget(),
   'cycle-max': ordersTarget(),
   'success-rate': ordersTarget(),
+  'mean-waiting': ordersTarget(),
   // failures/analysis. The fatal errors are the episodes that stop a vehicle (FATAL, and
   // CRITICAL in 3.0): MTBF and MTTR are figures of them, the error time of downtime is theirs.
   mtbf: errorHistoryTarget({ levels: STOP_LEVELS }),
