@@ -157,10 +157,30 @@ export const test = base.extend<{ app: App; consentAnswered: boolean }>({
 });
 
 /** Waits until the route (hash without '#') matches. */
+/**
+ * The hash route is `route`: a pattern matches the whole route; a path (with an optional
+ * query) matches the route's path and those parameters, whatever else the query holds (an
+ * analysis page adds its view to the address).
+ */
 export async function expectRoute(page: Page, route: string | RegExp): Promise<void> {
+  const hashRoute = () => new URL(page.url()).hash.replace(/^#/, '');
+  if (route instanceof RegExp) {
+    await expect.poll(hashRoute, { message: 'hash route' }).toEqual(expect.stringMatching(route));
+    return;
+  }
+  const [path, query = ''] = route.split('?');
+  const wanted = [...new URLSearchParams(query).keys()];
   await expect
-    .poll(() => new URL(page.url()).hash.replace(/^#/, ''), { message: 'hash route' })
-    .toEqual(route instanceof RegExp ? expect.stringMatching(route) : route);
+    .poll(
+      () => {
+        const [hashPath, hashQuery = ''] = hashRoute().split('?');
+        const found = new URLSearchParams(hashQuery);
+        const params = wanted.map((name) => `${name}=${found.get(name) ?? ''}`).join('&');
+        return params ? `${hashPath}?${params}` : hashPath;
+      },
+      { message: 'hash route' },
+    )
+    .toEqual(query ? `${path}?${new URLSearchParams(query).toString()}` : path);
 }
 
 export { expect };

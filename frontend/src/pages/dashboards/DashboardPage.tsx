@@ -1,5 +1,11 @@
 import { Alert, Button, Group, Menu, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
-import { IconCheck, IconLayoutGrid, IconPlus, IconRestore } from '@tabler/icons-react';
+import {
+  IconCheck,
+  IconDatabaseOff,
+  IconLayoutGrid,
+  IconPlus,
+  IconRestore,
+} from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -35,7 +41,11 @@ import { dashboardTileModel, previousPeriodKnown } from './dashboardTiles';
 export default function DashboardPage() {
   const { t } = useTranslation();
   const ctx = useChartContext();
-  const { query } = useAnalyticsQuery('dashboard', loadDashboard);
+  const { query, statusFor } = useAnalyticsQuery('dashboard', loadDashboard);
+  // The tiles stay (the layout is edited on them); above them, why they are empty.
+  const status = statusFor((dashboard) =>
+    dashboard.tiles.every((tile) => tile.value === null || tile.value === 0),
+  );
   const savedLayout = useQuery({ queryKey: ['dashboardLayout'], queryFn: loadDashboardLayout });
   const [layout, setLayout] = useState<KpiWidget[] | null>(null);
   const [editing, setEditing] = useState(false);
@@ -164,6 +174,18 @@ export default function DashboardPage() {
                 {t('state.retry')}
               </Button>
             </Group>
+          </Alert>
+        )}
+        {status.kind === 'empty' && (
+          <Alert
+            color="gray"
+            variant="light"
+            icon={<IconDatabaseOff size={20} />}
+            title={t(`charts.empty.${status.reason}.title`)}
+            data-testid="dashboard-empty"
+            data-reason={status.reason}
+          >
+            {t(`charts.empty.${status.reason}.body`)}
           </Alert>
         )}
         <SimpleGrid cols={{ base: 1, xs: 2, lg: 3 }} spacing="sm" data-testid="dashboard-widgets">
