@@ -37,7 +37,7 @@ test('every page of the menu has its route with its own page', async ({ app, pag
     await app.open(route);
     await expect(page.getByTestId(testId)).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('page-header')).toBeVisible();
-    expect(app.route()).toBe(route);
+    await expectRoute(page, route);
   }
 });
 
