@@ -128,8 +128,10 @@ test('menu entries navigate to their pages', async ({ app, page }) => {
   await expect(page.getByTestId('page-failuresVisualization')).toBeVisible();
   await expect(nav.getByTestId('menu-entry-failures')).toHaveAttribute('data-active', 'true');
 
-  // The previous entry's flyout may still be closing: hover until this one is open.
+  // The previous entry's flyout may still be closing: hover until this one is open, from
+  // outside the menu each time (a pointer already on the icon sends no new enter event).
   await expect(async () => {
+    await page.mouse.move(600, 400);
     await nav.getByTestId('menu-entry-dashboards').hover();
     await expect(page.getByTestId('menu-entry-dashboards-statusboard')).toBeVisible({
       timeout: 2_000,
