@@ -73,8 +73,7 @@ def _validate_one(shift: dict[str, Any], *, where: str, seen: set[str]) -> None:
         not isinstance(weekdays, list)
         or not weekdays
         or not all(
-            isinstance(day, int) and not isinstance(day, bool) and 0 <= day <= 6
-            for day in weekdays
+            isinstance(day, int) and not isinstance(day, bool) and 0 <= day <= 6 for day in weekdays
         )
         or len(set(weekdays)) != len(weekdays)
     ):
