@@ -2762,7 +2762,7 @@ export interface components {
             fleet: components["schemas"]["ProductivityEntry"];
             /**
              * Heatmap
-             * @description finished orders in T by site-local weekday (0 = Monday) and hour (0-23)
+             * @description finished orders in T by site-local weekday (0 = Monday; of the shift's start for a shift crossing midnight) and hour (0-23) they ended in
              */
             heatmap: number[][];
         };
