@@ -7,7 +7,6 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import {
   type ErrorEpisode,
   type ErrorFilter,
-  type ErrorLevel,
   errorHistoryCsvUrl,
   type HistoryQuery,
   loadErrorHistory,
@@ -50,13 +49,12 @@ export default function FailuresHistoryPage() {
   const ordersLocation = locationOf(historyOrdersTarget());
   const onlyVehicle = filters.vehicles.length === 1 ? filters.vehicles[0] : undefined;
   const [list, dispatch] = useReducer(reduceHistory, initialListState<HistoryFilters>(urlFilter));
-  // The levels by value (the URL's list is a new array on every render), checked there.
-  const { errorType: urlErrorType } = urlFilter;
-  const urlLevels = urlFilter.levels.join(',');
+  // The address's filter by value (its levels are a new list on every render): as the query
+  // the filter writes, read back when it changes.
+  const urlFilterQuery = withErrorFilter('', urlFilter);
   useEffect(() => {
-    const levels = (urlLevels ? urlLevels.split(',') : []) as ErrorLevel[];
-    dispatch({ type: 'filter', filters: { errorType: urlErrorType, levels } });
-  }, [urlErrorType, urlLevels]);
+    dispatch({ type: 'filter', filters: errorFilterFromUrl(urlFilterQuery) });
+  }, [urlFilterQuery]);
   const changeFilter = (change: Partial<HistoryFilters>) => {
     const search = withErrorFilter(location.search, { ...list.filters, ...change });
     void navigate({ pathname: location.pathname, search }, { replace: true });
