@@ -116,6 +116,9 @@ describe('the Administration app', () => {
         'No dead letters match these filters.',
       ),
     );
-    expect(calls.some((call) => call.includes('reason=JSON'))).toBe(true);
+    // The filter is debounced: the empty text follows the field at once, the request a moment later.
+    await waitFor(() => expect(calls.some((call) => call.includes('reason=JSON'))).toBe(true), {
+      timeout: 20_000,
+    });
   }, 60_000);
 });
