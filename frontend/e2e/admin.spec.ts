@@ -342,7 +342,7 @@ test('a batch sent with the token: the new user sees the vehicle and its workflo
     await expect(job).toBeVisible();
     await expect(job.getByTestId('job-messages')).toContainText('/');
     await expect(job).toHaveAttribute('data-state', 'done', { timeout: 300_000 });
-    await expect(job.getByTestId('job-percent')).toHaveText('100 %');
+    await expect(job.getByTestId('job-percent')).toHaveText('100%');
     await expect(page.getByTestId('job-indicator')).toHaveCount(0);
   });
 

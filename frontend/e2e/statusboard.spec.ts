@@ -28,7 +28,7 @@ async function openStatusboard(page: Page, vehicle: ApiVehicle): Promise<Locator
 /** The tile texts a condition leads to (idle: no order, no error, automatic mode). */
 function expectedTile({ batteryCharge, charging }: VehicleCondition) {
   const state = charging ? 'charging' : 'idle';
-  const charge = `${batteryCharge} %${charging ? ` · ${text('en', 'statusboard.charging')}` : ''}`;
+  const charge = `${batteryCharge}%${charging ? ` · ${text('en', 'statusboard.charging')}` : ''}`;
   return { state, stateText: text('en', `productivity.states.${state}`), charge };
 }
 

@@ -1,10 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatIsoDate, formatNumber, formatPeriod } from './format';
+import {
+  formatDateTime,
+  formatIsoDate,
+  formatNumber,
+  formatPercent,
+  formatPeriod,
+  formatShare,
+} from './format';
 
 describe('Intl formatting', () => {
   it('formats numbers per language', () => {
     expect(formatNumber(1234.5, 'en')).toBe('1,234.5');
     expect(formatNumber(1234.5, 'de')).toBe('1.234,5');
+  });
+
+  it('writes a percentage as the language does, the same for a share and for points', () => {
+    expect(formatPercent(60.24, 'en')).toBe('60.2%');
+    expect(formatShare(0.6024, 'en')).toBe('60.2%');
+    // German keeps the number and its sign together with a no-break space (one line on a tile).
+    expect(formatPercent(60.24, 'de')).toBe('60,2\u00a0%');
+    expect(formatShare(0.6024, 'de')).toBe('60,2\u00a0%');
+    expect(formatPercent(72, 'en', { minimumFractionDigits: 0, maximumFractionDigits: 0 })).toBe(
+      '72%',
+    );
   });
 
   it('formats ISO dates per language without time-zone shifts', () => {

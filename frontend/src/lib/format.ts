@@ -59,7 +59,7 @@ export function formatPeriod(
   }
 }
 
-/** A fraction 0..1 as a percentage ("96.2 %" / "96,2 %"); null stays null for "no data". */
+/** A fraction 0..1 as a percentage ("96.2%" / "96,2 %"); null stays null for "no data". */
 export function formatShare(
   share: number,
   language: string,
@@ -70,6 +70,22 @@ export function formatShare(
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(share);
+}
+
+/**
+ * A percentage 0..100 (a charge, a depth of discharge) as the language writes it: "60.2%",
+ * "60,2 %". Intl's percent style, so it reads the same as `formatShare` beside it.
+ */
+export function formatPercent(
+  percent: number,
+  language: string,
+  { minimumFractionDigits = 1, maximumFractionDigits = 1 } = {},
+): string {
+  return new Intl.NumberFormat(localeFor(language), {
+    style: 'percent',
+    minimumFractionDigits,
+    maximumFractionDigits,
+  }).format(percent / 100);
 }
 
 /** A number with a fixed count of decimals, grouped in the user's language. */

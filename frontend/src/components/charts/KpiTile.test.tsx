@@ -19,7 +19,7 @@ describe('KpiTile trend', () => {
   it('prints a small change beside two different values, with a flat neutral arrow', () => {
     // 60.6 % against 60.5 %: within the tolerance, but the numbers read differently.
     const texts = kpiTextsIn('de')(60.58, 60.51, 'percentPoints', true);
-    expect([texts.value, texts.previousText]).toEqual(['60,6 %', '60,5 %']);
+    expect([texts.value, texts.previousText]).toEqual(['60,6\u00a0%', '60,5\u00a0%']);
     const trend = renderTile({ name: 'charge', label: 'Mittlere Ladung', ...texts });
     expect(trend).toHaveTextContent('+0,1 Pp.');
     expect(trend).not.toHaveTextContent('unverändert');

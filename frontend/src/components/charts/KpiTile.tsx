@@ -11,7 +11,7 @@ interface KpiTileProps {
   /** Test id `kpi-<name>`. */
   name: string;
   label: string;
-  /** The formatted value ("96.2 %"), or the "no data" text. */
+  /** The formatted value ("96.2%"), or the "no data" text. */
   value: string;
   trend: Trend | null;
   /** The formatted change against the previous period ("+1.2 pp", "−3"); without a trend,

@@ -1,4 +1,4 @@
-import { formatDecimal, formatNumber, formatShare } from '../../lib/format';
+import { formatDecimal, formatNumber, formatPercent, formatShare } from '../../lib/format';
 import { formatPreciseDuration } from './chartParts';
 
 /** The units KPI values come in from the analytics API. */
@@ -30,7 +30,7 @@ export function formatKpiValue({
       // Seconds below ten minutes, so "2 min 05 s" and "1 min 58 s" do not both read "2 min".
       return formatPreciseDuration(value, language);
     case 'percent':
-      return `${formatDecimal(value, language, 1)} %`;
+      return formatPercent(value, language);
     case 'km':
       return `${formatDecimal(value, language, 1)} km`;
   }

@@ -1,4 +1,4 @@
-import { formatDecimal, formatNumber, formatShare } from '../../lib/format';
+import { formatDecimal, formatNumber, formatPercent, formatShare } from '../../lib/format';
 import { formatPreciseDuration } from './chartParts';
 import { pointsUnit, signedNumber } from './kpiFormat';
 import { type Trend, trendOf } from './trend';
@@ -26,7 +26,7 @@ export function formatFigure(unit: TileFormat, value: number, language: string):
     case 'integer':
       return formatNumber(Math.round(value), language);
     case 'percentPoints':
-      return `${formatDecimal(value, language)} %`;
+      return formatPercent(value, language);
     case 'kWh':
       // The API counts energy in Wh; a fleet charges thousands of them a day.
       return `${formatDecimal(value / 1000, language)} kWh`;

@@ -8,7 +8,7 @@ export interface SparklineModel {
   /** One label per bucket ("19.11.26"), shown on hover. */
   labels: string[];
   values: Array<number | null>;
-  /** The values as the tile formats them ("96.2 %"); the "no data" text for a gap. */
+  /** The values as the tile formats them ("96.2%"); the "no data" text for a gap. */
   texts: string[];
   /** Per bucket: still running (its value "so far"); drawn dashed into a lighter dot. */
   partial?: boolean[];

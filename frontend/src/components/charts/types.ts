@@ -5,7 +5,7 @@ export type ChartOption = EChartsCoreOption;
 
 /**
  * How a table value is shown and exported:
- * - `share`: a fraction 0..1, shown as "96.2 %", exported as percent (96.2);
+ * - `share`: a fraction 0..1, shown as "96.2%", exported as percent (96.2);
  * - `duration`: seconds, shown as "2 h 05 min", exported as hours (2.08);
  * - `date`: ISO date (YYYY-MM-DD), shown in the user's language, exported as ISO;
  * - `dateTime`: an instant (ISO or epoch ms), shown and exported in the column's

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { getJob, listJobs } from '../../api/admin';
 import type { Job } from '../../api/adminTypes';
+import { formatPercent } from '../../lib/format';
 import { isJobActive, jobProgressText, runningJob } from './jobProgress';
 
 /** How often a running job's progress is read from the server. */
@@ -72,7 +73,10 @@ export function JobProgress({ job }: { job: Job }) {
           {t(`admin.jobs.reason.${job.reason}`)} · {t(`admin.jobs.state.${job.state}`)}
         </Text>
         <Text size="sm" data-testid="job-percent">
-          {progress.percent} %
+          {formatPercent(progress.percent, i18n.language, {
+            minimumFractionDigits: 0,
+            maximumFractionDigits: 0,
+          })}
         </Text>
       </Group>
       <Progress

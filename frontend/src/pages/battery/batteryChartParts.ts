@@ -1,13 +1,13 @@
 import type { ChartContext } from '../../components/charts';
 import { axisStyle } from '../../components/charts';
-import { formatNumber, localeFor } from '../../lib/format';
+import { formatPercent, localeFor } from '../../lib/format';
 
 /** Parts shared by the battery page's lines over time (charge, health). */
 
-/** "35.3 %" in the user's language; "–" for anything not a number (ECharts' gaps). */
+/** "35.3%" / "35,3 %" in the user's language; "–" for anything not a number (ECharts' gaps). */
 export const percent = (ctx: ChartContext) => (value: unknown) =>
   typeof value === 'number'
-    ? `${formatNumber(value, ctx.language, { maximumFractionDigits: 1 })} %`
+    ? formatPercent(value, ctx.language, { minimumFractionDigits: 0, maximumFractionDigits: 1 })
     : '–';
 
 /** A time x axis labelled "21.11., 10:15" / "21/11, 10:15" in the user's language. */

@@ -98,8 +98,8 @@ describe('battery transforms', () => {
 
   it('bins depth of discharge in 10-point steps, German labels with the user number format', () => {
     const model = depthHistogramChart(entry, testContext('de'));
-    expect(model.table.rows[6]).toEqual({ bin: '60–70 %', current: 4, previous: 0 });
-    expect(model.table.rows[0]).toEqual({ bin: '0–10 %', current: 0, previous: 1 });
+    expect(model.table.rows[6]).toEqual({ bin: '60–70\u00a0%', current: 4, previous: 0 });
+    expect(model.table.rows[0]).toEqual({ bin: '0–10\u00a0%', current: 0, previous: 1 });
     expect(seriesOf(model.option)[0]?.data).toEqual([0, 0, 0, 0, 0, 1, 4, 0, 0, 0]);
   });
 

@@ -7,7 +7,7 @@ import {
   entryName,
   numberFormatter,
 } from '../../components/charts/chartParts';
-import { formatNumber } from '../../lib/format';
+import { formatNumber, formatPercent } from '../../lib/format';
 import { percent, timeAxis } from './batteryChartParts';
 
 /** Pure transforms of the battery page. Charges are percentages (0..100). */
@@ -78,7 +78,10 @@ function vehicleLineStyle(ctx: ChartContext, index: number) {
 export function depthHistogramChart(entry: BatteryEntry, ctx: ChartContext): ChartModel {
   const labels = entry.current.sessions.depthHistogram.map(
     (_, index) =>
-      `${formatNumber(index * 10, ctx.language)}–${formatNumber(index * 10 + 10, ctx.language)} %`,
+      `${formatNumber(index * 10, ctx.language)}–${formatPercent(index * 10 + 10, ctx.language, {
+        minimumFractionDigits: 0,
+        maximumFractionDigits: 0,
+      })}`,
   );
   const current = ctx.t('processes.currentPeriod');
   const previous = ctx.t('processes.previousPeriod');

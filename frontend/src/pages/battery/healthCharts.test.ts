@@ -99,7 +99,7 @@ describe('health trend transform', () => {
     expect(option.yAxis.min({ min: 95.0 })).toBe(94);
     expect(option.yAxis.max({ max: 96.2 })).toBe(98);
     expect(option.yAxis.max({ max: 99.6 })).toBe(100);
-    expect(option.yAxis.axisLabel.formatter(95.5)).toBe('95,5 %');
+    expect(option.yAxis.axisLabel.formatter(95.5)).toBe('95,5\u00a0%');
   });
 });
 

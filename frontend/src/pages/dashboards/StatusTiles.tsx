@@ -3,7 +3,7 @@ import { IconAlertTriangle, IconBattery2, IconBolt, IconRoute } from '@tabler/ic
 import { useTranslation } from 'react-i18next';
 import type { StatusTile } from '../../api/analytics';
 import { STATE_COLORS, STATE_TEXT_COLORS } from '../../components/charts';
-import { formatDecimal, formatDuration } from '../../lib/format';
+import { formatDuration, formatPercent } from '../../lib/format';
 import { type Board, orderedCounts, secondsSinceLastMessage } from './statusboardModel';
 import type { LiveStatus } from './useStatusboard';
 
@@ -185,7 +185,10 @@ function VehicleTile({
             <Text fz={large ? 'lg' : 'sm'} fw={600} c={color} style={{ whiteSpace: 'nowrap' }}>
               {tile.charge === null
                 ? t('charts.noValue')
-                : `${formatDecimal(tile.charge, language, 0)} %`}
+                : formatPercent(tile.charge, language, {
+                    minimumFractionDigits: 0,
+                    maximumFractionDigits: 0,
+                  })}
               {tile.charging ? ` · ${t('statusboard.charging')}` : ''}
             </Text>
           </Group>

@@ -17,7 +17,7 @@ describe('ApproximateNote', () => {
   it('explains the ≈ in English and German', () => {
     const { unmount } = renderNote(true, 'en');
     expect(screen.getByTestId('approximate-note')).toHaveTextContent(
-      '≈ From a histogram: within 0.5 % of the exact value (periods longer than 31 days)',
+      '≈ From a histogram: within 0.5% of the exact value (periods longer than 31 days)',
     );
     unmount();
     renderNote(true, 'de');
