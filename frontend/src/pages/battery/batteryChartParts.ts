@@ -19,13 +19,12 @@ export function timeAxis(ctx: ChartContext) {
     minute: '2-digit',
     timeZone: ctx.timeZone,
   });
+  const label = (value: number) => format.format(new Date(value));
   return {
     type: 'time',
     ...axisStyle(ctx.theme),
-    axisLabel: {
-      color: ctx.theme.mutedText,
-      hideOverlap: true,
-      formatter: (value: number) => format.format(new Date(value)),
-    },
+    axisLabel: { color: ctx.theme.mutedText, hideOverlap: true, formatter: label },
+    // The tooltip's header is the axis pointer's label: without, ECharts writes the ISO form.
+    axisPointer: { label: { formatter: ({ value }: { value: number }) => label(value) } },
   };
 }

@@ -72,6 +72,15 @@ describe('battery transforms', () => {
     expect(model.table.rows[2]).toMatchObject({ vehicle: 'AGV 02', charge: 80 });
   });
 
+  it("heads the tooltip with the site's time as the axis writes it, not ECharts' ISO form", () => {
+    const context = { ...testContext('de'), timeZone: 'Europe/Berlin' };
+    const { xAxis } = chargeChart(data, context).option as {
+      xAxis: { axisPointer: { label: { formatter: (params: { value: number }) => string } } };
+    };
+    const at = Date.parse('2026-11-21T10:15:00Z');
+    expect(xAxis.axisPointer.label.formatter({ value: at })).toBe('21.11., 11:15');
+  });
+
   it('gives each of twelve vehicles a line of its own: eight colours, then dashed', () => {
     const twelve = Array.from({ length: 12 }, (_, index) => ({
       vehicleId: index + 1,
