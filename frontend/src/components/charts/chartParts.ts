@@ -51,9 +51,37 @@ export function entryName(name: string | null, ctx: ChartContext): string {
   return name ?? ctx.t('processes.combined');
 }
 
-export function durationAxis(ctx: ChartContext) {
+// Steps a clock reads (seconds): ECharts' own steps are decimal, so an axis of hours
+// would step at 10,000 s ("2 h 47 min").
+const CLOCK_STEPS = [
+  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
+];
+const DAY = 86_400;
+const SLANTED_LABEL_WIDTH = 120;
+
+/** The clock step that splits 0..max into at most `ticks` intervals (whole days beyond one). */
+export function durationStep(max: number, ticks = 5): number {
+  const wanted = max / ticks;
+  const step = CLOCK_STEPS.find((candidate) => candidate >= wanted);
+  if (step !== undefined) {
+    return step;
+  }
+  const days = wanted / DAY;
+  const magnitude = 10 ** Math.floor(Math.log10(days));
+  const nice = [1, 2, 5, 10].find((factor) => factor * magnitude >= days) ?? 10;
+  return nice * magnitude * DAY;
+}
+
+/**
+ * A value axis of seconds stepping at clock steps (1 min, 15 min, 1 h, 6 h, 1 d...) up to
+ * the largest of `values`; labels as the tiles write durations.
+ */
+export function durationAxis(ctx: ChartContext, values: readonly (number | null)[]) {
+  const max = Math.max(0, ...values.filter((value): value is number => value !== null));
+  const step = max > 0 ? durationStep(max) : null;
   return {
     type: 'value',
+    ...(step === null ? {} : { min: 0, max: Math.ceil(max / step) * step, interval: step }),
     ...axisStyle(ctx.theme),
     axisLabel: {
       color: ctx.theme.mutedText,
@@ -74,12 +102,18 @@ export function countAxis(ctx: ChartContext) {
   };
 }
 
+/**
+ * A category axis; slanted labels are cut to a width with "…" so a long error type or
+ * workflow name neither runs into its neighbour nor off the chart (the tooltip and the
+ * table keep the whole name).
+ */
 export function categoryAxis(ctx: ChartContext, data: string[], rotate = 0) {
+  const slanted = rotate === 0 ? {} : { width: SLANTED_LABEL_WIDTH, overflow: 'truncate' };
   return {
     type: 'category',
     data,
     ...axisStyle(ctx.theme),
-    axisLabel: { color: ctx.theme.mutedText, rotate, hideOverlap: true },
+    axisLabel: { color: ctx.theme.mutedText, rotate, hideOverlap: true, ...slanted },
   };
 }
 

@@ -51,7 +51,12 @@ export function paretoChart(
       tooltip: { ...baseCartesian(ctx.theme).tooltip, axisPointer: { type: 'shadow' } },
       xAxis: categoryAxis(ctx, names, names.length > 4 ? 30 : 0),
       yAxis: [
-        measure === 'count' ? countAxis(ctx) : durationAxis(ctx),
+        measure === 'count'
+          ? countAxis(ctx)
+          : durationAxis(
+              ctx,
+              items.map((item) => item.downtimeSeconds),
+            ),
         {
           type: 'value',
           min: 0,
@@ -126,7 +131,19 @@ export function reliabilityChart(
         valueFormatter: durationFormatter(ctx),
       },
       xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
-      yAxis: [durationAxis(ctx), { ...durationAxis(ctx), splitLine: { show: false } }],
+      yAxis: [
+        durationAxis(
+          ctx,
+          all.map((entry) => entry.current.mtbfSeconds),
+        ),
+        {
+          ...durationAxis(
+            ctx,
+            all.map((entry) => entry.current.mttrSeconds),
+          ),
+          splitLine: { show: false },
+        },
+      ],
       series: [
         {
           name: ctx.t('failures.mtbf'),

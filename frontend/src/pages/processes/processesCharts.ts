@@ -152,7 +152,10 @@ export function cyclePercentilesChart(entries: ProcessEntry[], ctx: ChartContext
         valueFormatter: durationFormatter(ctx),
       },
       xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
-      yAxis: durationAxis(ctx),
+      yAxis: durationAxis(
+        ctx,
+        entries.flatMap((entry) => percentiles.map(([, key]) => entry.current.cycle[key])),
+      ),
       series: percentiles.map(([label, key], index) => ({
         name: label,
         type: 'bar',

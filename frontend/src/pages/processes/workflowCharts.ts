@@ -74,7 +74,14 @@ export function workflowCycleChart(
         valueFormatter: approximateFormatter(durationFormatter(ctx), approximate),
       },
       xAxis: categoryAxis(ctx, names, names.length > 5 ? 30 : 0),
-      yAxis: durationAxis(ctx),
+      yAxis: durationAxis(
+        ctx,
+        rows.flatMap((row) => [
+          row.cycleP50Seconds,
+          row.cycleP90Seconds,
+          row.previousCycleP50Seconds,
+        ]),
+      ),
       series: [
         {
           name: ctx.t('processes.cycleP50'),

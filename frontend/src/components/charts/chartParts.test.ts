@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { testContext } from '../../test/chartContext';
+import { categoryAxis, durationAxis, durationStep } from './chartParts';
+
+describe('durationAxis', () => {
+  it('steps at what a clock reads, not at decimal seconds', () => {
+    // Twelve hours: 3 h steps (ECharts' own would be 10,000 s, "2 h 47 min").
+    expect(durationStep(12 * 3600)).toBe(3 * 3600);
+    expect(durationStep(55 * 60)).toBe(15 * 60);
+    expect(durationStep(7 * 60)).toBe(120);
+    expect(durationStep(8)).toBe(2);
+    // Beyond a day a step: whole days, 1-2-5.
+    expect(durationStep(9 * 86_400)).toBe(2 * 86_400);
+    expect(durationStep(40 * 86_400)).toBe(10 * 86_400);
+  });
+
+  it('runs from zero to the first step above the largest value; no data keeps the default', () => {
+    const axis = durationAxis(testContext(), [13.3 * 3600, null, 2 * 3600]);
+    expect(axis).toMatchObject({ min: 0, max: 15 * 3600, interval: 3 * 3600 });
+    expect(axis.axisLabel.formatter(3 * 3600)).toBe('3 h 00 min');
+    expect(durationAxis(testContext(), [null, 0])).not.toHaveProperty('interval');
+  });
+});
+
+describe('categoryAxis', () => {
+  it('cuts slanted labels to a width with an ellipsis; level labels stay whole', () => {
+    const names = ['laserScannerContaminated', 'pathBlocked'];
+    expect(categoryAxis(testContext(), names, 30).axisLabel).toMatchObject({
+      rotate: 30,
+      overflow: 'truncate',
+      width: 120,
+    });
+    expect(categoryAxis(testContext(), names).axisLabel).not.toHaveProperty('overflow');
+  });
+});
