@@ -156,6 +156,25 @@ class MqttSubscriber:
         )
         self._client.loop_start()
 
+    def follow(self, interfaces: Sequence[str]) -> None:
+        """Subscribe to the topics of the interfaces added since, unsubscribe from those
+        gone. Not connected: the next connection subscribes to them all."""
+        topics = subscriptions(interfaces)
+        with self._lock:
+            before = {topic for topic, _ in self.topics}
+            self.topics = topics
+            connected = self._connection is not None
+        added = [(topic, qos) for topic, qos in topics if topic not in before]
+        gone = sorted(before - {topic for topic, _ in topics})
+        if not connected:
+            return
+        if added:
+            log.info("MQTT subscribing %s", ", ".join(topic for topic, _ in added))
+            self._client.subscribe(added)
+        if gone:
+            log.info("MQTT unsubscribing %s", ", ".join(gone))
+            self._client.unsubscribe(gone)
+
     def close_intake(self) -> None:
         """Hand nothing more to the worker; what arrives from now on stays with the broker.
 
@@ -196,7 +215,9 @@ class MqttSubscriber:
             getattr(flags, "session_present", False),
         )
         # Subscribing again is harmless with a persistent session and needed without one.
-        client.subscribe(self.topics)
+        with self._lock:
+            topics = list(self.topics)
+        client.subscribe(topics)
         self.connected.set()
 
     def _on_subscribe(

@@ -10,7 +10,7 @@ a serial number exists at another site.
 
 Look-ups are cached for ``ttl_s`` (keyed by site, never by serial number alone), so an
 administrator's move of a vehicle or change of a site's rules or MQTT interface takes
-effect without a restart.
+effect without a restart (an interface's site at once: ``forget_interfaces``).
 
 A site registers at most ``max_vehicles_per_site`` vehicles this way: a sender that makes up
 serial numbers (one with a clock in it, say) gets dead letters, not a vehicle list without
@@ -149,6 +149,11 @@ class VehicleRegistry:
                 cached = self._by_id.pop(vehicle_id, None)
                 if cached is not None:
                     self._by_identity.pop(cached.identity, None)
+
+    def forget_interfaces(self) -> None:
+        """Read each interface's site again at its next message (a site changed)."""
+        with self._lock:
+            self._interface_sites.clear()
 
     def update_details(
         self, *, vehicle_id: int, model: str | None = None, protocol_version: str | None = None

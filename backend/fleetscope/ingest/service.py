@@ -7,12 +7,10 @@ and ``handle.stop()`` on shutdown. The handle is kept at ``app.state.ingestion``
 import logging
 from dataclasses import dataclass
 
-from sqlalchemy import select
-
 from fleetscope.appstore.db import SessionFactory
-from fleetscope.appstore.models import Site
 from fleetscope.facts.store import FactStore
 from fleetscope.ingest.client_id import resolve_client_id
+from fleetscope.ingest.interfaces import InterfaceWatcher, site_interfaces
 from fleetscope.ingest.limits import IngestLimits
 from fleetscope.ingest.live import LiveHub
 from fleetscope.ingest.mqtt import MAX_RECEIVE_MAXIMUM, MqttSubscriber, parse_broker_url
@@ -32,13 +30,21 @@ class IngestionHandle:
     worker: IngestWorker
     hub: LiveHub
     mqtt: MqttSubscriber | None = None
+    interfaces: InterfaceWatcher | None = None
     rederive: RederiveRunner | None = None
+
+    def sites_changed(self) -> None:
+        """A site was created or changed: follow its MQTT interface now."""
+        if self.interfaces is not None:
+            self.interfaces.wake()
 
     def stop(self) -> None:
         """Stop taking messages, write everything already queued, close the store. A
         re-derivation in progress stops first and runs again at the next start."""
         if self.rederive is not None:
             self.rederive.stop()
+        if self.interfaces is not None:
+            self.interfaces.stop()
         if self.mqtt is not None:
             # Still connected while the worker drains: the drained messages are acknowledged.
             self.mqtt.close_intake()
@@ -46,12 +52,6 @@ class IngestionHandle:
         if self.mqtt is not None:
             self.mqtt.stop()
         self.store.close()
-
-
-def site_interfaces(session_factory: SessionFactory) -> list[str]:
-    with session_factory() as session:
-        names = session.scalars(select(Site.mqtt_interface).where(Site.mqtt_interface.is_not(None)))
-        return [name for name in names if name]
 
 
 def build_pipeline(
@@ -127,6 +127,13 @@ def start_ingestion(
             receive_maximum=min(MAX_RECEIVE_MAXIMUM, worker.max_queued_messages),
         )
         handle.mqtt.start()
+        handle.interfaces = InterfaceWatcher(
+            subscriber=handle.mqtt,
+            registry=pipeline.registry,
+            session_factory=session_factory,
+            default_interface=settings.mqtt_interface,
+        )
+        handle.interfaces.start()
         log.info(
             "MQTT ingestion from %s on %s as client id %s",
             parse_broker_url(settings.mqtt_url).host,

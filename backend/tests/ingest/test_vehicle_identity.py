@@ -230,3 +230,48 @@ def test_mqtt_states_reach_the_interfaces_site_whoever_registered_the_serial_fir
     assert vehicles == [("Munich Hub", "TWIN-07")]
     assert [(t["charge"], t["activeErrors"]) for t in tiles] == [(90.0, [])]
     assert SECRET_ERROR not in board
+
+
+def test_a_site_created_or_given_a_new_mqtt_interface_is_heard_without_a_restart(
+    mqtt_client: tuple[TestClient, DemoData], broker: PrivateMosquitto
+) -> None:
+    client, seeded = mqtt_client
+    log_in(client, SUPERUSER)
+    created = client.post(
+        "/v2/Admin/Sites",
+        json={
+            "organizationId": seeded.organization_ids["Nordlicht Logistik"],
+            "name": "Bremen Port",
+            "timeZone": "Europe/Berlin",
+            "mqttInterface": "uagv-bre",
+        },
+    )
+    assert created.status_code == 201, created.text
+    site_id = created.json()["data"]["id"]
+    nordlicht = TestClient(client.app)
+    log_in(nordlicht, CUSTOMER)
+
+    def arrives(interface: str, serial: str) -> bool:
+        _publish(
+            broker,
+            [
+                (
+                    topic(serial, "state", interface, DEMO_MANUFACTURER),
+                    _state(serial, 1, charge=64.0),
+                )
+            ],
+        )
+        return _wait_until(lambda: any(t["charge"] for t in _seen_as(nordlicht, serial)[1]))
+
+    # The subscription follows the site at once: a message a moment after the answer arrives.
+    assert arrives("uagv-bre", "BRE-01")
+    assert _seen_as(nordlicht, "BRE-01")[0] == [("Bremen Port", "BRE-01")]
+
+    renamed = client.patch(f"/v2/Admin/Sites/{site_id}", json={"mqttInterface": "uagv-hb"})
+    assert renamed.status_code == 200, renamed.text
+    assert arrives("uagv-hb", "BRE-02")
+    assert _seen_as(nordlicht, "BRE-02")[0] == [("Bremen Port", "BRE-02")]
+    # The old name is no site's any more: the server no longer listens to it.
+    topics = {name for name, _ in client.app.state.ingestion.mqtt.topics}
+    assert "uagv-hb/+/+/+/state" in topics
+    assert not any(name.startswith("uagv-bre/") for name in topics)

@@ -69,6 +69,14 @@ def instant_range(
     return start, end
 
 
+def follow_site_interfaces(request: Request) -> None:
+    """A site was created or changed: the server's MQTT subscriber follows its interface now
+    (``ingest.interfaces``) instead of at its next look."""
+    ingestion = getattr(request.app.state, "ingestion", None)
+    if ingestion is not None:
+        ingestion.sites_changed()
+
+
 def wake_job_runner(request: Request) -> None:
     """A job was queued: the server's runner (``ingest.rederive``) starts it now instead of
     at its next look for jobs queued elsewhere (the command line)."""

@@ -10,7 +10,13 @@ from fleetscope.api.analytics_deps import FactStoreDep, reading
 from fleetscope.api.deps import RequestLanguage, SessionDep, StoreId, SuperUser, release_connection
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.json_body import JsonBodyRoute
-from fleetscope.api.routes.admin.common import CHANGE, PREVIEW, READ, wake_job_runner
+from fleetscope.api.routes.admin.common import (
+    CHANGE,
+    PREVIEW,
+    READ,
+    follow_site_interfaces,
+    wake_job_runner,
+)
 from fleetscope.appstore.admin_bodies import (
     MAX_STORE_ID,
     SiteCreate,
@@ -76,7 +82,11 @@ def get_site(siteId: StoreId, _: SuperUser, db: SessionDep) -> Envelope[SiteAdmi
 
 @router.post("/Sites", response_model=Envelope[SiteAdmin], status_code=201, responses=CHANGE)
 def create(
-    body: SiteCreate, user: SuperUser, db: SessionDep, language: RequestLanguage
+    body: SiteCreate,
+    request: Request,
+    user: SuperUser,
+    db: SessionDep,
+    language: RequestLanguage,
 ) -> Envelope[SiteAdmin]:
     """A new site with the default shifts (early, late, night, every day; named in the
     request's language) and no workflow rules (the default rule applies)."""
@@ -92,6 +102,7 @@ def create(
         by=Actor.web(user),
         language=language,
     )
+    follow_site_interfaces(request)
     return ok(_admin(db, site))
 
 
@@ -119,6 +130,8 @@ def patch_site(
     )
     if job is not None:
         wake_job_runner(request)
+    if "mqtt_interface" in body.model_fields_set:
+        follow_site_interfaces(request)
     return ok(SiteUpdated(site=_admin(db, site), job=None if job is None else job_out(job)))
 
 
