@@ -134,6 +134,39 @@ def test_a_serial_that_exists_elsewhere_is_answered_as_an_unknown_one(
     )
 
 
+def test_a_moved_vehicle_sending_through_its_old_site_is_refused_not_registered_again(
+    client: TestClient, seeded: DemoData
+) -> None:
+    log_in(client, SUPERUSER)
+    created = client.post(
+        "/v2/Admin/Sites",
+        json={"organizationId": seeded.organization_ids["Nordlicht Logistik"], "name": "Bremen"},
+    )
+    assert created.status_code == 201, created.text
+    bremen = created.json()["data"]["id"]
+    [ham03] = [
+        v["id"] for v in client.get("/v2/Vehicles").json()["data"] if v["serialNumber"] == "HAM-03"
+    ]
+    assert client.patch(f"/v2/Admin/Vehicles/{ham03}", json={"siteId": bremen}).status_code == 200
+
+    hamburg = _token(client, seeded.site_ids["Hamburg DC"])
+    refused = _post(client, hamburg, _line("HAM-03", _state("HAM-03", 1, charge=40.0)))
+    assert refused.status_code == 200, refused.text
+    data = refused.json()["data"]
+    assert (data["accepted"], len(data["rejected"])) == (0, 1)
+    assert "belongs to site Bremen of the same organization" in data["rejected"][0]["reason"]
+    twins = [v for v in client.get("/v2/Vehicles").json()["data"] if v["serialNumber"] == "HAM-03"]
+    assert [(v["id"], v["siteName"]) for v in twins] == [(ham03, "Bremen")]
+
+    # Through its new site it is the same vehicle; and the move can be undone.
+    moved = _post(client, _token(client, bremen), _line("HAM-03", _state("HAM-03", 2, charge=41.0)))
+    assert moved.json()["data"]["accepted"] == 1
+    back = client.patch(
+        f"/v2/Admin/Vehicles/{ham03}", json={"siteId": seeded.site_ids["Hamburg DC"]}
+    )
+    assert back.status_code == 200, back.text
+
+
 # --- MQTT: each site's interface ---------------------------------------------------------
 
 # The server's own interface: subscribed, but no site receives it.
