@@ -193,6 +193,11 @@ SITE_FULL = define(
         " registriert"
     ),
 )
+UNDECODABLE = define(
+    "refusal.undecodable",
+    en="the message could not be decoded: {error}",
+    de="die Nachricht ließ sich nicht dekodieren: {error}",
+)
 VEHICLE_NOT_STORABLE = define(
     "refusal.vehicle_not_storable",
     en="the app store cannot look up or register the message's vehicle: {error}",

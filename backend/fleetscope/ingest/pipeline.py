@@ -19,6 +19,7 @@ from fleetscope.derive import VehicleDeriver
 from fleetscope.facts.model import LiveStatus
 from fleetscope.facts.rawlog import FrameKind, RawFrame
 from fleetscope.facts.store import DedupKey, FactStore, StoreBatch, StoredKey
+from fleetscope.i18n.refusals import UNDECODABLE
 from fleetscope.ingest.dead_letters import DeadLetterGate, Retention, minute_of
 from fleetscope.ingest.derivers import Derivers
 from fleetscope.ingest.isolation import is_infrastructural, store_isolating
@@ -27,6 +28,7 @@ from fleetscope.ingest.live import LiveHub
 from fleetscope.ingest.messages import BatchOutcome, RawMessage, Verdict
 from fleetscope.ingest.registry import RegistryError, VehicleInfo, VehicleRegistry
 from fleetscope.vda5050.decode import decode
+from fleetscope.vda5050.limits import DecodeLimits
 from fleetscope.vda5050.model import (
     ConnectionMessage,
     DecodeError,
@@ -37,6 +39,19 @@ from fleetscope.vda5050.model import (
 )
 
 log = logging.getLogger(__name__)
+
+
+def _decode(raw: RawMessage, *, limits: DecodeLimits) -> Message:
+    """``decode``, whatever it raises this message's fault alone: decoding is pure, so an
+    error it did not foresee is a dead letter, never a failed batch that the broker would
+    deliver first again and again (every tenant's messages waiting behind it)."""
+    try:
+        return decode(raw.topic, raw.payload, received_at=raw.received_at, limits=limits)
+    except DecodeError:
+        raise
+    except Exception as error:
+        log.exception("decoding %r raised instead of refusing", raw.topic)
+        raise DecodeError(UNDECODABLE(error=f"{type(error).__name__}: {error}")) from None
 
 
 # (index in the batch, message, vehicle, dedup key, raw): a plain tuple, one per message.
@@ -168,7 +183,7 @@ class IngestPipeline:
             try:
                 if raw.error is not None:
                     raise DecodeError(raw.error)
-                message = decode(raw.topic, raw.payload, received_at=raw.received_at, limits=limits)
+                message = _decode(raw, limits=limits)
                 header = message.header
                 route = (raw.topic, raw.site_id)
                 vehicle = resolved.get(route)

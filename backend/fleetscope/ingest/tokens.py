@@ -24,7 +24,7 @@ LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 def find_site(session: Session, *, reference: str) -> Site:
     """A site by id or by name (a name shared by sites of several organizations is refused)."""
-    if reference.isdigit():
+    if reference.isascii() and reference.isdigit():
         site = session.get(Site, int(reference))
         if site is None:
             raise NotFoundError(f"site {reference} not found")

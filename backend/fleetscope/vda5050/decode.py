@@ -255,7 +255,9 @@ def _parse_version(version: str) -> tuple[int, int]:
     parts = version.split(".")
     # A control character would also be out of the app store's reach (PostgreSQL: U+0000).
     malformed = CONTROL_CHARACTER.search(version) is not None
-    if malformed or len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
+    # ASCII digits only: "²".isdigit() is true, int("²") is not.
+    numbers = parts[:2]
+    if malformed or len(parts) < 2 or not all(p.isascii() and p.isdigit() for p in numbers):
         raise DecodeError(refusals.VERSION_FORMAT(version=version))
     return int(parts[0]), int(parts[1])
 

@@ -38,6 +38,7 @@ def parse_topic(topic: str) -> Topic:
     if kind is None:
         raise DecodeError(TOPIC_SUBTOPIC(topic=topic, subtopic=subtopic))
     digits = major_version[1:]
-    if major_version[:1] != "v" or not digits.isdigit():
+    # ASCII digits only: "²".isdigit() is true, int("²") is not.
+    if major_version[:1] != "v" or not (digits.isascii() and digits.isdigit()):
         raise DecodeError(TOPIC_MAJOR(topic=topic, major=major_version))
     return Topic(interface, major_version, int(digits), manufacturer, serial_number, kind)

@@ -2,14 +2,18 @@
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import orjson
+import pytest
 from sqlalchemy import select
 
 from fleetscope.appstore.models import Vehicle
 from fleetscope.facts.store import FactStore
+from fleetscope.ingest import pipeline as pipeline_module
 from fleetscope.ingest.batch import ingest_lines, rebuild
 from fleetscope.ingest.messages import RawMessage, Verdict
+from fleetscope.vda5050.model import Message
 
 from .conftest import IngestEnv
 from .facts_dump import dump
@@ -89,22 +93,69 @@ def test_bad_messages_become_dead_letters_with_reasons(
     }
 
 
-def test_a_sites_token_writes_only_into_its_own_sites_vehicle(
+def test_a_digit_that_is_not_ascii_is_one_dead_letter_not_a_failed_batch(
     ingest_env: IngestEnv, store: FactStore
 ) -> None:
+    """ "²".isdigit() is true but int("²") fails: in the version and in the topic's major
+    version it once failed the whole batch, and the broker delivered it first again forever."""
+    pipeline = ingest_env.pipeline(store)
+    superscript = {**state("S2", 1, T0), "version": "\u00b2.0.0"}
+    wrong_topic = RawMessage(
+        topic="uagv/v\u00b2/Acme/S3/state",
+        payload=orjson.dumps(state("S3", 1, T0)),
+        received_at=T0,
+    )
+    outcome = pipeline.process(
+        [_raw("S1", "state", state("S1", 1, T0)), _raw("S2", "state", superscript), wrong_topic]
+    )
+    assert outcome.verdicts == [Verdict.ACCEPTED, Verdict.REJECTED, Verdict.REJECTED]
+    assert "is not [major].[minor].[patch]" in str(outcome.reasons[1])
+    assert "has major version 'v\u00b2'" in str(outcome.reasons[2])
+
+
+def test_an_error_decoding_did_not_foresee_costs_only_its_message(
+    ingest_env: IngestEnv, store: FactStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The safety net behind decode's own checks: a bug in decoding one payload is that
+    payload's dead letter, never a failed batch for everyone (decode itself stands in for the
+    bug, the only way to have one on purpose)."""
+    real = pipeline_module.decode
+
+    def flawed(topic: str, payload: bytes, **kw: Any) -> Message:
+        if b"S2" in payload:
+            raise ValueError("a bug")
+        return real(topic, payload, **kw)
+
+    monkeypatch.setattr(pipeline_module, "decode", flawed)
+    pipeline = ingest_env.pipeline(store)
+    outcome = pipeline.process(
+        [_raw("S1", "state", state("S1", 1, T0)), _raw("S2", "state", state("S2", 1, T0))]
+    )
+    assert outcome.verdicts == [Verdict.ACCEPTED, Verdict.REJECTED]
+    assert "could not be decoded: ValueError: a bug" in str(outcome.reasons[1])
+    assert store.dead_letter_page(limit=10, offset=0)[0] == 1
+
+
+def test_a_sites_token_never_writes_into_a_sibling_sites_vehicle(
+    ingest_env: IngestEnv, store: FactStore
+) -> None:
+    """Sites A and B belong to one organization: B's token sending A's serial number is
+    refused (a moved vehicle sending through its old site), neither written into A's vehicle
+    nor registered a second time. Two organizations' twins: ``test_vehicle_identity``."""
     pipeline = ingest_env.pipeline(store)
     pipeline.process([_raw("S1", "state", state("S1", 1, T0))])  # registered in site A
     outcome = pipeline.process(
         [_raw("S1", "state", state("S1", 2, T0 + timedelta(seconds=5)), site_id=ingest_env.site_b)]
     )
-    assert outcome.verdicts == [Verdict.ACCEPTED]
+    assert outcome.verdicts == [Verdict.REJECTED]
+    assert "belongs to site Plant A of the same organization" in str(outcome.reasons[0])
     with ingest_env.session_factory() as session:
-        sites = sorted(v.site_id for v in session.scalars(select(Vehicle)))
-    assert sites == sorted([ingest_env.site_a, ingest_env.site_b])  # two vehicles "S1"
+        sites = [v.site_id for v in session.scalars(select(Vehicle))]
+    assert sites == [ingest_env.site_a]
     cursor = store.cursor()
-    per_vehicle = cursor.execute("SELECT count(DISTINCT vehicle_id) FROM raw_keys").fetchone()
+    frames = cursor.execute("SELECT count(*) FROM raw_keys").fetchone()
     cursor.close()
-    assert per_vehicle == (2,)
+    assert frames == (1,)
 
 
 def test_factsheet_and_headers_update_the_vehicle(ingest_env: IngestEnv, store: FactStore) -> None:

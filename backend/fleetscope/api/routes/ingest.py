@@ -82,7 +82,7 @@ async def read_limited_body(request: Request, *, limit: int) -> bytes:
     """The body, refused with 413 as soon as it is known to exceed ``limit`` bytes."""
     too_large = ApiError(413, BODY_TOO_LARGE(limit=limit))
     declared = request.headers.get("Content-Length", "")
-    if declared.isdigit() and int(declared) > limit:
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise too_large
     chunks: list[bytes] = []
     size = 0
