@@ -105,6 +105,7 @@ class MqttSubscriber:
         session_expiry_s: int = SESSION_EXPIRY_S,
         min_reconnect_delay_s: int = 1,
         max_reconnect_delay_s: int = 60,
+        hold_ticks_s: float = 0.0,
     ) -> None:
         self.address = parse_broker_url(url)
         self.client_id = client_id
@@ -114,6 +115,7 @@ class MqttSubscriber:
         self._session_expiry_s = session_expiry_s
         self._min_retry_s = min_reconnect_delay_s
         self._max_retry_s = max_reconnect_delay_s
+        self._hold_ticks_s = hold_ticks_s
         self.connected = threading.Event()
         # Set once the broker confirmed the subscriptions: from then on nothing is missed.
         self.subscribed = threading.Event()
@@ -207,6 +209,9 @@ class MqttSubscriber:
             return
         with self._lock:
             self._connection = _Connection()
+        # The broker now delivers what it kept while Fleetscope was away: vehicles are not
+        # judged silent before it had the time.
+        self._worker.hold_ticks(self._hold_ticks_s)
         log.info(
             "MQTT connected to %s:%d as %s (session present: %s)",
             self.address.host,

@@ -102,6 +102,8 @@ def start_ingestion(
     pipeline.restore_all(store.snapshot_vehicle_ids())
     hub.publish(pipeline.live_statuses())
     worker = IngestWorker(pipeline)
+    # Senders' retries after the server was away (HTTP gateways, the broker) come first.
+    worker.hold_ticks(settings.offline_after_seconds)
     worker.start()
     handle = IngestionHandle(store=store, pipeline=pipeline, worker=worker, hub=hub)
     handle.rederive = RederiveRunner(
@@ -125,6 +127,7 @@ def start_ingestion(
             # Unacknowledged messages (queued, or in the batch being written) never exceed
             # the queue bound, so MQTT alone never has to block paho's network thread.
             receive_maximum=min(MAX_RECEIVE_MAXIMUM, worker.max_queued_messages),
+            hold_ticks_s=settings.offline_after_seconds,
         )
         handle.mqtt.start()
         handle.interfaces = InterfaceWatcher(

@@ -79,6 +79,7 @@ class IngestWorker:
         self._linger_s = linger_s
         self._tick_interval_s = tick_interval_s
         self._clock = clock
+        self._ticks_from = 0.0  # monotonic: no clock tick before
         self._thread = threading.Thread(target=self._run, name="fleetscope-ingest", daemon=True)
         self._stopping = False
         self.processed = 0
@@ -86,6 +87,13 @@ class IngestWorker:
 
     def start(self) -> None:
         self._thread.start()
+
+    def hold_ticks(self, seconds: float) -> None:
+        """No clock tick for ``seconds``: what senders kept while the server was away (the
+        broker's session, a gateway's retries) arrives first. A tick before it would set
+        the vehicles offline and fold their late messages onto that instant; a tick after it
+        still sets a silent vehicle offline at its last message + ``offline_after``."""
+        self._ticks_from = max(self._ticks_from, time.monotonic() + seconds)
 
     def submit(self, messages: Sequence[RawMessage]) -> Future[BatchOutcome]:
         """Queue messages (blocks while the queue is full); the future gives their verdicts."""
@@ -175,7 +183,8 @@ class IngestWorker:
                     return
             if time.monotonic() >= next_tick:
                 next_tick = time.monotonic() + self._tick_interval_s
-                self._tick()
+                if time.monotonic() >= self._ticks_from:
+                    self._tick()
 
     def _gather(self, first: _Job) -> list[_Job]:
         jobs = [first]

@@ -2,7 +2,10 @@
 the order they were queued; at a stop nobody is left waiting."""
 
 import threading
-from datetime import UTC, datetime
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -12,6 +15,7 @@ from fleetscope.ingest.messages import RawMessage
 from fleetscope.ingest.worker import IngestWorker
 
 from .conftest import IngestEnv
+from .facts_dump import dump
 from .vda import state, topic
 
 
@@ -99,3 +103,38 @@ def test_queued_payload_bytes_are_bounded_too(ingest_env: IngestEnv, store: Fact
     worker.stop()
     producer.join(5)
     assert [str(err) for err in refused] == ["ingestion is stopping"]
+
+
+def test_a_backlog_after_downtime_is_derived_as_if_the_server_had_never_been_away(
+    ingest_env: IngestEnv, store: FactStore, tmp_path: Path
+) -> None:
+    """The server was away for two minutes; the broker kept what the vehicle sent meanwhile.
+    A clock tick before that backlog would set the vehicle offline at its last stored message
+    + offline_after and fold the backlog onto that instant (orders a minute too long)."""
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=120)
+
+    def sent(header_id: int, seconds: int, **kw: Any) -> RawMessage:
+        at = start + timedelta(seconds=seconds)
+        return RawMessage(topic("B1", "state"), orjson.dumps(state("B1", header_id, at, **kw)), at)
+
+    before = [sent(1, 0)]
+    backlog = [sent(2, 10, driving=True), sent(3, 20), sent(4, 30, charging=True)]
+    ingest_env.pipeline(store).process(before)  # stored before the server went away
+
+    restarted = ingest_env.pipeline(store)
+    restarted.restore_all(store.snapshot_vehicle_ids())  # as start_ingestion does
+    worker = IngestWorker(restarted, tick_interval_s=0.01)
+    worker.hold_ticks(0.5)  # what start_ingestion and the MQTT connection do
+    worker.start()
+    try:
+        time.sleep(0.2)  # twenty tick intervals: none may run yet
+        worker.submit(backlog).result(10)
+        time.sleep(0.5)  # the hold is over: the silent vehicle goes offline
+    finally:
+        worker.stop()
+
+    with FactStore(tmp_path / "reference.duckdb") as reference:
+        never_away = ingest_env.pipeline(reference)
+        never_away.process(before + backlog)
+        never_away.tick(now=datetime.now(UTC))
+        assert dump(store) == dump(reference)
