@@ -24,6 +24,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
 import duckdb
+import sqlalchemy.exc
 
 Item = TypeVar("Item")
 
@@ -36,6 +37,8 @@ _INFRASTRUCTURE = (
     duckdb.InternalException,
     MemoryError,
     OSError,
+    # The app store (vehicles, their details) locked or away: a retry can fix it too.
+    sqlalchemy.exc.OperationalError,
 )
 
 

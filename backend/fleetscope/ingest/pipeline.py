@@ -266,10 +266,11 @@ class IngestPipeline:
         model = message.series_name if isinstance(message, FactsheetMessage) else None
         model = model or known_model
         if (model, version) != (known_model, known_version):
-            self._details[vehicle.vehicle_id] = (model, version)
             self.registry.update_details(
                 vehicle_id=vehicle.vehicle_id, model=model, protocol_version=version
             )
+            # Only once written: if the app store refused it, the next message tries again.
+            self._details[vehicle.vehicle_id] = (model, version)
 
     # --- clock, rebuild, derivers (``derivers``) -------------------------------------------
 

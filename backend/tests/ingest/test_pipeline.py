@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from fleetscope.appstore.models import Vehicle
 from fleetscope.facts.store import FactStore
@@ -134,6 +135,32 @@ def test_an_error_decoding_did_not_foresee_costs_only_its_message(
     assert outcome.verdicts == [Verdict.ACCEPTED, Verdict.REJECTED]
     assert "could not be decoded: ValueError: a bug" in str(outcome.reasons[1])
     assert store.dead_letter_page(limit=10, offset=0)[0] == 1
+
+
+def test_an_app_store_that_is_away_fails_the_batch_and_the_retry_records_the_model(
+    ingest_env: IngestEnv, store: FactStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A locked app store is the installation's trouble, not the factsheet's: the batch
+    fails whole (HTTP 503, MQTT redelivers it), and its retry writes the vehicle's model."""
+    messages = [
+        _raw("S1", "connection", connection("S1", 1, T0)),
+        _raw("S1", "factsheet", factsheet("S1", 1, T0, series="Carrier X3")),
+    ]
+    pipeline = ingest_env.pipeline(store)
+    pipeline.process(messages[:1])
+    real = pipeline.registry.update_details
+
+    def locked(**kw: Any) -> None:
+        raise OperationalError("UPDATE vehicles", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(pipeline.registry, "update_details", locked)
+    with pytest.raises(OperationalError):
+        pipeline.process(messages)
+    monkeypatch.setattr(pipeline.registry, "update_details", real)
+    again = pipeline.process(messages)
+    assert again.verdicts == [Verdict.DUPLICATE, Verdict.ACCEPTED]
+    with ingest_env.session_factory() as session:
+        assert session.scalars(select(Vehicle.model)).one() == "Carrier X3"
 
 
 def test_a_sites_token_never_writes_into_a_sibling_sites_vehicle(
