@@ -91,10 +91,10 @@ test.describe('mobile', () => {
     await expect(drawer).toBeVisible();
     await expect(page.getByRole('dialog')).toContainText(text('en', 'menu.menu'));
     const top = [
-      'dashboards',
       'productivity',
       'processes',
       'failures',
+      'dashboards',
       'battery',
       'help',
       'logout',

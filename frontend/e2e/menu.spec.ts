@@ -8,7 +8,7 @@ const HELP_ROLES: readonly Role[] = ['superuser', 'customer', 'partner'];
 // Read-only: the tests of this file may run side by side.
 test.describe.configure({ mode: 'parallel' });
 
-const AREAS = ['dashboards', 'productivity', 'processes', 'failures', 'battery'] as const;
+const AREAS = ['productivity', 'processes', 'failures', 'dashboards', 'battery'] as const;
 
 /** Sub-pages per area in menu order, with the translation key of their name and beta flag. */
 const SUB_PAGES: Record<string, Array<{ id: string; key: string; beta: boolean }>> = {

@@ -30,7 +30,7 @@ describe.each(ROLES)('menu for role %s', (role) => {
 
   it('has the five areas on top with the sub-pages of spec section 2', () => {
     const top = desktopEntries(menu, 'top');
-    expect(ids(top)).toEqual(['dashboards', 'productivity', 'processes', 'failures', 'battery']);
+    expect(ids(top)).toEqual(['productivity', 'processes', 'failures', 'dashboards', 'battery']);
     const subIds = Object.fromEntries(top.map((entry) => [entry.id, ids(entry.submenus ?? [])]));
     expect(subIds).toEqual({
       dashboards: ['dashboards-dashboard', 'dashboards-statusboard'],
@@ -96,20 +96,20 @@ describe('menu language', () => {
     const enNames = buildMenu('customer', tEn).map((entry) => entry.name);
     const deNames = buildMenu('customer', tDe).map((entry) => entry.name);
     expect(enNames).toEqual([
-      'Dashboards',
       'Productivity',
       'Processes',
       'Failures',
+      'Dashboards',
       'Battery',
       'Help',
       'Log out',
       'Menu',
     ]);
     expect(deNames).toEqual([
-      'Dashboards',
       'Produktivität',
       'Prozesse',
       'Störungen',
+      'Dashboards',
       'Batterie',
       'Hilfe',
       'Abmelden',
@@ -120,7 +120,7 @@ describe('menu language', () => {
 
 describe('isEntryActive', () => {
   it('matches the area of a sub-page', () => {
-    const [dashboards, productivity] = buildMenu('support', tEn);
+    const [productivity, , , dashboards] = buildMenu('support', tEn);
     expect(dashboards && isEntryActive(dashboards, '/dashboards/statusboard')).toBe(true);
     expect(productivity && isEntryActive(productivity, '/dashboards/statusboard')).toBe(false);
     expect(productivity && isEntryActive(productivity, '/productivity/history')).toBe(true);
