@@ -70,6 +70,10 @@ describe('error catalogue', () => {
     setup(fakeFetch(() => new Response('<html>bad gateway</html>', { status: 502 })));
     await request('/v2/X');
     expect(recorded.errors[0]?.message).toBe('HTTP 502');
+    // ...which is not the server's message: pages say it in the user's language.
+    setup(fakeFetch(() => new Response('<html>bad gateway</html>', { status: 502 })));
+    const failure = await callApi('/v2/Y').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ httpStatus: 502, serverMessage: null });
   });
 
   it('transport failure yields an empty failed body', async () => {

@@ -1,4 +1,4 @@
-import i18next from 'i18next';
+import i18next, { type TFunction } from 'i18next';
 import {
   AUTHENTICATION_FAILED_MESSAGE,
   CSRF_COOKIE,
@@ -132,6 +132,9 @@ function buildInit(method: HttpMethod, options: RequestOptions): RequestInit {
   return init;
 }
 
+/** The message of a response that is no envelope (a proxy's 502 page, say). */
+const statusMessage = (status: number) => `HTTP ${status}`;
+
 /** Reads the response as an envelope; a body that is no envelope becomes one by HTTP status. */
 async function readEnvelope(response: Response): Promise<Envelope> {
   let parsed: unknown = null;
@@ -145,7 +148,7 @@ async function readEnvelope(response: Response): Promise<Envelope> {
   }
   return {
     status: response.ok,
-    msg: response.ok ? null : `HTTP ${response.status}`,
+    msg: response.ok ? null : statusMessage(response.status),
     data: parsed,
   };
 }
@@ -254,20 +257,41 @@ export class ApiFailure extends Error {
     message: string,
     readonly httpStatus: number,
     readonly body: unknown,
+    /** The server's own message (in the request's language); null for a transport failure. */
+    readonly serverMessage: string | null = null,
   ) {
     super(message);
     this.name = 'ApiFailure';
   }
 }
 
+/**
+ * What to tell the user about a failed call, in their language: the server's message (it
+ * names the field or the conflict), else what went wrong on the way ("no connection",
+ * "HTTP 502"), else the general "could not be loaded".
+ */
+export function failureText(error: unknown, t: TFunction): string {
+  if (!(error instanceof ApiFailure)) {
+    return t('state.loadFailedBody');
+  }
+  if (error.serverMessage !== null) {
+    return error.serverMessage;
+  }
+  return error.httpStatus === 0
+    ? t('state.networkUnreachable')
+    : t('state.httpStatus', { status: error.httpStatus });
+}
+
 /** Request plus payload extraction; throws ApiFailure on failure. */
 export async function callApi<T>(url: string, options: RequestOptions = {}): Promise<T> {
   const result = await request(url, options);
   if (!result.ok) {
+    const said = messageOf(result.body);
+    const serverMessage = said === statusMessage(result.httpStatus) ? null : said;
     const message =
-      messageOf(result.body) ??
-      (result.httpStatus === 0 ? 'network unreachable' : `HTTP ${result.httpStatus}`);
-    throw new ApiFailure(message, result.httpStatus, result.body);
+      serverMessage ??
+      (result.httpStatus === 0 ? 'network unreachable' : statusMessage(result.httpStatus));
+    throw new ApiFailure(message, result.httpStatus, result.body, serverMessage);
   }
   return dataOf<T>(result.body);
 }

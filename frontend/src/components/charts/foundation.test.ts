@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiFailure } from '../../api/client';
 import { csvFileName, quoteCsvField, toCsv } from './csv';
 import { emptyReasonFor } from './emptyReason';
 import { nearestBucket, sparklineGeometry } from './sparkline';
@@ -118,10 +119,16 @@ describe('states and reasons', () => {
       kind: 'empty',
       reason: 'noDataInPeriod',
     });
-    expect(chartStatus({ ...base, error: new Error('boom') })).toMatchObject({
+    // The server's words are shown; a transport failure or a bug gets the card's own text in
+    // the user's language (no English "HTTP 502" or "boom" in a German page).
+    const refused = new ApiFailure('shift: unknown shift', 422, null, 'shift: unknown shift');
+    expect(chartStatus({ ...base, error: refused })).toMatchObject({
       kind: 'error',
-      message: 'boom',
+      message: 'shift: unknown shift',
     });
+    for (const error of [new ApiFailure('HTTP 502', 502, null), new Error('boom')]) {
+      expect(chartStatus({ ...base, error })).toEqual({ kind: 'error', message: undefined });
+    }
   });
 
   it('draws a sparkline over the range of its values, with gaps for missing buckets', () => {

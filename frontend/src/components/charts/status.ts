@@ -1,3 +1,4 @@
+import { ApiFailure } from '../../api/client';
 import type { ChartStatus } from './ChartCard';
 import type { EmptyReason } from './emptyReason';
 
@@ -16,7 +17,8 @@ export function chartStatus({
   onRetry?: () => void;
 }): ChartStatus {
   if (error) {
-    const message = error instanceof Error ? error.message : undefined;
+    // The server's words; without them the card says "could not be loaded" in the user's language.
+    const message = error instanceof ApiFailure ? (error.serverMessage ?? undefined) : undefined;
     return { kind: 'error', message, onRetry };
   }
   if (isPending) {

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Select, Skeleton, Table, Text, UnstyledButton } f
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { failureText } from '../../api/client';
 import { formatNumber } from '../../lib/format';
 import { PAGE_SIZES, type Pager, pageRange, parseSort } from './listState';
 
@@ -48,9 +49,7 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
         data-testid={`${props.testId}-error`}
       >
         <Group gap="sm">
-          <Text size="sm">
-            {props.error instanceof Error ? props.error.message : t('state.loadFailedBody')}
-          </Text>
+          <Text size="sm">{failureText(props.error, t)}</Text>
           <Button size="xs" variant="light" color="red" onClick={props.onRetry}>
             {t('state.retry')}
           </Button>

@@ -44,7 +44,7 @@ export function CreateUserDialog({
       void client.invalidateQueries({ queryKey: ['admin'] });
     },
     onError: (failure) => {
-      setError(errorText(failure));
+      setError(errorText(failure, t));
       notifyFailure(failure);
     },
   });

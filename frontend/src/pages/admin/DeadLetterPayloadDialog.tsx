@@ -60,7 +60,7 @@ export function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose
           </Alert>
         )}
         {payload.error ? (
-          <FormError error={errorText(payload.error)} />
+          <FormError error={errorText(payload.error, t)} />
         ) : (
           <Textarea
             label={t('admin.deadLetters.payload')}

@@ -67,7 +67,7 @@ export function EditUserDialog({
     },
     onError: (failure) => {
       setConfirm(null);
-      setError(errorText(failure));
+      setError(errorText(failure, t));
       notifyFailure(failure);
     },
   });

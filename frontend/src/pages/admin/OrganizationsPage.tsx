@@ -63,7 +63,7 @@ export function OrganizationsPage() {
       void refresh();
     },
     onError: (error) => {
-      setCreateError(errorText(error));
+      setCreateError(errorText(error, t));
       notifyFailure(error);
     },
   });
@@ -75,7 +75,7 @@ export function OrganizationsPage() {
       void refresh();
     },
     onError: (error) => {
-      setDeleteError(errorText(error));
+      setDeleteError(errorText(error, t));
       notifyFailure(error);
     },
   });
@@ -233,7 +233,7 @@ function RenameDialog({
       onRenamed();
     },
     onError: (failure) => {
-      setError(errorText(failure));
+      setError(errorText(failure, t));
       notifyFailure(failure);
     },
   });

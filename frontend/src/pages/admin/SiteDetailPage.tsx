@@ -63,7 +63,7 @@ export function SiteDetailPage() {
       void client.invalidateQueries({ queryKey: ['admin'] });
     },
     onError: (error, { section }) => {
-      setErrors((current) => ({ ...current, [section]: errorText(error) }));
+      setErrors((current) => ({ ...current, [section]: errorText(error, t) }));
       notifyFailure(error);
     },
   });

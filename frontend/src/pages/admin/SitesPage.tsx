@@ -68,7 +68,7 @@ export function TimeZoneSelect({
       searchable
       limit={100}
       nothingFoundMessage={t('admin.common.nothingFound')}
-      error={error ?? (zones.error ? errorText(zones.error) : null)}
+      error={error ?? (zones.error ? errorText(zones.error, t) : null)}
       required
       data-testid={testId}
     />
@@ -110,7 +110,7 @@ export function SitesPage() {
       void navigate(`/admin/sites/${site.id}`);
     },
     onError: (failure) => {
-      setError(errorText(failure));
+      setError(errorText(failure, t));
       notifyFailure(failure);
     },
   });

@@ -60,7 +60,7 @@ export function TokensPage() {
       void client.invalidateQueries({ queryKey: ['admin', 'tokens'] });
     },
     onError: (failure) => {
-      setError(errorText(failure));
+      setError(errorText(failure, t));
       notifyFailure(failure);
     },
   });

@@ -181,7 +181,7 @@ function VehicleDialog({
     },
     onError: (failure) => {
       setConfirmMove(false);
-      setError(errorText(failure));
+      setError(errorText(failure, t));
       notifyFailure(failure);
     },
   });

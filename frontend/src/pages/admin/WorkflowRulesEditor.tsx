@@ -231,7 +231,7 @@ export function WorkflowRulesEditor({
           />
         </Group>
         {preview.error ? (
-          <FormError error={errorText(preview.error)} />
+          <FormError error={errorText(preview.error, t)} />
         ) : !table ? (
           <Text size="sm" c="dimmed">
             {t('app.loading')}

@@ -15,8 +15,10 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
+import i18next, { type TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { failureText } from '../../api/client';
 import { AccountMenu } from '../../components/layout/AccountMenu';
 import { formatDateTime } from '../../lib/format';
 import { JobIndicator } from './jobs';
@@ -45,8 +47,8 @@ export function AdminModal({ closeButtonProps, ...props }: ModalProps) {
 }
 
 /** The message of a failed call (the server's, naming the field or the conflict). */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+export function errorText(error: unknown, t: TFunction): string {
+  return failureText(error, t);
 }
 
 /** A toast for a result: green for success, red with the server's message for a failure. */
@@ -57,7 +59,8 @@ export function notifySuccess(message: string): void {
 export function notifyFailure(error: unknown): void {
   notifications.show({
     color: 'red',
-    message: errorText(error),
+    // Called from event handlers: the app's one i18next instance, in the user's language.
+    message: errorText(error, i18next.t),
     withBorder: true,
     autoClose: 8_000,
   });
@@ -215,7 +218,7 @@ export function LoadFailed({ error, onRetry }: { error: unknown; onRetry: () => 
   return (
     <Alert color="red" variant="light" title={t('state.loadFailedTitle')} data-testid="load-failed">
       <Group gap="sm">
-        <Text size="sm">{errorText(error)}</Text>
+        <Text size="sm">{errorText(error, t)}</Text>
         <Button size="xs" variant="light" color="red" onClick={onRetry}>
           {t('state.retry')}
         </Button>

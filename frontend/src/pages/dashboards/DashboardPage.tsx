@@ -16,6 +16,7 @@ import {
   loadDashboardLayout,
   saveDashboardLayout,
 } from '../../api/analytics';
+import { failureText } from '../../api/client';
 import { KpiTile, Sparkline, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { useDrillDown } from '../../components/drill/useDrillDown';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
@@ -167,9 +168,7 @@ export default function DashboardPage() {
             data-testid="dashboard-error"
           >
             <Group gap="sm">
-              <Text size="sm">
-                {query.error instanceof Error ? query.error.message : t('state.loadFailedBody')}
-              </Text>
+              <Text size="sm">{failureText(query.error, t)}</Text>
               <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
                 {t('state.retry')}
               </Button>

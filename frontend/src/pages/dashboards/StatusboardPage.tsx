@@ -2,6 +2,7 @@ import { Alert, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { failureText } from '../../api/client';
 import { isDisplayModeRequested } from '../../app/layout';
 import { useAnalysisFilterControls } from '../../components/filters/filtersContext';
 import { EmptyState } from '../../components/layout/EmptyState';
@@ -56,9 +57,7 @@ export default function StatusboardPage() {
         title={t('state.loadFailedTitle')}
         data-testid="statusboard-error"
       >
-        <Text size="sm">
-          {snapshot.error instanceof Error ? snapshot.error.message : t('state.loadFailedBody')}
-        </Text>
+        <Text size="sm">{failureText(snapshot.error, t)}</Text>
       </Alert>
     );
   } else {
