@@ -26,8 +26,9 @@ from fleetscope.i18n.messages import (
 )
 
 DEFAULT_TIME_ZONE = "Europe/Berlin"
-# One topic level: the subscriber listens on ``{interface}/+/+/+/state`` and the like.
-_MQTT_INTERFACE = re.compile(r"[^/+#\x00]{1,100}")
+# One topic level: the subscriber listens on ``{interface}/+/+/+/state`` and the like. No
+# space at either end: "uagv " is a typo that no vehicle's topic matches.
+_MQTT_INTERFACE = re.compile(r"(?!\s)[^/+#\x00]{1,100}(?<!\s)")
 
 
 @cache

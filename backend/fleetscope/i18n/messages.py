@@ -167,9 +167,9 @@ MQTT_INTERFACE_TAKEN = define(
 MQTT_INTERFACE_INVALID = define(
     "site.mqtt_interface_invalid",
     en="mqttInterface: {interface!r} must be one MQTT topic level of 1 to 100 characters, "
-    "without '/', '+' or '#'",
+    "without '/', '+' or '#' and without spaces at either end",
     de="mqttInterface: {interface!r} muss eine MQTT-Topic-Ebene mit 1 bis 100 Zeichen sein, "
-    "ohne '/', '+' oder '#'",
+    "ohne '/', '+' oder '#' und ohne Leerzeichen am Anfang oder Ende",
 )
 SHIFT_ID_INVALID = define(
     "shift.id_invalid",

@@ -104,6 +104,8 @@ def test_a_new_sites_shifts_are_named_in_the_creators_language(
         ({"name": "Hamburg DC"}, 409, "site 'Hamburg DC' already exists"),
         ({"name": "X", "mqttInterface": "uagv"}, 409, "mqttInterface: 'uagv' already belongs"),
         ({"name": "X", "mqttInterface": "a/b"}, 422, "mqttInterface: 'a/b' must be one MQTT"),
+        ({"name": "X", "mqttInterface": "   "}, 422, "mqttInterface: '   ' must be one MQTT"),
+        ({"name": "X", "mqttInterface": "uagv "}, 422, "mqttInterface: 'uagv ' must be one MQTT"),
         ({"name": ""}, 422, "name"),
         ({"name": "   "}, 422, "name: must not be empty"),
         ({"name": "X", "organizationId": 4242}, 422, "organizationId: organization 4242"),
