@@ -368,6 +368,10 @@ test('a batch sent with the token: the new user sees the vehicle and its workflo
     await expect(
       page.getByTestId('jobs-table').locator('[data-state="done"]').first(),
     ).toBeVisible();
+    // The job names its site by the site's name.
+    await expect(page.getByTestId('jobs-table').getByRole('link', { name: SITE })).not.toHaveCount(
+      0,
+    );
   });
 
   await test.step('the audit log shows each step', async () => {

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { listJobs } from '../../api/admin';
+import { listJobs, listSites } from '../../api/admin';
 import type { Job } from '../../api/adminTypes';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
@@ -29,6 +29,10 @@ export function JobsPage() {
     refetchInterval: (query) => pollWhileActive(query.state.data?.items ?? []),
   });
   const active = (jobs.data?.items ?? []).filter(isJobActive);
+  // The sites' names: a job names its site by id.
+  const sites = useQuery({ queryKey: ['admin', 'sites', 'all'], queryFn: () => listSites() });
+  const siteName = (id: number) =>
+    sites.data?.find((site) => site.id === id)?.name ?? t('admin.jobs.site', { id });
 
   const columns: PagedColumn<Job>[] = [
     {
@@ -47,7 +51,7 @@ export function JobsPage() {
         <Stack gap={0}>
           {job.siteId != null && (
             <Anchor component={Link} to={`/admin/sites/${job.siteId}`} size="sm">
-              {t('admin.jobs.site', { id: job.siteId })}
+              {siteName(job.siteId)}
             </Anchor>
           )}
           <Text size="xs" c="dimmed">
