@@ -109,7 +109,9 @@ describe('the Administration app', () => {
   it('an empty dead-letter list says none was refused, or that none matches a filter', async () => {
     const { calls } = renderAdmin('/admin/deadLetters');
     const empty = await screen.findByTestId('dead-letters-empty', {}, { timeout: 20_000 });
-    expect(empty).toHaveTextContent('No dead letters: no message has been refused so far.');
+    expect(empty).toHaveTextContent(
+      'No dead letters: no refused message is waiting (none was refused, or each was re-ingested, deleted or past its retention).',
+    );
     fireEvent.change(screen.getByTestId('dead-letters-reason'), { target: { value: 'JSON' } });
     await waitFor(() =>
       expect(screen.getByTestId('dead-letters-empty')).toHaveTextContent(
