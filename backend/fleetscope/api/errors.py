@@ -90,6 +90,11 @@ CHANGE_FAILURES = failure_responses(NOT_SIGNED_IN, NO_CSRF, *JSON_BODY_FAILURES)
 ANALYTICS_FAILURES = failure_responses(NOT_SIGNED_IN, NOT_FOUND, INVALID, TOO_LARGE)
 
 
+# Seconds a 503 without a wait of its own asks the caller to wait (the store re-opening,
+# ingestion starting, a question too large for the memory it has right now).
+DEFAULT_RETRY_AFTER_S = 5
+
+
 class ApiError(Exception):
     """Raise from logic or routes: becomes an envelope with this status code and message."""
 
@@ -114,12 +119,15 @@ def error_response(
     status_code: int,
     headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
-    """The failure envelope with ``message`` in the language the request asked for."""
+    """The failure envelope with ``message`` in the language the request asked for. Every
+    503 says when to ask again (``Retry-After``, product.md section 6); a caller that names
+    its own wait keeps it."""
     language = request_language(request)
+    retry = {"Retry-After": str(DEFAULT_RETRY_AFTER_S)} if status_code == 503 else {}
     return JSONResponse(
         failure_body(render(message, language)),
         status_code=status_code,
-        headers={**(headers or {}), "Content-Language": language},
+        headers={**retry, **(headers or {}), "Content-Language": language},
     )
 
 
