@@ -39,6 +39,8 @@ export function OnboardingOverlay() {
     <Modal
       opened
       onClose={() => act('skip')}
+      // Escape is the skip link's key, and only slide 1 has that link (spec: back on 2 to 5).
+      closeOnEscape={number === 1}
       closeOnClickOutside={false}
       withCloseButton={false}
       centered

@@ -68,6 +68,22 @@ describe('onboarding overlay', () => {
     expect(screen.queryByTestId('onboarding-overlay')).toBeNull();
   });
 
+  it('Escape skips on slide 1 only: later slides have back and next, no skip', async () => {
+    const { server } = renderApp('/dashboards/dashboard', {
+      user: demoUser('service'),
+      settings: unwatched,
+    });
+    await screen.findByTestId('onboarding-slide-1', {}, TIMEOUT);
+    fireEvent.click(screen.getByTestId('onboarding-next'));
+    const second = await screen.findByTestId('onboarding-slide-2');
+    fireEvent.keyDown(second, { key: 'Escape' });
+    expect(screen.getByTestId('onboarding-slide-2')).toBeInTheDocument();
+    expect(server.state.settings.onboardingWatched).toBe(false);
+    fireEvent.click(screen.getByTestId('onboarding-back'));
+    fireEvent.keyDown(await screen.findByTestId('onboarding-slide-1'), { key: 'Escape' });
+    await waitFor(() => expect(server.state.settings.onboardingWatched).toBe(true));
+  });
+
   it('is not shown once watched', async () => {
     renderApp('/dashboards/dashboard', { user: demoUser('service') });
     await screen.findByTestId('page-dashboard', {}, TIMEOUT);
