@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     # Time a request body may take to arrive after its head (api/request_body.py): 1 MiB of
     # JSON, or a 16 MiB ingestion batch at 4.5 Mbit/s; a body still arriving is answered 408.
     request_body_seconds: float = Field(default=30.0, gt=0)
+    # Bytes of request bodies all requests together may hold at once (api/request_body.py):
+    # beyond, a request with a body is answered 503 with Retry-After before it is read.
+    request_bodies_max_bytes: int = Field(default=128 * 1024 * 1024, gt=0)
     # Time a request head may take to arrive (cli/head_deadline.py): then the connection is
     # closed. It also bounds how long an opened connection may stay silent.
     request_head_seconds: float = Field(default=20.0, gt=0)

@@ -10,6 +10,10 @@
   kept every login out.
 - HTTP ingestion streams its larger body (``ingest_max_body_bytes``) in its route, after the
   site's token has been checked, under the same deadline.
+- All bodies together are bounded too (``request_bodies_max_bytes``): each request holds its
+  Content-Length (without one: its limit) from the moment it is let in until it is answered;
+  a request that does not fit is answered 503 with Retry-After before its body is read, so
+  400 slow 1 MiB bodies cost at most the budget, not 400 MiB.
 
 A pure ASGI middleware: Starlette's ``BaseHTTPMiddleware`` would buffer the streams.
 """
@@ -21,7 +25,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fleetscope.api.errors import error_response
-from fleetscope.i18n.messages import BODY_TOO_LARGE, BODY_TOO_SLOW
+from fleetscope.i18n.messages import BODY_TOO_LARGE, BODY_TOO_SLOW, SERVER_BUSY
 from fleetscope.i18n.text import Text
 
 
@@ -85,12 +89,23 @@ class RequestBodyMiddleware:
     every other body is read whole first."""
 
     def __init__(
-        self, app: ASGIApp, *, limit: int, seconds: float, streamed_paths: Sequence[str]
+        self,
+        app: ASGIApp,
+        *,
+        limit: int,
+        seconds: float,
+        streamed_paths: Sequence[str],
+        streamed_limit: int,
+        budget: int,
     ) -> None:
         self._app = app
         self._limit = limit
         self._seconds = seconds
         self._streamed = frozenset(streamed_paths)
+        self._streamed_limit = streamed_limit
+        self._budget = budget
+        # Bytes the requests in progress may hold; changed only on the event loop's thread.
+        self._held = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -104,6 +119,18 @@ class RequestBodyMiddleware:
         if not streamed and length is not None and length > self._limit:
             await _refuse(scope, receive, send, BODY_TOO_LARGE(limit=self._limit), 413)
             return
+        most = self._streamed_limit if streamed else self._limit
+        share = most if length is None else min(length, most)
+        if self._held + share > self._budget:
+            await _refuse(scope, receive, send, SERVER_BUSY(), 503)
+            return
+        self._held += share
+        try:
+            await self._pass_on(scope, receive, send, streamed=streamed)
+        finally:
+            self._held -= share
+
+    async def _pass_on(self, scope: Scope, receive: Receive, send: Send, *, streamed: bool) -> None:
         timed = _until(receive, asyncio.get_running_loop().time() + self._seconds)
         try:
             if streamed:

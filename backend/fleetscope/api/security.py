@@ -108,6 +108,8 @@ def install_web_security(app: FastAPI, *, settings: Settings, api_prefix: str) -
         limit=settings.json_max_body_bytes,
         seconds=settings.request_body_seconds,
         streamed_paths=[f"{api_prefix}{INGEST_PATH}"],
+        streamed_limit=settings.ingest_max_body_bytes,
+        budget=settings.request_bodies_max_bytes,
     )
     app.add_middleware(SecurityHeadersMiddleware, headers=security_headers(settings=settings))
     if settings.trusted_proxies:
