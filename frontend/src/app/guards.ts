@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import type { User, Vehicle } from '../api/types';
 import { loadVehicles } from '../api/vehicles';
-import { ensureSession } from './session';
+import { ensureSession, getSession } from './session';
 
 /** Where the login page sends the user back to: the page they came from. */
 export function loginPathFor(request: Request): string {
@@ -18,11 +18,16 @@ export function safeReturnPath(from: string | null): string {
   return from;
 }
 
-/** Login check (spec section 6: analytics pages require being logged in). */
+/**
+ * Login check (spec section 6: analytics pages require being logged in). A session lost
+ * while the page was closed gets the expired-session message too (spec section 4).
+ */
 export async function requireLogin({ request }: LoaderFunctionArgs): Promise<User> {
   const user = await ensureSession();
   if (!user) {
-    throw redirect(loginPathFor(request));
+    const path = loginPathFor(request);
+    const lost = getSession().lost === true;
+    throw redirect(lost ? `${path}${path.includes('?') ? '&' : '?'}error=session` : path);
   }
   return user;
 }

@@ -31,6 +31,19 @@ describe('routes and redirects of spec section 2', () => {
     expect(await screen.findByTestId('login-form')).toBeInTheDocument();
   });
 
+  it('tells a user whose session ended while the page was closed why they log in again', async () => {
+    // The CSRF cookie of the lost session is still there; the server no longer knows it.
+    // biome-ignore lint/suspicious/noDocumentCookie: the browser's cookie is what is tested
+    document.cookie = 'fleetscope_csrf=stale; path=/';
+    const { router } = renderApp('/failures/history');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), SLOW);
+    expect(router.state.location.search).toBe(
+      `?from=${encodeURIComponent('/failures/history')}&error=session`,
+    );
+    expect(await screen.findByTestId('login-error')).toHaveTextContent('Your session has expired');
+    expect(document.cookie).not.toContain('fleetscope_csrf');
+  });
+
   it('writes the view into the address of a page reached without one (a link to it)', async () => {
     const router = await landsOn('/productivity/history', '/productivity/history');
     // The saved settings' view (a week, all machines and shifts, per machine).

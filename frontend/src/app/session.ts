@@ -1,8 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import { clearResponseCache } from '../api/client';
+import { deleteCookie, readCookie } from '../api/cookies';
 import type { User } from '../api/types';
 import { fetchCurrentUser } from '../api/user';
 import { resetLoadedVehicles } from '../api/vehicles';
+import { CSRF_COOKIE } from '../constants';
 import { applyLanguage, normalizeLanguage } from '../i18n';
 import { queryClient } from './queryClient';
 
@@ -10,6 +12,21 @@ import { queryClient } from './queryClient';
 export interface SessionState {
   status: 'unknown' | 'authenticated' | 'anonymous';
   user: User | null;
+  /** Anonymous at start-up, but a session was there before (see `sessionLeftBehind`). */
+  lost?: boolean;
+}
+
+/**
+ * A session the server no longer knows (expired, revoked, the user deactivated) while the
+ * page was closed: the readable CSRF cookie set with it at login is still there (logging
+ * out removes it). Removed here, so the expired-session message shows once.
+ */
+function sessionLeftBehind(): boolean {
+  if (readCookie(CSRF_COOKIE) === null) {
+    return false;
+  }
+  deleteCookie(CSRF_COOKIE);
+  return true;
 }
 
 let state: SessionState = { status: 'unknown', user: null };
@@ -47,7 +64,7 @@ export function ensureSession(): Promise<User | null> {
         if (user) {
           startSession(user);
         } else {
-          setState({ status: 'anonymous', user: null });
+          setState({ status: 'anonymous', user: null, lost: sessionLeftBehind() });
         }
         return user;
       })
