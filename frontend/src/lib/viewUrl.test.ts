@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeView, encodeView, hasViewParams, type ViewState } from './viewUrl';
+import { addressShows, decodeView, encodeView, hasViewParams, type ViewState } from './viewUrl';
 
 const FIXED: ViewState = {
   relativeRange: null,
@@ -52,5 +52,17 @@ describe('view in the URL', () => {
     });
     expect(hasViewParams('?displayMode=true')).toBe(false);
     expect(hasViewParams('?displayMode=true&range=today')).toBe(true);
+  });
+});
+
+describe('addressShows', () => {
+  it("is false once the address moved on: a page must not write its view over another's", () => {
+    const dashboard = '/dashboards/dashboard';
+    expect(addressShows(dashboard, '#/dashboards/dashboard?mode=week')).toBe(true);
+    expect(addressShows(dashboard, '#/dashboards/dashboard')).toBe(true);
+    // Followed a link while the dashboard read its settings.
+    expect(addressShows(dashboard, '#/productivity')).toBe(false);
+    // No hash at all (a memory router): nothing else can have moved.
+    expect(addressShows(dashboard, '')).toBe(true);
   });
 });

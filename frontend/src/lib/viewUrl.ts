@@ -100,3 +100,14 @@ export function encodeView(view: ViewState, search = ''): string {
   const query = params.toString().replaceAll('%2C', ',');
   return query ? `?${query}` : '';
 }
+
+/**
+ * Whether the browser's address still shows `pathname` (hash routing: `#/path?query`). A
+ * page writing its view into the address must not undo a navigation that happened
+ * meanwhile (a link followed while its settings were read). No hash (the tests' memory
+ * router): nothing else can have moved.
+ */
+export function addressShows(pathname: string, hash: string = window.location.hash): boolean {
+  const shown = hash.replace(/^#/, '').split('?')[0];
+  return !shown || shown === pathname;
+}

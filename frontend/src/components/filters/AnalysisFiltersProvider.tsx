@@ -20,7 +20,7 @@ import {
   validShift,
 } from '../../lib/filters';
 import { type RelativeRange, resolveRelativeRange } from '../../lib/relativeRange';
-import { decodeView, encodeView, type ViewState } from '../../lib/viewUrl';
+import { addressShows, decodeView, encodeView, type ViewState } from '../../lib/viewUrl';
 import { RefreshProvider } from '../refresh/RefreshProvider';
 import {
   type AnalysisFilterControls,
@@ -112,6 +112,9 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
     const scopeOf = (ids: readonly Id[]) =>
       sitesInScope(sites, effectiveVehicles(ids, allVehicles));
     const showView = (patch: Partial<ViewState>) => {
+      if (!addressShows(location.pathname)) {
+        return; // the user has gone on to another page meanwhile
+      }
       const next = { ...current, ...patch };
       navigate(
         { pathname: location.pathname, search: encodeView(next, location.search) },
