@@ -28,10 +28,11 @@ class InterfaceCache(Protocol):
     def forget_interfaces(self) -> None: ...
 
 
-def site_interfaces(session_factory: SessionFactory) -> list[str]:
+def followed_interfaces(session_factory: SessionFactory, *, default_interface: str) -> list[str]:
+    """The interfaces the server subscribes: the installation's default and every site's."""
     with session_factory() as session:
         names = session.scalars(select(Site.mqtt_interface).where(Site.mqtt_interface.is_not(None)))
-        return [name for name in names if name]
+        return [default_interface, *(name for name in names if name)]
 
 
 class InterfaceWatcher:
@@ -70,7 +71,9 @@ class InterfaceWatcher:
 
     def refresh(self) -> None:
         self._registry.forget_interfaces()
-        self._subscriber.follow([self._default_interface, *site_interfaces(self._sessions)])
+        self._subscriber.follow(
+            followed_interfaces(self._sessions, default_interface=self._default_interface)
+        )
 
     def _loop(self) -> None:
         while not self._stopping.is_set():

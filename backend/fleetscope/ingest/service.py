@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.facts.store import FactStore
 from fleetscope.ingest.client_id import resolve_client_id
-from fleetscope.ingest.interfaces import InterfaceWatcher, site_interfaces
+from fleetscope.ingest.interfaces import InterfaceWatcher, followed_interfaces
 from fleetscope.ingest.limits import IngestLimits
 from fleetscope.ingest.live import LiveHub
 from fleetscope.ingest.mqtt import MAX_RECEIVE_MAXIMUM, MqttSubscriber, parse_broker_url
@@ -115,7 +115,7 @@ def start_ingestion(
     )
     handle.rederive.start()
     if settings.mqtt_url and start_mqtt:
-        interfaces = [settings.mqtt_interface, *site_interfaces(session_factory)]
+        interfaces = followed_interfaces(session_factory, default_interface=settings.mqtt_interface)
         client_id = resolve_client_id(
             configured=settings.mqtt_client_id, data_dir=settings.data_dir
         )

@@ -156,9 +156,8 @@ export const test = base.extend<{ app: App; consentAnswered: boolean }>({
   },
 });
 
-/** Waits until the route (hash without '#') matches. */
 /**
- * The hash route is `route`: a pattern matches the whole route; a path (with an optional
+ * Waits until the hash route is `route`: a pattern matches the whole route; a path (with an optional
  * query) matches the route's path and those parameters, whatever else the query holds (an
  * analysis page adds its view to the address).
  */

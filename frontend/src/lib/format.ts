@@ -59,33 +59,29 @@ export function formatPeriod(
   }
 }
 
-/** A fraction 0..1 as a percentage ("96.2%" / "96,2 %"); null stays null for "no data". */
+/**
+ * A fraction 0..1 as a percentage as the language writes it ("96.2%" / "96,2 %", a no-break
+ * space); `digits` decimals, or up to `digits` from `minimumDigits` on. Null stays null.
+ */
 export function formatShare(
   share: number,
   language: string,
-  { digits = 1 }: { digits?: number } = {},
+  { digits = 1, minimumDigits = digits }: { digits?: number; minimumDigits?: number } = {},
 ): string {
   return new Intl.NumberFormat(localeFor(language), {
     style: 'percent',
-    minimumFractionDigits: digits,
+    minimumFractionDigits: minimumDigits,
     maximumFractionDigits: digits,
   }).format(share);
 }
 
-/**
- * A percentage 0..100 (a charge, a depth of discharge) as the language writes it: "60.2%",
- * "60,2 %". Intl's percent style, so it reads the same as `formatShare` beside it.
- */
+/** A percentage 0..100 (a charge, a depth of discharge), written as `formatShare` does. */
 export function formatPercent(
   percent: number,
   language: string,
-  { minimumFractionDigits = 1, maximumFractionDigits = 1 } = {},
+  options?: { digits?: number; minimumDigits?: number },
 ): string {
-  return new Intl.NumberFormat(localeFor(language), {
-    style: 'percent',
-    minimumFractionDigits,
-    maximumFractionDigits,
-  }).format(percent / 100);
+  return formatShare(percent / 100, language, options);
 }
 
 /** A number with a fixed count of decimals, grouped in the user's language. */

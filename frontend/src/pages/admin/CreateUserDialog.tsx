@@ -4,14 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUser } from '../../api/admin';
 import type { Organization } from '../../api/adminTypes';
-import {
-  AdminModal,
-  errorText,
-  FormError,
-  notifyFailure,
-  notifySuccess,
-  ShownOnce,
-} from './common';
+import { failureText } from '../../api/client';
+import { AdminModal, FormError, notifyFailure, notifySuccess, ShownOnce } from './common';
 import { UserFields, useUserFields } from './UserFields';
 
 /** A new user: shows the temporary password once (the user may choose their own later). */
@@ -44,7 +38,7 @@ export function CreateUserDialog({
       void client.invalidateQueries({ queryKey: ['admin'] });
     },
     onError: (failure) => {
-      setError(errorText(failure, t));
+      setError(failureText(failure, t));
       notifyFailure(failure);
     },
   });

@@ -4,14 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deadLetterPayload, reingestDeadLetter } from '../../api/admin';
 import type { DeadLetter, ReingestResult } from '../../api/adminTypes';
-import {
-  AdminModal,
-  CODE_INPUT,
-  errorText,
-  FormError,
-  notifyFailure,
-  notifySuccess,
-} from './common';
+import { failureText } from '../../api/client';
+import { AdminModal, CODE_INPUT, FormError, notifyFailure, notifySuccess } from './common';
 
 /** The stored payload, editable; re-ingest it as stored or after a fix, with the result. */
 export function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose: () => void }) {
@@ -60,7 +54,7 @@ export function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose
           </Alert>
         )}
         {payload.error ? (
-          <FormError error={errorText(payload.error, t)} />
+          <FormError error={failureText(payload.error, t)} />
         ) : (
           <Textarea
             label={t('admin.deadLetters.payload')}

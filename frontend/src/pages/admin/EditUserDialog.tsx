@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { resetPassword, updateUser } from '../../api/admin';
 import type { Organization, UserAdmin, UserPatch } from '../../api/adminTypes';
+import { failureText } from '../../api/client';
 import {
   AdminModal,
   ConfirmDialog,
-  errorText,
   FormError,
   notifyFailure,
   notifySuccess,
@@ -67,7 +67,7 @@ export function EditUserDialog({
     },
     onError: (failure) => {
       setConfirm(null);
-      setError(errorText(failure, t));
+      setError(failureText(failure, t));
       notifyFailure(failure);
     },
   });

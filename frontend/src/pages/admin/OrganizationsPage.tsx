@@ -20,11 +20,11 @@ import {
   renameOrganization,
 } from '../../api/admin';
 import type { Organization } from '../../api/adminTypes';
+import { failureText } from '../../api/client';
 import {
   AdminHeader,
   AdminModal,
   ConfirmDialog,
-  errorText,
   FormError,
   LoadFailed,
   notifyFailure,
@@ -63,7 +63,7 @@ export function OrganizationsPage() {
       void refresh();
     },
     onError: (error) => {
-      setCreateError(errorText(error, t));
+      setCreateError(failureText(error, t));
       notifyFailure(error);
     },
   });
@@ -75,7 +75,7 @@ export function OrganizationsPage() {
       void refresh();
     },
     onError: (error) => {
-      setDeleteError(errorText(error, t));
+      setDeleteError(failureText(error, t));
       notifyFailure(error);
     },
   });
@@ -233,7 +233,7 @@ function RenameDialog({
       onRenamed();
     },
     onError: (failure) => {
-      setError(errorText(failure, t));
+      setError(failureText(failure, t));
       notifyFailure(failure);
     },
   });

@@ -17,9 +17,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { getSite, updateSite } from '../../api/admin';
 import type { AdminShift, SiteAdmin, SitePatch } from '../../api/adminTypes';
+import { failureText } from '../../api/client';
 import {
   AdminHeader,
-  errorText,
   FormError,
   HINT_BELOW,
   LoadFailed,
@@ -63,7 +63,7 @@ export function SiteDetailPage() {
       void client.invalidateQueries({ queryKey: ['admin'] });
     },
     onError: (error, { section }) => {
-      setErrors((current) => ({ ...current, [section]: errorText(error, t) }));
+      setErrors((current) => ({ ...current, [section]: failureText(error, t) }));
       notifyFailure(error);
     },
   });

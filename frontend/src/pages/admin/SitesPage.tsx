@@ -16,14 +16,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { createSite, listSites, listTimeZones } from '../../api/admin';
-import {
-  AdminHeader,
-  errorText,
-  HINT_BELOW,
-  LoadFailed,
-  notifyFailure,
-  notifySuccess,
-} from './common';
+import { failureText } from '../../api/client';
+import { AdminHeader, HINT_BELOW, LoadFailed, notifyFailure, notifySuccess } from './common';
 import { useOrganizations } from './OrganizationsPage';
 
 export const DEFAULT_TIME_ZONE = 'Europe/Berlin';
@@ -68,7 +62,7 @@ export function TimeZoneSelect({
       searchable
       limit={100}
       nothingFoundMessage={t('admin.common.nothingFound')}
-      error={error ?? (zones.error ? errorText(zones.error, t) : null)}
+      error={error ?? (zones.error ? failureText(zones.error, t) : null)}
       required
       data-testid={testId}
     />
@@ -110,7 +104,7 @@ export function SitesPage() {
       void navigate(`/admin/sites/${site.id}`);
     },
     onError: (failure) => {
-      setError(errorText(failure, t));
+      setError(failureText(failure, t));
       notifyFailure(failure);
     },
   });

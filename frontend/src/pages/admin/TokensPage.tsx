@@ -17,10 +17,10 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { createToken, listTokens, revokeToken } from '../../api/admin';
 import type { ApiToken } from '../../api/adminTypes';
+import { failureText } from '../../api/client';
 import {
   AdminHeader,
   ConfirmDialog,
-  errorText,
   HINT_BELOW,
   LoadFailed,
   notifyFailure,
@@ -60,7 +60,7 @@ export function TokensPage() {
       void client.invalidateQueries({ queryKey: ['admin', 'tokens'] });
     },
     onError: (failure) => {
-      setError(errorText(failure, t));
+      setError(failureText(failure, t));
       notifyFailure(failure);
     },
   });

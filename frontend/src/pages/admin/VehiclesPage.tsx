@@ -19,11 +19,11 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { listAdminVehicles, updateVehicle } from '../../api/admin';
 import type { SiteAdmin, VehicleAdmin, VehiclePatch } from '../../api/adminTypes';
+import { failureText } from '../../api/client';
 import { formatNumber } from '../../lib/format';
 import {
   AdminHeader,
   AdminModal,
-  errorText,
   FormError,
   LoadFailed,
   notifyFailure,
@@ -181,7 +181,7 @@ function VehicleDialog({
     },
     onError: (failure) => {
       setConfirmMove(false);
-      setError(errorText(failure, t));
+      setError(failureText(failure, t));
       notifyFailure(failure);
     },
   });

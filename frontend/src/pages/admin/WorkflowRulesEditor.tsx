@@ -20,8 +20,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { previewWorkflows } from '../../api/admin';
+import { failureText } from '../../api/client';
 import { formatNumber } from '../../lib/format';
-import { CODE_INPUT, errorText, FormError } from './common';
+import { CODE_INPUT, FormError } from './common';
 import { moveRule, previewTable, rulesToSend } from './workflowPreview';
 
 /** How long typing must pause before the preview asks the server. */
@@ -231,7 +232,7 @@ export function WorkflowRulesEditor({
           />
         </Group>
         {preview.error ? (
-          <FormError error={errorText(preview.error, t)} />
+          <FormError error={failureText(preview.error, t)} />
         ) : !table ? (
           <Text size="sm" c="dimmed">
             {t('app.loading')}

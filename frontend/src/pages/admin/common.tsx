@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import i18next, { type TFunction } from 'i18next';
+import i18next from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureText } from '../../api/client';
@@ -46,11 +46,6 @@ export function AdminModal({ closeButtonProps, ...props }: ModalProps) {
   );
 }
 
-/** The message of a failed call (the server's, naming the field or the conflict). */
-export function errorText(error: unknown, t: TFunction): string {
-  return failureText(error, t);
-}
-
 /** A toast for a result: green for success, red with the server's message for a failure. */
 export function notifySuccess(message: string): void {
   notifications.show({ color: 'green', message, withBorder: true });
@@ -60,7 +55,7 @@ export function notifyFailure(error: unknown): void {
   notifications.show({
     color: 'red',
     // Called from event handlers: the app's one i18next instance, in the user's language.
-    message: errorText(error, i18next.t),
+    message: failureText(error, i18next.t),
     withBorder: true,
     autoClose: 8_000,
   });
@@ -218,7 +213,7 @@ export function LoadFailed({ error, onRetry }: { error: unknown; onRetry: () => 
   return (
     <Alert color="red" variant="light" title={t('state.loadFailedTitle')} data-testid="load-failed">
       <Group gap="sm">
-        <Text size="sm">{errorText(error, t)}</Text>
+        <Text size="sm">{failureText(error, t)}</Text>
         <Button size="xs" variant="light" color="red" onClick={onRetry}>
           {t('state.retry')}
         </Button>

@@ -73,10 +73,7 @@ export function JobProgress({ job }: { job: Job }) {
           {t(`admin.jobs.reason.${job.reason}`)} · {t(`admin.jobs.state.${job.state}`)}
         </Text>
         <Text size="sm" data-testid="job-percent">
-          {formatPercent(progress.percent, i18n.language, {
-            minimumFractionDigits: 0,
-            maximumFractionDigits: 0,
-          })}
+          {formatPercent(progress.percent, i18n.language, { digits: 0 })}
         </Text>
       </Group>
       <Progress

@@ -7,7 +7,7 @@ import { formatPercent, localeFor } from '../../lib/format';
 /** "35.3%" / "35,3 %" in the user's language; "–" for anything not a number (ECharts' gaps). */
 export const percent = (ctx: ChartContext) => (value: unknown) =>
   typeof value === 'number'
-    ? formatPercent(value, ctx.language, { minimumFractionDigits: 0, maximumFractionDigits: 1 })
+    ? formatPercent(value, ctx.language, { digits: 1, minimumDigits: 0 })
     : '–';
 
 /** A time x axis labelled "21.11., 10:15" / "21/11, 10:15" in the user's language. */

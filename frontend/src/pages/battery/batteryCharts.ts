@@ -78,10 +78,7 @@ function vehicleLineStyle(ctx: ChartContext, index: number) {
 export function depthHistogramChart(entry: BatteryEntry, ctx: ChartContext): ChartModel {
   const labels = entry.current.sessions.depthHistogram.map(
     (_, index) =>
-      `${formatNumber(index * 10, ctx.language)}–${formatPercent(index * 10 + 10, ctx.language, {
-        minimumFractionDigits: 0,
-        maximumFractionDigits: 0,
-      })}`,
+      `${formatNumber(index * 10, ctx.language)}–${formatPercent(index * 10 + 10, ctx.language, { digits: 0 })}`,
   );
   const current = ctx.t('processes.currentPeriod');
   const previous = ctx.t('processes.previousPeriod');

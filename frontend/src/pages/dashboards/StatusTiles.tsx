@@ -185,10 +185,7 @@ function VehicleTile({
             <Text fz={large ? 'lg' : 'sm'} fw={600} c={color} style={{ whiteSpace: 'nowrap' }}>
               {tile.charge === null
                 ? t('charts.noValue')
-                : formatPercent(tile.charge, language, {
-                    minimumFractionDigits: 0,
-                    maximumFractionDigits: 0,
-                  })}
+                : formatPercent(tile.charge, language, { digits: 0 })}
               {tile.charging ? ` · ${t('statusboard.charging')}` : ''}
             </Text>
           </Group>
