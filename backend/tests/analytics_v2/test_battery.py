@@ -69,6 +69,52 @@ def test_sessions_depth_and_cycles_match_truth(world: World, customer: TestClien
     assert abs(fleet["equivalentFullCycles"] - discharged / 100) < 1e-8
 
 
+def test_session_list_is_the_truths_sessions(world: World, customer: TestClient) -> None:
+    """The list behind the session figures: every simulated session, with its times, charges
+    and depth; a histogram bar's list holds the sessions the bar counts."""
+    common = {**PERIOD, "vehicles": ham_ids(world), "pageSize": 500}
+    listed = get_data(customer, "Battery/Sessions", **common, sort="start")
+    serial_of = {world.vehicle_id(v.serial_number): v.serial_number for v in world.truth.vehicles}
+    expected = sorted(
+        (
+            s.serial_number,
+            round(s.start.timestamp()),
+            round(s.end.timestamp()),
+            s.start_charge,
+            s.end_charge,
+            depth,
+        )
+        for v in world.truth.vehicles
+        for s, depth in zip(
+            _sessions(world, v.serial_number), _depths(world, v.serial_number), strict=True
+        )
+        if s.end is not None
+    )
+    got = sorted(
+        (
+            serial_of[row["vehicleId"]],
+            round(datetime.fromisoformat(row["start"]).timestamp()),
+            round(datetime.fromisoformat(row["end"]).timestamp()),
+            row["startCharge"],
+            row["endCharge"],
+            row["depthOfDischarge"],
+        )
+        for row in listed["items"]
+    )
+    assert listed["total"] == len(world.truth.charge_sessions) == len(got) == len(expected)
+    assert [g[:5] for g in got] == [e[:5] for e in expected]
+    assert all(abs(g[5] - e[5]) < 1e-6 for g, e in zip(got, expected, strict=True))
+    starts = [row["start"] for row in listed["items"]]
+    assert starts == sorted(starts)
+    histogram = get_data(customer, "Battery", **PERIOD, vehicles=ham_ids(world))["fleet"]
+    for index, count in enumerate(histogram["current"]["sessions"]["depthHistogram"]):
+        bar = get_data(customer, "Battery/Sessions", **common, depth=index * 10)
+        assert bar["total"] == count
+        assert all(
+            index <= row["depthOfDischarge"] / 10 < index + 1 or index == 9 for row in bar["items"]
+        )
+
+
 def _instant(epoch_millis: int) -> datetime:
     return datetime.fromtimestamp(epoch_millis / 1000, UTC)
 

@@ -1,6 +1,7 @@
 """Charge sessions per vehicle and bucket against a brute-force reading of hand-made sessions:
 counts, means, depth histogram (a depth of 100 and a negative one at the edges), energy
-only where the capacity is known, a vehicle without sessions, a session outside T."""
+only where the capacity is known, a vehicle without sessions, a session outside T; and the
+list of those sessions (the drill-down behind the figures), its filters and sorts."""
 
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -14,7 +15,9 @@ from fleetscope.analytics.battery.battery import (
     session_figures,
     session_sums,
 )
+from fleetscope.analytics.battery.sessions import ChargeSession, charge_sessions
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, select_periods
+from fleetscope.analytics.core.paging import PageRequest
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan
 
@@ -136,3 +139,64 @@ def test_sums_of_charges_carry_no_float_noise(cursor: duckdb.DuckDBPyConnection)
     assert figures["added_charge"] == 0.6
     assert figures["added_energy_wh"] == 6.0
     assert figures["equivalent_full_cycles"] == 0.003
+
+
+# --- the session list (GET /v2/Analytics/Battery/Sessions) ---------------------------------
+
+
+def _listed(
+    cursor: duckdb.DuckDBPyConnection, *, sort: str | None = None, **filters: int
+) -> list[ChargeSession]:
+    page = charge_sessions(
+        cursor,
+        _scope(VEHICLES, combined=False),
+        now=NOW,
+        page=PageRequest(page=1, page_size=50, sort=sort),
+        capacities=dict(zip(VEHICLES, CAPACITIES, strict=True)),
+        **filters,  # type: ignore[arg-type]
+    )
+    assert page.total == len(page.items)
+    return page.items
+
+
+def test_list_holds_the_sessions_the_figures_count(cursor: duckdb.DuckDBPyConnection) -> None:
+    _insert(cursor)
+    listed = _listed(cursor)
+    # The four sessions starting in the two days of T, newest first.
+    first = datetime(FIRST_DAY.year, FIRST_DAY.month, FIRST_DAY.day, tzinfo=UTC)
+    assert [(s.vehicle_id, s.start - first) for s in listed] == [
+        (2, timedelta(hours=40)),
+        (1, timedelta(hours=30)),
+        (2, timedelta(hours=5)),
+        (1, timedelta(hours=2)),
+    ]
+    assert len(listed) == _expected(VEHICLES, CURRENT)["count"]
+    newest = listed[0]
+    assert (newest.vehicle_name, newest.duration_seconds) == ("V2", 15 * 60)
+    assert (newest.start_charge, newest.end_charge, newest.added_charge) == (50.0, 70.0, 20.0)
+    assert newest.depth_of_discharge == 0.0  # its peak (45) lies below its start
+    assert newest.added_energy_wh is None  # vehicle 2's capacity is unknown
+    oldest = listed[-1]
+    assert (oldest.depth_of_discharge, oldest.added_charge) == (50.0, 60.0)
+    assert oldest.added_energy_wh == 600.0  # 60 points of 1,000 Wh
+
+
+def test_list_keeps_one_histogram_bin_and_one_vehicle(cursor: duckdb.DuckDBPyConnection) -> None:
+    _insert(cursor)
+    # Depths in T: 50 (bin 5), 77.5 (bin 7), 100 (the last bin), 0 (bin 0).
+    assert [s.depth_of_discharge for s in _listed(cursor, depth_bin=DOD_BINS - 1)] == [100.0]
+    assert [s.depth_of_discharge for s in _listed(cursor, depth_bin=7)] == [77.5]
+    assert [s.depth_of_discharge for s in _listed(cursor, depth_bin=0)] == [0.0]
+    assert _listed(cursor, depth_bin=3) == []
+    assert {s.vehicle_id for s in _listed(cursor, vehicle_id=1)} == {1}
+    assert len(_listed(cursor, vehicle_id=1)) == 2
+
+
+def test_list_sorts_by_each_column(cursor: duckdb.DuckDBPyConnection) -> None:
+    _insert(cursor)
+    by_added = [s.added_charge for s in _listed(cursor, sort="added")]
+    assert by_added == [20.0, 60.0, 60.0, 87.5]
+    by_duration = [s.duration_seconds for s in _listed(cursor, sort="-duration")]
+    assert by_duration == [45 * 60, 30 * 60, 20 * 60, 15 * 60]
+    assert [s.depth_of_discharge for s in _listed(cursor, sort="depth")] == [0, 50, 77.5, 100]
+    assert [s.vehicle_id for s in _listed(cursor, sort="vehicle")] == [1, 1, 2, 2]

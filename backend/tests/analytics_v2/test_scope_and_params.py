@@ -18,6 +18,7 @@ RESOURCES = [
     "ErrorHistory",
     "ErrorHistory.csv",
     "Battery",
+    "Battery/Sessions",
 ]
 MUC_DAY = {"from": "2026-10-24", "to": "2026-10-24", "shift": "all"}
 
@@ -36,7 +37,8 @@ def test_foreign_vehicles_are_not_found(resource: str, world: World, customer2: 
 
 
 @pytest.mark.parametrize(
-    "resource", ["Workflows/TRANSPORT_A/Orders", "Actions/pick/Failures", "ErrorHistory"]
+    "resource",
+    ["Workflows/TRANSPORT_A/Orders", "Actions/pick/Failures", "ErrorHistory", "Battery/Sessions"],
 )
 def test_guessed_vehicle_filter_is_not_found(
     resource: str, world: World, customer2: TestClient
@@ -67,6 +69,9 @@ def test_second_organization_sees_only_its_own_rows(world: World, customer2: Tes
     assert {cell["vehicleId"] for cell in matrix["cells"]} <= muc
     battery = get_data(customer2, "Battery", **MUC_DAY)
     assert {series["vehicleId"] for series in battery["series"]} == muc
+    sessions = get_data(customer2, "Battery/Sessions", **MUC_DAY, pageSize=500)
+    assert {row["vehicleId"] for row in sessions["items"]} <= muc
+    assert sessions["total"] == battery["fleet"]["current"]["sessions"]["count"]
     csv_text = customer2.get("/v2/Analytics/ErrorHistory.csv", params=MUC_DAY).text
     assert all(int(line.split(",")[0]) in muc for line in csv_text.splitlines()[1:])
 
@@ -95,6 +100,9 @@ def test_second_organization_sees_only_its_own_rows(world: World, customer2: Tes
         ("Actions/teleport/Failures", {}, 404, "action type"),
         ("Processes", {"from": "2016-01-01", "to": "2026-01-01"}, 422, "to"),
         ("Battery", {"from": "2026-10-26", "to": "2026-10-24"}, 422, "from"),
+        ("Battery/Sessions", {"depth": 15}, 422, "depth"),
+        ("Battery/Sessions", {"depth": 100}, 422, "depth"),
+        ("Battery/Sessions", {"sort": "-charge"}, 422, "sort"),
     ],
 )
 def test_bad_parameters_are_clear_4xx(

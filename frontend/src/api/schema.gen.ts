@@ -461,6 +461,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/Analytics/Battery/Sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Charge Sessions
+         * @description The charge sessions starting in T, newest first unless ``sort`` says otherwise
+         *     (``start``, ``end``, ``duration``, ``added``, ``depth``, ``vehicle``).
+         */
+        get: operations["get_charge_sessions_v2_Analytics_Battery_Sessions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/Analytics/Statusboard/stream": {
         parameters: {
             query?: never;
@@ -1132,6 +1153,47 @@ export interface components {
                 number
             ][];
         };
+        /** ChargeSession */
+        ChargeSession: {
+            /** Vehicleid */
+            vehicleId: number;
+            /** Vehiclename */
+            vehicleName: string;
+            /**
+             * Start
+             * Format: date-time
+             */
+            start: string;
+            /**
+             * End
+             * Format: date-time
+             */
+            end: string;
+            /** Durationseconds */
+            durationSeconds: number;
+            /**
+             * Startcharge
+             * @description percent
+             */
+            startCharge: number;
+            /** Endcharge */
+            endCharge: number;
+            /**
+             * Addedcharge
+             * @description end - start charge, percentage points
+             */
+            addedCharge: number;
+            /**
+             * Depthofdischarge
+             * @description highest charge since the previous charge end - start charge (0 at least)
+             */
+            depthOfDischarge: number;
+            /**
+             * Addedenergywh
+             * @description null unless the capacity is known
+             */
+            addedEnergyWh: number | null;
+        };
         /** CycleTimes */
         CycleTimes: {
             /**
@@ -1494,6 +1556,17 @@ export interface components {
             /** Msg */
             msg?: string | null;
             data: components["schemas"]["Page_AuditEntryOut_"];
+        };
+        /** Envelope[Page[ChargeSession]] */
+        Envelope_Page_ChargeSession__: {
+            /**
+             * Status
+             * @default true
+             */
+            status?: boolean;
+            /** Msg */
+            msg?: string | null;
+            data: components["schemas"]["Page_ChargeSession_"];
         };
         /** Envelope[Page[ErrorEpisodeRow]] */
         Envelope_Page_ErrorEpisodeRow__: {
@@ -2430,6 +2503,30 @@ export interface components {
         Page_AuditEntryOut_: {
             /** Items */
             items: components["schemas"]["AuditEntryOut"][];
+            /**
+             * Total
+             * @description rows matching the filters (all pages)
+             */
+            total: number;
+            /** Page */
+            page: number;
+            /** Pagesize */
+            pageSize: number;
+            /**
+             * Pages
+             * @description number of pages; a page beyond it has no items
+             */
+            pages: number;
+            /**
+             * Sort
+             * @description the sort in effect, '-' prefix for descending
+             */
+            sort: string;
+        };
+        /** Page[ChargeSession] */
+        Page_ChargeSession_: {
+            /** Items */
+            items: components["schemas"]["ChargeSession"][];
             /**
              * Total
              * @description rows matching the filters (all pages)
@@ -5494,6 +5591,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_BatteryOut_"];
+                };
+            };
+            /** @description no live session (msg: 'authentication failed') */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description an id of the path or the query is unknown, or belongs to another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a parameter or the body is invalid; msg names the field and the problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the question needs more memory than the fact store may use: a shorter period or fewer vehicles; or the server is at capacity (Retry-After says when to try again), or a part the call needs (fact store, ingestion, live updates) is not running */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    get_charge_sessions_v2_Analytics_Battery_Sessions_get: {
+        parameters: {
+            query?: {
+                /** @description only this vehicle (of the selection) */
+                vehicle?: number | null;
+                /** @description only sessions of one bar of the depth-of-discharge histogram: depth from this many percentage points to 10 more (90: 90-100) */
+                depth?: number | null;
+                /** @description first day (site-local, inclusive); default: saved */
+                from?: string | null;
+                /** @description last day (site-local, inclusive); default: saved */
+                to?: string | null;
+                /** @description a rolling period: the last hours up to now, instead of from/to */
+                hours?: number | null;
+                /** @description a rolling period: its first instant (ISO 8601 with an offset), instead of from/to */
+                since?: string | null;
+                /** @description with since: the end of the period (exclusive, ISO 8601 with an offset); default: now */
+                until?: string | null;
+                /** @description comma-separated vehicle ids; default: the saved selection, else all */
+                vehicles?: string | null;
+                /** @description one aggregate instead of one per vehicle; default: saved */
+                combined?: boolean | null;
+                /** @description a shift id of the sites, or 'all'; default: saved */
+                shift?: string | null;
+                /** @description page number, from 1 */
+                page?: number;
+                /** @description rows per page */
+                pageSize?: number;
+                /** @description a column of the list, '-' prefix for descending */
+                sort?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ChargeSession__"];
                 };
             };
             /** @description no live session (msg: 'authentication failed') */

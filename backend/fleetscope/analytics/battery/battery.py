@@ -41,11 +41,13 @@ DOD_BIN = 10
 DOD_BINS = 10
 # Sums of reported charges (percentage points, at most a few decimals) to this many decimals:
 # without, 59.831 cycles came out as 59.83099999999999.
-_POINT_DECIMALS = 6
-_SESSION_COLUMNS = (
+POINT_DECIMALS = 6
+SESSION_COLUMNS = (
     "f.vehicle_id, (epoch_us(f.end_at) - epoch_us(f.start_at)) / 1e6 AS duration_s, "
     "f.end_charge - f.start_charge AS added, greatest(0, f.peak_before - f.start_charge) AS dod"
 )
+# A session's bin of the depth-of-discharge histogram (a depth of 100 is in the last).
+DEPTH_BIN_SQL = f"least({DOD_BINS - 1}, floor(dod / {DOD_BIN}))::INTEGER"
 
 
 @camel_case
@@ -84,12 +86,11 @@ SessionSums = dict[tuple[int, int], Sums]  # by (bucket, vehicle) with sessions
 def session_sums(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> SessionSums:
     """The sessions starting in T of ``selection`` (both buckets) per bucket and vehicle."""
     rows_sql, parameters = rows_in_periods(
-        selection, table="charge_sessions", at="start_at", columns=_SESSION_COLUMNS
+        selection, table="charge_sessions", at="start_at", columns=SESSION_COLUMNS
     )
-    depth_bin = f"least({DOD_BINS - 1}, floor(dod / {DOD_BIN}))::INTEGER"
     found = cursor.execute(
         "SELECT bucket, vehicle_id, count(*), sum(duration_s), sum(added), sum(dod), "  # noqa: S608 - constants only
-        f"list_transform(range({DOD_BINS}), lambda b: coalesce(histogram({depth_bin})[b], 0)) "
+        f"list_transform(range({DOD_BINS}), lambda b: coalesce(histogram({DEPTH_BIN_SQL})[b], 0)) "
         f"FROM ({rows_sql}) GROUP BY bucket, vehicle_id",
         parameters,
     ).fetchall()
@@ -105,7 +106,7 @@ def session_figures(
     # Vehicle after vehicle from a row of zeros: the histogram's bins even without a vehicle.
     sessions, durations, added_charges, depths, histograms = zip(Sums(), *rows, strict=True)
     count, duration = sum(sessions), sum(durations)
-    added, discharged = (round(sum(points), _POINT_DECIMALS) for points in (added_charges, depths))
+    added, discharged = (round(sum(points), POINT_DECIMALS) for points in (added_charges, depths))
     known = [(row, c) for row, c in zip(rows, capacities.values(), strict=True) if c is not None]
     return SessionFigures(
         count=count,
@@ -113,19 +114,19 @@ def session_figures(
         mean_added_charge=added / count if count else None,
         added_charge=added,
         discharged=discharged,
-        equivalent_full_cycles=round(cycles, _POINT_DECIMALS + 2),
+        equivalent_full_cycles=round(cycles, POINT_DECIMALS + 2),
         mean_depth_of_discharge=discharged / count if count else None,
         depth_histogram=[sum(n) for n in zip(*histograms, strict=True)],
-        added_energy_wh=_energy_wh([(r.added, c) for r, c in known]),
-        discharged_energy_wh=_energy_wh([(r.discharged, c) for r, c in known]),
+        added_energy_wh=energy_wh([(r.added, c) for r, c in known]),
+        discharged_energy_wh=energy_wh([(r.discharged, c) for r, c in known]),
     )
 
 
-def _energy_wh(points_and_capacities: list[tuple[float, float]]) -> float | None:
+def energy_wh(points_and_capacities: list[tuple[float, float]]) -> float | None:
     """Percentage points of each capacity in Wh, summed; None when no capacity is known."""
     if not points_and_capacities:
         return None
-    return round(sum(p / 100 * c for p, c in points_and_capacities), _POINT_DECIMALS)
+    return round(sum(p / 100 * c for p, c in points_and_capacities), POINT_DECIMALS)
 
 
 @camel_case
