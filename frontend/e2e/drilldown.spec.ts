@@ -276,3 +276,44 @@ test('a dashboard tile opens the page it summarises, by pointer and by keyboard'
   await expect(page.getByRole('link', { name: /\(öffnet Batterie\)$/ })).toHaveCount(1);
   await app.patchMe({ language: 'en' });
 });
+
+test('the battery tiles and depth bars open the charge sessions they count', async ({
+  app,
+  page,
+}) => {
+  await app.open(`/battery?${view()}&combined=true`);
+  const tile = page.getByTestId('kpi-sessions');
+  const count = Number((await tile.getByTestId('kpi-value').textContent())?.replace(/\D/g, ''));
+  expect(count).toBeGreaterThan(0);
+  const sessionsCall = page.waitForRequest(
+    (request) => new URL(request.url()).pathname === '/v2/Analytics/Battery/Sessions',
+  );
+  await tile.click();
+  await expect.poll(() => routeParams(page).get('sessions')).toBe('all');
+  expectSamePeriod(page);
+  await sessionsCall;
+  const list = page.getByTestId('drilldown-charge-sessions');
+  await expect(list).toHaveAttribute('data-depth', 'all');
+  await expect(list.getByTestId('pager-info')).toHaveAttribute('data-total', String(count));
+  await expect(list.locator('[data-testid^="charge-session-"]').first()).toBeVisible();
+
+  // A bar of the depth histogram (its table row): the sessions of that depth only.
+  const rows = await tableRows(page.getByTestId('chart-depth-of-discharge'));
+  let bar = -1;
+  for (const [index, row] of (await rows.all()).entries()) {
+    if (Number((await row.locator('td').nth(1).textContent())?.replace(/\D/g, '')) > 0) {
+      bar = index;
+      break;
+    }
+  }
+  expect(bar).toBeGreaterThanOrEqual(0);
+  const row = rows.nth(bar);
+  const inBar = Number((await row.locator('td').nth(1).textContent())?.replace(/\D/g, ''));
+  await row.getByRole('link').first().click();
+  await expect.poll(() => routeParams(page).get('sessions')).toBe(String(bar * 10));
+  await expect(list).toHaveAttribute('data-depth', String(bar * 10));
+  await expect(list.getByTestId('pager-info')).toHaveAttribute('data-total', String(inBar));
+  await list.getByTestId('drilldown-close').click();
+  await expect(list).toHaveCount(0);
+  expect(routeParams(page).has('sessions')).toBe(false);
+});

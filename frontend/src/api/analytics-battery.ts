@@ -1,4 +1,11 @@
-import { type AnalysisScope, type AnalyticsPeriod, analyticsQuery } from './analytics-processes';
+import {
+  type AnalysisScope,
+  type AnalyticsPeriod,
+  analyticsQuery,
+  type Page,
+  type PageQuery,
+  pageParams,
+} from './analytics-processes';
 import { callApi } from './client';
 import type { Schemas } from './schema';
 
@@ -46,4 +53,24 @@ export interface BatteryResult {
 
 export function loadBattery(scope: AnalysisScope): Promise<BatteryResult> {
   return callApi<BatteryResult>(`/v2/Analytics/Battery${analyticsQuery(scope)}`);
+}
+
+/** A charge session starting in the period; charges in percent, `addedEnergyWh` null unless
+ * the vehicle's battery capacity is known. */
+export type ChargeSession = Schemas['ChargeSession'];
+
+export interface ChargeSessionQuery extends PageQuery {
+  /** One bar of the depth-of-discharge histogram: its lower bound (0, 10, ..., 90); null: all. */
+  depth: number | null;
+}
+
+/** The charge sessions behind the session figures (`/v2/Analytics/Battery/Sessions`). */
+export function loadChargeSessions(
+  scope: AnalysisScope,
+  query: ChargeSessionQuery,
+): Promise<Page<ChargeSession>> {
+  const extra = { ...pageParams(query), depth: query.depth };
+  return callApi<Page<ChargeSession>>(
+    `/v2/Analytics/Battery/Sessions${analyticsQuery(scope, extra)}`,
+  );
 }

@@ -187,7 +187,8 @@ export const FAILED_ACTION_SORTS = ['end', 'firstSeen', 'duration', 'vehicle', '
 
 const BASE = '/v2/Analytics';
 
-function pageParams(query: PageQuery): Record<string, QueryValue> {
+/** The query parameters of a page of a server-side list. */
+export function pageParams(query: PageQuery): Record<string, QueryValue> {
   return { page: query.page, pageSize: query.pageSize, sort: query.sort };
 }
 

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   actionTarget,
+  batteryTileTarget,
   batteryVehicleTarget,
   bucketTarget,
   chargeLineTarget,
   chargeRowTarget,
+  chargeSessionsTarget,
+  cycleBarTarget,
   DRILL_PAGES,
   type DrillTarget,
   dashboardTileTarget,
+  depthBarTarget,
   drillLocation,
   drillTopicOf,
   errorFilterFromUrl,
@@ -19,6 +23,7 @@ import {
   matrixCellTarget,
   pageTileTarget,
   paretoTarget,
+  sessionListOf,
   vehicleErrorsTarget,
   vehicleOrdersTarget,
   withErrorFilter,
@@ -250,7 +255,47 @@ describe('drill-down targets', () => {
     expect(chargeRowTarget(series, 3)).toBeNull();
   });
 
+  it('leads the session tiles and a depth bar to the charge sessions behind them', () => {
+    const all = { path: '/battery', params: { sessions: 'all' } };
+    for (const tile of ['sessions', 'mean-session', 'mean-added', 'mean-depth', 'efc', 'energy']) {
+      expect(batteryTileTarget(tile, true)).toEqual(all);
+      expect(batteryTileTarget(tile, false)).toEqual(all);
+    }
+    expect(pageTileTarget('chargingShare')).toEqual(all);
+    expect(depthBarTarget({ seriesIndex: 1, dataIndex: 2 })).toEqual(chargeSessionsTarget(20));
+    expect(depthBarTarget({ dataIndex: 9 })?.params).toEqual({ sessions: '90' });
+    expect(depthBarTarget({ dataIndex: 10 })).toBeNull();
+    expect(depthBarTarget({})).toBeNull();
+    const { search } = drillLocation(chargeSessionsTarget(20), VIEW);
+    expect(new URLSearchParams(search).get('sessions')).toBe('20');
+    expect(withoutDrillParams(search)).not.toContain('sessions');
+    // The address back to the list it asks for; anything else keeps the list closed.
+    expect(sessionListOf('all')).toEqual({ depth: null });
+    expect(sessionListOf('0')).toEqual({ depth: 0 });
+    expect(sessionListOf('90')).toEqual({ depth: 90 });
+    for (const value of [null, '', '15', '100', '-10', '2e1', 'depth']) {
+      expect(sessionListOf(value)).toBeNull();
+    }
+  });
+
+  it('leads the health and low-charge tiles to the figures per vehicle', () => {
+    for (const tile of ['health', 'health-slope', 'below-low']) {
+      expect(batteryTileTarget(tile, true)).toEqual({
+        path: '/battery',
+        view: { combined: false },
+      });
+      // Per vehicle, the page shows them already (the per-vehicle table).
+      expect(batteryTileTarget(tile, false)).toBeNull();
+    }
+  });
+
   it('leads the finished-orders tiles to the finished orders of each workflow', () => {
+    expect(cycleBarTarget({ dataIndex: 0 })).toEqual(pageTileTarget('orders'));
+    expect(cycleBarTarget({})).toBeNull();
+    expect(cycleBarTarget({ dataIndex: 3 }, 'TRANSPORT_A')?.params).toEqual({
+      workflow: 'TRANSPORT_A',
+      outcome: 'finished',
+    });
     for (const target of [
       dashboardTileTarget('orders'),
       pageTileTarget('orders'),

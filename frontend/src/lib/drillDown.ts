@@ -46,6 +46,8 @@ export const DRILL_PARAMS = {
   actionType: 'actionType',
   /** The outcome the order lists of processes/workflows open with. */
   outcome: 'outcome',
+  /** The charge-session list of the battery page: `all`, or a depth bin's lower bound. */
+  sessions: 'sessions',
 };
 
 /** A clicked chart element, as ECharts reports it (only what the targets need). */
@@ -137,6 +139,17 @@ function indexOf(element: ChartElement): number | null {
 export function itemAt<T>(items: readonly T[], element: ChartElement): T | null {
   const index = indexOf(element);
   return index === null ? null : (items[index] ?? null);
+}
+
+/**
+ * A bar (or row) of a cycle-time histogram: the finished orders of the period (their cycle
+ * times are what it counts), workflow by workflow, or of the one workflow it shows.
+ */
+export function cycleBarTarget(
+  element: ChartElement,
+  workflow: string | null = null,
+): DrillTarget | null {
+  return indexOf(element) === null ? null : ordersTarget({ workflow, outcome: 'finished' });
 }
 
 /** A Pareto bar (or its table row): the error history of that error type. */
@@ -344,6 +357,47 @@ export function chargeRowTarget(
   return null;
 }
 
+const ALL_SESSIONS = 'all';
+const DEPTH_BIN = 10;
+
+/** The charge sessions of the period on the battery page; with `depth`, one histogram bar's. */
+export function chargeSessionsTarget(depth: number | null = null): DrillTarget {
+  return {
+    path: DRILL_PAGES.battery,
+    params: { [DRILL_PARAMS.sessions]: depth === null ? ALL_SESSIONS : String(depth) },
+  };
+}
+
+/**
+ * The session list an address asks for (`sessions=all`, `sessions=20`): null for none, or
+ * for a value that is no histogram bar (the list stays closed).
+ */
+export function sessionListOf(value: string | null): { depth: number | null } | null {
+  if (value === ALL_SESSIONS) {
+    return { depth: null };
+  }
+  const depth = value !== null && /^\d{1,2}$/.test(value) ? Number(value) : Number.NaN;
+  return depth % DEPTH_BIN === 0 ? { depth } : null;
+}
+
+/** A bar (or row) of the depth-of-discharge histogram: the sessions of that bin. */
+export function depthBarTarget(element: ChartElement): DrillTarget | null {
+  const index = indexOf(element);
+  return index === null || index > 9 ? null : chargeSessionsTarget(index * DEPTH_BIN);
+}
+
+/**
+ * The lists behind the battery tiles: the session figures, the charging share and the cycles
+ * (discharge between sessions) lead to the sessions; health and time below 20 % to the
+ * figures per vehicle, while the page shows the vehicles combined.
+ */
+export function batteryTileTarget(tile: string, combined: boolean): DrillTarget | null {
+  if (['health', 'health-slope', 'below-low'].includes(tile)) {
+    return combined ? { path: DRILL_PAGES.battery, view: { combined: false } } : null;
+  }
+  return chargeSessionsTarget();
+}
+
 /** The page each dashboard tile summarises. */
 const DASHBOARD_TILE_TARGETS: Record<string, DrillTarget> = {
   availability: { path: DRILL_PAGES.productivityAnalysis },
@@ -364,15 +418,15 @@ export function dashboardTileTarget(tile: string): DrillTarget | null {
 /** The lists behind the KPI tiles of the analysis pages (tiles not named stay plain). */
 const PAGE_TILE_TARGETS: Record<string, DrillTarget> = {
   // productivity/analysis: throughput and orders count finished orders, loads are finished
-  // load-handling actions; what took availability (downtime by error type); the shares and
-  // the distance over the days of the period.
+  // load-handling actions; what took availability (downtime by error type); the charging
+  // share's sessions; the other shares and the distance over the days of the period.
   throughput: finishedOrdersTarget,
   orders: finishedOrdersTarget,
   loads: { path: DRILL_PAGES.processesActions },
   availability: { path: DRILL_PAGES.failuresAnalysis },
   utilization: { path: DRILL_PAGES.productivityHistory },
   idleShare: { path: DRILL_PAGES.productivityHistory },
-  chargingShare: { path: DRILL_PAGES.battery },
+  chargingShare: chargeSessionsTarget(),
   distance: { path: DRILL_PAGES.productivityHistory },
   // processes/analysis
   'cycle-p50': ordersTarget(),

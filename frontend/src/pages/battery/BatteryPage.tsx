@@ -10,15 +10,22 @@ import {
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
+import { ShownOnOpen } from '../../components/drill/ShownOnOpen';
+import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import {
+  batteryTileTarget,
   batteryVehicleTarget,
   type ChartElement,
   chargeLineTarget,
   chargeRowTarget,
+  DRILL_PARAMS,
+  depthBarTarget,
+  sessionListOf,
 } from '../../lib/drillDown';
 import { chargeChart, depthHistogramChart, vehicleBatteryChart } from './batteryCharts';
 import { healthSlopeText } from './batteryTexts';
+import { ChargeSessionsDrilldown } from './ChargeSessionsDrilldown';
 import { healthChartStatus, healthTrendChart } from './healthCharts';
 
 // Without a known capacity the energy tile says so instead of comparing.
@@ -99,18 +106,30 @@ export default function BatteryPage() {
   const health = useMemo(() => data && healthTrendChart(data, ctx), [data, ctx]);
   const depth = useMemo(() => data && depthHistogramChart(data.fleet, ctx), [data, ctx]);
   const vehicles = useMemo(() => data && vehicleBatteryChart(data.entries, ctx), [data, ctx]);
-  // Drill-down: a vehicle's charge line or battery bar to the battery page of that vehicle.
-  const drills = useMemo(
-    () =>
-      data && {
-        charge: {
-          element: (e: ChartElement) => chargeLineTarget(data.series, e),
-          row: (index: number) => chargeRowTarget(data.series, index),
-        },
-        vehicles: { element: (e: ChartElement) => batteryVehicleTarget(data.entries, e) },
+  const [sessionsParam, setSessionsParam] = useUrlSelection(DRILL_PARAMS.sessions);
+  const sessionList = sessionListOf(sessionsParam);
+  // Drill-down: a vehicle's charge or health line or battery bar to the battery page of that
+  // vehicle; a depth bar to its sessions (the list below the charts).
+  const drills = useMemo(() => {
+    if (!data) {
+      return undefined;
+    }
+    const reportingHealth = data.healthSeries.filter((series) => series.points.length > 0);
+    return {
+      charge: {
+        element: (e: ChartElement) => chargeLineTarget(data.series, e),
+        row: (index: number) => chargeRowTarget(data.series, index),
       },
-    [data],
-  );
+      health: {
+        element: (e: ChartElement) => chargeLineTarget(reportingHealth, e),
+        row: (index: number) => chargeRowTarget(reportingHealth, index),
+      },
+      depth: { element: depthBarTarget },
+      vehicles: { element: (e: ChartElement) => batteryVehicleTarget(data.entries, e) },
+    };
+  }, [data]);
+  const combined = data?.period.combined ?? true;
+  const tileDrill = (name: string) => batteryTileTarget(name, combined);
   const exportScope = { page: 'battery', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
   const previous = data?.fleet.previous;
@@ -128,12 +147,14 @@ export default function BatteryPage() {
             current={current}
             previous={previous}
             largeColumns={5}
+            drillOf={tileDrill}
           >
             <KpiTile
               name="health-slope"
               label={t('battery.healthSlope')}
               value={slopeValue(healthSlopeText(current.healthSlopePer30Days, ctx.language))}
               trend={null}
+              drill={tileDrill('health-slope')}
             />
             {!energyKnown && (
               <KpiTile
@@ -142,6 +163,7 @@ export default function BatteryPage() {
                 value="–"
                 trend={null}
                 deltaText={t('battery.capacityUnknown')}
+                drill={tileDrill('energy')}
               />
             )}
           </ComparedKpiTiles>
@@ -168,6 +190,7 @@ export default function BatteryPage() {
             data,
           )}
           model={health}
+          drill={drills?.health}
           exportScope={exportScope}
           height={300}
         />
@@ -179,6 +202,7 @@ export default function BatteryPage() {
               (d) => d.fleet.current.sessions.count === 0 && d.fleet.previous.sessions.count === 0,
             )}
             model={depth}
+            drill={drills?.depth}
             exportScope={exportScope}
           />
           <ModelChartCard
@@ -195,6 +219,15 @@ export default function BatteryPage() {
             exportScope={exportScope}
           />
         </SimpleGrid>
+        {sessionList && (
+          <ShownOnOpen key={sessionsParam}>
+            <ChargeSessionsDrilldown
+              scope={scope}
+              depth={sessionList.depth}
+              onClose={() => setSessionsParam(null)}
+            />
+          </ShownOnOpen>
+        )}
       </Stack>
     </AnalysisPage>
   );

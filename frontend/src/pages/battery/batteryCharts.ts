@@ -74,11 +74,15 @@ function vehicleLineStyle(ctx: ChartContext, index: number) {
   return { itemStyle: { color }, lineStyle: { width: 1.5, color, type: lineType } };
 }
 
+/** "20–30%": a bar of the depth-of-discharge histogram (from `depth` to 10 points more). */
+export function depthRangeText(depth: number, language: string): string {
+  return `${formatNumber(depth, language)}–${formatPercent(depth + 10, language, { digits: 0 })}`;
+}
+
 /** Depth-of-discharge histogram (10-point bins), current against the previous period. */
 export function depthHistogramChart(entry: BatteryEntry, ctx: ChartContext): ChartModel {
-  const labels = entry.current.sessions.depthHistogram.map(
-    (_, index) =>
-      `${formatNumber(index * 10, ctx.language)}–${formatPercent(index * 10 + 10, ctx.language, { digits: 0 })}`,
+  const labels = entry.current.sessions.depthHistogram.map((_, index) =>
+    depthRangeText(index * 10, ctx.language),
   );
   const current = ctx.t('processes.currentPeriod');
   const previous = ctx.t('processes.previousPeriod');

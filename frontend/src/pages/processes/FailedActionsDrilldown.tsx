@@ -9,6 +9,7 @@ import {
   loadFailedActions,
   scopeKey,
 } from '../../api/analytics-processes';
+import { useSiteTimeZone } from '../../components/charts/useChartContext';
 import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
@@ -28,6 +29,7 @@ export function FailedActionsDrilldown({
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
+  const timeZone = useSiteTimeZone();
   const [list, dispatch] = useReducer(reduceFailures, initialListState({}));
   const failures = useQuery({
     queryKey: ['analytics', 'failedActions', scopeKey(scope), actionType, list],
@@ -57,18 +59,18 @@ export function FailedActionsDrilldown({
       key: 'firstSeen',
       label: t('processes.firstSeen'),
       sortKey: 'firstSeen',
-      render: (row) => cellText(row.firstSeen, 'dateTime', language),
+      render: (row) => cellText(row.firstSeen, 'dateTime', language, timeZone),
     },
     {
       key: 'started',
       label: t('processes.started'),
-      render: (row) => cellText(row.started, 'dateTime', language),
+      render: (row) => cellText(row.started, 'dateTime', language, timeZone),
     },
     {
       key: 'end',
       label: t('processes.end'),
       sortKey: 'end',
-      render: (row) => cellText(row.end, 'dateTime', language),
+      render: (row) => cellText(row.end, 'dateTime', language, timeZone),
     },
     {
       key: 'duration',

@@ -9,13 +9,21 @@ import {
   useChartContext,
 } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { type ChartElement, pageTileTarget, vehicleOrdersTarget } from '../../lib/drillDown';
+import {
+  type ChartElement,
+  cycleBarTarget,
+  pageTileTarget,
+  vehicleOrdersTarget,
+} from '../../lib/drillDown';
 import { ApproximateNote } from './ApproximateNote';
 import { processesApproximate } from './approximate';
 import { cycleHistogramChart, cyclePercentilesChart, outcomesChart } from './processesCharts';
 import { processTileModels } from './processTiles';
 
 /** processes/analysis: cycle-time distribution and percentiles, outcomes, paused and waiting time. */
+// A cycle-time bar to the finished orders, workflow by workflow.
+const CYCLE_DRILL = { element: (element: ChartElement) => cycleBarTarget(element) };
+
 export default function ProcessesAnalysisPage() {
   const { t } = useTranslation();
   const ctx = useChartContext();
@@ -63,6 +71,7 @@ export default function ProcessesAnalysisPage() {
             (d) => d.fleet.current.cycle.count === 0 && d.fleet.previous.cycle.count === 0,
           )}
           model={histogram}
+          drill={CYCLE_DRILL}
           exportScope={exportScope}
         />
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">

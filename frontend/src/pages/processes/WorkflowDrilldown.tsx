@@ -22,7 +22,7 @@ import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
-import { DRILL_PARAMS } from '../../lib/drillDown';
+import { cycleBarTarget, DRILL_PARAMS } from '../../lib/drillDown';
 import { OutcomeBadge } from './OutcomeBadge';
 import { cycleHistogramChart } from './processesCharts';
 
@@ -89,13 +89,13 @@ export function WorkflowDrilldown({
       key: 'start',
       label: t('processes.start'),
       sortKey: 'start',
-      render: (row) => cellText(row.start, 'dateTime', language),
+      render: (row) => cellText(row.start, 'dateTime', language, ctx.timeZone),
     },
     {
       key: 'end',
       label: t('processes.end'),
       sortKey: 'end',
-      render: (row) => cellText(row.end, 'dateTime', language),
+      render: (row) => cellText(row.end, 'dateTime', language, ctx.timeZone),
     },
     {
       key: 'duration',
@@ -155,6 +155,7 @@ export function WorkflowDrilldown({
             onRetry: () => void histogram.refetch(),
           })}
           model={model}
+          drill={{ element: (element) => cycleBarTarget(element, workflow) }}
           exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}
           height={260}
         />

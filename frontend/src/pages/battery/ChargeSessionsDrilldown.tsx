@@ -1,0 +1,153 @@
+import { ActionIcon, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconX } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useReducer } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type ChargeSession, loadChargeSessions } from '../../api/analytics-battery';
+import { type AnalysisScope, scopeKey } from '../../api/analytics-processes';
+import { formatFigure } from '../../components/charts/kpiTexts';
+import { useSiteTimeZone } from '../../components/charts/useChartContext';
+import { cellText } from '../../components/tables/cellText';
+import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
+import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
+import { depthRangeText } from './batteryCharts';
+
+const SESSIONS_DEFAULT_SORT = '-start';
+const reduceSessions = listReducer<Record<string, never>>(SESSIONS_DEFAULT_SORT);
+
+/**
+ * The charge sessions starting in the period (the list behind the session figures), or those
+ * of one depth-of-discharge bar; paged and sorted by the server.
+ */
+export function ChargeSessionsDrilldown({
+  scope,
+  depth,
+  onClose,
+}: {
+  scope: AnalysisScope;
+  depth: number | null;
+  onClose: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const timeZone = useSiteTimeZone();
+  const [list, dispatch] = useReducer(reduceSessions, initialListState({}));
+  const sessions = useQuery({
+    queryKey: ['analytics', 'chargeSessions', scopeKey(scope), depth, list],
+    queryFn: () =>
+      loadChargeSessions(scope, {
+        page: list.page,
+        pageSize: list.pageSize,
+        sort: list.sort,
+        depth,
+      }),
+    placeholderData: keepPreviousData,
+  });
+  const charge = (value: number) => formatFigure('percentPoints', value, language);
+  const columns: PagedColumn<ChargeSession>[] = [
+    {
+      key: 'vehicle',
+      label: t('battery.vehicle'),
+      sortKey: 'vehicle',
+      render: (row) => row.vehicleName,
+    },
+    {
+      key: 'start',
+      label: t('battery.start'),
+      sortKey: 'start',
+      render: (row) => cellText(row.start, 'dateTime', language, timeZone),
+    },
+    {
+      key: 'end',
+      label: t('battery.end'),
+      sortKey: 'end',
+      render: (row) => cellText(row.end, 'dateTime', language, timeZone),
+    },
+    {
+      key: 'duration',
+      label: t('battery.duration'),
+      sortKey: 'duration',
+      align: 'right',
+      render: (row) => cellText(row.durationSeconds, 'duration', language),
+    },
+    {
+      key: 'startCharge',
+      label: t('battery.startCharge'),
+      align: 'right',
+      render: (row) => charge(row.startCharge),
+    },
+    {
+      key: 'endCharge',
+      label: t('battery.endCharge'),
+      align: 'right',
+      render: (row) => charge(row.endCharge),
+    },
+    {
+      key: 'added',
+      label: t('battery.addedCharge'),
+      sortKey: 'added',
+      align: 'right',
+      render: (row) => charge(row.addedCharge),
+    },
+    {
+      key: 'depth',
+      label: t('battery.depthOfDischarge'),
+      sortKey: 'depth',
+      align: 'right',
+      render: (row) => charge(row.depthOfDischarge),
+    },
+    {
+      key: 'energy',
+      label: t('battery.addedEnergy'),
+      align: 'right',
+      render: (row) =>
+        row.addedEnergyWh === null ? '–' : formatFigure('kWh', row.addedEnergyWh, language),
+    },
+  ];
+  const page = sessions.data;
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p="md"
+      data-testid="drilldown-charge-sessions"
+      data-depth={depth ?? 'all'}
+    >
+      <Stack gap="md">
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={3} size="h4" data-testid="drilldown-title">
+            {depth === null
+              ? t('battery.sessionList')
+              : t('battery.sessionListDepth', { range: depthRangeText(depth, language) })}
+          </Title>
+          <ActionIcon
+            variant="subtle"
+            aria-label={t('battery.closeSessions')}
+            onClick={onClose}
+            data-testid="drilldown-close"
+          >
+            <IconX size={18} />
+          </ActionIcon>
+        </Group>
+        <PagedTable
+          testId="charge-sessions"
+          columns={columns}
+          rows={page?.items}
+          rowKey={(row) => `${row.vehicleId}-${row.start}`}
+          rowTestId={(row) => `charge-session-${row.vehicleId}-${row.start}`}
+          sort={page?.sort ?? list.sort ?? SESSIONS_DEFAULT_SORT}
+          onSort={(column) => dispatch({ type: 'sort', column })}
+          pager={pagerOf(list, page, dispatch)}
+          isPending={sessions.isPending}
+          error={sessions.error}
+          onRetry={() => void sessions.refetch()}
+          empty={
+            <Text c="dimmed" data-testid="charge-sessions-empty">
+              {depth === null ? t('battery.noSessions') : t('battery.noSessionsDepth')}
+            </Text>
+          }
+        />
+      </Stack>
+    </Paper>
+  );
+}
