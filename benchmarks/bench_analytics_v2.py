@@ -40,6 +40,8 @@ RESOURCES: list[tuple[str, dict[str, Any]]] = [
     ("ErrorHistory", {"page": "last"}),
     ("ErrorHistory", {"page": "last", "sort": "-duration", "level": "FATAL"}),
     ("Battery", {}),
+    ("Battery/Sessions", {"page": "first"}),
+    ("Battery/Sessions", {"page": "last", "sort": "-added"}),
 ]
 
 

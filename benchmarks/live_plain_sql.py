@@ -227,6 +227,7 @@ NEWEST = "start_at DESC, vehicle_id"
 ORDERS = f"workflow = $wf AND {in_t('end_at')}"
 FAILED = f"action_type = $at AND status = 'FAILED' AND {in_t('end_at')}"
 ERROR_PAGE = partial(page, table="error_episodes", where=in_t("start_at"), order=NEWEST)
+SESSION_PAGE = partial(page, table="charge_sessions", where=in_t("start_at"), order=NEWEST)
 # name -> (how it is answered, with the previous period)
 QUESTIONS: dict[str, tuple[Callable[[Sql], None], bool]] = {
     "productivity_vehicle": (partial(productivity, keys="vehicle_id,"), True),
@@ -247,6 +248,8 @@ QUESTIONS: dict[str, tuple[Callable[[Sql], None], bool]] = {
     "error_history_first": (ERROR_PAGE, False),
     "error_history_last": (partial(ERROR_PAGE, last=True), False),
     "battery": (battery, True),
+    "charge_sessions_first": (SESSION_PAGE, False),
+    "charge_sessions_last": (partial(SESSION_PAGE, last=True), False),
 }
 
 
