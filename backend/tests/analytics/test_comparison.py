@@ -366,7 +366,8 @@ def test_period_in_the_future_has_no_buckets(store: FactStore) -> None:
     assert history["period"]["end"] == history["period"]["start"] == "2026-11-29T23:00:00Z"
     assert history["period"]["previousEnd"] == history["period"]["previousStart"]
     orders = next(tile for tile in board["tiles"] if tile["key"] == "orders")
-    assert (orders["value"], orders["previous"], orders["series"]) == (0, 0, [])
+    # An empty previous period (nothing recorded) is no comparison, not 0 orders.
+    assert (orders["value"], orders["previous"], orders["series"]) == (0, None, [])
 
 
 # --- the simulated fleet: a partial day across the end of daylight-saving time -----------
@@ -437,7 +438,8 @@ def test_no_vehicle_selected_draws_utc_days_up_to_now(store: FactStore) -> None:
         ("2026-11-24", False),
         ("2026-11-25", True),
     ]
-    assert data["kpis"]["ordersFinished"] == [[0, 0, 0]]
+    # Nothing selected, nothing recorded: no data in every bucket (a gap), not 0 orders.
+    assert data["kpis"]["ordersFinished"] == [[None, None, None]]
     assert (data["period"]["start"], data["period"]["end"]) == (
         "2026-11-23T00:00:00Z",
         "2026-11-25T14:10:00Z",

@@ -204,9 +204,11 @@ def test_history_days_add_up_to_the_period(world: World, customer: TestClient) -
     hours = [seconds / 3600 for seconds in history["kpis"]["periodSeconds"][0]]
     assert hours == [24 * vehicles, 25 * vehicles, 24 * vehicles]
     assert sum(history["kpis"]["ordersFinished"][0]) == total["fleet"]["kpis"]["ordersFinished"]
-    # The simulation starts on 24 October: the previous days have no data.
-    assert history["previous"]["ordersFinished"] == [[0, 0, 0]]
+    # The simulation starts on 24 October: the previous days have no data, in any figure
+    # (no 0 orders drawn where nothing was recorded), only their length is known.
+    assert history["previous"]["ordersFinished"] == [[None, None, None]]
     assert history["previous"]["availability"] == [[None, None, None]]
+    assert history["previous"]["noDataSeconds"] == history["previous"]["periodSeconds"]
 
 
 def test_history_per_vehicle_is_productivity_per_day(world: World, customer: TestClient) -> None:
@@ -250,6 +252,22 @@ def test_dashboard_tiles_match_productivity(world: World, customer: TestClient) 
     assert sum(p["value"] for p in tiles["orders"]["series"]) == tiles["orders"]["value"]
     stops = [e for e in world.truth.error_episodes if e.level in ("FATAL", "CRITICAL")]
     assert stops and tiles["mttr"]["value"] is not None
+
+
+def test_a_previous_period_before_the_first_message_is_no_comparison(
+    world: World, customer: TestClient
+) -> None:
+    """The simulation starts on 24 October: the two days before it hold no data. The
+    dashboard compares with nothing (as the Productivity tiles do), not with 0 orders."""
+    common = {"from": "2026-10-24", "to": "2026-10-25", "vehicles": _ids(world), "shift": "all"}
+    tiles = {t["key"]: t for t in _get(customer, "Dashboard", **common)["tiles"]}
+    assert tiles["orders"]["value"] > 0
+    assert {key: tile["previous"] for key, tile in tiles.items()} == dict.fromkeys(tiles)
+    # One day back the previous day (the 24th) has data again: compared as before.
+    later = {**common, "from": "2026-10-25", "to": "2026-10-25"}
+    tiles = {t["key"]: t for t in _get(customer, "Dashboard", **later)["tiles"]}
+    fleet = _get(customer, "Productivity", **later)["fleet"]
+    assert tiles["orders"]["previous"] == fleet["previous"]["ordersFinished"] > 0
 
 
 def test_period_is_clipped_to_now_and_future_days_are_empty(

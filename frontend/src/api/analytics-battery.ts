@@ -24,6 +24,9 @@ export type HealthSeries = Schemas['HealthSeries'];
 export type SessionFigures = Schemas['SessionFigures'];
 
 export interface BatteryFigures {
+  /** T in vehicle seconds, and the part of it before a vehicle's first message. */
+  periodSeconds: number;
+  noDataSeconds: number;
   sessions: SessionFigures;
   meanCharge: number | null;
   minCharge: number | null;

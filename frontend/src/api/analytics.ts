@@ -49,8 +49,15 @@ export type HistoryKpi =
   | 'loadsHandled'
   | 'distanceKm';
 
-/** Each history KPI per series and bucket: `grid.availability[series][bucket]` (null: no data). */
-export type KpiGrid = { [K in HistoryKpi]: Array<Array<Kpis[K]>> };
+/**
+ * Each history KPI per series and bucket: `grid.availability[series][bucket]` (null: no data;
+ * a bucket without any recorded time is null in every figure but its length and no-data time).
+ */
+export type KpiGrid = {
+  [K in HistoryKpi]: Array<
+    Array<K extends 'periodSeconds' | 'noDataSeconds' ? number : Kpis[K] | null>
+  >;
+};
 
 export type HistorySeries = Schemas['HistorySeries'];
 

@@ -2234,9 +2234,9 @@ export interface components {
             /** Nodataseconds */
             noDataSeconds: number[][];
             /** Plannedseconds */
-            plannedSeconds: number[][];
+            plannedSeconds: (number | null)[][];
             /** Downtimeseconds */
-            downtimeSeconds: number[][];
+            downtimeSeconds: (number | null)[][];
             /** Availability */
             availability: (number | null)[][];
             /** Utilization */
@@ -2248,15 +2248,15 @@ export interface components {
             /** Throughputperhour */
             throughputPerHour: (number | null)[][];
             /** Ordersfinished */
-            ordersFinished: number[][];
+            ordersFinished: (number | null)[][];
             /** Ordersfailed */
-            ordersFailed: number[][];
+            ordersFailed: (number | null)[][];
             /** Orderscancelled */
-            ordersCancelled: number[][];
+            ordersCancelled: (number | null)[][];
             /** Loadshandled */
-            loadsHandled: number[][];
+            loadsHandled: (number | null)[][];
             /** Distancekm */
-            distanceKm: number[][];
+            distanceKm: (number | null)[][];
         };
         /** Kpis */
         Kpis: {

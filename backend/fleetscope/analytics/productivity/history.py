@@ -32,8 +32,11 @@ class HistoryBucket(CamelModel):
 
 
 Values = list[list[float | None]]  # one list per series, aligned with the buckets
-Amounts = list[list[float]]
-Counts = list[list[int]]
+Amounts = list[list[float | None]]
+Counts = list[list[int | None]]
+Seconds = list[list[float]]
+# What a bucket without any data still says: how long it is, and that all of it is no data.
+_ALWAYS_KNOWN = frozenset({"period_seconds", "no_data_seconds"})
 
 
 class KpiGrid(CamelModel):
@@ -42,8 +45,8 @@ class KpiGrid(CamelModel):
     their own pages and the dashboard's sparklines; a test keeps these fields a subset of
     ``Kpis`` with the same meaning."""
 
-    period_seconds: Amounts
-    no_data_seconds: Amounts
+    period_seconds: Seconds
+    no_data_seconds: Seconds
     planned_seconds: Amounts
     downtime_seconds: Amounts
     availability: Values
@@ -105,7 +108,9 @@ def history_spans(scope: AnalyticsScope, *, now: datetime) -> HistorySpans:
 
 def kpi_lists(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> dict[str, Any]:
     """Every KPI of every (vehicle or ``FLEET``, bucket) as ``len(ids) x len(spans)`` lists
-    (None: no data), by ``Kpis`` field name."""
+    (None: no data), by ``Kpis`` field name. A bucket without any state time (before the
+    vehicles' first message, or an empty T) is no data in every figure, counts too: drawn
+    as a gap, not as 0 orders."""
     by_bucket = [collected.vehicle_seconds(item.bucket) for item in spans]
     period_s = [
         collected.fleet_seconds(item.bucket) if v == FLEET else seconds.get(v, 0.0)
@@ -120,11 +125,14 @@ def kpi_lists(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> 
         period_s=np.array(period_s),
         calendar_s=calendar_s,
     )
+    empty = (columns["no_data_seconds"] >= columns["period_seconds"]).reshape(len(ids), len(spans))
     lists: dict[str, Any] = {}
     for name, column in columns.items():
         grid = column.reshape(len(ids), len(spans))
         values = (grid.astype(np.int64) if name in COUNT_KPIS else grid).astype(object)
         values[np.isnan(grid)] = None  # no data
+        if name not in _ALWAYS_KNOWN:
+            values[empty] = None
         lists[name] = values.tolist()
     return lists
 

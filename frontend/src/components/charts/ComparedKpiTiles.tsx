@@ -19,7 +19,8 @@ interface ComparedKpiTilesProps<F> {
   testId: string;
   tiles: readonly ComparedTile<F>[];
   current: F;
-  previous: F;
+  /** Null: no comparison (a previous period without any data). */
+  previous: F | null;
   /** Tiles of another kind, placed after the compared ones. */
   children?: ReactNode;
   largeColumns?: number;
@@ -47,7 +48,12 @@ export function ComparedKpiTiles<F>({
           name={tile.name}
           label={t(tile.labelKey)}
           drill={drillOf?.(tile.name)}
-          {...texts(tile.pick(current), tile.pick(previous), tile.format, tile.higherIsBetter)}
+          {...texts(
+            tile.pick(current),
+            previous === null ? null : tile.pick(previous),
+            tile.format,
+            tile.higherIsBetter,
+          )}
         />
       ))}
       {children}

@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../i18n';
 import { KpiTile } from './KpiTile';
-import { kpiTextsIn } from './kpiTexts';
+import { comparableFigures, kpiTextsIn } from './kpiTexts';
 
 function renderTile(props: Parameters<typeof KpiTile>[0], language: 'en' | 'de' = 'de') {
   createI18n(language);
@@ -53,5 +53,21 @@ describe('KpiTile trend', () => {
     expect(reason).toHaveTextContent('Kapazität unbekannt');
     const none = renderTile({ name: 'slope', label: 'Trend', value: '−1,06', trend: null }, 'de');
     expect(none).toHaveTextContent('Kein Vergleich');
+  });
+});
+
+describe('comparableFigures', () => {
+  it('compares with a previous period only when it holds any data', () => {
+    const before = { periodSeconds: 86_400, noDataSeconds: 86_400, sessions: 0 };
+    const partly = { periodSeconds: 86_400, noDataSeconds: 3_600, sessions: 4 };
+    expect(comparableFigures(before)).toBeNull();
+    expect(comparableFigures(partly)).toBe(partly);
+    // An empty period (a shift that has not begun) has no data either.
+    expect(comparableFigures({ periodSeconds: 0, noDataSeconds: 0 })).toBeNull();
+    expect(comparableFigures(undefined)).toBeNull();
+    // Without a comparison the tile says so instead of "+4 against 0".
+    const texts = kpiTextsIn('en')(4, null, 'integer', false);
+    const trend = renderTile({ name: 'sessions', label: 'Charge sessions', ...texts }, 'en');
+    expect(trend).toHaveTextContent('No comparison');
   });
 });

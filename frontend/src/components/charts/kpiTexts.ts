@@ -97,3 +97,14 @@ export function kpiTextsIn(language: string) {
       noData: '–',
     });
 }
+
+/**
+ * The previous period's figures to compare with, or null: a period without any data (all of
+ * it before the vehicles' first message, e.g. before the fleet was connected) is no
+ * comparison, "+476 against 0" would only mislead.
+ */
+export function comparableFigures<F extends { periodSeconds: number; noDataSeconds: number }>(
+  previous: F | undefined,
+): F | null {
+  return previous && previous.noDataSeconds < previous.periodSeconds ? previous : null;
+}

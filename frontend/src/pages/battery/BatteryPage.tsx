@@ -10,6 +10,7 @@ import {
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
+import { comparableFigures } from '../../components/charts/kpiTexts';
 import { ShownOnOpen } from '../../components/drill/ShownOnOpen';
 import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
@@ -132,7 +133,7 @@ export default function BatteryPage() {
   const tileDrill = (name: string) => batteryTileTarget(name, combined);
   const exportScope = { page: 'battery', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
-  const previous = data?.fleet.previous;
+  const previous = comparableFigures(data?.fleet.previous);
   const slopeValue = (text: string | null) =>
     text === null ? '–' : t('battery.slopeValue', { value: text });
   const energyKnown =
@@ -140,7 +141,7 @@ export default function BatteryPage() {
   return (
     <AnalysisPage topic="battery">
       <Stack gap="md">
-        {current && previous && (
+        {current && (
           <ComparedKpiTiles
             testId="battery-kpis"
             tiles={energyKnown ? BATTERY_TILES : BATTERY_TILES.filter((t) => t.name !== ENERGY)}

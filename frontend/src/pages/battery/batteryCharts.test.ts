@@ -9,6 +9,8 @@ const seriesOf = (option: unknown) => (option as { series: Series[] }).series;
 
 function figures(histogram: number[], energy: number | null): BatteryFigures {
   return {
+    periodSeconds: 86_400,
+    noDataSeconds: 0,
     sessions: {
       count: 5,
       meanDurationSeconds: 6800,

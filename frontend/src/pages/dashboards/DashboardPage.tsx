@@ -36,7 +36,7 @@ import {
   normalizeLayout,
   removeWidget,
 } from './dashboardLayout';
-import { dashboardTileModel, previousPeriodKnown } from './dashboardTiles';
+import { dashboardTileModel } from './dashboardTiles';
 
 /** dashboards/dashboard (beta): the user's KPI tiles with trends and sparklines, arrangeable. */
 export default function DashboardPage() {
@@ -81,12 +81,9 @@ export default function DashboardPage() {
     const byKey = new Map<DashboardTileKey, DashboardTile>(
       data?.tiles.map((tile) => [tile.key, tile]),
     );
-    const previousKnown = data ? previousPeriodKnown(data.tiles) : false;
     return (key: DashboardTileKey) => {
       const tile = byKey.get(key);
-      return tile && data
-        ? dashboardTileModel(tile, data.granularity, ctx, { previousKnown })
-        : null;
+      return tile && data ? dashboardTileModel(tile, data.granularity, ctx) : null;
     };
   }, [data, ctx]);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DashboardTile } from '../../api/analytics';
 import { testContext } from '../../test/chartContext';
-import { dashboardTileModel, previousPeriodKnown } from './dashboardTiles';
+import { dashboardTileModel } from './dashboardTiles';
 
 function tile(overrides: Partial<DashboardTile>): DashboardTile {
   return {
@@ -77,16 +77,12 @@ describe('dashboardTileModel', () => {
     expect(model.sparkline).toBeNull();
   });
 
-  it('drops the comparison when the previous period had no recorded time', () => {
-    const empty = [
-      tile({ previous: null }),
-      tile({ key: 'orders', unit: 'count', value: 4122, previous: 0, higherIsBetter: true }),
-    ];
-    expect(previousPeriodKnown(empty)).toBe(false);
-    expect(previousPeriodKnown([tile({})])).toBe(true);
-    const orders = dashboardTileModel(empty[1] as DashboardTile, 'day', testContext(), {
-      previousKnown: false,
-    });
+  it('shows no comparison where the API has no previous value (nothing recorded then)', () => {
+    const orders = dashboardTileModel(
+      tile({ key: 'orders', unit: 'count', value: 4122, previous: null, higherIsBetter: true }),
+      'day',
+      testContext(),
+    );
     expect(orders.trend).toBeNull();
     expect(orders.previousText).toBe('charts.noValue');
   });

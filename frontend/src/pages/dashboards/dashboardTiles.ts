@@ -38,29 +38,17 @@ function bucketText(from: string, granularity: Granularity, language: string): s
     : formatIsoDate(from, language, { dateStyle: undefined, ...NUMERIC_DATE });
 }
 
-/**
- * Whether the previous period had any recorded time: availability is null exactly when
- * the planned time is 0, and a period without planned time but with finished orders
- * cannot exist. Without it, "+4,122 orders against 0" would only mislead.
- */
-export function previousPeriodKnown(tiles: readonly DashboardTile[]): boolean {
-  const previousOf = (key: DashboardTile['key']) =>
-    tiles.find((tile) => tile.key === key)?.previous;
-  const orders = previousOf('orders');
-  return previousOf('availability') != null || (orders != null && orders > 0);
-}
-
 /** A dashboard tile from the API: value, trend arrow and delta, sparkline over the buckets. */
 export function dashboardTileModel(
   tile: DashboardTile,
   granularity: Granularity,
   ctx: ChartContext,
-  { previousKnown = true }: { previousKnown?: boolean } = {},
 ): DashboardTileModel {
   const { language, t, theme } = ctx;
   const unit = UNITS[tile.unit];
   const noData = t('charts.noValue');
-  const previous = previousKnown ? tile.previous : null;
+  // Null also when the previous period recorded nothing (the API leaves it out then).
+  const previous = tile.previous;
   const trend = trendOf({ value: tile.value, previous, higherIsBetter: tile.higherIsBetter });
   const format = (value: number | null) => formatKpiValue({ value, unit, language, noData });
   // The previous period is as long as the period, so its percentile is computed the same way.
