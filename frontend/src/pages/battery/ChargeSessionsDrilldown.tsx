@@ -1,5 +1,4 @@
-import { ActionIcon, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconX } from '@tabler/icons-react';
+import { Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +6,7 @@ import { type ChargeSession, loadChargeSessions } from '../../api/analytics-batt
 import { type AnalysisScope, scopeKey } from '../../api/analytics-processes';
 import { formatFigure } from '../../components/charts/kpiTexts';
 import { useSiteTimeZone } from '../../components/charts/useChartContext';
+import { DrilldownPanel } from '../../components/drill/DrilldownPanel';
 import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
@@ -106,48 +106,35 @@ export function ChargeSessionsDrilldown({
   ];
   const page = sessions.data;
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p="md"
-      data-testid="drilldown-charge-sessions"
-      data-depth={depth ?? 'all'}
+    <DrilldownPanel
+      testId="drilldown-charge-sessions"
+      data={{ depth: depth === null ? 'all' : String(depth) }}
+      title={
+        depth === null
+          ? t('battery.sessionList')
+          : t('battery.sessionListDepth', { range: depthRangeText(depth, language) })
+      }
+      closeLabel={t('battery.closeSessions')}
+      onClose={onClose}
     >
-      <Stack gap="md">
-        <Group justify="space-between" wrap="nowrap">
-          <Title order={3} size="h4" data-testid="drilldown-title">
-            {depth === null
-              ? t('battery.sessionList')
-              : t('battery.sessionListDepth', { range: depthRangeText(depth, language) })}
-          </Title>
-          <ActionIcon
-            variant="subtle"
-            aria-label={t('battery.closeSessions')}
-            onClick={onClose}
-            data-testid="drilldown-close"
-          >
-            <IconX size={18} />
-          </ActionIcon>
-        </Group>
-        <PagedTable
-          testId="charge-sessions"
-          columns={columns}
-          rows={page?.items}
-          rowKey={(row) => `${row.vehicleId}-${row.start}`}
-          rowTestId={(row) => `charge-session-${row.vehicleId}-${row.start}`}
-          sort={page?.sort ?? list.sort ?? SESSIONS_DEFAULT_SORT}
-          onSort={(column) => dispatch({ type: 'sort', column })}
-          pager={pagerOf(list, page, dispatch)}
-          isPending={sessions.isPending}
-          error={sessions.error}
-          onRetry={() => void sessions.refetch()}
-          empty={
-            <Text c="dimmed" data-testid="charge-sessions-empty">
-              {depth === null ? t('battery.noSessions') : t('battery.noSessionsDepth')}
-            </Text>
-          }
-        />
-      </Stack>
-    </Paper>
+      <PagedTable
+        testId="charge-sessions"
+        columns={columns}
+        rows={page?.items}
+        rowKey={(row) => `${row.vehicleId}-${row.start}`}
+        rowTestId={(row) => `charge-session-${row.vehicleId}-${row.start}`}
+        sort={page?.sort ?? list.sort ?? SESSIONS_DEFAULT_SORT}
+        onSort={(column) => dispatch({ type: 'sort', column })}
+        pager={pagerOf(list, page, dispatch)}
+        isPending={sessions.isPending}
+        error={sessions.error}
+        onRetry={() => void sessions.refetch()}
+        empty={
+          <Text c="dimmed" data-testid="charge-sessions-empty">
+            {depth === null ? t('battery.noSessions') : t('battery.noSessionsDepth')}
+          </Text>
+        }
+      />
+    </DrilldownPanel>
   );
 }

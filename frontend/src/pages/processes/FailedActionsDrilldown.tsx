@@ -1,5 +1,4 @@
-import { ActionIcon, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconX } from '@tabler/icons-react';
+import { Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +9,7 @@ import {
   scopeKey,
 } from '../../api/analytics-processes';
 import { useSiteTimeZone } from '../../components/charts/useChartContext';
+import { DrilldownPanel } from '../../components/drill/DrilldownPanel';
 import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
@@ -82,46 +82,31 @@ export function FailedActionsDrilldown({
   ];
   const page = failures.data;
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p="md"
-      data-testid="drilldown-failed-actions"
-      data-action-type={actionType}
+    <DrilldownPanel
+      testId="drilldown-failed-actions"
+      data={{ 'action-type': actionType }}
+      title={t('processes.failedActionsOf', { actionType })}
+      closeLabel={t('processes.closeDrilldown')}
+      onClose={onClose}
     >
-      <Stack gap="md">
-        <Group justify="space-between" wrap="nowrap">
-          <Title order={3} size="h4" data-testid="drilldown-title">
-            {t('processes.failedActionsOf', { actionType })}
-          </Title>
-          <ActionIcon
-            variant="subtle"
-            aria-label={t('processes.closeDrilldown')}
-            onClick={onClose}
-            data-testid="drilldown-close"
-          >
-            <IconX size={18} />
-          </ActionIcon>
-        </Group>
-        <PagedTable
-          testId="drilldown-failures"
-          columns={columns}
-          rows={page?.items}
-          rowKey={(row) => `${row.vehicleId}-${row.actionId}-${row.end}`}
-          rowTestId={(row) => `failed-action-row-${row.actionId}`}
-          sort={page?.sort ?? list.sort ?? FAILED_DEFAULT_SORT}
-          onSort={(column) => dispatch({ type: 'sort', column })}
-          pager={pagerOf(list, page, dispatch)}
-          isPending={failures.isPending}
-          error={failures.error}
-          onRetry={() => void failures.refetch()}
-          empty={
-            <Text c="dimmed" data-testid="drilldown-failures-empty">
-              {t('processes.noFailedActions')}
-            </Text>
-          }
-        />
-      </Stack>
-    </Paper>
+      <PagedTable
+        testId="drilldown-failures"
+        columns={columns}
+        rows={page?.items}
+        rowKey={(row) => `${row.vehicleId}-${row.actionId}-${row.end}`}
+        rowTestId={(row) => `failed-action-row-${row.actionId}`}
+        sort={page?.sort ?? list.sort ?? FAILED_DEFAULT_SORT}
+        onSort={(column) => dispatch({ type: 'sort', column })}
+        pager={pagerOf(list, page, dispatch)}
+        isPending={failures.isPending}
+        error={failures.error}
+        onRetry={() => void failures.refetch()}
+        empty={
+          <Text c="dimmed" data-testid="drilldown-failures-empty">
+            {t('processes.noFailedActions')}
+          </Text>
+        }
+      />
+    </DrilldownPanel>
   );
 }

@@ -1,5 +1,4 @@
-import { ActionIcon, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
-import { IconX } from '@tabler/icons-react';
+import { Group, SegmentedControl, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +17,7 @@ import {
   ModelChartCard,
   useChartContext,
 } from '../../components/charts';
+import { DrilldownPanel } from '../../components/drill/DrilldownPanel';
 import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
@@ -126,75 +126,66 @@ export function WorkflowDrilldown({
   ];
   const page = orders.data;
   return (
-    <Paper withBorder radius="lg" p="md" data-testid="drilldown-workflow" data-workflow={workflow}>
-      <Stack gap="md">
-        <Group justify="space-between" wrap="nowrap">
-          <Title order={3} size="h4" data-testid="drilldown-title">
-            {t('processes.workflowDrilldown', { workflow })}
-          </Title>
-          <ActionIcon
-            variant="subtle"
-            aria-label={t('processes.closeDrilldown')}
-            onClick={onClose}
-            data-testid="drilldown-close"
-          >
-            <IconX size={18} />
-          </ActionIcon>
-        </Group>
-        <ModelChartCard
-          name="workflow-histogram"
-          title={t('processes.cycleHistogram')}
-          status={chartStatus({
-            isPending: histogram.isPending,
-            error: histogram.error,
-            isEmpty:
-              histogram.data !== undefined &&
-              histogram.data.current.cycle.count === 0 &&
-              histogram.data.previous.cycle.count === 0,
-            emptyReason,
-            onRetry: () => void histogram.refetch(),
-          })}
-          model={model}
-          drill={{ element: (element) => cycleBarTarget(element, workflow) }}
-          exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}
-          height={260}
+    <DrilldownPanel
+      testId="drilldown-workflow"
+      data={{ workflow }}
+      title={t('processes.workflowDrilldown', { workflow })}
+      closeLabel={t('processes.closeDrilldown')}
+      onClose={onClose}
+    >
+      <ModelChartCard
+        name="workflow-histogram"
+        title={t('processes.cycleHistogram')}
+        status={chartStatus({
+          isPending: histogram.isPending,
+          error: histogram.error,
+          isEmpty:
+            histogram.data !== undefined &&
+            histogram.data.current.cycle.count === 0 &&
+            histogram.data.previous.cycle.count === 0,
+          emptyReason,
+          onRetry: () => void histogram.refetch(),
+        })}
+        model={model}
+        drill={{ element: (element) => cycleBarTarget(element, workflow) }}
+        exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}
+        height={260}
+      />
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Title order={4} size="h5">
+          {t('processes.workflowOrders')}
+        </Title>
+        <SegmentedControl
+          size="xs"
+          data-testid="drilldown-outcome"
+          value={list.filters.outcome ?? 'all'}
+          onChange={(value) => setUrlOutcome(value === 'all' ? null : value)}
+          data={[
+            { value: 'all', label: t('processes.allOutcomes') },
+            { value: 'finished', label: t('processes.outcome.finished') },
+            { value: 'failed', label: t('processes.outcome.failed') },
+            { value: 'cancelled', label: t('processes.outcome.cancelled') },
+          ]}
         />
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Title order={4} size="h5">
-            {t('processes.workflowOrders')}
-          </Title>
-          <SegmentedControl
-            size="xs"
-            data-testid="drilldown-outcome"
-            value={list.filters.outcome ?? 'all'}
-            onChange={(value) => setUrlOutcome(value === 'all' ? null : value)}
-            data={[
-              { value: 'all', label: t('processes.allOutcomes') },
-              { value: 'finished', label: t('processes.outcome.finished') },
-              { value: 'failed', label: t('processes.outcome.failed') },
-              { value: 'cancelled', label: t('processes.outcome.cancelled') },
-            ]}
-          />
-        </Group>
-        <PagedTable
-          testId="drilldown-orders"
-          columns={columns}
-          rows={page?.items}
-          rowKey={(row) => `${row.vehicleId}-${row.orderId}`}
-          rowTestId={(row) => `order-row-${row.orderId}`}
-          sort={page?.sort ?? list.sort ?? ORDER_DEFAULT_SORT}
-          onSort={(column) => dispatch({ type: 'sort', column })}
-          pager={pagerOf(list, page, dispatch)}
-          isPending={orders.isPending}
-          error={orders.error}
-          onRetry={() => void orders.refetch()}
-          empty={
-            <Text c="dimmed" data-testid="drilldown-orders-empty">
-              {t('processes.noOrders')}
-            </Text>
-          }
-        />
-      </Stack>
-    </Paper>
+      </Group>
+      <PagedTable
+        testId="drilldown-orders"
+        columns={columns}
+        rows={page?.items}
+        rowKey={(row) => `${row.vehicleId}-${row.orderId}`}
+        rowTestId={(row) => `order-row-${row.orderId}`}
+        sort={page?.sort ?? list.sort ?? ORDER_DEFAULT_SORT}
+        onSort={(column) => dispatch({ type: 'sort', column })}
+        pager={pagerOf(list, page, dispatch)}
+        isPending={orders.isPending}
+        error={orders.error}
+        onRetry={() => void orders.refetch()}
+        empty={
+          <Text c="dimmed" data-testid="drilldown-orders-empty">
+            {t('processes.noOrders')}
+          </Text>
+        }
+      />
+    </DrilldownPanel>
   );
 }
