@@ -101,6 +101,11 @@ _TEMPLATES: dict[str, Template] = {
         en="Input should be less than or equal to {le}",
         de="darf höchstens {le} sein",
     ),
+    "multiple_of": define(
+        "validation.multiple_of",
+        en="Input should be a multiple of {multiple_of}",
+        de="muss ein Vielfaches von {multiple_of} sein",
+    ),
     "string_too_short": define(
         "validation.string_too_short",
         en="String should have at least {min_length} characters",

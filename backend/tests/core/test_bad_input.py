@@ -155,6 +155,20 @@ def test_a_day_out_of_range_is_explained_in_german(
     )
 
 
+def test_a_depth_between_the_histogram_bars_is_explained_in_each_language(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    login(client, CUSTOMER2)
+    for language, message in (
+        ("en", "depth: Input should be a multiple of 10"),
+        ("de", "depth: muss ein Vielfaches von 10 sein"),
+    ):
+        response = client.get(
+            "/v2/Analytics/Battery/Sessions?depth=15", headers={"Accept-Language": language}
+        )
+        assert (response.status_code, response.json()) == (422, envelope_error(message))
+
+
 # --- Ids beyond the store's integers -----------------------------------------------------------
 
 
