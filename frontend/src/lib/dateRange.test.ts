@@ -65,6 +65,11 @@ describe('helpers', () => {
     expect(isIsoDate('2026-02-28')).toBe(true);
     expect(isIsoDate('2026-2-28')).toBe(false);
     expect(isIsoDate(3)).toBe(false);
+    // Days the month does not have, though they parse (as days of the next month).
+    expect(isIsoDate('2026-02-30')).toBe(false);
+    expect(isIsoDate('2026-04-31')).toBe(false);
+    expect(isIsoDate('2028-02-29')).toBe(true);
+    expect(isIsoDate('2026-13-01')).toBe(false);
     expect(todayIso(new Date(2026, 4, 7, 23, 59))).toBe('2026-05-07');
   });
 

@@ -13,11 +13,12 @@ export interface DateRange {
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function isIsoDate(value: unknown): value is string {
-  return (
-    typeof value === 'string' &&
-    ISO_DATE.test(value) &&
-    !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
-  );
+  if (typeof value !== 'string' || !ISO_DATE.test(value)) {
+    return false;
+  }
+  // A day the month does not have (2026-02-30) parses as a later one: it must read back.
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value;
 }
 
 function parse(iso: string): Date {

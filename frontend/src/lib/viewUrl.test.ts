@@ -50,6 +50,8 @@ describe('view in the URL', () => {
       from: '2026-11-16',
       to: '2026-11-18',
     });
+    // A day the month does not have is no period: the saved one stands in, not a 422.
+    expect(decodeView('?mode=day&from=2026-02-30&to=2026-02-30')).toEqual({});
     expect(hasViewParams('?displayMode=true')).toBe(false);
     expect(hasViewParams('?displayMode=true&range=today')).toBe(true);
   });
