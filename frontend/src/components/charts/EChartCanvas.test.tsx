@@ -56,6 +56,12 @@ describe('EChartCanvas', () => {
     expect(setOption).toHaveBeenCalledTimes(1);
   });
 
+  it("names the chart for screen readers as the page does, not in ECharts' English", () => {
+    systemAsks({ reducedMotion: false });
+    const option = drawChart();
+    expect(option.aria).toEqual({ enabled: true, label: { description: 'Orders' } });
+  });
+
   it('lets the chart animate otherwise', () => {
     systemAsks({ reducedMotion: false });
     const option = drawChart();

@@ -70,14 +70,17 @@ export default function EChartCanvas({
     const localized = localizeOption(option, language);
     chartRef.current?.setOption(
       {
-        aria: { enabled: true },
+        // ECharts writes its aria-label on the container: its own description is English
+        // and lists raw values, so it says the chart's (translated) name; the table view
+        // is the accessible reading of the data.
+        aria: { enabled: true, label: { description: ariaLabel } },
         // Series elements show the pointer only where a click leads somewhere.
         ...withCursor(localized, clickable ? 'pointer' : 'default'),
         ...(reducedMotion ? { animation: false } : {}),
       },
       { notMerge: true },
     );
-  }, [option, language, clickable, reducedMotion]);
+  }, [option, language, clickable, reducedMotion, ariaLabel]);
 
   return (
     <div

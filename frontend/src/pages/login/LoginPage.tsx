@@ -121,6 +121,7 @@ export default function LoginPage() {
               <PasswordInput
                 label={t('login.password')}
                 autoComplete="current-password"
+                visibilityToggleButtonProps={{ 'aria-label': t('user.password.show') }}
                 value={password}
                 onChange={(event) => setPassword(event.currentTarget.value)}
                 required
