@@ -6,7 +6,7 @@ import { nearestBucket, sparklineGeometry } from './sparkline';
 import { chartStatus } from './status';
 import { trendOf } from './trend';
 import type { TableData } from './types';
-import { formatValue } from './values';
+import { csvUnitSuffix, csvValue, formatValue } from './values';
 
 const table: TableData = {
   columns: [
@@ -40,6 +40,12 @@ describe('CSV export', () => {
     expect(lines[1]).toBe('"AGV ""01""; hall";96,25;5400;1234,5;12');
   });
 
+  it('writes percentages (charges, health) as they are, the header saying %', () => {
+    const percent = { key: 'health', label: 'Health', format: 'percent' as const };
+    expect(csvUnitSuffix(percent)).toBe(' (%)');
+    expect(csvValue(98.25, percent, 'de')).toBe('98,25');
+  });
+
   it('quotes only when needed (RFC 4180)', () => {
     expect(quoteCsvField('plain', ',')).toBe('plain');
     expect(quoteCsvField('a,b', ',')).toBe('"a,b"');
@@ -70,6 +76,9 @@ describe('formatValue', () => {
     expect(formatValue({ value: 7500, format: 'duration', language: 'en' })).toBe('2 h 05 min');
     expect(formatValue({ value: '2026-11-21', format: 'date', language: 'de' })).toBe('21.11.2026');
     expect(formatValue({ value: null, format: 'share', language: 'en' })).toBe('–');
+    // A percentage as the API gives charges and health (0..100), written like a share.
+    expect(formatValue({ value: 60.6, format: 'percent', language: 'de' })).toBe('60,6\u00a0%');
+    expect(formatValue({ value: 98, format: 'percent', language: 'en' })).toBe('98.0%');
   });
 });
 

@@ -18,6 +18,8 @@ export type ValueFormat =
   | 'integer'
   | 'decimal'
   | 'share'
+  /** A percentage 0..100 (a charge, a depth of discharge, a state of health). */
+  | 'percent'
   | 'duration';
 
 export interface TableColumn {

@@ -6,6 +6,7 @@ import {
   formatDuration,
   formatIsoDate,
   formatNumber,
+  formatPercent,
   formatShare,
   localeFor,
   NUMERIC_DATE,
@@ -46,6 +47,8 @@ export function formatValue({
       return formatDecimal(value, language, digits);
     case 'share':
       return formatShare(value, language, { digits });
+    case 'percent':
+      return formatPercent(value, language, { digits });
     case 'duration':
       return formatDuration(value, language);
     default:
@@ -58,7 +61,7 @@ export function formatValue({
  * of the times ("Start (Europe/Berlin)"), as in the server's CSV.
  */
 export function csvUnitSuffix(column: Pick<TableColumn, 'format' | 'timeZone'>): string {
-  if (column.format === 'share') {
+  if (column.format === 'share' || column.format === 'percent') {
     return ' (%)';
   }
   if (column.format === 'duration') {
