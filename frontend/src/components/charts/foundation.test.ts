@@ -74,6 +74,8 @@ describe('formatValue', () => {
     expect(formatValue({ value: 0.9625, format: 'share', language: 'en' })).toBe('96.3%');
     expect(formatValue({ value: 1234.5, format: 'decimal', language: 'de' })).toBe('1.234,5');
     expect(formatValue({ value: 7500, format: 'duration', language: 'en' })).toBe('2 h 05 min');
+    // A cycle time in a chart's table reads as in its tooltip, not rounded to the minute.
+    expect(formatValue({ value: 150, format: 'duration', language: 'de' })).toBe('2 min 30 s');
     expect(formatValue({ value: '2026-11-21', format: 'date', language: 'de' })).toBe('21.11.2026');
     expect(formatValue({ value: null, format: 'share', language: 'en' })).toBe('–');
     // A percentage as the API gives charges and health (0..100), written like a share.

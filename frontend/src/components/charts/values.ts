@@ -3,7 +3,6 @@ import {
   csvDateTime,
   formatDateTime,
   formatDecimal,
-  formatDuration,
   formatIsoDate,
   formatNumber,
   formatPercent,
@@ -11,6 +10,7 @@ import {
   localeFor,
   NUMERIC_DATE,
 } from '../../lib/format';
+import { formatPreciseDuration } from './chartParts';
 import type { TableCell, TableColumn, ValueFormat } from './types';
 
 /** A value as shown in tables, tooltips and tiles; null is "no data" (never 0). */
@@ -50,7 +50,8 @@ export function formatValue({
     case 'percent':
       return formatPercent(value, language, { digits });
     case 'duration':
-      return formatDuration(value, language);
+      // Below ten minutes to the second, as the tooltips and lists write cycle times.
+      return formatPreciseDuration(value, language);
     default:
       return formatNumber(value, language);
   }
