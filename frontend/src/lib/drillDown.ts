@@ -358,7 +358,10 @@ export function chargeRowTarget(
 }
 
 const ALL_SESSIONS = 'all';
+// The depth-of-discharge histogram: ten bins of ten percentage points.
 const DEPTH_BIN = 10;
+const DEPTH_BINS = 10;
+const VEHICLE_FIGURE_TILES = new Set(['health', 'health-slope', 'below-low']);
 
 /** The charge sessions of the period on the battery page; with `depth`, one histogram bar's. */
 export function chargeSessionsTarget(depth: number | null = null): DrillTarget {
@@ -383,7 +386,7 @@ export function sessionListOf(value: string | null): { depth: number | null } | 
 /** A bar (or row) of the depth-of-discharge histogram: the sessions of that bin. */
 export function depthBarTarget(element: ChartElement): DrillTarget | null {
   const index = indexOf(element);
-  return index === null || index > 9 ? null : chargeSessionsTarget(index * DEPTH_BIN);
+  return index === null || index >= DEPTH_BINS ? null : chargeSessionsTarget(index * DEPTH_BIN);
 }
 
 /**
@@ -392,7 +395,7 @@ export function depthBarTarget(element: ChartElement): DrillTarget | null {
  * figures per vehicle, while the page shows the vehicles combined.
  */
 export function batteryTileTarget(tile: string, combined: boolean): DrillTarget | null {
-  if (['health', 'health-slope', 'below-low'].includes(tile)) {
+  if (VEHICLE_FIGURE_TILES.has(tile)) {
     return combined ? { path: DRILL_PAGES.battery, view: { combined: false } } : null;
   }
   return chargeSessionsTarget();
