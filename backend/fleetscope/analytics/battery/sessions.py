@@ -60,9 +60,7 @@ def charge_sessions(
 ) -> Page[ChargeSession]:
     """``depth_bin``: only sessions of that histogram bin (0: depth 0-10, ..., 9: 90-100)."""
     column, descending = parse_sort(page.sort, columns=SESSION_SORTS, default="-start")
-    selection = select_periods(scope, now=now, previous=False)
-    if vehicle_id is not None:
-        selection = selection.restricted_to({vehicle_id})
+    selection = select_periods(scope, now=now, previous=False, vehicle_id=vehicle_id)
     rows_sql, parameters = rows_in_periods(
         selection, table="charge_sessions", at="start_at", columns=_LIST_COLUMNS
     )

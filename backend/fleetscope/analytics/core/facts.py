@@ -47,18 +47,13 @@ class Selection:
             return None
         return Window(min(w.start for w in windows), max(w.end for w in windows))
 
-    def restricted_to(self, vehicle_ids: set[int]) -> "Selection":
-        return Selection(
-            [
-                SiteSlice([v for v in part.vehicle_ids if v in vehicle_ids], part.windows)
-                for part in self.slices
-            ]
-        )
 
-
-def select_periods(scope: AnalyticsScope, *, now: datetime, previous: bool = True) -> Selection:
+def select_periods(
+    scope: AnalyticsScope, *, now: datetime, previous: bool = True, vehicle_id: int | None = None
+) -> Selection:
     """T of every site for the period (bucket 0) and, if asked, the previous period (1),
-    clipped like for like (``comparison.previous_until``)."""
+    clipped like for like (``comparison.previous_until``); ``vehicle_id``: only that one of
+    the scope's vehicles (a list's ``vehicle`` filter)."""
     spans = period_spans(scope, current=CURRENT, previous=PREVIOUS)[: 2 if previous else 1]
     slices = []
     for group in scope.sites:
@@ -71,7 +66,8 @@ def select_periods(scope: AnalyticsScope, *, now: datetime, previous: bool = Tru
                 span=item.span, zone=group.zone, shift=group.shift, now=item.until(group, now=now)
             )
         ]
-        slices.append(SiteSlice(list(group.vehicle_ids), sorted(windows, key=lambda w: w[0])))
+        vehicle_ids = [v for v in group.vehicle_ids if vehicle_id in (None, v)]
+        slices.append(SiteSlice(vehicle_ids, sorted(windows, key=lambda w: w[0])))
     return Selection(slices)
 
 

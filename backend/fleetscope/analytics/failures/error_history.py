@@ -76,9 +76,7 @@ def history_query(
     sort: str | None,
 ) -> HistoryQuery:
     column, descending = parse_sort(sort, columns=HISTORY_SORTS, default="-start")
-    selection = select_periods(scope, now=now, previous=False)
-    if vehicle_id is not None:
-        selection = selection.restricted_to({vehicle_id})
+    selection = select_periods(scope, now=now, previous=False, vehicle_id=vehicle_id)
     sql, parameters = episodes(selection, errors)
     return HistoryQuery(f"FROM ({sql})", parameters, column, descending)
 

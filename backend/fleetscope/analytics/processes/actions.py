@@ -149,9 +149,7 @@ def failed_actions(
         cursor, field="actionType", value=action_type, max_length=200, vehicle_ids=scope.vehicle_ids
     )
     column, descending = parse_sort(page.sort, columns=FAILURE_SORTS, default="-end")
-    selection = select_periods(scope, now=now, previous=False)
-    if vehicle_id is not None:
-        selection = selection.restricted_to({vehicle_id})
+    selection = select_periods(scope, now=now, previous=False, vehicle_id=vehicle_id)
     rows_sql, parameters = rows_in_periods(
         selection, table="actions", at="end_at", columns=_FAILURE_COLUMNS
     )

@@ -181,9 +181,7 @@ def workflow_orders(
 ) -> Page[WorkflowOrder]:
     _require_workflow(cursor, value=workflow, vehicle_ids=scope.vehicle_ids)
     column, descending = parse_sort(page.sort, columns=ORDER_SORTS, default="-start")
-    selection = select_periods(scope, now=now, previous=False)
-    if vehicle_id is not None:
-        selection = selection.restricted_to({vehicle_id})
+    selection = select_periods(scope, now=now, previous=False, vehicle_id=vehicle_id)
     rows_sql, parameters = rows_in_periods(
         selection, table="orders", at="end_at", columns=_ORDER_LIST_COLUMNS
     )
