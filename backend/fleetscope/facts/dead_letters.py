@@ -5,10 +5,14 @@ its full size and SHA-256); ``dead_letter_drops`` counts what a source sent beyo
 per minute, per category (ingest/dead_letters.py decides what is kept). Both are bounded in
 time by ``purge``, which removes a bounded number of rows per call so that the ingest thread
 calling it never stalls for long.
+
+A message sent again (an MQTT redelivery after a restart, an HTTP batch retried, a file
+imported twice) is refused again but not kept twice: a dead letter with the source, topic
+and payload of one kept in the ``REDELIVERY_WINDOW`` before it is left out (``unseen``).
 """
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import duckdb
@@ -17,6 +21,10 @@ from fleetscope.facts.store_batch import DeadLetter, DeadLetterDrops
 
 # The payload shown in a page: enough to recognise a message, small enough for a list.
 PAYLOAD_PREVIEW_BYTES = 4096
+# How far back a dead letter is looked for among the kept ones: a broker redelivers what it
+# kept while the server was down, a sender retries within its timeouts. A bound, so that the
+# lookup reads the recent rows only (``received_at`` order; the table holds the retention).
+REDELIVERY_WINDOW = timedelta(days=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,39 @@ class DeadLetterCount:
     category: str
     stored: int
     dropped: int
+
+
+def unseen(connection: duckdb.DuckDBPyConnection, letters: list[DeadLetter]) -> list[DeadLetter]:
+    """``letters`` without those sent again: kept already (within ``REDELIVERY_WINDOW``
+    before the first of them) or earlier in ``letters``."""
+    if not letters:
+        return []
+    since = min(letter.received_at for letter in letters) - REDELIVERY_WINDOW
+    kept = connection.execute(
+        "SELECT DISTINCT source, topic, payload_sha256 FROM dead_letters "
+        "WHERE received_at >= ? AND list_contains(?::VARCHAR[], payload_sha256)",
+        [since, sorted({letter.payload_sha256 for letter in letters})],
+    ).fetchall()
+    seen = {tuple(row) for row in kept}
+    result: list[DeadLetter] = []
+    for letter in letters:
+        key = (letter.source, letter.topic, letter.payload_sha256)
+        if key not in seen:
+            seen.add(key)
+            result.append(letter)
+    return result
+
+
+def merge_from(connection: duckdb.DuckDBPyConnection, *, table: str) -> None:
+    """Adds the dead letters of ``table`` (another store's, a constant of the caller) that
+    ``unseen`` keeps, numbered after the kept ones."""
+    connection.execute(
+        "INSERT INTO dead_letters SELECT n.id + (SELECT coalesce(max(id), 0) FROM dead_letters), "  # noqa: S608 - constants only
+        f"n.* EXCLUDE (id) FROM {table} n WHERE NOT EXISTS (SELECT 1 FROM dead_letters d "
+        "WHERE d.source = n.source AND d.topic = n.topic AND d.payload_sha256 = n.payload_sha256 "
+        "AND d.received_at >= n.received_at - ?)",
+        [REDELIVERY_WINDOW],
+    )
 
 
 def append(

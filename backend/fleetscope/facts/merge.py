@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from fleetscope.facts import action_rows, battery_hours, rawlog, rollup_spans
+from fleetscope.facts import action_rows, battery_hours, dead_letters, rawlog, rollup_spans
 from fleetscope.facts.rollup import merge_statements
 from fleetscope.facts.rows import FACT_TABLES
 from fleetscope.facts.site_rollup import rebuild_site_rollups
@@ -68,11 +68,8 @@ def _copy(connection: duckdb.DuckDBPyConnection) -> int:
         connection.execute(f"INSERT INTO {table} SELECT * FROM {_ALIAS}.{table}")  # noqa: S608
     action_rows.insert_actions(connection, source=f"{_ALIAS}.actions")
     _copy_raw_log(connection)
-    # Dead-letter ids are local to each file: renumber above the main store's.
-    connection.execute(
-        "INSERT INTO dead_letters SELECT id + (SELECT coalesce(max(id), 0) FROM dead_letters), "  # noqa: S608
-        f"* EXCLUDE (id) FROM {_ALIAS}.dead_letters"
-    )
+    # Dead-letter ids are local to each file: renumbered above the main store's.
+    dead_letters.merge_from(connection, table=f"{_ALIAS}.dead_letters")
     # Dropped counts of the same source and minute (several "import" partitions) add up.
     connection.execute(
         f"INSERT INTO dead_letter_drops SELECT * FROM {_ALIAS}.dead_letter_drops "  # noqa: S608

@@ -280,10 +280,10 @@ class FactStore:
             )
             self._append(self._chunk_segment(len(data)), [row])
             self._next_chunk += 1
-        if batch.dead_letters:
+        if letters := dead_letters.unseen(connection, batch.dead_letters):
             first = self._next_dead_letter
-            self._next_dead_letter += len(batch.dead_letters)
-            dead_letters.append(connection, first_id=first, letters=batch.dead_letters)
+            self._next_dead_letter += len(letters)
+            dead_letters.append(connection, first_id=first, letters=letters)
         if batch.dead_letter_drops:
             dead_letters.add_drops(connection, batch.dead_letter_drops)
         return written

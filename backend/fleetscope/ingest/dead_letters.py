@@ -9,6 +9,10 @@
   token's site) or ``import``. Beyond the cap only a count is kept, per source, minute and
   category (``dead_letter_drops``, written in the batch's transaction, so it survives a
   restart), and the cap's counts of the current minute are read back on start.
+- Repeats: a message sent again (an MQTT redelivery, a retried HTTP batch) is refused again
+  but kept once: the gate passes one dead letter per source, topic and payload in the
+  minutes it counts (a repeat takes no place under the cap), and the fact store leaves out
+  one kept already (``facts.dead_letters.unseen``: after a restart too).
 - Age: ``retention`` (setting, default 30 days). ``Retention.run`` is called by the
   pipeline's clock tick; it removes at most ``PURGE_ROWS`` dead letters per call (a few
   milliseconds of the ingest thread), every ``PURGE_INTERVAL``, at once again while more
@@ -67,6 +71,8 @@ class DeadLetterGate:
         """``kept``: dead letters already stored per source and minute (current minute)."""
         self.policy = policy
         self._kept = dict(kept)
+        # (source, topic, payload SHA-256) of the letters passed -> the minute they came in
+        self._passed: dict[tuple[str, str, str], datetime] = {}
         self._newest_minute = max((minute for _, minute in kept), default=None)
 
     def reject(self, batch: StoreBatch, *, raw: RawMessage, error: Exception) -> Message:
@@ -98,6 +104,11 @@ class DeadLetterGate:
         source = source_of(raw)
         minute = minute_of(raw.received_at)
         self._forget_before(minute)
+        payload, topic = raw.payload, raw.topic[:TOPIC_KEPT]
+        digest = hashlib.sha256(payload).hexdigest()
+        letter_key = (source, topic, digest)
+        if letter_key in self._passed:
+            return
         key = (source, minute)
         kept = self._kept.get(key, 0)
         if kept >= self.policy.per_source_minute:
@@ -106,7 +117,7 @@ class DeadLetterGate:
             drops[drop_key] = drops.get(drop_key, 0) + 1
             return
         self._kept[key] = kept + 1
-        payload = raw.payload
+        self._passed[letter_key] = minute
         texts: dict[str, str] = {
             language: bounded_reason(reason.render(language)) for language in LANGUAGES
         }
@@ -115,17 +126,18 @@ class DeadLetterGate:
                 received_at=raw.received_at,
                 source=source,
                 category=category,
-                topic=raw.topic[:TOPIC_KEPT],
+                topic=topic,
                 payload=payload[: self.policy.payload_bytes],
                 payload_size=len(payload),
-                payload_sha256=hashlib.sha256(payload).hexdigest(),
+                payload_sha256=digest,
                 reason=texts[DEFAULT_LANGUAGE],
                 reasons=texts,
             )
         )
 
     def _forget_before(self, minute: datetime) -> None:
-        """Counts of minutes before the previous one are done with (bounded memory)."""
+        """Counts and letters of minutes before the previous one are done with (bounded
+        memory: at most the cap's letters per source and minute)."""
         newest = self._newest_minute
         if newest is not None and minute <= newest:
             return
@@ -133,6 +145,8 @@ class DeadLetterGate:
         oldest = minute - _MINUTE
         for key in [key for key in self._kept if key[1] < oldest]:
             del self._kept[key]
+        for letter in [letter for letter, at in self._passed.items() if at < oldest]:
+            del self._passed[letter]
 
 
 class Retention:

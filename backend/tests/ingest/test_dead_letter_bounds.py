@@ -44,9 +44,10 @@ def _pipeline(
     )
 
 
-def _junk(at: datetime, *, source: str | None = None, size: int = 20) -> RawMessage:
-    """Not JSON: a dead letter of category "message"."""
-    return RawMessage("uagv/v2/Acme/S1/state", b"x" * size, at, source=source)
+def _junk(at: datetime, *, source: str | None = None, size: int = 20, n: int = 0) -> RawMessage:
+    """Not JSON: a dead letter of category "message"; ``n`` tells payloads apart."""
+    payload = b"x" * size + (f" {n}".encode() if n else b"")
+    return RawMessage("uagv/v2/Acme/S1/state", payload, at, source=source)
 
 
 def test_a_new_vehicle_beyond_the_sites_limit_is_a_dead_letter_and_nothing_else_is_lost(
@@ -132,9 +133,9 @@ def test_a_cap_per_source_and_minute_counts_what_it_drops_across_restarts(
     later = MINUTE + timedelta(seconds=59)
     with FactStore(path) as store:
         outcome = _pipeline(ingest_env, store, policy).process(
-            [_junk(MINUTE) for _ in range(5)]
-            + [_junk(later, source="http:site-1") for _ in range(2)]
-            + [_junk(MINUTE + timedelta(minutes=1)) for _ in range(2)]
+            [_junk(MINUTE, n=n) for n in range(5)]
+            + [_junk(later, source="http:site-1", n=n) for n in range(2)]
+            + [_junk(MINUTE + timedelta(minutes=1), n=n) for n in range(5, 7)]
         )
         assert outcome.rejected == 9  # every sender still gets its reasons
     with FactStore(path) as store:
@@ -150,9 +151,13 @@ def test_a_cap_per_source_and_minute_counts_what_it_drops_across_restarts(
         )
         # A pipeline started within the minute goes on counting from what is stored.
         now = datetime.now(UTC)
-        _pipeline(ingest_env, store, policy).process([_junk(now, source="import")] * 2)
+        _pipeline(ingest_env, store, policy).process(
+            [_junk(now, source="import", n=n) for n in range(2)]
+        )
     with FactStore(path) as store:
-        _pipeline(ingest_env, store, policy).process([_junk(now, source="import")] * 2)
+        _pipeline(ingest_env, store, policy).process(
+            [_junk(now, source="import", n=n) for n in range(2, 4)]
+        )
         assert store.dead_letter_counts(filters=DeadLetterFilter(source="import")) == [
             DeadLetterCount("import", "message", stored=3, dropped=1)
         ]
@@ -165,7 +170,7 @@ def test_retention_removes_old_dead_letters_and_old_drop_counts(
     pipeline = _pipeline(ingest_env, store, policy)
     now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
     old, recent = now - timedelta(days=31), now - timedelta(days=29)
-    pipeline.process([_junk(old), _junk(old), _junk(recent), _junk(recent)])
+    pipeline.process([_junk(old, n=1), _junk(old, n=2), _junk(recent, n=3), _junk(recent, n=4)])
     assert store.dead_letter_counts()[0] == DeadLetterCount("mqtt:uagv", "message", 2, 2)
     pipeline.tick(now=now)
     assert store.dead_letter_counts() == [DeadLetterCount("mqtt:uagv", "message", 1, 1)]
@@ -178,7 +183,7 @@ def test_a_purge_removes_a_bounded_slice_oldest_first(
 ) -> None:
     pipeline = _pipeline(ingest_env, store, DeadLetterPolicy())
     now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-    pipeline.process([_junk(now - timedelta(days=40, minutes=i)) for i in range(5)])
+    pipeline.process([_junk(now - timedelta(days=40, minutes=i), n=i) for i in range(5)])
     assert store.purge_dead_letters(before=now, limit=2) == 2
     assert store.purge_dead_letters(before=now, limit=10) == 3
     assert store.table_counts()["dead_letters"] == 0
@@ -207,3 +212,33 @@ def test_dead_letters_of_older_stores_gain_size_hash_and_a_bounded_payload(
     )
     assert letter["payload_size"] == 100_000 and kept == (64 * 1024,)
     assert letter["payload_sha256"] == hashlib.sha256(payload).hexdigest()
+
+
+def test_a_message_sent_again_is_refused_again_but_kept_once_also_after_a_restart(
+    ingest_env: IngestEnv,
+) -> None:
+    path = ingest_env.settings.resolved_facts_path()
+    policy = DeadLetterPolicy(per_source_minute=2)
+    bad = _junk(MINUTE)
+    with FactStore(path) as store:
+        pipeline = _pipeline(ingest_env, store, policy)
+        first = pipeline.process([bad, bad, _junk(MINUTE, n=1)])
+        assert first.rejected == 3 and first.reasons[1] == first.reasons[0]
+        # The repeat took no place under the cap of 2: the third letter is kept.
+        assert store.dead_letter_counts() == [DeadLetterCount("mqtt:uagv", "message", 2, 0)]
+    redelivered = RawMessage(bad.topic, bad.payload, MINUTE + timedelta(hours=2))
+    elsewhere = RawMessage("uagv/v2/Acme/S2/state", bad.payload, MINUTE + timedelta(hours=2))
+    with FactStore(path) as store:  # a restart: the broker redelivers what was not acked
+        again = _pipeline(ingest_env, store, policy).process([redelivered, elsewhere])
+        assert again.rejected == 2 and str(again.reasons[0]) == str(first.reasons[0])
+        total, letters = store.dead_letter_page(limit=10, offset=0)
+        assert total == 3
+        assert sorted(letter["topic"] for letter in letters) == [
+            "uagv/v2/Acme/S1/state",
+            "uagv/v2/Acme/S1/state",
+            "uagv/v2/Acme/S2/state",
+        ]
+        # Two days on the same bytes are a message of their own again (the window is a day).
+        late = RawMessage(bad.topic, bad.payload, MINUTE + timedelta(days=2))
+        _pipeline(ingest_env, store, policy).process([late])
+        assert store.dead_letter_page(limit=10, offset=0)[0] == 4

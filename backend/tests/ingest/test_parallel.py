@@ -25,6 +25,11 @@ def fleet_messages(serials: tuple[str, ...]) -> list[tuple[str, bytes]]:
     return [message for group in zip(*groups, strict=True) for message in group]
 
 
+def fleet_and_junk(serials: tuple[str, ...]) -> list[tuple[str, bytes]]:
+    """The fleet's messages and one message that is not JSON, the same in every partition."""
+    return [*fleet_messages(serials), (topic("Z9", "state"), b"not json")]
+
+
 def _comparable(store: FactStore) -> dict[str, object]:
     facts = dump(store)
     # Sequence numbers differ by design (one range per partition); the machine state may not.
@@ -57,3 +62,18 @@ def test_partitions_give_the_same_facts_as_one_process(
         for group in serials:
             ingest_messages(pipeline, fleet_messages(group))
         assert _comparable(single) == merged
+
+
+def test_a_dead_letter_found_by_several_partitions_is_kept_once(
+    ingest_env: IngestEnv, tmp_path: Path
+) -> None:
+    result = ingest_partitioned(
+        ingest_env.settings,
+        [Partition(functools.partial(fleet_and_junk, group)) for group in (("P1",), ("Q1",))],
+        workdir=tmp_path / "parts",
+    )
+    assert result.accepted == 2 * len(fleet_messages(("P1",)))
+    assert len(result.rejected) == 2  # each partition refused it
+    with ingest_env.store() as store:
+        total, (letter,) = store.dead_letter_page(limit=10, offset=0)
+        assert (total, letter["payload"], letter["source"]) == (1, "not json", "import")
