@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Modal, Progress, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { markOnboardingWatched } from '../../api/settings';
@@ -6,6 +6,7 @@ import { buildSlides, type OnboardingPosition, stepOnboarding } from '../../app/
 import { ONBOARDING_SLIDE_COUNT } from '../../constants';
 import { normalizeLanguage } from '../../i18n';
 import { useAppSettings, useUpdateSettingsCache } from '../filters/useAppSettings';
+import { ProgressBar } from '../page/ProgressBar';
 import { ONBOARDING_IMAGES } from './onboardingImages';
 
 /** Onboarding (spec sections 2 to 4): 5 slides until watched; finishing or skipping saves it. */
@@ -49,13 +50,10 @@ export function OnboardingOverlay() {
     >
       <Stack gap="md" data-testid="onboarding-overlay">
         <Stack gap="md" data-testid={`onboarding-slide-${number}`} data-slide={number}>
-          <Progress
+          <ProgressBar
             value={(number / ONBOARDING_SLIDE_COUNT) * 100}
             size="sm"
-            aria-label={t('onboarding.progress', {
-              current: number,
-              total: ONBOARDING_SLIDE_COUNT,
-            })}
+            label={t('onboarding.progress', { current: number, total: ONBOARDING_SLIDE_COUNT })}
           />
           <Text size="xs" c="dimmed">
             {t('onboarding.progress', { current: number, total: ONBOARDING_SLIDE_COUNT })}

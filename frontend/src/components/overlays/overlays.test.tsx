@@ -24,11 +24,11 @@ const unwatched = {
 
 describe('onboarding overlay', () => {
   it.each([
-    ['en', 'Welcome to Fleetscope', 'Next', 'Done'],
-    ['de', 'Willkommen bei Fleetscope', 'Weiter', 'Fertig'],
+    ['en', 'Welcome to Fleetscope', 'Next', 'Done', 'Slide 3 of 5'],
+    ['de', 'Willkommen bei Fleetscope', 'Weiter', 'Fertig', 'Folie 3 von 5'],
   ] as const)(
     'runs through 5 slides in %s and saves the watched flag on done',
-    async (language, welcome, next, done) => {
+    async (language, welcome, next, done, third) => {
       const { server } = renderApp(
         '/dashboards/dashboard',
         { user: demoUser('customer', language), settings: unwatched },
@@ -46,6 +46,12 @@ describe('onboarding overlay', () => {
         expect(image.getAttribute('src')).toContain(`/${language}/slide-${slide}`);
         expect(image.style.maxHeight).toBe('320px');
         expect(screen.getByTestId('onboarding-back')).toBeInTheDocument();
+        if (slide === 3) {
+          // Read out in the user's language, not as Mantine's "60%".
+          const bar = screen.getByRole('progressbar', { name: third });
+          expect(bar).toHaveAttribute('aria-valuetext', third);
+          expect(bar).toHaveAttribute('aria-valuenow', '60');
+        }
       }
       expect(screen.queryByTestId('onboarding-next')).toBeNull();
       expect(screen.getByTestId('onboarding-done')).toHaveTextContent(done);

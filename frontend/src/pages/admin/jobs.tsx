@@ -1,10 +1,11 @@
-import { Alert, Anchor, Badge, Group, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { IconProgress } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { getJob, listJobs } from '../../api/admin';
 import type { Job } from '../../api/adminTypes';
+import { ProgressBar } from '../../components/page/ProgressBar';
 import { formatPercent } from '../../lib/format';
 import { isJobActive, jobProgressText, runningJob } from './jobProgress';
 
@@ -76,11 +77,11 @@ export function JobProgress({ job }: { job: Job }) {
           {formatPercent(progress.percent, i18n.language, { digits: 0 })}
         </Text>
       </Group>
-      <Progress
+      <ProgressBar
         value={progress.percent}
         color={color}
         animated={progress.active}
-        aria-label={t('admin.jobs.progressLabel', { percent: progress.percent })}
+        label={t('admin.jobs.progressLabel', { percent: progress.percent })}
       />
       <Group justify="space-between" gap="xs">
         <Text size="xs" c="dimmed" data-testid="job-messages">
