@@ -7,8 +7,8 @@
 - X-Forwarded-For and X-Forwarded-Proto are believed only from ``settings.trusted_proxies``
   (uvicorn's ``ProxyHeadersMiddleware``); from anybody else they are ignored, so the login
   throttle counts the address that really connected.
-- Request bodies are bounded in size and in the time they take to arrive
-  (``api/request_body.py``).
+- Request heads are bounded exactly (``api/request_head.py``), request bodies in size and
+  in the time they take to arrive (``api/request_body.py``).
 
 Pure ASGI middlewares: Starlette's ``BaseHTTPMiddleware`` would cost more than some of the
 requests they wrap, and would buffer the streams.
@@ -22,6 +22,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from fleetscope.api.docs_page import install_docs
 from fleetscope.api.request_body import RequestBodyMiddleware
+from fleetscope.api.request_head import RequestHeadMiddleware
 from fleetscope.settings import Settings
 
 Headers = list[tuple[bytes, bytes]]
@@ -102,7 +103,7 @@ def install_web_security(app: FastAPI, *, settings: Settings, api_prefix: str) -
         ),
     )
     # Added innermost first: the proxy headers are resolved before anything else runs, and
-    # the security headers land on every answer, the 413 and 408 too.
+    # the security headers land on every answer, the 431, 413 and 408 too.
     app.add_middleware(
         RequestBodyMiddleware,
         limit=settings.json_max_body_bytes,
@@ -111,6 +112,7 @@ def install_web_security(app: FastAPI, *, settings: Settings, api_prefix: str) -
         streamed_limit=settings.ingest_max_body_bytes,
         budget=settings.request_bodies_max_bytes,
     )
+    app.add_middleware(RequestHeadMiddleware, limit=settings.max_request_head_bytes)
     app.add_middleware(SecurityHeadersMiddleware, headers=security_headers(settings=settings))
     if settings.trusted_proxies:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)

@@ -112,6 +112,13 @@ BODY_TOO_SLOW = define(
     en="request body did not arrive within {seconds} s",
     de="der Inhalt der Anfrage ist nicht innerhalb von {seconds} s angekommen",
 )
+HEAD_TOO_LARGE = define(
+    "http.head_too_large",
+    en="request line and headers have {size} bytes, at most {limit} allowed "
+    "(FLEETSCOPE_MAX_REQUEST_HEAD_BYTES)",
+    de="Anfragezeile und Kopfzeilen haben {size} Bytes, höchstens {limit} sind erlaubt "
+    "(FLEETSCOPE_MAX_REQUEST_HEAD_BYTES)",
+)
 INGESTION_FAILED = define(
     "ingest.failed",
     en="the fact store could not write; please send the same request again (lines already "

@@ -414,6 +414,34 @@ def test_a_request_head_beyond_the_bound_is_refused_early_and_costs_only_its_con
         ]
 
 
+def _head_of(size: int) -> bytes:
+    """A request head of exactly ``size`` bytes (padded by one header)."""
+    start = b"GET /v2/User/me HTTP/1.1\r\nHost: fleetscope\r\nConnection: close\r\n"
+    padding_name = b"X-Padding: "
+    return start + padding_name + b"a" * (size - len(start) - len(padding_name) - 4) + b"\r\n\r\n"
+
+
+def test_a_head_that_arrives_whole_is_held_to_the_bound_to_the_byte(
+    server: Server, settings: Settings
+) -> None:
+    limit = settings.max_request_head_bytes
+    answers = {}
+    for size in (limit, limit + 100):  # h11 alone lets a head of up to ~2 x limit through
+        connection = socket.create_connection(server.address, timeout=10)
+        connection.sendall(_head_of(size))
+        answers[size] = _answer_of(connection)
+    assert answers[limit].startswith(b"HTTP/1.1 401 "), answers[limit][:200]
+    refused = answers[limit + 100]
+    assert refused.startswith(b"HTTP/1.1 431 "), refused[:200]
+    body = orjson.loads(refused.split(b"\r\n\r\n", 1)[1])
+    assert body == {
+        "status": False,
+        "msg": f"request line and headers have {limit + 100} bytes, at most {limit} allowed "
+        "(FLEETSCOPE_MAX_REQUEST_HEAD_BYTES)",
+        "data": None,
+    }
+
+
 def _slow_body(address: tuple[str, int], request: str, headers: str = "") -> socket.socket:
     """A connection that sent a request head announcing 1,000 bytes and then 10 of them."""
     connection = socket.create_connection(address, timeout=3 * BODY_SECONDS)
