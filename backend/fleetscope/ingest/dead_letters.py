@@ -11,8 +11,9 @@
   restart), and the cap's counts of the current minute are read back on start.
 - Repeats: a message sent again (an MQTT redelivery, a retried HTTP batch) is refused again
   but kept once: the gate passes one dead letter per source, topic and payload in the
-  minutes it counts (a repeat takes no place under the cap), and the fact store leaves out
-  one kept already (``facts.dead_letters.unseen``: after a restart too).
+  minutes it counts (a repeat takes no place under the cap, and one beyond the cap is
+  counted once, for as many as the cap keeps), and the fact store leaves out one kept
+  already (``facts.dead_letters.unseen``: after a restart too).
 - Age: ``retention`` (setting, default 30 days). ``Retention.run`` is called by the
   pipeline's clock tick; it removes at most ``PURGE_ROWS`` dead letters per call (a few
   milliseconds of the ingest thread), every ``PURGE_INTERVAL``, at once again while more
@@ -71,8 +72,9 @@ class DeadLetterGate:
         """``kept``: dead letters already stored per source and minute (current minute)."""
         self.policy = policy
         self._kept = dict(kept)
-        # (source, topic, payload SHA-256) of the letters passed -> the minute they came in
+        # (source, topic, payload SHA-256) of the letters kept or counted -> their minute
         self._passed: dict[tuple[str, str, str], datetime] = {}
+        self._dropped: dict[tuple[str, datetime], int] = {}  # of them counted, per minute
         self._newest_minute = max((minute for _, minute in kept), default=None)
 
     def reject(self, batch: StoreBatch, *, raw: RawMessage, error: Exception) -> Message:
@@ -115,6 +117,12 @@ class DeadLetterGate:
             drops = batch.dead_letter_drops
             drop_key = (source, minute, category)
             drops[drop_key] = drops.get(drop_key, 0) + 1
+            # Remembered too, as many as the cap keeps: a batch sent again whole is counted
+            # once (a flood beyond twice the cap is counted as it comes).
+            remembered = self._dropped.get(key, 0)
+            if remembered < self.policy.per_source_minute:
+                self._dropped[key] = remembered + 1
+                self._passed[letter_key] = minute
             return
         self._kept[key] = kept + 1
         self._passed[letter_key] = minute
@@ -137,14 +145,15 @@ class DeadLetterGate:
 
     def _forget_before(self, minute: datetime) -> None:
         """Counts and letters of minutes before the previous one are done with (bounded
-        memory: at most the cap's letters per source and minute)."""
+        memory: at most twice the cap's letters per source and minute)."""
         newest = self._newest_minute
         if newest is not None and minute <= newest:
             return
         self._newest_minute = minute
         oldest = minute - _MINUTE
-        for key in [key for key in self._kept if key[1] < oldest]:
-            del self._kept[key]
+        for counts in (self._kept, self._dropped):
+            for key in [key for key in counts if key[1] < oldest]:
+                del counts[key]
         for letter in [letter for letter, at in self._passed.items() if at < oldest]:
             del self._passed[letter]
 

@@ -242,3 +242,16 @@ def test_a_message_sent_again_is_refused_again_but_kept_once_also_after_a_restar
         late = RawMessage(bad.topic, bad.payload, MINUTE + timedelta(days=2))
         _pipeline(ingest_env, store, policy).process([late])
         assert store.dead_letter_page(limit=10, offset=0)[0] == 4
+
+
+def test_a_batch_beyond_the_cap_sent_again_is_counted_once(
+    ingest_env: IngestEnv, store: FactStore
+) -> None:
+    pipeline = _pipeline(ingest_env, store, DeadLetterPolicy(per_source_minute=3))
+    batch = [_junk(MINUTE, n=n) for n in range(5)]
+    for _ in range(3):  # a client retrying its batch within the minute
+        assert pipeline.process(batch).rejected == 5
+    assert store.dead_letter_counts() == [DeadLetterCount("mqtt:uagv", "message", 3, 2)]
+    # New letters beyond the cap are still counted, also beyond what is remembered.
+    pipeline.process([_junk(MINUTE, n=n) for n in range(5, 10)])
+    assert store.dead_letter_counts() == [DeadLetterCount("mqtt:uagv", "message", 3, 7)]
