@@ -2,7 +2,8 @@
  * The Administration API (`/v2/Admin/...`) through the one request chain. Every call shows
  * its failure itself (a toast or the form field), so the chain keeps it out of the error
  * overlay; reads skip the response cache (an admin sees what is stored now), and a change
- * empties the cache, because names, sites and workflows of the analytics pages follow it.
+ * empties the cache, because names, sites and workflows of the analytics pages follow it;
+ * so does the end of a re-derivation this tab followed, which changes the facts themselves.
  */
 import type {
   AdminPage,
@@ -57,14 +58,52 @@ function read<T>(path: string, signal?: AbortSignal): Promise<T> {
   });
 }
 
+const storedDataListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` whenever what the analytics show may have changed here: after every
+ * change, and when a re-derivation this tab saw working has ended. Returns the unsubscribe.
+ */
+export function onStoredDataChange(listener: () => void): () => void {
+  storedDataListeners.add(listener);
+  return () => storedDataListeners.delete(listener);
+}
+
+function storedDataChanged(): void {
+  clearResponseCache();
+  resetLoadedVehicles();
+  for (const listener of storedDataListeners) {
+    listener();
+  }
+}
+
+/** Jobs seen queued or running; one seen so that has ended changed the facts. */
+const workingJobs = new Set<number>();
+
+function noteJobs(jobs: readonly (Job | null | undefined)[]): void {
+  let ended = false;
+  for (const job of jobs) {
+    if (!job) {
+      continue;
+    }
+    if (job.state === 'queued' || job.state === 'running') {
+      workingJobs.add(job.id);
+    } else if (workingJobs.delete(job.id)) {
+      ended = true;
+    }
+  }
+  if (ended) {
+    storedDataChanged();
+  }
+}
+
 async function change<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
   const result = await callApi<T>(`${BASE}${path}`, {
     method,
     reportErrors: false,
     ...(body === undefined ? {} : { body }),
   });
-  clearResponseCache();
-  resetLoadedVehicles();
+  storedDataChanged();
   return result;
 }
 
@@ -98,7 +137,10 @@ export async function listSites(organizationId?: number): Promise<SiteAdmin[]> {
 export const getSite = (id: number) => read<SiteAdmin>(`/Sites/${id}`);
 export const createSite = (site: SiteCreate) => change<SiteAdmin>('POST', '/Sites', site);
 export const updateSite = (id: number, patch: SitePatch) =>
-  change<SiteUpdated>('PATCH', `/Sites/${id}`, patch);
+  change<SiteUpdated>('PATCH', `/Sites/${id}`, patch).then((updated) => {
+    noteJobs([updated.job]);
+    return updated;
+  });
 export async function listTimeZones(): Promise<string[]> {
   return list(await read<string[]>('/TimeZones'));
 }
@@ -124,7 +166,10 @@ export async function listAdminVehicles(filter: {
   return list(await read<VehicleAdmin[]>(`/Vehicles${queryString(filter)}`));
 }
 export const updateVehicle = (id: number, patch: VehiclePatch) =>
-  change<VehicleUpdated>('PATCH', `/Vehicles/${id}`, patch);
+  change<VehicleUpdated>('PATCH', `/Vehicles/${id}`, patch).then((updated) => {
+    noteJobs([updated.job]);
+    return updated;
+  });
 
 // Users
 export const listUsers = (filter: UserFilter) =>
@@ -177,8 +222,15 @@ export async function deadLetterPayload(id: number, signal?: AbortSignal): Promi
 
 // Re-derivation jobs
 export const listJobs = (page: number, pageSize: number) =>
-  read<AdminPage<Job>>(`/Jobs${queryString({ page, pageSize })}`);
-export const getJob = (id: number) => read<Job>(`/Jobs/${id}`);
+  read<AdminPage<Job>>(`/Jobs${queryString({ page, pageSize })}`).then((jobs) => {
+    noteJobs(jobs.items);
+    return jobs;
+  });
+export const getJob = (id: number) =>
+  read<Job>(`/Jobs/${id}`).then((job) => {
+    noteJobs([job]);
+    return job;
+  });
 
 // Audit log
 export const listAudit = (filter: AuditFilter) =>

@@ -1,5 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
+import { onStoredDataChange } from '../api/admin';
 import { CACHE_TTL_MS } from '../constants';
+import { isRefreshedQuery } from '../lib/autoRefresh';
 
 /**
  * TanStack Query sits on top of the request chain. Its own freshness matches the chain's
@@ -10,4 +12,11 @@ export const queryClient = new QueryClient({
     queries: { staleTime: CACHE_TTL_MS, retry: false, refetchOnWindowFocus: false },
     mutations: { retry: false },
   },
+});
+
+// An administration change or an ended re-derivation: the pages' data (analytics, vehicles,
+// sites) is stale, as after the refresh control; the open page asks again, the others when
+// they are next shown.
+onStoredDataChange(() => {
+  void queryClient.invalidateQueries({ predicate: (query) => isRefreshedQuery(query.queryKey) });
 });
