@@ -93,16 +93,32 @@ def unseen(connection: duckdb.DuckDBPyConnection, letters: list[DeadLetter]) -> 
     return result
 
 
+def next_id(connection: duckdb.DuckDBPyConnection) -> int:
+    """The id the next dead letter gets: never one a deleted letter had."""
+    row = connection.execute(
+        "SELECT greatest((SELECT coalesce(max(id), 0) + 1 FROM dead_letters), "
+        "(SELECT coalesce(max(next_id), 1) FROM dead_letter_ids))"
+    ).fetchone()
+    return int(row[0]) if row else 1
+
+
+def keep_next_id(connection: duckdb.DuckDBPyConnection, value: int) -> None:
+    """Inside the transaction that used the ids below ``value``."""
+    connection.execute("UPDATE dead_letter_ids SET next_id = greatest(next_id, ?)", [value])
+
+
 def merge_from(connection: duckdb.DuckDBPyConnection, *, table: str) -> None:
-    """Adds the dead letters of ``table`` (another store's, a constant of the caller) that
-    ``unseen`` keeps, numbered after the kept ones."""
+    """Adds the dead letters of ``table`` (another store's, a constant of the caller, ids
+    from 1) that ``unseen`` keeps, numbered from ``next_id`` on."""
+    first = next_id(connection)
     connection.execute(
-        "INSERT INTO dead_letters SELECT n.id + (SELECT coalesce(max(id), 0) FROM dead_letters), "  # noqa: S608 - constants only
+        "INSERT INTO dead_letters SELECT n.id + ? - 1, "  # noqa: S608 - constants only
         f"n.* EXCLUDE (id) FROM {table} n WHERE NOT EXISTS (SELECT 1 FROM dead_letters d "
         "WHERE d.source = n.source AND d.topic = n.topic AND d.payload_sha256 = n.payload_sha256 "
         "AND d.received_at >= n.received_at - ?)",
-        [REDELIVERY_WINDOW],
+        [first, REDELIVERY_WINDOW],
     )
+    keep_next_id(connection, next_id(connection))
 
 
 def append(

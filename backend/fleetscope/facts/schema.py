@@ -375,6 +375,16 @@ def _translated_dead_letters(connection: duckdb.DuckDBPyConnection) -> None:
     connection.execute("ALTER TABLE dead_letters ADD COLUMN reasons MAP(VARCHAR, VARCHAR)")
 
 
+def _dead_letter_ids(connection: duckdb.DuckDBPyConnection) -> None:
+    """The next dead letter's id, kept: ``max(id) + 1`` would give a deleted letter's id
+    (the last one, deleted by an administrator) to the next one after a restart, and the
+    audit log's entry about the deleted letter would name a live one."""
+    connection.execute("CREATE TABLE dead_letter_ids (next_id BIGINT NOT NULL)")
+    connection.execute(
+        "INSERT INTO dead_letter_ids SELECT coalesce(max(id), 0) + 1 FROM dead_letters"
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _initial,
     _cycle_buckets_as_columns,
@@ -387,6 +397,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _raw_log_segments,
     _coded_actions,
     _translated_dead_letters,
+    _dead_letter_ids,
 )
 
 

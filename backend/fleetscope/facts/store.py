@@ -112,7 +112,7 @@ class FactStore:
         # New chunks go to the newest segment until it holds the cap (``_chunk_segment``).
         self._segment = rawlog.segments(self._connection)[-1]
         self._segment_bytes = rawlog.segment_bytes(self._connection, segment=self._segment)
-        self._next_dead_letter = self._scalar("SELECT coalesce(max(id), 0) + 1 FROM dead_letters")
+        self._next_dead_letter = dead_letters.next_id(self._connection)
         self._zones = {
             vehicle: ZoneInfo(zone)
             for vehicle, zone in self._connection.execute(
@@ -284,6 +284,7 @@ class FactStore:
             first = self._next_dead_letter
             self._next_dead_letter += len(letters)
             dead_letters.append(connection, first_id=first, letters=letters)
+            dead_letters.keep_next_id(connection, self._next_dead_letter)
         if batch.dead_letter_drops:
             dead_letters.add_drops(connection, batch.dead_letter_drops)
         return written

@@ -255,3 +255,24 @@ def test_a_batch_beyond_the_cap_sent_again_is_counted_once(
     # New letters beyond the cap are still counted, also beyond what is remembered.
     pipeline.process([_junk(MINUTE, n=n) for n in range(5, 10)])
     assert store.dead_letter_counts() == [DeadLetterCount("mqtt:uagv", "message", 3, 7)]
+
+
+def test_a_deleted_dead_letters_id_is_never_given_again(ingest_env: IngestEnv) -> None:
+    path = ingest_env.settings.resolved_facts_path()
+    with FactStore(path) as store:
+        _pipeline(ingest_env, store, DeadLetterPolicy()).process(
+            [_junk(MINUTE, n=1), _junk(MINUTE, n=2)]
+        )
+        _, letters = store.dead_letter_page(limit=10, offset=0)
+        last = max(letter["id"] for letter in letters)
+        assert store.delete_dead_letter(last)
+        with store.exclusive():  # a bulk operation (a merge, a re-derivation's swap)
+            pass
+        _pipeline(ingest_env, store, DeadLetterPolicy()).process([_junk(MINUTE, n=3)])
+        _, letters = store.dead_letter_page(limit=10, offset=0)
+        assert [letter["id"] for letter in letters] == [last + 1, last - 1]
+        assert store.delete_dead_letter(last + 1)
+    with FactStore(path) as store:  # a restart
+        _pipeline(ingest_env, store, DeadLetterPolicy()).process([_junk(MINUTE, n=4)])
+        _, letters = store.dead_letter_page(limit=10, offset=0)
+        assert [letter["id"] for letter in letters] == [last + 2, last - 1]
