@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from fleetscope.appstore.audit import Actor, record_change
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, PartnerLink, Role, Site, User
-from fleetscope.appstore.organizations import find_organization
+from fleetscope.appstore.organizations import check_organization_name_free
 from fleetscope.appstore.snapshots import organization_snapshot
 from fleetscope.i18n.admin_messages import (
     ORGANIZATION_ID_NOT_FOUND,
@@ -19,7 +19,7 @@ from fleetscope.i18n.admin_messages import (
     ORGANIZATION_NOT_EMPTY,
     PARTNER_LINKS_NOT_PARTNER,
 )
-from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY, ORGANIZATION_EXISTS
+from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +82,7 @@ def rename_organization(
         raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
     if name == organization.name:
         return organization
-    other = find_organization(session, name=name)
-    if other is not None and other.id != organization.id:
-        raise ConflictError(ORGANIZATION_EXISTS(name=name))
+    check_organization_name_free(session, name=name, organization_id=organization.id)
     before = organization_snapshot(organization)
     organization.name = name
     record_change(

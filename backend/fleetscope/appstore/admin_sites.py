@@ -10,18 +10,19 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload
 
 from fleetscope.appstore.audit import Actor, record_change
-from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
+from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.jobs import JobReason, start_job
 from fleetscope.appstore.models import Organization, RederiveJob, Site, Vehicle
 from fleetscope.appstore.organizations import (
     check_mqtt_interface,
+    check_site_name_free,
     clean_load_action_types,
     validate_time_zone,
 )
 from fleetscope.appstore.shifts import validate_shifts
 from fleetscope.appstore.snapshots import changed_fields, site_snapshot
 from fleetscope.appstore.workflow_rules import validate_workflow_rules
-from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY, SITE_EXISTS, SITE_NOT_FOUND
+from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY, SITE_NOT_FOUND
 
 
 class Unchanged(Enum):
@@ -89,13 +90,7 @@ def _rename(session: Session, *, site: Site, name: str) -> None:
     name = name.strip()
     if not name:
         raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
-    taken = session.scalars(
-        select(Site.id).where(
-            Site.organization_id == site.organization_id, Site.name == name, Site.id != site.id
-        )
-    ).first()
-    if taken is not None:
-        raise ConflictError(SITE_EXISTS(name=name, organization=site.organization.name))
+    check_site_name_free(session, organization=site.organization, name=name, site_id=site.id)
     site.name = name
 
 

@@ -12,8 +12,13 @@ from fleetscope.appstore.audit import Actor, record_change
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.jobs import start_job
 from fleetscope.appstore.models import Organization, RederiveJob, Site, Vehicle
+from fleetscope.appstore.names import name_key
 from fleetscope.appstore.snapshots import changed_fields, vehicle_snapshot
-from fleetscope.i18n.admin_messages import VEHICLE_EXISTS_AT_SITE, VEHICLE_SITE_FOREIGN
+from fleetscope.i18n.admin_messages import (
+    VEHICLE_EXISTS_AT_SITE,
+    VEHICLE_NAME_TAKEN,
+    VEHICLE_SITE_FOREIGN,
+)
 from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY, VEHICLE_NOT_FOUND
 
 
@@ -73,21 +78,44 @@ def _target_site(session: Session, *, vehicle: Vehicle, site_id: int) -> Site:
     return site
 
 
+def _check_name_free(session: Session, *, vehicle: Vehicle, field: str) -> None:
+    """A 409 when another vehicle of the vehicle's (new) site has its (new) name, trimmed and
+    in any case (``appstore.names``): the name is the vehicle's only label in charts and in
+    the machine selector. A rule on what an administrator changes: vehicles registered from
+    messages are named by their serial number and may share a name (as may older rows)."""
+    key = name_key(vehicle.name)
+    others = session.execute(
+        select(Vehicle.name)
+        .where(Vehicle.site_id == vehicle.site.id, Vehicle.id != vehicle.id)
+        .order_by(Vehicle.id)
+    )
+    for (other,) in others:
+        if name_key(other) == key:
+            raise ConflictError(VEHICLE_NAME_TAKEN(field=field, site=vehicle.site.name, name=other))
+
+
 def update_vehicle(
     session: Session, *, vehicle: Vehicle, changes: VehicleChanges, by: Actor
 ) -> tuple[Vehicle, RederiveJob | None]:
     """Apply ``changes``, write one audit entry, and queue the vehicle's re-derivation when
-    it moved to another site."""
+    it moved to another site. A new name, or a move, must leave the vehicle a name no other
+    vehicle of its site has (a 409 naming the field)."""
     before = vehicle_snapshot(vehicle)
+    renamed = False
     if not isinstance(changes.name, Unchanged):
         name = changes.name.strip()
         if not name:
             raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
+        renamed = name_key(name) != name_key(vehicle.name)
         vehicle.name = name
     if not isinstance(changes.battery_capacity_wh, Unchanged):
         vehicle.battery_capacity_wh = changes.battery_capacity_wh
+    moved = False
     if not isinstance(changes.site_id, Unchanged) and changes.site_id != vehicle.site_id:
         vehicle.site = _target_site(session, vehicle=vehicle, site_id=changes.site_id)
+        moved = True
+    if renamed or moved:
+        _check_name_free(session, vehicle=vehicle, field="name" if renamed else "siteId")
     session.flush()
     after = vehicle_snapshot(vehicle)
     if after == before:

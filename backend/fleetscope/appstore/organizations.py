@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from fleetscope.appstore.audit import Actor, record_change
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Site
+from fleetscope.appstore.names import name_key
 from fleetscope.appstore.shifts import default_shifts, validate_shifts
 from fleetscope.appstore.snapshots import organization_snapshot, site_snapshot
 from fleetscope.i18n import DEFAULT_LANGUAGE, Language
@@ -57,8 +58,7 @@ def create_organization(session: Session, *, name: str, by: Actor | None = None)
     name = name.strip()
     if not name:
         raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
-    if find_organization(session, name=name) is not None:
-        raise ConflictError(ORGANIZATION_EXISTS(name=name))
+    check_organization_name_free(session, name=name, organization_id=None)
     organization = Organization(name=name)
     session.add(organization)
     session.flush()
@@ -73,6 +73,32 @@ def create_organization(session: Session, *, name: str, by: Actor | None = None)
         )
     session.commit()
     return organization
+
+
+def check_organization_name_free(
+    session: Session, *, name: str, organization_id: int | None
+) -> None:
+    """A 409 naming the organization (other than ``organization_id``) that has ``name``
+    already, trimmed and in any case (``appstore.names``)."""
+    key = name_key(name)
+    rows = session.execute(select(Organization.id, Organization.name))
+    for other_id, other_name in rows:
+        if other_id != organization_id and name_key(other_name) == key:
+            raise ConflictError(ORGANIZATION_EXISTS(name=other_name))
+
+
+def check_site_name_free(
+    session: Session, *, organization: Organization, name: str, site_id: int | None
+) -> None:
+    """A 409 naming the site of ``organization`` (other than ``site_id``) that has ``name``
+    already, trimmed and in any case (``appstore.names``)."""
+    key = name_key(name)
+    rows = session.execute(
+        select(Site.id, Site.name).where(Site.organization_id == organization.id)
+    )
+    for other_id, other_name in rows:
+        if other_id != site_id and name_key(other_name) == key:
+            raise ConflictError(SITE_EXISTS(name=other_name, organization=organization.name))
 
 
 def find_organization(session: Session, *, name: str) -> Organization | None:
@@ -105,11 +131,7 @@ def create_site(
     name = name.strip()
     if not name:
         raise InvalidInputError(MUST_NOT_BE_EMPTY(field="name"))
-    existing = session.scalars(
-        select(Site).where(Site.organization_id == organization.id, Site.name == name)
-    ).first()
-    if existing is not None:
-        raise ConflictError(SITE_EXISTS(name=name, organization=organization.name))
+    check_site_name_free(session, organization=organization, name=name, site_id=None)
     if mqtt_interface is not None:
         check_mqtt_interface(session, mqtt_interface=mqtt_interface, site_id=None)
     site = Site(

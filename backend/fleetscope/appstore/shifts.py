@@ -9,10 +9,12 @@ import re
 from typing import Any
 
 from fleetscope.appstore.errors import InvalidInputError
+from fleetscope.appstore.names import name_key
 from fleetscope.i18n import DEFAULT_LANGUAGE, Language, render
 from fleetscope.i18n.admin_messages import (
     DEFAULT_SHIFT_NAMES,
     SHIFT_EMPTY,
+    SHIFT_NAME_DUPLICATE,
     SHIFT_NAME_EMPTY,
     SHIFTS_OVERLAP,
     WEEKDAYS,
@@ -51,7 +53,7 @@ def _minutes(clock: str) -> int:
     return int(hours) * 60 + int(minutes)
 
 
-def _validate_one(shift: dict[str, Any], *, where: str, seen: set[str]) -> None:
+def _validate_one(shift: dict[str, Any], *, where: str, seen: set[str], names: set[str]) -> None:
     shift_id = shift.get("id")
     if not isinstance(shift_id, str) or not shift_id or shift_id == "all":
         raise InvalidInputError(SHIFT_ID_INVALID(where=where))
@@ -61,6 +63,11 @@ def _validate_one(shift: dict[str, Any], *, where: str, seen: set[str]) -> None:
     name = shift.get("name", shift_id)  # older calendars may lack a name: the id stands in
     if not isinstance(name, str) or not name.strip():
         raise InvalidInputError(SHIFT_NAME_EMPTY(where=where))
+    # Names tell shifts apart in every chart and filter: trimmed and in any case, as the
+    # shift editor compares them (``appstore.names``).
+    if name_key(name) in names:
+        raise InvalidInputError(SHIFT_NAME_DUPLICATE(where=where, name=name.strip()))
+    names.add(name_key(name))
     for bound in ("start", "end"):
         value = shift.get(bound)
         if not isinstance(value, str) or not _CLOCK.match(value):
@@ -115,11 +122,13 @@ def find_overlap(shifts: list[dict[str, Any]]) -> tuple[int, int, int] | None:
 
 
 def validate_shifts(shifts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The shifts if valid; else a 422 naming the field (``shifts[i].start``) or, for two
-    overlapping shifts, both of them and the weekday."""
+    """The shifts if valid; else a 422 naming the field (``shifts[i].start``; of two shifts
+    with the same id or name, the later one) or, for two overlapping shifts, both of them
+    and the weekday."""
     seen: set[str] = set()
+    names: set[str] = set()
     for index, shift in enumerate(shifts):
-        _validate_one(shift, where=f"shifts[{index}]", seen=seen)
+        _validate_one(shift, where=f"shifts[{index}]", seen=seen, names=names)
     overlap = find_overlap(shifts)
     if overlap is not None:
         first, second, weekday = overlap

@@ -25,6 +25,7 @@ from fleetscope.i18n.admin_messages import (
     TOO_MANY_WORKFLOW_RULES,
     WORKFLOW_RULE_EMPTY,
     WORKFLOW_RULE_INVALID,
+    WORKFLOW_RULE_INVALID_SOMEWHERE,
     WORKFLOW_RULE_NO_GROUP,
     WORKFLOW_RULE_TOO_LONG,
     WORKFLOW_RULE_UNSUPPORTED,
@@ -44,12 +45,15 @@ def rule_problem(pattern: str, *, index: int) -> Message | None:
     try:
         regex = compile_rule_pattern(pattern)
     except ValueError as refused:
-        # Python's own parser names a syntax error best (and its position); a pattern it
-        # accepts uses what RE2 leaves out to stay linear (lookarounds, backreferences).
+        # Python's own parser finds a syntax error's position; a pattern it accepts uses
+        # what RE2 leaves out to stay linear (lookarounds, backreferences). Its reason is
+        # English only, so the message names the position alone.
         try:
             re.compile(pattern)
         except re.error as error:
-            return WORKFLOW_RULE_INVALID(index=index, error=str(error))
+            if error.pos is None:
+                return WORKFLOW_RULE_INVALID_SOMEWHERE(index=index)
+            return WORKFLOW_RULE_INVALID(index=index, position=error.pos)
         return WORKFLOW_RULE_UNSUPPORTED(index=index, error=str(refused))
     if WORKFLOW_GROUP not in regex.groupindex:
         return WORKFLOW_RULE_NO_GROUP(index=index)

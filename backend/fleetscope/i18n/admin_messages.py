@@ -75,10 +75,22 @@ SHIFTS_OVERLAP = define(
     en="shifts: {first!r} and {second!r} overlap on {weekday}",
     de="shifts: {first!r} und {second!r} überschneiden sich am {weekday}",
 )
+SHIFT_NAME_DUPLICATE = define(
+    "admin.shift_name_duplicate",
+    en="{where}.name: another shift is already called {name!r}",
+    de="{where}.name: eine andere Schicht heißt bereits {name!r}",
+)
+# Python's reason ("missing ), unterminated subpattern") exists in English only: both
+# languages name the position, which ``re.error`` gives.
 WORKFLOW_RULE_INVALID = define(
     "admin.workflow_rule_invalid",
-    en="workflowRules[{index}]: not a regular expression: {error}",
-    de="workflowRules[{index}]: kein gültiger regulärer Ausdruck: {error}",
+    en="workflowRules[{index}]: not a valid regular expression (error at position {position})",
+    de="workflowRules[{index}]: kein gültiger regulärer Ausdruck (Fehler an Position {position})",
+)
+WORKFLOW_RULE_INVALID_SOMEWHERE = define(
+    "admin.workflow_rule_invalid_somewhere",
+    en="workflowRules[{index}]: not a valid regular expression",
+    de="workflowRules[{index}]: kein gültiger regulärer Ausdruck",
 )
 WORKFLOW_RULE_UNSUPPORTED = define(
     "admin.workflow_rule_unsupported",
@@ -115,6 +127,12 @@ VEHICLE_EXISTS_AT_SITE = define(
     de="siteId: Standort {site!r} hat bereits ein Fahrzeug {manufacturer}/{serial}",
 )
 
+VEHICLE_NAME_TAKEN = define(
+    "admin.vehicle_name_taken",
+    en="{field}: another vehicle of site {site!r} is already called {name!r}",
+    de="{field}: ein anderes Fahrzeug des Standorts {site!r} heißt bereits {name!r}",
+)
+
 # --- Users ---------------------------------------------------------------------------------------
 
 USER_ID_NOT_FOUND = define(
@@ -149,4 +167,10 @@ WORKFLOW_RULE_TOO_LONG = define(
     "admin.workflow_rule_too_long",
     en="workflowRules[{index}]: longer than {limit} characters",
     de="workflowRules[{index}]: länger als {limit} Zeichen",
+)
+SITE_CHANGED_MEANWHILE = define(
+    "admin.site_changed_meanwhile",
+    en="{site} was changed by someone else meanwhile: reload it and make your change again",
+    de="{site} wurde inzwischen von jemand anderem geändert: bitte neu laden und die Änderung "
+    "noch einmal vornehmen",
 )

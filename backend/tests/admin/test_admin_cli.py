@@ -123,3 +123,29 @@ def test_cli_refusals_name_the_problem_and_write_nothing(
         assert (job.reason, job.created_by) == ("workflowRules", getpass.getuser())
         # The test's server runs a job runner too: it may have taken the job up already.
         assert job.state in {"queued", "running", "done"}
+
+
+def test_cli_refuses_names_that_differ_in_case_only(
+    session_factory: SessionFactory, run_cli: Callable[..., Result]
+) -> None:
+    _ok(run_cli("organizations", "add", "Acme"))
+    _ok(run_cli("organizations", "add", "Other"))
+    _ok(run_cli("sites", "add", "Plant", "--organization", "Acme"))
+    _ok(run_cli("sites", "add", "Yard", "--organization", "Acme"))
+    count = len(_entries(session_factory))
+    for args, message in (
+        (("organizations", "add", "ACME "), "organization 'Acme' already exists"),
+        (("organizations", "rename", "Other", "acme"), "organization 'Acme' already exists"),
+        (
+            ("sites", "add", "plant", "--organization", "Acme"),
+            "site 'Plant' already exists in organization 'Acme'",
+        ),
+        (
+            ("sites", "rename", "Yard", "PLANT"),
+            "site 'Plant' already exists in organization 'Acme'",
+        ),
+    ):
+        result = run_cli(*args)
+        assert result.exit_code == 1, result.output
+        assert message in result.stderr
+    assert len(_entries(session_factory)) == count

@@ -174,3 +174,45 @@ def test_migration_0006_keeps_existing_passwords_as_the_users_own(empty_engine: 
     assert "password_temporary" not in _columns(empty_engine, "users")
     with empty_engine.begin() as connection:
         assert connection.execute(text("SELECT email FROM users")).scalar_one() == "a@b.de"
+
+
+def test_names_of_organizations_and_sites_are_the_same_in_any_case(
+    client: TestClient, seeded: DemoData, login: Callable[..., Any]
+) -> None:
+    """On both stores, also beyond ASCII (SQLite's lower() leaves "Ä" as it is)."""
+    login(client, SUPERUSER)
+    orgs, sites = "/v2/Admin/Organizations", "/v2/Admin/Sites"
+    assert refused(client.post(orgs, json={"name": "nordlicht logistik"}), 409) == (
+        "organization 'Nordlicht Logistik' already exists"
+    )
+    kranich = data(client.post(orgs, json={"name": "Kranich ÄÖÜ"}), 201)["id"]
+    assert refused(client.post(orgs, json={"name": " kranich äöü "}), 409) == (
+        "organization 'Kranich ÄÖÜ' already exists"
+    )
+    german = client.post(orgs, json={"name": "KRANICH ÄÖÜ"}, headers={"Accept-Language": "de"})
+    assert refused(german, 409) == "Organisation 'Kranich ÄÖÜ' existiert bereits"
+    rename = client.patch(f"{orgs}/{kranich}", json={"name": "ALPENFRACHT ag"})
+    assert refused(rename, 409) == "organization 'Alpenfracht AG' already exists"
+    # Its own name in another case is a rename.
+    assert data(client.patch(f"{orgs}/{kranich}", json={"name": "Kranich äöü"}))["name"] == (
+        "Kranich äöü"
+    )
+
+    nordlicht = seeded.organization_ids["Nordlicht Logistik"]
+    body = {"organizationId": nordlicht, "name": "hamburg dc"}
+    assert refused(client.post(sites, json=body), 409) == (
+        "site 'Hamburg DC' already exists in organization 'Nordlicht Logistik'"
+    )
+    luebeck = data(client.post(sites, json={**body, "name": "Lübeck Süd"}), 201)["id"]
+    assert refused(client.post(sites, json={**body, "name": "LÜBECK SÜD"}), 409) == (
+        "site 'Lübeck Süd' already exists in organization 'Nordlicht Logistik'"
+    )
+    rename = client.patch(f"{sites}/{luebeck}", json={"name": "HAMBURG DC"})
+    assert refused(rename, 409) == (
+        "site 'Hamburg DC' already exists in organization 'Nordlicht Logistik'"
+    )
+    renamed = data(client.patch(f"{sites}/{luebeck}", json={"name": "Lübeck süd"}))
+    assert renamed["site"]["name"] == "Lübeck süd"
+    # Another organization may have a site of the same name.
+    other = {"organizationId": kranich, "name": "HAMBURG DC"}
+    assert data(client.post(sites, json=other), 201)["name"] == "HAMBURG DC"

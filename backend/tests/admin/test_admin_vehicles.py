@@ -11,6 +11,7 @@ from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.models import Vehicle
 from fleetscope.demo.seed import DemoData
 from tests.admin.admin_kit import SUPERUSER, audit_entries, data, last_audit, refused
+from tests.ingest.vda import T0, line, state
 
 pytestmark = pytest.mark.sqlite_only
 VEHICLES = "/v2/Admin/Vehicles"
@@ -138,4 +139,91 @@ def test_move_to_another_site_of_the_organization_queues_its_rederivation(
     back = client.patch(path, json={"siteId": seeded.site_ids["Munich Hub"]})
     assert refused(back, 409) == (
         f"siteId: site 'Munich Hub' already has a vehicle {moved['vehicle']['manufacturer']}/MUC-03"
+    )
+
+
+def test_a_name_another_vehicle_of_the_site_has_is_refused(
+    client: TestClient,
+    seeded: DemoData,
+    login: Callable[..., Any],
+    session_factory: SessionFactory,
+) -> None:
+    """The name is a vehicle's only label in charts and the machine selector: trimmed and in
+    any case, no two vehicles of a site share one once an administrator names them."""
+    login(client, SUPERUSER)
+    first = f"{VEHICLES}/{seeded.vehicle_ids['HAM-01']}"
+    count = len(audit_entries(session_factory))
+    for name in ("AGV 02", " agv 02 "):
+        assert refused(client.patch(first, json={"name": name}), 409) == (
+            "name: another vehicle of site 'Hamburg DC' is already called 'AGV 02'"
+        )
+    german = client.patch(first, json={"name": "AGV 02"}, headers={"Accept-Language": "de"})
+    assert refused(german, 409) == (
+        "name: ein anderes Fahrzeug des Standorts 'Hamburg DC' heißt bereits 'AGV 02'"
+    )
+    assert len(audit_entries(session_factory)) == count
+    # Its own name in another case, and a name a vehicle of another site has, are fine.
+    assert data(client.patch(first, json={"name": "agv 01"}))["vehicle"]["name"] == "agv 01"
+    assert data(client.patch(first, json={"name": "MUC AGV 01"}))["vehicle"]["name"] == (
+        "MUC AGV 01"
+    )
+
+
+def test_a_move_into_a_site_where_another_vehicle_has_the_name_is_refused(
+    client: TestClient,
+    seeded: DemoData,
+    login: Callable[..., Any],
+    session_factory: SessionFactory,
+) -> None:
+    login(client, SUPERUSER)
+    alpen = seeded.organization_ids["Alpenfracht AG"]
+    linz = data(
+        client.post("/v2/Admin/Sites", json={"organizationId": alpen, "name": "Linz"}), 201
+    )["id"]
+    first, second = (f"{VEHICLES}/{seeded.vehicle_ids[s]}" for s in ("MUC-01", "MUC-02"))
+    data(client.patch(first, json={"siteId": linz}))
+    count = len(audit_entries(session_factory))
+    data(client.patch(second, json={"name": "Tugger"}))
+    data(client.patch(first, json={"name": "TUGGER "}))  # in Linz: no other Tugger there
+    back = client.patch(first, json={"siteId": seeded.site_ids["Munich Hub"]})
+    assert refused(back, 409) == (
+        "siteId: another vehicle of site 'Munich Hub' is already called 'Tugger'"
+    )
+    # A move together with a new name: the new name is what is taken.
+    both = {"siteId": seeded.site_ids["Munich Hub"], "name": "muc agv 03"}
+    assert refused(client.patch(first, json=both), 409) == (
+        "name: another vehicle of site 'Munich Hub' is already called 'MUC AGV 03'"
+    )
+    assert len(audit_entries(session_factory)) == count + 2
+    moved = data(client.patch(first, json={"siteId": seeded.site_ids["Munich Hub"], "name": "T2"}))
+    assert (moved["vehicle"]["siteName"], moved["vehicle"]["name"]) == ("Munich Hub", "T2")
+
+
+def test_a_vehicle_registered_from_messages_may_have_a_name_another_vehicle_has(
+    client: TestClient, seeded: DemoData, login: Callable[..., Any]
+) -> None:
+    """Registration names a new vehicle by its serial number, whatever the site's other
+    vehicles are called: the rule is on what an administrator changes."""
+    login(client, SUPERUSER)
+    munich = seeded.site_ids["Munich Hub"]
+    renamed = f"{VEHICLES}/{seeded.vehicle_ids['MUC-01']}"
+    data(client.patch(renamed, json={"name": "NEW-7"}))
+    token = data(client.post(f"/v2/Admin/Sites/{munich}/Tokens", json={"name": "t"}), 201)["token"]
+    sent = client.post(
+        "/v2/Ingest/vda5050",
+        content=line("NEW-7", "state", state("NEW-7", 1, T0)) + b"\n",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert data(sent)["accepted"] == 1
+    named = [
+        v for v in data(client.get(VEHICLES, params={"siteId": munich})) if v["name"] == "NEW-7"
+    ]
+    assert sorted(v["serialNumber"] for v in named) == ["MUC-01", "NEW-7"]
+    # Other changes of either stay possible; a rename into the shared name does not.
+    registered = next(v["id"] for v in named if v["serialNumber"] == "NEW-7")
+    data(client.patch(f"{VEHICLES}/{registered}", json={"batteryCapacityWh": 1000}))
+    data(client.patch(renamed, json={"name": "new-7"}))
+    third = f"{VEHICLES}/{seeded.vehicle_ids['MUC-02']}"
+    assert refused(client.patch(third, json={"name": "New-7"}), 409) == (
+        "name: another vehicle of site 'Munich Hub' is already called 'new-7'"
     )

@@ -1,0 +1,13 @@
+"""When two names are the same: trimmed and in any case, as the Administration app compares
+them (its shift editor: ``name.trim().toLowerCase()``).
+
+Organizations, the sites of an organization, the vehicles of a site and the shifts of a
+site each need names of their own: a name is what users pick them by. The comparison runs
+in Python, not in SQL: SQLite's ``lower()`` folds ASCII letters only ("Ä" stays "Ä"), so
+the same query would find different duplicates on SQLite and on PostgreSQL.
+"""
+
+
+def name_key(name: str) -> str:
+    """What two names that count as the same have in common."""
+    return name.strip().lower()
