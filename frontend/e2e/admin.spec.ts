@@ -190,6 +190,28 @@ test('the superuser sets up an organization, a site with shifts and rules, a use
     await expect(toast(page, text('en', 'admin.sites.saved.rules', { name: SITE }))).toBeVisible();
   });
 
+  await test.step('a change another administrator saved meanwhile is refused, not undone', async () => {
+    const url = `/v2/Admin/Sites/${state.siteId}`;
+    const { shifts } = await app.read<{ shifts: Array<{ name: string }> }>(url);
+    const renamed = shifts.map((shift, index) =>
+      index === 0 ? { ...shift, name: 'Night (other admin)' } : shift,
+    );
+    await app.patch(url, { shifts: renamed }); // another tab, this page not reloaded
+    const rules = page.getByTestId('workflow-rules');
+    await rules.getByTestId('rule-add').click();
+    await rules.getByTestId('rule-1').getByTestId('rule-pattern').fill('^(?P<workflow>ZZZ)$');
+    await page.getByTestId('rules-save').click();
+    await expect(page.getByTestId('rules-error')).toContainText(
+      `${SITE} was changed by someone else meanwhile`,
+    );
+    // The page shows the other change now; the rule typed here is still there to save.
+    const firstShift = page.getByTestId('shift-editor').getByTestId('shift-0');
+    await expect(firstShift.getByTestId('shift-name')).toHaveValue('Night (other admin)');
+    await page.getByTestId('rules-save').click();
+    await expect(toast(page, text('en', 'admin.sites.saved.rules', { name: SITE }))).toBeVisible();
+    await expect(firstShift.getByTestId('shift-name')).toHaveValue('Night (other admin)');
+  });
+
   await test.step('a user; the temporary password is shown once', async () => {
     await page.getByTestId('nav-side').getByTestId('menu-entry-admin-users').click();
     await page.getByTestId('user-create-open').click();

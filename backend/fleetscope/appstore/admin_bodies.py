@@ -48,6 +48,12 @@ class SitePatch(StrictCamelModel):
     shifts: list[ShiftIn] | None = Field(default=None, max_length=50)
     workflow_rules: list[StoredText] | None = Field(default=None, max_length=MAX_RULES)
     load_action_types: list[StoredText] | None = Field(default=None, max_length=1_000)
+    version: str | None = Field(
+        default=None,
+        max_length=64,
+        description="the site's `version` the change was made on: if another change has "
+        "landed since, 409 and nothing changes; omitted, no check",
+    )
 
 
 class WorkflowPreviewBody(StrictCamelModel):

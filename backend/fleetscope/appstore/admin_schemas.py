@@ -11,6 +11,7 @@ from fleetscope.appstore.jobs import job_progress
 from fleetscope.appstore.models import AuditEntry, Organization, RederiveJob, Role, Site, User
 from fleetscope.appstore.models import Vehicle as VehicleRow
 from fleetscope.appstore.schemas import CamelModel, Language
+from fleetscope.appstore.site_version import site_version
 
 
 class OrganizationAdmin(CamelModel):
@@ -40,6 +41,10 @@ class SiteAdmin(CamelModel):
     workflow_rules: list[str]
     load_action_types: list[str]
     vehicle_count: int
+    version: str = Field(
+        description="changes with every change of the site; send it back "
+        "with a change (`SitePatch.version`) to refuse one made on an older state"
+    )
 
 
 class RulePreviewOut(CamelModel):
@@ -170,6 +175,7 @@ def site_admin(site: Site, *, vehicle_count: int) -> SiteAdmin:
         workflow_rules=rule_patterns(site),
         load_action_types=[str(kind) for kind in site.load_action_types or []],
         vehicle_count=vehicle_count,
+        version=site_version(site),
     )
 
 

@@ -13,9 +13,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from fleetscope.appstore.db import SessionFactory
-from fleetscope.appstore.models import RederiveJob, Site
+from fleetscope.appstore.errors import InvalidInputError
+from fleetscope.appstore.models import Organization, RederiveJob, Site
+from fleetscope.appstore.organizations import create_site
 from fleetscope.appstore.shifts import default_shifts
 from fleetscope.demo.seed import DemoData
+from fleetscope.i18n.admin_messages import SHIFT_NAME_DUPLICATE
 from tests.admin.admin_kit import SUPERUSER, audit_entries, data, last_audit, refused
 from tests.ingest.vda import T0, line, state
 
@@ -57,6 +60,7 @@ def test_create_list_get_and_the_create_audit_entry(
         "workflowRules": [],
         "loadActionTypes": [],
         "vehicleCount": 0,
+        "version": created["version"],  # tells states apart: test_admin_site_version.py
     }
     entry = last_audit(session_factory)
     assert (entry.action, entry.entity_type, entry.entity_id, entry.before) == (
@@ -195,6 +199,15 @@ def test_patch_changes_only_the_given_fields_and_audits_what_changed(
         ([EARLY, {**NIGHT, "weekdays": []}], f"shifts[1].weekdays: {WEEKDAYS}"),
         ([{**NIGHT, "weekdays": [0, 0]}], f"shifts[0].weekdays: {WEEKDAYS}"),
         ([{**NIGHT, "id": "all"}], "shifts[0].id: must be a non-empty text other than 'all'"),
+        # Names as the shift editor compares them: trimmed and in any case.
+        (
+            [{**EARLY, "name": "A", "weekdays": [0]}, {**NIGHT, "name": " a ", "weekdays": [0]}],
+            "shifts[1].name: another shift is already called 'a'",
+        ),
+        (
+            [EARLY, {**NIGHT, "weekdays": [3]}, {**NIGHT, "id": "n2", "name": "EARLY"}],
+            "shifts[2].name: another shift is already called 'EARLY'",
+        ),
     ],
 )
 def test_shift_refusals_name_the_shifts(
@@ -207,6 +220,45 @@ def test_shift_refusals_name_the_shifts(
     login(client, SUPERUSER)
     response = client.patch(f"{SITES}/{seeded.site_ids['Munich Hub']}", json={"shifts": shifts})
     assert refused(response, 422) == message
+
+
+def test_two_shifts_of_one_name_are_refused_at_creation_too(
+    session_factory: SessionFactory, seeded: DemoData
+) -> None:
+    """What the default calendar of a new site must pass, another calendar given to the
+    store's ``create_site`` (the demo seed's path) must too."""
+    same = [
+        {"id": "a", "name": "A", "start": "06:00", "end": "07:00", "weekdays": [0]},
+        {"id": "b", "name": "A", "start": "08:00", "end": "09:00", "weekdays": [0]},
+    ]
+    with session_factory() as session:
+        organization = session.get(Organization, seeded.organization_ids["Alpenfracht AG"])
+        assert organization is not None
+        with pytest.raises(InvalidInputError) as refusal:
+            create_site(session, organization=organization, name="Linz", shifts=same)
+    assert refusal.value.message == SHIFT_NAME_DUPLICATE(where="shifts[1]", name="A")
+    assert refusal.value.message.render("de") == (
+        "shifts[1].name: eine andere Schicht heißt bereits 'A'"
+    )
+
+
+def test_two_shifts_of_one_name_are_a_422_in_both_languages(
+    client: TestClient, seeded: DemoData, login: Callable[..., Any]
+) -> None:
+    login(client, SUPERUSER)
+    same = [
+        {"id": "a", "name": "A", "start": "06:00", "end": "07:00", "weekdays": [0]},
+        {"id": "b", "name": "A", "start": "08:00", "end": "09:00", "weekdays": [0]},
+    ]
+    path = f"{SITES}/{seeded.site_ids['Munich Hub']}"
+    assert refused(client.patch(path, json={"shifts": same}), 422) == (
+        "shifts[1].name: another shift is already called 'A'"
+    )
+    german = client.patch(path, json={"shifts": same}, headers={"Accept-Language": "de"})
+    assert refused(german, 422) == "shifts[1].name: eine andere Schicht heißt bereits 'A'"
+    # A different name is a calendar of its own.
+    renamed = [same[0], {**same[1], "name": "B"}]
+    assert data(client.patch(path, json={"shifts": renamed}))["site"]["shifts"] == renamed
 
 
 def test_overlap_message_in_german(
@@ -224,7 +276,10 @@ def test_overlap_message_in_german(
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
-        (["^(?P<workflow>A)", "("], "workflowRules[1]: not a regular expression: missing ),"),
+        (
+            ["^(?P<workflow>A)", "("],
+            "workflowRules[1]: not a valid regular expression (error at position 0)",
+        ),
         (["^PICK-\\d+$"], "workflowRules[0]: has no named group (?P<workflow>...)"),
         (
             ["^(?P<workflow>A)", "(?<=X)(?P<workflow>A)"],
@@ -249,6 +304,44 @@ def test_invalid_workflow_rules_are_refused_by_index(
     assert refused(response, 422).startswith(message)
     with session_factory() as session:
         assert session.scalars(select(RederiveJob)).all() == []
+
+
+@pytest.mark.parametrize(
+    ("pattern", "english", "german"),
+    [
+        (
+            "(",
+            "not a valid regular expression (error at position 0)",
+            "kein gültiger regulärer Ausdruck (Fehler an Position 0)",
+        ),
+        (
+            "^(?P<workflow>A{3,1})",
+            "not a valid regular expression (error at position 16)",
+            "kein gültiger regulärer Ausdruck (Fehler an Position 16)",
+        ),
+    ],
+)
+def test_an_invalid_regular_expression_is_told_by_its_position_in_both_languages(
+    client: TestClient,
+    seeded: DemoData,
+    login: Callable[..., Any],
+    pattern: str,
+    english: str,
+    german: str,
+) -> None:
+    """Python's reason is English only: the German message names the position alone."""
+    login(client, SUPERUSER)
+    path = f"{SITES}/{seeded.site_ids['Hamburg DC']}"
+    rules = {"workflowRules": ["^(?P<workflow>A)", pattern]}
+    de = {"Accept-Language": "de"}
+    assert refused(client.patch(path, json=rules), 422) == f"workflowRules[1]: {english}"
+    assert refused(client.patch(path, json=rules, headers=de), 422) == (
+        f"workflowRules[1]: {german}"
+    )
+    # The preview reports the rule with the same text, in the language of the request.
+    for headers, text in (({}, english), (de, german)):
+        preview = data(client.post(f"{path}/WorkflowPreview", json=rules, headers=headers))
+        assert [rule["error"] for rule in preview["rules"]] == [None, f"workflowRules[1]: {text}"]
 
 
 def test_a_change_of_rules_or_load_actions_queues_a_rederivation_of_the_sites_vehicles(
@@ -338,7 +431,9 @@ def test_workflow_preview_is_what_derivation_assigns(
     ]
     matched = [(rule["index"], rule["matched"]) for rule in preview["rules"]]
     assert matched == [(0, 1), (1, 0), (2, 1), (3, 0)]
-    assert preview["rules"][1]["error"].startswith("workflowRules[1]: not a regular expression")
+    assert preview["rules"][1]["error"] == (
+        "workflowRules[1]: not a valid regular expression (error at position 0)"
+    )
     assert preview["rules"][3]["error"] == "workflowRules[3]: has no named group (?P<workflow>...)"
     assert [preview["rules"][i]["error"] for i in (0, 2)] == [None, None]
     assert (preview["assigned"], preview["unassigned"], preview["defaultRuleApplies"]) == (
@@ -350,6 +445,9 @@ def test_workflow_preview_is_what_derivation_assigns(
         preview_path, json={"workflowRules": rules}, headers={"Accept-Language": "de"}
     )
     assert data(german)["rules"][3]["error"].startswith("workflowRules[3]: hat keine benannte")
+    assert data(german)["rules"][1]["error"] == (
+        "workflowRules[1]: kein gültiger regulärer Ausdruck (Fehler an Position 0)"
+    )
 
     # Without rules the default rule applies: exactly the workflows the derivation stored.
     default = data(client.post(preview_path, json={"workflowRules": []}))

@@ -113,6 +113,20 @@ export class App {
     await envelopeOf(response, 'PATCH /v2/User/me');
   }
 
+  /** A GET of the API as the logged-in user (its envelope's data). */
+  async read<T>(path: string): Promise<T> {
+    return envelopeOf<T>(await this.page.request.get(path), `GET ${path}`);
+  }
+
+  /** A PATCH of the API as the logged-in user, as another tab of theirs would send it. */
+  async patch<T>(path: string, body: Record<string, unknown>): Promise<T> {
+    const response = await this.page.request.patch(path, {
+      data: body,
+      headers: await this.csrfHeader(),
+    });
+    return envelopeOf<T>(response, `PATCH ${path}`);
+  }
+
   async vehicles(): Promise<ApiVehicle[]> {
     return envelopeOf(await this.page.request.get('/v2/Vehicles'), 'GET /v2/Vehicles');
   }

@@ -31,6 +31,8 @@ export interface SiteAdmin {
   workflowRules: string[];
   loadActionTypes: string[];
   vehicleCount: number;
+  /** Changes with every change of the site: sent back with a change (`SitePatch.version`). */
+  version: string;
 }
 
 export interface SiteCreate {
@@ -47,6 +49,8 @@ export interface SitePatch {
   shifts?: AdminShift[];
   workflowRules?: string[];
   loadActionTypes?: string[];
+  /** The version the change was made on: another change landed since → 409, nothing saved. */
+  version?: string;
 }
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';

@@ -635,7 +635,8 @@ export interface paths {
          * Patch Site
          * @description Change the given fields. A change of ``workflowRules``, ``loadActionTypes`` or
          *     ``timeZone`` (the days of the rollups) starts a re-derivation of the site's vehicles
-         *     (``job``); shifts need none.
+         *     (``job``); shifts need none. With ``version``, a change made on an older state of the
+         *     site is refused (409).
          */
         patch: operations["patch_site_v2_Admin_Sites__siteId__patch"];
         trace?: never;
@@ -3067,6 +3068,11 @@ export interface components {
             loadActionTypes: string[];
             /** Vehiclecount */
             vehicleCount: number;
+            /**
+             * Version
+             * @description changes with every change of the site; send it back with a change (`SitePatch.version`) to refuse one made on an older state
+             */
+            version: string;
         };
         /** SiteCreate */
         SiteCreate: {
@@ -3114,6 +3120,11 @@ export interface components {
             workflowRules?: string[] | null;
             /** Loadactiontypes */
             loadActionTypes?: string[] | null;
+            /**
+             * Version
+             * @description the site's `version` the change was made on: if another change has landed since, 409 and nothing changes; omitted, no check
+             */
+            version?: string | null;
         };
         /** SiteUpdated */
         SiteUpdated: {

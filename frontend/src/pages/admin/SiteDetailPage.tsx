@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { getSite, updateSite } from '../../api/admin';
 import type { AdminShift, SiteAdmin, SitePatch } from '../../api/adminTypes';
-import { failureText } from '../../api/client';
+import { ApiFailure, failureText } from '../../api/client';
 import {
   AdminHeader,
   FormError,
@@ -49,7 +49,10 @@ export function SiteDetailPage() {
   const [jobId, setJobId] = useState<number | null>(null);
 
   const save = useMutation({
-    mutationFn: ({ patch }: { patch: SitePatch; section: Section }) => updateSite(id, patch),
+    // Made on the version shown: a change another administrator saved meanwhile is refused
+    // (409), not undone by this section's whole list.
+    mutationFn: ({ patch }: { patch: SitePatch; section: Section }) =>
+      updateSite(id, { ...patch, version: site.data?.version }),
     onSuccess: ({ site: saved, job }, { section }) => {
       notifySuccess(t(`admin.sites.saved.${section}`, { name: saved.name }));
       setErrors((current) => ({ ...current, [section]: undefined }));
@@ -65,6 +68,10 @@ export function SiteDetailPage() {
     onError: (error, { section }) => {
       setErrors((current) => ({ ...current, [section]: failureText(error, t) }));
       notifyFailure(error);
+      if (error instanceof ApiFailure && error.httpStatus === 409) {
+        // Someone else's change (or a name or interface taken): show the site as it is now.
+        void client.invalidateQueries({ queryKey: ['admin', 'site', id] });
+      }
     },
   });
   const clearError = (section: Section) => () =>

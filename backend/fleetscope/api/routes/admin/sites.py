@@ -44,6 +44,7 @@ from fleetscope.appstore.admin_sites import (
 from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.models import Site
 from fleetscope.appstore.organizations import create_site, time_zone_names
+from fleetscope.appstore.site_version import require_version
 from fleetscope.appstore.workflow_rules import preview_workflows, recent_order_ids
 from fleetscope.i18n import render
 
@@ -110,7 +111,7 @@ def _changes(body: SitePatch) -> SiteChanges:
     """The fields the body gives; ``null`` changes only the MQTT interface (removes it)."""
     given = {
         name: getattr(body, name)
-        for name in body.model_fields_set
+        for name in body.model_fields_set - {"version"}
         if getattr(body, name) is not None or name == "mqtt_interface"
     }
     if "shifts" in given:
@@ -124,10 +125,11 @@ def patch_site(
 ) -> Envelope[SiteUpdated]:
     """Change the given fields. A change of ``workflowRules``, ``loadActionTypes`` or
     ``timeZone`` (the days of the rollups) starts a re-derivation of the site's vehicles
-    (``job``); shifts need none."""
-    site, job = update_site(
-        db, site=site_by_id(db, site_id=siteId), changes=_changes(body), by=Actor.web(user)
-    )
+    (``job``); shifts need none. With ``version``, a change made on an older state of the
+    site is refused (409)."""
+    site = site_by_id(db, site_id=siteId)
+    require_version(db, site=site, version=body.version)
+    site, job = update_site(db, site=site, changes=_changes(body), by=Actor.web(user))
     if job is not None:
         wake_job_runner(request)
     if "mqtt_interface" in body.model_fields_set:
