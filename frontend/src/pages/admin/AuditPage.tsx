@@ -25,6 +25,16 @@ const KIND_COLOR: Record<DiffKind, string> = {
   unchanged: 'gray',
 };
 
+/**
+ * Mantine's badge hides its overflow (root and label) to end a long text with "…"; in this
+ * auto-sized table that let the column shrink below the word, so "removed" read "RE…". The
+ * kind is all the badge says: it keeps the width of its whole text, in every language.
+ */
+const KIND_BADGE_STYLES = {
+  root: { overflow: 'visible', minWidth: 'max-content' },
+  label: { overflow: 'visible', textOverflow: 'clip' },
+} as const;
+
 /** Before and after of one entry: the fields that changed, old value struck through. */
 export function AuditDiffView({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation();
@@ -76,8 +86,14 @@ export function AuditDiffView({ entry }: { entry: AuditEntry }) {
                 </Text>
               )}
             </Table.Td>
-            <Table.Td style={{ verticalAlign: 'top' }}>
-              <Badge size="xs" variant="light" color={KIND_COLOR[line.kind]}>
+            <Table.Td style={{ verticalAlign: 'top', width: '1%', whiteSpace: 'nowrap' }}>
+              <Badge
+                size="xs"
+                variant="light"
+                color={KIND_COLOR[line.kind]}
+                styles={KIND_BADGE_STYLES}
+                data-testid="audit-diff-kind"
+              >
                 {t(`admin.audit.kind.${line.kind}`)}
               </Badge>
             </Table.Td>

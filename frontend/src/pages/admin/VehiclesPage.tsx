@@ -1,36 +1,16 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  NumberInput,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Select, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { listAdminVehicles, updateVehicle } from '../../api/admin';
-import type { SiteAdmin, VehicleAdmin, VehiclePatch } from '../../api/adminTypes';
-import { failureText } from '../../api/client';
+import { listAdminVehicles } from '../../api/admin';
+import type { VehicleAdmin } from '../../api/adminTypes';
 import { formatNumber } from '../../lib/format';
-import {
-  AdminHeader,
-  AdminModal,
-  FormError,
-  LoadFailed,
-  notifyFailure,
-  notifySuccess,
-} from './common';
+import { AdminHeader, LoadFailed } from './common';
 import { FollowedJob } from './jobs';
 import { useSites } from './SitesPage';
+import { VehicleDialog } from './VehicleDialog';
 
 /** Vehicles: by site; display name, battery capacity, move to another site of the organization. */
 export function VehiclesPage() {
@@ -138,118 +118,5 @@ export function VehiclesPage() {
         />
       )}
     </section>
-  );
-}
-
-function VehicleDialog({
-  vehicle,
-  sites,
-  onClose,
-  onSaved,
-}: {
-  vehicle: VehicleAdmin;
-  sites: SiteAdmin[];
-  onClose: () => void;
-  onSaved: (jobId: number | null) => void;
-}) {
-  const { t } = useTranslation();
-  const client = useQueryClient();
-  const [name, setName] = useState(vehicle.name);
-  const [capacity, setCapacity] = useState<number | string>(vehicle.batteryCapacityWh ?? '');
-  const [siteId, setSiteId] = useState(String(vehicle.siteId));
-  const [confirmMove, setConfirmMove] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const patch: VehiclePatch = {};
-  if (name.trim() !== vehicle.name) patch.name = name.trim();
-  const capacityValue = capacity === '' ? null : Number(capacity);
-  if (capacityValue !== (vehicle.batteryCapacityWh ?? null))
-    patch.batteryCapacityWh = capacityValue;
-  const moving = Number(siteId) !== vehicle.siteId;
-  if (moving) patch.siteId = Number(siteId);
-  const targetName = sites.find((site) => String(site.id) === siteId)?.name ?? '';
-
-  const save = useMutation({
-    mutationFn: () => updateVehicle(vehicle.id, patch),
-    onSuccess: ({ vehicle: saved, job }) => {
-      notifySuccess(t('admin.vehicles.saved', { name: saved.name }));
-      if (job) {
-        client.setQueryData(['admin', 'job', job.id], job);
-        notifySuccess(t('admin.jobs.started'));
-      }
-      void client.invalidateQueries({ queryKey: ['admin'] });
-      onSaved(job ? job.id : null);
-    },
-    onError: (failure) => {
-      setConfirmMove(false);
-      setError(failureText(failure, t));
-      notifyFailure(failure);
-    },
-  });
-  const submit = () => (moving && !confirmMove ? setConfirmMove(true) : save.mutate());
-
-  return (
-    <AdminModal
-      opened
-      onClose={onClose}
-      title={t('admin.vehicles.editTitle', { name: vehicle.name })}
-      centered
-    >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <Stack data-testid="vehicle-dialog">
-          <TextInput
-            label={t('admin.vehicles.name')}
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            required
-            data-autofocus
-            data-testid="vehicle-name"
-          />
-          <NumberInput
-            label={t('admin.vehicles.batteryCapacity')}
-            description={t('admin.vehicles.batteryCapacityHint')}
-            value={capacity}
-            onChange={setCapacity}
-            min={1}
-            suffix=" Wh"
-            allowNegative={false}
-            data-testid="vehicle-capacity"
-          />
-          <Select
-            label={t('admin.common.site')}
-            description={t('admin.vehicles.siteHint')}
-            data={sites.map((site) => ({ value: String(site.id), label: site.name }))}
-            value={siteId}
-            onChange={(value) => value && setSiteId(value)}
-            allowDeselect={false}
-            data-testid="vehicle-site"
-          />
-          {confirmMove && (
-            <Alert color="orange" variant="light" data-testid="vehicle-move-confirm">
-              {t('admin.vehicles.moveConfirm', { name: vehicle.name, site: targetName })}
-            </Alert>
-          )}
-          <FormError error={error} testId="vehicle-error" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('admin.common.cancel')}
-            </Button>
-            <Button
-              type="submit"
-              color={confirmMove ? 'orange' : undefined}
-              loading={save.isPending}
-              disabled={Object.keys(patch).length === 0 || !name.trim()}
-              data-testid="vehicle-save"
-            >
-              {confirmMove ? t('admin.vehicles.moveNow') : t('admin.common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </AdminModal>
   );
 }
