@@ -91,6 +91,14 @@ def test_name_and_battery_capacity(
     assert len(audit_entries(session_factory)) == count
 
 
+def _new_alpenfracht_site(client: TestClient, seeded: DemoData) -> int:
+    """A second site of Alpenfracht AG (Munich Hub's organization), without vehicles."""
+    alpen = seeded.organization_ids["Alpenfracht AG"]
+    body = {"organizationId": alpen, "name": "Linz"}
+    created: int = data(client.post("/v2/Admin/Sites", json=body), 201)["id"]
+    return created
+
+
 def test_move_to_another_site_of_the_organization_queues_its_rederivation(
     client: TestClient,
     seeded: DemoData,
@@ -98,10 +106,7 @@ def test_move_to_another_site_of_the_organization_queues_its_rederivation(
     session_factory: SessionFactory,
 ) -> None:
     login(client, SUPERUSER)
-    alpen = seeded.organization_ids["Alpenfracht AG"]
-    linz = data(
-        client.post("/v2/Admin/Sites", json={"organizationId": alpen, "name": "Linz"}), 201
-    )["id"]
+    linz = _new_alpenfracht_site(client, seeded)
     vehicle = seeded.vehicle_ids["MUC-03"]
     path = f"{VEHICLES}/{vehicle}"
     # A site of another organization, and one that does not exist: the same 422.
@@ -176,10 +181,7 @@ def test_a_move_into_a_site_where_another_vehicle_has_the_name_is_refused(
     session_factory: SessionFactory,
 ) -> None:
     login(client, SUPERUSER)
-    alpen = seeded.organization_ids["Alpenfracht AG"]
-    linz = data(
-        client.post("/v2/Admin/Sites", json={"organizationId": alpen, "name": "Linz"}), 201
-    )["id"]
+    linz = _new_alpenfracht_site(client, seeded)
     first, second = (f"{VEHICLES}/{seeded.vehicle_ids[s]}" for s in ("MUC-01", "MUC-02"))
     data(client.patch(first, json={"siteId": linz}))
     count = len(audit_entries(session_factory))
