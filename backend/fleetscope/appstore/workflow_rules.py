@@ -54,7 +54,10 @@ def rule_problem(pattern: str, *, index: int) -> Message | None:
             if error.pos is None:
                 return WORKFLOW_RULE_INVALID_SOMEWHERE(index=index)
             return WORKFLOW_RULE_INVALID(index=index, position=error.pos)
-        return WORKFLOW_RULE_UNSUPPORTED(index=index, error=str(refused))
+        # RE2's reason is English ("invalid perl operator: (?<="): only the part of the
+        # pattern it names after the colon is quoted, in either language.
+        fragment = str(refused).rpartition(": ")[2] or pattern
+        return WORKFLOW_RULE_UNSUPPORTED(index=index, fragment=fragment[:40])
     if WORKFLOW_GROUP not in regex.groupindex:
         return WORKFLOW_RULE_NO_GROUP(index=index)
     return None

@@ -95,12 +95,12 @@ WORKFLOW_RULE_INVALID_SOMEWHERE = define(
 WORKFLOW_RULE_UNSUPPORTED = define(
     "admin.workflow_rule_unsupported",
     en=(
-        "workflowRules[{index}]: not supported ({error}): rules use RE2 syntax, which runs in"
-        " linear time and has no lookarounds or backreferences"
+        "workflowRules[{index}]: not supported ('{fragment}'): rules use RE2 syntax, which runs"
+        " in linear time and has no lookarounds or backreferences"
     ),
     de=(
-        "workflowRules[{index}]: nicht unterstützt ({error}): Regeln verwenden RE2-Syntax, die"
-        " in linearer Zeit läuft und keine Lookarounds oder Rückverweise kennt"
+        "workflowRules[{index}]: nicht unterstützt ('{fragment}'): Regeln verwenden RE2-Syntax,"
+        " die in linearer Zeit läuft und keine Lookarounds oder Rückverweise kennt"
     ),
 )
 WORKFLOW_RULE_NO_GROUP = define(

@@ -283,7 +283,7 @@ def test_overlap_message_in_german(
         (["^PICK-\\d+$"], "workflowRules[0]: has no named group (?P<workflow>...)"),
         (
             ["^(?P<workflow>A)", "(?<=X)(?P<workflow>A)"],
-            "workflowRules[1]: not supported (invalid perl operator: (?<=): rules use RE2 syntax,",
+            "workflowRules[1]: not supported ('(?<='): rules use RE2 syntax,",
         ),
         (["  "], "workflowRules[0]: must not be empty"),
         (["(?P<workflow>" + "a" * 600 + ")"], "workflowRules[0]: longer than 500 characters"),
@@ -318,6 +318,13 @@ def test_invalid_workflow_rules_are_refused_by_index(
             "^(?P<workflow>A{3,1})",
             "not a valid regular expression (error at position 16)",
             "kein gültiger regulärer Ausdruck (Fehler an Position 16)",
+        ),
+        (  # valid for Python, not for RE2: the part RE2 names, no English reason
+            r"^(?P<workflow>A)-\1",
+            "not supported ('\\1'): rules use RE2 syntax, which runs in linear time and has "
+            "no lookarounds or backreferences",
+            "nicht unterstützt ('\\1'): Regeln verwenden RE2-Syntax, die in linearer Zeit "
+            "läuft und keine Lookarounds oder Rückverweise kennt",
         ),
     ],
 )
