@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DateMode } from '../../api/types';
 import { type DateRange, rangeFor } from '../../lib/dateRange';
-import { calendarAriaLabels, pickerFormat } from './calendarLanguage';
+import { calendarAriaLabels, dayAriaLabel, pickerFormat } from './calendarLanguage';
 
 interface DatePickerPanelProps {
   mode: DateMode;
@@ -39,6 +39,7 @@ export default function DatePickerPanel({
   const { locale } = pickerFormat(language);
   const { t } = useTranslation();
   const ariaLabels = calendarAriaLabels(t);
+  const dayLabel = dayAriaLabel(language);
   const pickAnchor = (value: unknown) => {
     const iso = isoOf(value);
     if (iso) {
@@ -72,6 +73,7 @@ export default function DatePickerPanel({
             defaultDate={from}
             onChange={pickAnchor}
             ariaLabels={ariaLabels}
+            getDayAriaLabel={dayLabel}
           />
         )}
         {mode === 'custom' && (
@@ -82,6 +84,7 @@ export default function DatePickerPanel({
             maxDate={maxDate}
             defaultDate={from}
             ariaLabels={ariaLabels}
+            getDayAriaLabel={dayLabel}
             onChange={(value) => {
               const next: [string | null, string | null] = [isoOf(value[0]), isoOf(value[1])];
               setRange(next);

@@ -1,7 +1,11 @@
 import '@mantine/dates/styles.css';
 import { DatesProvider, DateTimePicker } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
-import { calendarAriaLabels, pickerFormat } from '../../components/filters/calendarLanguage';
+import {
+  calendarAriaLabels,
+  dayAriaLabel,
+  pickerFormat,
+} from '../../components/filters/calendarLanguage';
 
 /**
  * A local date and time as the picker gives it ("YYYY-MM-DD HH:mm:ss", or
@@ -41,6 +45,7 @@ export function TimeRangeInputs({
       placeholder={t('admin.common.dateTimePlaceholder')}
       clearable
       ariaLabels={ariaLabels}
+      getDayAriaLabel={dayAriaLabel(i18n.language)}
       timePickerProps={{
         hoursInputLabel: t('filters.calendar.hours'),
         minutesInputLabel: t('filters.calendar.minutes'),
