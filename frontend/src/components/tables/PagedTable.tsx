@@ -148,7 +148,11 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
           </Table>
         </Table.ScrollContainer>
       )}
-      {props.pager && <PagerBar pager={props.pager} />}
+      {/* Under an empty list (it says why) a pager would only read "0–0 of 0"; from a later
+          page it stays, to go back. */}
+      {props.pager && (props.pager.total > 0 || props.pager.page > 1) && (
+        <PagerBar pager={props.pager} />
+      )}
     </div>
   );
 }
