@@ -39,7 +39,7 @@ export function ComparedKpiTiles<F>({
   drillOf,
 }: ComparedKpiTilesProps<F>) {
   const { t, i18n } = useTranslation();
-  const texts = kpiTextsIn(i18n.language);
+  const texts = kpiTextsIn(i18n.language, t('charts.noValue'));
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: largeColumns }} spacing="sm" data-testid={testId}>
       {tiles.map((tile) => (

@@ -18,7 +18,7 @@ function renderTile(props: Parameters<typeof KpiTile>[0], language: 'en' | 'de' 
 describe('KpiTile trend', () => {
   it('prints a small change beside two different values, with a flat neutral arrow', () => {
     // 60.6 % against 60.5 %: within the tolerance, but the numbers read differently.
-    const texts = kpiTextsIn('de')(60.58, 60.51, 'percentPoints', true);
+    const texts = kpiTextsIn('de', 'keine Daten')(60.58, 60.51, 'percentPoints', true);
     expect([texts.value, texts.previousText]).toEqual(['60,6\u00a0%', '60,5\u00a0%']);
     const trend = renderTile({ name: 'charge', label: 'Mittlere Ladung', ...texts });
     expect(trend).toHaveTextContent('+0,1 Pp.');
@@ -30,7 +30,7 @@ describe('KpiTile trend', () => {
   it('says "unchanged" with no arrow colour when both values read the same', () => {
     // 1 h 53 min 31 s against 1 h 54 min 29 s: beyond the tolerance of a shorter figure,
     // yet shown to the minute, so a red arrow would stand beside two equal numbers.
-    const texts = kpiTextsIn('en')(6811, 6869, 'duration', true);
+    const texts = kpiTextsIn('en', 'no data')(6811, 6869, 'duration', true);
     expect(texts.value).toBe(texts.previousText);
     expect(texts.trend?.direction).toBe('down');
     const trend = renderTile({ name: 'session', label: 'Mean session', ...texts }, 'en');
@@ -66,7 +66,7 @@ describe('comparableFigures', () => {
     expect(comparableFigures({ periodSeconds: 0, noDataSeconds: 0 })).toBeNull();
     expect(comparableFigures(undefined)).toBeNull();
     // Without a comparison the tile says so instead of "+4 against 0".
-    const texts = kpiTextsIn('en')(4, null, 'integer', false);
+    const texts = kpiTextsIn('en', 'no data')(4, null, 'integer', false);
     const trend = renderTile({ name: 'sessions', label: 'Charge sessions', ...texts }, 'en');
     expect(trend).toHaveTextContent('No comparison');
   });

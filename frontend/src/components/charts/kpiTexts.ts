@@ -78,10 +78,11 @@ export function kpiTexts({
 }
 
 /**
- * `kpiTexts` bound to the user's language, taking the API's optional figures as they come:
- * `kpi(current?.x, previous?.x, unit, higherIsBetter)`.
+ * `kpiTexts` bound to the user's language and its text for a figure without data
+ * (`charts.noValue`: a tile says "no data", product.md section 3), taking the API's
+ * optional figures as they come: `kpi(current?.x, previous?.x, unit, higherIsBetter)`.
  */
-export function kpiTextsIn(language: string) {
+export function kpiTextsIn(language: string, noData: string) {
   return (
     value: number | null | undefined,
     previous: number | null | undefined,
@@ -94,7 +95,7 @@ export function kpiTextsIn(language: string) {
       unit,
       higherIsBetter,
       language,
-      noData: '–',
+      noData,
     });
 }
 

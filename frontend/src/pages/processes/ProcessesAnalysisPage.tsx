@@ -44,8 +44,10 @@ export default function ProcessesAnalysisPage() {
   const noOrders = (d: NonNullable<typeof data>) =>
     d.fleet.current.outcomes.total === 0 && d.fleet.previous.outcomes.total === 0;
   const tiles = useMemo(
-    () => data && processTileModels(data.fleet.current, data.fleet.previous, ctx.language),
-    [data, ctx.language],
+    () =>
+      data &&
+      processTileModels(data.fleet.current, data.fleet.previous, ctx.language, t('charts.noValue')),
+    [data, ctx.language, t],
   );
   return (
     <AnalysisPage topic="processesAnalysis">

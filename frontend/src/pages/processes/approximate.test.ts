@@ -71,7 +71,7 @@ describe('approximate percentiles', () => {
 
   it('mark the percentile tiles of processes/analysis per period, not max or rates', () => {
     const { current, previous } = entry({ current: false, previous: true });
-    const tiles = processTileModels(current, previous, 'en');
+    const tiles = processTileModels(current, previous, 'en', 'no data');
     const byName = Object.fromEntries(tiles.map((tile) => [tile.name, tile.texts]));
     expect(byName['cycle-p50']).toMatchObject({
       value: '≈ 2 min 10 s',
@@ -86,14 +86,17 @@ describe('approximate percentiles', () => {
       entry({ previous: false }).current,
       entry({ previous: false }).previous,
       'de',
+      'keine Daten',
     );
     expect(older[0]?.texts).toMatchObject({ value: '2 min 10 s', previousText: '≈ 2 min' });
   });
 
   it('leave the tiles plain when the answer carries no flag', () => {
     const { current, previous } = entry({});
-    const texts = processTileModels(current, previous, 'en').map((tile) => tile.texts.value);
-    expect(texts).toEqual(['2 min 10 s', '3 min 20 s', '3 min 50 s', '5 min', '80.0%', '–']);
+    const texts = processTileModels(current, previous, 'en', 'no data').map(
+      (tile) => tile.texts.value,
+    );
+    expect(texts).toEqual(['2 min 10 s', '3 min 20 s', '3 min 50 s', '5 min', '80.0%', 'no data']);
   });
 
   it('tell processes/analysis whether any vehicle or period is approximate', () => {

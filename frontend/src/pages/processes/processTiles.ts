@@ -70,9 +70,10 @@ export function processTileModels(
   current: ProcessFigures,
   previous: ProcessFigures,
   language: string,
+  noData: string,
   tiles: readonly ProcessTile[] = PROCESS_TILES,
 ): ProcessTileModel[] {
-  const kpi = kpiTextsIn(language);
+  const kpi = kpiTextsIn(language, noData);
   const approximate = {
     current: isApproximate(current.cycle.exact),
     previous: isApproximate(previous.cycle.exact),
