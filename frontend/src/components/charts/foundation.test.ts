@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiFailure } from '../../api/client';
 import { csvFileName, quoteCsvField, toCsv } from './csv';
-import { emptyReasonFor } from './emptyReason';
+import { emptyReasonFor, shiftRunsIn } from './emptyReason';
 import { nearestBucket, sparklineGeometry } from './sparkline';
 import { chartStatus } from './status';
 import { trendOf } from './trend';
@@ -112,9 +112,37 @@ describe('trendOf', () => {
 
 describe('states and reasons', () => {
   it('says why a chart is empty', () => {
-    expect(emptyReasonFor({ vehicleCount: 0, shift: 'all' })).toBe('noVehicles');
-    expect(emptyReasonFor({ vehicleCount: 3, shift: 'all' })).toBe('noDataInPeriod');
-    expect(emptyReasonFor({ vehicleCount: 3, shift: 'night' })).toBe('shiftExcludes');
+    expect(emptyReasonFor({ vehicleCount: 0, shift: 'all', shiftRuns: true })).toBe('noVehicles');
+    expect(emptyReasonFor({ vehicleCount: 3, shift: 'all', shiftRuns: false })).toBe(
+      'noDataInPeriod',
+    );
+    // A shift that runs in the period: it is the period that has no data (a future day).
+    expect(emptyReasonFor({ vehicleCount: 3, shift: 'night', shiftRuns: true })).toBe(
+      'noDataInPeriod',
+    );
+    expect(emptyReasonFor({ vehicleCount: 3, shift: 'night', shiftRuns: false })).toBe(
+      'shiftExcludes',
+    );
+  });
+
+  it('knows whether a shift starts on a day of the period at a selected site', () => {
+    const weekdaysOnly = {
+      shifts: [
+        { id: 'early', name: 'Early', start: '06:00', end: '14:00', weekdays: [0, 1, 2, 3, 4] },
+      ],
+    };
+    const sites = [weekdaysOnly];
+    // 2026-11-28 is a Saturday, 2026-11-30 a Monday.
+    expect(shiftRunsIn({ shift: 'early', sites, from: '2026-11-28', to: '2026-11-29' })).toBe(
+      false,
+    );
+    expect(shiftRunsIn({ shift: 'early', sites, from: '2026-11-28', to: '2026-11-30' })).toBe(true);
+    expect(shiftRunsIn({ shift: 'late', sites, from: '2026-11-30', to: '2026-11-30' })).toBe(false);
+    // A year: every weekday, whatever its length.
+    expect(shiftRunsIn({ shift: 'early', sites, from: '2026-01-01', to: '2026-12-31' })).toBe(true);
+    expect(shiftRunsIn({ shift: 'early', sites: [], from: '2026-11-30', to: '2026-11-30' })).toBe(
+      false,
+    );
   });
 
   it('maps a load to a card status, error first', () => {

@@ -1,8 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AnalysisScope } from '../../api/analytics-processes';
 import { useAnalysisFilters } from '../filters/filtersContext';
+import { useSites } from '../filters/useAppSettings';
 import type { ChartStatus } from './ChartCard';
-import { emptyReasonFor } from './emptyReason';
+import { emptyReasonFor, shiftRunsIn } from './emptyReason';
 import { chartStatus } from './status';
 
 /**
@@ -43,9 +44,20 @@ export function useAnalyticsQuery<T>(
     placeholderData: keepPreviousData,
   });
   const noVehicles = filters.ready && filters.vehicles.length === 0;
+  const sites = useSites().data ?? [];
+  const selectedSites = new Set(filters.vehicles.map((vehicle) => vehicle.siteId));
   const emptyReason = emptyReasonFor({
     vehicleCount: filters.vehicles.length,
     shift: filters.shift,
+    // Until the sites are read, an empty result is told as a period without data.
+    shiftRuns:
+      sites.length === 0 ||
+      shiftRunsIn({
+        shift: filters.shift,
+        sites: sites.filter((site) => selectedSites.has(site.id)),
+        from: filters.from,
+        to: filters.to,
+      }),
   });
   /** The ChartCard status of a chart fed by this call; `isEmpty` judges the loaded data. */
   const statusFor = (isEmpty: (data: T) => boolean): ChartStatus =>
