@@ -83,10 +83,8 @@ class IngestPipeline:
         self._latest_sent = store.latest_sent()
         self._limits = limits.decode
         self._replay_limits = limits.decode.for_replay()
-        since = minute_of(datetime.now(UTC)) - timedelta(minutes=1)
-        self._gate = DeadLetterGate(
-            policy=limits.dead_letters, kept=store.dead_letters_kept_since(since=since)
-        )
+        self._dead_letter_policy = limits.dead_letters
+        self._gate = self._new_gate()
         self._retention = Retention(store=store, retention=limits.dead_letters.retention)
 
     def process(self, messages: Sequence[RawMessage]) -> BatchOutcome:
@@ -111,10 +109,27 @@ class IngestPipeline:
         except Exception as error:
             # What the batch noted as sent was not stored: only what its parts store counts.
             self._latest_sent = latest_sent
-            if is_infrastructural(error):
+            try:
+                if is_infrastructural(error):
+                    raise
+                self._isolate(accepted, batch, outcome, error)
+            except BaseException:
+                # Nor were its dead letters: the gate must not take a redelivery of them for
+                # a repeat of letters kept. It counts from what is stored again.
+                self._gate = self._new_gate()
                 raise
-            self._isolate(accepted, batch, outcome, error)
         return outcome
+
+    def _new_gate(self) -> DeadLetterGate:
+        since = minute_of(datetime.now(UTC)) - timedelta(minutes=1)
+        try:
+            kept = self.store.dead_letters_kept_since(since=since)
+        except Exception:
+            # A failing store fails its next write too; back again, the cap's counts of this
+            # minute start over.
+            kept = {}
+            log.warning("dead-letter counts not read back; the cap counts from zero")
+        return DeadLetterGate(policy=self._dead_letter_policy, kept=kept)
 
     def _store(self, group: Sequence[_Candidate], batch: StoreBatch) -> None:
         """Derive ``group`` into ``batch``, write it in one transaction; if that fails, drop

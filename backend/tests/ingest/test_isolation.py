@@ -164,3 +164,20 @@ def test_when_even_the_dead_letter_cannot_be_written_the_batch_fails(
         _pipeline(ingest_env, picky).process([_unstorable(start)])
     picky.write_batch = original  # type: ignore[method-assign]
     assert picky.table_counts()["dead_letters"] == 0
+
+
+def test_a_bad_message_of_a_batch_that_failed_is_kept_when_it_comes_again(
+    ingest_env: IngestEnv, picky: PickyStore
+) -> None:
+    """Not acknowledged, the batch comes again (a redelivery): its bad message is refused
+    again and its dead letter stored now, not taken for a repeat of one kept before."""
+    start = datetime(2026, 1, 12, 8, 0, tzinfo=UTC)
+    bad = RawMessage(topic("S1", "state"), b"not json", start + timedelta(minutes=5))
+    pipeline = _pipeline(ingest_env, picky)
+    picky.disk_full = True
+    with pytest.raises(duckdb.IOException):
+        pipeline.process([bad])
+    picky.disk_full = False
+    assert pipeline.process([bad]).rejected == 1
+    total, (letter,) = picky.dead_letter_page(limit=10, offset=0)
+    assert (total, letter["payload"]) == (1, "not json")
