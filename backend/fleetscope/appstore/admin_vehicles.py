@@ -12,7 +12,7 @@ from fleetscope.appstore.audit import Actor, record_change
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.jobs import start_job
 from fleetscope.appstore.models import Organization, RederiveJob, Site, Vehicle
-from fleetscope.appstore.names import name_key
+from fleetscope.appstore.names import name_key, name_taken
 from fleetscope.appstore.snapshots import changed_fields, vehicle_snapshot
 from fleetscope.i18n.admin_messages import (
     VEHICLE_EXISTS_AT_SITE,
@@ -83,15 +83,14 @@ def _check_name_free(session: Session, *, vehicle: Vehicle, field: str) -> None:
     in any case (``appstore.names``): the name is the vehicle's only label in charts and in
     the machine selector. A rule on what an administrator changes: vehicles registered from
     messages are named by their serial number and may share a name (as may older rows)."""
-    key = name_key(vehicle.name)
-    others = session.execute(
+    others = (
         select(Vehicle.name)
         .where(Vehicle.site_id == vehicle.site.id, Vehicle.id != vehicle.id)
         .order_by(Vehicle.id)
     )
-    for (other,) in others:
-        if name_key(other) == key:
-            raise ConflictError(VEHICLE_NAME_TAKEN(field=field, site=vehicle.site.name, name=other))
+    taken = name_taken(session.scalars(others), name=vehicle.name)
+    if taken is not None:
+        raise ConflictError(VEHICLE_NAME_TAKEN(field=field, site=vehicle.site.name, name=taken))
 
 
 def update_vehicle(

@@ -7,7 +7,15 @@ in Python, not in SQL: SQLite's ``lower()`` folds ASCII letters only ("Ä" stays
 the same query would find different duplicates on SQLite and on PostgreSQL.
 """
 
+from collections.abc import Iterable
+
 
 def name_key(name: str) -> str:
     """What two names that count as the same have in common."""
     return name.strip().lower()
+
+
+def name_taken(names: Iterable[str], *, name: str) -> str | None:
+    """The first of ``names`` that is ``name`` in this sense, as it is written; None if none."""
+    key = name_key(name)
+    return next((other for other in names if name_key(other) == key), None)

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from fleetscope.appstore.audit import Actor, record_change
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Site
-from fleetscope.appstore.names import name_key
+from fleetscope.appstore.names import name_taken
 from fleetscope.appstore.shifts import default_shifts, validate_shifts
 from fleetscope.appstore.snapshots import organization_snapshot, site_snapshot
 from fleetscope.i18n import DEFAULT_LANGUAGE, Language
@@ -80,11 +80,10 @@ def check_organization_name_free(
 ) -> None:
     """A 409 naming the organization (other than ``organization_id``) that has ``name``
     already, trimmed and in any case (``appstore.names``)."""
-    key = name_key(name)
-    rows = session.execute(select(Organization.id, Organization.name))
-    for other_id, other_name in rows:
-        if other_id != organization_id and name_key(other_name) == key:
-            raise ConflictError(ORGANIZATION_EXISTS(name=other_name))
+    others = select(Organization.name).where(Organization.id != (organization_id or 0))
+    taken = name_taken(session.scalars(others), name=name)
+    if taken is not None:
+        raise ConflictError(ORGANIZATION_EXISTS(name=taken))
 
 
 def check_site_name_free(
@@ -92,13 +91,12 @@ def check_site_name_free(
 ) -> None:
     """A 409 naming the site of ``organization`` (other than ``site_id``) that has ``name``
     already, trimmed and in any case (``appstore.names``)."""
-    key = name_key(name)
-    rows = session.execute(
-        select(Site.id, Site.name).where(Site.organization_id == organization.id)
+    others = select(Site.name).where(
+        Site.organization_id == organization.id, Site.id != (site_id or 0)
     )
-    for other_id, other_name in rows:
-        if other_id != site_id and name_key(other_name) == key:
-            raise ConflictError(SITE_EXISTS(name=other_name, organization=organization.name))
+    taken = name_taken(session.scalars(others), name=name)
+    if taken is not None:
+        raise ConflictError(SITE_EXISTS(name=taken, organization=organization.name))
 
 
 def find_organization(session: Session, *, name: str) -> Organization | None:

@@ -107,6 +107,16 @@ async function change<T>(method: HttpMethod, path: string, body?: unknown): Prom
   return result;
 }
 
+/** A PATCH whose answer may carry the re-derivation it started: followed for its end. */
+async function changeStartingJob<T extends { job: Job | null }>(
+  path: string,
+  body: unknown,
+): Promise<T> {
+  const updated = await change<T>('PATCH', path, body);
+  noteJobs([updated.job]);
+  return updated;
+}
+
 function list<T>(value: T[] | null | undefined): T[] {
   return Array.isArray(value) ? value : [];
 }
@@ -137,10 +147,7 @@ export async function listSites(organizationId?: number): Promise<SiteAdmin[]> {
 export const getSite = (id: number) => read<SiteAdmin>(`/Sites/${id}`);
 export const createSite = (site: SiteCreate) => change<SiteAdmin>('POST', '/Sites', site);
 export const updateSite = (id: number, patch: SitePatch) =>
-  change<SiteUpdated>('PATCH', `/Sites/${id}`, patch).then((updated) => {
-    noteJobs([updated.job]);
-    return updated;
-  });
+  changeStartingJob<SiteUpdated>(`/Sites/${id}`, patch);
 export async function listTimeZones(): Promise<string[]> {
   return list(await read<string[]>('/TimeZones'));
 }
@@ -166,10 +173,7 @@ export async function listAdminVehicles(filter: {
   return list(await read<VehicleAdmin[]>(`/Vehicles${queryString(filter)}`));
 }
 export const updateVehicle = (id: number, patch: VehiclePatch) =>
-  change<VehicleUpdated>('PATCH', `/Vehicles/${id}`, patch).then((updated) => {
-    noteJobs([updated.job]);
-    return updated;
-  });
+  changeStartingJob<VehicleUpdated>(`/Vehicles/${id}`, patch);
 
 // Users
 export const listUsers = (filter: UserFilter) =>
