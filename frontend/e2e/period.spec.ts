@@ -1,6 +1,7 @@
 import type { Page, Request } from '@playwright/test';
 import { berlinDay, machinePills, savedAfter, sites } from './support/filters';
 import { expect, test } from './support/fixtures';
+import { text } from './support/i18n';
 import { E2E_USERS } from './support/users';
 
 /**
@@ -96,6 +97,33 @@ test('a link with period, vehicles, shift and combined opens that view, saved se
   expect(analyticsCall(await history, 'ProductivityHistory')?.get('vehicles')).toBe(
     String(vehicle.id),
   );
+});
+
+test('a link naming a machine the user cannot see leaves it out and says so', async ({
+  app,
+  page,
+}) => {
+  await app.login(user, { language: 'de' });
+  await app.patchSettings(ownView());
+  const vehicle = (await app.vehicles())[0];
+  if (!vehicle) {
+    throw new Error('the demo customer needs a vehicle');
+  }
+  // Another tenant's id and an unknown one look alike to the browser: neither is in its list.
+  const unseen = 999_999_999;
+  const call = page.waitForRequest((request) => analyticsCall(request, 'Productivity') !== null);
+  await app.open(
+    `/productivity/analysis?mode=day&from=${berlinDay(-1)}&to=${berlinDay(-1)}` +
+      `&vehicles=${unseen},${vehicle.id}&shift=all&combined=false`,
+  );
+  expect(analyticsCall(await call, 'Productivity')?.get('vehicles')).toBe(String(vehicle.id));
+  await expect(
+    page
+      .locator('.mantine-Notification-root')
+      .filter({ hasText: text('de', 'filters.linkVehiclesHidden_one') }),
+  ).toBeVisible();
+  await expect(machinePills(page)).toHaveText([vehicle.name]);
+  await expect(page).toHaveURL(new RegExp(`[?&]vehicles=${vehicle.id}(&|$)`));
 });
 
 test('a link with the last 24 hours opens that rolling period, saved settings untouched', async ({

@@ -3,6 +3,7 @@ import type { Site, Vehicle } from '../api/types';
 import {
   effectiveVehicles,
   idsFromValues,
+  linkVehicles,
   normalizeSettings,
   shiftFromValue,
   shiftGroups,
@@ -125,6 +126,12 @@ describe('machines', () => {
     expect(effectiveVehicles([], vehicles)).toHaveLength(3);
     expect(effectiveVehicles([99], vehicles)).toHaveLength(3);
     expect(effectiveVehicles([1, 99], vehicles).map((v) => v.id)).toEqual([1]);
+  });
+
+  it("splits a link's vehicles into the visible ones and a count of the others", () => {
+    expect(linkVehicles([3, 99, 1, 98], vehicles)).toEqual({ visible: [3, 1], hidden: 2 });
+    expect(linkVehicles([99], vehicles)).toEqual({ visible: [], hidden: 1 });
+    expect(linkVehicles([], vehicles)).toEqual({ visible: [], hidden: 0 });
   });
 
   it('maps selector values back to ids and drops unknown ones', () => {

@@ -73,6 +73,20 @@ export function effectiveVehicles(
   return chosen.length > 0 ? chosen : [...vehicles];
 }
 
+/**
+ * The vehicles of a shared link that the user can see, and how many it names that they
+ * cannot (another tenant's, or gone since): those are left out of the view, and the user is
+ * told, rather than the page quietly showing something else than the link's address says.
+ */
+export function linkVehicles(
+  ids: readonly Id[],
+  vehicles: readonly Vehicle[],
+): { visible: Id[]; hidden: number } {
+  const known = new Set(vehicles.map((vehicle) => String(vehicle.id)));
+  const visible = ids.filter((id) => known.has(String(id)));
+  return { visible, hidden: ids.length - visible.length };
+}
+
 /** Selector values are strings; map them back to the ids the server uses. */
 export function idsFromValues(values: readonly string[], vehicles: readonly Vehicle[]): Id[] {
   const byValue = new Map(vehicles.map((vehicle) => [String(vehicle.id), vehicle.id]));

@@ -16,6 +16,7 @@ import { focusDay, rangeFor, todayIso } from '../../lib/dateRange';
 import {
   defaultDateSelector,
   effectiveVehicles,
+  linkVehicles,
   sitesInScope,
   validShift,
 } from '../../lib/filters';
@@ -83,6 +84,28 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
   };
   const viewKey = JSON.stringify(view);
   const allVehicles = useMemo(() => vehiclesQuery.data ?? [], [vehiclesQuery.data]);
+
+  // A link naming vehicles the user cannot see: the address keeps only the visible ones.
+  useEffect(() => {
+    const named = decodeView(location.search).vehicles;
+    if (named === undefined || vehiclesQuery.data === undefined) {
+      return;
+    }
+    const { visible, hidden } = linkVehicles(named, vehiclesQuery.data);
+    if (hidden === 0 || !addressShows(location.pathname)) {
+      return;
+    }
+    notifications.show({
+      id: 'link-vehicles-hidden',
+      color: 'yellow',
+      message: t('filters.linkVehiclesHidden', { count: hidden }),
+    });
+    const shown = { ...(JSON.parse(viewKey) as ViewState), vehicles: visible };
+    navigate(
+      { pathname: location.pathname, search: encodeView(shown, location.search) },
+      { replace: true },
+    );
+  }, [location.pathname, location.search, vehiclesQuery.data, viewKey, navigate, t]);
   const vehicles = useMemo(
     () => effectiveVehicles((JSON.parse(viewKey) as ViewState).vehicles, allVehicles),
     [viewKey, allVehicles],
