@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testContext } from '../../test/chartContext';
-import { categoryAxis, durationAxis, durationStep } from './chartParts';
+import { bucketLabels, categoryAxis, durationAxis, durationStep, rangeAxis } from './chartParts';
 
 describe('durationAxis', () => {
   it('steps at what a clock reads, not at decimal seconds', () => {
@@ -31,5 +31,20 @@ describe('categoryAxis', () => {
       width: 120,
     });
     expect(categoryAxis(testContext(), names).axisLabel).not.toHaveProperty('overflow');
+  });
+});
+
+describe('rangeAxis', () => {
+  it('writes each range on two lines, level, whole', () => {
+    const ranges = bucketLabels([90, 120, 150], 'en');
+    const axis = rangeAxis(testContext(), ranges);
+    expect(axis.data).toEqual(ranges);
+    expect(axis.axisLabel).toMatchObject({ rotate: 0 });
+    expect(axis.axisLabel).not.toHaveProperty('overflow');
+    expect(ranges.map(axis.axisLabel.formatter)).toEqual([
+      '1 min 30 s –\n2 min',
+      '2 min –\n2 min 30 s',
+      '≥ 2 min 30 s',
+    ]);
   });
 });

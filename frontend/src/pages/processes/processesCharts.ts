@@ -10,6 +10,7 @@ import {
   entryName,
   numberFormatter,
   OUTCOME_COLORS,
+  rangeAxis,
 } from '../../components/charts/chartParts';
 import { anyApproximate, approximateFormatter } from './approximate';
 
@@ -47,7 +48,7 @@ export function cycleHistogramChart(
     option: {
       ...baseCartesian(ctx.theme),
       tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: count },
-      xAxis: { ...categoryAxis(ctx, labels, 30), name: ctx.t('processes.cycleTime') },
+      xAxis: { ...rangeAxis(ctx, labels), name: ctx.t('processes.cycleTime') },
       yAxis: { ...countAxis(ctx), name: ctx.t('processes.orders') },
       series: [
         {
