@@ -170,17 +170,6 @@ VEHICLE_NOT_REGISTERED = define(
     en="vehicle {manufacturer}/{serial} could not be registered in site {site}",
     de="Fahrzeug {manufacturer}/{serial} konnte im Standort {site} nicht registriert werden",
 )
-VEHICLE_AT_OTHER_SITE = define(
-    "refusal.vehicle_at_other_site",
-    en=(
-        "vehicle {manufacturer}/{serial} belongs to site {site} of the same organization:"
-        " it reports through that site's MQTT interface or tokens"
-    ),
-    de=(
-        "Fahrzeug {manufacturer}/{serial} gehört zum Standort {site} derselben Organisation:"
-        " es meldet sich über dessen MQTT-Schnittstelle oder Tokens"
-    ),
-)
 SITE_FULL = define(
     "refusal.site_full",
     en=(

@@ -12,8 +12,9 @@ Look-ups are cached for ``ttl_s`` (keyed by site, never by serial number alone),
 administrator's move of a vehicle or change of a site's rules or MQTT interface takes
 effect without a restart (an interface's site at once: ``forget_interfaces``).
 
-A serial number another site of the same organization has is refused, not registered
-again: a vehicle an administrator moved reports through its new site only.
+That holds within one organization too: a vehicle an administrator moved to another site
+reports through its new site; what it still sends through its old one registers a vehicle
+there, as any serial number new to that site would (the old site's statusboard shows it).
 
 A site registers at most ``max_vehicles_per_site`` vehicles this way: a sender that makes up
 serial numbers (one with a clock in it, say) gets dead letters, not a vehicle list without
@@ -237,29 +238,6 @@ class VehicleRegistry:
             )
         )
 
-    def _refuse_twin(self, session: Session, *, site: Site, identity: Identity) -> None:
-        """Refuse a serial number that another site of the same organization has: a vehicle
-        moved there by an administrator, still sending through its old site, must not come
-        back as a second vehicle (its history split, the move not undoable). Another
-        organization's vehicles are never looked at."""
-        _, manufacturer, serial_number = identity
-        other = session.scalars(
-            select(Site.name)
-            .join(Vehicle, Vehicle.site_id == Site.id)
-            .where(
-                Site.organization_id == site.organization_id,
-                Site.id != site.id,
-                Vehicle.manufacturer == manufacturer,
-                Vehicle.serial_number == serial_number,
-            )
-        ).first()
-        if other is not None:
-            raise RegistryError(
-                refusals.VEHICLE_AT_OTHER_SITE(
-                    manufacturer=manufacturer, serial=serial_number, site=other
-                )
-            )
-
     def _load_or_register(self, identity: Identity) -> VehicleInfo:
         site_id, manufacturer, serial_number = identity
         with self._session_factory() as session:
@@ -268,7 +246,6 @@ class VehicleRegistry:
                 site = session.get(Site, site_id)
                 if site is None:
                     raise RegistryError(refusals.SITE_GONE(site=site_id))
-                self._refuse_twin(session, site=site, identity=identity)
                 self._check_room(session, identity)
                 vehicle = Vehicle(
                     site_id=site_id,
