@@ -1,6 +1,6 @@
 import { expect, test } from './support/fixtures';
 import { type Language, text } from './support/i18n';
-import { E2E_USERS } from './support/users';
+import { DEMO_USERS, E2E_USERS } from './support/users';
 
 /** Spec section 2: menu points depend on the language; all texts in English and German. */
 const user = E2E_USERS.language;
@@ -27,6 +27,22 @@ async function expectMenuIn(page: import('@playwright/test').Page, language: Lan
 
 test.beforeEach(async ({ app }) => {
   await app.login(user, { language: 'en' });
+});
+
+test.describe('a user who has chosen no language', () => {
+  test.use({ locale: 'de-DE' });
+
+  test("sees the app in the browser's language", async ({ app, page }) => {
+    // The demo users have chosen none; nothing in the e2e suite chooses one for this one.
+    await page.context().clearCookies();
+    await app.login(DEMO_USERS.partner);
+    expect(await (await page.request.get('/v2/User/me')).json()).toMatchObject({
+      data: { language: null },
+    });
+    await app.open('/failures/analysis');
+    await expectMenuIn(page, 'de');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  });
 });
 
 test('switching to German changes the menu and page texts and is saved', async ({ app, page }) => {

@@ -70,7 +70,9 @@ class UserCreate(StrictCamelModel):
     email: StoredText = Field(min_length=3, max_length=320)
     role: Role
     organization_id: StoreIdValue | None = None
-    language: Language = "en"
+    language: Language | None = Field(
+        default=None, description="none: the app follows the user's browser until one is chosen"
+    )
     display_name: StoredText = Field(default="", max_length=200)
 
 

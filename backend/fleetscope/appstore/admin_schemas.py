@@ -10,7 +10,7 @@ from fleetscope.appstore.admin_sites import rule_patterns
 from fleetscope.appstore.jobs import job_progress
 from fleetscope.appstore.models import AuditEntry, Organization, RederiveJob, Role, Site, User
 from fleetscope.appstore.models import Vehicle as VehicleRow
-from fleetscope.appstore.schemas import CamelModel, Language
+from fleetscope.appstore.schemas import CHOSEN_LANGUAGE, CamelModel, Language, chosen_language
 from fleetscope.appstore.site_version import site_version
 
 
@@ -118,7 +118,7 @@ class UserAdmin(CamelModel):
     role: Role
     organization_id: int | None
     organization_name: str | None
-    language: Language
+    language: Language | None = Field(description=CHOSEN_LANGUAGE)
     is_active: bool
     password_temporary: bool = Field(
         description="the password is an administrator's (new user, reset) until the user "
@@ -226,7 +226,7 @@ def user_admin(
         role=Role(user.role),
         organization_id=user.organization_id,
         organization_name=organization.name if organization is not None else None,
-        language="de" if user.language == "de" else "en",
+        language=chosen_language(user),
         is_active=user.is_active,
         password_temporary=bool(user.password_temporary),
         created_at=user.created_at,

@@ -85,7 +85,7 @@ def create_user_with_temporary_password(
     email: str,
     role: Role,
     organization_id: int | None,
-    language: Language,
+    language: Language | None,
     display_name: str,
     by: Actor,
 ) -> tuple[User, str]:

@@ -140,7 +140,9 @@ class User(Base):
         ForeignKey("organizations.id", ondelete="SET NULL"), default=None
     )
     display_name: Mapped[str] = mapped_column(String(200), default="")
-    language: Mapped[str] = mapped_column(String(5), default="en")
+    # "" until the user (or an administrator) chooses one: the app follows the browser. (Not
+    # NULL: SQLite can only drop NOT NULL by rebuilding the table, which cascades to sessions.)
+    language: Mapped[str] = mapped_column(String(5), default="")
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
     # Set by an administrator (a new user, a reset) until the user chooses their own.
     password_temporary: Mapped[bool] = mapped_column(Boolean, default=False)

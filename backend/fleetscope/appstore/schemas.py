@@ -28,6 +28,13 @@ RelativeRange = Literal[
     "thisYearSoFar",
 ]
 LANGUAGES: tuple[Language, ...] = ("en", "de")
+CHOSEN_LANGUAGE = (
+    "the language the user or an administrator chose; none: the app follows the browser"
+)
+
+
+def chosen_language(user: User) -> Language | None:
+    return next((language for language in LANGUAGES if language == user.language), None)
 
 
 def _without_nul(text: str) -> str:
@@ -72,7 +79,7 @@ class UserOut(CamelModel):
     role: Role
     organization_id: int | None
     display_name: str
-    language: Language
+    language: Language | None = Field(description=CHOSEN_LANGUAGE)
     password_temporary: bool = Field(
         description="the password was set by an administrator; the user should choose their own"
     )
@@ -165,7 +172,7 @@ def user_out(user: User) -> UserOut:
         role=Role(user.role),
         organization_id=user.organization_id,
         display_name=user.display_name,
-        language="de" if user.language == "de" else "en",
+        language=chosen_language(user),
         password_temporary=bool(user.password_temporary),
     )
 

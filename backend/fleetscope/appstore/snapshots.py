@@ -43,7 +43,7 @@ def user_snapshot(
         "displayName": user.display_name,
         "role": user.role,
         "organizationId": user.organization_id,
-        "language": user.language,
+        "language": user.language or None,  # none chosen: the browser's
         "isActive": user.is_active,
     }
     if partner_organization_ids is not None:

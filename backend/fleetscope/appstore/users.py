@@ -84,7 +84,7 @@ def create_user(
     password: str,
     role: Role,
     organization: Organization | None = None,
-    language: Language = "en",
+    language: Language | None = None,
     display_name: str = "",
     by: Actor | None = None,
     password_temporary: bool = False,
@@ -103,7 +103,7 @@ def create_user(
         role=role.value,
         organization_id=own_organization.id if own_organization else None,
         display_name=display_name.strip() or email.split("@", 1)[0],
-        language=parse_language(language),
+        language="" if language is None else parse_language(language),
         is_active=True,
         password_temporary=password_temporary,
     )

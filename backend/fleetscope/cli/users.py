@@ -48,13 +48,15 @@ def add(
     password: Annotated[
         str | None, typer.Option(help="Initial password; asked for when left out.")
     ] = None,
-    language: Annotated[str, typer.Option(help="en or de.")] = "en",
+    language: Annotated[
+        str | None, typer.Option(help="en or de; left out: the app follows the browser.")
+    ] = None,
     display_name: Annotated[str, typer.Option(help="Name shown in the app.")] = "",
 ) -> None:
     """Create a user."""
     with cli_store() as session:
         parsed_role = parse_role(role)
-        parsed_language = parse_language(language)
+        parsed_language = None if language is None else parse_language(language)
         org = get_organization(session, name=organization) if organization else None
         if find_user(session, email=normalize_email(email)) is not None:
             raise fail(f"a user with email {email.strip().lower()!r} already exists")
@@ -87,7 +89,12 @@ def list_() -> None:
             linked = partner_organizations(session, user=user)
             state = "" if user.is_active else " (inactive)"
             rows.append(
-                (user.email + state, user.role, _organization_column(linked, own), user.language)
+                (
+                    user.email + state,
+                    user.role,
+                    _organization_column(linked, own),
+                    user.language or "(browser)",
+                )
             )
         if not rows:
             typer.echo("no users yet: add one with `fleetscope users add`")

@@ -136,7 +136,7 @@ def _users(session: Session, organizations: dict[str, Organization]) -> dict[str
             role=login.role.value,
             organization_id=organization.id if organization else None,
             display_name=login.email.split("@", 1)[0].capitalize(),
-            language="en",
+            language="",  # the browser's, until the user chooses
             is_active=True,
         )
         session.add(users[login.email])

@@ -210,6 +210,25 @@ def test_history_csv_is_in_the_users_language(world: World, customer: TestClient
         set_language("en")
 
 
+def test_history_csv_follows_the_browser_for_a_user_who_chose_no_language(
+    customer2: TestClient,
+) -> None:
+    """The demo users have chosen no language: the CSV is in the request's (Accept-Language,
+    as the app's pages are in the browser's)."""
+
+    def header(language: str, separator: str) -> list[str]:
+        response = customer2.get(
+            "/v2/Analytics/ErrorHistory.csv", params=PERIOD, headers={"Accept-Language": language}
+        )
+        assert response.status_code == 200, response.text
+        text = response.content.decode("utf-8-sig")
+        return next(csv.reader(io.StringIO(text), delimiter=separator))
+
+    assert customer2.get("/v2/User/me").json()["data"]["language"] is None
+    assert header("de-DE,de;q=0.9", ";")[:3] == ["Fahrzeug-ID", "Fahrzeug", "Fehlertyp"]
+    assert header("en-US", ",")[:3] == ["vehicle id", "vehicle", "error type"]
+
+
 def _csv_rows(customer: TestClient, params: dict[str, str], separator: str) -> list[list[str]]:
     response = customer.get("/v2/Analytics/ErrorHistory.csv", params=params)
     assert response.status_code == 200

@@ -36,7 +36,7 @@ def test_login_returns_the_user_and_sets_both_cookies(client: TestClient, seeded
             "role": "customer",
             "organizationId": seeded.organization_ids["Nordlicht Logistik"],
             "displayName": "Customer",
-            "language": "en",
+            "language": None,  # none chosen: the app follows the browser
             "passwordTemporary": False,
         },
     }

@@ -120,7 +120,8 @@ export interface UserAdmin {
   role: Role;
   organizationId?: number | null;
   organizationName?: string | null;
-  language: Language;
+  /** Null: none chosen, the app follows the user's browser. */
+  language: Language | null;
   isActive: boolean;
   /** The password is an administrator's (creation, reset) until the user chooses their own. */
   passwordTemporary?: boolean;
@@ -133,7 +134,8 @@ export interface UserCreate {
   email: string;
   role: Role;
   organizationId?: number | null;
-  language: Language;
+  /** Null: the app follows the user's browser until they choose. */
+  language: Language | null;
   displayName?: string;
 }
 

@@ -3308,9 +3308,9 @@ export interface components {
             organizationName: string | null;
             /**
              * Language
-             * @enum {string}
+             * @description the language the user or an administrator chose; none: the app follows the browser
              */
-            language: "en" | "de";
+            language: ("en" | "de") | null;
             /** Isactive */
             isActive: boolean;
             /**
@@ -3337,10 +3337,9 @@ export interface components {
             organizationId?: number | null;
             /**
              * Language
-             * @default en
-             * @enum {string}
+             * @description none: the app follows the user's browser until one is chosen
              */
-            language?: "en" | "de";
+            language?: ("en" | "de") | null;
             /**
              * Displayname
              * @default
@@ -3369,9 +3368,9 @@ export interface components {
             displayName: string;
             /**
              * Language
-             * @enum {string}
+             * @description the language the user or an administrator chose; none: the app follows the browser
              */
-            language: "en" | "de";
+            language: ("en" | "de") | null;
             /**
              * Passwordtemporary
              * @description the password was set by an administrator; the user should choose their own

@@ -35,10 +35,11 @@ from fleetscope.api.analytics_deps import (
     ScopeDep,
     reading,
 )
-from fleetscope.api.deps import SettingsDep
+from fleetscope.api.deps import RequestLanguage, SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.api.errors import ANALYTICS_FAILURES
 from fleetscope.api.routes.analytics_processes import PageDep, VehicleFilter, selected_vehicle
+from fleetscope.appstore.schemas import chosen_language
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"], responses=ANALYTICS_FAILURES)
 
@@ -126,11 +127,13 @@ def get_error_history_csv(
     scoped: ScopedDep,
     store: FactStoreDep,
     errors: ErrorFilterDep,
+    request_language: RequestLanguage,
     sort: Annotated[str | None, Query(max_length=64)] = None,
     vehicle: VehicleFilter = None,
 ) -> StreamingResponse:
-    # The user comes with the scope (one session lookup): the CSV's texts are in their language.
-    scope, language = scoped.scope, scoped.user.language
+    # The user comes with the scope (one session lookup): the CSV's texts are in their
+    # language, or the browser's while they have chosen none.
+    scope, language = scoped.scope, chosen_language(scoped.user) or request_language
     vehicle_id = selected_vehicle(scope, vehicle)
     query = history_query(
         scope, now=datetime.now(UTC), errors=errors, vehicle_id=vehicle_id, sort=sort

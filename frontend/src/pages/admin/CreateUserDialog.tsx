@@ -20,7 +20,7 @@ export function CreateUserDialog({
   const client = useQueryClient();
   const [email, setEmail] = useState('');
   const [displayName, setDisplayName] = useState('');
-  const fields = useUserFields({ role: 'customer', organizationId: null, language: 'en' });
+  const fields = useUserFields({ role: 'customer', organizationId: null, language: null });
   const [error, setError] = useState<string | null>(null);
   const [password, setPassword] = useState<string | null>(null);
   const create = useMutation({

@@ -46,7 +46,9 @@ export function EditUserDialog({
   if (fields.organization !== (current.organizationId ?? null)) {
     patch.organizationId = fields.organization;
   }
-  if (fields.language !== current.language) patch.language = fields.language;
+  if (fields.language !== null && fields.language !== current.language) {
+    patch.language = fields.language;
+  }
   if (displayName.trim() !== (current.displayName ?? '')) patch.displayName = displayName.trim();
 
   const refresh = () => client.invalidateQueries({ queryKey: ['admin'] });

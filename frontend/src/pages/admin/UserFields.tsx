@@ -9,14 +9,19 @@ import { normalizeLanguage } from '../../i18n';
 /** Roles that belong to one organization: the customer. A partner sees the organizations
  * linked to it; support and service see all (the server's `appstore.users` rule). */
 const ORGANIZATION_ROLES: readonly Role[] = ['customer'];
+/** The language select's value for "none chosen: the browser's". */
+const BROWSER = 'browser';
 
 export interface UserFieldState {
   role: Role;
   organizationId: string | null;
-  language: Language;
+  /** Null: none chosen, the app follows the user's browser. */
+  language: Language | null;
+  /** Whether "the browser's" may be chosen: for a new user, and for one who has none yet. */
+  offersBrowser: boolean;
   setRole: (role: Role) => void;
   setOrganizationId: (id: string | null) => void;
-  setLanguage: (language: Language) => void;
+  setLanguage: (language: Language | null) => void;
   /** Whether the role belongs to one organization. */
   needsOrganization: boolean;
   /** The organization to save: none for the roles without one. */
@@ -29,18 +34,20 @@ export interface UserFieldState {
 export function useUserFields(initial: {
   role: Role;
   organizationId: number | null;
-  language: Language;
+  language: Language | null;
 }): UserFieldState {
   const [role, setRole] = useState<Role>(initial.role);
   const [organizationId, setOrganizationId] = useState<string | null>(
     initial.organizationId == null ? null : String(initial.organizationId),
   );
   const [language, setLanguage] = useState(initial.language);
+  const [offersBrowser] = useState(initial.language === null);
   const needsOrganization = ORGANIZATION_ROLES.includes(role);
   return {
     role,
     organizationId,
     language,
+    offersBrowser,
     setRole,
     setOrganizationId,
     setLanguage,
@@ -86,9 +93,14 @@ export function UserFields({
       />
       <Select
         label={t('admin.users.language')}
-        data={SUPPORTED_LANGUAGES.map((value) => ({ value, label: t(`language.${value}`) }))}
-        value={language}
-        onChange={(value) => value && fields.setLanguage(normalizeLanguage(value))}
+        data={[
+          ...(fields.offersBrowser ? [{ value: BROWSER, label: t('language.browser') }] : []),
+          ...SUPPORTED_LANGUAGES.map((value) => ({ value, label: t(`language.${value}`) })),
+        ]}
+        value={language ?? BROWSER}
+        onChange={(value) =>
+          value && fields.setLanguage(value === BROWSER ? null : normalizeLanguage(value))
+        }
         allowDeselect={false}
         data-testid="user-language"
       />

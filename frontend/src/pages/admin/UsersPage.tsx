@@ -90,7 +90,7 @@ export function UsersPage() {
     {
       key: 'language',
       label: t('admin.users.language'),
-      render: (user) => t(`language.${user.language}`),
+      render: (user) => t(`language.${user.language ?? 'browser'}`),
     },
     {
       key: 'active',
