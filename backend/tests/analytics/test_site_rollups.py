@@ -17,6 +17,7 @@ from fleetscope.facts.model import (
     ErrorEpisode,
     Fact,
     LiveStatus,
+    OrderOutcome,
     OrderRun,
     StateInterval,
     TrackPoint,
@@ -26,7 +27,16 @@ from fleetscope.facts.site_rollup import SITE_TABLES, rebuild_site_rollups
 from fleetscope.facts.store import FactStore, StoreBatch
 
 from .named_measures import Measures, named
-from .test_collect import BERLIN, LAST_STATE_END, NOWS, OFFLINE_AFTER, SHIFTS, T0, _facts
+from .test_collect import (
+    BERLIN,
+    KOLKATA,
+    LAST_STATE_END,
+    NOWS,
+    OFFLINE_AFTER,
+    SHIFTS,
+    T0,
+    _facts,
+)
 
 ZONES = {1: (1, "Europe/Berlin"), 2: (1, "Europe/Berlin"), 3: (2, "Asia/Kolkata")}
 HALF = T0 + timedelta(days=1, hours=5, minutes=30)  # mid-hour: both batches write that hour
@@ -206,6 +216,42 @@ def test_the_order_heatmap_from_the_rollups_equals_the_raw_orders(
     by_vehicle, raw = heatmaps
     assert by_vehicle == raw
     assert sum(map(sum, raw)) > 0
+
+
+@pytest.mark.parametrize("shift", SHIFTS[:2], ids=["all", "night"])
+def test_the_order_heatmap_counts_local_hours_in_a_half_hour_zone(
+    store: FactStore, shift: Shift | None
+) -> None:
+    """Vehicle 3 is in Asia/Kolkata (+05:30): each UTC hour of the rollup holds two local
+    half hours, so the heatmap counts every finished order by its own local end, worked out
+    here from the facts as written (night shift: after midnight on the evening's weekday)."""
+    now = NOWS[1]
+    span = DaySpan(date(2026, 6, 2), date(2026, 6, 3))
+    windows = period_windows(span=span, zone=KOLKATA, shift=shift, now=now)
+    expected = empty_heatmap()
+    for fact in _facts(3):
+        if not isinstance(fact, OrderRun) or fact.outcome is not OrderOutcome.FINISHED:
+            continue
+        if any(window.start <= fact.end < window.end for window in windows):
+            local = fact.end.astimezone(KOLKATA)
+            day = local - timedelta(days=1) if shift and local.time() < shift.start else local
+            expected[day.weekday()][local.hour] += 1
+    heatmap = empty_heatmap()
+    cursor = store.cursor()
+    try:
+        add_order_heatmap(
+            cursor,
+            heatmap,
+            vehicle_ids=[3],
+            windows=windows,
+            zone=str(KOLKATA),
+            shift=shift,
+            tail_until=now,
+        )
+    finally:
+        cursor.close()
+    assert sum(map(sum, expected)) > 0
+    assert heatmap == expected
 
 
 @pytest.mark.parametrize("shift", SHIFTS, ids=["all", "night", "odd"])

@@ -5,11 +5,13 @@ The heatmap counts the finished orders by site-local weekday and hour of day; an
 in the hour it ended, as in the rollups, on the weekday of its shift: a shift belongs to the
 day it starts on, so the night shift's orders after midnight count on the evening's weekday.
 Whole hours come from the hourly rollup, summed per UTC hour first so the zone conversion
-runs once per hour, not per row; partial pieces come from the orders themselves.
+runs once per hour, not per row; partial pieces come from the orders themselves, and so does
+everything in a zone whose local hours are not UTC hours (Asia/Kolkata, +05:30).
 """
 
 from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import duckdb
 from pydantic import Field
@@ -18,7 +20,13 @@ from fleetscope.analytics.core.facts import CURRENT, PREVIOUS
 from fleetscope.analytics.core.kpis import state_times_of_rows
 from fleetscope.analytics.core.models import Kpis, PeriodOut, StateTimes
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import HourRanges, Shift, Window, split_hour_ranges
+from fleetscope.analytics.core.periods import (
+    HOUR,
+    HourRanges,
+    Shift,
+    Window,
+    split_hour_ranges,
+)
 from fleetscope.analytics.core.plan import Collected, period_out, period_spans, read_buckets
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
 from fleetscope.appstore.schemas import CamelModel
@@ -72,6 +80,19 @@ def empty_heatmap() -> list[list[int]]:
     return [[0] * 24 for _ in range(7)]
 
 
+def _local_hours_are_utc_hours(zone: str, windows: list[Window]) -> bool:
+    """Whether the zone's offset is whole hours throughout ``windows`` (checked once a day:
+    offsets change at most twice a year), so that each hourly rollup row is one local hour."""
+    local, instant, end = ZoneInfo(zone), windows[0].start, windows[-1].end
+    while True:
+        offset = instant.astimezone(local).utcoffset()
+        if offset is None or offset % HOUR:
+            return False
+        if instant >= end:
+            return True
+        instant = min(instant + timedelta(days=1), end)
+
+
 def add_order_heatmap(
     cursor: duckdb.DuckDBPyConnection,
     heatmap: list[list[int]],
@@ -88,7 +109,7 @@ def add_order_heatmap(
     if not vehicle_ids or not windows:
         return
     split = HourRanges(ranges=[], pieces=windows)
-    if use_rollups:
+    if use_rollups and _local_hours_are_utc_hours(zone, windows):
         split = split_hour_ranges(windows, tail_until=tail_until)
     sources: list[str] = []
     crossing_start = shift.start if shift is not None and shift.end <= shift.start else None
