@@ -9,7 +9,7 @@ counted by hand from that pattern.
 """
 
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 import pytest
@@ -229,6 +229,17 @@ def test_night_shift_of_yesterday_still_running_after_midnight(store: FactStore)
     # Without a shift, Tuesday ended at midnight.
     whole_day = _scope(DaySpan(date(2026, 11, 24), date(2026, 11, 24)))
     assert not period_instants(whole_day, now=now).running
+
+
+def test_a_shift_that_ended_earlier_today_has_ended_its_period() -> None:
+    """Wednesday's late shift (14:00-22:00) at 23:10: T is over, so the period no longer runs
+    and the previous one is Tuesday's whole late shift; while it runs, both are clipped."""
+    late = Shift("late", time(14), time(22), frozenset(range(7)))
+    scope = _scope(DaySpan(date(2026, 11, 25), date(2026, 11, 25)), late)
+    ended = period_instants(scope, now=datetime(2026, 11, 25, 23, 10, tzinfo=BERLIN))
+    assert (ended.running, ended.end, ended.previous_end) == (False, at(25, 22), at(24, 22))
+    runs = period_instants(scope, now=datetime(2026, 11, 25, 21, 10, tzinfo=BERLIN))
+    assert (runs.running, runs.end, runs.previous_end) == (True, at(25, 21, 10), at(24, 21, 10))
 
 
 def test_rolling_period_made_without_sites_reads_utc_days() -> None:

@@ -2745,7 +2745,7 @@ export interface components {
             /**
              * End
              * Format: date-time
-             * @description instant the period ends: the midnight after `to`, or now
+             * @description instant the period ends: the midnight after `to` (with a shift: the end of its last shift), or now while it runs
              */
             end: string;
             /**
@@ -2757,12 +2757,12 @@ export interface components {
             /**
              * Previousend
              * Format: date-time
-             * @description instant the previous period ends: its last midnight, or while the period runs the same elapsed site-local time after previousStart as now after start
+             * @description instant the previous period ends: as `end` for the previous days, or while the period runs the same elapsed site-local time after previousStart as now after start
              */
             previousEnd: string;
             /**
              * Running
-             * @description the period has not ended: T and the previous period are clipped
+             * @description the period has not ended (its last shift, with a shift): T and the previous period are clipped
              */
             running: boolean;
             /** Days */

@@ -84,14 +84,18 @@ class PeriodOut(CamelModel):
     previous_from: date = Field(description="first day of the previous period (same length)")
     previous_to: date = Field(description="last day of the previous period")
     start: datetime = Field(description="instant the first day begins (site-local midnight)")
-    end: datetime = Field(description="instant the period ends: the midnight after `to`, or now")
+    end: datetime = Field(
+        description="instant the period ends: the midnight after `to` (with a shift: the end "
+        "of its last shift), or now while it runs"
+    )
     previous_start: datetime = Field(description="instant the previous period begins")
     previous_end: datetime = Field(
-        description="instant the previous period ends: its last midnight, or while the period "
-        "runs the same elapsed site-local time after previousStart as now after start"
+        description="instant the previous period ends: as `end` for the previous days, or while "
+        "the period runs the same elapsed site-local time after previousStart as now after start"
     )
     running: bool = Field(
-        description="the period has not ended: T and the previous period are clipped"
+        description="the period has not ended (its last shift, with a shift): T and the previous "
+        "period are clipped"
     )
     days: int
     shift: str

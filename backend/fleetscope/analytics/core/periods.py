@@ -145,13 +145,13 @@ def period_windows(
 
 
 def period_end(*, span: DaySpan, zone: ZoneInfo, shift: Shift | None) -> datetime:
-    """The end of T unclipped: the midnight after the last day, or the end of the last shift
-    starting on it when later (a night shift); a rolling period: its last instant."""
+    """The end of T unclipped: the midnight after the last day, or with a shift the end of
+    its last window (a night shift's on the next morning); a rolling period: its last
+    instant."""
     if span.clip is not None:
         return span.clip.end
-    end = midnight(span.last + timedelta(days=1), zone)
     windows = _merged_shift_windows(shift, span, zone) if shift is not None else ()
-    return max(end, windows[-1].end) if windows else end
+    return windows[-1].end if windows else midnight(span.last + timedelta(days=1), zone)
 
 
 @dataclass(slots=True)
