@@ -69,10 +69,10 @@ describe('request chain wired to the app', () => {
     vi.unstubAllGlobals();
   });
 
-  it('going offline shows the no-internet error, coming back clears it', () => {
+  it('going offline shows the no-internet error; it stays until closed', () => {
     window.dispatchEvent(new Event('offline'));
     expect(currentError()?.type).toBe('NO_INTERNET');
     window.dispatchEvent(new Event('online'));
-    expect(currentError()).toBeNull();
+    expect(currentError()?.type).toBe('NO_INTERNET');
   });
 });

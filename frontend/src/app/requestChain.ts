@@ -1,6 +1,6 @@
 import { configureRequestChain } from '../api/client';
 import { makeError } from '../api/errors';
-import { clearError, currentError, reportError } from './errorStore';
+import { reportError } from './errorStore';
 import { endSession, getSession } from './session';
 
 /**
@@ -28,9 +28,5 @@ export function installRequestChain({ navigate }: { navigate: (to: string) => vo
       }),
     );
   });
-  window.addEventListener('online', () => {
-    if (currentError()?.type === 'NO_INTERNET') {
-      clearError();
-    }
-  });
+  // Back online, the overlay stays until it is closed: spec section 4 clears it on close only.
 }
