@@ -98,3 +98,15 @@ def test_vectorised_kpis_equal_the_glossary_row_by_row() -> None:
     assert empty.availability is None and empty.throughput_per_hour is None
     assert empty.mean_charge is None and empty.min_charge is None
     assert empty.no_data_seconds == 3600.0 and empty.orders_finished == 0
+
+
+def test_a_period_without_data_is_all_no_data_to_the_millisecond() -> None:
+    """T clipped at a "now" with microseconds (5,193,278.550072 s) and nothing recorded: no
+    data for all of T, to the millisecond of the facts, so the page shows no comparison
+    instead of "+44 against 0"."""
+    working = Measures()
+    working.states["working"] = 3600.0
+    rows = np.vstack([row_of(Measures()), row_of(working)])
+    columns = kpi_columns(rows, period_s=np.array([5_193_278.550072, 7200.0004]))
+    assert columns["period_seconds"].tolist() == [5_193_278.55, 7200.0]
+    assert columns["no_data_seconds"].tolist() == [5_193_278.55, 3600.0]

@@ -46,8 +46,10 @@ def kpi_columns(
     throughput_hours = (calendar_s if calendar_s is not None else planned) / 3600
     distance_km = m["distance_m"] / 1000
     return {
-        "period_seconds": period_s.astype(np.float64, copy=True),
-        # Facts have millisecond resolution; below that the difference is float noise.
+        # Facts have millisecond resolution; below it is float noise, or the microseconds of
+        # a clip at now: both to the millisecond, so a period without data has
+        # no_data_seconds == period_seconds.
+        "period_seconds": np.round(period_s, 3),
         "no_data_seconds": np.round(np.maximum(0.0, period_s - covered), 3),
         "planned_seconds": planned,
         "downtime_seconds": downtime,
