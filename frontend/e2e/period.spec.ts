@@ -126,6 +126,25 @@ test('a link naming a machine the user cannot see leaves it out and says so', as
   await expect(page).toHaveURL(new RegExp(`[?&]vehicles=${vehicle.id}(&|$)`));
 });
 
+test('a link with a period that cannot be read says so and shows the saved period', async ({
+  app,
+  page,
+}) => {
+  await app.login(user, { language: 'en' });
+  await app.patchSettings(ownView());
+  await app.open(
+    `/productivity/analysis?mode=custom&from=${berlinDay(-1)}&to=${berlinDay(-3)}` +
+      '&vehicles=all&shift=all&combined=false',
+  );
+  await expect(
+    page
+      .locator('.mantine-Notification-root')
+      .filter({ hasText: text('en', 'filters.linkUnreadable', { params: 'from, to' }) }),
+  ).toBeVisible();
+  await expect(page.getByTestId('date-picker')).toHaveAttribute('data-from', berlinDay(-7));
+  await expect(page).toHaveURL(new RegExp(`[?&]from=${berlinDay(-7)}&to=${berlinDay(-1)}(&|$)`));
+});
+
 test('a link with the last 24 hours opens that rolling period, saved settings untouched', async ({
   app,
   page,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addressShows, decodeView, encodeView, hasViewParams, type ViewState } from './viewUrl';
+import {
+  addressShows,
+  decodeView,
+  encodeView,
+  hasViewParams,
+  unreadableViewParams,
+  type ViewState,
+} from './viewUrl';
 
 const FIXED: ViewState = {
   relativeRange: null,
@@ -52,6 +59,17 @@ describe('view in the URL', () => {
     });
     // A day the month does not have is no period: the saved one stands in, not a 422.
     expect(decodeView('?mode=day&from=2026-02-30&to=2026-02-30')).toEqual({});
+    expect(
+      unreadableViewParams(
+        '?range=nextWeek&from=2026-11-22&to=2026-11-16&vehicles=3,x&combined=yes',
+      ),
+    ).toEqual(['range', 'from', 'to', 'vehicles', 'combined']);
+    expect(unreadableViewParams('?range=today&from=2026-11-22&shift=&combined=true')).toEqual([
+      'shift',
+    ]);
+    expect(unreadableViewParams('?mode=week&from=2026-11-16&to=2026-11-22&vehicles=all')).toEqual(
+      [],
+    );
     expect(hasViewParams('?displayMode=true')).toBe(false);
     expect(hasViewParams('?displayMode=true&range=today')).toBe(true);
   });

@@ -77,6 +77,23 @@ export function decodeView(search: string): UrlView {
   return view;
 }
 
+/**
+ * The view parameters of `search` that are there but cannot be read (`decodeView` leaves
+ * them to the saved settings): a link's user is told, rather than shown another view
+ * silently. `mode` is not among them: a period without it is a custom one.
+ */
+export function unreadableViewParams(search: string): string[] {
+  const params = new URLSearchParams(search);
+  const view = decodeView(search);
+  const period = ['range', 'from', 'to'].filter((name) => params.has(name));
+  return [
+    ...(view.relativeRange === undefined ? period : []),
+    ...(params.has('vehicles') && view.vehicles === undefined ? ['vehicles'] : []),
+    ...(params.has('shift') && view.shift === undefined ? ['shift'] : []),
+    ...(params.has('combined') && view.combined === undefined ? ['combined'] : []),
+  ];
+}
+
 /** `search` with the view's parameters set (others kept); '' or '?...'. */
 export function encodeView(view: ViewState, search = ''): string {
   const params = new URLSearchParams(search);

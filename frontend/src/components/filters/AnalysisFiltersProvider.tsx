@@ -21,7 +21,13 @@ import {
   validShift,
 } from '../../lib/filters';
 import { type RelativeRange, resolveRelativeRange } from '../../lib/relativeRange';
-import { addressShows, decodeView, encodeView, type ViewState } from '../../lib/viewUrl';
+import {
+  addressShows,
+  decodeView,
+  encodeView,
+  unreadableViewParams,
+  type ViewState,
+} from '../../lib/viewUrl';
 import { RefreshProvider } from '../refresh/RefreshProvider';
 import {
   type AnalysisFilterControls,
@@ -85,26 +91,40 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
   const viewKey = JSON.stringify(view);
   const allVehicles = useMemo(() => vehiclesQuery.data ?? [], [vehiclesQuery.data]);
 
-  // A link naming vehicles the user cannot see: the address keeps only the visible ones.
+  // A link with parts that cannot be read, or naming vehicles the user cannot see: the user
+  // is told, and the address shows the view the page shows.
   useEffect(() => {
-    const named = decodeView(location.search).vehicles;
-    if (named === undefined || vehiclesQuery.data === undefined) {
+    if (vehiclesQuery.data === undefined || !addressShows(location.pathname)) {
       return;
     }
+    const unreadable = unreadableViewParams(location.search);
+    const named = decodeView(location.search).vehicles ?? [];
     const { visible, hidden } = linkVehicles(named, vehiclesQuery.data);
-    if (hidden === 0 || !addressShows(location.pathname)) {
-      return;
+    if (unreadable.length > 0) {
+      notifications.show({
+        id: 'link-unreadable',
+        color: 'yellow',
+        message: t('filters.linkUnreadable', { params: unreadable.join(', ') }),
+      });
     }
-    notifications.show({
-      id: 'link-vehicles-hidden',
-      color: 'yellow',
-      message: t('filters.linkVehiclesHidden', { count: hidden }),
-    });
-    const shown = { ...(JSON.parse(viewKey) as ViewState), vehicles: visible };
-    navigate(
-      { pathname: location.pathname, search: encodeView(shown, location.search) },
-      { replace: true },
-    );
+    if (hidden > 0) {
+      notifications.show({
+        id: 'link-vehicles-hidden',
+        color: 'yellow',
+        message: t('filters.linkVehiclesHidden', { count: hidden }),
+      });
+    }
+    if (unreadable.length > 0 || hidden > 0) {
+      const shown = JSON.parse(viewKey) as ViewState;
+      const vehicles = hidden > 0 ? visible : shown.vehicles;
+      navigate(
+        {
+          pathname: location.pathname,
+          search: encodeView({ ...shown, vehicles }, location.search),
+        },
+        { replace: true },
+      );
+    }
   }, [location.pathname, location.search, vehiclesQuery.data, viewKey, navigate, t]);
   const vehicles = useMemo(
     () => effectiveVehicles((JSON.parse(viewKey) as ViewState).vehicles, allVehicles),
