@@ -20,7 +20,12 @@ export type KpiId =
   | 'chargeSessions'
   | 'depthOfDischarge'
   | 'fullCycles'
-  | 'health';
+  | 'health'
+  | 'percentiles'
+  | 'errors'
+  | 'chargingShare'
+  | 'actions'
+  | 'vehicleStates';
 
 export type PageTopic =
   | 'dashboard'
@@ -48,21 +53,25 @@ export const PAGES: readonly PageInfo[] = [
     topic: 'dashboard',
     kpis: [
       'period',
+      'plannedTime',
       'availability',
       'utilization',
       'throughput',
       'cycleTime',
+      'percentiles',
       'mtbf',
       'mttr',
+      'errors',
       'chargeLevel',
     ],
   },
-  { path: '/dashboards/statusboard', topic: 'statusboard', kpis: ['chargeLevel'] },
+  { path: '/dashboards/statusboard', topic: 'statusboard', kpis: ['vehicleStates'] },
   {
     path: '/productivity/analysis',
     topic: 'productivityAnalysis',
     kpis: [
       'period',
+      'vehicleStates',
       'plannedTime',
       'availability',
       'utilization',
@@ -74,31 +83,51 @@ export const PAGES: readonly PageInfo[] = [
   {
     path: '/productivity/history',
     topic: 'productivityHistory',
-    kpis: ['period', 'plannedTime', 'availability', 'utilization', 'throughput'],
+    kpis: [
+      'period',
+      'plannedTime',
+      'availability',
+      'utilization',
+      'throughput',
+      'loads',
+      'distance',
+    ],
   },
   {
     path: '/processes/analysis',
     topic: 'processesAnalysis',
-    kpis: ['period', 'cycleTime', 'successRate'],
+    kpis: ['period', 'cycleTime', 'percentiles', 'successRate'],
   },
   {
     path: '/processes/workflows',
     topic: 'processesWorkflows',
-    kpis: ['period', 'cycleTime', 'successRate'],
+    kpis: ['period', 'cycleTime', 'percentiles', 'successRate'],
   },
-  { path: '/processes/actions', topic: 'processesActions', kpis: ['period', 'loads'] },
+  {
+    path: '/processes/actions',
+    topic: 'processesActions',
+    kpis: ['period', 'actions', 'percentiles'],
+  },
   {
     path: '/failures/analysis',
     topic: 'failuresAnalysis',
-    kpis: ['period', 'plannedTime', 'mtbf', 'mttr', 'errorsPerOrders'],
+    kpis: ['period', 'plannedTime', 'errors', 'mtbf', 'mttr', 'errorsPerOrders'],
   },
-  { path: '/failures/overview', topic: 'failuresOverview', kpis: ['period', 'errorsPerOrders'] },
-  { path: '/failures/visualization', topic: 'failuresVisualization', kpis: ['period', 'distance'] },
-  { path: '/failures/history', topic: 'failuresHistory', kpis: ['period', 'mttr'] },
+  { path: '/failures/overview', topic: 'failuresOverview', kpis: ['period', 'errors'] },
+  { path: '/failures/visualization', topic: 'failuresVisualization', kpis: ['period', 'errors'] },
+  { path: '/failures/history', topic: 'failuresHistory', kpis: ['period', 'errors', 'mttr'] },
   {
     path: '/battery',
     topic: 'battery',
-    kpis: ['period', 'chargeLevel', 'chargeSessions', 'depthOfDischarge', 'fullCycles', 'health'],
+    kpis: [
+      'period',
+      'chargeLevel',
+      'chargingShare',
+      'chargeSessions',
+      'depthOfDischarge',
+      'fullCycles',
+      'health',
+    ],
   },
 ];
 

@@ -20,7 +20,7 @@ describe('KpiTile trend', () => {
     // 60.6 % against 60.5 %: within the tolerance, but the numbers read differently.
     const texts = kpiTextsIn('de', 'keine Daten')(60.58, 60.51, 'percentPoints', true);
     expect([texts.value, texts.previousText]).toEqual(['60,6\u00a0%', '60,5\u00a0%']);
-    const trend = renderTile({ name: 'charge', label: 'Mittlere Ladung', ...texts });
+    const trend = renderTile({ name: 'charge', label: 'Mittlerer Ladestand', ...texts });
     expect(trend).toHaveTextContent('+0,1 Pp.');
     expect(trend).not.toHaveTextContent('unverändert');
     expect(trend).toHaveAttribute('data-direction', 'flat');
