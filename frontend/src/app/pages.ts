@@ -25,7 +25,8 @@ export type KpiId =
   | 'errors'
   | 'chargingShare'
   | 'actions'
-  | 'vehicleStates';
+  | 'vehicleStates'
+  | 'waitingPaused';
 
 export type PageTopic =
   | 'dashboard'
@@ -96,7 +97,7 @@ export const PAGES: readonly PageInfo[] = [
   {
     path: '/processes/analysis',
     topic: 'processesAnalysis',
-    kpis: ['period', 'cycleTime', 'percentiles', 'successRate'],
+    kpis: ['period', 'cycleTime', 'percentiles', 'successRate', 'waitingPaused'],
   },
   {
     path: '/processes/workflows',
