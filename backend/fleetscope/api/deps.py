@@ -92,13 +92,15 @@ def release_connection(db: Session) -> None:
     db.commit()
 
 
-def authenticate(request: Request, db: Session) -> Authenticated:
-    """The request's session and user; the caller releases the connection when done."""
+def authenticate(request: Request, db: Session, *, csrf: bool = True) -> Authenticated:
+    """The request's session and user; the caller releases the connection when done.
+    ``csrf=False``: the caller checks the CSRF token itself, after what must come first."""
     resolved = resolve_session(db, token=request.cookies.get(SESSION_COOKIE, ""))
     if resolved is None:
         raise ApiError(401, AUTHENTICATION_FAILED)
     user_session, user = resolved
-    require_csrf(request, user_session)
+    if csrf:
+        require_csrf(request, user_session)
     return Authenticated(user=user, session=user_session)
 
 
@@ -119,13 +121,17 @@ async def get_current_user(authenticated: AuthenticatedDep) -> User:
 CurrentUser = Annotated[User, Depends(get_current_user)]
 
 
-async def get_superuser(request: Request, user: CurrentUser) -> User:
+def get_superuser(request: Request, db: SessionDep) -> User:
     """The Administration API (``/v2/Admin/...``) is for superusers; to everyone else it does
     not exist: the same 404 as a path that does not exist, so a customer, partner, support
-    or service user learns nothing about it (product.md section 1, "404, not 403")."""
-    if not can_administer(user):
+    or service user learns nothing about it (product.md section 1, "404, not 403"), with or
+    without a CSRF token. The superuser's changes need it like any other."""
+    authenticated = authenticate(request, db, csrf=False)
+    release_connection(db)
+    if not can_administer(authenticated.user):
         raise ApiError(404, NOT_FOUND_PATH(path=request.url.path))
-    return user
+    require_csrf(request, authenticated.session)
+    return authenticated.user
 
 
 SuperUser = Annotated[User, Depends(get_superuser)]
