@@ -16,18 +16,11 @@ import { focusDay, rangeFor, todayIso } from '../../lib/dateRange';
 import {
   defaultDateSelector,
   effectiveVehicles,
-  linkVehicles,
   sitesInScope,
   validShift,
 } from '../../lib/filters';
 import { type RelativeRange, resolveRelativeRange } from '../../lib/relativeRange';
-import {
-  addressShows,
-  decodeView,
-  encodeView,
-  unreadableViewParams,
-  type ViewState,
-} from '../../lib/viewUrl';
+import { addressShows, decodeView, encodeView, type ViewState } from '../../lib/viewUrl';
 import { RefreshProvider } from '../refresh/RefreshProvider';
 import {
   type AnalysisFilterControls,
@@ -35,6 +28,7 @@ import {
   type DateFilter,
 } from './filtersContext';
 import { useAppSettings, useSites, useUpdateSettingsCache, useVehicles } from './useAppSettings';
+import { useLinkRepair } from './useLinkRepair';
 
 // A relative range is read against the clock this often (today becomes yesterday at midnight).
 const CLOCK_TICK_MS = 60_000;
@@ -91,41 +85,7 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
   const viewKey = JSON.stringify(view);
   const allVehicles = useMemo(() => vehiclesQuery.data ?? [], [vehiclesQuery.data]);
 
-  // A link with parts that cannot be read, or naming vehicles the user cannot see: the user
-  // is told, and the address shows the view the page shows.
-  useEffect(() => {
-    if (vehiclesQuery.data === undefined || !addressShows(location.pathname)) {
-      return;
-    }
-    const unreadable = unreadableViewParams(location.search);
-    const named = decodeView(location.search).vehicles ?? [];
-    const { visible, hidden } = linkVehicles(named, vehiclesQuery.data);
-    if (unreadable.length > 0) {
-      notifications.show({
-        id: 'link-unreadable',
-        color: 'yellow',
-        message: t('filters.linkUnreadable', { params: unreadable.join(', ') }),
-      });
-    }
-    if (hidden > 0) {
-      notifications.show({
-        id: 'link-vehicles-hidden',
-        color: 'yellow',
-        message: t('filters.linkVehiclesHidden', { count: hidden }),
-      });
-    }
-    if (unreadable.length > 0 || hidden > 0) {
-      const shown = JSON.parse(viewKey) as ViewState;
-      const vehicles = hidden > 0 ? visible : shown.vehicles;
-      navigate(
-        {
-          pathname: location.pathname,
-          search: encodeView({ ...shown, vehicles }, location.search),
-        },
-        { replace: true },
-      );
-    }
-  }, [location.pathname, location.search, vehiclesQuery.data, viewKey, navigate, t]);
+  useLinkRepair(vehiclesQuery.data, viewKey);
   const vehicles = useMemo(
     () => effectiveVehicles((JSON.parse(viewKey) as ViewState).vehicles, allVehicles),
     [viewKey, allVehicles],

@@ -1,0 +1,54 @@
+import { notifications } from '@mantine/notifications';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import type { Vehicle } from '../../api/types';
+import { linkVehicles } from '../../lib/filters';
+import {
+  addressShows,
+  decodeView,
+  encodeView,
+  unreadableViewParams,
+  type ViewState,
+} from '../../lib/viewUrl';
+
+/**
+ * A link with parts that cannot be read, or naming vehicles the user cannot see: the user is
+ * told which, and the address then shows the view the page shows (`viewKey`: that view as
+ * JSON), so it is a link to what is on the screen.
+ */
+export function useLinkRepair(vehicles: Vehicle[] | undefined, viewKey: string): void {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (vehicles === undefined || !addressShows(location.pathname)) {
+      return;
+    }
+    const unreadable = unreadableViewParams(location.search);
+    const named = decodeView(location.search).vehicles ?? [];
+    const { visible, hidden } = linkVehicles(named, vehicles);
+    if (unreadable.length > 0) {
+      notifications.show({
+        id: 'link-unreadable',
+        color: 'yellow',
+        message: t('filters.linkUnreadable', { params: unreadable.join(', ') }),
+      });
+    }
+    if (hidden > 0) {
+      notifications.show({
+        id: 'link-vehicles-hidden',
+        color: 'yellow',
+        message: t('filters.linkVehiclesHidden', { count: hidden }),
+      });
+    }
+    if (unreadable.length > 0 || hidden > 0) {
+      const shown = JSON.parse(viewKey) as ViewState;
+      const search = encodeView(
+        { ...shown, vehicles: hidden > 0 ? visible : shown.vehicles },
+        location.search,
+      );
+      navigate({ pathname: location.pathname, search }, { replace: true });
+    }
+  }, [location.pathname, location.search, vehicles, viewKey, navigate, t]);
+}
