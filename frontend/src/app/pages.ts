@@ -48,6 +48,16 @@ export interface PageInfo {
   kpis: KpiId[];
 }
 
+/** The KPIs of both productivity pages (the analysis and its history). */
+const PRODUCTIVITY_KPIS: KpiId[] = [
+  'plannedTime',
+  'availability',
+  'utilization',
+  'throughput',
+  'loads',
+  'distance',
+];
+
 export const PAGES: readonly PageInfo[] = [
   {
     path: '/dashboards/dashboard',
@@ -70,29 +80,12 @@ export const PAGES: readonly PageInfo[] = [
   {
     path: '/productivity/analysis',
     topic: 'productivityAnalysis',
-    kpis: [
-      'period',
-      'vehicleStates',
-      'plannedTime',
-      'availability',
-      'utilization',
-      'throughput',
-      'loads',
-      'distance',
-    ],
+    kpis: ['period', 'vehicleStates', ...PRODUCTIVITY_KPIS],
   },
   {
     path: '/productivity/history',
     topic: 'productivityHistory',
-    kpis: [
-      'period',
-      'plannedTime',
-      'availability',
-      'utilization',
-      'throughput',
-      'loads',
-      'distance',
-    ],
+    kpis: ['period', ...PRODUCTIVITY_KPIS],
   },
   {
     path: '/processes/analysis',
