@@ -20,6 +20,7 @@ from fleetscope.appstore.organizations import (
     validate_time_zone,
 )
 from fleetscope.appstore.shifts import validate_shifts
+from fleetscope.appstore.site_version import require_version
 from fleetscope.appstore.snapshots import changed_fields, site_snapshot
 from fleetscope.appstore.workflow_rules import validate_workflow_rules
 from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY, SITE_NOT_FOUND
@@ -106,11 +107,13 @@ def _job_reason(before: dict[str, Any], after: dict[str, Any]) -> JobReason | No
 
 
 def update_site(
-    session: Session, *, site: Site, changes: SiteChanges, by: Actor
+    session: Session, *, site: Site, changes: SiteChanges, by: Actor, version: str | None = None
 ) -> tuple[Site, RederiveJob | None]:
     """Apply ``changes`` (each validated, a 4xx naming the field), write one audit entry
     with the changed fields, and queue a re-derivation when derived facts change; the
-    site's shifts only cut periods at read time and need none."""
+    site's shifts only cut periods at read time and need none. With ``version``, a change
+    made on an older state of the site is refused (409, ``site_version``)."""
+    require_version(session, site=site, version=version)
     before = site_snapshot(site)
     if not isinstance(changes.name, Unchanged):
         _rename(session, site=site, name=changes.name)

@@ -44,7 +44,6 @@ from fleetscope.appstore.admin_sites import (
 from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.models import Site
 from fleetscope.appstore.organizations import create_site, time_zone_names
-from fleetscope.appstore.site_version import require_version
 from fleetscope.appstore.workflow_rules import preview_workflows, recent_order_ids
 from fleetscope.i18n import render
 
@@ -127,9 +126,13 @@ def patch_site(
     ``timeZone`` (the days of the rollups) starts a re-derivation of the site's vehicles
     (``job``); shifts need none. With ``version``, a change made on an older state of the
     site is refused (409)."""
-    site = site_by_id(db, site_id=siteId)
-    require_version(db, site=site, version=body.version)
-    site, job = update_site(db, site=site, changes=_changes(body), by=Actor.web(user))
+    site, job = update_site(
+        db,
+        site=site_by_id(db, site_id=siteId),
+        changes=_changes(body),
+        by=Actor.web(user),
+        version=body.version,
+    )
     if job is not None:
         wake_job_runner(request)
     if "mqtt_interface" in body.model_fields_set:
