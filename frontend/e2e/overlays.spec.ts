@@ -82,7 +82,7 @@ test('a failed save carries the request body in the error overlay', async ({ app
   await expect(page.getByTestId('error-overlay')).toHaveCount(0);
 });
 
-test('going offline shows the no-internet error; only close clears it', async ({
+test('going offline shows the no-internet error, a refresh shows it again; only close clears it', async ({
   app,
   page,
   context,
@@ -97,6 +97,13 @@ test('going offline shows the no-internet error; only close clears it', async ({
   await expect(page.getByTestId('error-overlay-header')).toHaveText(
     text('en', 'no_internet.header'),
   );
+  await page.getByTestId('error-overlay-close').click();
+  await expect(overlay).toHaveCount(0);
+
+  // A refresh while offline asks again and says why nothing came (it used to wait silently).
+  await page.getByTestId('refresh-now').click();
+  await expect(overlay).toHaveAttribute('data-error-type', 'NO_INTERNET');
+  await expect(page.getByTestId('refresh-now')).not.toHaveAttribute('data-loading', 'true');
   await page.getByTestId('error-overlay-close').click();
   await expect(overlay).toHaveCount(0);
 
