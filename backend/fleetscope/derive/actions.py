@@ -1,12 +1,14 @@
 """Actions per actionId: first seen, first RUNNING, end (FINISHED/FAILED), type and order.
 
 VDA 5050 keeps an action in ``actionStates`` until the next order, so an id is tracked while
-it is listed and forgotten when it disappears (ids may be reused later). Which order an action
-belongs to is not in the message: an action listed while an order run is active belongs to
-that order, unless it is an instant action (3.0 ``instantActionStates``, or a type that exists
-only as an instant action). An action that disappears without FINISHED/FAILED was abandoned
-with its order (another order replaced it): it is dropped, since it neither finished nor
-failed (VDA 5050 reports the actions of a cancelled order as FAILED, and those are recorded).
+it is listed and forgotten when it disappears; an id listed again after its action ended
+(with another status), or under another order, is a new action (ids may be reused). Which
+order an action belongs to is not in the message: an action listed while an order run is
+active belongs to that order, unless it is an instant action (3.0 ``instantActionStates``,
+or a type that exists only as an instant action). An action that disappears without
+FINISHED/FAILED was abandoned with its order (another order replaced it): it is dropped,
+since it neither finished nor failed (VDA 5050 reports the actions of a cancelled order as
+FAILED, and those are recorded).
 """
 
 from dataclasses import dataclass
@@ -68,6 +70,15 @@ class ActionSummary(Struct, gc=False):
     cancel_pending: bool = False  # a cancelOrder action is still running
 
 
+def _reused(tracked: _Action, status: ActionStatus, order_id: str) -> bool:
+    """Whether a listed id is another action than the one tracked under it: VDA 5050 wants
+    ids unique, but a vehicle may reuse one in a later order. An ended action listed with
+    another status, or an order's action listed while another order runs, is a new one."""
+    if tracked.ended:
+        return status is not tracked.status
+    return bool(order_id and tracked.order_id and tracked.order_id != order_id)
+
+
 class ActionTracker:
     __slots__ = ("live", "load_types", "repeat", "vehicle_id")
 
@@ -112,6 +123,8 @@ class ActionTracker:
                 listed += 1
                 status = action.status
                 tracked = live.get(action.action_id)
+                if tracked is not None and _reused(tracked, status, order_id):
+                    tracked = None  # the old one ended or was abandoned with its order
                 if tracked is None:
                     is_instant = instant or action.action_type in INSTANT_ONLY_TYPES
                     tracked = live[action.action_id] = _Action(
@@ -127,6 +140,9 @@ class ActionTracker:
                     if status is _RUNNING and tracked.started is None:
                         tracked.started = at
                 if tracked.ended:
+                    if baseline and status is _FAILED and order_id and tracked.order_id == order_id:
+                        # Failed before the first message, in the order it still runs.
+                        summary.order_failed_action = True
                     continue
                 is_cancel = tracked.action_type == CANCEL_ORDER
                 if status in _TERMINAL:

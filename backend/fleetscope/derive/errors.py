@@ -33,6 +33,16 @@ def identity_of(error: VehicleError) -> Identity:
     )
 
 
+def references_json(references: tuple[tuple[str, str], ...]) -> str:
+    """The references as a JSON object, keys sorted; a key listed more than once holds its
+    values as a sorted list, so episodes told apart by their references stay apart."""
+    values: dict[str, list[str]] = {}
+    for key, value in references:  # sorted by key, then value
+        values.setdefault(key, []).append(value)
+    by_key = {key: found[0] if len(found) == 1 else found for key, found in values.items()}
+    return orjson.dumps(by_key, option=orjson.OPT_SORT_KEYS).decode()
+
+
 @dataclass(slots=True)
 class _Open:
     description: str
@@ -99,7 +109,7 @@ class ErrorTracker:
             error_type,
             level,
             episode.description,
-            orjson.dumps(dict(references), option=orjson.OPT_SORT_KEYS).decode(),
+            references_json(references),
             episode.start,
             end,
             episode.x,

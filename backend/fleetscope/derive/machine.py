@@ -194,11 +194,12 @@ class VehicleDeriver:
 
         order_id = message.order_id
         if order_id != self.last_order_id:
-            if run is not None:  # still running: replaced (cancelled) or lost (judged as idle)
+            if run is not None:  # still running: replaced or lost (judged as idle)
+                stopping = has_stopping_error(message)
                 outcome = (
-                    OrderOutcome.CANCELLED
+                    run.outcome_when_replaced(stopping_error=stopping)
                     if order_id
-                    else run.outcome_when_idle(stopping_error=has_stopping_error(message))
+                    else run.outcome_when_idle(stopping_error=stopping)
                 )
                 facts.append(run.fact(vehicle_id=self.vehicle_id, end=at, outcome=outcome))
                 run = self.run = None
@@ -228,6 +229,8 @@ class VehicleDeriver:
         )
         if run is not None:
             run.error_count += started
+            if message.errors and has_stopping_error(message):
+                run.stopped = True
             if summary.order_failed_action:
                 run.failed_action = True
             if summary.cancel_finished:

@@ -69,7 +69,7 @@ class ErrorEpisode:
     error_type: str
     level: str
     description: str  # as at the start
-    references: str  # JSON object of the references, keys sorted
+    references: str  # JSON object of the references, keys sorted (a repeated key: a list)
     start: datetime
     end: datetime
     x: float | None

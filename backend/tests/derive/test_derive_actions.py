@@ -5,9 +5,10 @@ from typing import Any
 
 from derive_builders import Vehicle, action, at, deriver, feed_all, only
 
-from fleetscope.facts.model import ActionRecord
+from fleetscope.facts.model import ActionRecord, OrderOutcome, OrderRun
 
 ORDER = "TRANSPORT_A-000001"
+NEXT = "TRANSPORT_B-000002"
 
 
 def records(facts: Sequence[object]) -> list[ActionRecord]:
@@ -120,3 +121,76 @@ def test_a_reused_action_id_is_a_new_action() -> None:
         (at(1), at(1)),
         (at(3), at(4)),
     ]
+
+
+def test_an_action_id_reused_in_the_next_order_is_that_order_s_action() -> None:
+    # 'a' finished in the first order; the next order lists 'a' again and it fails there:
+    # a record of its own, and that order fails (product.md 2: no FAILED action to finish).
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0),
+            v.state(1, order_id=ORDER, nodes=[("n", 2)], actions=[action("a", "RUNNING")]),
+            v.state(2, order_id=ORDER, last_node=("n", 2), actions=[action("a", "FINISHED")]),
+            v.state(3, order_id=NEXT, nodes=[("m", 4)], actions=[action("a", "WAITING")]),
+            v.state(4, order_id=NEXT, nodes=[("m", 4)], actions=[action("a", "RUNNING")]),
+            v.state(5, order_id=NEXT, last_node=("m", 4), actions=[action("a", "FAILED")]),
+        ],
+    )
+    assert [(r.order_id, r.first_seen, r.started, r.end, r.status) for r in records(facts)] == [
+        (ORDER, at(1), at(1), at(2), "FINISHED"),
+        (NEXT, at(3), at(4), at(5), "FAILED"),
+    ]
+    assert [(run.order_id, run.outcome) for run in only(facts, OrderRun)] == [
+        (ORDER, OrderOutcome.FINISHED),
+        (NEXT, OrderOutcome.FAILED),
+    ]
+
+
+def test_an_action_id_of_a_replaced_order_listed_by_the_next_order_is_the_next_order_s() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=[("n", 2)], actions=[action("a", "WAITING")]),
+            v.state(1, order_id=NEXT, nodes=[("m", 2)], actions=[action("a", "WAITING")]),
+            v.state(2, order_id=NEXT, last_node=("m", 2), actions=[action("a", "FAILED")]),
+        ],
+    )
+    [record] = records(facts)
+    assert (record.order_id, record.first_seen, record.status) == (NEXT, at(1), "FAILED")
+    assert [(run.order_id, run.outcome) for run in only(facts, OrderRun)] == [
+        (ORDER, OrderOutcome.CANCELLED),
+        (NEXT, OrderOutcome.FAILED),
+    ]
+
+
+def test_a_finished_action_still_listed_by_the_next_order_is_not_counted_again() -> None:
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=[("n", 2)], actions=[action("a", "RUNNING")]),
+            v.state(1, order_id=ORDER, last_node=("n", 2), actions=[action("a", "FINISHED")]),
+            v.state(2, order_id=NEXT, nodes=[("m", 2)], actions=[action("a", "FINISHED")]),
+        ],
+    )
+    assert [(r.order_id, r.end) for r in records(facts)] == [(ORDER, at(1))]
+
+
+def test_an_action_failed_before_the_first_message_fails_the_order_it_still_runs() -> None:
+    v = Vehicle()
+    listed = [action("a", "FAILED"), action("b", "WAITING", "drop")]
+    done = [action("a", "FAILED"), action("b", "FINISHED", "drop")]
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=[("n", 2)], last_node=("s", 0), actions=listed),
+            v.state(5, order_id=ORDER, last_node=("n", 2), actions=done),
+        ],
+    )
+    # When 'a' failed is unknown: no record of it, but the order did not finish cleanly.
+    assert [r.action_id for r in records(facts)] == ["b"]
+    [run] = only(facts, OrderRun)
+    assert run.outcome == OrderOutcome.FAILED

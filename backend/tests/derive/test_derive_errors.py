@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from derive_builders import Vehicle, at, deriver, error, feed_all, only
 
 from fleetscope.facts.model import ErrorEpisode
+from fleetscope.vda5050.model import ErrorLevel, ErrorReference, VehicleError
 
 ORDER = "TRANSPORT_A-000001"
 
@@ -120,3 +121,21 @@ def test_open_episodes_in_open_facts() -> None:
     target.feed(v.state(0, errors=[error("e")]))
     [episode] = episodes(target.open_facts(at=at(30)))
     assert (episode.start, episode.end) == (at(0), at(30))
+
+
+def test_a_repeated_reference_key_keeps_all_its_values() -> None:
+    # Two episodes told apart by their references ([loadId L1, loadId L2] and [loadId L2])
+    # are stored apart too.
+    v = Vehicle()
+    both = VehicleError(
+        "loadFault",
+        ErrorLevel.WARNING,
+        "",
+        (ErrorReference("loadId", "L2"), ErrorReference("loadId", "L1")),
+    )
+    one = VehicleError("loadFault", ErrorLevel.WARNING, "", (ErrorReference("loadId", "L2"),))
+    facts = feed_all(deriver(), [v.state(0, errors=[both]), v.state(1, errors=[one]), v.state(2)])
+    assert [(e.references, e.start, e.end) for e in episodes(facts)] == [
+        ('{"loadId":["L1","L2"]}', at(0), at(1)),
+        ('{"loadId":"L2"}', at(1), at(2)),
+    ]

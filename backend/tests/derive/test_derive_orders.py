@@ -4,6 +4,7 @@ waiting time, errors during the order, workflow."""
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 from derive_builders import Vehicle, action, at, deriver, error, feed_all, only
 
 from fleetscope.derive import DerivationConfig, VehicleDeriver, WorkflowRule
@@ -14,6 +15,7 @@ from fleetscope.facts.model import (
     StateInterval,
     VehicleState,
 )
+from fleetscope.vda5050.model import NodeState
 
 ORDER = "TRANSPORT_A-000123"
 ROUTE = [("s1", 0), ("n2", 2), ("s3", 4)]
@@ -511,3 +513,101 @@ def test_order_completing_after_its_fatal_error_was_cleared_is_finished() -> Non
     assert episode.order_id == ORDER
     error_time = [s for s in only(facts, StateInterval) if s.state is VehicleState.ERROR]
     assert [(s.start, s.end) for s in error_time] == [(at(20), at(90))]
+
+
+def test_order_replaced_after_a_fatal_error_is_failed() -> None:
+    # product.md 3: an order the vehicle abandons (replaced) after a FATAL error is failed,
+    # whether the error is still active or was cleared before the next order came.
+    for cleared in (False, True):
+        v = Vehicle()
+        fatal = [error("driveFault", "FATAL")]
+        facts = feed_all(
+            deriver(),
+            [
+                v.state(0, order_id=ORDER, nodes=ROUTE[1:], edges=EDGES, last_node=("s1", 0)),
+                v.state(5, order_id=ORDER, nodes=ROUTE[1:], last_node=("s1", 0), errors=fatal),
+                v.state(20, order_id=ORDER, nodes=ROUTE[1:], last_node=("s1", 0), errors=fatal),
+                v.state(
+                    30,
+                    order_id="RETURN-000001",
+                    nodes=[("p", 2)],
+                    errors=[] if cleared else fatal,
+                ),
+            ],
+        )
+        first = runs(facts)[0]
+        assert (first.order_id, first.outcome, first.end, first.error_count) == (
+            ORDER,
+            OrderOutcome.FAILED,
+            at(30),
+            1,
+        )
+
+
+def test_order_replaced_after_a_critical_error_in_3_0_is_failed() -> None:
+    # VDA 5050 3.0: CRITICAL is "unable to continue the active order, can accept a new one".
+    v = Vehicle()
+    critical = [error("laserFault", "CRITICAL")]
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE[1:], edges=EDGES, last_node=("s1", 0)),
+            v.state(5, order_id=ORDER, nodes=ROUTE[1:], last_node=("s1", 0), errors=critical),
+            v.state(30, order_id="RETURN-000001", nodes=[("p", 2)], errors=critical),
+        ],
+    )
+    assert runs(facts)[0].outcome == OrderOutcome.FAILED
+
+
+def test_order_replaced_after_a_warning_is_cancelled() -> None:
+    v = Vehicle()
+    warning = [error("batteryLow", "WARNING")]
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id=ORDER, nodes=ROUTE[1:], edges=EDGES, errors=warning),
+            v.state(30, order_id="RETURN-000001", nodes=[("p", 2)], errors=warning),
+        ],
+    )
+    assert runs(facts)[0].outcome == OrderOutcome.CANCELLED
+
+
+def test_a_horizon_node_dropped_by_an_order_update_is_not_part_of_the_order() -> None:
+    v = Vehicle()
+    horizon = v.state(1, order_id=ORDER, nodes=ROUTE, edges=EDGES, last_node=("s1", 0))
+    unreleased = tuple(
+        NodeState(node.node_id, node.sequence_id, released=node.sequence_id < 4)
+        for node in horizon.node_states
+    )
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0),
+            msgspec.structs.replace(horizon, node_states=unreleased),
+            # the update drops the horizon node s3; the vehicle reaches n2 and is done
+            v.state(5, order_id=ORDER, nodes=ROUTE[1:2], last_node=("s1", 0), driving=True),
+            v.state(9, order_id=ORDER, last_node=("n2", 2)),
+        ],
+    )
+    [run] = runs(facts)
+    assert (run.outcome, run.nodes_traversed, run.nodes_total) == (OrderOutcome.FINISHED, 2, 2)
+
+
+def test_a_horizon_node_counts_once_released() -> None:
+    v = Vehicle()
+    horizon = v.state(0, order_id=ORDER, nodes=ROUTE, edges=EDGES, last_node=("s1", 0))
+    unreleased = tuple(
+        NodeState(node.node_id, node.sequence_id, released=node.sequence_id < 4)
+        for node in horizon.node_states
+    )
+    facts = feed_all(
+        deriver(),
+        [
+            msgspec.structs.replace(horizon, node_states=unreleased),
+            v.state(5, order_id=ORDER, nodes=ROUTE[1:], last_node=("s1", 0), driving=True),
+            v.state(9, order_id=ORDER, nodes=ROUTE[2:], last_node=("n2", 2), driving=True),
+            v.state(12, order_id=ORDER, last_node=("n2", 2)),  # stopped before s3
+        ],
+    )
+    [run] = runs(facts)
+    assert (run.outcome, run.nodes_traversed, run.nodes_total) == (OrderOutcome.FAILED, 2, 3)
