@@ -6,6 +6,7 @@ Rules: product.md section 2; policies for duplicates, order, offline and errors:
 from fleetscope.derive.actions import LOAD_HANDLING_TYPES
 from fleetscope.derive.config import DEFAULT_WORKFLOW_RULE, DerivationConfig, WorkflowRule
 from fleetscope.derive.machine import VehicleDeriver
+from fleetscope.derive.ordering import in_derivation_order
 from fleetscope.derive.stats import DeriverStats
 from fleetscope.derive.workflow import UNASSIGNED, resolve_workflow
 
@@ -17,5 +18,6 @@ __all__ = [
     "DeriverStats",
     "VehicleDeriver",
     "WorkflowRule",
+    "in_derivation_order",
     "resolve_workflow",
 ]

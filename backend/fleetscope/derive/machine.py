@@ -1,6 +1,7 @@
 """``VehicleDeriver``: the per-vehicle state machine turning messages into facts.
 
-Messages are fed in arrival order. Time policies (documented in derive/README.md):
+Messages are fed in arrival order (``ordering`` puts a batch's states in timestamp order
+first). Time policies (documented in derive/README.md):
 - duplicate: same topic kind, headerId and timestamp as a message already applied -> ignored;
 - out of order: timestamp older than the last applied message -> ignored for every fact
   (applying it would rewrite history already emitted) and counted in ``stats``. Exception:

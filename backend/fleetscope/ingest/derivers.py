@@ -95,8 +95,9 @@ class Derivers:
     def replay_batch(
         self, frames: Sequence[RawFrame], *, registry: VehicleRegistry, limits: DecodeLimits
     ) -> tuple[StoreBatch, int]:
-        """Stored frames (arrival order) fed again: facts, rollups and snapshots to write
-        (no raw data: the frames are stored already), and the number of frames skipped."""
+        """Stored frames fed again in stored order (the order they were derived in): facts,
+        rollups and snapshots to write (no raw data: the frames are stored already), and the
+        number of frames skipped."""
         batch = StoreBatch()
         last_seq: dict[int, int] = {}
         skipped = 0

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from fleetscope.derive import VehicleDeriver
+from fleetscope.derive import VehicleDeriver, in_derivation_order
 from fleetscope.facts.model import LiveStatus
 from fleetscope.facts.rawlog import FrameKind, RawFrame
 from fleetscope.facts.store import DedupKey, FactStore, StoreBatch, StoredKey
@@ -56,6 +56,11 @@ def _decode(raw: RawMessage, *, limits: DecodeLimits) -> Message:
 
 # (index in the batch, message, vehicle, dedup key, raw): a plain tuple, one per message.
 _Candidate = tuple[int, Message, VehicleInfo, DedupKey, RawMessage]
+
+
+def _vehicle_and_message(candidate: _Candidate) -> tuple[int, Message]:
+    return candidate[2].vehicle_id, candidate[1]
+
 
 _KIND_TEXT: dict[type, str] = {
     StateMessage: MessageKind.STATE.value,
@@ -231,8 +236,11 @@ class IngestPipeline:
         return candidates, probe
 
     def _derive(self, accepted: Sequence[_Candidate], batch: StoreBatch) -> None:
+        """Derive ``accepted`` and add them to ``batch``: raw frames in the order derived
+        (each vehicle's states by timestamp), so a rebuild replays the same order."""
         if not accepted:
             return
+        accepted = in_derivation_order(accepted, vehicle_and_message=_vehicle_and_message)
         seq = self.store.allocate_seq(len(accepted))
         last_seq: dict[int, int] = {}
         vehicles: dict[int, VehicleInfo] = {}
@@ -298,7 +306,7 @@ class IngestPipeline:
         return len(batch.facts)
 
     def replay(self, frames: Sequence[RawFrame]) -> int:
-        """Rebuild: feed stored frames (arrival order) to the derivers; returns frames skipped.
+        """Rebuild: feed stored frames (in stored order) to the derivers; returns frames skipped.
         Writes facts, rollups and snapshots but no raw data (the frames are already stored)."""
         batch, skipped = self._derivers.replay_batch(
             frames, registry=self.registry, limits=self._replay_limits

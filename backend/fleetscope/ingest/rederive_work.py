@@ -1,4 +1,4 @@
-"""One re-derivation's derivers: some vehicles' stored frames fed again, in arrival order,
+"""One re-derivation's derivers: some vehicles' stored frames fed again, in stored order,
 through fresh derivers made with their site's current configuration (workflow rules, load
 action types, time zone), as ``rebuild`` does for the whole store."""
 
