@@ -1,4 +1,5 @@
-"""JSON request bodies are Unicode text: UTF-8, and no half of a UTF-16 surrogate pair.
+"""JSON request bodies are Unicode text: UTF-8, and no half of a UTF-16 surrogate pair; and a
+body that cannot be read is refused only after the route's own checks.
 
 Python's JSON parser reads an escaped lone surrogate (``"\\ud800"``), and raw surrogate bytes
 (CESU-8), into a ``str`` that no UTF-8 encoder takes. pydantic lets such a string through some
@@ -6,7 +7,14 @@ field shapes (optional, constrained, list items, a dashboard widget's free field
 it or answering with it then failed (500), and a JSON column kept it, breaking every later
 read. Every route that takes a body reads it through ``JsonBodyRoute``: such a body is
 refused as unreadable (400, ``body: could not be read (expected JSON in UTF-8)``) before any
-field is validated.
+field is validated, and broken JSON is a 422 naming the line and column.
+
+FastAPI reads the body before it solves the route's dependencies, so a broken body would be
+answered before the session, the CSRF token and the role are checked: a caller without a
+session would learn which paths take a body, and one without the role that the
+administration API exists. The request therefore hands FastAPI a value no body model
+accepts, the dependencies run (401, 403, 404 first), and only then is the body's own
+problem told.
 """
 
 import json
@@ -15,7 +23,11 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
+
+from fleetscope.api.errors import ApiError
+from fleetscope.i18n.messages import BODY_NOT_PARSABLE
 
 # After decoding, a well-formed pair is one character beyond U+FFFF: what is left in this
 # range is a half without its other half.
@@ -52,19 +64,53 @@ def decode_json_body(body: bytes) -> Any:
     return value
 
 
+class _Unreadable:
+    """Stands for a body that could not be read: no body model of these routes accepts it."""
+
+
 class JsonBodyRequest(Request):
+    unreadable: Exception | None = None
+
     async def json(self) -> Any:
-        return decode_json_body(await self.body())
+        try:
+            return decode_json_body(await self.body())
+        except (ValueError, RecursionError) as error:  # json.JSONDecodeError is a ValueError
+            self.unreadable = error
+            return _Unreadable()
+
+
+def body_refusal(error: Exception) -> Exception:
+    """What a body that could not be read is answered with (``decode_json_body``)."""
+    if isinstance(error, json.JSONDecodeError):
+        problem = {
+            "type": "json_invalid",
+            "loc": ("body", error.pos),
+            "msg": f"Invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}",
+            "input": {},
+            "ctx": {"line": error.lineno, "column": error.colno},
+        }
+        return RequestValidationError([problem])
+    return ApiError(400, BODY_NOT_PARSABLE())
 
 
 class JsonBodyRoute(APIRoute):
     """A route whose body is read by ``decode_json_body`` (FastAPI's documented way to
-    customise the request a route reads)."""
+    customise the request a route reads), refused after the route's dependencies."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def handle(request: Request) -> Response:
-            return await handler(JsonBodyRequest(request.scope, request.receive))
+            json_request = JsonBodyRequest(request.scope, request.receive)
+            try:
+                response = await handler(json_request)
+            except RequestValidationError:
+                if json_request.unreadable is None:
+                    raise
+                raise body_refusal(json_request.unreadable) from None
+            if json_request.unreadable is not None:
+                # A body model that took the stand-in: never answered as if it were read.
+                raise body_refusal(json_request.unreadable)
+            return response
 
         return handle

@@ -32,10 +32,37 @@ DEFAULT_TIME_ZONE = "Europe/Berlin"
 _MQTT_INTERFACE = re.compile(r"(?!\s)[^/+#\x00]{1,100}(?<!\s)")
 
 
+# The IANA regions of the canonical names (Area/Location); "UTC" besides. Left out: the
+# backward links kept for old software (US/Eastern, GB, Cuba, EST5EDT...), "Factory" (no
+# zone) and "localtime" (the host's own link, which the fact store's engine does not know:
+# every analysis of such a site failed).
+_REGIONS = frozenset(
+    {
+        "Africa",
+        "America",
+        "Antarctica",
+        "Arctic",
+        "Asia",
+        "Atlantic",
+        "Australia",
+        "Etc",
+        "Europe",
+        "Indian",
+        "Pacific",
+    }
+)
+
+
 @cache
 def time_zone_names() -> tuple[str, ...]:
-    """Every IANA time zone name this installation knows, sorted (the admin's select)."""
-    return tuple(sorted(available_timezones()))
+    """The IANA time zone names a site may have, sorted (the admin's select)."""
+    return tuple(
+        sorted(
+            name
+            for name in available_timezones()
+            if name == "UTC" or ("/" in name and name.split("/", 1)[0] in _REGIONS)
+        )
+    )
 
 
 def validate_time_zone(time_zone: str) -> str:

@@ -30,6 +30,7 @@ from fleetscope.i18n.messages import (
     SAVED_SHIFT_UNKNOWN,
     SAVED_VEHICLE_UNKNOWN,
     TOO_MANY_WIDGETS,
+    WIDGET_TOO_DEEP,
 )
 
 DATE_MODES: tuple[DateMode, ...] = get_args(DateMode)
@@ -37,6 +38,9 @@ RELATIVE_RANGES: tuple[RelativeRange, ...] = get_args(RelativeRange)
 DEFAULT_MODE: DateMode = "week"
 MAX_WIDGETS = 40
 MAX_LAYOUT_BYTES = 64 * 1024
+# A widget's own fields are flat today; nesting is bounded well below what the JSON encoder
+# refuses (about 255 levels, which answered with a 500).
+MAX_WIDGET_DEPTH = 8
 # The saved period obeys the rules of the analysis parameters it stands in for.
 SAVED_PERIOD = PeriodFields(
     first="dateSelector.from",
@@ -166,6 +170,19 @@ def read_dashboard_layout(session: Session, *, user: User) -> list[dict[str, Any
     return list(row.dashboard_layout or []) if row is not None else []
 
 
+def _nesting(value: object) -> int:
+    """How deep lists and objects nest in ``value`` (0 for a plain value)."""
+    deepest, pending = 0, [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth + 1)
+            pending += [(inner, depth + 1) for inner in item]
+    return deepest
+
+
 def save_dashboard_layout(
     session: Session, *, user: User, widgets: list[DashboardWidget]
 ) -> list[dict[str, Any]]:
@@ -176,6 +193,8 @@ def save_dashboard_layout(
         if widget.id in seen:
             raise InvalidInputError(DUPLICATE_WIDGET(widget=widget.id))
         seen.add(widget.id)
+        if _nesting(widget.model_extra) > MAX_WIDGET_DEPTH:
+            raise InvalidInputError(WIDGET_TOO_DEEP(widget=widget.id, limit=MAX_WIDGET_DEPTH))
     layout = [widget.model_dump(mode="json") for widget in widgets]
     if len(json.dumps(layout)) > MAX_LAYOUT_BYTES:
         raise InvalidInputError(LAYOUT_TOO_LARGE(limit=MAX_LAYOUT_BYTES))

@@ -295,6 +295,11 @@ DUPLICATE_WIDGET = define(
     en="widgets: duplicate widget id {widget!r}",
     de="widgets: Widget-ID {widget!r} kommt doppelt vor",
 )
+WIDGET_TOO_DEEP = define(
+    "settings.widget_too_deep",
+    en="widgets: widget {widget!r} nests its fields deeper than {limit} levels",
+    de="widgets: Widget {widget!r} verschachtelt seine Angaben tiefer als {limit} Ebenen",
+)
 LAYOUT_TOO_LARGE = define(
     "settings.layout_too_large",
     en="widgets: the layout is larger than {limit} bytes",

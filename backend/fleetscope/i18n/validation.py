@@ -17,7 +17,11 @@ _EXTRA = define(
     en="Extra inputs are not permitted",
     de="zusätzliche Angaben sind nicht erlaubt",
 )
-_JSON = define("validation.json_invalid", en="Invalid JSON", de="ungültiges JSON")
+_JSON = define(
+    "validation.json_invalid",
+    en="Invalid JSON at line {line}, column {column}",
+    de="ungültiges JSON in Zeile {line}, Spalte {column}",
+)
 _OBJECT = define(
     "validation.object", en="Input should be a valid dictionary", de="muss ein JSON-Objekt sein"
 )

@@ -426,7 +426,10 @@ def test_every_json_body_with_a_lone_surrogate_is_refused_before_its_fields(
             response = client.request(
                 method, url, content=body, headers={"Content-Type": "application/json"}
             )
-            assert (response.status_code, response.json()) == (400, NOT_READ), (method, path)
+            if "{letterId}" in path:  # dead letter 1 does not exist: its check comes first
+                assert response.status_code == 404, (method, path)
+            else:
+                assert (response.status_code, response.json()) == (400, NOT_READ), (method, path)
 
 
 @pytest.mark.parametrize(
@@ -465,3 +468,80 @@ def test_a_well_formed_surrogate_pair_is_one_character(
     )
     assert response.status_code == 200, response.text
     assert client.get("/v2/User/me").json()["data"]["displayName"] == "Ann \U0001f69a"
+
+
+# --- Broken JSON: told after the route's own checks -------------------------------------------
+
+
+def _json_body_operations(client: TestClient) -> list[tuple[str, str]]:
+    document = client.get("/v2/openapi.json").json()
+    return [
+        (method, path.format_map(defaultdict(lambda: "1")))
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if "application/json" in operation.get("requestBody", {}).get("content", {})
+    ]
+
+
+UNREADABLE_BODIES = (b"{", b'{"x": "\xff"}', b'{"x": "\\ud800"}')
+
+
+def test_without_a_session_every_body_is_answered_authentication_failed(
+    client: TestClient, seeded: DemoData
+) -> None:
+    """product.md 5: not logged in is a 401, whatever the request holds; a broken body was
+    answered first and told a caller without a session which paths take one."""
+    operations = _json_body_operations(client)
+    assert len(operations) >= 15
+    for method, url in operations:
+        if url == "/v2/User/login":
+            continue
+        for body in UNREADABLE_BODIES:
+            response = client.request(
+                method, url, content=body, headers={"Content-Type": "application/json"}
+            )
+            assert (response.status_code, response.json()) == (
+                401,
+                envelope_error("authentication failed"),
+            ), (method, url, body)
+
+
+def test_another_role_s_broken_body_to_the_administration_api_is_not_found(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    """Nothing shows a customer that the administration API exists (docs/administration.md),
+    with or without the CSRF token."""
+    login(client, CUSTOMER)
+    token = client.cookies.get("fleetscope_csrf") or ""
+    for method, url in _json_body_operations(client):
+        if not url.startswith("/v2/Admin/"):
+            continue
+        for headers in ({}, {"X-CSRF-Token": token}):
+            response = client.request(
+                method, url, content=b"{", headers={"Content-Type": "application/json", **headers}
+            )
+            assert (response.status_code, response.json()) == (
+                404,
+                envelope_error(f"not found: {url}"),
+            ), (method, url, headers)
+
+
+@pytest.mark.parametrize(
+    ("language", "msg"),
+    [
+        ("en", "body: Invalid JSON at line 2, column 27: Expecting ',' delimiter"),
+        ("de", "body: ungültiges JSON in Zeile 2, Spalte 27"),
+    ],
+)
+def test_broken_json_names_where_it_breaks(
+    client: TestClient, seeded: DemoData, login: LoginFn, language: str, msg: str
+) -> None:
+    login(client, CUSTOMER)
+    before = client.get("/v2/User/settings").json()
+    response = client.patch(
+        "/v2/User/settings",
+        content=b'{"combined": true,\n "workflowShift": "early" "x": 1}',
+        headers={"Content-Type": "application/json", "Accept-Language": language},
+    )
+    assert (response.status_code, response.json()) == (422, envelope_error(msg))
+    assert client.get("/v2/User/settings").json() == before

@@ -214,6 +214,23 @@ def test_dashboard_layout_round_trip(client: TestClient, seeded: DemoData, login
     assert client.get("/v2/User/dashboard-layout").json()["data"] == layout
 
 
+def _nested(levels: int) -> Any:
+    value: Any = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def test_a_widget_may_nest_its_fields_eight_levels(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    login(client, CUSTOMER)
+    widget = {"id": "a", "kind": "kpi", "x": _nested(7)}  # the widget's fields: the eighth
+    response = client.put("/v2/User/dashboard-layout", json=[widget])
+    assert response.status_code == 200, response.text
+    assert client.get("/v2/User/dashboard-layout").json()["data"] == [widget]
+
+
 @pytest.mark.parametrize(
     ("body", "msg"),
     [
@@ -228,6 +245,12 @@ def test_dashboard_layout_round_trip(client: TestClient, seeded: DemoData, login
             [{"id": f"w{n}", "kind": "kpi"} for n in range(41)],
             "widgets: at most 40 widgets, got 41",
         ),
+        # 300 levels answered with a 500 (the JSON encoder refuses more than 255).
+        (
+            [{"id": "a", "kind": "kpi", "x": _nested(300)}],
+            "'a' nests its fields deeper than 8 levels",
+        ),
+        ([{"id": "a", "kind": "kpi", "x": _nested(8)}], "deeper than 8 levels"),
     ],
 )
 def test_dashboard_layout_is_validated(
