@@ -27,7 +27,8 @@ class ShiftIn(StrictCamelModel):
     name: StoredText = Field(min_length=1, max_length=100)
     start: str = Field(description="HH:MM, local time of the site", max_length=5)
     end: str = Field(description="HH:MM; before start: the shift ends the next day", max_length=5)
-    weekdays: list[int] = Field(
+    # Strict: true or 1.0 is no weekday (lax mode read them as 1).
+    weekdays: list[Annotated[int, Field(strict=True)]] = Field(
         description="the weekdays the shift starts on, 0 = Monday .. 6 = Sunday", max_length=7
     )
 

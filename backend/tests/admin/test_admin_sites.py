@@ -219,6 +219,9 @@ def test_patch_changes_only_the_given_fields_and_audits_what_changed(
             [EARLY, {**NIGHT, "weekdays": [3]}, {**NIGHT, "id": "n2", "name": "EARLY"}],
             "shifts[2].name: another shift is already called 'EARLY'",
         ),
+        # No weekday: a boolean or a fraction (lax parsing read both as Tuesday).
+        ([{**EARLY, "weekdays": [True]}], "shifts.0.weekdays.0: Input should be a valid integer"),
+        ([{**EARLY, "weekdays": [1.0]}], "shifts.0.weekdays.0: Input should be a valid integer"),
     ],
 )
 def test_shift_refusals_name_the_shifts(
