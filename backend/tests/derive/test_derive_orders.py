@@ -15,7 +15,7 @@ from fleetscope.facts.model import (
     StateInterval,
     VehicleState,
 )
-from fleetscope.vda5050.model import NodeState
+from fleetscope.vda5050.model import NodeState, StateMessage
 
 ORDER = "TRANSPORT_A-000123"
 ROUTE = [("s1", 0), ("n2", 2), ("s3", 4)]
@@ -572,18 +572,23 @@ def test_order_replaced_after_a_warning_is_cancelled() -> None:
     assert runs(facts)[0].outcome == OrderOutcome.CANCELLED
 
 
+def _route_with_s3_on_the_horizon(v: Vehicle, seconds: float) -> StateMessage:
+    """The route's state with its last node, s3, not yet released (the order's horizon)."""
+    state = v.state(seconds, order_id=ORDER, nodes=ROUTE, edges=EDGES, last_node=("s1", 0))
+    nodes = tuple(
+        NodeState(node.node_id, node.sequence_id, released=node.node_id != "s3")
+        for node in state.node_states
+    )
+    return msgspec.structs.replace(state, node_states=nodes)
+
+
 def test_a_horizon_node_dropped_by_an_order_update_is_not_part_of_the_order() -> None:
     v = Vehicle()
-    horizon = v.state(1, order_id=ORDER, nodes=ROUTE, edges=EDGES, last_node=("s1", 0))
-    unreleased = tuple(
-        NodeState(node.node_id, node.sequence_id, released=node.sequence_id < 4)
-        for node in horizon.node_states
-    )
     facts = feed_all(
         deriver(),
         [
             v.state(0),
-            msgspec.structs.replace(horizon, node_states=unreleased),
+            _route_with_s3_on_the_horizon(v, 1),
             # the update drops the horizon node s3; the vehicle reaches n2 and is done
             v.state(5, order_id=ORDER, nodes=ROUTE[1:2], last_node=("s1", 0), driving=True),
             v.state(9, order_id=ORDER, last_node=("n2", 2)),
@@ -595,15 +600,10 @@ def test_a_horizon_node_dropped_by_an_order_update_is_not_part_of_the_order() ->
 
 def test_a_horizon_node_counts_once_released() -> None:
     v = Vehicle()
-    horizon = v.state(0, order_id=ORDER, nodes=ROUTE, edges=EDGES, last_node=("s1", 0))
-    unreleased = tuple(
-        NodeState(node.node_id, node.sequence_id, released=node.sequence_id < 4)
-        for node in horizon.node_states
-    )
     facts = feed_all(
         deriver(),
         [
-            msgspec.structs.replace(horizon, node_states=unreleased),
+            _route_with_s3_on_the_horizon(v, 0),
             v.state(5, order_id=ORDER, nodes=ROUTE[1:], last_node=("s1", 0), driving=True),
             v.state(9, order_id=ORDER, nodes=ROUTE[2:], last_node=("n2", 2), driving=True),
             v.state(12, order_id=ORDER, last_node=("n2", 2)),  # stopped before s3
