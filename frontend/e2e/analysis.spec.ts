@@ -215,3 +215,20 @@ async function downloadedCsvDataRows(page: Page): Promise<number> {
   // The first record is the header.
   return records.length - 1;
 }
+
+test('a period without data says why on every chart of every analysis page', async ({
+  app,
+  page,
+}) => {
+  // product.md 4: "every empty result says why ... instead of an empty frame". The history's
+  // buckets without data come with null figures; it drew eight empty frames.
+  await app.login(user, { language: 'en' });
+  const year2020 = 'mode=year&from=2020-01-01&to=2020-12-31&vehicles=all&shift=all&combined=false';
+  for (const { route, charts } of PAGES_WITH_DATA) {
+    await app.open(`${route}?${year2020}`);
+    for (const chart of charts) {
+      const empty = page.getByTestId(`chart-${chart}`).getByTestId('chart-empty');
+      await expect(empty, `${route} ${chart}`).toHaveAttribute('data-reason', 'noDataInPeriod');
+    }
+  }
+});

@@ -193,6 +193,13 @@ describe('historyChart', () => {
     ]);
     expect(historyIsEmpty(data)).toBe(true);
   });
+
+  it('knows a history whose buckets recorded nothing, as the API sends them (null figures)', () => {
+    const data = history();
+    const grid = kpiGrid([[kpis(), kpis()]]);
+    data.kpis = { ...grid, plannedSeconds: [[null, null]], ordersFinished: [[null, null]] };
+    expect(historyIsEmpty(data)).toBe(true);
+  });
 });
 
 describe('buckets', () => {

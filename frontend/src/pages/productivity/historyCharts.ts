@@ -61,8 +61,9 @@ function seriesName(name: string | null, ctx: ChartContext): string {
 /** True when no series has a single bucket with a value. */
 export function historyIsEmpty(data: ProductivityHistory): boolean {
   const { plannedSeconds, ordersFinished } = data.kpis;
+  // A bucket without any recorded time has null figures (only its length is known).
   return plannedSeconds.every((line, series) =>
-    line.every((planned, bucket) => planned === 0 && ordersFinished[series]?.[bucket] === 0),
+    line.every((planned, bucket) => !planned && !ordersFinished[series]?.[bucket]),
   );
 }
 
