@@ -20,7 +20,7 @@ import {
   paretoTarget,
   vehicleErrorsTarget,
 } from '../../lib/drillDown';
-import { paretoChart, reliabilityBars, reliabilityChart } from './analysisCharts';
+import { paretoChart, recordedAnything, reliabilityBars, reliabilityChart } from './analysisCharts';
 
 const FAILURE_TILES: readonly ComparedTile<ReliabilityFigures>[] = [
   {
@@ -115,11 +115,11 @@ export default function FailuresAnalysisPage() {
   );
   const exportScope = { page: 'failuresAnalysis', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
-  const previous = data?.fleet.previous;
+  const previous = data && recordedAnything(data.fleet.previous) ? data.fleet.previous : null;
   return (
     <AnalysisPage topic="failuresAnalysis">
       <Stack gap="md">
-        {current && previous && (
+        {current && (
           <ComparedKpiTiles
             testId="failures-kpis"
             tiles={FAILURE_TILES}

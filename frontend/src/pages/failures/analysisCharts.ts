@@ -1,4 +1,9 @@
-import { ERROR_LEVELS, type ParetoItem, type ReliabilityEntry } from '../../api/analytics-failures';
+import {
+  ERROR_LEVELS,
+  type ParetoItem,
+  type ReliabilityEntry,
+  type ReliabilityFigures,
+} from '../../api/analytics-failures';
 import type { ChartContext, ChartModel } from '../../components/charts';
 import { baseCartesian } from '../../components/charts';
 import {
@@ -189,4 +194,13 @@ export function reliabilityChart(
       })),
     },
   };
+}
+
+/**
+ * Whether a period recorded anything to compare with: time with a known state, an order or an
+ * error episode (the dashboard's rule). A previous period before the fleet was connected is no
+ * comparison: "+200, previous: 0" in red would only mislead.
+ */
+export function recordedAnything(figures: ReliabilityFigures): boolean {
+  return figures.plannedSeconds > 0 || figures.orders > 0 || figures.episodes > 0;
 }

@@ -7,7 +7,7 @@ import type {
   ReliabilityFigures,
 } from '../../api/analytics-failures';
 import { testContext } from '../../test/chartContext';
-import { paretoChart, reliabilityChart } from './analysisCharts';
+import { paretoChart, recordedAnything, reliabilityChart } from './analysisCharts';
 import { LEVEL_COLORS, levelColor, typeStyles, worstLevel } from './levels';
 import { densityChart, errorMapChart, pointTooltip } from './mapCharts';
 import { escapeHtml, matrixChart } from './matrixCharts';
@@ -123,6 +123,26 @@ describe('failures analysis transforms', () => {
     });
     // Combined mode: the entry already is the fleet; it is not shown twice.
     expect(reliabilityChart([fleet], fleet, testContext()).table.rows).toHaveLength(1);
+  });
+
+  it('compares only with a previous period that recorded something', () => {
+    const nothing: ReliabilityFigures = {
+      plannedSeconds: 0,
+      downtimeSeconds: 0,
+      episodes: 0,
+      stopEpisodes: 0,
+      warnings: 0,
+      mtbfSeconds: null,
+      mttrSeconds: null,
+      orders: 0,
+      errorsPer1000Orders: null,
+      stopErrorsPer1000Orders: null,
+      warningsPer1000Orders: null,
+    };
+    expect(recordedAnything(nothing)).toBe(false);
+    expect(recordedAnything({ ...nothing, plannedSeconds: 60 })).toBe(true);
+    expect(recordedAnything({ ...nothing, orders: 1 })).toBe(true);
+    expect(recordedAnything({ ...nothing, episodes: 1 })).toBe(true);
   });
 });
 
