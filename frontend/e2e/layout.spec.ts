@@ -1,3 +1,4 @@
+import { berlinDay } from './support/filters';
 import { expect, expectRoute, test } from './support/fixtures';
 import { text } from './support/i18n';
 import { DEMO_USERS } from './support/users';
@@ -164,5 +165,30 @@ test.describe('tablet', () => {
     await expect
       .poll(async () => (await page.getByTestId('shell').boundingBox())?.height)
       .toBe(700);
+  });
+});
+
+test.describe('mobile pager', () => {
+  // The partner has chosen no language: the app follows this German browser.
+  test.use({ viewport: MOBILE, hasTouch: true, isMobile: true, locale: 'de-DE' });
+
+  test('the pager keeps its German labels whole on a phone', async ({ app, page }) => {
+    await app.login(DEMO_USERS.partner);
+    const view = `mode=custom&from=${berlinDay(-1)}&to=${berlinDay(0)}&vehicles=all&shift=all`;
+    await app.open(`/failures/history?${view}&combined=false`);
+    await expect(page.getByTestId('pager-prev')).toContainText(
+      text('de', 'processes.list.previous'),
+    );
+    for (const id of ['pager-prev', 'pager-next', 'pager-page']) {
+      // Cut labels ("Zurüc", "Weite") are wider than the box they are drawn in.
+      const cut = await page
+        .getByTestId(id)
+        .evaluate((element) =>
+          [element, ...element.querySelectorAll('*')].some(
+            (part) => part.scrollWidth > part.clientWidth + 1,
+          ),
+        );
+      expect(cut, id).toBe(false);
+    }
   });
 });

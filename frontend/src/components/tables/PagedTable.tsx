@@ -157,6 +157,10 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
   );
 }
 
+// The pager's controls keep their width: on a phone the bar wraps instead of cutting the
+// buttons' labels ("Zurüc" for "Zurück").
+const NO_SHRINK = { flexShrink: 0 } as const;
+
 /** Range, page size and previous/next of a paged list. */
 function PagerBar({ pager }: { pager: Pager }) {
   const { t, i18n } = useTranslation();
@@ -195,10 +199,11 @@ function PagerBar({ pager }: { pager: Pager }) {
           disabled={pager.page <= 1}
           onClick={() => pager.onPage(pager.page - 1)}
           data-testid="pager-prev"
+          style={NO_SHRINK}
         >
           {t('processes.list.previous')}
         </Button>
-        <Text size="sm" data-testid="pager-page">
+        <Text size="sm" data-testid="pager-page" style={{ ...NO_SHRINK, whiteSpace: 'nowrap' }}>
           {t('processes.list.page', {
             page: number(pager.page),
             pages: number(Math.max(1, pager.pages)),
@@ -210,6 +215,7 @@ function PagerBar({ pager }: { pager: Pager }) {
           disabled={pager.page >= pager.pages}
           onClick={() => pager.onPage(pager.page + 1)}
           data-testid="pager-next"
+          style={NO_SHRINK}
         >
           {t('processes.list.next')}
         </Button>
