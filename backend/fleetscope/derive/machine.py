@@ -184,6 +184,7 @@ class VehicleDeriver:
     def _apply_state(self, message: StateMessage, at: datetime, facts: list[Fact]) -> None:
         baseline = self.last_order_id is None
         vda_idle = is_vda_idle(message)
+        stopping = bool(message.errors) and has_stopping_error(message)
         run = self.run
         if run is not None:
             run.account(at)
@@ -196,7 +197,6 @@ class VehicleDeriver:
         order_id = message.order_id
         if order_id != self.last_order_id:
             if run is not None:  # still running: replaced or lost (judged as idle)
-                stopping = has_stopping_error(message)
                 outcome = (
                     run.outcome_when_replaced(stopping_error=stopping)
                     if order_id
@@ -230,7 +230,7 @@ class VehicleDeriver:
         )
         if run is not None:
             run.error_count += started
-            if message.errors and has_stopping_error(message):
+            if stopping:
                 run.stopped = True
             if summary.order_failed_action:
                 run.failed_action = True
@@ -240,7 +240,7 @@ class VehicleDeriver:
                 )
                 self.run = None
             elif vda_idle and not summary.cancel_pending:
-                outcome = run.outcome_when_idle(stopping_error=has_stopping_error(message))
+                outcome = run.outcome_when_idle(stopping_error=stopping)
                 facts.append(run.fact(vehicle_id=self.vehicle_id, end=at, outcome=outcome))
                 self.run = None
             else:

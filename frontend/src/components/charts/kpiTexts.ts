@@ -100,6 +100,15 @@ export function kpiTextsIn(language: string, noData: string) {
 }
 
 /**
+ * Whether a period recorded anything to compare with: time with a known state, or any of
+ * `counts` (finished orders, error episodes). A previous period without (before the fleet was
+ * connected) is no comparison, as the dashboard's tiles read it on the server.
+ */
+export function periodRecorded(plannedSeconds: number, ...counts: number[]): boolean {
+  return plannedSeconds > 0 || counts.some((count) => count > 0);
+}
+
+/**
  * The previous period's figures to compare with, or null: a period without any data (all of
  * it before the vehicles' first message, e.g. before the fleet was connected) is no
  * comparison, "+476 against 0" would only mislead.

@@ -14,6 +14,7 @@ import {
   entryName,
   numberFormatter,
 } from '../../components/charts/chartParts';
+import { periodRecorded } from '../../components/charts/kpiTexts';
 import { formatShare } from '../../lib/format';
 import { LEVEL_COLORS } from './levels';
 
@@ -197,10 +198,9 @@ export function reliabilityChart(
 }
 
 /**
- * Whether a period recorded anything to compare with: time with a known state, an order or an
- * error episode (the dashboard's rule). A previous period before the fleet was connected is no
- * comparison: "+200, previous: 0" in red would only mislead.
+ * Whether a period recorded anything to compare with (`periodRecorded`): "+200, previous: 0"
+ * in red against a period before the fleet was connected would only mislead.
  */
 export function recordedAnything(figures: ReliabilityFigures): boolean {
-  return figures.plannedSeconds > 0 || figures.orders > 0 || figures.episodes > 0;
+  return periodRecorded(figures.plannedSeconds, figures.orders, figures.episodes);
 }

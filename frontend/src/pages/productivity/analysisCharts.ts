@@ -12,6 +12,7 @@ import {
   trendOf,
   VEHICLE_STATES,
 } from '../../components/charts';
+import { periodRecorded } from '../../components/charts/kpiTexts';
 import { localeFor } from '../../lib/format';
 import { PRODUCTIVITY_KPIS, type ProductivityKpiKey } from './kpis';
 
@@ -22,7 +23,7 @@ export function entryLabel(entry: ProductivityEntry, ctx: ChartContext): string 
 
 /** True when a period has any time with a known state or any finished order. */
 export function hasRecordedTime(kpis: Kpis): boolean {
-  return kpis.plannedSeconds > 0 || kpis.ordersFinished > 0;
+  return periodRecorded(kpis.plannedSeconds, kpis.ordersFinished);
 }
 
 /** True when the selection has no recorded time at all (nothing to draw). */
