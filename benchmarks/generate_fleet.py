@@ -117,7 +117,8 @@ _FACTS = {
                CASE WHEN k > 0 THEN 600.0 ELSE 0.0 END,
                CASE WHEN k > 0 THEN 600.0 * (20 + ((k - 1) * 7 + v * 13) % 80) ELSE 0.0 END,
                CASE WHEN k > 0 THEN greatest(0, ((k - 1) * 7 + v * 13) % 80 - (k * 7 + v * 13) % 80)
-                    ELSE 0.0 END
+                    ELSE 0.0 END,
+               false
         FROM range(1, {n} + 1) a(v), range(0, {samples}) b(k)
         WHERE $1 + to_seconds(k * 600) < $2""",
     "error_episodes": """

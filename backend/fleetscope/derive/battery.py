@@ -1,16 +1,19 @@
 """Battery samples and charge sessions.
 
-Samples: the first report, then whenever the charge moved by 1 percentage point or more from
-the last sample, crossed ``LOW_CHARGE`` (20 %: time below it is counted to the report that
-crosses back), the charging flag changed, or 60 s passed since the last sample.
+Samples: the first report (also after an offline gap), then whenever the charge moved by 1
+percentage point or more from the last sample, crossed ``LOW_CHARGE`` (20 %: time below it
+is counted to the report that crosses back), the charging flag changed, or 60 s passed since
+the last sample.
 
 Each sample also carries what the reports since the previous sample held (product.md
 section 3, "mean charge" and "equivalent full cycles"): the seconds from each report to the
 next (``held_s``), the charge integrated over them (each reported charge holds until the
 next report, ``held_charge_s``) and the percentage points the charge fell from report to
-report (``discharged``). No charge holds across an offline gap (nothing is known there);
-a fall across it still counts as discharge. Sums of these over any set of samples give the
-time-weighted mean charge and the discharge of that set, exactly, whatever the sampling.
+report (``discharged``). The last report before the vehicle goes offline holds until then:
+a closing sample at that instant (``closes``) carries its hold. No charge holds across an
+offline gap (nothing is known there); a fall across it still counts as discharge. Sums of
+these over any set of samples give the time-weighted mean charge and the discharge of that
+set, exactly, whatever the sampling.
 
 Charge sessions follow the battery's charging flag (so charging continues through an error
 or manual mode, which take precedence as vehicle *state*): a session starts at the first
@@ -122,11 +125,33 @@ class BatteryTracker:
             self._end(session, at, charge, facts)
 
     def interrupt(self, *, at: datetime, facts: list[Any]) -> None:
-        """The vehicle went offline: an open session ends with the last charge seen, and the
-        last report's charge holds no longer."""
-        self.held.report_at = None
-        if self.session is not None and self.last_charge is not None:
-            self._end(self.session, at, self.last_charge, facts)
+        """The vehicle went offline at ``at``: the last report's charge holds until then,
+        and a closing sample there carries what the reports held since the last sample (it
+        ends the step of time below 20 % and starts none); an open session ends with the
+        last charge seen. The first report after the gap is a sample again."""
+        held, charge = self.held, self.last_charge
+        if held.report_at is not None and charge is not None:
+            closes_at = max(at, held.report_at)
+            step = (closes_at - held.report_at).total_seconds()
+            if held.seconds or step:
+                facts.append(
+                    BatterySample(
+                        self.vehicle_id,
+                        closes_at,
+                        charge,
+                        self.sample_charging,
+                        None,
+                        None,
+                        held.seconds + step,
+                        held.charge_seconds + charge * step,
+                        held.discharged,
+                        closes=True,
+                    )
+                )
+        self.held = _Held()
+        self.sample_at = None
+        if self.session is not None and charge is not None:
+            self._end(self.session, at, charge, facts)
 
     def open_session(self, at: datetime) -> ChargeSession | None:
         session = self.session

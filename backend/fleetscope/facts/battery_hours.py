@@ -13,7 +13,8 @@ period reads those and only the samples of partial hours. Per hour and vehicle:
   is the one the derivation uses for offline time, applied when written like it: a changed
   setting applies with a rebuild). The step belongs to the sample's hour. The derivation
   samples every report that crosses 20 % (derive/battery.py), so the steps end at the
-  report that crosses back, to the report;
+  report that crosses back, to the report. A closing sample (the instant the vehicle went
+  offline) ends the step before it uncapped, to the second, and starts none;
 - the percentage points the charge fell from report to report (``discharged`` of the
   samples: equivalent full cycles count the discharge inside T).
 
@@ -33,6 +34,7 @@ from datetime import UTC, datetime, timedelta
 import duckdb
 
 from fleetscope.derive.battery import LOW_CHARGE as BATTERY_LOW_CHARGE
+from fleetscope.derive.battery import SAMPLE_EVERY
 from fleetscope.derive.config import DerivationConfig
 from fleetscope.facts.model import BatterySample
 
@@ -82,6 +84,12 @@ def cap_us(offline_after: timedelta) -> int:
     return offline_after // timedelta(microseconds=1)
 
 
+def reach_us(cap_us: int) -> int:
+    """The longest step under 20 %: to a closing sample, which comes at most ``cap_us`` after
+    the last report, itself less than ``SAMPLE_EVERY`` after the last sample."""
+    return cap_us + SAMPLE_EVERY // timedelta(microseconds=1)
+
+
 # The derivation's default offline timeout.
 DEFAULT_CAP_US = cap_us(DerivationConfig().offline_after)
 
@@ -91,12 +99,15 @@ _HEALTH = "WHERE health IS NOT NULL"
 def unit_aggregates(*, cap_us: int, discharge: bool = True) -> str:
     """The measures of a group of samples, over columns ``t`` (epoch microseconds),
     ``x`` (seconds after the start of the group's unit: its hour, or a time slot),
-    ``charge``, ``health`` and ``next_t`` (the vehicle's next sample, NULL for none);
+    ``charge``, ``health``, ``closes``, and ``next_t`` and ``next_closes`` (the vehicle's
+    next sample, NULL for none);
     named as ``MEASURE_COLUMNS``. Ties: the earliest instant (a struct orders by charge,
     then by time), the largest SoH among samples at one instant. ``cap_us``: the cap of a
     step under 20 % (an integer, formatted into the SQL). Without ``discharge``: the
     columns before migration 7 (no ``discharged``; migration 4 fills those)."""
-    step = f"least(coalesce(next_t - t, {int(cap_us)}), {int(cap_us)})"
+    capped = f"least(coalesce(next_t - t, {int(cap_us)}), {int(cap_us)})"
+    closing = f"next_closes AND next_t - t <= {reach_us(int(cap_us))}"
+    step = f"CASE WHEN closes THEN 0 WHEN {closing} THEN next_t - t ELSE {capped} END"
     return (
         "min(charge) AS low, arg_min(t, (charge, t)) AS low_at, "
         "max(charge) AS high, arg_max(t, (charge, -t)) AS high_at, "
@@ -113,29 +124,33 @@ def unit_aggregates(*, cap_us: int, discharge: bool = True) -> str:
 
 
 def with_next(samples: str, following: str) -> str:
-    """The rows of ``samples`` (vehicle_id, t, ...) with ``next_t``: the vehicle's next
-    later instant among ``following`` (vehicle_id, t), NULL for none (an ASOF join; the
-    battery page's reading of partial hours uses the same, so both agree on samples that
-    share an instant: each counts its step)."""
+    """The rows of ``samples`` (vehicle_id, t, ...) with ``next_t`` and ``next_closes``:
+    the vehicle's next later sample among ``following`` (vehicle_id, t, closes), NULL for
+    none (an ASOF join; the battery page's reading of partial hours uses the same, so both
+    agree on samples that share an instant: each counts its step)."""
     return (
-        f"SELECT s.*, n.t AS next_t FROM ({samples}) s ASOF LEFT JOIN "  # noqa: S608 - constants only
-        f"(SELECT vehicle_id, t FROM ({following})) n ON s.vehicle_id = n.vehicle_id AND n.t > s.t"
+        f"SELECT s.*, n.t AS next_t, n.closes AS next_closes FROM ({samples}) s ASOF LEFT JOIN "  # noqa: S608 - constants only
+        f"(SELECT vehicle_id, t, closes FROM ({following})) n "
+        "ON s.vehicle_id = n.vehicle_id AND n.t > s.t"
     )
 
 
 def _hourly_rows(samples: str, *, cap_us: int, discharge: bool = True) -> str:
     """``battery_hourly`` rows of the samples subquery ``samples`` (columns vehicle_id,
-    sampled_at, charge, health; a sample's next one is looked for among them: read once, as
-    a CTE), in time order as ingestion appends them (the zone maps then skip other periods).
-    """
+    sampled_at, charge, health, discharged, closes; a sample's next one is looked for among
+    them: read once, as a CTE), in time order as ingestion appends them (the zone maps then
+    skip other periods). Without ``discharge``: the samples of version 4 (no ``discharged``
+    nor ``closes``, which closes nothing)."""
     hour = f"t // {MICROS_PER_HOUR} * {MICROS_PER_HOUR}"
     timed = "SELECT * FROM timed"
     fallen = ", discharged" if discharge else ""
+    closes = "closes" if discharge else "false AS closes"
     return (
-        f"WITH timed AS (SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health{fallen} "  # noqa: S608 - constants only
-        f"FROM ({samples})) SELECT vehicle_id, make_timestamptz(hour_us) AS hour_utc, "
+        f"WITH timed AS (SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health{fallen}, "  # noqa: S608 - constants only
+        f"{closes} FROM ({samples})) SELECT vehicle_id, make_timestamptz(hour_us) AS hour_utc, "
         f"{unit_aggregates(cap_us=cap_us, discharge=discharge)} FROM (SELECT vehicle_id, t, "
-        f"{hour} AS hour_us, (t - {hour}) / 1e6 AS x, charge, health{fallen}, next_t "
+        f"{hour} AS hour_us, (t - {hour}) / 1e6 AS x, charge, health{fallen}, closes, next_t, "
+        "next_closes "
         f"FROM ({with_next(timed, timed)})) "
         "GROUP BY vehicle_id, hour_us ORDER BY hour_us, vehicle_id"
     )
@@ -165,11 +180,11 @@ def refresh(
 ) -> None:
     """Recompute the rows of ``hours`` (vehicle, UTC hour) from the stored samples, in the
     caller's transaction (after the batch's samples were inserted), and of the hours up to
-    ``cap_us`` before each (their last step under 20 % may end at a sample of ``hours``).
+    ``reach_us`` before each (their last step under 20 % may end at a sample of ``hours``).
     Hours far apart (a vehicle's first sample from years ago beside today's of the fleet)
     are recomputed in separate ranges: one range between them would read every sample of
     the batch's vehicles stored in between."""
-    back = -(-cap_us // MICROS_PER_HOUR)
+    back = -(-reach_us(cap_us) // MICROS_PER_HOUR)
     hours = {
         (vehicle, hour - timedelta(hours=earlier))
         for vehicle, hour in hours
@@ -202,13 +217,13 @@ def _refresh_range(
         [first, last, vehicles, starts],
     )
     # The samples of the touched vehicles from the first hour's start to the last one's end
-    # plus the cap (the next sample of the last ones; on the column, so that DuckDB skips
+    # plus the reach (the next sample of the last ones; on the column, so that DuckDB skips
     # other row groups), then only the hours.
     samples = (
         "SELECT * FROM battery_samples WHERE sampled_at >= ? AND sampled_at < ? "
         "AND list_contains(?::INTEGER[], vehicle_id)"
     )
-    until = last + timedelta(hours=1, microseconds=cap_us)
+    until = last + timedelta(hours=1, microseconds=reach_us(cap_us))
     rows = _hourly_rows(samples, cap_us=cap_us)
     connection.execute(
         f"INSERT INTO {TABLE} SELECT * FROM ({rows}) WHERE {touched}",  # noqa: S608 - constants only

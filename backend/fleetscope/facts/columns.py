@@ -94,6 +94,7 @@ FACT_COLUMNS: dict[type, tuple[tuple[str, str], ...]] = {
         ("held_s", "float"),
         ("held_charge_s", "float"),
         ("discharged", "float"),
+        ("closes", "bool"),
     ),
     ChargeSession: (
         ("vehicle_id", "int64"),

@@ -91,6 +91,9 @@ class BatterySample:
     held_s: float = 0.0
     held_charge_s: float = 0.0
     discharged: float = 0.0
+    # A closing sample: at the instant the vehicle went offline, carrying the last report's
+    # hold up to it; no report (the step of time below 20 % ends here, none starts).
+    closes: bool = False
 
 
 @dataclass(frozen=True, slots=True)

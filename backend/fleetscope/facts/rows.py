@@ -44,6 +44,7 @@ def fact_row(fact: Fact) -> Row:
             fact.held_s,
             fact.held_charge_s,
             fact.discharged,
+            fact.closes,
         )
     if isinstance(fact, OrderRun):
         return (

@@ -385,6 +385,15 @@ def _dead_letter_ids(connection: duckdb.DuckDBPyConnection) -> None:
     )
 
 
+def _closing_battery_samples(connection: duckdb.DuckDBPyConnection) -> None:
+    """A battery sample may close the reports' hold at the instant the vehicle went offline
+    (derive/battery.py); the samples stored before close nothing (``fleetscope rebuild``
+    derives them again from the raw log)."""
+    connection.execute(
+        "ALTER TABLE battery_samples ADD COLUMN closes BOOLEAN NOT NULL DEFAULT false"
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _initial,
     _cycle_buckets_as_columns,
@@ -398,6 +407,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _coded_actions,
     _translated_dead_letters,
     _dead_letter_ids,
+    _closing_battery_samples,
 )
 
 

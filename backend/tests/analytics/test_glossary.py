@@ -151,7 +151,48 @@ def test_equivalent_full_cycles_count_the_discharge_inside_the_shift(
     assert early["sessions"]["equivalent_full_cycles"] == pytest.approx(0.30, abs=1e-12)  # type: ignore[index]
 
 
+def _silent_gap_reports() -> list[tuple[datetime, float, bool]]:
+    """10:00:00 80 %, 10:00:30 60 %, silence (offline from 10:01:35, offline_after after
+    the last report), back at 10:05:00 with 50 %, 10:05:30 40 %, 10:06:00 39 %."""
+    return [
+        (local(2, 10), 80.0, False),
+        (local(2, 10, 0, 30), 60.0, False),
+        (local(2, 10, 5), 50.0, False),
+        (local(2, 10, 5, 30), 40.0, False),
+        (local(2, 10, 6), 39.0, False),
+    ]
+
+
+@pytest.mark.parametrize("use_rollups", [True, False])
+def test_the_last_report_before_offline_holds_until_offline(use_rollups: bool) -> None:
+    """Each reported charge holds until the next report, and the last one before the vehicle
+    goes offline until it does; nothing holds while offline: 80 % x 30 s, 60 % x 65 s,
+    50 % x 30 s, 40 % x 30 s over 155 s (the last report holds nothing: none follows)."""
+    expected = (80 * 30 + 60 * 65 + 50 * 30 + 40 * 30) / 155  # 58.06...
+    with _store(_derived(3, _silent_gap_reports()), [3]) as store, reading(store) as cursor:
+        scope = _scope(MONDAY, None, [3])
+        out = battery(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, capacities={})
+        kpis = productivity(
+            cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, use_rollups=use_rollups
+        ).fleet.kpis
+    assert out.fleet["current"]["mean_charge"] == pytest.approx(expected, abs=1e-9)
+    assert kpis.mean_charge == pytest.approx(expected, abs=1e-9)
+
+
 # --- time below 20 % --------------------------------------------------------------------
+
+
+def test_time_below_20_percent_lasts_until_the_vehicle_goes_offline() -> None:
+    """11:00:00 15 %, 11:00:40 15 % (not a sample), silence: offline from 11:01:45; back at
+    11:10:00 with 25 %. Below 20 % from 11:00:00 to 11:01:45: 105 s (not the 65 s of a step
+    capped at offline_after, nor the 9 minutes up to the next report)."""
+    reports = [(local(2, 11), 15.0, False), (local(2, 11, 0, 40), 15.0, False)]
+    reports.append((local(2, 11, 10), 25.0, False))
+    with _store(_derived(4, reports), [4]) as store, reading(store) as cursor:
+        out = battery(
+            cursor, _scope(MONDAY, None, [4]), now=NOW, offline_after=OFFLINE_AFTER, capacities={}
+        )
+    assert out.fleet["current"]["below_low_seconds"] == 105.0
 
 
 def test_time_below_20_percent_to_the_second() -> None:

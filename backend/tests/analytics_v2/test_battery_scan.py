@@ -2,7 +2,8 @@
 line, health slot means, the least-squares health line combined from the slots, the latest
 health, and the time below 20 %, for the period and the previous period, with and without a
 shift (one on the full hour, one off it), read from the hourly battery rows plus the samples
-of partial hours, and from the samples alone."""
+of partial hours, and from the samples alone. About one sample in five is a closing one (the
+instant its vehicle went offline)."""
 
 import random
 from datetime import UTC, date, datetime, time, timedelta
@@ -24,7 +25,13 @@ FIRST_DAY = date(2026, 3, 10)
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
 OFFLINE_AFTER = timedelta(seconds=300)
 MILLISECOND = timedelta(milliseconds=1)
+REACH = timedelta(microseconds=battery_hours.reach_us(int(OFFLINE_AFTER.total_seconds() * 1e6)))
 Sample = tuple[int, datetime, float, float | None]  # vehicle, at, charge, health
+
+
+def _closes(at: datetime) -> bool:
+    """Whether the sample at ``at`` is a closing one: about one in five, by its second."""
+    return at.second % 5 == 0
 
 
 def _samples(seed: int, *, previous_floor: float) -> list[Sample]:
@@ -63,10 +70,11 @@ def _insert(cursor: duckdb.DuckDBPyConnection, samples: list[Sample]) -> None:
     """The samples, and the hourly rows of all samples (as the writer leaves them)."""
     columns = list(zip(*samples, strict=True))
     cursor.execute(  # one statement: executemany manages a few hundred rows per second
-        "INSERT INTO battery_samples (vehicle_id, sampled_at, charge, charging, voltage, health) "
+        "INSERT INTO battery_samples "
+        "(vehicle_id, sampled_at, charge, charging, voltage, health, closes) "
         "SELECT unnest(?::INTEGER[]), unnest(?::TIMESTAMPTZ[]), "
-        "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[])",
-        [list(column) for column in columns],
+        "unnest(?::DOUBLE[]), false, 48.0, unnest(?::DOUBLE[]), unnest(?::BOOLEAN[])",
+        [*(list(column) for column in columns), [_closes(at) for at in columns[1]]],
     )
     cursor.execute("DELETE FROM battery_hourly")
     battery_hours.fill(cursor, cap_us=int(OFFLINE_AFTER.total_seconds() * 1e6))
@@ -114,13 +122,16 @@ def _check(
     moment = to_micros(ordered[-1][1])
     expected = intercept + slope * moment / 1e6
     assert figures.health_line.at(moment) == pytest.approx(expected, abs=1e-9)
-    # Each low sample counts until the vehicle's next sample, in T or not, at most the cap.
+    # Each low sample counts until the vehicle's next sample, in T or not, at most the cap;
+    # to a closing one within the reach uncapped; a closing one counts nothing.
     instants = sorted(at for _, at, _, _ in every)
     below = 0.0
     for _, at, charge, _ in ordered:
-        if charge < LOW_CHARGE:
+        if charge < LOW_CHARGE and not _closes(at):
             later = [t for t in instants if t > at]
             step = min(later[0] - at, OFFLINE_AFTER) if later else OFFLINE_AFTER
+            if later and _closes(later[0]) and later[0] - at <= REACH:
+                step = later[0] - at
             below += step.total_seconds()
     assert figures.below_low_seconds == pytest.approx(below, abs=1e-6)
 

@@ -181,8 +181,8 @@ def test_samples_carry_the_reports_hold_and_discharge() -> None:
 
 
 def test_no_charge_holds_across_an_offline_gap() -> None:
-    """Offline from 20 s (connection OFFLINE) to 600 s: 70 % held 20 s before; the fall of
-    5 points while offline is still discharge."""
+    """Offline from 20 s (connection OFFLINE) to 600 s: 70 % holds the 20 s before, carried
+    by a closing sample at 20 s; the fall of 5 points while offline is still discharge."""
     v = Vehicle()
     facts = feed_all(
         deriver(),
@@ -195,8 +195,42 @@ def test_no_charge_holds_across_an_offline_gap() -> None:
         ],
     )
     holds = [
-        ((sample.at - at(0)).total_seconds(), sample.held_s, sample.discharged)
+        ((sample.at - at(0)).total_seconds(), sample.held_s, sample.discharged, sample.closes)
         for sample in only(facts, BatterySample)
     ]
-    # The report at 600 s is a sample (5 points): it closes nothing; 660 s: 60 s after it.
-    assert holds == [(0, 0.0, 0.0), (600, 0.0, 5.0), (660, 60.0, pytest.approx(0.2))]
+    # The report at 600 s closes nothing (nothing held across the gap); 660 s: 60 s after it.
+    assert holds == [
+        (0, 0.0, 0.0, False),
+        (20, 20.0, 0.0, True),
+        (600, 0.0, 5.0, False),
+        (660, 60.0, pytest.approx(0.2), False),
+    ]
+
+
+def test_the_last_reports_hold_until_silence_turns_offline() -> None:
+    """Reports at 0 s (50 %), 10 s (49.5 %, not sampled) and 20 s (49.2 %), then silence:
+    offline from 85 s (20 s + offline_after). The closing sample at 85 s carries 50 % for
+    10 s, 49.5 % for 10 s and 49.2 % for 65 s; the first report after the gap is a sample
+    although it moved less than a point and came less than 60 s after the closing one."""
+    v = Vehicle()
+    target = deriver()
+    facts = feed_all(
+        target, [v.state(0, charge=50.0), v.state(10, charge=49.5), v.state(20, charge=49.2)]
+    )
+    facts += target.tick(now=at(0) + timedelta(seconds=100))
+    facts += feed_all(target, [v.state(120, charge=49.0), v.state(130, charge=48.9)])
+    closing = [sample for sample in only(facts, BatterySample) if sample.closes]
+    assert [(s.at - at(0)).total_seconds() for s in closing] == [85.0]
+    assert closing[0].charge == 49.2
+    assert closing[0].held_s == 85.0
+    assert closing[0].held_charge_s == pytest.approx(50.0 * 10 + 49.5 * 10 + 49.2 * 65)
+    assert closing[0].discharged == pytest.approx(0.8)
+    assert samples(facts) == [(0, 50.0, False), (85, 49.2, False), (120, 49.0, False)]
+
+
+def test_a_sampled_last_report_at_the_offline_instant_closes_nothing() -> None:
+    """The last report is itself a sample and the vehicle goes offline at its instant:
+    nothing is held after it, so no closing sample."""
+    v = Vehicle()
+    facts = feed_all(deriver(), [v.state(0, charge=50.0), v.connection(0, "OFFLINE")])
+    assert [sample.closes for sample in only(facts, BatterySample)] == [False]

@@ -20,6 +20,7 @@ from fleetscope.facts.battery_hours import (
     MICROS_PER_HOUR,
     TABLE,
     cap_us,
+    reach_us,
     unit_aggregates,
     with_next,
 )
@@ -31,7 +32,9 @@ MILLIS = 1_000
 # A slot's value where its aggregate is NULL (no samples of that kind); sums are 0.
 _EMPTY = {"low": np.inf, "low_at": np.inf, "high": -np.inf, "high_at": np.inf}
 _EMPTY |= {"health_last_at": -np.inf, "health_last": np.nan}
-_SAMPLE_COLUMNS = "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged"
+_SAMPLE_COLUMNS = (
+    "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged, f.closes"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,31 +118,27 @@ def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window
 def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters: list[Any]) -> str:
     """The samples of ``samples`` grouped by slot of ``grid``. Each sample's next one (the
     end of a step under 20 %) may lie outside them: it is looked up (ASOF join) among the
-    samples of the same windows extended by the cap, beyond which a step is capped."""
+    samples of the same windows extended by the longest step (``reach_us``)."""
     rows_sql, rows_parameters = rows_in_periods(
         samples, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
     )
-    cap = timedelta(microseconds=cap_us)
-    extended = [
-        SiteSlice(
-            part.vehicle_ids,
-            [(w, 0) for w in merge_windows(Window(w.start, w.end + cap) for w, _ in part.windows)],
-        )
-        for part in samples.slices
-    ]
+    reach = timedelta(microseconds=reach_us(cap_us))
+    extended: list[SiteSlice] = []
+    for part in samples.slices:
+        ends = merge_windows(Window(w.start, w.end + reach) for w, _ in part.windows)
+        extended.append(SiteSlice(part.vehicle_ids, [(w, 0) for w in ends]))
     next_sql, next_parameters = rows_in_periods(
         Selection(extended), table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
     )
     parameters += [grid.start_us, grid.start_us, grid.width_us, grid.width_us]
     parameters += [*rows_parameters, *next_parameters]
     slotted = (
-        "SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, charge, health, discharged "  # noqa: S608 - constants only
-        f"FROM ({rows_sql})"
+        "SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, (t - u) / 1e6 AS x, charge, health, "  # noqa: S608 - constants only
+        f"discharged, closes FROM ({rows_sql})"
     )
     return (
-        f"SELECT vehicle_id, u, {unit_aggregates(cap_us=cap_us)} FROM ("  # noqa: S608 - constants only
-        "SELECT vehicle_id, u, t, (t - u) / 1e6 AS x, charge, health, discharged, next_t "
-        f"FROM ({with_next(slotted, next_sql)})) GROUP BY vehicle_id, u"
+        f"SELECT vehicle_id, u, {unit_aggregates(cap_us=cap_us)} "  # noqa: S608 - constants only
+        f"FROM ({with_next(slotted, next_sql)}) GROUP BY vehicle_id, u"
     )
 
 
