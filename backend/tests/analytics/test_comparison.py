@@ -228,7 +228,9 @@ def test_partial_week_against_last_week_so_far(store: FactStore) -> None:
     # The processes pages read the orders themselves (rows of T, not rollups).
     with reading(store) as cursor:
         orders = processes(cursor, _scope(THIS_WEEK, None), now=NOW).fleet
-        table = workflows(cursor, _scope(THIS_WEEK, None), now=NOW, sort=None)
+        table = workflows(
+            cursor, _scope(THIS_WEEK, None), now=NOW, offline_after=OFFLINE_AFTER, sort=None
+        )
     assert (orders.current.outcomes.finished, orders.previous.outcomes.finished) == (252, 252)
     assert orders.previous.cycle.p50_seconds == 20 * 60
     assert [(w.orders, w.previous_orders) for w in table.workflows] == [(252, 252)]
@@ -368,6 +370,28 @@ def test_period_in_the_future_has_no_buckets(store: FactStore) -> None:
     orders = next(tile for tile in board["tiles"] if tile["key"] == "orders")
     # An empty previous period (nothing recorded) is no comparison, not 0 orders.
     assert (orders["value"], orders["previous"], orders["series"]) == (0, None, [])
+
+
+def test_workflow_trend_only_against_a_previous_period_that_recorded(store: FactStore) -> None:
+    """The fleet's first day (Sunday 15 November) against the Saturday before, when nothing
+    was recorded: no comparison (not "+96"); the Monday after against that Sunday: ±0."""
+    with reading(store) as cursor:
+        first, monday = (
+            workflows(
+                cursor,
+                _scope(DaySpan(date(2026, 11, day), date(2026, 11, day)), None),
+                now=NOW,
+                offline_after=OFFLINE_AFTER,
+                sort="-ordersTrend",
+            )
+            for day in (15, 16)
+        )
+    assert not first.previous_recorded
+    assert [(w.orders, w.previous_orders, w.orders_trend) for w in first.workflows] == [(96, 0, 96)]
+    assert monday.previous_recorded
+    assert [(w.orders, w.previous_orders, w.orders_trend) for w in monday.workflows] == [
+        (96, 96, 0)
+    ]
 
 
 # --- the simulated fleet: a partial day across the end of daylight-saving time -----------

@@ -76,7 +76,12 @@ def _scope() -> AnalyticsScope:
 def test_a_workflow_run_only_in_the_previous_period_keeps_its_row(
     cursor: duckdb.DuckDBPyConnection,
 ) -> None:
-    rows = {row.workflow: row for row in workflows(cursor, _scope(), now=NOW, sort=None).workflows}
+    rows = {
+        row.workflow: row
+        for row in workflows(
+            cursor, _scope(), now=NOW, offline_after=timedelta(seconds=65), sort=None
+        ).workflows
+    }
     assert list(rows) == ["A", "B"]  # most orders first
     a, b = rows["A"], rows["B"]
     assert (a.orders, a.finished, a.success_rate) == (8, 7, 7 / 8)

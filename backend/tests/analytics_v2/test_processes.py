@@ -94,6 +94,7 @@ def test_workflow_table_matches_truth(world: World, customer: TestClient) -> Non
         assert close(row["cycleP50Seconds"], quantile_cont(_cycles(orders), 0.5))
         assert close(row["cycleP90Seconds"], quantile_cont(_cycles(orders), 0.9))
         assert row["ordersTrend"] == count  # nothing in the previous period
+    assert data["previousRecorded"] is False  # so the trends are no comparison
     counts = [row["orders"] for row in data["workflows"]]
     assert counts == sorted(counts, reverse=True) and data["sort"] == "-orders"
     by_name = get_data(customer, "Workflows", **PERIOD, vehicles=ham_ids(world), sort="workflow")

@@ -136,6 +136,8 @@ export interface WorkflowsResult {
   workflows: WorkflowRow[];
   /** false: every row's cycle-time percentiles come from a histogram; absent or true: exact. */
   exact?: boolean;
+  /** false: the previous period recorded nothing, so the trends are no comparison. */
+  previousRecorded?: boolean;
 }
 
 export const ORDER_OUTCOMES = ['finished', 'failed', 'cancelled'] as const;

@@ -3567,6 +3567,11 @@ export interface components {
              * @description true: the percentiles are exact (linear interpolation between the closest ranks), as for periods up to 31 days; false: from a histogram, within 0.5 %
              */
             exact: boolean;
+            /**
+             * Previousrecorded
+             * @description the previous period recorded anything (a state or a finished order); without (before the fleet was connected) its figures are no comparison
+             */
+            previousRecorded: boolean;
             /** Sort */
             sort: string;
             /** Workflows */

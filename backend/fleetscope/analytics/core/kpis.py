@@ -98,3 +98,10 @@ def state_times_of_rows(rows: Matrix) -> list[StateTimes]:
         StateTimes.model_validate(dict(zip(STATES, row, strict=True)))
         for row in rows[:, STATE_COLUMNS].tolist()
     ]
+
+
+def recorded(kpis: Kpis) -> bool:
+    """Whether a period recorded anything: time with a known state or a finished order (as
+    the Productivity tiles read it). A previous period without (before the fleet was
+    connected) is no comparison."""
+    return kpis.planned_seconds > 0 or kpis.orders_finished > 0

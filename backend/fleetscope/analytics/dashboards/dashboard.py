@@ -11,7 +11,7 @@ import numpy as np
 from pydantic import Field
 
 from fleetscope.analytics.core.collect import FLEET
-from fleetscope.analytics.core.kpis import kpis_of_rows
+from fleetscope.analytics.core.kpis import kpis_of_rows, recorded
 from fleetscope.analytics.core.models import Kpis, PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.percentiles import exact_for
@@ -77,12 +77,6 @@ def _total_kpis(collected: Collected, spans: list[BucketSpan]) -> Kpis:
     )[0]
 
 
-def _recorded(kpis: Kpis) -> bool:
-    """Any time with a known state or any finished order (as the Productivity tiles read
-    it): a previous period without (before the fleet was connected) is no comparison."""
-    return kpis.planned_seconds > 0 or kpis.orders_finished > 0
-
-
 def dashboard(
     cursor: duckdb.DuckDBPyConnection,
     scope: AnalyticsScope,
@@ -118,7 +112,7 @@ def dashboard(
             key=key,
             unit=unit,
             value=getattr(totals, field),
-            previous=getattr(previous_totals, field) if _recorded(previous_totals) else None,
+            previous=getattr(previous_totals, field) if recorded(previous_totals) else None,
             higher_is_better=higher_is_better,
             exact=exact or key != "cycleTimeP50",
             series=[

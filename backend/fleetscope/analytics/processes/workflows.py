@@ -4,7 +4,7 @@ in T (paged: ``paging.read_page``) and its cycle-time ``Histogram``; figures as 
 ran, but not in T, an empty result.
 """
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Literal
 
@@ -13,11 +13,13 @@ from pydantic import Field
 
 from fleetscope.analytics.core import paging
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, select_periods
+from fleetscope.analytics.core.kpis import recorded
+from fleetscope.analytics.core.measure_table import STATE_MEASURES
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.paging import Page, PageRequest, parse_sort
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentile_sql
-from fleetscope.analytics.core.plan import period_out
+from fleetscope.analytics.core.plan import BucketSpan, period_out, read_buckets
 from fleetscope.analytics.core.sql import require_named, seconds_between
 from fleetscope.analytics.processes import orders
 from fleetscope.appstore.schemas import CamelModel
@@ -45,6 +47,10 @@ class WorkflowRow(CamelModel):
 class WorkflowsOut(CamelModel):
     period: PeriodOut
     exact: bool = Field(description=PERCENTILES_EXACT)
+    previous_recorded: bool = Field(
+        description="the previous period recorded anything (a state or a finished order); "
+        "without (before the fleet was connected) its figures are no comparison"
+    )
     sort: str
     workflows: list[WorkflowRow]
 
@@ -117,8 +123,29 @@ _ORDER_LIST_COLUMNS = (
 _FIELDS = [name for name in WorkflowOrder.model_fields if name != "vehicle_name"]
 
 
+def _previous_recorded(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    offline_after: timedelta,
+) -> bool:
+    """Whether the previous period recorded anything (``kpis.recorded``, from the rollups)."""
+    span = BucketSpan(PREVIOUS, scope.span.previous(), previous_of=scope.span)
+    only = STATE_MEASURES | {"orders_finished"}
+    collected = read_buckets(
+        cursor, scope, [span], by_vehicle=False, now=now, offline_after=offline_after, only=only
+    )
+    return recorded(collected.figures(PREVIOUS, scope.vehicle_ids)[1][-1])
+
+
 def workflows(
-    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, sort: str | None
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    offline_after: timedelta,
+    sort: str | None,
 ) -> WorkflowsOut:
     """Rows without a value in the sort column come last either way; the name breaks ties."""
     column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
@@ -144,6 +171,7 @@ def workflows(
     return WorkflowsOut(
         period=period_out(scope, now=now),
         exact=exact,
+        previous_recorded=_previous_recorded(cursor, scope, now=now, offline_after=offline_after),
         sort=f"{'-' if descending else ''}{column}",
         workflows=[
             WorkflowRow(**dict(zip(WorkflowRow.model_fields, row, strict=True))) for row in found

@@ -4,7 +4,7 @@ Same query parameters as productivity (``from``, ``to``, ``vehicles``, ``combine
 ``shift``); lists add ``page``, ``pageSize``, ``sort`` and their filters.
 """
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Response
@@ -23,6 +23,7 @@ from fleetscope.analytics.processes.workflows import (
     workflows,
 )
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
+from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.api.errors import ANALYTICS_FAILURES
 from fleetscope.appstore.errors import NotFoundError
@@ -73,10 +74,19 @@ def get_processes(scope: ScopeDep, store: FactStoreDep) -> Response:
 def get_workflows(
     scope: ScopeDep,
     store: FactStoreDep,
+    settings: SettingsDep,
     sort: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Response:
     with reading(store) as cursor:
-        return json_ok(workflows(cursor, scope, now=datetime.now(UTC), sort=sort))
+        return json_ok(
+            workflows(
+                cursor,
+                scope,
+                now=datetime.now(UTC),
+                offline_after=timedelta(seconds=settings.offline_after_seconds),
+                sort=sort,
+            )
+        )
 
 
 @router.get("/Workflows/{workflow}/Orders", response_model=Envelope[Page[WorkflowOrder]])

@@ -32,9 +32,10 @@ export default function ProcessesWorkflowsPage() {
   );
   const rows = query.data?.workflows;
   const approximate = workflowsApproximate(query.data);
+  const compared = query.data?.previousRecorded ?? true;
   const chart = useMemo(
-    () => rows && workflowCycleChart(rows, ctx, { approximate }),
-    [rows, ctx, approximate],
+    () => rows && workflowCycleChart(rows, ctx, { approximate, compared }),
+    [rows, ctx, approximate, compared],
   );
   const drill = useMemo(
     () => rows && { element: (e: ChartElement) => workflowTarget(rows, e) },
@@ -90,7 +91,8 @@ export default function ProcessesWorkflowsPage() {
       label: t('processes.ordersTrend'),
       sortKey: 'ordersTrend',
       align: 'right',
-      render: (row) => signedCount(row.ordersTrend, language),
+      render: (row) =>
+        compared ? signedCount(row.ordersTrend, language) : t('charts.noComparison'),
     },
     {
       key: 'previousSuccessRate',

@@ -140,6 +140,13 @@ describe('workflows and actions transforms', () => {
     });
   });
 
+  it('leaves the orders trend empty when the previous period recorded nothing', () => {
+    const uncompared = workflowsTable([workflow], testContext(), { compared: false });
+    expect(uncompared.rows[0]).toMatchObject({ previousOrders: 4, ordersTrend: null });
+    const model = workflowCycleChart([workflow], testContext(), { compared: false });
+    expect(model.table.rows[0]).toMatchObject({ ordersTrend: null });
+  });
+
   it('splits action counts into finished and failed, with the failure rate on the right axis', () => {
     const action = sampleActionRow;
     const model = actionsChart([action], testContext());

@@ -14,10 +14,21 @@ export function workflowsApproximate(result: { exact?: boolean } | undefined): b
   return isApproximate(result?.exact);
 }
 
+/** Options of the workflow transforms. */
+export interface WorkflowChartOptions {
+  /** The percentiles come from histograms ("≈" in the tooltip and the table). */
+  approximate?: boolean;
+  /**
+   * The previous period recorded anything (`previousRecorded`); without, the orders' trend is
+   * no comparison ("+96 against 0" before the fleet was connected) and left empty.
+   */
+  compared?: boolean;
+}
+
 export function workflowsTable(
   rows: WorkflowRow[],
   ctx: ChartContext,
-  { approximate = false }: { approximate?: boolean } = {},
+  { approximate = false, compared = true }: WorkflowChartOptions = {},
 ): TableData {
   return {
     columns: [
@@ -47,22 +58,20 @@ export function workflowsTable(
       p50: row.cycleP50Seconds,
       p90: row.cycleP90Seconds,
       previousOrders: row.previousOrders,
-      ordersTrend: row.ordersTrend,
+      ordersTrend: compared ? row.ordersTrend : null,
       previousSuccessRate: row.previousSuccessRate,
       previousP50: row.previousCycleP50Seconds,
     })),
   };
 }
 
-/**
- * Cycle time p50 and p90 per workflow against the previous period's p50; `approximate`:
- * the percentiles come from histograms ("≈" in the tooltip and the table).
- */
+/** Cycle time p50 and p90 per workflow against the previous period's p50. */
 export function workflowCycleChart(
   rows: WorkflowRow[],
   ctx: ChartContext,
-  { approximate = false }: { approximate?: boolean } = {},
+  options: WorkflowChartOptions = {},
 ): ChartModel {
+  const approximate = options.approximate ?? false;
   const names = rows.map((row) => row.workflow);
   return {
     option: {
@@ -104,6 +113,6 @@ export function workflowCycleChart(
         },
       ],
     },
-    table: workflowsTable(rows, ctx, { approximate }),
+    table: workflowsTable(rows, ctx, options),
   };
 }
