@@ -321,6 +321,23 @@ TOO_MANY_VEHICLES = define(
     en="vehicles: at most {limit} ids, got {count}",
     de="vehicles: höchstens {limit} IDs erlaubt, erhalten {count}",
 )
+MAP_CELL_INCOMPLETE = define(
+    "analytics.map_cell_incomplete",
+    en="mapId, cell and grid go together: {missing} missing",
+    de="mapId, cell und grid gehören zusammen: {missing} fehlt",
+)
+MAP_GRID_INVALID = define(
+    "analytics.map_grid_invalid",
+    en="grid: expected originX,originY,cellSize,columns,rows (finite numbers, a positive cell "
+    "size, 1 to {limit} columns and rows), got {value!r}",
+    de="grid: erwartet originX,originY,cellSize,columns,rows (endliche Zahlen, eine positive "
+    "Zellgröße, 1 bis {limit} Spalten und Zeilen), erhalten {value!r}",
+)
+MAP_CELL_INVALID = define(
+    "analytics.map_cell_invalid",
+    en="cell: expected column,row of the grid's {columns} x {rows} cells, got {value!r}",
+    de="cell: erwartet Spalte,Zeile der {columns} x {rows} Zellen des Rasters, erhalten {value!r}",
+)
 FILTER_RANGE_REVERSED = define(
     "admin.filter_range_reversed",
     en="{last_field}: {last} is before {first_field} ({first})",

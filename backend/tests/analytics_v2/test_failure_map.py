@@ -8,12 +8,15 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
+from fleetscope.analytics.core.paging import PageRequest
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan
 from fleetscope.analytics.failures import map as failure_map_module
+from fleetscope.analytics.failures.error_history import error_history
 from fleetscope.analytics.failures.failures import ErrorFilter
 from fleetscope.analytics.failures.layout import LayoutCache, site_layout
 from fleetscope.analytics.failures.map import FailureMapOut, failure_map
+from fleetscope.analytics.failures.map_cell import MapCell
 from fleetscope.facts.store import FactStore
 
 DAY = date(2026, 3, 10)
@@ -172,6 +175,38 @@ def _mixed_errors(cursor: duckdb.DuckDBPyConnection, *, count: int, first: datet
         "FROM (SELECT ?::TIMESTAMPTZ + to_minutes((i // 6) * 17) AS s, i FROM range(?) t(i))",
         [MAP, first, count],
     )
+
+
+def test_a_density_cell_filters_the_episodes_it_counts(cursor: duckdb.DuckDBPyConnection) -> None:
+    """Every cell's filter lists exactly the episodes the cell counts: positions on whole
+    metres lie on the cells' edges (1.25 m), those at 50 m on the grid's far edge."""
+    _track(cursor, width=40, height=20)
+    _errors(cursor, [START + timedelta(minutes=11 * i + 2) for i in range(300)], x0=30.0)
+    (layer,) = _run(cursor).maps
+    grid = layer.density
+    seen: set[str] = set()
+    for column, row, count in grid.cells:
+        cell = MapCell(
+            MAP, grid.origin_x, grid.origin_y, grid.cell_size, grid.columns, grid.rows, column, row
+        )
+        listed = error_history(
+            cursor,
+            _scope(),
+            now=NOW,
+            page=PageRequest(page_size=500),
+            errors=ErrorFilter(cell=cell),
+        )
+        assert listed.total == count
+        assert all(
+            (min(int(e.x // grid.cell_size), grid.columns - 1), int(e.y // grid.cell_size))
+            == (column, row)
+            for e in listed.items
+            if e.x is not None and e.y is not None
+        )
+        seen |= {e.description for e in listed.items}
+    assert len(seen) == 300  # each episode in exactly one cell's list
+    on_far_edge = cursor.execute("SELECT count(*) FROM error_episodes WHERE x = 50").fetchone()
+    assert on_far_edge is not None and on_far_edge[0] > 0
 
 
 def test_filters_two_maps_and_unpositioned_episodes(

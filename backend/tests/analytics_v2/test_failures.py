@@ -132,6 +132,25 @@ def test_failure_map_is_bounded_and_consistent(world: World, customer: TestClien
     assert {p["level"] for p in fatal["maps"][0]["points"]} == {"FATAL"}
 
 
+def test_a_density_cell_leads_to_the_episodes_it_counts(world: World, customer: TestClient) -> None:
+    """The history (and its CSV) filtered to each of the densest cells of the map lists as
+    many episodes as the cell counts, all on that map."""
+    (layer,) = get_data(customer, "FailureMap", **PERIOD, vehicles=ham_ids(world))["maps"]
+    density = layer["density"]
+    grid = ",".join(
+        str(density[key]) for key in ("originX", "originY", "cellSize", "columns", "rows")
+    )
+    for column, row, count in sorted(density["cells"], key=lambda cell: -cell[2])[:3]:
+        cell = {"mapId": layer["mapId"], "cell": f"{column},{row}", "grid": grid}
+        page = get_data(customer, "ErrorHistory", **PERIOD, vehicles=ham_ids(world), **cell)
+        assert page["total"] == count
+        assert {item["mapId"] for item in page["items"]} == {layer["mapId"]}
+        csv_text = customer.get(
+            "/v2/Analytics/ErrorHistory.csv", params={**PERIOD, "vehicles": ham_ids(world), **cell}
+        ).text
+        assert len(csv_text.strip().splitlines()) == 1 + count
+
+
 def test_history_pages_and_csv_match_truth(world: World, customer: TestClient) -> None:
     common = {**PERIOD, "vehicles": ham_ids(world), "sort": "start"}
     first = get_data(customer, "ErrorHistory", **common, pageSize=100)

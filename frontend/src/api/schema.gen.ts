@@ -5204,6 +5204,12 @@ export interface operations {
                 errorType?: string | null;
                 /** @description error levels, the parameter repeated for each (any of them); the fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels) */
                 level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL")[] | null;
+                /** @description with cell and grid */
+                mapId?: string | null;
+                /** @description one cell of a failure map's density grid: column,row (from 0); the episodes of map mapId that the map's answer counts in that cell */
+                cell?: string | null;
+                /** @description the density grid of that answer: originX,originY,cellSize,columns,rows */
+                grid?: string | null;
             };
             header?: never;
             path?: never;
@@ -5280,6 +5286,12 @@ export interface operations {
                 errorType?: string | null;
                 /** @description error levels, the parameter repeated for each (any of them); the fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels) */
                 level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL")[] | null;
+                /** @description with cell and grid */
+                mapId?: string | null;
+                /** @description one cell of a failure map's density grid: column,row (from 0); the episodes of map mapId that the map's answer counts in that cell */
+                cell?: string | null;
+                /** @description the density grid of that answer: originX,originY,cellSize,columns,rows */
+                grid?: string | null;
             };
             header?: never;
             path?: never;
@@ -5356,6 +5368,12 @@ export interface operations {
                 errorType?: string | null;
                 /** @description error levels, the parameter repeated for each (any of them); the fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels) */
                 level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL")[] | null;
+                /** @description with cell and grid */
+                mapId?: string | null;
+                /** @description one cell of a failure map's density grid: column,row (from 0); the episodes of map mapId that the map's answer counts in that cell */
+                cell?: string | null;
+                /** @description the density grid of that answer: originX,originY,cellSize,columns,rows */
+                grid?: string | null;
             };
             header?: never;
             path?: never;
@@ -5434,6 +5452,12 @@ export interface operations {
                 errorType?: string | null;
                 /** @description error levels, the parameter repeated for each (any of them); the fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels) */
                 level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL")[] | null;
+                /** @description with cell and grid */
+                mapId?: string | null;
+                /** @description one cell of a failure map's density grid: column,row (from 0); the episodes of map mapId that the map's answer counts in that cell */
+                cell?: string | null;
+                /** @description the density grid of that answer: originX,originY,cellSize,columns,rows */
+                grid?: string | null;
                 /** @description page number, from 1 */
                 page?: number;
                 /** @description rows per page */
@@ -5519,6 +5543,12 @@ export interface operations {
                 errorType?: string | null;
                 /** @description error levels, the parameter repeated for each (any of them); the fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels) */
                 level?: ("WARNING" | "URGENT" | "CRITICAL" | "FATAL")[] | null;
+                /** @description with cell and grid */
+                mapId?: string | null;
+                /** @description one cell of a failure map's density grid: column,row (from 0); the episodes of map mapId that the map's answer counts in that cell */
+                cell?: string | null;
+                /** @description the density grid of that answer: originX,originY,cellSize,columns,rows */
+                grid?: string | null;
             };
             header?: never;
             path?: never;

@@ -27,6 +27,7 @@ from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out, period_spans, read_buckets
 from fleetscope.analytics.core.sql import seconds_between, summed_seconds
+from fleetscope.analytics.failures.map_cell import MapCell
 from fleetscope.appstore.schemas import CamelModel
 
 ErrorLevel = Literal["WARNING", "URGENT", "CRITICAL", "FATAL"]
@@ -53,9 +54,11 @@ class ErrorFilter:
     error_type: str | None = None
     # Any of these levels (empty: every level); the stop levels are the fatal errors' list.
     levels: tuple[ErrorLevel, ...] = ()
+    cell: MapCell | None = None  # one cell of a failure map's density grid
 
     def sql(self) -> tuple[str, list[Any]]:
-        """A condition on the episodes' ``error_type`` and ``level`` (``TRUE`` without filter)."""
+        """A condition on the episodes' ``error_type``, ``level`` and position (``TRUE``
+        without filter)."""
         conditions, parameters = ["TRUE"], list[Any]()
         if self.error_type is not None:
             conditions.append("error_type = ?")
@@ -63,6 +66,10 @@ class ErrorFilter:
         if self.levels:
             conditions.append("list_contains(?::VARCHAR[], level)")
             parameters.append(list(self.levels))
+        if self.cell is not None:
+            condition, cell_parameters = self.cell.sql()
+            conditions.append(condition)
+            parameters += cell_parameters
         return " AND ".join(conditions), parameters
 
 

@@ -70,6 +70,9 @@ class GridSpec:
         )  # fmt: skip
 
 
+# The cell of a position along one axis (parameters: origin, size, last index); the edge
+# cells take what lies beyond the grid's bounds. The history's cell filter reads the same.
+CELL_INDEX = "least(greatest(floor(({axis} - ?) / ?), 0), ?)::INTEGER"
 Extents = dict[str, tuple[Bounds, int]]  # per map: the bounds of its rows and their number
 
 
@@ -96,7 +99,7 @@ def binned(
         return {}
     cases, case_parameters = {}, []
     for axis, origin, count in (("x", "min_x", "columns"), ("y", "min_y", "rows")):
-        whens = f"WHEN ? THEN least(greatest(floor(({axis} - ?) / ?), 0), ?)::INTEGER "
+        whens = f"WHEN ? THEN {CELL_INDEX.format(axis=axis)} "
         cases[axis] = f"CASE map_id {whens * len(specs)}END"
         for map_id, spec in specs.items():
             origin_value = getattr(spec.bounds, origin)

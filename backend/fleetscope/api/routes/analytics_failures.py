@@ -1,8 +1,9 @@
 """``/v2/Analytics/``: failures (analysis, matrix, map, history with CSV export).
 
 Same query parameters as productivity (``from``, ``to``, ``vehicles``, ``combined``,
-``shift``) plus the filters ``errorType`` and ``level`` (WARNING, URGENT, CRITICAL, FATAL;
-repeated for any of several); the history adds ``page``, ``pageSize``, ``sort`` and ``vehicle``.
+``shift``) plus the filters ``errorType``, ``level`` (WARNING, URGENT, CRITICAL, FATAL;
+repeated for any of several) and a failure map's density cell (``mapId``, ``cell``,
+``grid``); the history adds ``page``, ``pageSize``, ``sort`` and ``vehicle``.
 """
 
 from datetime import UTC, datetime, timedelta
@@ -28,6 +29,7 @@ from fleetscope.analytics.failures.failures import (
 )
 from fleetscope.analytics.failures.layout import layout_cache
 from fleetscope.analytics.failures.map import FailureMapOut, failure_map
+from fleetscope.analytics.failures.map_cell import MapCell
 from fleetscope.analytics.failures.matrix import FailureMatrixOut, failure_matrix
 from fleetscope.api.analytics_deps import (
     FactStoreDep,
@@ -58,8 +60,31 @@ async def error_filter(
             "fatal errors' tiles ask for CRITICAL and FATAL (VDA 5050 3.0's stop levels)",
         ),
     ] = None,
+    map_id: Annotated[
+        str | None,
+        Query(alias="mapId", min_length=1, max_length=200, description="with cell and grid"),
+    ] = None,
+    cell: Annotated[
+        str | None,
+        Query(
+            max_length=40,
+            description="one cell of a failure map's density grid: column,row (from 0); the "
+            "episodes of map mapId that the map's answer counts in that cell",
+        ),
+    ] = None,
+    grid: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            description="the density grid of that answer: originX,originY,cellSize,columns,rows",
+        ),
+    ] = None,
 ) -> ErrorFilter:
-    return ErrorFilter(error_type=error_type, levels=tuple(dict.fromkeys(level or ())))
+    return ErrorFilter(
+        error_type=error_type,
+        levels=tuple(dict.fromkeys(level or ())),
+        cell=MapCell.parse(map_id=map_id, cell=cell, grid=grid),
+    )
 
 
 ErrorFilterDep = Annotated[ErrorFilter, Depends(error_filter)]
