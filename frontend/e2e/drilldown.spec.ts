@@ -317,3 +317,30 @@ test('the battery tiles and depth bars open the charge sessions they count', asy
   await expect(list).toHaveCount(0);
   expect(routeParams(page).has('sessions')).toBe(false);
 });
+
+test('a density cell opens the episodes it counts, with a way back to every position', async ({
+  app,
+  page,
+}) => {
+  await app.open(`/failures/visualization?${view()}`);
+  const card = await expectChartWithData(page, 'error-density');
+  const rows = await tableRows(card);
+  const first = rows.first();
+  const count = Number((await first.locator('td').nth(2).textContent())?.replace(/\D/g, ''));
+  expect(count).toBeGreaterThan(0);
+  await first.getByRole('link').click();
+
+  await expectRoute(page, /^\/failures\/history\?/);
+  expectSamePeriod(page);
+  expect(routeParams(page).get('cell')).toMatch(/^\d+,\d+$/);
+  // The list holds exactly the episodes the cell counted; the filter says where they lie.
+  await expect(page.getByTestId('pager-info')).toHaveAttribute('data-total', String(count));
+  const chip = page.getByTestId('error-history-cell-filter');
+  await expect(chip).toContainText(/x .+ m, y .+ m/);
+  await page.getByTestId('error-history-cell-filter-clear').click();
+  await expect(chip).toHaveCount(0);
+  expect(routeParams(page).get('cell')).toBeNull();
+  await expect
+    .poll(async () => Number(await page.getByTestId('pager-info').getAttribute('data-total')))
+    .toBeGreaterThan(count);
+});

@@ -19,10 +19,24 @@ export type ErrorLevel = (typeof ERROR_LEVELS)[number];
  */
 export const STOP_LEVELS: readonly ErrorLevel[] = ['CRITICAL', 'FATAL'];
 
+/**
+ * One cell of a failure map's density grid (the API's `mapId`, `cell`, `grid`): the episodes
+ * the cell counts, binned by the server as the map was.
+ */
+export interface MapCellFilter {
+  mapId: string;
+  /** `column,row`, from 0. */
+  cell: string;
+  /** The map's density grid: `originX,originY,cellSize,columns,rows`. */
+  grid: string;
+}
+
 export interface ErrorFilter {
   errorType: string | null;
   /** Any of these levels; none: every level. */
   levels: readonly ErrorLevel[];
+  /** One cell of a failure map (a density cell's drill-down); none: everywhere. */
+  cell?: MapCellFilter | null;
 }
 
 export const NO_ERROR_FILTER: ErrorFilter = { errorType: null, levels: [] };
@@ -82,7 +96,44 @@ export interface HistoryQuery extends PageQuery, ErrorFilter {
 const BASE = '/v2/Analytics';
 
 function filterParams(filter: ErrorFilter): Record<string, QueryValue> {
-  return { errorType: filter.errorType, level: filter.levels };
+  const { cell } = filter;
+  return {
+    errorType: filter.errorType,
+    level: filter.levels,
+    mapId: cell?.mapId ?? null,
+    cell: cell?.cell ?? null,
+    grid: cell?.grid ?? null,
+  };
+}
+
+/** The filter of the cell `[column, row]` of a map's density grid. */
+export function mapCellFilter(
+  mapId: string,
+  density: MapGrid,
+  [column, row]: readonly number[],
+): MapCellFilter {
+  const { originX, originY, cellSize, columns, rows } = density;
+  return {
+    mapId,
+    cell: `${column},${row}`,
+    grid: [originX, originY, cellSize, columns, rows].join(','),
+  };
+}
+
+/** The area a cell filter covers in metres (for its label); null if its text is not one. */
+export function mapCellArea(
+  filter: MapCellFilter,
+): { x0: number; x1: number; y0: number; y1: number } | null {
+  const [column = Number.NaN, row = Number.NaN] = filter.cell.split(',').map(Number);
+  const [originX = Number.NaN, originY = Number.NaN, size = Number.NaN] = filter.grid
+    .split(',')
+    .map(Number);
+  if (![column, row, originX, originY, size].every(Number.isFinite)) {
+    return null;
+  }
+  const x0 = originX + column * size;
+  const y0 = originY + row * size;
+  return { x0, x1: x0 + size, y0, y1: y0 + size };
 }
 
 export function loadFailures(scope: AnalysisScope, filter: ErrorFilter): Promise<FailuresResult> {

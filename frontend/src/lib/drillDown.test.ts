@@ -11,11 +11,13 @@ import {
   DRILL_PAGES,
   type DrillTarget,
   dashboardTileTarget,
+  densityCellTarget,
   depthBarTarget,
   drillLocation,
   drillTopicOf,
   errorFilterFromUrl,
   heatmapCellTarget,
+  heatmapItem,
   heatmapTarget,
   historyOrdersTarget,
   historyPointTarget,
@@ -65,7 +67,11 @@ describe('drill-down targets', () => {
     expect(search).toBe(
       '?errorType=noRouteFound&mode=week&from=2026-11-16&to=2026-11-22&vehicles=3,5&shift=early&combined=false',
     );
-    expect(errorFilterFromUrl(search)).toEqual({ errorType: 'noRouteFound', levels: [] });
+    expect(errorFilterFromUrl(search)).toEqual({
+      errorType: 'noRouteFound',
+      levels: [],
+      cell: null,
+    });
   });
 
   it('ignores a click outside the data (no index, an index past the end)', () => {
@@ -110,7 +116,7 @@ describe('drill-down targets', () => {
     const historyView = { ...VIEW, ...decodeView(errorsAt.search) };
     const filter = { errorType: 'bumperHit', levels: ['FATAL'] } as const;
     const search = withErrorFilter(errorsAt.search, filter);
-    expect(errorFilterFromUrl(search)).toEqual(filter);
+    expect(errorFilterFromUrl(search)).toEqual({ ...filter, cell: null });
     const ordersAt = drillLocation(historyOrdersTarget(), historyView);
     expect(ordersAt).toEqual({
       pathname: '/processes/workflows',
@@ -173,6 +179,28 @@ describe('drill-down targets', () => {
     expect(mapPointTarget(points, { dataIndex: 1 })).toEqual(expected);
     // The grey track under the points leads nowhere.
     expect(mapPointTarget(points, { seriesIndex: 0, dataIndex: 1, data: [1, 2] })).toBeNull();
+  });
+
+  it('leads a density cell to the episodes it counts, under the page filter', () => {
+    const layer = {
+      mapId: 'hall-1',
+      density: { originX: -2.5, originY: 0, cellSize: 1.25, columns: 40, rows: 16, cells: [] },
+    };
+    const item = heatmapItem({ seriesIndex: 0, dataIndex: 3, data: [4, 7, 12] });
+    const target = must(densityCellTarget(layer, { errorType: null, levels: ['FATAL'] }, item));
+    expect(target).toEqual({
+      path: '/failures/history',
+      params: { level: ['FATAL'], mapId: 'hall-1', cell: '4,7', grid: '-2.5,0,1.25,40,16' },
+    });
+    const { search } = drillLocation(target, VIEW);
+    expect(errorFilterFromUrl(search)).toEqual({
+      errorType: null,
+      levels: ['FATAL'],
+      cell: { mapId: 'hall-1', cell: '4,7', grid: '-2.5,0,1.25,40,16' },
+    });
+    // Anything but a cell leads nowhere.
+    expect(densityCellTarget(layer, { errorType: null, levels: [] }, heatmapItem({}))).toBeNull();
+    expect(heatmapItem({ value: [1, 'x', 3] })).toBeNull();
   });
 
   it('leads a heatmap cell to the orders of that weekday: the day itself within a week', () => {
@@ -380,10 +408,12 @@ describe('error filter in the URL', () => {
     expect(errorFilterFromUrl('?errorType=bumperHit&level=CRITICAL')).toEqual({
       errorType: 'bumperHit',
       levels: ['CRITICAL'],
+      cell: null,
     });
     expect(errorFilterFromUrl(`?errorType=${'x'.repeat(201)}&level=SEVERE`)).toEqual({
       errorType: null,
       levels: [],
+      cell: null,
     });
     // Several levels, in the order of severity, an unknown one left out.
     expect(errorFilterFromUrl('?level=FATAL&level=SEVERE&level=WARNING').levels).toEqual([
@@ -403,7 +433,20 @@ describe('error filter in the URL', () => {
     expect(errorFilterFromUrl(withErrorFilter('', { errorType: 'a b&c', levels: [] }))).toEqual({
       errorType: 'a b&c',
       levels: [],
+      cell: null,
     });
+  });
+
+  it('writes a map cell and clears it, an incomplete one is no filter', () => {
+    const cell = { mapId: 'hall 1', cell: '4,7', grid: '0,0,1.25,40,16' };
+    const search = withErrorFilter('?range=yesterday', { errorType: null, levels: [], cell });
+    expect(search).toBe('?range=yesterday&mapId=hall+1&cell=4,7&grid=0,0,1.25,40,16');
+    expect(errorFilterFromUrl(search).cell).toEqual(cell);
+    expect(withErrorFilter(search, { errorType: null, levels: [], cell: null })).toBe(
+      '?range=yesterday',
+    );
+    expect(errorFilterFromUrl('?mapId=hall-1&cell=4,7').cell).toBeNull();
+    expect(withoutDrillParams(search)).toBe('?range=yesterday');
   });
 
   it('leaves the filters of one list out of the menu links, keeping the view', () => {

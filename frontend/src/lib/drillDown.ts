@@ -2,6 +2,9 @@ import {
   ERROR_LEVELS,
   type ErrorFilter,
   type ErrorLevel,
+  type MapCellFilter,
+  type MapLayer,
+  mapCellFilter,
   STOP_LEVELS,
 } from '../api/analytics-failures';
 import type { OrderOutcome } from '../api/analytics-processes';
@@ -48,6 +51,10 @@ export const DRILL_PARAMS = {
   outcome: 'outcome',
   /** The charge-session list of the battery page: `all`, or a depth bin's lower bound. */
   sessions: 'sessions',
+  /** A density cell of a failure map (failures/history): the map, `column,row`, its grid. */
+  mapId: 'mapId',
+  cell: 'cell',
+  grid: 'grid',
 };
 
 /** A clicked chart element, as ECharts reports it (only what the targets need). */
@@ -80,14 +87,19 @@ export function drillTopicOf(target: DrillTarget): DrillTopic {
   return (entry?.[0] ?? 'productivityAnalysis') as DrillTopic;
 }
 
-/** The error history of one error type (and of any of some levels), optionally of one vehicle. */
+/**
+ * The error history of one error type (and of any of some levels, in one cell of a map),
+ * optionally of one vehicle.
+ */
 export function errorHistoryTarget({
   errorType,
   levels,
+  cell,
   vehicleId,
 }: {
   errorType?: string | null;
   levels?: readonly ErrorLevel[];
+  cell?: MapCellFilter | null;
   vehicleId?: Id | null;
 } = {}): DrillTarget {
   const params: Record<string, string | readonly string[]> = {};
@@ -96,6 +108,11 @@ export function errorHistoryTarget({
   }
   if (levels?.length) {
     params[DRILL_PARAMS.level] = levels;
+  }
+  if (cell) {
+    params[DRILL_PARAMS.mapId] = cell.mapId;
+    params[DRILL_PARAMS.cell] = cell.cell;
+    params[DRILL_PARAMS.grid] = cell.grid;
   }
   return {
     path: DRILL_PAGES.failuresHistory,
@@ -240,6 +257,27 @@ export function mapPointTarget(
     return row ? errorHistoryTarget({ errorType: row.errorType, vehicleId: row.vehicleId }) : null;
   }
   return null;
+}
+
+/**
+ * A cell of a failure map's density heatmap (its item `[column, row, count]`; a table row
+ * gives the cell it lists): the episodes it counts, under the page's error filter.
+ */
+export function densityCellTarget(
+  layer: Pick<MapLayer, 'mapId' | 'density'>,
+  filter: ErrorFilter,
+  cell: readonly number[] | null | undefined,
+): DrillTarget | null {
+  if (!cell || cell.length < 2) {
+    return null;
+  }
+  return errorHistoryTarget({ ...filter, cell: mapCellFilter(layer.mapId, layer.density, cell) });
+}
+
+/** The `[column, row, count]` of a clicked heatmap item, null for anything else. */
+export function heatmapItem(element: ChartElement): readonly number[] | null {
+  const item = Array.isArray(element.data) ? element.data : element.value;
+  return Array.isArray(item) && item.every((value) => typeof value === 'number') ? item : null;
 }
 
 /** Monday 0 .. Sunday 6 of an ISO date. */
@@ -456,6 +494,7 @@ export function pageTileTarget(tile: string): DrillTarget | null {
 
 // The server's limit of an error type (backend analytics/failures.py MAX_ERROR_TYPE_LENGTH).
 const MAX_ERROR_TYPE_LENGTH = 200;
+const MAX_MAP_ID_LENGTH = 200;
 
 /**
  * The error filter a link carries (`errorType`, `level` once per level); unreadable parts
@@ -465,18 +504,29 @@ export function errorFilterFromUrl(search: string): ErrorFilter {
   const params = new URLSearchParams(search);
   const errorType = params.get(DRILL_PARAMS.errorType);
   const levels = params.getAll(DRILL_PARAMS.level);
+  const [mapId, cell, grid] = [DRILL_PARAMS.mapId, DRILL_PARAMS.cell, DRILL_PARAMS.grid].map(
+    (name) => params.get(name),
+  );
+  // The server checks the cell (a 422 names what is wrong); here only that all three came.
+  const withCell = mapId && cell && grid && mapId.length <= MAX_MAP_ID_LENGTH;
   return {
     errorType: errorType && errorType.length <= MAX_ERROR_TYPE_LENGTH ? errorType : null,
     levels: ERROR_LEVELS.filter((level) => levels.includes(level)),
+    // Always named: the list's reducer merges filters, so an absent cell must clear one.
+    cell: withCell ? { mapId, cell, grid } : null,
   };
 }
 
 /** `search` with the error filter set (cleared parts removed, other parameters kept). */
 export function withErrorFilter(search: string, filter: ErrorFilter): string {
   const params = new URLSearchParams(search);
+  const { cell } = filter;
   for (const [name, values] of [
     [DRILL_PARAMS.errorType, filter.errorType ? [filter.errorType] : []],
     [DRILL_PARAMS.level, filter.levels],
+    [DRILL_PARAMS.mapId, cell ? [cell.mapId] : []],
+    [DRILL_PARAMS.cell, cell ? [cell.cell] : []],
+    [DRILL_PARAMS.grid, cell ? [cell.grid] : []],
   ] as const) {
     params.delete(name);
     for (const value of values) {

@@ -21,6 +21,7 @@ import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { errorFilterFromUrl, historyOrdersTarget, withErrorFilter } from '../../lib/drillDown';
+import { CellFilterChip } from './CellFilterChip';
 import { ErrorFilterControls } from './ErrorFilterControls';
 import { LevelBadge } from './LevelBadge';
 import { useErrorTypes } from './useErrorTypes';
@@ -162,6 +163,12 @@ export default function FailuresHistoryPage() {
               errorTypes={errorTypes}
               onChange={changeFilter}
             />
+            {list.filters.cell && (
+              <CellFilterChip
+                filter={list.filters.cell}
+                onClear={() => changeFilter({ cell: null })}
+              />
+            )}
             {ordersLocation && (
               <Anchor
                 component={Link}
@@ -212,7 +219,7 @@ export default function FailuresHistoryPage() {
           onRetry={() => void history.refetch()}
           empty={
             <Text c="dimmed" ta="center" py="xl" data-testid="error-history-empty">
-              {list.filters.errorType || list.filters.levels.length > 0
+              {list.filters.errorType || list.filters.levels.length > 0 || list.filters.cell
                 ? t('failures.noEpisodesFiltered')
                 : t('failures.noEpisodes')}
             </Text>

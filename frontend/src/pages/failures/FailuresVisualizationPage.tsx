@@ -4,10 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { type ErrorFilter, loadFailureMap, NO_ERROR_FILTER } from '../../api/analytics-failures';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { type ChartElement, errorHistoryTarget, mapPointTarget } from '../../lib/drillDown';
+import {
+  type ChartElement,
+  densityCellTarget,
+  heatmapItem,
+  mapPointTarget,
+} from '../../lib/drillDown';
 import { formatNumber } from '../../lib/format';
 import { ErrorFilterControls } from './ErrorFilterControls';
-import { densityChart, errorMapChart } from './mapCharts';
+import { densestCells, densityChart, errorMapChart } from './mapCharts';
 import { useErrorTypes } from './useErrorTypes';
 
 /** failures/visualization: the site drawn from the driven track, error points and their density. */
@@ -26,13 +31,16 @@ export default function FailuresVisualizationPage() {
   const layer = maps.find((candidate) => candidate.mapId === mapId) ?? maps[0];
   const points = useMemo(() => layer && errorMapChart(layer, ctx), [layer, ctx]);
   const density = useMemo(() => layer && densityChart(layer, ctx), [layer, ctx]);
-  // Drill-down: a point to the episodes of its type on its vehicle; a density cell to the
-  // episodes under the page's error filter (the history has no position filter).
+  // Drill-down: a point to the episodes of its type on its vehicle; a density cell (or its
+  // table row) to the episodes it counts, under the page's error filter.
   const drills = useMemo(
     () =>
       layer && {
         points: { element: (e: ChartElement) => mapPointTarget(layer.points, e) },
-        density: { element: () => errorHistoryTarget(filter), row: () => null },
+        density: {
+          element: (e: ChartElement) => densityCellTarget(layer, filter, heatmapItem(e)),
+          row: (index: number) => densityCellTarget(layer, filter, densestCells(layer)[index]),
+        },
       },
     [layer, filter],
   );

@@ -6,10 +6,11 @@ import type {
   ReliabilityEntry,
   ReliabilityFigures,
 } from '../../api/analytics-failures';
+import { mapCellArea, mapCellFilter } from '../../api/analytics-failures';
 import { testContext } from '../../test/chartContext';
 import { paretoChart, recordedAnything, reliabilityChart } from './analysisCharts';
 import { LEVEL_COLORS, levelColor, typeStyles, worstLevel } from './levels';
-import { densityChart, errorMapChart, pointTooltip } from './mapCharts';
+import { densestCells, densityChart, errorMapChart, pointTooltip } from './mapCharts';
 import { escapeHtml, matrixChart } from './matrixCharts';
 
 type Series = {
@@ -350,5 +351,17 @@ describe('failure map transforms', () => {
       { x: 15.5, y: 9.5, count: 4 },
       { x: 6.5, y: 6.5, count: 1 },
     ]);
+    // A table row leads where its cell does: the rows in the order densestCells gives.
+    expect(densestCells(layer).map(([column, row]) => [column, row])).toEqual([
+      [3, 1],
+      [0, 0],
+    ]);
+  });
+
+  it("writes a density cell as the API's filter and reads its area back", () => {
+    const filter = mapCellFilter('hall-1', layer.density, [3, 1]);
+    expect(filter).toEqual({ mapId: 'hall-1', cell: '3,1', grid: '5,5,3,5,2' });
+    expect(mapCellArea(filter)).toEqual({ x0: 14, x1: 17, y0: 8, y1: 11 });
+    expect(mapCellArea({ ...filter, grid: 'a,b' })).toBeNull();
   });
 });

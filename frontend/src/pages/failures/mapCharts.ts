@@ -136,6 +136,11 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   };
 }
 
+/** The density grid's cells `[column, row, count]`, densest first (the table's order). */
+export function densestCells(layer: Pick<MapLayer, 'density'>): [number, number, number][] {
+  return [...layer.density.cells].sort((a, b) => b[2] - a[2]);
+}
+
 /** Errors per grid cell as a heatmap over the same area. */
 export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const { density } = layer;
@@ -204,13 +209,11 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
         { key: 'y', label: 'y (m)', format: 'decimal' },
         { key: 'count', label: ctx.t('failures.count'), format: 'integer' },
       ],
-      rows: [...density.cells]
-        .sort((a, b) => b[2] - a[2])
-        .map(([column, row, count]) => ({
-          x: density.originX + (column + 0.5) * density.cellSize,
-          y: density.originY + (row + 0.5) * density.cellSize,
-          count,
-        })),
+      rows: densestCells(layer).map(([column, row, count]) => ({
+        x: density.originX + (column + 0.5) * density.cellSize,
+        y: density.originY + (row + 0.5) * density.cellSize,
+        count,
+      })),
     },
   };
 }
