@@ -344,3 +344,36 @@ test('a density cell opens the episodes it counts, with a way back to every posi
     .poll(async () => Number(await page.getByTestId('pager-info').getAttribute('data-total')))
     .toBeGreaterThan(count);
 });
+
+test("a workflow's cycle-time bar opens the finished orders it counts", async ({ app, page }) => {
+  await app.open(`/processes/workflows?${view()}`);
+  const card = await expectChartWithData(page, 'workflows');
+  const workflow = (await (await tableRows(card)).first().locator('td').nth(0).textContent()) ?? '';
+  await app.open(`/processes/workflows?${view()}&workflow=${encodeURIComponent(workflow)}`);
+  const drilldown = page.getByTestId('drilldown-workflow');
+  const histogram = await expectChartWithData(page, 'workflow-histogram');
+  const rows = await tableRows(histogram);
+  // The fullest bucket of the period: its row's count of the period (second column).
+  const counts: number[] = [];
+  for (const row of await rows.all()) {
+    counts.push(Number((await row.locator('td').nth(1).textContent())?.replace(/\D/g, '')));
+  }
+  const fullest = counts.indexOf(Math.max(...counts));
+  expect(counts[fullest]).toBeGreaterThan(0);
+  await rows.nth(fullest).getByRole('link').click();
+
+  await expect.poll(() => routeParams(page).get('cycleBucket')).toMatch(/^\d+$/);
+  expect(routeParams(page).get('outcome')).toBe('finished');
+  expectSamePeriod(page);
+  await expect(drilldown.getByTestId('pager-info')).toHaveAttribute(
+    'data-total',
+    String(counts[fullest]),
+  );
+  const chip = drilldown.getByTestId('drilldown-cycle-filter');
+  await expect(chip).toContainText(/cycle time/);
+  await drilldown.getByTestId('drilldown-cycle-filter-clear').click();
+  await expect(chip).toHaveCount(0);
+  await expect
+    .poll(async () => Number(await drilldown.getByTestId('pager-info').getAttribute('data-total')))
+    .toBeGreaterThan(counts[fullest] ?? 0);
+});

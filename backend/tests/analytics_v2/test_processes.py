@@ -165,6 +165,31 @@ def test_workflow_histogram(world: World, customer: TestClient) -> None:
     )
 
 
+def test_a_histogram_bar_leads_to_the_orders_it_counts(world: World, customer: TestClient) -> None:
+    """Each bar of a workflow's cycle-time histogram: the orders list filtered to its bucket
+    holds as many orders as the bar counts, all finished, within the bucket's edges."""
+    workflow = "PICK_TO_LINE"
+    data = get_data(customer, f"Workflows/{workflow}/Histogram", **PERIOD, vehicles=ham_ids(world))
+    edges = [*data["histogramEdges"], float("inf")]
+    bars = data["current"]["histogram"]
+    assert sum(bars) > 0
+    for bucket, count in enumerate(bars):
+        if not count:
+            continue
+        listed = get_data(
+            customer,
+            f"Workflows/{workflow}/Orders",
+            **PERIOD,
+            vehicles=ham_ids(world),
+            cycleBucket=bucket,
+            pageSize=500,
+        )
+        assert listed["total"] == count
+        for item in listed["items"]:
+            assert item["outcome"] == "finished"
+            assert edges[bucket] - 1e-3 <= item["durationSeconds"] < edges[bucket + 1] + 1e-3
+
+
 def test_actions_match_truth(world: World, customer: TestClient) -> None:
     data = get_data(customer, "Actions", **PERIOD, vehicles=ham_ids(world))
     rows = {row["actionType"]: row for row in data["actions"]}

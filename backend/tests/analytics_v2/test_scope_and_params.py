@@ -106,6 +106,8 @@ def test_second_organization_sees_only_its_own_rows(world: World, customer2: Tes
         ("Workflows/NO_SUCH_FLOW/Orders", {}, 404, "workflow"),
         ("Workflows/NO_SUCH_FLOW/Histogram", {}, 404, "workflow"),
         ("Workflows/TRANSPORT_A/Orders", {"outcome": "lost"}, 422, "outcome"),
+        ("Workflows/TRANSPORT_A/Orders", {"cycleBucket": -1}, 422, "cycleBucket"),
+        ("Workflows/TRANSPORT_A/Orders", {"cycleBucket": 10_000}, 422, "cycleBucket"),
         ("Actions/teleport/Failures", {}, 404, "action type"),
         ("Processes", {"from": "2016-01-01", "to": "2026-01-01"}, 422, "to"),
         ("Battery", {"from": "2026-10-26", "to": "2026-10-24"}, 422, "from"),

@@ -205,9 +205,13 @@ export function loadWorkflows(scope: AnalysisScope, sort: string | null): Promis
 export function loadWorkflowOrders(
   scope: AnalysisScope,
   workflow: string,
-  query: PageQuery & { outcome?: OrderOutcome | null },
+  query: PageQuery & { outcome?: OrderOutcome | null; cycleBucket?: number | null },
 ): Promise<Page<WorkflowOrder>> {
-  const extra = { ...pageParams(query), outcome: query.outcome ?? null };
+  const extra = {
+    ...pageParams(query),
+    outcome: query.outcome ?? null,
+    cycleBucket: query.cycleBucket ?? null,
+  };
   return callApi<Page<WorkflowOrder>>(
     `${BASE}/Workflows/${encodeURIComponent(workflow)}/Orders${analyticsQuery(scope, extra)}`,
   );

@@ -318,12 +318,22 @@ describe('drill-down targets', () => {
   });
 
   it('leads the finished-orders tiles to the finished orders of each workflow', () => {
-    expect(cycleBarTarget({ dataIndex: 0 })).toEqual(pageTileTarget('orders'));
-    expect(cycleBarTarget({})).toBeNull();
-    expect(cycleBarTarget({ dataIndex: 3 }, 'TRANSPORT_A')?.params).toEqual({
+    // The bars shown are the server's buckets 2 to 5: a bar leads to the orders of its bucket.
+    const buckets = [2, 3, 4, 5];
+    expect(cycleBarTarget({ seriesIndex: 0, dataIndex: 0 }, { buckets })).toEqual({
+      path: '/processes/workflows',
+      params: { outcome: 'finished', cycleBucket: '2' },
+    });
+    expect(cycleBarTarget({}, { buckets })).toBeNull();
+    // The previous period's bar counts orders the list of the period does not hold.
+    expect(cycleBarTarget({ seriesIndex: 1, dataIndex: 0 }, { buckets })).toBeNull();
+    // A table row (no series) and a workflow's own histogram.
+    expect(cycleBarTarget({ dataIndex: 3 }, { buckets, workflow: 'TRANSPORT_A' })?.params).toEqual({
       workflow: 'TRANSPORT_A',
       outcome: 'finished',
+      cycleBucket: '5',
     });
+    expect(cycleBarTarget({ dataIndex: 4 }, { buckets })).toBeNull();
     for (const target of [
       dashboardTileTarget('orders'),
       pageTileTarget('orders'),

@@ -49,6 +49,8 @@ export const DRILL_PARAMS = {
   actionType: 'actionType',
   /** The outcome the order lists of processes/workflows open with. */
   outcome: 'outcome',
+  /** The cycle-time histogram bucket (index) the order lists of processes/workflows show. */
+  cycleBucket: 'cycleBucket',
   /** The charge-session list of the battery page: `all`, or a depth bin's lower bound. */
   sessions: 'sessions',
   /** A density cell of a failure map (failures/history): the map, `column,row`, its grid. */
@@ -129,10 +131,13 @@ export function ordersTarget({
   workflow,
   vehicleId,
   outcome,
+  cycleBucket,
 }: {
   workflow?: string | null;
   vehicleId?: Id | null;
   outcome?: OrderOutcome;
+  /** Only the finished orders in this bucket of the cycle-time histogram. */
+  cycleBucket?: number;
 } = {}): DrillTarget {
   return {
     path: DRILL_PAGES.processesWorkflows,
@@ -140,6 +145,7 @@ export function ordersTarget({
     params: {
       ...(workflow ? { [DRILL_PARAMS.workflow]: workflow } : {}),
       ...(outcome ? { [DRILL_PARAMS.outcome]: outcome } : {}),
+      ...(cycleBucket === undefined ? {} : { [DRILL_PARAMS.cycleBucket]: String(cycleBucket) }),
     },
   };
 }
@@ -159,14 +165,21 @@ export function itemAt<T>(items: readonly T[], element: ChartElement): T | null 
 }
 
 /**
- * A bar (or row) of a cycle-time histogram: the finished orders of the period (their cycle
- * times are what it counts), workflow by workflow, or of the one workflow it shows.
+ * A bar (or row) of a cycle-time histogram: the finished orders of the period in its bucket
+ * (`buckets`: the server's bucket of each bar shown), workflow by workflow, or of the one
+ * workflow it shows. A bar of the previous period counts orders the list does not hold.
  */
 export function cycleBarTarget(
   element: ChartElement,
-  workflow: string | null = null,
+  { buckets, workflow = null }: { buckets: readonly number[]; workflow?: string | null },
 ): DrillTarget | null {
-  return indexOf(element) === null ? null : ordersTarget({ workflow, outcome: 'finished' });
+  if (element.seriesIndex !== undefined && element.seriesIndex !== 0) {
+    return null;
+  }
+  const bucket = itemAt(buckets, element);
+  return bucket === null
+    ? null
+    : ordersTarget({ workflow, outcome: 'finished', cycleBucket: bucket });
 }
 
 /** A Pareto bar (or its table row): the error history of that error type. */

@@ -32,7 +32,7 @@ OUTCOMES = ("finished", "failed", "cancelled")
 # same floating-point steps (same edges). Outcome counts, histogram and sums are then one
 # grouped count.
 ENDED = f"(outcome IN {OUTCOMES[1:]} OR outcome = 'finished')"
-_CODE = (
+ORDER_CODE = (
     "CASE WHEN outcome = 'failed' THEN -1 WHEN outcome = 'cancelled' THEN -2 "
     f"WHEN cycle_us < {int(rollup.CYCLE_BUCKET_BASE_S * 1e6)} THEN 0 "
     f"ELSE least({rollup.CYCLE_BUCKET_COUNT - 1}, "
@@ -72,7 +72,7 @@ def summarize_orders(
     source = f"FROM ({rows_sql}) WHERE {condition} AND {ENDED}"
     result: dict[Key, OrderSummary] = {}
     for value, bucket, code, count, paused, waiting, total, top in cursor.execute(
-        f"SELECT {key_sql}, bucket, {_CODE}, count(*), sum(paused_s), sum(waiting_s), "
+        f"SELECT {key_sql}, bucket, {ORDER_CODE}, count(*), sum(paused_s), sum(waiting_s), "
         f"sum(cycle_us), max(cycle_us) {source} GROUP BY ALL",
         parameters,
     ).fetchall():

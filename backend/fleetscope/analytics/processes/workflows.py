@@ -117,7 +117,8 @@ ORDER_SORTS = {
 _ORDER_LIST_COLUMNS = (
     "f.vehicle_id, f.order_id, f.start_at, f.end_at, "
     f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.outcome, f.distance_m, "
-    "f.nodes_traversed, f.nodes_total, f.paused_s, f.waiting_s, f.error_count, f.workflow"
+    "f.nodes_traversed, f.nodes_total, f.paused_s, f.waiting_s, f.error_count, f.workflow, "
+    "epoch_us(f.end_at) - epoch_us(f.start_at) AS cycle_us"
 )
 # The list's columns in the order of the model's fields (vehicle_name is added).
 _FIELDS = [name for name in WorkflowOrder.model_fields if name != "vehicle_name"]
@@ -205,15 +206,26 @@ def workflow_orders(
     workflow: str,
     page: PageRequest,
     outcome: Outcome | None = None,
+    cycle_bucket: int | None = None,
     vehicle_id: int | None = None,
 ) -> Page[WorkflowOrder]:
+    """``cycle_bucket``: only the finished orders of that bucket of the cycle-time histogram
+    (``orders.ORDER_CODE``: the histograms' own arithmetic, so the list holds what the bar
+    counts)."""
     _require_workflow(cursor, value=workflow, vehicle_ids=scope.vehicle_ids)
     column, descending = parse_sort(page.sort, columns=ORDER_SORTS, default="-start")
     selection = select_periods(scope, now=now, previous=False, vehicle_id=vehicle_id)
     rows_sql, parameters = rows_in_periods(
         selection, table="orders", at="end_at", columns=_ORDER_LIST_COLUMNS
     )
-    filters: list[Any] = [workflow, *([outcome] if outcome else [])]
+    conditions = ["workflow = ?"]
+    filters: list[Any] = [workflow]
+    if outcome:
+        conditions.append("outcome = ?")
+        filters.append(outcome)
+    if cycle_bucket is not None:
+        conditions.append(f"{orders.ORDER_CODE} = ?")
+        filters.append(cycle_bucket)
     bounds = selection.bounds
     # Orders end in T; most start in it too (the span is a guess for the first read).
     span = (
@@ -222,8 +234,8 @@ def workflow_orders(
     total, rows = paging.read_page(
         cursor,
         page,
-        select="* EXCLUDE (workflow, bucket)",
-        source=f"FROM ({rows_sql}) WHERE workflow = ?{' AND outcome = ?' if outcome else ''}",
+        select="* EXCLUDE (workflow, bucket, cycle_us)",
+        source=f"FROM ({rows_sql}) WHERE {' AND '.join(conditions)}",
         parameters=[*parameters, *filters],
         column_sql=ORDER_SORTS[column],
         descending=descending,

@@ -27,6 +27,7 @@ from fleetscope.api.deps import SettingsDep
 from fleetscope.api.envelope import Envelope, json_ok
 from fleetscope.api.errors import ANALYTICS_FAILURES
 from fleetscope.appstore.errors import NotFoundError
+from fleetscope.facts.rollup import CYCLE_BUCKET_COUNT
 from fleetscope.i18n.messages import VEHICLE_NOT_FOUND
 
 router = APIRouter(prefix="/Analytics", tags=["Analytics"], responses=ANALYTICS_FAILURES)
@@ -96,6 +97,16 @@ def get_workflow_orders(
     store: FactStoreDep,
     page: PageDep,
     outcome: Outcome | None = None,
+    cycle_bucket: Annotated[
+        int | None,
+        Query(
+            alias="cycleBucket",
+            ge=0,
+            le=CYCLE_BUCKET_COUNT - 1,
+            description="only the finished orders in this bucket of the cycle-time histogram "
+            "(its index in histogramEdges)",
+        ),
+    ] = None,
     vehicle: VehicleFilter = None,
 ) -> Response:
     vehicle_id = selected_vehicle(scope, vehicle)
@@ -107,6 +118,7 @@ def get_workflow_orders(
             workflow=workflow,
             page=page,
             outcome=outcome,
+            cycle_bucket=cycle_bucket,
             vehicle_id=vehicle_id,
         )
     return json_ok(result)

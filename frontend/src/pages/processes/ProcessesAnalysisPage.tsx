@@ -17,13 +17,15 @@ import {
 } from '../../lib/drillDown';
 import { ApproximateNote } from './ApproximateNote';
 import { processesApproximate } from './approximate';
-import { cycleHistogramChart, cyclePercentilesChart, outcomesChart } from './processesCharts';
+import {
+  cycleHistogramChart,
+  cyclePercentilesChart,
+  histogramBuckets,
+  outcomesChart,
+} from './processesCharts';
 import { processTileModels } from './processTiles';
 
 /** processes/analysis: cycle-time distribution and percentiles, outcomes, paused and waiting time. */
-// A cycle-time bar to the finished orders, workflow by workflow.
-const CYCLE_DRILL = { element: (element: ChartElement) => cycleBarTarget(element) };
-
 export default function ProcessesAnalysisPage() {
   const { t } = useTranslation();
   const ctx = useChartContext();
@@ -33,6 +35,11 @@ export default function ProcessesAnalysisPage() {
     () => data && cycleHistogramChart({ histogramEdges: data.histogramEdges, ...data.fleet }, ctx),
     [data, ctx],
   );
+  // A cycle-time bar to the finished orders in its bucket, workflow by workflow.
+  const cycleDrill = useMemo(() => {
+    const buckets = data ? histogramBuckets(data.fleet) : [];
+    return { element: (element: ChartElement) => cycleBarTarget(element, { buckets }) };
+  }, [data]);
   const outcomes = useMemo(() => data && outcomesChart(data.entries, ctx), [data, ctx]);
   const percentiles = useMemo(() => data && cyclePercentilesChart(data.entries, ctx), [data, ctx]);
   // Drill-down: a vehicle's outcomes or percentiles to its orders (its workflows).
@@ -73,7 +80,7 @@ export default function ProcessesAnalysisPage() {
             (d) => d.fleet.current.cycle.count === 0 && d.fleet.previous.cycle.count === 0,
           )}
           model={histogram}
-          drill={CYCLE_DRILL}
+          drill={cycleDrill}
           exportScope={exportScope}
         />
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">

@@ -22,12 +22,24 @@ import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
-import { cycleBarTarget, DRILL_PARAMS } from '../../lib/drillDown';
+import { type ChartElement, cycleBarTarget, DRILL_PARAMS } from '../../lib/drillDown';
+import { CycleFilterChip } from './CycleFilterChip';
 import { OutcomeBadge } from './OutcomeBadge';
-import { cycleHistogramChart } from './processesCharts';
+import { cycleHistogramChart, histogramBuckets } from './processesCharts';
 
 const ORDER_DEFAULT_SORT = '-start';
-const reduceOrders = listReducer<{ outcome: OrderOutcome | null }>(ORDER_DEFAULT_SORT);
+interface OrderFilters {
+  outcome: OrderOutcome | null;
+  /** Only the finished orders in this bucket of the cycle-time histogram (a bar's drill-down). */
+  cycleBucket: number | null;
+}
+const reduceOrders = listReducer<OrderFilters>(ORDER_DEFAULT_SORT);
+
+/** A bucket index from the address, null unless a whole number from 0. */
+function bucketOf(text: string | null): number | null {
+  const bucket = Number(text ?? Number.NaN);
+  return Number.isInteger(bucket) && bucket >= 0 ? bucket : null;
+}
 
 /** One workflow: its cycle-time histogram and its orders (paged, sortable, by outcome). */
 export function WorkflowDrilldown({
@@ -47,11 +59,14 @@ export function WorkflowDrilldown({
   // The outcome is part of the address: the finished-orders tiles open the lists with it.
   const [urlOutcome, setUrlOutcome] = useUrlSelection(DRILL_PARAMS.outcome);
   const outcome = ORDER_OUTCOMES.find((known) => known === urlOutcome) ?? null;
-  const [list, dispatch] = useReducer(reduceOrders, initialListState({ outcome }));
-  // A new address (a link followed while the list is open) sets the list's outcome too.
+  // So is a histogram bar's bucket: the bar opens the orders it counts.
+  const [urlBucket, setUrlBucket] = useUrlSelection(DRILL_PARAMS.cycleBucket);
+  const cycleBucket = bucketOf(urlBucket);
+  const [list, dispatch] = useReducer(reduceOrders, initialListState({ outcome, cycleBucket }));
+  // A new address (a link followed while the list is open) sets the list's filters too.
   useEffect(() => {
-    dispatch({ type: 'filter', filters: { outcome } });
-  }, [outcome]);
+    dispatch({ type: 'filter', filters: { outcome, cycleBucket } });
+  }, [outcome, cycleBucket]);
   const key = [scopeKey(scope), workflow];
   const histogram = useQuery({
     queryKey: ['analytics', 'workflowHistogram', ...key],
@@ -65,6 +80,7 @@ export function WorkflowDrilldown({
         pageSize: list.pageSize,
         sort: list.sort,
         outcome: list.filters.outcome,
+        cycleBucket: list.filters.cycleBucket,
       }),
     placeholderData: (previous) => previous,
   });
@@ -72,6 +88,10 @@ export function WorkflowDrilldown({
     () => histogram.data && cycleHistogramChart(histogram.data, ctx),
     [histogram.data, ctx],
   );
+  const drill = useMemo(() => {
+    const buckets = histogram.data ? histogramBuckets(histogram.data) : [];
+    return { element: (element: ChartElement) => cycleBarTarget(element, { buckets, workflow }) };
+  }, [histogram.data, workflow]);
   const columns: PagedColumn<WorkflowOrder>[] = [
     {
       key: 'orderId',
@@ -147,7 +167,7 @@ export function WorkflowDrilldown({
           onRetry: () => void histogram.refetch(),
         })}
         model={model}
-        drill={{ element: (element) => cycleBarTarget(element, workflow) }}
+        drill={drill}
         exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}
         height={260}
       />
@@ -163,11 +183,27 @@ export function WorkflowDrilldown({
           data={[
             { value: 'all', label: t('processes.allOutcomes') },
             { value: 'finished', label: t('processes.outcome.finished') },
-            { value: 'failed', label: t('processes.outcome.failed') },
-            { value: 'cancelled', label: t('processes.outcome.cancelled') },
+            // A cycle-time bucket holds finished orders only.
+            {
+              value: 'failed',
+              label: t('processes.outcome.failed'),
+              disabled: list.filters.cycleBucket !== null,
+            },
+            {
+              value: 'cancelled',
+              label: t('processes.outcome.cancelled'),
+              disabled: list.filters.cycleBucket !== null,
+            },
           ]}
         />
       </Group>
+      {list.filters.cycleBucket !== null && histogram.data && (
+        <CycleFilterChip
+          edges={histogram.data.histogramEdges}
+          bucket={list.filters.cycleBucket}
+          onClear={() => setUrlBucket(null)}
+        />
+      )}
       <PagedTable
         testId="drilldown-orders"
         columns={columns}

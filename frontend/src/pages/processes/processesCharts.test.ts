@@ -8,6 +8,7 @@ import { actionsChart } from './actionsCharts';
 import {
   cycleHistogramChart,
   cyclePercentilesChart,
+  histogramBuckets,
   occupiedSpan,
   outcomesChart,
 } from './processesCharts';
@@ -64,6 +65,15 @@ describe('processes analysis transforms', () => {
   it('shows only the buckets that have orders in either period', () => {
     expect(occupiedSpan([0, 0, 3, 0, 1, 0], [0, 2, 0, 0, 0, 0])).toEqual({ first: 1, last: 4 });
     expect(occupiedSpan([0, 0], [0])).toEqual({ first: 0, last: -1 });
+    // The server's bucket of each bar drawn (a bar's drill-down asks for it).
+    expect(
+      histogramBuckets({
+        current: emptyFigures([0, 0, 3, 0, 1, 0]),
+        previous: emptyFigures([0, 2, 0, 0, 0, 0]),
+      }),
+    ).toEqual([1, 2, 3, 4]);
+    const none = { current: emptyFigures([0, 0]), previous: emptyFigures([0]) };
+    expect(histogramBuckets(none)).toEqual([]);
     const model = cycleHistogramChart(
       {
         histogramEdges: edges,

@@ -32,6 +32,15 @@ export function occupiedSpan(...histograms: number[][]): { first: number; last: 
 }
 
 /** Cycle-time histogram, current period against the previous one. */
+/** The server's bucket of each bar of `cycleHistogramChart` (the buckets with orders). */
+export function histogramBuckets(data: {
+  current: ProcessFigures;
+  previous: ProcessFigures;
+}): number[] {
+  const { first, last } = occupiedSpan(data.current.histogram, data.previous.histogram);
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, index) => first + index);
+}
+
 export function cycleHistogramChart(
   data: { histogramEdges: number[]; current: ProcessFigures; previous: ProcessFigures },
   ctx: ChartContext,

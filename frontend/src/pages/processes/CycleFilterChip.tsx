@@ -1,0 +1,45 @@
+import { Badge, CloseButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { cellText } from '../../components/tables/cellText';
+
+/**
+ * The order list's cycle-time filter (a histogram bar's drill-down): the bucket's edges
+ * (`edges`: each bucket's lower edge in seconds, the last open above), and a way out.
+ */
+export function CycleFilterChip({
+  edges,
+  bucket,
+  onClear,
+}: {
+  edges: readonly number[];
+  bucket: number;
+  onClear: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const duration = (seconds: number | undefined) =>
+    cellText(seconds ?? null, 'duration', i18n.language);
+  const upper = edges[bucket + 1];
+  const label =
+    upper === undefined
+      ? t('processes.cycleFilterOpen', { from: duration(edges[bucket]) })
+      : t('processes.cycleFilter', { from: duration(edges[bucket]), to: duration(upper) });
+  return (
+    <Badge
+      size="lg"
+      variant="light"
+      tt="none"
+      style={{ alignSelf: 'flex-start' }}
+      data-testid="drilldown-cycle-filter"
+      rightSection={
+        <CloseButton
+          size="xs"
+          onClick={onClear}
+          aria-label={t('processes.clearCycleFilter')}
+          data-testid="drilldown-cycle-filter-clear"
+        />
+      }
+    >
+      {label}
+    </Badge>
+  );
+}
