@@ -12,12 +12,16 @@ from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, re
 from fleetscope.analytics.core.sql import read_snapshot
 from fleetscope.api.deps import AuthenticatedDep, SessionDep, release_connection
 from fleetscope.api.errors import ApiError
+from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.models import User
 from fleetscope.facts.store import FactStore
-from fleetscope.i18n.messages import FACT_STORE_NOT_OPEN
+from fleetscope.i18n.messages import FACT_STORE_NOT_OPEN, QUERY_PARAMETER_REPEATED
 
 # The model's fields are the query parameters, validated by FastAPI (a 422 naming the field).
 ParamsDep = Annotated[AnalyticsParams, Query()]
+# The query parameters an analytics request may repeat (any of several levels); any other
+# given twice is refused, rather than read as its last value.
+REPEATABLE_PARAMETERS = frozenset({"level"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +32,16 @@ class Scoped:
     scope: AnalyticsScope
 
 
-def get_scoped(authenticated: AuthenticatedDep, db: SessionDep, params: ParamsDep) -> Scoped:
+def get_scoped(
+    authenticated: AuthenticatedDep, db: SessionDep, params: ParamsDep, request: Request
+) -> Scoped:
     # The session first, as a dependency of its own: FastAPI checks the query parameters
     # only after it, so a caller without a valid session hears "authentication failed"
     # (401), never which parameter is malformed (422), whatever it sends.
+    for name in dict.fromkeys(request.query_params.keys()):
+        count = len(request.query_params.getlist(name))
+        if count > 1 and name not in REPEATABLE_PARAMETERS:
+            raise InvalidInputError(QUERY_PARAMETER_REPEATED(name=name[:40], count=count))
     user = authenticated.user
     scope = resolve_scope(db, user=user, params=params)
     release_connection(db)  # no connection held while the handler waits for its thread

@@ -321,6 +321,11 @@ TOO_MANY_VEHICLES = define(
     en="vehicles: at most {limit} ids, got {count}",
     de="vehicles: höchstens {limit} IDs erlaubt, erhalten {count}",
 )
+QUERY_PARAMETER_REPEATED = define(
+    "analytics.query_parameter_repeated",
+    en="{name}: given {count} times, expected once",
+    de="{name}: {count}-mal angegeben, erwartet einmal",
+)
 MAP_CELL_INCOMPLETE = define(
     "analytics.map_cell_incomplete",
     en="mapId, cell and grid go together: {missing} missing",

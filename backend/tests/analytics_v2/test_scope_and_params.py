@@ -114,6 +114,11 @@ def test_second_organization_sees_only_its_own_rows(world: World, customer2: Tes
         ("Battery/Sessions", {"depth": 15}, 422, "depth"),
         ("Battery/Sessions", {"depth": 100}, 422, "depth"),
         ("Battery/Sessions", {"sort": "-charge"}, 422, "sort"),
+        # A parameter given twice is refused, not read as its last value (only level repeats).
+        ("Productivity", {"from": ["2026-10-26", "2026-10-25"]}, 422, "from: given 2 times"),
+        ("Processes", {"shift": ["all", "early", "all"]}, 422, "shift: given 3 times"),
+        ("ErrorHistory", {"pageSize": [10, 20]}, 422, "pageSize"),
+        ("Workflows", {"sort": ["orders", "-orders"]}, 422, "sort"),
     ],
 )
 def test_bad_parameters_are_clear_4xx(
