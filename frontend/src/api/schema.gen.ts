@@ -4871,6 +4871,8 @@ export interface operations {
         parameters: {
             query?: {
                 outcome?: ("finished" | "failed" | "cancelled") | null;
+                /** @description only the finished orders in this bucket of the cycle-time histogram (its index in histogramEdges) */
+                cycleBucket?: number | null;
                 /** @description only this vehicle (of the selection) */
                 vehicle?: number | null;
                 /** @description first day (site-local, inclusive); default: saved */

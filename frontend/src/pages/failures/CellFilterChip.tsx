@@ -1,6 +1,6 @@
-import { Badge, CloseButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { type MapCellFilter, mapCellArea } from '../../api/analytics-failures';
+import { FilterChip } from '../../components/filters/FilterChip';
 import { formatNumber } from '../../lib/format';
 
 /** The history's map-cell filter (a density cell's drill-down): its area, and a way out. */
@@ -25,22 +25,11 @@ export function CellFilterChip({
       })
     : filter.mapId;
   return (
-    <Badge
-      size="lg"
-      variant="light"
-      tt="none"
-      mb={4}
-      data-testid="error-history-cell-filter"
-      rightSection={
-        <CloseButton
-          size="xs"
-          onClick={onClear}
-          aria-label={t('failures.clearCellFilter')}
-          data-testid="error-history-cell-filter-clear"
-        />
-      }
-    >
-      {label}
-    </Badge>
+    <FilterChip
+      label={label}
+      clearLabel={t('failures.clearCellFilter')}
+      testId="error-history-cell-filter"
+      onClear={onClear}
+    />
   );
 }

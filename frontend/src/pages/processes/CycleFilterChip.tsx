@@ -1,5 +1,5 @@
-import { Badge, CloseButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { FilterChip } from '../../components/filters/FilterChip';
 import { cellText } from '../../components/tables/cellText';
 
 /**
@@ -24,22 +24,11 @@ export function CycleFilterChip({
       ? t('processes.cycleFilterOpen', { from: duration(edges[bucket]) })
       : t('processes.cycleFilter', { from: duration(edges[bucket]), to: duration(upper) });
   return (
-    <Badge
-      size="lg"
-      variant="light"
-      tt="none"
-      style={{ alignSelf: 'flex-start' }}
-      data-testid="drilldown-cycle-filter"
-      rightSection={
-        <CloseButton
-          size="xs"
-          onClick={onClear}
-          aria-label={t('processes.clearCycleFilter')}
-          data-testid="drilldown-cycle-filter-clear"
-        />
-      }
-    >
-      {label}
-    </Badge>
+    <FilterChip
+      label={label}
+      clearLabel={t('processes.clearCycleFilter')}
+      testId="drilldown-cycle-filter"
+      onClear={onClear}
+    />
   );
 }
