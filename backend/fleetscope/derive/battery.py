@@ -96,19 +96,7 @@ class BatteryTracker:
             or (charge < LOW_CHARGE) is not (self.sample_charge < LOW_CHARGE)
             or at - sample_at >= SAMPLE_EVERY
         ):
-            facts.append(
-                BatterySample(
-                    self.vehicle_id,
-                    at,
-                    charge,
-                    charging,
-                    battery.voltage,
-                    battery.health,
-                    held.seconds,
-                    held.charge_seconds,
-                    held.discharged,
-                )
-            )
+            facts.append(self._sample(at, charge, charging, battery))
             self.held = _Held(report_at=held.report_at)
             self.sample_at = at
             self.sample_charge = charge
@@ -133,25 +121,39 @@ class BatteryTracker:
         if held.report_at is not None and charge is not None:
             closes_at = max(at, held.report_at)
             step = (closes_at - held.report_at).total_seconds()
-            if held.seconds or step:
-                facts.append(
-                    BatterySample(
-                        self.vehicle_id,
-                        closes_at,
-                        charge,
-                        self.sample_charging,
-                        None,
-                        None,
-                        held.seconds + step,
-                        held.charge_seconds + charge * step,
-                        held.discharged,
-                        closes=True,
-                    )
-                )
+            held.seconds += step
+            held.charge_seconds += charge * step
+            if held.seconds:
+                closing = self._sample(closes_at, charge, self.sample_charging, None, closes=True)
+                facts.append(closing)
         self.held = _Held()
         self.sample_at = None
         if self.session is not None and charge is not None:
             self._end(self.session, at, charge, facts)
+
+    def _sample(
+        self,
+        at: datetime,
+        charge: float,
+        charging: bool,
+        battery: Battery | None,
+        *,
+        closes: bool = False,
+    ) -> BatterySample:
+        """A sample carrying what the reports held since the previous one (``self.held``)."""
+        held = self.held
+        return BatterySample(
+            self.vehicle_id,
+            at,
+            charge,
+            charging,
+            None if battery is None else battery.voltage,
+            None if battery is None else battery.health,
+            held.seconds,
+            held.charge_seconds,
+            held.discharged,
+            closes=closes,
+        )
 
     def open_session(self, at: datetime) -> ChargeSession | None:
         session = self.session

@@ -131,7 +131,8 @@ def _previous_recorded(
     now: datetime,
     offline_after: timedelta,
 ) -> bool:
-    """Whether the previous period recorded anything (``kpis.recorded``, from the rollups)."""
+    """Whether the previous period recorded anything (``kpis.recorded``, from the rollups):
+    asked only when no order ended in it (one that did means it recorded states)."""
     span = BucketSpan(PREVIOUS, scope.span.previous(), previous_of=scope.span)
     only = STATE_MEASURES | {"orders_finished"}
     collected = read_buckets(
@@ -169,14 +170,14 @@ def workflows(
         }
         parameters = [*parameters, *parameters]
     found = cursor.execute(_WORKFLOWS.format(**parts), parameters).fetchall()
+    rows = [WorkflowRow(**dict(zip(WorkflowRow.model_fields, row, strict=True))) for row in found]
     return WorkflowsOut(
         period=period_out(scope, now=now),
         exact=exact,
-        previous_recorded=_previous_recorded(cursor, scope, now=now, offline_after=offline_after),
+        previous_recorded=any(row.previous_orders for row in rows)
+        or _previous_recorded(cursor, scope, now=now, offline_after=offline_after),
         sort=f"{'-' if descending else ''}{column}",
-        workflows=[
-            WorkflowRow(**dict(zip(WorkflowRow.model_fields, row, strict=True))) for row in found
-        ],
+        workflows=rows,
     )
 
 

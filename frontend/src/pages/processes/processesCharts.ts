@@ -31,7 +31,6 @@ export function occupiedSpan(...histograms: number[][]): { first: number; last: 
   return last < 0 ? { first: 0, last: -1 } : { first, last };
 }
 
-/** Cycle-time histogram, current period against the previous one. */
 /** The server's bucket of each bar of `cycleHistogramChart` (the buckets with orders). */
 export function histogramBuckets(data: {
   current: ProcessFigures;
@@ -41,15 +40,17 @@ export function histogramBuckets(data: {
   return Array.from({ length: Math.max(0, last - first + 1) }, (_, index) => first + index);
 }
 
+/** Cycle-time histogram, current period against the previous one. */
 export function cycleHistogramChart(
   data: { histogramEdges: number[]; current: ProcessFigures; previous: ProcessFigures },
   ctx: ChartContext,
 ): ChartModel {
   // The server's buckets cover seconds to hours; show only the span that has orders.
-  const { first, last } = occupiedSpan(data.current.histogram, data.previous.histogram);
-  const labels = bucketLabels(data.histogramEdges, ctx.language).slice(first, last + 1);
-  const currentCounts = labels.map((_, index) => data.current.histogram[first + index] ?? 0);
-  const previousCounts = labels.map((_, index) => data.previous.histogram[first + index] ?? 0);
+  const buckets = histogramBuckets(data);
+  const allLabels = bucketLabels(data.histogramEdges, ctx.language);
+  const labels = buckets.map((bucket) => allLabels[bucket] ?? '');
+  const currentCounts = buckets.map((bucket) => data.current.histogram[bucket] ?? 0);
+  const previousCounts = buckets.map((bucket) => data.previous.histogram[bucket] ?? 0);
   const current = ctx.t('processes.currentPeriod');
   const previous = ctx.t('processes.previousPeriod');
   const count = numberFormatter(ctx);
