@@ -10,7 +10,7 @@ import pytest
 
 from fleetscope.analytics.core.collect import CollectRequest, Tagged, collect
 from fleetscope.analytics.core.periods import DaySpan, Shift, period_windows
-from fleetscope.analytics.core.site_rollups import site_rollup_usable
+from fleetscope.analytics.core.rollups import site_rollup_usable
 from fleetscope.analytics.productivity.productivity import add_order_heatmap, empty_heatmap
 from fleetscope.facts.model import (
     ActionRecord,

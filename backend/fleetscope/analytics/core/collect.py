@@ -1,9 +1,7 @@
-"""Measures from the fact store for windows of T, each window tagged with a bucket: whole
-days and hours from the rollups, the pieces off the full hour from the raw facts, and the
-state time no rollup row holds (the state not closed yet, long offline intervals); see
-docs/analytics.md, "Speed". ``use_rollups=False`` reads everything raw: the benchmark's
-baseline and the tests' reference.
-"""
+"""Measures of T's windows, each tagged with a bucket: whole days and hours from the rollups,
+pieces off the full hour from the raw facts, and the state time no rollup row holds (the open
+state, long offline intervals); docs/analytics.md, "Speed". ``use_rollups=False`` reads all
+raw: the benchmark's baseline and the tests' reference."""
 
 import bisect
 from collections.abc import Iterable
@@ -13,11 +11,11 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
+from fleetscope.analytics.core import rollups
 from fleetscope.analytics.core.measure_table import MeasureTable
 from fleetscope.analytics.core.periods import Window, midnight, split_hour_ranges
 from fleetscope.analytics.core.raw_pieces import Tagged, add_raw_pieces
-from fleetscope.analytics.core.rollups import FLEET, Days, Hours, read_rollups, whole_days
-from fleetscope.analytics.core.site_rollups import read_site_rollups, site_rollup_usable
+from fleetscope.analytics.core.rollups import FLEET, Days, Hours, whole_days
 from fleetscope.analytics.core.sql import utc_from_us
 from fleetscope.facts import rollup_spans
 from fleetscope.facts.rawlog import from_micros
@@ -49,14 +47,12 @@ class VehicleStatus:
     offline_spans: tuple[StateTime, ...]  # their long offline intervals in the windows' span
 
     def complete(self, now: datetime) -> bool:
-        """Whether no vehicle has a message after ``now`` (the rollups hold every fact up to
-        now); not for a ``now`` in the past."""
+        """Whether the rollups hold every fact up to ``now`` (no message after it)."""
         return all(row[3] is None or row[3] <= now for row in self.live)
 
 
 def vehicle_status(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> VehicleStatus:
-    """The live statuses, the vehicles cut in the daily zone and their long offline
-    intervals, in one statement (each costs DuckDB ~0.4 ms, however small)."""
+    """``VehicleStatus`` in one statement (each costs DuckDB ~0.4 ms, however small)."""
     windows = [tagged.window for tagged in request.windows]
     rows = cursor.execute(
         "SELECT 'live', vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "  # noqa: S608 - constants only
@@ -92,8 +88,8 @@ def open_intervals(
     now: datetime,
     offline_after: timedelta,
 ) -> list[tuple[str, datetime, datetime]]:
-    """The not yet closed state of a vehicle up to ``now`` as (state, start, end); after
-    ``offline_after`` of silence it is offline (what the derivation's clock will record)."""
+    """A vehicle's open state up to ``now`` as (state, start, end); offline after
+    ``offline_after`` of silence (as the derivation's clock will record it)."""
     if now <= since:
         return []
     if state != "offline" and last_message_at is not None:
@@ -122,7 +118,7 @@ def collect(
     # these vehicles (with whole days: all of them cut in the site's zone).
     site = request.site_id if request.use_rollups and not by_vehicle else None
     zone = None if request.daily_zone is None else str(request.daily_zone)
-    if site is not None and not site_rollup_usable(
+    if site is not None and not rollups.site_rollup_usable(
         cursor, site_id=site, vehicle_ids=ids, days_cut_in=zone
     ):
         site = None
@@ -143,9 +139,9 @@ def collect(
             else ([], [], request.windows, [])
         )
         if site is not None:
-            read_site_rollups(cursor, site_id=site, days=days, hours=hours, result=result)
+            rollups.read_site_rollups(cursor, site_id=site, days=days, hours=hours, result=result)
         else:
-            read_rollups(
+            rollups.read_rollups(
                 cursor,
                 vehicle_ids=vehicle_ids,
                 days=days,
@@ -178,10 +174,9 @@ def collect(
 def _split(
     request: CollectRequest, *, use_days: bool, tail_until: datetime | None
 ) -> tuple[Days, Hours, list[Tagged], list[Tagged]]:
-    """The request's windows as whole days (with ``use_days`` and a daily zone), whole UTC
-    hours and pieces off the full hour, and the windows the days and hours cover.
-    ``tail_until``: now, when the hour up to now may be read as a whole rollup hour, and
-    today up to now as a whole rollup day."""
+    """Whole days (with ``use_days`` and a daily zone), whole UTC hours, pieces off the hour,
+    and the windows the days and hours cover. ``tail_until``: now, when the rollups' hour and
+    day up to now are whole (nothing is stored after now)."""
     days: list[tuple[tuple[date, date], int]] = []
     hours: list[tuple[Window, int]] = []
     pieces: list[Tagged] = []
@@ -192,7 +187,6 @@ def _split(
         if use_days and zone is not None:
             window = tagged.window
             if end == tail_until:
-                # Nothing is stored after now, so today's row holds today up to now.
                 tomorrow = tail_until.astimezone(zone).date() + timedelta(days=1)
                 window = Window(window.start, midnight(tomorrow, zone))
             whole, rest = whole_days(window, zone)
@@ -219,7 +213,6 @@ def _add_state_time(
     ordered = sorted(windows, key=lambda tagged: tagged.window.start)
     ends = [tagged.window.end for tagged in ordered]
     for vehicle_id, state, start, end in intervals:
-        # Windows are disjoint and sorted: start at the first one ending after ``start``.
         index = bisect.bisect_right(ends, start)
         while index < len(ordered) and ordered[index].window.start < end:
             window, bucket = ordered[index].window, ordered[index].bucket

@@ -1,8 +1,6 @@
-"""Like for like (product.md section 3, "Comparison"; docs/analytics.md, "Definitions"): where
-the previous period is clipped, both periods' instants, and which chart buckets are drawn.
-Wall-clock, not real time, so that "this week so far" means the same weekdays and hours on
-both sides; a rolling period is compared in real time.
-"""
+"""Like for like (product.md section 3, "Comparison"): where the previous period is clipped,
+both periods' instants, which chart buckets are drawn. Wall-clock time, so that "this week so
+far" means the same weekdays and hours on both sides; a rolling period: real time."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,9 +27,8 @@ _NEVER = datetime.max.replace(tzinfo=UTC)
 def previous_until(
     span: DaySpan, *, zone: ZoneInfo, now: datetime, shift: Shift | None = None
 ) -> datetime:
-    """The instant at which the previous period of ``span`` is clipped: the same elapsed
-    site-local time after its first midnight as ``now`` after ``span``'s; with ``shift``,
-    a period runs until its last shift has ended (a night shift: on the day after)."""
+    """Where the previous period is clipped: the same site-local time after its first
+    midnight as ``now`` after ``span``'s (a period runs until its last shift has ended)."""
     previous = span.previous()
     if span.clip is not None and previous.clip is not None:
         if now >= span.clip.end:
@@ -58,10 +55,9 @@ class Timing:
 
 
 def span_timing(span: DaySpan, *, sites: Sequence[tuple[SiteGroup, datetime]]) -> Timing:
-    """``sites``: each selected site with the instant its T is clipped at (now, or the
-    previous period's clip). The bucket's extent at a site is its T unclipped (the shift's
-    windows), or its days where the shift has no window; it is in the future when it is so
-    at every site and partial when running at one or cut by a rolling period's instants."""
+    """``sites``: each selected site with its clip instant. A bucket (its T unclipped, or its
+    days where the shift has no window) is future when so at every site, partial when
+    running at one or cut by a rolling period's instants."""
     future, partial, seen = True, False, False
     for group, until in sites:
         zone = group.zone
@@ -87,8 +83,7 @@ def _sites(scope: AnalyticsScope) -> list[SiteGroup]:
 def site_clips(
     scope: AnalyticsScope, *, now: datetime, previous: bool
 ) -> list[tuple[SiteGroup, datetime]]:
-    """Every selected site (``_sites``) with the instant T is clipped at there: now for the
-    period, the like-for-like clip for the previous period."""
+    """Every selected site with T's clip instant: now, or the previous period's clip."""
     return [
         (g, previous_until(scope.span, zone=g.zone, now=now, shift=g.shift) if previous else now)
         for g in _sites(scope)
@@ -97,8 +92,8 @@ def site_clips(
 
 @dataclass(frozen=True, slots=True)
 class Instants:
-    """Both periods as exact UTC instants (before the shift is applied, except that a night
-    shift starting on the last day extends the end past midnight)."""
+    """Both periods as UTC instants (before the shift is applied; a night shift starting on
+    the last day extends the end past midnight)."""
 
     start: datetime
     end: datetime
@@ -112,9 +107,8 @@ def _start(span: DaySpan, zone: ZoneInfo) -> datetime:
 
 
 def period_instants(scope: AnalyticsScope, *, now: datetime) -> Instants:
-    """Start and end of the period and of the previous period; the end is the clip while
-    the period runs, which it does until its last shift has ended (a night shift: after
-    midnight). Sites in different zones: the earliest start and the latest end."""
+    """Start and end of both periods (the end: the clip while the period runs); sites in
+    different zones: the earliest start and the latest end."""
     now = now.astimezone(UTC)
     span, groups = scope.span, _sites(scope)
     starts = [_start(span, g.zone) for g in groups]

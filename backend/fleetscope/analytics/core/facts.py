@@ -1,10 +1,6 @@
-"""The fact rows of the selected vehicles that lie in T, as a parameterised SQL subquery.
-
-Processes, failures and battery read facts directly (exact percentiles and lists need the
-rows). Each site has its own T (zone, shift), so the subquery is a ``UNION ALL`` of one part
-per site, its rows tagged with the bucket of their window (``CURRENT``, ``PREVIOUS``).
-Bounds on the time column let DuckDB skip row groups by their zone maps.
-"""
+"""The fact rows of the selected vehicles in T as a parameterised subquery (for percentiles
+and lists): a ``UNION ALL`` of one part per site (its own zone and shift), each row tagged with
+its window's bucket; bounds on the time column let DuckDB skip row groups by zone maps."""
 
 from dataclasses import dataclass
 from datetime import datetime
@@ -51,9 +47,8 @@ class Selection:
 def select_periods(
     scope: AnalyticsScope, *, now: datetime, previous: bool = True, vehicle_id: int | None = None
 ) -> Selection:
-    """T of every site for the period (bucket 0) and, if asked, the previous period (1),
-    clipped like for like (``comparison.previous_until``); ``vehicle_id``: only that one of
-    the scope's vehicles (a list's ``vehicle`` filter)."""
+    """T of every site for the period (``CURRENT``) and the previous period (``PREVIOUS``,
+    like for like); ``vehicle_id``: only that one of the scope's vehicles."""
     spans = period_spans(scope, current=CURRENT, previous=PREVIOUS)[: 2 if previous else 1]
     slices = []
     for group in scope.sites:
@@ -126,9 +121,8 @@ def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters
 def rows_in_periods(
     selection: Selection, *, table: str, at: str, columns: str
 ) -> tuple[str, list[Any]]:
-    """``(sql, parameters)`` of a subquery with ``columns`` of ``table`` (alias ``f``) and
-    ``bucket``, for the rows whose column ``at`` lies in T. ``table``, ``at`` and
-    ``columns`` are constants of the caller, never user input."""
+    """``(sql, parameters)``: ``columns`` of ``table`` (alias ``f``) and ``bucket`` of the rows
+    whose ``at`` lies in T (``table``, ``at``, ``columns``: constants of the caller)."""
     parts: list[str] = []
     parameters: list[Any] = []
     for part in selection.slices:

@@ -1,7 +1,5 @@
 """The KPIs of product.md section 3 from additive measures: the one place the glossary's
-formulas are computed (listed in docs/analytics.md, "Definitions"). A ratio whose
-denominator is zero is ``None`` (shown as "no data", never as 0 %).
-"""
+formulas are computed. A ratio without denominator is ``None`` ("no data", never 0 %)."""
 
 import numpy as np
 import numpy.typing as npt
@@ -31,11 +29,8 @@ def _ratio(numerator: Column, denominator: Column) -> Column:
 def kpi_columns(
     rows: Matrix, *, period_s: Column, calendar_s: Column | None = None
 ) -> dict[str, Column]:
-    """The KPIs of every row of ``rows`` (a ``measure_table`` matrix), by ``Kpis`` field
-    name; NaN is "no data" (null). ``period_s``: T of each row in vehicle seconds.
-    ``calendar_s``: the fleet's calendar length of T per row; throughput is then per
-    calendar hour, otherwise (one vehicle per row) per planned hour.
-    """
+    """The KPIs of every row, by ``Kpis`` field name (NaN: no data). ``period_s``: T of each
+    row in vehicle seconds; ``calendar_s``: throughput per calendar hour, else per planned."""
     m = {name: rows[:, index] for name, index in COLUMN.items()}
     covered = rows[:, STATE_COLUMNS].sum(axis=1)
     planned = covered - m["offline_s"]
@@ -46,9 +41,8 @@ def kpi_columns(
     throughput_hours = (calendar_s if calendar_s is not None else planned) / 3600
     distance_km = m["distance_m"] / 1000
     return {
-        # Facts have millisecond resolution; below it is float noise, or the microseconds of
-        # a clip at now: both to the millisecond, so a period without data has
-        # no_data_seconds == period_seconds.
+        # To the facts' millisecond (below: float noise, a clip at now's microseconds), so a
+        # period without data has no_data_seconds == period_seconds.
         "period_seconds": np.round(period_s, 3),
         "no_data_seconds": np.round(np.maximum(0.0, period_s - covered), 3),
         "planned_seconds": planned,
@@ -101,7 +95,6 @@ def state_times_of_rows(rows: Matrix) -> list[StateTimes]:
 
 
 def recorded(kpis: Kpis) -> bool:
-    """Whether a period recorded anything: time with a known state or a finished order (as
-    the Productivity tiles read it). A previous period without (before the fleet was
-    connected) is no comparison."""
+    """Whether a period recorded a known state or a finished order: a previous period
+    without (before the fleet was connected) is no comparison."""
     return kpis.planned_seconds > 0 or kpis.orders_finished > 0

@@ -1,9 +1,5 @@
-"""The additive measures of many keys (vehicle or ``FLEET``, bucket) as rows of one matrix.
-
-Every measure is a sum, a count or a minimum, so hours, pieces, vehicles and buckets add up
-in any order; the KPIs are array operations over the rows (``kpis``), not a Python object
-per key.
-"""
+"""The additive measures of many keys (vehicle or ``FLEET``, bucket) as rows of one matrix:
+sums, counts and a minimum add up in any order, and the KPIs are array operations (``kpis``)."""
 
 from collections.abc import Iterator, Mapping, Sequence
 

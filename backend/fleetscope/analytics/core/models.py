@@ -1,8 +1,5 @@
-"""Result shapes of ``/v2/Analytics/`` (camelCase JSON, listed in the OpenAPI document).
-
-Durations are seconds, shares are fractions 0..1, distances km, charge percent. A KPI
-without a denominator (no planned time, no finished order...) is ``null``.
-"""
+"""Result shapes of ``/v2/Analytics/`` (camelCase JSON): durations in seconds, shares 0..1,
+distances km, charge percent; a KPI without a denominator is ``null``."""
 
 from datetime import date, datetime
 from typing import Annotated
@@ -13,9 +10,8 @@ from pydantic import Field
 
 from fleetscope.appstore.schemas import CamelModel
 
-# Instants of answers that carry thousands of them (map points, chart lines): text formatted
-# by DuckDB or epoch milliseconds, which a chart's time axis reads as they are, instead of
-# datetimes that would each be converted, validated and serialised.
+# Instants of answers with thousands of them (map points, chart lines): DuckDB's text or epoch
+# milliseconds, as a chart's axis reads them, not datetimes converted and validated each.
 Instant = Annotated[
     str,
     Field(
@@ -76,8 +72,7 @@ class Kpis(CamelModel):
 
 
 class PeriodOut(CamelModel):
-    """The period and the previous period it is compared with, like for like (glossary,
-    "Comparison"): while the period runs, both are clipped at the same elapsed time."""
+    """The period and the previous period it is compared with, like for like."""
 
     from_: date = Field(alias="from")
     to: date

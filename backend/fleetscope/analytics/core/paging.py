@@ -1,8 +1,5 @@
-"""Paging and sorting of the analytics lists (error history, workflow orders, failed actions;
-docs/analytics-v2.md, "Query parameters"). A unique key behind the sort column keeps pages
-from overlapping; a page in the second half is read from the end, so the last page is as
-cheap as the first.
-"""
+"""Paging and sorting of the analytics lists: a unique key behind the sort column keeps pages
+from overlapping; a page in the second half is read from the end (as cheap as the first)."""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -91,9 +88,8 @@ def page_ordering(
     descending: bool,
     tie_breakers: Sequence[str],
 ) -> Ordering:
-    """Terms, offset and limit that read ``request.page`` of ``total`` rows; ``tie_breakers``
-    (ascending) make the order total. Pages in the second half are read from the end with
-    every direction flipped."""
+    """Terms, offset and limit of ``request.page``; ``tie_breakers`` (ascending) make the
+    order total."""
     start = (request.page - 1) * request.page_size
     limit = max(0, min(request.page_size, total - start))
     from_end = total - start - limit
@@ -123,13 +119,10 @@ def read_page(
     tie_breakers: Sequence[str],
     span: TimeSpan | None = None,
 ) -> tuple[int, list[Any]]:
-    """The number of rows of ``source`` (``FROM ... WHERE ...``, constants of the caller with
-    ``parameters``) and the rows (``select``) of ``request.page``, in the list's order.
-
-    ``span``: the sort column is a time within about that span. Only the rows past a cutoff
-    guessed from the page's position are read (the store skips row groups by their ranges);
-    a read with fewer rows than the page is repeated wider, as only then can rows beyond the
-    cutoff belong to it."""
+    """The row count of ``source`` (``FROM ... WHERE ...``) and the page's rows (``select``).
+    ``span``: the sort column is a time within about that span; only rows past a cutoff
+    guessed from the page's position are read (row groups skipped by their ranges), and a
+    read with fewer rows than the page is repeated wider."""
     counted = cursor.execute(f"SELECT count(*) {source}", parameters).fetchone()
     total = int(counted[0]) if counted else 0
     order = page_ordering(

@@ -1,12 +1,7 @@
-"""The rules an analysis's parameters obey, wherever they come from: the query of a
-``/v2/Analytics/`` call (``params``) or the saved settings it falls back to
-(``appstore.settings_service``). One place, so that nothing saved can be refused later.
-
-A day lies between ``EARLIEST_DAY`` and ``LATEST_DAY``: the previous period and the
-midnight after the last day must stay in Python's calendar, and no fleet has data before
-1970 (the fact store's epoch) or centuries ahead. A rolling period's instants lie within
-those days and span at most ``MAX_PERIOD_DAYS`` days (``MAX_HOURS``).
-"""
+"""The rules an analysis's parameters obey, from the query (``params``) or the saved settings
+(``appstore.settings_service``): one place, so that nothing saved can be refused later. Days
+lie from 1970 (the fact store's epoch) to 2999 (the previous period and the midnight after
+stay in Python's calendar); a rolling period spans at most ``MAX_HOURS``."""
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -49,8 +44,7 @@ AnalysisDay = Annotated[date, Field(ge=EARLIEST_DAY, le=LATEST_DAY, description=
 
 @dataclass(frozen=True, slots=True)
 class PeriodFields:
-    """How a caller names the period's fields in its messages (``from``/``to`` of the
-    query, ``dateSelector.from``/``.to`` of the settings)."""
+    """How a caller names the period's fields in its messages."""
 
     first: str
     last: str
@@ -85,9 +79,8 @@ def last_hours(hours: int, *, now: datetime) -> Window:
 
 
 def check_rolling(params: "AnalyticsParams", *, now: datetime) -> Window | None:
-    """The instants of a rolling period, None without one; or a 422 naming the parameter at
-    fault: the kinds do not mix (nor ``hours`` with ``since``/``until``), ``until`` (default:
-    now) needs ``since`` and lies after it, both within the instants above."""
+    """A rolling period's instants (None without one), or a 422 naming the parameter at
+    fault: kinds do not mix, ``until`` (default now) needs ``since`` and lies after it."""
     given = {"hours": params.hours, "since": params.since, "until": params.until}
     instants = [name for name, value in given.items() if value is not None]
     if not instants:

@@ -1,10 +1,6 @@
-"""Percentiles of durations, grouped, in one statement (product.md section 3): exact
-(``quantile_cont``) up to 31 days, else from logarithmic buckets (``facts.buckets``) within
-0.49 % (docs/analytics-v2.md, ``GET /v2/Analytics/Processes``). ``quantile_cont`` holds
-every value of a group in memory and cannot spill; a count per bucket is an ordinary
-aggregate. Values are non-negative integers (microseconds); a fact table may keep its
-values' buckets (actions do).
-"""
+"""Percentiles of durations (integer microseconds), grouped, in one statement: exact up to 31
+days, else from logarithmic buckets (``facts.buckets``) within 0.49 %: ``quantile_cont`` holds
+a group's values in memory and cannot spill, a count per bucket is an ordinary aggregate."""
 
 from collections.abc import Sequence
 from datetime import timedelta
@@ -40,12 +36,9 @@ def percentile_sql(
     exact: bool,
     bucket: str | None = None,
 ) -> tuple[str, list[Any]]:
-    """SQL and parameters of the ``quantiles`` (a list column ``quantiles``) of ``value`` over
-    the subquery ``rows`` per group of each grouping set in ``sets``: the columns named in
-    any set come first, in order, NULL where the set leaves one out. Groups without a
-    non-NULL value are absent. Histograms read ``bucket``, a column of the rows holding
-    ``value``'s bucket, if given (``value`` itself need not be a column then). ``value``,
-    ``bucket`` and ``sets`` are constants of the caller."""
+    """SQL of the ``quantiles`` (list column ``quantiles``) of ``value`` over ``rows`` per group
+    of each grouping set: the sets' columns first, NULL where a set leaves one out; groups
+    without a value are absent. ``bucket``: a column holding ``value``'s stored bucket."""
     columns = list(dict.fromkeys(column for grouping in sets for column in grouping))
     rows_sql, parameters = rows
     keys = ", ".join(columns)
@@ -92,11 +85,8 @@ def percentiles(
 
 
 def histogram_quantiles_sql(counts: str, *, group: str, quantiles: Sequence[float]) -> str:
-    """SQL of the ``quantiles`` (a list column ``quantiles``) per group of ``counts``, a
-    subquery of bucket counts: the columns ``group`` (comma-separated), a bucket ``b`` and
-    its count ``n``, one row per group and bucket. Per group and quantile the buckets of the
-    two closest ranks (the first bucket whose running count passes each); their midpoints
-    interpolated. ``counts``, ``group`` and ``quantiles`` are constants of the caller."""
+    """SQL of the ``quantiles`` per group of ``counts`` (columns ``group``, bucket ``b``, count
+    ``n``): per quantile the buckets of the two closest ranks, their midpoints interpolated."""
     # The quantiles are the caller's float constants: DuckDB wants them constant.
     listed = f"[{', '.join(repr(float(q)) for q in quantiles)}]"
     lo, hi = midpoint_sql("lo"), midpoint_sql("hi")

@@ -1,7 +1,5 @@
-"""Period T of the KPI glossary (product.md section 3; docs/analytics.md, "Definitions") as
-UTC windows. A rolling period is a ``DaySpan`` with a ``clip``: the windows of the days its
-instants touch, cut to them.
-"""
+"""Period T of the KPI glossary as UTC windows; a rolling period is a ``DaySpan`` with a
+``clip``: the windows of the days its instants touch, cut to them."""
 
 import calendar
 from bisect import bisect_left
@@ -145,9 +143,8 @@ def period_windows(
 
 
 def period_end(*, span: DaySpan, zone: ZoneInfo, shift: Shift | None) -> datetime:
-    """The end of T unclipped: the midnight after the last day, or with a shift the end of
-    its last window (a night shift's on the next morning); a rolling period: its last
-    instant."""
+    """The end of T unclipped: the midnight after the last day, the end of the last shift,
+    or a rolling period's last instant."""
     if span.clip is not None:
         return span.clip.end
     windows = _merged_shift_windows(shift, span, zone) if shift is not None else ()
@@ -166,8 +163,8 @@ class HourRanges:
 def split_hour_ranges(
     windows: Iterable[Window], *, tail_until: datetime | None = None
 ) -> HourRanges:
-    """``tail_until``: the instant up to which the hourly rollup is complete (now, when no fact
-    lies after it); a piece from a whole hour up to it is then read as the whole hour."""
+    """``tail_until``: up to where the hourly rollup is complete (now, when no fact lies
+    after it): a piece from a whole hour up to it is read as the whole hour."""
     split = HourRanges(ranges=[], pieces=[])
 
     def add_range(hours: Window) -> None:
@@ -234,9 +231,8 @@ def calendar_buckets(span: DaySpan, granularity: Granularity) -> list[DaySpan]:
 
 
 def touched_days(clip: Window, *, zone: ZoneInfo, shift: Shift | None) -> tuple[date, date]:
-    """The first and last site-local day whose T reaches into ``clip``: with a shift, the
-    start days of its windows there (at 03:00 the last 24 hours hold the end of the night
-    shift begun two evenings ago, which belongs to that day)."""
+    """The first and last site-local day whose T reaches into ``clip`` (with a shift: its
+    windows' start days, so a night shift's morning belongs to the evening before)."""
     first = clip.start.astimezone(zone).date()
     last = (clip.end - _MOMENT).astimezone(zone).date()
     if shift is None:
@@ -251,8 +247,8 @@ def touched_days(clip: Window, *, zone: ZoneInfo, shift: Shift | None) -> tuple[
 
 
 def rolling_span(clip: Window, *, sites: Sequence[tuple[ZoneInfo, Shift | None]]) -> DaySpan:
-    """The rolling period ``clip`` at ``sites`` (zone and selected shift each; none: UTC
-    days) with its previous period: the same length of real time right before."""
+    """The rolling period ``clip`` at ``sites`` (zone, shift; none: UTC) with its previous
+    period, the same length of real time right before."""
     sites = list(sites) or [(_UTC, None)]
 
     def span(window: Window) -> DaySpan:

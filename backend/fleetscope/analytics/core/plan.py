@@ -83,9 +83,8 @@ class Collected:
         return sum(window.seconds for window in merge_windows(windows))
 
     def figures(self, bucket: int, vehicle_ids: Sequence[int]) -> tuple[Matrix, list[Kpis]]:
-        """The measures and KPIs in ``bucket`` of each of ``vehicle_ids`` (all selected ones;
-        none when the measures were read for the fleet only) and, last, of all of them
-        together, whose throughput is per calendar hour."""
+        """Measures and KPIs in ``bucket`` of each of ``vehicle_ids`` (none when read for the
+        fleet only) and, last, of all together (throughput per calendar hour)."""
         ids = vehicle_ids if self.by_vehicle else []
         each = self.measures.rows([(v, bucket) for v in ids])
         together = total_of(each) if self.by_vehicle else self.measures.rows([(FLEET, bucket)])

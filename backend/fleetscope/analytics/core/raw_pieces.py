@@ -1,7 +1,5 @@
-"""Measures read exactly from the raw facts for the pieces of T no rollup row covers whole
-(edges off the full hour, the current hour up to now): one query over every fact table,
-each fact clipped to its piece, summed per vehicle (or the fleet) and bucket.
-"""
+"""Measures of the pieces of T no rollup row covers whole (edges off the hour, the hour up to
+now), exactly from the raw facts: one query, each fact clipped to its piece."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass

@@ -1,9 +1,6 @@
-"""The ranges people think in (product.md section 4), resolved on the server as of now, in
-the zone of the site in scope and with its shifts (docs/analytics.md, "Query parameters").
-A saved relative range stays relative. The frontend resolves the same names for its display
-(``frontend/src/lib/relativeRange.ts``), tested against the same cases
-(``frontend/src/lib/relativeRange.cases.json``).
-"""
+"""The ranges people think in (product.md section 4), resolved as of now in the zone and
+shifts of the site in scope; the frontend resolves them alike (``lib/relativeRange.ts``),
+tested against the same cases (``lib/relativeRange.cases.json``)."""
 
 import calendar
 from dataclasses import dataclass
@@ -43,8 +40,7 @@ def _minutes(clock: time) -> int:
 
 
 def _recent_runs(shifts: list[Shift], today: date) -> list[_Run]:
-    """Every run of ``shifts`` starting within the last days, the latest start first (by
-    the order of ``shifts`` where two start at once, as the frontend sorts them)."""
+    """Every run of ``shifts`` starting within the last days, the latest start first."""
     runs: list[_Run] = []
     for back in range(_SHIFT_LOOKBACK_DAYS + 1):
         day = today - timedelta(days=back)
@@ -78,8 +74,7 @@ def _month(day: date) -> tuple[date, date]:
 def resolve_relative_range(
     range_name: RelativeRange, *, now: datetime, zone: ZoneInfo, shifts: list[Shift]
 ) -> ResolvedRange:
-    """What ``range_name`` means at ``now`` on the wall clock of a site in ``zone`` with
-    ``shifts`` (to the minute, as the frontend reads it)."""
+    """What ``range_name`` means at ``now`` (to the minute) at a site in ``zone``."""
     local = now.astimezone(zone)
     today = local.date()
     day = timedelta(days=1)

@@ -24,11 +24,9 @@ _LOOKUP: dict[Named, tuple[str, str]] = {
 def read_snapshot(
     cursor: duckdb.DuckDBPyConnection, *, closing: bool = False
 ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """Statements inside see one snapshot, so that an answer's separate statements agree while
-    ingestion commits (docs/analytics.md, "Speed"). Not nested: a second ``BEGIN`` fails and
-    aborts the open transaction, so the API opens it once per answer
-    (``api.analytics_deps``). ``closing``: the cursor is closed at the end, which ends its
-    transaction too, without a ``ROLLBACK`` statement."""
+    """One snapshot for an answer's statements while ingestion commits; opened once per answer
+    (``api.analytics_deps``): a nested ``BEGIN`` would abort it. ``closing``: close the
+    cursor at the end, which ends the transaction without a ``ROLLBACK``."""
     cursor.execute("BEGIN TRANSACTION")
     try:
         yield cursor
@@ -40,23 +38,20 @@ def read_snapshot(
 
 
 def seconds_between(later: str, earlier: str) -> str:
-    """Seconds from ``earlier`` to ``later`` (TIMESTAMPTZ column expressions, constants of
-    the caller) as a DOUBLE expression."""
+    """Seconds from ``earlier`` to ``later`` (constant TIMESTAMPTZ expressions) as a DOUBLE."""
     # ``epoch()`` costs DuckDB 2.0 several times what ``epoch_us()`` does (a year of actions
     # ran twice as fast), and integer microseconds subtract exactly before the one division.
     return f"((epoch_us({later}) - epoch_us({earlier})) / 1000000.0)"
 
 
 def summed_seconds(total: float) -> float:
-    """A sum of durations to the microsecond, the facts' resolution: DuckDB (and a dict filled
-    from its rows) adds them in no fixed order, so the float sum varies in its last bits from
-    call to call; rounded, it is one number every time."""
+    """A sum of durations to the microsecond: DuckDB adds in no fixed order, so the float's
+    last bits vary from call to call; rounded, it is one number every time."""
     return round(total, 6)
 
 
 def utc_from_us(micros: int | None) -> datetime | None:
-    """The UTC instant of an ``epoch_us(...)`` value fetched from DuckDB (``None`` stays):
-    a tenth of what fetching the TIMESTAMPTZ costs (a time zone lookup per value, 10 µs)."""
+    """The UTC instant of an ``epoch_us(...)`` value: a tenth of a TIMESTAMPTZ's fetch cost."""
     return None if micros is None else from_micros(micros)
 
 
