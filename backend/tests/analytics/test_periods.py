@@ -14,7 +14,7 @@ from fleetscope.analytics.core.periods import (
     merge_windows,
     period_windows,
     shift_windows,
-    split_hours,
+    split_hour_ranges,
 )
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -107,19 +107,22 @@ def test_shift_windows_are_each_window_clipped_to_the_period_and_now(
 
 def test_whole_hours_and_partial_pieces() -> None:
     now = datetime(2026, 6, 2, 9, 30, tzinfo=UTC)
-    split = split_hours(period_windows(span=_day("2026-06-02"), zone=BERLIN, shift=EARLY, now=now))
-    assert split.hours == [datetime(2026, 6, 2, h, tzinfo=UTC) for h in range(4, 9)]
+    windows = period_windows(span=_day("2026-06-02"), zone=BERLIN, shift=EARLY, now=now)
+    split = split_hour_ranges(windows)
+    assert split.ranges == [
+        Window(datetime(2026, 6, 2, 4, tzinfo=UTC), datetime(2026, 6, 2, 9, tzinfo=UTC))
+    ]
     assert split.pieces == [Window(datetime(2026, 6, 2, 9, tzinfo=UTC), now)]
-    kolkata = split_hours(
+    kolkata = split_hour_ranges(
         period_windows(span=_day("2026-06-02"), zone=KOLKATA, shift=EARLY, now=LATER)
     )
     # 06:00-14:00 IST = 00:30-08:30 UTC: seven whole hours and two half hours.
-    assert len(kolkata.hours) == 7
+    assert sum(whole.seconds for whole in kolkata.ranges) == 7 * 3600
     assert [piece.seconds for piece in kolkata.pieces] == [1800, 1800]
-    inside = split_hours(
+    inside = split_hour_ranges(
         [Window(datetime(2026, 1, 1, 5, 10, tzinfo=UTC), datetime(2026, 1, 1, 5, 20, tzinfo=UTC))]
     )
-    assert inside.hours == [] and len(inside.pieces) == 1
+    assert inside.ranges == [] and len(inside.pieces) == 1
 
 
 def test_previous_period_has_the_same_number_of_days() -> None:

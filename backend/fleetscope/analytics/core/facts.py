@@ -8,7 +8,7 @@ from itertools import pairwise
 from typing import Any
 
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import Window, period_windows, split_hours
+from fleetscope.analytics.core.periods import Window, period_windows, split_hour_ranges
 from fleetscope.analytics.core.plan import period_spans
 from fleetscope.analytics.core.rollups import range_parameters
 
@@ -86,7 +86,7 @@ def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters
     elif len(windows) <= _CASE_WINDOWS:
         bucket_of = _case(at, windows, parameters)
     else:
-        hours = [(split_hours([window]), bucket) for window, bucket in windows]
+        hours = [(split_hour_ranges([window]), bucket) for window, bucket in windows]
         pieces = [(piece, bucket) for split, bucket in hours for piece in split.pieces]
         if len(pieces) > _CASE_WINDOWS:
             # Windows off the full hour (a shift starting 05:30): a range join, slower but exact.
@@ -100,10 +100,13 @@ def _site_rows(part: SiteSlice, *, table: str, at: str, columns: str, parameters
             # Whole UTC hours by a hash join on the hour, the partial pieces (now) by a CASE,
             # whose parameters come first, as in the SQL text.
             bucket_of = f"coalesce(h.bucket, {_case(at, pieces, parameters)})"
-            parameters.append(
-                [int(h.timestamp()) // 3600 for split, _ in hours for h in split.hours]
-            )
-            parameters.append([bucket for split, bucket in hours for _ in split.hours])
+            keys = [
+                (int(whole.start.timestamp()) // 3600 + n, bucket)
+                for split, bucket in hours
+                for whole in split.ranges
+                for n in range(int(whole.seconds) // 3600)
+            ]
+            parameters += [[key for key, _ in keys], [bucket for _, bucket in keys]]
             join = (
                 "LEFT JOIN (SELECT unnest(?::BIGINT[]) AS hour_key, "
                 "unnest(?::INTEGER[]) AS bucket) h "

@@ -195,19 +195,6 @@ def split_hour_ranges(
     return split
 
 
-@dataclass(slots=True)
-class HourSplit:
-    hours: list[datetime]  # every whole UTC hour
-    pieces: list[Window]
-
-
-def split_hours(windows: Iterable[Window]) -> HourSplit:
-    """``split_hour_ranges`` with each whole hour listed."""
-    split = split_hour_ranges(windows)
-    hours = [r.start + n * HOUR for r in split.ranges for n in range(int(r.seconds // 3600))]
-    return HourSplit(hours=hours, pieces=split.pieces)
-
-
 def granularity_for(days: int) -> Granularity:
     """History granularity: daily up to 31 days, weekly up to 180, monthly beyond."""
     return "day" if days <= 31 else "week" if days <= 180 else "month"

@@ -2,7 +2,7 @@
 history's days, weeks or months), each a bucket, read by one ``collect`` per site."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
 import duckdb
@@ -144,21 +144,14 @@ def read_buckets(
 
 def period_out(scope: AnalyticsScope, *, now: datetime) -> PeriodOut:
     previous = scope.span.previous()
-    instants = period_instants(scope, now=now)
-    return PeriodOut.model_validate(
-        {
-            "from": scope.span.first,
-            "to": scope.span.last,
-            "previousFrom": previous.first,
-            "previousTo": previous.last,
-            "start": instants.start,
-            "end": instants.end,
-            "previousStart": instants.previous_start,
-            "previousEnd": instants.previous_end,
-            "running": instants.running,
-            "days": scope.span.days,
-            "shift": scope.shift_id,
-            "combined": scope.combined,
-            "vehicleIds": scope.vehicle_ids,
-        }
+    return PeriodOut(
+        from_=scope.span.first,
+        to=scope.span.last,
+        previous_from=previous.first,
+        previous_to=previous.last,
+        **asdict(period_instants(scope, now=now)),
+        days=scope.span.days,
+        shift=scope.shift_id,
+        combined=scope.combined,
+        vehicle_ids=scope.vehicle_ids,
     )
