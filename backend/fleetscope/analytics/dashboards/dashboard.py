@@ -1,7 +1,5 @@
-"""``GET /v2/Analytics/Dashboard``: the KPI tiles of the fleet with their previous-period
-values and a sparkline over the history's buckets (docs/analytics.md). The cycle-time median
-is the Processes page's (``cycle_medians``), in the period, the previous period and each
-bucket."""
+"""``GET /v2/Analytics/Dashboard``: the fleet's KPI tiles, their previous-period values and
+sparklines over the history's buckets; the cycle-time median is Processes' (docs/analytics.md)."""
 
 from datetime import date, datetime, timedelta
 from typing import Literal
@@ -38,7 +36,6 @@ class DashboardTile(CamelModel):
     unit: Literal["share", "perHour", "count", "seconds", "percent"]
     value: float | None
     previous: float | None
-    # Higher is better for most tiles; not for cycle time, MTTR and errors.
     higher_is_better: bool
     exact: bool = Field(
         default=True,

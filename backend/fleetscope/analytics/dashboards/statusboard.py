@@ -1,15 +1,12 @@
-"""``GET /v2/Analytics/Statusboard``: one live tile per vehicle, worst state first, and its
-stream of Server-Sent Events fed by the ingest pipeline's ``LiveHub`` (the order and the
-events: docs/analytics.md). A vehicle that never sent a message is ``offline`` with no
-``since``. Statuses of vehicles outside the user's scope are dropped here, never sent.
-"""
+"""``GET /v2/Analytics/Statusboard``: one live tile per vehicle, worst state first, and its events
+fed by ``LiveHub`` (docs/analytics.md); other vehicles' statuses are dropped here, never sent."""
 
 import asyncio
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 import duckdb
 from pydantic import BaseModel, Field
@@ -26,9 +23,7 @@ STATE_ORDER: tuple[StateName, ...] = ("error", "offline", "manual", "charging", 
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 3000
 _NEVER_SEEN = datetime.max.replace(tzinfo=UTC)  # no ``since``: after every vehicle with one
-# A tile lists the worst of its vehicle's active errors: a state message may carry thousands,
-# which every open statusboard would otherwise receive with each message of that vehicle.
-TILE_ERRORS = 10
+TILE_ERRORS = 10  # a state message may carry thousands, each sent to every open statusboard
 _SEVERITY = {level.value: rank for rank, level in enumerate(reversed(ErrorLevel))}  # 0: FATAL
 
 
@@ -90,34 +85,28 @@ def read_live(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> dict
 
 
 def status_tile(vehicle: VehicleRef, status: LiveStatus | None, *, now: datetime) -> StatusTile:
-    fields: dict[str, Any] = dict.fromkeys(
-        ("since", "charge", "last_message_at", "seconds_since_last_message")
+    """A vehicle that never sent a message (``status`` None) is offline with no ``since``."""
+    errors = status.active_errors if status else ()
+    worst = sorted(errors, key=lambda error: _SEVERITY.get(error[1], len(_SEVERITY)))
+    last = status.last_message_at if status else None
+    return StatusTile(
+        vehicle_id=vehicle.id,
+        name=vehicle.name,
+        site_id=vehicle.site_id,
+        state=status.state.value if status else "offline",
+        since=status.since if status else None,
+        order_id=status.order_id if status else "",
+        workflow=status.workflow if status else "",
+        charge=status.charge if status else None,
+        charging=status.charging if status else False,
+        active_errors=[
+            ActiveError(error_type=kind, level=level, description=text)
+            for kind, level, text in worst[:TILE_ERRORS]
+        ],
+        active_error_count=len(errors),
+        last_message_at=last,
+        seconds_since_last_message=None if last is None else (now - last).total_seconds(),
     )
-    fields.update(
-        state="offline",
-        order_id="",
-        workflow="",
-        charging=False,
-        active_errors=[],
-        active_error_count=0,
-    )
-    if status is not None:
-        last = status.last_message_at
-        fields.update(
-            {name: getattr(status, name) for name in ("since", "order_id", "workflow", "charge")},
-            state=status.state.value,
-            charging=status.charging,
-            active_errors=[
-                ActiveError(error_type=kind, level=level, description=text)
-                for kind, level, text in sorted(
-                    status.active_errors, key=lambda error: _SEVERITY.get(error[1], len(_SEVERITY))
-                )[:TILE_ERRORS]
-            ],
-            active_error_count=len(status.active_errors),
-            last_message_at=last,
-            seconds_since_last_message=None if last is None else (now - last).total_seconds(),
-        )
-    return StatusTile(vehicle_id=vehicle.id, name=vehicle.name, site_id=vehicle.site_id, **fields)
 
 
 def state_counts(tiles: Iterable[StatusTile]) -> dict[str, int]:
@@ -152,10 +141,9 @@ async def statusboard_events(
     heartbeat_s: float = HEARTBEAT_SECONDS,
     clock: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> AsyncIterator[str]:
-    """The stream of the statusboard (module doc). It ends when the client disconnects (the
-    server cancels it, or the heartbeat finds it gone) or with the login session that opened
-    it (logout, expiry, a deactivated user; ``session_alive`` is asked every
-    ``check_session_s`` seconds, also while tiles keep coming), and always unsubscribes."""
+    """Ends when the client disconnects (the server cancels it, or the heartbeat finds it gone)
+    or with the login session that opened it (``session_alive``, asked every ``check_session_s``
+    seconds, also while tiles keep coming: logout, expiry, deactivation); always unsubscribes."""
     by_id = {vehicle.id: vehicle for vehicle in vehicles}
     # Subscribe before reading the snapshot: a change in between is sent, not lost.
     subscription = hub.subscribe()
@@ -165,8 +153,7 @@ async def statusboard_events(
         tiles = {tile.vehicle_id: tile for tile in board.vehicles}
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         yield _sse("snapshot", board)
-        next_check = loop.time() + check_session_s
-        next_heartbeat = loop.time() + heartbeat_s
+        next_check, next_heartbeat = loop.time() + check_session_s, loop.time() + heartbeat_s
         while True:
             if loop.time() >= next_check:
                 if not await session_alive():

@@ -1,7 +1,5 @@
-"""``GET /v2/Analytics/ProductivityHistory``: the KPIs as series over days, weeks or months
-and the previous period's in its own buckets (docs/analytics.md); buckets lying wholly in the
-future are left out, running ones are marked partial (``comparison``).
-"""
+"""``GET /v2/Analytics/ProductivityHistory``: the KPIs per day, week or month of the period and,
+in its own buckets, of the previous period; future buckets left out (docs/analytics.md)."""
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -32,7 +30,6 @@ class HistoryBucket(CamelModel):
 
 
 Values = list[list[float | None]]  # one list per series, aligned with the buckets
-Amounts = list[list[float | None]]
 Counts = list[list[int | None]]
 Seconds = list[list[float]]
 # What a bucket without any data still says: how long it is, and that all of it is no data.
@@ -47,8 +44,8 @@ class KpiGrid(CamelModel):
 
     period_seconds: Seconds
     no_data_seconds: Seconds
-    planned_seconds: Amounts
-    downtime_seconds: Amounts
+    planned_seconds: Values
+    downtime_seconds: Values
     availability: Values
     utilization: Values
     idle_share: Values
@@ -58,7 +55,7 @@ class KpiGrid(CamelModel):
     orders_failed: Counts
     orders_cancelled: Counts
     loads_handled: Counts
-    distance_km: Amounts
+    distance_km: Values
 
 
 class HistorySeries(CamelModel):
@@ -107,10 +104,8 @@ def history_spans(scope: AnalyticsScope, *, now: datetime) -> HistorySpans:
 
 
 def kpi_lists(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> dict[str, Any]:
-    """Every KPI of every (vehicle or ``FLEET``, bucket) as ``len(ids) x len(spans)`` lists
-    (None: no data), by ``Kpis`` field name. A bucket without any state time (before the
-    vehicles' first message, or an empty T) is no data in every figure, counts too: drawn
-    as a gap, not as 0 orders."""
+    """Each KPI by ``Kpis`` field name as ``len(ids) x len(spans)`` lists (None: no data). A bucket
+    without state time (before the first message, an empty T) is no data, counts too: a gap."""
     by_bucket = [collected.vehicle_seconds(item.bucket) for item in spans]
     period_s = [
         collected.fleet_seconds(item.bucket) if v == FLEET else seconds.get(v, 0.0)

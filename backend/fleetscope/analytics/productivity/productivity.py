@@ -1,13 +1,7 @@
-"""``GET /v2/Analytics/Productivity``: time per state and KPIs for the period and the
-previous period of equal length, per vehicle or combined, plus the order heatmap.
-
-The heatmap counts the finished orders by site-local weekday and hour of day; an order counts
-in the hour it ended, as in the rollups, on the weekday of its shift: a shift belongs to the
-day it starts on, so the night shift's orders after midnight count on the evening's weekday.
-Whole hours come from the hourly rollup, summed per UTC hour first so the zone conversion
-runs once per hour, not per row; partial pieces come from the orders themselves, and so does
-everything in a zone whose local hours are not UTC hours (Asia/Kolkata, +05:30).
-"""
+"""``GET /v2/Analytics/Productivity``: time per state and KPIs of the period and the previous
+period, per vehicle or combined, and the finished orders by site-local weekday (of the shift's
+start) and hour; the heatmap reads the hourly rollup where local hours are UTC hours, summed per
+UTC hour first, and the orders for the rest (docs/analytics.md)."""
 
 from datetime import datetime, timedelta
 from typing import Any
@@ -20,13 +14,7 @@ from fleetscope.analytics.core.facts import CURRENT, PREVIOUS
 from fleetscope.analytics.core.kpis import state_times_of_rows
 from fleetscope.analytics.core.models import Kpis, PeriodOut, StateTimes
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import (
-    HOUR,
-    HourRanges,
-    Shift,
-    Window,
-    split_hour_ranges,
-)
+from fleetscope.analytics.core.periods import HOUR, HourRanges, Shift, Window, split_hour_ranges
 from fleetscope.analytics.core.plan import Collected, period_out, period_spans, read_buckets
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
 from fleetscope.appstore.schemas import CamelModel
@@ -45,9 +33,9 @@ _PIECES = (
     "WHERE list_contains(?::INTEGER[], o.vehicle_id) AND o.outcome = 'finished' "
     "AND o.end_at >= ? AND o.end_at < ?"
 )
-# (ended, finished) rows -> (local weekday 0 = Monday, local hour, finished); only hours
-# with orders are converted (``timezone()`` costs a few µs a row). Before the start of a shift
-# that crosses midnight (NULL for none) the time is the previous day's shift.
+# (ended, finished) rows -> (local weekday 0 = Monday, hour, finished), converting only hours with
+# orders (``timezone()`` costs a few µs a row); before the start of a shift crossing midnight
+# (NULL: none) a time is the previous day's shift.
 _LOCAL = (
     "SELECT (isodow(local) + CASE WHEN local::TIME < ? THEN 5 ELSE 6 END) % 7, hour(local), "
     "sum(finished)::BIGINT "
@@ -131,9 +119,7 @@ def add_order_heatmap(
 
 
 def _figures(collected: Collected, bucket: int, ids: list[int]) -> list[tuple[StateTimes, Kpis]]:
-    """States and KPIs of every vehicle (not when the measures were read for the fleet
-    only) and, last, of all of them together."""
-    rows, kpis = collected.figures(bucket, ids)
+    rows, kpis = collected.figures(bucket, ids)  # each vehicle's (by_vehicle only), the fleet's
     return list(zip(state_times_of_rows(rows), kpis, strict=True))
 
 
