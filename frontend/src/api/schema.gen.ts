@@ -2710,8 +2710,7 @@ export interface components {
         };
         /**
          * PeriodOut
-         * @description The period and the previous period it is compared with, like for like (glossary,
-         *     "Comparison"): while the period runs, both are clipped at the same elapsed time.
+         * @description The period and the previous period it is compared with, like for like.
          */
         PeriodOut: {
             /**
