@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 
 from fastapi.testclient import TestClient
 
-from fleetscope.analytics.battery.series import (
+from fleetscope.analytics.battery.battery import (
     MIN_SERIES_BUCKETS,
     SERIES_BUCKETS,
     SERIES_POINT_BUDGET,

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
+from fleetscope.analytics.battery.battery import battery_series
 from fleetscope.analytics.battery.scan import HealthLine, SampleFigures, SlotGrid
-from fleetscope.analytics.battery.series import battery_series
 from fleetscope.analytics.core.facts import CURRENT
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
 from fleetscope.analytics.core.periods import DaySpan, Window

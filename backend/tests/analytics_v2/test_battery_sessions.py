@@ -9,13 +9,14 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pytest
 
-from fleetscope.analytics.battery.battery import (
+from fleetscope.analytics.battery.sessions import (
     DOD_BINS,
+    ChargeSession,
     SessionFigures,
+    charge_sessions,
     session_figures,
     session_sums,
 )
-from fleetscope.analytics.battery.sessions import ChargeSession, charge_sessions
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.core.paging import PageRequest
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef

@@ -1,132 +1,71 @@
-"""``GET /v2/Analytics/Battery`` (product.md section 3; how each figure is computed:
-docs/analytics-v2.md, Battery): the lines (``series``) and the sample figures (``scan``), the
-charge sessions starting in T (here), the charge KPIs from the rollups, as productivity."""
+"""``GET /v2/Analytics/Battery`` (product.md section 3; each figure: docs/analytics-v2.md,
+Battery): the charge and health lines and the sample figures from the slots of ``scan``, the
+charge session figures (``sessions``), the charge KPIs from the rollups as productivity."""
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Annotated, NamedTuple
+from itertools import pairwise
+from typing import Annotated, NamedTuple, TypeVar
 
 import duckdb
+import numpy as np
+import numpy.typing as npt
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.battery.scan import SampleFigures, SlotGrid, in_bucket, scan
-from fleetscope.analytics.battery.series import (
-    ChargeSeries,
-    HealthSeries,
-    battery_series,
-    series_buckets,
-)
-from fleetscope.analytics.core.facts import (
-    CURRENT,
-    PREVIOUS,
-    Selection,
-    rows_in_periods,
-    select_periods,
-)
+from fleetscope.analytics.battery import scan
+from fleetscope.analytics.battery.sessions import SessionFigures, session_figures, session_sums
+from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.core.measure_table import STATE_MEASURES
-from fleetscope.analytics.core.models import Kpis, PeriodOut
+from fleetscope.analytics.core.models import EpochMillis, Kpis, PeriodOut, epoch_millis
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import Window
-from fleetscope.analytics.core.plan import Collected, period_out, period_spans, read_buckets
+from fleetscope.analytics.core.plan import period_out, period_spans, read_buckets
 from fleetscope.appstore.schemas import CamelModel, camel_case
 from fleetscope.facts.battery_hours import LOW_CHARGE
 
+T = TypeVar("T")
 SECONDS_PER_30_DAYS = 30 * 86400
 # What the charge KPIs use of the rollups (``kpi_columns``).
-CHARGE_MEASURES = frozenset(
-    {*STATE_MEASURES, "battery_samples", "battery_charge_sum", "battery_charge_min"}
-)
-DOD_BIN = 10
-DOD_BINS = 10
-# Sums of reported charges (percentage points, at most a few decimals) to this many decimals:
-# without, 59.831 cycles came out as 59.83099999999999.
-POINT_DECIMALS = 6
-SESSION_COLUMNS = (
-    "f.vehicle_id, (epoch_us(f.end_at) - epoch_us(f.start_at)) / 1e6 AS duration_s, "
-    "f.end_charge - f.start_charge AS added, greatest(0, f.peak_before - f.start_charge) AS dod"
-)
-# A session's bin of the depth-of-discharge histogram (a depth of 100 is in the last).
-DEPTH_BIN_SQL = f"least({DOD_BINS - 1}, floor(dod / {DOD_BIN}))::INTEGER"
+CHARGE_MEASURES = STATE_MEASURES | {"battery_samples", "battery_charge_sum", "battery_charge_min"}
+SERIES_BUCKETS = 250
+SERIES_POINT_BUDGET = 10_000
+MIN_SERIES_BUCKETS = 50
+
+# Points as [epoch milliseconds, value] pairs, what the chart draws: pairs of numbers
+# serialise five times as fast as objects with ISO text, and need no parsing in the browser.
+ChargePoint = tuple[EpochMillis, Annotated[float, Field(description="state of charge in percent")]]
+HealthPoint = tuple[
+    EpochMillis, Annotated[float, Field(description="state of health (SoH) in percent")]
+]
 
 
 @camel_case
-class SessionFigures(TypedDict):
-    count: int
-    mean_duration_seconds: float | None
-    mean_added_charge: Annotated[float | None, Field(description="percentage points per session")]
-    added_charge: Annotated[float, Field(description="sum of end - start charge")]
-    discharged: Annotated[float, Field(description="sum of the depths of discharge")]
-    equivalent_full_cycles: Annotated[
-        float,
+class ChargeSeries(TypedDict):
+    vehicle_id: int
+    name: str
+    points: Annotated[list[ChargePoint], Field(description="[at, charge] pairs, ascending in time")]
+
+
+@camel_case
+class HealthSeries(TypedDict):
+    vehicle_id: int
+    name: str
+    points: Annotated[
+        list[HealthPoint],
         Field(
-            description="percentage points discharged inside T / 100, from report to "
-            "report (not the sessions' depths: a shift with only charging has 0)"
+            description="[at, health] pairs: the mean SoH per time slot of the charge series, "
+            "at the slot's middle, ascending; slots without a SoH sample left out; empty if "
+            "the vehicle reports none"
         ),
     ]
-    mean_depth_of_discharge: float | None
-    depth_histogram: Annotated[
-        list[int], Field(description="cycles per 10-point bin: 0-10, ..., 90-100")
+    trend: Annotated[
+        list[HealthPoint],
+        Field(
+            description="the least-squares line of the period's SoH samples (slope = "
+            "healthSlopePer30Days) at the first and the last point; empty below two points"
+        ),
     ]
-    added_energy_wh: Annotated[float | None, Field(description="null unless the capacity is known")]
-    discharged_energy_wh: float | None
-
-
-class Sums(NamedTuple):
-    sessions: int = 0
-    duration: float = 0.0
-    added: float = 0.0
-    discharged: float = 0.0
-    histogram: tuple[int, ...] = (0,) * DOD_BINS
-
-
-SessionSums = dict[tuple[int, int], Sums]  # by (bucket, vehicle) with sessions
-
-
-def session_sums(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> SessionSums:
-    """The sessions starting in T of ``selection`` (both buckets) per bucket and vehicle."""
-    rows_sql, parameters = rows_in_periods(
-        selection, table="charge_sessions", at="start_at", columns=SESSION_COLUMNS
-    )
-    found = cursor.execute(
-        "SELECT bucket, vehicle_id, count(*), sum(duration_s), sum(added), sum(dod), "  # noqa: S608 - constants only
-        f"list_transform(range({DOD_BINS}), lambda b: coalesce(histogram({DEPTH_BIN_SQL})[b], 0)) "
-        f"FROM ({rows_sql}) GROUP BY bucket, vehicle_id",
-        parameters,
-    ).fetchall()
-    return {(b, v): Sums(c, d, a, x, tuple(h)) for b, v, c, d, a, x, h in found}
-
-
-def session_figures(
-    sums: SessionSums, bucket: int, *, capacities: Mapping[int, float | None], cycles: float
-) -> SessionFigures:
-    """The vehicles of ``capacities`` together in ``bucket``, energy over those whose capacity
-    is known (null if none is); ``cycles``: the equivalent full cycles (from the samples)."""
-    rows = [sums.get((bucket, v), Sums()) for v in capacities]
-    # Vehicle after vehicle from a row of zeros: the histogram's bins even without a vehicle.
-    sessions, durations, added_charges, depths, histograms = zip(Sums(), *rows, strict=True)
-    count, duration = sum(sessions), sum(durations)
-    added, discharged = (round(sum(points), POINT_DECIMALS) for points in (added_charges, depths))
-    known = [(row, c) for row, c in zip(rows, capacities.values(), strict=True) if c is not None]
-    return SessionFigures(
-        count=count,
-        mean_duration_seconds=duration / count if count else None,
-        mean_added_charge=added / count if count else None,
-        added_charge=added,
-        discharged=discharged,
-        equivalent_full_cycles=round(cycles, POINT_DECIMALS + 2),
-        mean_depth_of_discharge=discharged / count if count else None,
-        depth_histogram=[sum(n) for n in zip(*histograms, strict=True)],
-        added_energy_wh=energy_wh([(r.added, c) for r, c in known]),
-        discharged_energy_wh=energy_wh([(r.discharged, c) for r, c in known]),
-    )
-
-
-def energy_wh(points_and_capacities: list[tuple[float, float]]) -> float | None:
-    """Percentage points of each capacity in Wh, summed; None when no capacity is known."""
-    if not points_and_capacities:
-        return None
-    return round(sum(p / 100 * c for p, c in points_and_capacities), POINT_DECIMALS)
 
 
 @camel_case
@@ -165,19 +104,79 @@ class BatteryOut(CamelModel):
     fleet: BatteryEntry
 
 
-def _charge_kpis(
-    collected: Collected, bucket: int, vehicle_ids: list[int]
-) -> dict[int | None, Kpis]:
-    """The rollup KPIs of each vehicle in ``bucket`` and of all of them together (None)."""
-    _, kpis = collected.figures(bucket, vehicle_ids)
-    return dict(zip([*vehicle_ids, None], kpis, strict=True))
+class BatterySeries(NamedTuple):
+    charge: list[ChargeSeries]
+    health: list[HealthSeries]
 
 
-def _figures(items: list[SampleFigures], kpis: Kpis, sessions: SessionFigures) -> BatteryFigures:
+def series_buckets(vehicle_count: int) -> int:
+    """Time slots per line (two points each) for ``vehicle_count`` lines."""
+    fitting = SERIES_POINT_BUDGET // (2 * max(1, vehicle_count))
+    return max(MIN_SERIES_BUCKETS, min(SERIES_BUCKETS, fitting))
+
+
+def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, list[T]]:
+    """``values`` (one per entry of ``vehicles``, grouped by vehicle) per vehicle."""
+    bounds = [*scan.vehicle_starts(vehicles).tolist(), len(vehicles)]
+    return {int(vehicles[start]): values[start:end] for start, end in pairwise(bounds)}
+
+
+def battery_series(
+    scope: AnalyticsScope,
+    samples: Mapping[tuple[int, int], scan.SampleFigures],
+    lines: scan.Units | None,
+    *,
+    grid: scan.SlotGrid,
+) -> BatterySeries:
+    """Every selected vehicle's lines in the period from its slots (``scan.slot_columns``), not
+    validated: 100 x 150 points cost as much to validate as to build."""
+    charge: dict[int, list[ChargePoint]] = {}
+    health: dict[int, list[HealthPoint]] = {}
+    if lines is not None:
+        # Each slot's lowest and highest sample in time order, one point at one instant.
+        low_at, low, high_at, high = (lines[name] for name in ("low_at", "low", "high_at", "high"))
+        low_first = low_at <= high_at
+        at = np.where(low_first, [low_at, high_at], [high_at, low_at])
+        values = np.where(low_first, [low, high], [high, low])
+        two = low_at != high_at
+        kept = np.array([np.ones(len(two), dtype=bool), two]).T.ravel()
+        points = zip(epoch_millis(at.T.ravel()[kept]), values.T.ravel()[kept].tolist(), strict=True)
+        charge = _by_vehicle(np.repeat(lines["vehicle_id"], 1 + two), list(points))
+        # The mean SoH of the slots with a sample reporting one.
+        rows = lines["health_n"] > 0
+        vehicles, middles_us = lines["vehicle_id"][rows], grid.middles_us()[lines["slot"][rows]]
+        health_means = lines["health_y"][rows] / lines["health_n"][rows]
+        means = zip(epoch_millis(middles_us), health_means.tolist(), strict=True)
+        health = _by_vehicle(vehicles, list(means))
+
+    def trend(vehicle_id: int) -> list[HealthPoint]:
+        """The fitted line at the first and the last health point."""
+        figures, points = samples.get((vehicle_id, CURRENT)), health.get(vehicle_id, [])
+        if figures is None or figures.health_line is None or len(points) < 2:
+            return []
+        # A point's instant is its slot's middle, already in whole milliseconds.
+        return [(at, figures.health_line.at(at * scan.MILLIS)) for at, _ in (points[0], points[-1])]
+
+    selected = scope.vehicles
+    return BatterySeries(
+        [ChargeSeries(vehicle_id=v.id, name=v.name, points=charge.get(v.id, [])) for v in selected],
+        [
+            HealthSeries(
+                vehicle_id=v.id, name=v.name, points=health.get(v.id, []), trend=trend(v.id)
+            )
+            for v in selected
+        ],
+    )
+
+
+def _figures(
+    items: list[scan.SampleFigures], kpis: Kpis, sessions: SessionFigures
+) -> BatteryFigures:
     """One bucket's figures of its vehicles (one, or all selected; several: the mean of
     their latest SoH and of their slopes); not validated (built from typed columns)."""
     health = [item.health_latest for item in items if item.health_latest is not None]
-    slopes = [i.health_line.slope_per_second for i in items if i.health_line is not None]
+    lines = [item.health_line for item in items if item.health_line is not None]
+    slopes = [line.slope_per_second * SECONDS_PER_30_DAYS for line in lines]
     return BatteryFigures(
         period_seconds=kpis.period_seconds,
         no_data_seconds=kpis.no_data_seconds,
@@ -187,14 +186,9 @@ def _figures(items: list[SampleFigures], kpis: Kpis, sessions: SessionFigures) -
         below_low_seconds=sum((item.below_low_seconds for item in items), 0.0),
         charging_share=kpis.charging_share,
         health_latest=sum(health) / len(health) if health else None,
-        # DuckDB adds the health moments in no fixed order: a constant SoH comes out as
-        # ±1e-15 from call to call. Nine decimals (far below any SoH sensor) give one answer;
-        # + 0.0 makes -0.0 a plain 0.
-        health_slope_per_30_days=(
-            round(sum(s * SECONDS_PER_30_DAYS for s in slopes) / len(slopes), 9) + 0.0
-            if slopes
-            else None
-        ),
+        # DuckDB adds the health moments in no fixed order (a constant SoH: ±1e-15 from call to
+        # call): nine decimals, far below any SoH sensor, give one answer; + 0.0 makes -0.0 0.
+        health_slope_per_30_days=round(sum(slopes) / len(slopes), 9) + 0.0 if slopes else None,
     )
 
 
@@ -207,9 +201,9 @@ def battery(
     capacities: Mapping[int, float | None],
 ) -> BatteryOut:
     selection = select_periods(scope, now=now)
-    period = in_bucket(selection, CURRENT).bounds or Window(now, now)
-    grid = SlotGrid.over(period, slots=series_buckets(len(scope.vehicles)))
-    samples, lines = scan(cursor, selection, grid=grid, offline_after=offline_after)
+    period = scan.in_bucket(selection, CURRENT).bounds or Window(now, now)
+    grid = scan.SlotGrid.over(period, slots=series_buckets(len(scope.vehicles)))
+    samples, lines = scan.scan(cursor, selection, grid=grid, offline_after=offline_after)
     series = battery_series(scope, samples, lines, grid=grid)
     sessions = session_sums(cursor, selection)
     collected = read_buckets(
@@ -221,7 +215,11 @@ def battery(
         offline_after=offline_after,
         only=CHARGE_MEASURES,
     )
-    kpis = [_charge_kpis(collected, bucket, scope.vehicle_ids) for bucket in (CURRENT, PREVIOUS)]
+    # The rollup KPIs per bucket of each vehicle and (None) of all of them together.
+    kpis = []
+    for bucket in (CURRENT, PREVIOUS):
+        _, of_bucket = collected.figures(bucket, scope.vehicle_ids)
+        kpis.append(dict(zip([*scope.vehicle_ids, None], of_bucket, strict=True)))
 
     def entry(vehicle_ids: list[int], vehicle_id: int | None, name: str | None) -> BatteryEntry:
         own = {v: capacities.get(v) for v in vehicle_ids}
@@ -241,14 +239,13 @@ def battery(
         )
 
     fleet = entry(scope.vehicle_ids, None, None)
+    entries = [fleet] if scope.combined else [entry([v.id], v.id, v.name) for v in scope.vehicles]
     # Constructed: its parts were built from typed columns (validating them would cost ms).
     return BatteryOut.model_construct(
         period=period_out(scope, now=now),
         low_charge_threshold=LOW_CHARGE,
         series=series.charge,
         health_series=series.health,
-        entries=[fleet]
-        if scope.combined
-        else [entry([v.id], v.id, v.name) for v in scope.vehicles],
+        entries=entries,
         fleet=fleet,
     )

@@ -1,8 +1,6 @@
-"""The battery samples of T per vehicle and time slot, and the figures the battery page takes
-from them (docs/analytics-v2.md, Battery): whole UTC hours from ``battery_hourly`` when the
-slots are whole hours, the samples of the rest of T grouped by slot with the same aggregates
-(``facts.battery_hours``: units that compose exactly), combined per slot in one statement per
-bucket (the previous period is one slot); each vehicle's figures per bucket from its slots."""
+"""The battery measures of T per vehicle and time slot (whole hours from ``battery_hourly``,
+the rest from the samples: units that compose exactly), one statement per bucket, and each
+vehicle's figures per bucket from its slots (docs/analytics-v2.md, Battery)."""
 
 from dataclasses import dataclass
 from datetime import timedelta
@@ -15,15 +13,8 @@ import numpy.typing as npt
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.core.periods import Window, merge_windows, split_hour_ranges
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
-from fleetscope.facts.battery_hours import (
-    MEASURE_COLUMNS,
-    MICROS_PER_HOUR,
-    TABLE,
-    cap_us,
-    reach_us,
-    unit_aggregates,
-    with_next,
-)
+from fleetscope.facts import battery_hours
+from fleetscope.facts.battery_hours import MEASURE_COLUMNS, MICROS_PER_HOUR
 from fleetscope.facts.rawlog import to_micros
 
 Units = dict[str, npt.NDArray[Any]]
@@ -38,9 +29,7 @@ _SAMPLE_COLUMNS = (
 
 
 @dataclass(frozen=True, slots=True)
-class HealthLine:
-    """health = intercept + slope x epoch seconds"""
-
+class HealthLine:  # health = intercept + slope x epoch seconds
     slope_per_second: float
     intercept: float
 
@@ -60,9 +49,8 @@ class SlotGrid:
 
     @classmethod
     def over(cls, window: Window, *, slots: int) -> "SlotGrid":
-        """About ``slots`` equal slots over ``window``, each at least a second wide. Slots of
-        an hour or more are whole UTC hours from a full hour on (``hour_aligned``: their
-        figures then compose from the hourly battery rows), so there may be a few fewer."""
+        """About ``slots`` equal slots, each at least a second wide; slots of an hour or more are
+        whole UTC hours from a full hour (``hour_aligned``: from the hourly rows), maybe fewer."""
         start_us, end_us = to_micros(window.start), to_micros(window.end)
         width_us = max((end_us - start_us) // max(1, slots), MICROS)
         if width_us >= MICROS_PER_HOUR:
@@ -101,10 +89,10 @@ def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window
     split = split_hour_ranges(window for window, _ in part.windows)
     if not split.ranges:
         return "", split.pieces
-    hours = f"{TABLE} r"
+    hours = f"{battery_hours.TABLE} r"
     if len(split.ranges) > 1:
         # Many ranges (a shift over a year): a hash join on the hours they expand to.
-        hours = f"{TABLE} r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc"
+        hours = f"{battery_hours.TABLE} r JOIN {HOURS_OF_RANGES} sel ON r.hour_utc = sel.hour_utc"
         parameters += range_parameters([(window, 0) for window in split.ranges])
     parameters += [split.ranges[0].start, split.ranges[-1].end, part.vehicle_ids]
     sql = (
@@ -122,7 +110,7 @@ def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters
     rows_sql, rows_parameters = rows_in_periods(
         samples, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
     )
-    reach = timedelta(microseconds=reach_us(cap_us))
+    reach = timedelta(microseconds=battery_hours.reach_us(cap_us))
     extended: list[SiteSlice] = []
     for part in samples.slices:
         ends = merge_windows(Window(w.start, w.end + reach) for w, _ in part.windows)
@@ -137,8 +125,8 @@ def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters
         f"discharged, closes FROM ({rows_sql})"
     )
     return (
-        f"SELECT vehicle_id, u, {unit_aggregates(cap_us=cap_us)} "  # noqa: S608 - constants only
-        f"FROM ({with_next(slotted, next_sql)}) GROUP BY vehicle_id, u"
+        f"SELECT vehicle_id, u, {battery_hours.unit_aggregates(cap_us=cap_us)} "  # noqa: S608 - constants only
+        f"FROM ({battery_hours.with_next(slotted, next_sql)}) GROUP BY vehicle_id, u"
     )
 
 
@@ -150,11 +138,10 @@ def slot_columns(
     offline_after: timedelta,
     use_hours: bool,
 ) -> Units | None:
-    """The measures per vehicle and slot of ``grid`` with samples, ascending (None: none), as
-    arrays named as ``MEASURE_COLUMNS`` plus ``vehicle_id`` and ``slot`` (from 0); health
-    sums with x in seconds after the slot's start, instants in epoch microseconds. The cap
-    of a step under 20 % is ``offline_after`` (the hourly rows hold the writer's, the same
-    setting). ``use_hours=False`` reads every sample (the reference in tests)."""
+    """The measures per vehicle and slot of ``grid`` with samples, ascending (None: none):
+    arrays ``MEASURE_COLUMNS``, ``vehicle_id``, ``slot`` (from 0); health x in seconds after the
+    slot's start, instants in epoch µs. A step under 20 % is capped at ``offline_after`` (the
+    hourly rows hold the writer's: the same setting); ``use_hours=False``: every sample (tests)."""
     sqls: list[str] = []
     raw: list[SiteSlice] = []
     parameters: list[Any] = [grid.start_us, grid.width_us, grid.start_us, grid.start_us]
@@ -168,24 +155,22 @@ def slot_columns(
             part = SiteSlice(part.vehicle_ids, [(piece, 0) for piece in pieces])
         raw.append(part)
     if not Selection(raw).empty:
-        cap = cap_us(offline_after)
+        cap = battery_hours.cap_us(offline_after)
         sqls.append(_sample_units(Selection(raw), grid=grid, cap_us=cap, parameters=parameters))
     if not sqls:
         return None
-    # One integer group key (vehicle, slot): one key column groups much faster than two.
-    # Health moments move from each unit's origin to the slot's start (x + o: sum x + n o,
-    # sum x² + 2 o sum x + n o², sum x y + o sum y).
+    # One integer group key (vehicle, slot) groups much faster than two columns. Health
+    # moments move from each unit's origin to the slot's start (x + o: sum x + n o,
+    # sum x² + 2 o sum x + n o², sum x y + o sum y). A tied extreme is its earliest instant
+    # (as in ``facts.battery_hours``): one answer whatever order the units arrive in.
     # Fetched column-wise: ``fetchall`` converts value by value.
-    # A tied extreme is its earliest instant (as in ``facts.battery_hours``): the same answer
-    # every time, whatever order the units arrive in.
     found = cursor.execute(
         "SELECT key, min(low) AS low, arg_min(low_at, (low, low_at)) AS low_at, "  # noqa: S608 - constants only
         "max(high) AS high, arg_max(high_at, (high, -high_at)) AS high_at, "
         "sum(health_n)::DOUBLE AS health_n, sum(health_x + health_n * o) AS health_x, "
         "sum(health_y) AS health_y, "
         "sum(health_xx + 2 * o * health_x + health_n * o * o) AS health_xx, "
-        "sum(health_xy + o * health_y) AS health_xy, "
-        "max(health_last_at) AS health_last_at, "
+        "sum(health_xy + o * health_y) AS health_xy, max(health_last_at) AS health_last_at, "
         "arg_max(health_last, health_last_at) AS health_last, sum(low_s) AS low_s, "
         "sum(discharged) AS discharged "
         f"FROM (SELECT vehicle_id::BIGINT * {grid.count} + slot AS key, *, "
@@ -204,11 +189,10 @@ def slot_columns(
 
 
 def _fits(starts: npt.NDArray[np.intp], c: Units, grid: SlotGrid) -> list[HealthLine | None]:
-    """The least-squares line of each vehicle (rows ``starts[i]`` up to the next start):
-    per slot n, mean and centred Sxx, Sxy; over the slots n = sum n_i, mean = sum n_i
-    mean_i / n, Sxx = sum (Sxx_i + n_i (mean_x_i - mean_x)^2), Sxy likewise (a constant
-    health gives 0 up to the rounding of the sums). Like ``regr_slope``: none below two
-    samples or when they share one instant. Lines over epoch seconds."""
+    """Each vehicle's least-squares line over epoch seconds (rows ``starts[i]`` up to the next
+    start) from each slot's n, mean and centred Sxx, Sxy: n = sum n_i, mean = sum n_i mean_i / n,
+    Sxx = sum (Sxx_i + n_i (mean_x_i - mean_x)^2), Sxy likewise (a constant health gives 0 up
+    to rounding). As ``regr_slope``: none below two samples or when they share one instant."""
     n = c["health_n"]
     with np.errstate(invalid="ignore", divide="ignore"):
         slot_x = np.where(n > 0, c["health_x"] / n, 0.0)  # after the slot's start
@@ -289,9 +273,8 @@ def scan(
         c = slot_columns(
             cursor, part, grid=part_grid, offline_after=offline_after, use_hours=use_hours
         )
-        if c is None:
-            continue
-        figures |= _figures(c, part_grid, bucket)
+        if c is not None:
+            figures |= _figures(c, part_grid, bucket)
         if bucket == CURRENT:
             lines = c
     return Scanned(figures, lines)

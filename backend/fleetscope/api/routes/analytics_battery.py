@@ -10,8 +10,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from fleetscope.analytics.battery.battery import DOD_BIN, DOD_BINS, BatteryOut, battery
-from fleetscope.analytics.battery.sessions import ChargeSession, charge_sessions
+from fleetscope.analytics.battery.battery import BatteryOut, battery
+from fleetscope.analytics.battery.sessions import DOD_BIN, DOD_BINS, ChargeSession, charge_sessions
 from fleetscope.analytics.core.paging import Page
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.api.analytics_deps import FactStoreDep, ScopeDep, reading
