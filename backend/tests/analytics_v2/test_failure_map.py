@@ -14,9 +14,8 @@ from fleetscope.analytics.core.periods import DaySpan
 from fleetscope.analytics.failures import map as failure_map_module
 from fleetscope.analytics.failures.error_history import error_history
 from fleetscope.analytics.failures.failures import ErrorFilter
-from fleetscope.analytics.failures.layout import LayoutCache, site_layout
+from fleetscope.analytics.failures.layout import LayoutCache, MapCell, site_layout
 from fleetscope.analytics.failures.map import FailureMapOut, failure_map
-from fleetscope.analytics.failures.map_cell import MapCell
 from fleetscope.facts.store import FactStore
 
 DAY = date(2026, 3, 10)

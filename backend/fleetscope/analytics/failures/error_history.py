@@ -1,8 +1,5 @@
-"""``GET /v2/Analytics/ErrorHistory`` (paged) and ``ErrorHistory.csv`` (the filtered list,
-the same rows in the same order, streamed in chunks); see docs/analytics-v2.md.
-
-The unique tie-break (vehicle, start, type, level, references) keeps pages from overlapping.
-"""
+"""``GET /v2/Analytics/ErrorHistory`` (paged; a unique tie-break keeps pages from overlapping) and
+``ErrorHistory.csv`` (the same rows in the same order, streamed in chunks); docs/analytics-v2.md."""
 
 import csv
 import io
@@ -15,15 +12,8 @@ from zoneinfo import ZoneInfo
 import duckdb
 from pydantic import Field
 
+from fleetscope.analytics.core import paging
 from fleetscope.analytics.core.facts import select_periods
-from fleetscope.analytics.core.paging import (
-    Page,
-    PageRequest,
-    page_fields,
-    page_ordering,
-    parse_sort,
-    read_page,
-)
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.failures.failures import SEVERITY, ErrorFilter, episodes
 from fleetscope.appstore.schemas import CamelModel
@@ -75,7 +65,7 @@ def history_query(
     vehicle_id: int | None,
     sort: str | None,
 ) -> HistoryQuery:
-    column, descending = parse_sort(sort, columns=HISTORY_SORTS, default="-start")
+    column, descending = paging.parse_sort(sort, columns=HISTORY_SORTS, default="-start")
     selection = select_periods(scope, now=now, previous=False, vehicle_id=vehicle_id)
     sql, parameters = episodes(selection, errors)
     return HistoryQuery(f"FROM ({sql})", parameters, column, descending)
@@ -86,12 +76,12 @@ def error_history(
     scope: AnalyticsScope,
     *,
     now: datetime,
-    page: PageRequest,
+    page: paging.PageRequest,
     errors: ErrorFilter,
     vehicle_id: int | None = None,
-) -> Page[ErrorEpisodeRow]:
+) -> paging.Page[ErrorEpisodeRow]:
     query = history_query(scope, now=now, errors=errors, vehicle_id=vehicle_id, sort=page.sort)
-    total, rows = read_page(
+    total, rows = paging.read_page(
         cursor, page, select=_SELECT, source=query.sql, parameters=query.parameters,
         column_sql=HISTORY_SORTS[query.column], descending=query.descending,
         tie_breakers=_TIE_BREAKERS,
@@ -101,9 +91,9 @@ def error_history(
         ErrorEpisodeRow(**dict(zip(_FIELDS, row, strict=True)), vehicle_name=names.get(row[0], ""))
         for row in rows
     ]
-    return Page[ErrorEpisodeRow](
+    return paging.Page[ErrorEpisodeRow](
         items=items,
-        **page_fields(page, total=total, column=query.column, descending=query.descending),
+        **paging.page_fields(page, total=total, column=query.column, descending=query.descending),
     )
 
 
@@ -140,37 +130,31 @@ def csv_header(language: str, zones: set[str]) -> list[str]:
 
 
 def error_history_csv(
-    cursor: duckdb.DuckDBPyConnection,
-    scope: AnalyticsScope,
-    *,
-    query: HistoryQuery,
-    language: str,
+    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, query: HistoryQuery, language: str
 ) -> Iterator[str]:
     """The filtered list as CSV text chunks, in the list's order; closes ``cursor`` at the end."""
-    ordering = page_ordering(
-        PageRequest(page=1, page_size=1), total=1, column_sql=HISTORY_SORTS[query.column],
+    ordering = paging.page_ordering(
+        paging.PageRequest(page=1, page_size=1), total=1, column_sql=HISTORY_SORTS[query.column],
         descending=query.descending, tie_breakers=_TIE_BREAKERS,
     )  # fmt: skip
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
     zone_of = {vid: group.zone for group in scope.sites for vid in group.vehicle_ids}
-    several_zones = len({zone.key for zone in zone_of.values()}) > 1
+    zones = {zone.key for zone in zone_of.values()}
     convention = CsvConvention.of(language)
     buffer = io.StringIO()
-    # The byte order mark lets Excel read the UTF-8 text (umlauts) right, as in the chart CSVs.
-    buffer.write("\ufeff")
+    buffer.write("\ufeff")  # the byte order mark: Excel reads UTF-8 (umlauts) right, as in charts
     writer = csv.writer(buffer, delimiter=convention.separator, lineterminator="\r\n")
     with cursor:
-        writer.writerow(csv_header(language, {zone.key for zone in zone_of.values()}))
-        result = cursor.execute(
-            f"SELECT {_SELECT} {query.sql} ORDER BY {ordering.sql}", query.parameters
-        )
+        writer.writerow(csv_header(language, zones))
+        sql = f"SELECT {_SELECT} {query.sql} ORDER BY {ordering.sql}"
+        result = cursor.execute(sql, query.parameters)
         for rows in iter(lambda: result.fetchmany(CSV_CHUNK_ROWS), []):
             for row in rows:
                 zone = zone_of.get(row[0], ZoneInfo("UTC"))
                 start, end = (t.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S") for t in row[4:6])
                 values = (row[0], names.get(row[0], ""), *row[1:4], start, end, *row[6:])
                 cells = [convention.cell(value) for value in values]
-                writer.writerow([*cells, zone.key] if several_zones else cells)
+                writer.writerow([*cells, zone.key] if len(zones) > 1 else cells)
             yield buffer.getvalue()
             buffer.seek(0)
             buffer.truncate()

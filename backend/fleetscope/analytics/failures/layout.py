@@ -1,12 +1,6 @@
-"""The failure map's grids, and its site layout: the driven track, thinned to a grid.
-
-VDA 5050 has no layout drawing, so the layout is the track of the selected vehicles in the
-last ``LAYOUT_DAYS`` days of T on a grid of at most ``TRACK_CELLS`` cells on the longer side
-of the track's own extent. Drawing it reads a month of track points twice (150 ms for a
-position a minute of 100 vehicles) where checking them costs 5 ms, so a fact store keeps
-its last ``CACHED_LAYOUTS`` by selection and the stamp of their track points
-(docs/analytics-v2.md, FailureMap).
-"""
+"""The failure map's grids, a density cell as a filter (``MapCell``) and the site layout (VDA 5050
+has none): the track of the last ``LAYOUT_DAYS`` days of T, drawn in 150 ms a month of 100 vehicles,
+checked in 5 ms, so cached per fact store (docs/analytics-v2.md, FailureMap)."""
 
 import math
 import threading
@@ -22,13 +16,16 @@ from pydantic import Field
 from fleetscope.analytics.core.facts import Selection, SiteSlice, rows_in_periods, select_periods
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import Window, hour_floor
+from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.store import FactStore
+from fleetscope.i18n.messages import MAP_CELL_INCOMPLETE, MAP_CELL_INVALID, MAP_GRID_INVALID
 
 TRACK_CELLS = 120
 LAYOUT_DAYS = 30
 CACHED_LAYOUTS = 16
 MIN_EXTENT_M = 1.0
+MAX_GRID_CELLS = 10_000  # columns and rows of a grid a cell filter may name
 Cell = tuple[int, int, int]  # column, row, count
 
 
@@ -63,15 +60,14 @@ class GridSpec:
         return cls(bounds, size, max(1, math.ceil(width / size)), max(1, math.ceil(height / size)))
 
     def grid(self, cells: list[Cell]) -> Grid:
-        box = self.bounds
         return Grid(
-            origin_x=box.min_x, origin_y=box.min_y, cell_size=self.size,
+            origin_x=self.bounds.min_x, origin_y=self.bounds.min_y, cell_size=self.size,
             columns=self.columns, rows=self.rows, cells=cells,
         )  # fmt: skip
 
 
 # The cell of a position along one axis (parameters: origin, size, last index); the edge
-# cells take what lies beyond the grid's bounds. The history's cell filter reads the same.
+# cells take what lies beyond the grid's bounds. ``MapCell`` filters by the same.
 CELL_INDEX = "least(greatest(floor(({axis} - ?) / ?), 0), ?)::INTEGER"
 Extents = dict[str, tuple[Bounds, int]]  # per map: the bounds of its rows and their number
 
@@ -91,10 +87,9 @@ def extents(cursor: duckdb.DuckDBPyConnection, sql: str, parameters: list[Any]) 
 def binned(
     cursor: duckdb.DuckDBPyConnection, sql: str, parameters: list[Any], specs: dict[str, GridSpec]
 ) -> dict[str, list[Cell]]:
-    """``[column, row, count]`` of the positioned rows of ``sql`` (columns x, y, map_id) on
-    the grid of each map in ``specs``, in one scan. The cell is a ``CASE`` of constants per
-    map: several times faster than the same arithmetic on values joined from a table of
-    grids. No other aggregate: four more (the bounds) triple the scan's cost."""
+    """``[column, row, count]`` of the positioned rows of ``sql`` on each map's grid, in one scan;
+    a ``CASE`` of constants per map is several times faster than joining a table of grids. No
+    other aggregate: four more (the bounds) triple the scan's cost."""
     if not specs:
         return {}
     cases, case_parameters = {}, []
@@ -122,15 +117,11 @@ def latest(selection: Selection, length: timedelta) -> Selection:
     if (bounds := selection.bounds) is None:
         return selection
     start = bounds.end - length
-    return Selection(
-        [
-            SiteSlice(
-                part.vehicle_ids,
-                [(Window(max(w.start, start), w.end), b) for w, b in part.windows if w.end > start],
-            )
-            for part in selection.slices
-        ]
-    )
+    slices = []
+    for part in selection.slices:
+        kept = [(Window(max(w.start, start), w.end), b) for w, b in part.windows if w.end > start]
+        slices.append(SiteSlice(part.vehicle_ids, kept))
+    return Selection(slices)
 
 
 class MapTrack(NamedTuple):
@@ -152,9 +143,8 @@ def _draw(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> Layout:
 
 
 class LayoutCache:
-    """The latest layouts of one fact store by selection and the stamp of its track points:
-    points added or removed in T make a new key. T ends at the last full hour, so a
-    selection's key holds for an hour."""
+    """A fact store's latest layouts by selection and stamp of its track points (points added or
+    removed in T make a new key); T ends at the last full hour, so a key holds for an hour."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -199,9 +189,8 @@ def site_layout(
 
 
 def _stamp(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> tuple[Any, ...]:
-    """Number and time range of the selected vehicles' track points from the first to the
-    last instant of T: a superset of the layout's points, read without the per-window test
-    at a quarter of the cost."""
+    """Number and time range of the vehicles' track points from the first to the last instant of
+    T: a superset of the layout's points, read without the per-window test at a quarter the cost."""
     bounds = selection.bounds
     ids = sorted({v for part in selection.slices if part.windows for v in part.vehicle_ids})
     row = cursor.execute(
@@ -210,3 +199,57 @@ def _stamp(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> tuple[Any
         [ids, bounds.start, bounds.end] if bounds else [[], None, None],
     ).fetchone()
     return () if row is None else tuple(row)
+
+
+@dataclass(frozen=True, slots=True)
+class MapCell:
+    """A cell of a map's density grid as the map's answer gives it, as a filter of the error
+    episodes: those of that map binned into it by ``CELL_INDEX`` (the drill-down lists them)."""
+
+    map_id: str
+    origin_x: float
+    origin_y: float
+    size: float
+    columns: int
+    rows: int
+    column: int
+    row: int
+
+    @classmethod
+    def parse(cls, *, map_id: str | None, cell: str | None, grid: str | None) -> "MapCell | None":
+        """From the query's ``mapId``, ``cell`` (column,row, from 0) and ``grid`` (originX,
+        originY,cellSize,columns,rows): all three or none, else a 422 naming the problem."""
+        given = {"mapId": map_id, "cell": cell, "grid": grid}
+        if all(value is None for value in given.values()):
+            return None
+        if map_id is None or cell is None or grid is None:
+            missing = ", ".join(name for name, value in given.items() if value is None)
+            raise InvalidInputError(MAP_CELL_INCOMPLETE(missing=missing))
+        try:
+            x, y, size, columns, rows = (float(part) for part in grid.split(","))
+            finite = all(math.isfinite(value) for value in (x, y, size))
+            if not (finite and size > 0 and _count(columns) and _count(rows)):
+                raise ValueError(grid)
+        except ValueError:
+            invalid = MAP_GRID_INVALID(limit=MAX_GRID_CELLS, value=grid[:80])
+            raise InvalidInputError(invalid) from None
+        try:
+            column, row = (float(part) for part in cell.split(","))
+            if not (_count(column + 1, up_to=columns) and _count(row + 1, up_to=rows)):
+                raise ValueError(cell)
+        except ValueError:
+            invalid = MAP_CELL_INVALID(columns=int(columns), rows=int(rows), value=cell[:40])
+            raise InvalidInputError(invalid) from None
+        return cls(map_id, x, y, size, int(columns), int(rows), int(column), int(row))
+
+    def sql(self) -> tuple[str, list[Any]]:
+        x, y = (CELL_INDEX.format(axis=axis) for axis in ("x", "y"))
+        condition = f"map_id = ? AND x IS NOT NULL AND y IS NOT NULL AND {x} = ? AND {y} = ?"
+        x_parameters = [self.origin_x, self.size, self.columns - 1, self.column]
+        y_parameters = [self.origin_y, self.size, self.rows - 1, self.row]
+        return condition, [self.map_id, *x_parameters, *y_parameters]
+
+
+def _count(value: float, *, up_to: float = MAX_GRID_CELLS) -> bool:
+    """Whether ``value`` is a whole number from 1 to ``up_to``."""
+    return value.is_integer() and 1 <= value <= up_to

@@ -1,7 +1,5 @@
-"""``GET /v2/Analytics/FailureMap``: the error episodes starting in T that carry a position,
-on the site layout (``layout``): a density grid counting every one, and the newest
-``MAX_POINTS`` per map as points. The answer's size is bounded; see docs/analytics-v2.md.
-"""
+"""``GET /v2/Analytics/FailureMap``: the positioned error episodes starting in T on the site layout:
+a density grid counting each, the newest ``MAX_POINTS`` per map as points (docs/analytics-v2.md)."""
 
 from datetime import datetime
 
@@ -14,17 +12,8 @@ from fleetscope.analytics.core.models import Instant, PeriodOut
 from fleetscope.analytics.core.paging import PageRequest, read_page
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
+from fleetscope.analytics.failures import layout
 from fleetscope.analytics.failures.failures import ErrorFilter, episodes
-from fleetscope.analytics.failures.layout import (
-    TRACK_CELLS,
-    Bounds,
-    Grid,
-    GridSpec,
-    LayoutCache,
-    binned,
-    extents,
-    site_layout,
-)
 from fleetscope.appstore.schemas import CamelModel, camel_case
 
 DENSITY_CELLS = 40
@@ -53,9 +42,9 @@ class ErrorPoint(TypedDict):
 
 class MapLayer(CamelModel):
     map_id: str
-    bounds: Bounds
-    track: Grid
-    density: Grid
+    bounds: layout.Bounds
+    track: layout.Grid
+    density: layout.Grid
     points: list[ErrorPoint] = Field(description=f"the newest {MAX_POINTS} at most")
     points_total: int
 
@@ -71,23 +60,23 @@ def failure_map(
     *,
     now: datetime,
     errors: ErrorFilter,
-    layouts: LayoutCache | None = None,
+    layouts: layout.LayoutCache | None = None,
 ) -> FailureMapOut:
     """``layouts``: the fact store's layout cache (``None``: draw the layout anew)."""
-    layout = site_layout(cursor, scope, now=now, cache=layouts)
+    drawn = layout.site_layout(cursor, scope, now=now, cache=layouts)
     selection = select_periods(scope, now=now, previous=False)
     error_sql, error_parameters = episodes(selection, errors)
     # The density grid covers the map's bounds: the track's and the errors'.
-    found = extents(cursor, error_sql, error_parameters)
-    boxes = {m: track.bounds for m, track in layout.items()}
+    found = layout.extents(cursor, error_sql, error_parameters)
+    boxes = {m: track.bounds for m, track in drawn.items()}
     for m, (box, _) in found.items():
-        boxes[m] = box if m not in boxes else Bounds(
+        boxes[m] = box if m not in boxes else layout.Bounds(
             min_x=min(box.min_x, boxes[m].min_x), min_y=min(box.min_y, boxes[m].min_y),
             max_x=max(box.max_x, boxes[m].max_x), max_y=max(box.max_y, boxes[m].max_y),
         )  # fmt: skip
-    specs = {m: GridSpec.covering(box, DENSITY_CELLS) for m, box in boxes.items()}
+    specs = {m: layout.GridSpec.covering(box, DENSITY_CELLS) for m, box in boxes.items()}
     with_errors = {m: spec for m, spec in specs.items() if m in found}
-    density = binned(cursor, error_sql, error_parameters, with_errors)
+    density = layout.binned(cursor, error_sql, error_parameters, with_errors)
     totals = {m: count for m, (_, count) in found.items()}
     names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
     points: dict[str, list[ErrorPoint]] = {}
@@ -109,11 +98,11 @@ def failure_map(
             for vehicle_id, error_type, level, description, start, x, y, _ in rows
         ]  # fmt: skip
     # Constructed, not validated: every value is typed (the points by their query's columns).
-    tracks = {m: track.grid for m, track in layout.items()}
+    tracks = {m: track.grid for m, track in drawn.items()}
     layers = [
         MapLayer.model_construct(
             map_id=m, bounds=spec.bounds, density=spec.grid(density.get(m, [])),
-            track=tracks.get(m) or GridSpec.covering(spec.bounds, TRACK_CELLS).grid([]),
+            track=tracks.get(m) or layout.GridSpec.covering(boxes[m], layout.TRACK_CELLS).grid([]),
             points=points.get(m, []), points_total=totals.get(m, 0),
         )
         for m, spec in specs.items()

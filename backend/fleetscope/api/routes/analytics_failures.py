@@ -24,13 +24,13 @@ from fleetscope.analytics.failures.failures import (
     MAX_ERROR_TYPE_LENGTH,
     ErrorFilter,
     ErrorLevel,
+    FailureMatrixOut,
     FailuresOut,
+    failure_matrix,
     failures,
 )
-from fleetscope.analytics.failures.layout import layout_cache
+from fleetscope.analytics.failures.layout import MapCell, layout_cache
 from fleetscope.analytics.failures.map import FailureMapOut, failure_map
-from fleetscope.analytics.failures.map_cell import MapCell
-from fleetscope.analytics.failures.matrix import FailureMatrixOut, failure_matrix
 from fleetscope.api.analytics_deps import (
     FactStoreDep,
     ScopedDep,
