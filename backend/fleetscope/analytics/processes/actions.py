@@ -1,37 +1,31 @@
 """``GET /v2/Analytics/Actions`` and ``/Actions/{actionType}/Failures``: actions ended in T
-(FINISHED or FAILED), as docs/analytics-v2.md describes. A type never reported is a 404.
-"""
+(FINISHED or FAILED), as docs/analytics-v2.md describes. A type never reported is a 404."""
 
 from datetime import datetime
 
 import duckdb
 from pydantic import Field
 
+from fleetscope.analytics.core import percentiles
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.percentiles import (
-    PERCENTILES_EXACT,
-    exact_for,
-    histogram_quantiles_sql,
-)
 from fleetscope.analytics.core.plan import period_out
 from fleetscope.analytics.core.sql import require_named, seconds_between
-from fleetscope.analytics.processes.orders import rows_by_period
+from fleetscope.analytics.processes.orders import named_rows, rows_by_period
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.action_rows import TYPES_TABLE
 
-# A duration only for finished actions that ran, a wait for every action that ran (NULL
-# otherwise: the aggregates skip NULLs), both of the period only. Grouped by the type's code,
-# with the stored buckets of both (facts/action_rows.py); integer microseconds and a CASE
-# are cheaper than DOUBLE seconds and a FILTER clause.
+# A duration for finished actions that ran, a wait for every action that ran (else NULL, which
+# the aggregates skip), with their stored buckets (facts/action_rows.py); integer microseconds
+# and a CASE are cheaper than DOUBLE seconds and a FILTER clause.
 _ACTION_COLUMNS = (
     "f.action_type_code AS code, f.status, f.run_bucket, f.wait_bucket, "
     "CASE WHEN f.status = 'FINISHED' THEN epoch_us(f.end_at) - epoch_us(f.started_at) END "
     "AS run_us, epoch_us(f.started_at) - epoch_us(f.first_seen_at) AS wait_us"
 )
-_NOW = f"CASE WHEN bucket = {CURRENT} THEN {{}} END"
+_NOW = f"CASE WHEN bucket = {CURRENT} THEN {{}} END"  # durations and waits: the period's only
 # The columns of ``ActionRow`` in its order from ``a``: per type's code both periods' counts,
 # the mean wait and the period's percentiles, lists ``run`` (p50, p90) and ``wait_p50``.
 _ACTIONS = (
@@ -60,17 +54,16 @@ _GROUPED = (
 )
 _RUNS = "SELECT code, rb AS b, n FROM g WHERE gid = 5 AND rb IS NOT NULL"
 _WAITS = "SELECT code, wb AS b, n FROM g WHERE gid = 2 AND wb IS NOT NULL"
-_IN = "sum({1}) FILTER (WHERE bucket = {0})"
+_SUMS = "coalesce(sum(n) FILTER (WHERE bucket = {0}), 0), "
+_SUMS += "coalesce(sum(failed) FILTER (WHERE bucket = {0}), 0)"
 _HISTOGRAMS = (
-    f"WITH g AS MATERIALIZED ({_GROUPED}), "  # noqa: S608 - constants only
-    f"runs(code, run) AS ({histogram_quantiles_sql(_RUNS, group='code', quantiles=(0.5, 0.9))}), "
-    f"waits(code, wait_p50) AS "
-    f"({histogram_quantiles_sql(_WAITS, group='code', quantiles=(0.5,))}), "
-    f"a AS (SELECT code, coalesce({_IN.format(CURRENT, 'n')}, 0) AS n, "
-    f"coalesce({_IN.format(CURRENT, 'failed')}, 0) AS failed, "
-    f"{_IN.format(CURRENT, 'waited')} / {_IN.format(CURRENT, 'waits')} AS wait, "
-    f"coalesce({_IN.format(PREVIOUS, 'n')}, 0) AS before, "
-    f"coalesce({_IN.format(PREVIOUS, 'failed')}, 0) AS before_failed "
+    f"WITH g AS MATERIALIZED ({_GROUPED}), runs(code, run) AS "  # noqa: S608 - constants only
+    f"({percentiles.histogram_quantiles_sql(_RUNS, group='code', quantiles=(0.5, 0.9))}), "
+    "waits(code, wait_p50) AS "
+    f"({percentiles.histogram_quantiles_sql(_WAITS, group='code', quantiles=(0.5,))}), "
+    "a(code, n, failed, wait, before, before_failed) AS (SELECT code, "
+    f"{_SUMS.format(CURRENT)}, sum(waited) FILTER (WHERE bucket = {CURRENT}) / "
+    f"sum(waits) FILTER (WHERE bucket = {CURRENT}), {_SUMS.format(PREVIOUS)} "
     "FROM g WHERE gid = 2 GROUP BY code) "
     + _ACTIONS.format(a="a LEFT JOIN runs USING (code) LEFT JOIN waits USING (code)")
 )
@@ -91,7 +84,7 @@ class ActionRow(CamelModel):
 
 class ActionsOut(CamelModel):
     period: PeriodOut
-    exact: bool = Field(description=PERCENTILES_EXACT)
+    exact: bool = Field(description=percentiles.PERCENTILES_EXACT)
     actions: list[ActionRow] = Field(description="by count, most frequent first")
 
 
@@ -111,13 +104,11 @@ def actions(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
 ) -> ActionsOut:
     rows_sql, parameters = rows_by_period(scope, now=now, table="actions", columns=_ACTION_COLUMNS)
-    exact = exact_for(scope.span)
+    exact = percentiles.exact_for(scope.span)
     sql = (_EXACT if exact else _HISTOGRAMS).format(rows=rows_sql)
-    result = [
-        ActionRow(**dict(zip(ActionRow.model_fields, row, strict=True)))
-        for row in cursor.execute(sql, parameters).fetchall()
-    ]
-    return ActionsOut(period=period_out(scope, now=now), exact=exact, actions=result)
+    found = cursor.execute(sql, parameters).fetchall()
+    rows = [ActionRow(**dict(zip(ActionRow.model_fields, row, strict=True))) for row in found]
+    return ActionsOut(period=period_out(scope, now=now), exact=exact, actions=rows)
 
 
 FAILURE_SORTS = {
@@ -132,8 +123,6 @@ _FAILURE_COLUMNS = (
     f"f.end_at, {seconds_between('f.end_at', 'coalesce(f.started_at, f.first_seen_at)')} "
     "AS duration_s, f.status"
 )
-# The selected columns in the order of the model's fields (vehicle_name is added).
-_FAILURE_FIELDS = [name for name in FailedAction.model_fields if name != "vehicle_name"]
 
 
 def failed_actions(
@@ -163,13 +152,7 @@ def failed_actions(
         descending=descending,
         tie_breakers=["vehicle_id", "end_at", "action_id"],
     )
-    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-    items = [
-        FailedAction(
-            vehicle_name=names.get(row[0], ""), **dict(zip(_FAILURE_FIELDS, row, strict=True))
-        )
-        for row in rows
-    ]
     return Page[FailedAction](
-        items=items, **page_fields(page, total=total, column=column, descending=descending)
+        items=named_rows(FailedAction, rows, scope),
+        **page_fields(page, total=total, column=column, descending=descending),
     )

@@ -1,36 +1,28 @@
-"""``GET /v2/Analytics/Processes`` and the dashboard's cycle-time median: orders ended in T.
-
-How each figure is computed: docs/analytics-v2.md (Processes). Cycle time = end - start of
-finished orders, in integer microseconds; percentiles from ``core.percentiles``.
-"""
+"""``GET /v2/Analytics/Processes`` and the dashboard's cycle-time median of the orders ended in
+T (docs/analytics-v2.md); cycle time = end - start of a finished order, integer microseconds."""
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 from pydantic import Field
 
-from fleetscope.analytics.core import facts
+from fleetscope.analytics.core import facts, plan, sql
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentiles
-from fleetscope.analytics.core.plan import Collected, period_out
-from fleetscope.analytics.core.sql import summed_seconds
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts import rollup
 
-ORDER_COLUMNS = (
-    "f.vehicle_id, f.workflow, f.outcome, epoch_us(f.end_at) - epoch_us(f.start_at) AS cycle_us, "
-    "f.paused_s, f.waiting_s"
-)
+CYCLE_US = "epoch_us(f.end_at) - epoch_us(f.start_at) AS cycle_us"
+ORDER_COLUMNS = f"f.vehicle_id, f.workflow, f.outcome, {CYCLE_US}, f.paused_s, f.waiting_s"
 OUTCOMES = ("finished", "failed", "cancelled")
 # A plain ``outcome IN`` the three costs DuckDB several times this. Per order -1 failed, -2
-# cancelled, else its histogram bucket: ``rollup.cycle_bucket`` of cycle_us / 1e6 s in the
-# same floating-point steps (same edges). Outcome counts, histogram and sums are then one
-# grouped count.
+# cancelled, else its histogram bucket (``rollup.cycle_bucket``'s floating-point steps, same
+# edges), so outcome counts, histogram and sums are one grouped count.
 ENDED = f"(outcome IN {OUTCOMES[1:]} OR outcome = 'finished')"
 ORDER_CODE = (
     "CASE WHEN outcome = 'failed' THEN -1 WHEN outcome = 'cancelled' THEN -2 "
@@ -39,6 +31,7 @@ ORDER_CODE = (
     f"1 + floor(4 * log2(cycle_us / 1e6 / {rollup.CYCLE_BUCKET_BASE_S:.1f})))::INTEGER END"
 )
 Key = tuple[Any, int]  # (key value, or None for the sum over the values; bucket)
+RowT = TypeVar("RowT", bound=CamelModel)
 
 
 @dataclass(slots=True)
@@ -61,10 +54,8 @@ def summarize_orders(
     fleet: bool = False,
     exact: bool = True,
 ) -> dict[Key, OrderSummary]:
-    """Per ``(value of key, bucket)`` and, with a key and ``fleet``, per ``(None, bucket)``;
-    ``key``: ``vehicle_id``, ``workflow`` or None (per bucket). ``rows``:
-    ``facts.rows_in_periods`` with ``ORDER_COLUMNS``; ``where``: a constant condition and its
-    parameters; ``exact``: as ``percentiles``."""
+    """Per ``(value of key, bucket)`` (key None: per bucket), with ``fleet`` also per ``(None,
+    bucket)``; ``rows`` of ``ORDER_COLUMNS``; ``where``: a constant condition, its parameters."""
     rows_sql, parameters = rows
     condition, condition_parameters = where
     parameters = [*parameters, *condition_parameters]
@@ -86,13 +77,10 @@ def summarize_orders(
                 summary.histogram[code] += count
                 summary.cycle_sum_us += total
                 summary.maximum = max(summary.maximum or 0.0, top / 1e6)
+    finished = (f"SELECT *, {key_sql} AS k {source} AND outcome = 'finished'", parameters)
+    sets = [("k", "bucket"), *([("bucket",)] if fleet else [])]
     quantiles = percentiles(
-        cursor,
-        (f"SELECT *, {key_sql} AS k {source} AND outcome = 'finished'", parameters),
-        value="cycle_us",
-        sets=[("k", "bucket"), *([("bucket",)] if fleet else [])],
-        quantiles=(0.5, 0.9, 0.95),
-        exact=exact,
+        cursor, finished, value="cycle_us", sets=sets, quantiles=(0.5, 0.9, 0.95), exact=exact
     )
     for group, micros in quantiles.items():
         result[group].quantiles = [us / 1e6 for us in micros]
@@ -147,16 +135,12 @@ class ProcessesOut(CamelModel):
     fleet: ProcessEntry
 
 
-def _share(numerator: float, denominator: float) -> float | None:
-    return numerator / denominator if denominator > 0 else None
-
-
 def figures(summary: OrderSummary | None, *, exact: bool) -> ProcessFigures:
     summary = summary or OrderSummary()
     finished, failed, cancelled = (summary.outcomes.get(outcome, 0) for outcome in OUTCOMES)
     p50, p90, p95 = summary.quantiles or (None, None, None)
     ended = finished + failed + cancelled
-    paused, waiting = summed_seconds(summary.paused_s), summed_seconds(summary.waiting_s)
+    paused, waiting = sql.summed_seconds(summary.paused_s), sql.summed_seconds(summary.waiting_s)
     return ProcessFigures(
         cycle=CycleTimes(
             count=finished,
@@ -172,13 +156,13 @@ def figures(summary: OrderSummary | None, *, exact: bool) -> ProcessFigures:
             failed=failed,
             cancelled=cancelled,
             total=ended,
-            success_rate=_share(finished, ended),
+            success_rate=finished / ended if ended else None,
         ),
         times=OrderTimes(
             paused_seconds=paused,
             waiting_seconds=waiting,
-            mean_paused_seconds=_share(paused, ended),
-            mean_waiting_seconds=_share(waiting, ended),
+            mean_paused_seconds=paused / ended if ended else None,
+            mean_waiting_seconds=waiting / ended if ended else None,
         ),
         histogram=summary.histogram,
     )
@@ -204,6 +188,16 @@ def rows_by_period(
     return facts.rows_in_periods(selection, table=table, at="end_at", columns=columns)
 
 
+def named_rows(model: type[RowT], rows: list[Any], scope: AnalyticsScope) -> list[RowT]:
+    """A list's ``model``s: ``rows`` hold its fields but ``vehicle_name`` (looked up) in order."""
+    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+    fields = [name for name in model.model_fields if name != "vehicle_name"]
+    return [
+        model(vehicle_name=names.get(row[0], ""), **dict(zip(fields, row, strict=True)))
+        for row in rows
+    ]
+
+
 def processes(
     cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime
 ) -> ProcessesOut:
@@ -223,7 +217,7 @@ def processes(
     fleet = entry(None, None)
     entries = [entry(vehicle.id, vehicle.name) for vehicle in scope.vehicles]
     return ProcessesOut(
-        period=period_out(scope, now=now),
+        period=plan.period_out(scope, now=now),
         histogram_edges=rollup.cycle_bucket_lower_bounds(),
         entries=[fleet] if scope.combined else entries,
         fleet=fleet,
@@ -232,16 +226,14 @@ def processes(
 
 def cycle_medians(
     cursor: duckdb.DuckDBPyConnection,
-    collected: Collected,
+    collected: plan.Collected,
     *,
     periods: Sequence[Sequence[int]],
     exact: bool,
 ) -> tuple[list[float | None], list[float | None]]:
-    """The median cycle time (as ``processes``) in each bucket of ``periods`` (in their order;
-    the windows ``collected`` read for them; a day, week or month: exact) and in each period
-    (the union of its buckets; ``exact`` as for ``processes``), None without a finished order.
-    A window's tag is ``position * len(periods) + period``, both read back by arithmetic
-    (cheaper than a MAP looked up per row)."""
+    """Median cycle time (as ``processes``) per bucket of ``periods`` (exact: a day, week or
+    month) and per period (its buckets' union; ``exact`` as there), None without a finished order.
+    Windows are tagged ``position * len(periods) + period`` (decoded: cheaper than a MAP lookup)."""
     count = len(periods)
     tags = [(bucket, period) for period, members in enumerate(periods) for bucket in members]
     slices = [

@@ -1,22 +1,19 @@
-"""``GET /v2/Analytics/Workflows`` and the drill-down into one workflow: its ``Orders`` ended
-in T (paged: ``paging.read_page``) and its cycle-time ``Histogram``; figures as on Processes
-(docs/analytics-v2.md). A workflow none of the selected vehicles ever ran is a 404; one they
-ran, but not in T, an empty result.
-"""
+"""``GET /v2/Analytics/Workflows`` and the drill-down into one workflow: its orders ended in T
+(paged) and its cycle-time histogram, figures as on Processes (docs/analytics-v2.md). A workflow
+none of the selected vehicles ever ran is a 404; one they ran, but not in T, an empty result."""
 
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any, Literal
+from typing import Literal
 
 import duckdb
 from pydantic import Field
 
-from fleetscope.analytics.core import paging
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.core.kpis import recorded
 from fleetscope.analytics.core.measure_table import STATE_MEASURES
 from fleetscope.analytics.core.models import PeriodOut
-from fleetscope.analytics.core.paging import Page, PageRequest, parse_sort
+from fleetscope.analytics.core.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentile_sql
 from fleetscope.analytics.core.plan import BucketSpan, period_out, read_buckets
@@ -25,7 +22,6 @@ from fleetscope.analytics.processes import orders
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.rollup import cycle_bucket_lower_bounds
 
-# 404 unless one of the vehicles ever ran the workflow.
 _require_workflow = partial(require_named, field="workflow", max_length=200)
 Outcome = Literal["finished", "failed", "cancelled"]
 
@@ -90,9 +86,8 @@ WORKFLOW_SORTS = {
 }
 _PERIOD = "coalesce(max(n) FILTER (bucket = {0}), 0), coalesce(max(fin) FILTER (bucket = {0}), 0), "
 _PERIOD += "any_value(cycle) FILTER (bucket = {0})"
-# Per workflow the columns of ``WorkflowRow`` in its order, grouped per workflow and period
-# first; the cycle times are those of Processes (``core.percentiles`` of the same orders):
-# exact ones in the same pass, a histogram's joined.
+# ``WorkflowRow``'s columns in order, grouped per workflow and period first; the cycle times
+# are Processes' (``core.percentiles``, same orders): exact ones in the pass, a histogram's joined.
 _WORKFLOWS = (
     "SELECT workflow, n, fin, fin / nullif(n, 0), cycle[1] / 1e6, cycle[2] / 1e6, before, "  # noqa: S608 - constants only
     "before_fin / nullif(before, 0), before_cycle[1] / 1e6, before_cycle[2] / 1e6, n - before "
@@ -102,9 +97,7 @@ _WORKFLOWS = (
     "AS w(workflow, n, fin, cycle, before, before_fin, before_cycle) "
     "ORDER BY {order} NULLS LAST, workflow"
 )
-_EXACT_CYCLE = (
-    ", quantile_cont(CASE WHEN outcome = 'finished' THEN cycle_us END, [0.5, 0.9]) AS cycle"
-)
+_CYCLE = ", quantile_cont(CASE WHEN outcome = 'finished' THEN cycle_us END, [0.5, 0.9]) AS cycle"
 ORDER_SORTS = {
     "start": "start_at",
     "end": "end_at",
@@ -118,27 +111,8 @@ _ORDER_LIST_COLUMNS = (
     "f.vehicle_id, f.order_id, f.start_at, f.end_at, "
     f"{seconds_between('f.end_at', 'f.start_at')} AS duration_s, f.outcome, f.distance_m, "
     "f.nodes_traversed, f.nodes_total, f.paused_s, f.waiting_s, f.error_count, f.workflow, "
-    "epoch_us(f.end_at) - epoch_us(f.start_at) AS cycle_us"
+    f"{orders.CYCLE_US}"
 )
-# The list's columns in the order of the model's fields (vehicle_name is added).
-_FIELDS = [name for name in WorkflowOrder.model_fields if name != "vehicle_name"]
-
-
-def _previous_recorded(
-    cursor: duckdb.DuckDBPyConnection,
-    scope: AnalyticsScope,
-    *,
-    now: datetime,
-    offline_after: timedelta,
-) -> bool:
-    """Whether the previous period recorded anything (``kpis.recorded``, from the rollups):
-    asked only when no order ended in it (one that did means it recorded states)."""
-    span = BucketSpan(PREVIOUS, scope.span.previous(), previous_of=scope.span)
-    only = STATE_MEASURES | {"orders_finished"}
-    collected = read_buckets(
-        cursor, scope, [span], by_vehicle=False, now=now, offline_after=offline_after, only=only
-    )
-    return recorded(collected.figures(PREVIOUS, scope.vehicle_ids)[1][-1])
 
 
 def workflows(
@@ -154,7 +128,7 @@ def workflows(
     rows_sql, parameters = orders.rows_by_period(scope, now=now)
     exact = exact_for(scope.span)
     order = f"{WORKFLOW_SORTS[column]} {'DESC' if descending else 'ASC'}"
-    parts = {"rows": rows_sql, "cycle": _EXACT_CYCLE, "join": "", "order": order}
+    cycle, join = _CYCLE, ""
     if not exact:
         finished = (f"SELECT * FROM ({rows_sql}) WHERE outcome = 'finished'", parameters)  # noqa: S608
         cycles, _ = percentile_sql(
@@ -164,18 +138,25 @@ def workflows(
             quantiles=(0.5, 0.9),
             exact=False,
         )
-        parts |= {
-            "cycle": "",
-            "join": f"LEFT JOIN ({cycles}) AS p(workflow, bucket, cycle) USING (workflow, bucket)",
-        }
+        cycle = ""
+        join = f"LEFT JOIN ({cycles}) AS p(workflow, bucket, cycle) USING (workflow, bucket)"
         parameters = [*parameters, *parameters]
-    found = cursor.execute(_WORKFLOWS.format(**parts), parameters).fetchall()
+    sql = _WORKFLOWS.format(rows=rows_sql, cycle=cycle, join=join, order=order)
+    found = cursor.execute(sql, parameters).fetchall()
     rows = [WorkflowRow(**dict(zip(WorkflowRow.model_fields, row, strict=True))) for row in found]
+    # An order ended in the previous period: it recorded states; else the rollups tell.
+    previous_recorded = any(row.previous_orders for row in rows)
+    if not previous_recorded:
+        span = BucketSpan(PREVIOUS, scope.span.previous(), previous_of=scope.span)
+        only = STATE_MEASURES | {"orders_finished"}
+        collected = read_buckets(
+            cursor, scope, [span], by_vehicle=False, now=now, offline_after=offline_after, only=only
+        )
+        previous_recorded = recorded(collected.figures(PREVIOUS, scope.vehicle_ids)[1][-1])
     return WorkflowsOut(
         period=period_out(scope, now=now),
         exact=exact,
-        previous_recorded=any(row.previous_orders for row in rows)
-        or _previous_recorded(cursor, scope, now=now, offline_after=offline_after),
+        previous_recorded=previous_recorded,
         sort=f"{'-' if descending else ''}{column}",
         workflows=rows,
     )
@@ -210,44 +191,29 @@ def workflow_orders(
     cycle_bucket: int | None = None,
     vehicle_id: int | None = None,
 ) -> Page[WorkflowOrder]:
-    """``cycle_bucket``: only the finished orders of that bucket of the cycle-time histogram
-    (``orders.ORDER_CODE``: the histograms' own arithmetic, so the list holds what the bar
-    counts)."""
+    """``cycle_bucket``: only the finished orders of that histogram bucket (``orders.ORDER_CODE``,
+    the histograms' own arithmetic: the list holds what the bar counts)."""
     _require_workflow(cursor, value=workflow, vehicle_ids=scope.vehicle_ids)
     column, descending = parse_sort(page.sort, columns=ORDER_SORTS, default="-start")
     selection = select_periods(scope, now=now, previous=False, vehicle_id=vehicle_id)
     rows_sql, parameters = rows_in_periods(
         selection, table="orders", at="end_at", columns=_ORDER_LIST_COLUMNS
     )
-    conditions = ["workflow = ?"]
-    filters: list[Any] = [workflow]
-    if outcome:
-        conditions.append("outcome = ?")
-        filters.append(outcome)
-    if cycle_bucket is not None:
-        conditions.append(f"{orders.ORDER_CODE} = ?")
-        filters.append(cycle_bucket)
-    bounds = selection.bounds
-    # Orders end in T; most start in it too (the span is a guess for the first read).
-    span = (
-        paging.TimeSpan(bounds.start, bounds.end) if bounds and column in ("start", "end") else None
-    )
-    total, rows = paging.read_page(
+    wanted = {"workflow": workflow, "outcome": outcome, orders.ORDER_CODE: cycle_bucket}
+    conditions = {f"{sql} = ?": value for sql, value in wanted.items() if value is not None}
+    total, rows = read_page(
         cursor,
         page,
         select="* EXCLUDE (workflow, bucket, cycle_us)",
         source=f"FROM ({rows_sql}) WHERE {' AND '.join(conditions)}",
-        parameters=[*parameters, *filters],
+        parameters=[*parameters, *conditions.values()],
         column_sql=ORDER_SORTS[column],
         descending=descending,
         tie_breakers=["vehicle_id", "start_at", "order_id"],
-        span=span,
+        # Orders end in T; most start in it too (the span is a guess for the first read).
+        span=selection.bounds if column in ("start", "end") else None,
     )
-    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-    items = [
-        WorkflowOrder(vehicle_name=names.get(row[0], ""), **dict(zip(_FIELDS, row, strict=True)))
-        for row in rows
-    ]
     return Page[WorkflowOrder](
-        items=items, **paging.page_fields(page, total=total, column=column, descending=descending)
+        items=orders.named_rows(WorkflowOrder, rows, scope),
+        **page_fields(page, total=total, column=column, descending=descending),
     )
