@@ -172,9 +172,14 @@ def failures(
     # The rollups' measures per vehicle, then together (combined: only together), per bucket
     # through one pass of the glossary's KPI code; ``ids`` in their order (None: together).
     collected = read_buckets(
-        cursor, scope, period_spans(scope, current=facts.CURRENT, previous=facts.PREVIOUS),
-        by_vehicle=not scope.combined, now=now, offline_after=offline_after, only=_ROLLUP_MEASURES,
-    )  # fmt: skip
+        cursor,
+        scope,
+        period_spans(scope, current=facts.CURRENT, previous=facts.PREVIOUS),
+        by_vehicle=not scope.combined,
+        now=now,
+        offline_after=offline_after,
+        only=_ROLLUP_MEASURES,
+    )
     ids: list[int | None] = [None] if scope.combined else [*scope.vehicle_ids, None]
     kpis = {
         (vid, bucket): kpi
