@@ -8,6 +8,7 @@ from typing import Any, Generic, TypeVar
 import duckdb
 from pydantic import Field
 
+from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import Window
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.schemas import CamelModel
@@ -23,6 +24,7 @@ _SPAN_WIDEN = 4.0
 _SPAN_FULL_READ = 0.5
 
 ItemT = TypeVar("ItemT")
+RowT = TypeVar("RowT", bound=CamelModel)
 # About where the values of a list's sort column (a time, never NULL) lie.
 TimeSpan = Window
 
@@ -41,6 +43,17 @@ class Page(CamelModel, Generic[ItemT]):
     page_size: int
     pages: int = Field(description="number of pages; a page beyond it has no items")
     sort: str = Field(description="the sort in effect, '-' prefix for descending")
+
+
+def named_rows(model: type[RowT], rows: list[Any], *, scope: AnalyticsScope) -> list[RowT]:
+    """A list's items: each row holds ``model``'s fields in order but ``vehicle_name``, which
+    is looked up by the first (the vehicle id)."""
+    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
+    fields = [name for name in model.model_fields if name != "vehicle_name"]
+    return [
+        model(vehicle_name=names.get(row[0], ""), **dict(zip(fields, row, strict=True)))
+        for row in rows
+    ]
 
 
 def page_count(total: int, page_size: int) -> int:

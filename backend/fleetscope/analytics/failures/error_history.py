@@ -86,13 +86,8 @@ def error_history(
         column_sql=HISTORY_SORTS[query.column], descending=query.descending,
         tie_breakers=_TIE_BREAKERS,
     )  # fmt: skip
-    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-    items = [
-        ErrorEpisodeRow(**dict(zip(_FIELDS, row, strict=True)), vehicle_name=names.get(row[0], ""))
-        for row in rows
-    ]
     return paging.Page[ErrorEpisodeRow](
-        items=items,
+        items=paging.named_rows(ErrorEpisodeRow, rows, scope=scope),
         **paging.page_fields(page, total=total, column=query.column, descending=query.descending),
     )
 

@@ -182,9 +182,11 @@ def failures(
     )
     ids: list[int | None] = [None] if scope.combined else [*scope.vehicle_ids, None]
     kpis = {
-        (vid, bucket): kpi
+        (vehicle_id, bucket): kpi
         for bucket in _BUCKETS
-        for vid, kpi in zip(ids, collected.figures(bucket, scope.vehicle_ids)[1], strict=True)
+        for vehicle_id, kpi in zip(
+            ids, collected.figures(bucket, scope.vehicle_ids)[1], strict=True
+        )
     }
 
     def figures(key: tuple[int | None, int]) -> ReliabilityFigures:
@@ -201,9 +203,11 @@ def failures(
             warnings_per_1000_orders=_per_1000(warnings, ended),
         )  # fmt: skip
 
-    def entry(vid: int | None, name: str | None) -> ReliabilityEntry:
-        current, previous = (figures((vid, bucket)) for bucket in _BUCKETS)
-        return ReliabilityEntry(vehicle_id=vid, name=name, current=current, previous=previous)
+    def entry(vehicle_id: int | None, name: str | None) -> ReliabilityEntry:
+        current, previous = (figures((vehicle_id, bucket)) for bucket in _BUCKETS)
+        return ReliabilityEntry(
+            vehicle_id=vehicle_id, name=name, current=current, previous=previous
+        )
 
     fleet = entry(None, None)
     return FailuresOut(

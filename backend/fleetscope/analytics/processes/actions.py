@@ -9,11 +9,18 @@ from pydantic import Field
 from fleetscope.analytics.core import percentiles
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.core.models import PeriodOut
-from fleetscope.analytics.core.paging import Page, PageRequest, page_fields, parse_sort, read_page
+from fleetscope.analytics.core.paging import (
+    Page,
+    PageRequest,
+    named_rows,
+    page_fields,
+    parse_sort,
+    read_page,
+)
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.plan import period_out
 from fleetscope.analytics.core.sql import require_named, seconds_between
-from fleetscope.analytics.processes.orders import named_rows, rows_by_period
+from fleetscope.analytics.processes.orders import rows_by_period
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts.action_rows import TYPES_TABLE
 
@@ -153,6 +160,6 @@ def failed_actions(
         tie_breakers=["vehicle_id", "end_at", "action_id"],
     )
     return Page[FailedAction](
-        items=named_rows(FailedAction, rows, scope),
+        items=named_rows(FailedAction, rows, scope=scope),
         **page_fields(page, total=total, column=column, descending=descending),
     )

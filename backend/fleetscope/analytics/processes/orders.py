@@ -5,7 +5,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 import duckdb
 from pydantic import Field
@@ -31,7 +31,6 @@ ORDER_CODE = (
     f"1 + floor(4 * log2(cycle_us / 1e6 / {rollup.CYCLE_BUCKET_BASE_S:.1f})))::INTEGER END"
 )
 Key = tuple[Any, int]  # (key value, or None for the sum over the values; bucket)
-RowT = TypeVar("RowT", bound=CamelModel)
 
 
 @dataclass(slots=True)
@@ -186,16 +185,6 @@ def rows_by_period(
     """``facts.rows_in_periods`` of the period and the previous one, apart."""
     selection = periods_apart(facts.select_periods(scope, now=now).slices, 2)
     return facts.rows_in_periods(selection, table=table, at="end_at", columns=columns)
-
-
-def named_rows(model: type[RowT], rows: list[Any], scope: AnalyticsScope) -> list[RowT]:
-    """A list's ``model``s: ``rows`` hold its fields but ``vehicle_name`` (looked up) in order."""
-    names = {vehicle.id: vehicle.name for vehicle in scope.vehicles}
-    fields = [name for name in model.model_fields if name != "vehicle_name"]
-    return [
-        model(vehicle_name=names.get(row[0], ""), **dict(zip(fields, row, strict=True)))
-        for row in rows
-    ]
 
 
 def processes(

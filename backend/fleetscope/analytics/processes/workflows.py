@@ -9,6 +9,7 @@ from typing import Literal
 import duckdb
 from pydantic import Field
 
+from fleetscope.analytics.core import paging
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.core.kpis import recorded
 from fleetscope.analytics.core.measure_table import STATE_MEASURES
@@ -214,6 +215,6 @@ def workflow_orders(
         span=selection.bounds if column in ("start", "end") else None,
     )
     return Page[WorkflowOrder](
-        items=orders.named_rows(WorkflowOrder, rows, scope),
+        items=paging.named_rows(WorkflowOrder, rows, scope=scope),
         **page_fields(page, total=total, column=column, descending=descending),
     )
