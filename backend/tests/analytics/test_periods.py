@@ -8,6 +8,7 @@ import pytest
 from fleetscope.analytics.core.periods import (
     DaySpan,
     Shift,
+    TimeCell,
     Window,
     calendar_buckets,
     granularity_for,
@@ -150,3 +151,44 @@ def test_weeks_and_months_are_cut_to_the_period() -> None:
     assert [m.days for m in months] == [17, 28, 2]
     assert sum(d.days for d in calendar_buckets(span, "day")) == span.days
     assert timedelta(days=span.days) == span.last - span.first + timedelta(days=1)
+
+
+def _utc(text: str) -> datetime:
+    return datetime.fromisoformat(text).astimezone(UTC)
+
+
+def test_a_heatmap_cell_is_its_wall_clock_hour_on_its_weekday() -> None:
+    week = period_windows(
+        span=DaySpan(date(2026, 10, 19), date(2026, 10, 25)), zone=BERLIN, shift=None, now=LATER
+    )
+    monday_ten = TimeCell(weekday=0, hour=10).narrow(week, zone=BERLIN, shift=None)
+    assert monday_ten == [Window(_utc("2026-10-19T10:00+02:00"), _utc("2026-10-19T11:00+02:00"))]
+    # The 25th repeats 02:00-03:00: two hours of one cell. On 29 March that hour is skipped.
+    sunday_two = TimeCell(weekday=6, hour=2).narrow(week, zone=BERLIN, shift=None)
+    assert sunday_two == [Window(_utc("2026-10-25T00:00Z"), _utc("2026-10-25T02:00Z"))]
+    spring = period_windows(span=_day("2026-03-29"), zone=BERLIN, shift=None, now=LATER)
+    assert TimeCell(hour=2).narrow(spring, zone=BERLIN, shift=None) == []
+    # Every hour of a weekday, or a weekday's every hour: the windows of the day itself.
+    assert TimeCell(weekday=2).narrow(week, zone=BERLIN, shift=None) == period_windows(
+        span=_day("2026-10-21"), zone=BERLIN, shift=None, now=LATER
+    )
+    assert len(TimeCell(hour=23).narrow(week, zone=BERLIN, shift=None)) == 7
+
+
+def test_a_night_shift_cell_holds_the_next_mornings_hours() -> None:
+    """As the heatmap bins them: before the start of a shift crossing midnight, an instant
+    belongs to the day before (Saturday's night shift ends on Sunday)."""
+    saturday = _day("2026-10-17")
+    night = period_windows(span=saturday, zone=BERLIN, shift=NIGHT, now=LATER)
+    cell = TimeCell(weekday=5, hour=3).narrow(night, zone=BERLIN, shift=NIGHT)
+    assert cell == [Window(_utc("2026-10-18T03:00+02:00"), _utc("2026-10-18T04:00+02:00"))]
+    assert TimeCell(weekday=6, hour=3).narrow(night, zone=BERLIN, shift=NIGHT) == []
+    # A shift starting at half past: its first hour is split between two days' cells.
+    late = Shift("late", time(21, 30), time(5, 30), EVERY_DAY)
+    nights = period_windows(
+        span=DaySpan(date(2026, 10, 16), date(2026, 10, 17)), zone=BERLIN, shift=late, now=LATER
+    )
+    friday_five = TimeCell(weekday=4, hour=5).narrow(nights, zone=BERLIN, shift=late)
+    assert friday_five == [Window(_utc("2026-10-17T05:00+02:00"), _utc("2026-10-17T05:30+02:00"))]
+    friday_21 = TimeCell(weekday=4, hour=21).narrow(nights, zone=BERLIN, shift=late)
+    assert friday_21 == [Window(_utc("2026-10-16T21:30+02:00"), _utc("2026-10-16T22:00+02:00"))]

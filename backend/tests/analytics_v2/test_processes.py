@@ -190,6 +190,65 @@ def test_a_histogram_bar_leads_to_the_orders_it_counts(world: World, customer: T
             assert edges[bucket] - 1e-3 <= item["durationSeconds"] < edges[bucket + 1] + 1e-3
 
 
+def _ended_in_cell(order: OrderTruth, weekday: int | None, hour: int | None) -> bool:
+    """Whether ``order`` ended in T (the whole simulation) on that Berlin weekday and hour."""
+    if order.end is None or order.outcome is None:
+        return False
+    local = order.end.astimezone(BERLIN)
+    return weekday in (None, local.weekday()) and hour in (None, local.hour)
+
+
+def test_a_heatmap_cell_leads_to_the_orders_it_counts(world: World, customer: TestClient) -> None:
+    """Each cell of the orders heatmap (Berlin weekday and hour the finished orders ended in;
+    the 25th repeats 02:00-03:00, two hours of one cell): the workflows filtered to the cell
+    count as many finished orders, and every workflow's order list holds the truth's orders
+    that ended there. A weekday alone (a heatmap row) likewise."""
+    common = {**PERIOD, "vehicles": ham_ids(world), "combined": "true"}
+    heatmap = get_data(customer, "Productivity", **common)["heatmap"]
+    cells = [(day, hour) for day in range(7) for hour in range(24) if heatmap[day][hour]]
+    assert len(cells) > 40 and heatmap[6][2] > 0  # 2026-10-24..26: Saturday to Monday
+    for weekday, hour in [*cells, (5, None), (6, None), (0, None), (6, 2)]:
+        expected = [o for o in world.truth.orders if _ended_in_cell(o, weekday, hour)]
+        finished = sum(order.outcome == "finished" for order in expected)
+        if hour is not None:
+            assert finished == heatmap[weekday][hour], (weekday, hour)
+        cell = {"weekday": weekday} | ({} if hour is None else {"hour": hour})
+        rows = get_data(customer, "Workflows", **common, **cell)["workflows"]
+        assert sum(row["finished"] for row in rows) == finished, cell
+        assert {row["workflow"]: row["orders"] for row in rows} == Counter(
+            order.workflow for order in expected
+        )
+    truth = [o for o in world.truth.orders if _ended_in_cell(o, 6, 2)]
+    for workflow, count in Counter(order.workflow for order in truth).items():
+        listed = get_data(
+            customer, f"Workflows/{workflow}/Orders", **common, weekday=6, hour=2, pageSize=500
+        )
+        wanted = {o.order_id for o in truth if o.workflow == workflow}
+        assert listed["total"] == count and {i["orderId"] for i in listed["items"]} == wanted
+        bars = get_data(customer, f"Workflows/{workflow}/Histogram", **common, weekday=6, hour=2)
+        assert bars["current"]["outcomes"]["total"] == count
+
+
+def test_a_heatmap_cell_compares_the_same_cell_before(world: World, customer: TestClient) -> None:
+    """The previous period is narrowed to the cell as well: Monday the 26th's 10 o'clock has no
+    previous orders (the day before is a Sunday), Sunday's 10 o'clock on the 26th has none, and
+    its previous period is the 25th's 10 o'clock."""
+    common = {"from": "2026-10-26", "to": "2026-10-26", "shift": "all", "vehicles": ham_ids(world)}
+    monday = get_data(customer, "Workflows", **common, weekday=0, hour=10)["workflows"]
+    assert sum(row["orders"] for row in monday) > 0
+    assert all(row["previousOrders"] == 0 for row in monday)
+    sunday = get_data(customer, "Workflows", **common, weekday=6, hour=10)["workflows"]
+    ended = [
+        o
+        for o in world.truth.orders
+        if _ended_in_cell(o, 6, 10) and o.end is not None and o.end.astimezone(BERLIN).day == 25
+    ]
+    assert all(row["orders"] == 0 for row in sunday)
+    assert {row["workflow"]: row["previousOrders"] for row in sunday} == Counter(
+        order.workflow for order in ended
+    )
+
+
 def test_actions_match_truth(world: World, customer: TestClient) -> None:
     data = get_data(customer, "Actions", **PERIOD, vehicles=ham_ids(world))
     rows = {row["actionType"]: row for row in data["actions"]}

@@ -4812,6 +4812,10 @@ export interface operations {
                 combined?: boolean | null;
                 /** @description a shift id of the sites, or 'all'; default: saved */
                 shift?: string | null;
+                /** @description only orders ended on this site-local weekday (0 = Monday; for a shift crossing midnight, the day it started), as the productivity heatmap bins them */
+                weekday?: number | null;
+                /** @description only orders ended in this site-local hour of the day */
+                hour?: number | null;
             };
             header?: never;
             path?: never;
@@ -4896,6 +4900,10 @@ export interface operations {
                 pageSize?: number;
                 /** @description a column of the list, '-' prefix for descending */
                 sort?: string | null;
+                /** @description only orders ended on this site-local weekday (0 = Monday; for a shift crossing midnight, the day it started), as the productivity heatmap bins them */
+                weekday?: number | null;
+                /** @description only orders ended in this site-local hour of the day */
+                hour?: number | null;
             };
             header?: never;
             path: {
@@ -4971,6 +4979,10 @@ export interface operations {
                 combined?: boolean | null;
                 /** @description a shift id of the sites, or 'all'; default: saved */
                 shift?: string | null;
+                /** @description only orders ended on this site-local weekday (0 = Monday; for a shift crossing midnight, the day it started), as the productivity heatmap bins them */
+                weekday?: number | null;
+                /** @description only orders ended in this site-local hour of the day */
+                hour?: number | null;
             };
             header?: never;
             path: {

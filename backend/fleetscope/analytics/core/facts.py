@@ -8,7 +8,7 @@ from itertools import pairwise
 from typing import Any
 
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import Window, period_windows, split_hour_ranges
+from fleetscope.analytics.core.periods import TimeCell, Window, period_windows, split_hour_ranges
 from fleetscope.analytics.core.plan import period_spans
 from fleetscope.analytics.core.rollups import range_parameters
 
@@ -45,22 +45,28 @@ class Selection:
 
 
 def select_periods(
-    scope: AnalyticsScope, *, now: datetime, previous: bool = True, vehicle_id: int | None = None
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    previous: bool = True,
+    vehicle_id: int | None = None,
+    cell: TimeCell | None = None,
 ) -> Selection:
     """T of every site for the period (``CURRENT``) and the previous period (``PREVIOUS``,
-    like for like); ``vehicle_id``: only that one of the scope's vehicles."""
+    like for like); ``vehicle_id``: only that one of the scope's vehicles; ``cell``: only
+    T's instants in that heatmap cell."""
     spans = period_spans(scope, current=CURRENT, previous=PREVIOUS)[: 2 if previous else 1]
     slices = []
     for group in scope.sites:
         if group.excluded:
             continue
-        windows = [
-            (window, item.bucket)
-            for item in spans
-            for window in period_windows(
-                span=item.span, zone=group.zone, shift=group.shift, now=item.until(group, now=now)
-            )
-        ]
+        windows = []
+        for item in spans:
+            until = item.until(group, now=now)
+            own = period_windows(span=item.span, zone=group.zone, shift=group.shift, now=until)
+            if cell is not None:
+                own = cell.narrow(own, zone=group.zone, shift=group.shift)
+            windows += [(window, item.bucket) for window in own]
         vehicle_ids = [v for v in group.vehicle_ids if vehicle_id in (None, v)]
         slices.append(SiteSlice(vehicle_ids, sorted(windows, key=lambda w: w[0])))
     return Selection(slices)

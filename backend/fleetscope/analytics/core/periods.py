@@ -7,12 +7,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 HOUR = timedelta(hours=1)
 Granularity = Literal["day", "week", "month"]
 _MOMENT = timedelta(microseconds=1)
+_DAY = timedelta(days=1)
 _UTC = ZoneInfo("UTC")
 
 
@@ -77,6 +79,10 @@ class DaySpan:
 def local_instant(day: date, clock: time, zone: ZoneInfo) -> datetime:
     """The UTC instant of a site-local wall-clock time (a time skipped by DST maps forward)."""
     return datetime.combine(day, clock, tzinfo=zone).astimezone(UTC)
+
+
+def _at(wall_clock: datetime, zone: ZoneInfo) -> datetime:
+    return local_instant(wall_clock.date(), wall_clock.time(), zone)
 
 
 def midnight(day: date, zone: ZoneInfo) -> datetime:
@@ -193,6 +199,52 @@ def split_hour_ranges(
         if last_whole < window.end:
             add_piece(Window(last_whole, window.end))
     return split
+
+
+@dataclass(frozen=True, slots=True)
+class TimeCell:
+    """A cell of the orders heatmap: a site-local weekday (0 = Monday; for a shift crossing
+    midnight, the day it started) and an hour of the day; None: any."""
+
+    weekday: int | None = None
+    hour: int | None = None
+
+    def narrow(
+        self, windows: Sequence[Window], *, zone: ZoneInfo, shift: Shift | None
+    ) -> list[Window]:
+        """The parts of ``windows`` (sorted, disjoint) that the heatmap bins into this cell."""
+        if not windows:
+            return []
+        # A shift crossing midnight: a day's instants run from its start to the next day's.
+        day_start = shift.start if shift is not None and shift.end <= shift.start else time()
+        first = windows[0].start.astimezone(zone).date() - _DAY
+        count = (windows[-1].end.astimezone(zone).date() - first).days + 2
+        starts = [datetime.combine(first + n * _DAY, day_start) for n in range(count)]
+        cell = [
+            Window(_at(start, zone), _at(end, zone))
+            for start, end in pairwise(starts)
+            if self.weekday in (None, start.weekday())
+        ]
+        if self.hour is not None:
+            # Wall-clock hours: the hour DST repeats lasts two, the one it skips none.
+            hours = [datetime.combine(first + n * _DAY, time(self.hour)) for n in range(count)]
+            cell = intersect(cell, [Window(_at(h, zone), _at(h + HOUR, zone)) for h in hours])
+        return intersect(windows, cell)
+
+
+def intersect(first: Sequence[Window], second: Sequence[Window]) -> list[Window]:
+    """The instants in both (each sorted and disjoint)."""
+    result: list[Window] = []
+    i = j = 0
+    while i < len(first) and j < len(second):
+        start, end = max(first[i].start, second[j].start), min(first[i].end, second[j].end)
+        if start < end:
+            result.append(Window(start, end))
+        if first[i].end < second[j].end:
+            i += 1
+        else:
+            j += 1
+    return result
 
 
 def granularity_for(days: int) -> Granularity:

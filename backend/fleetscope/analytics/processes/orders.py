@@ -14,6 +14,7 @@ from fleetscope.analytics.core import facts, plan, sql
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentiles
+from fleetscope.analytics.core.periods import TimeCell
 from fleetscope.appstore.schemas import CamelModel
 from fleetscope.facts import rollup
 
@@ -180,10 +181,15 @@ def periods_apart(slices: Iterable[facts.SiteSlice], count: int) -> facts.Select
 
 
 def rows_by_period(
-    scope: AnalyticsScope, *, now: datetime, table: str = "orders", columns: str = ORDER_COLUMNS
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    table: str = "orders",
+    columns: str = ORDER_COLUMNS,
+    cell: TimeCell | None = None,
 ) -> tuple[str, list[Any]]:
     """``facts.rows_in_periods`` of the period and the previous one, apart."""
-    selection = periods_apart(facts.select_periods(scope, now=now).slices, 2)
+    selection = periods_apart(facts.select_periods(scope, now=now, cell=cell).slices, 2)
     return facts.rows_in_periods(selection, table=table, at="end_at", columns=columns)
 
 

@@ -17,6 +17,7 @@ from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentile_sql
+from fleetscope.analytics.core.periods import TimeCell
 from fleetscope.analytics.core.plan import BucketSpan, period_out, read_buckets
 from fleetscope.analytics.core.sql import require_named, seconds_between
 from fleetscope.analytics.processes import orders
@@ -123,10 +124,12 @@ def workflows(
     now: datetime,
     offline_after: timedelta,
     sort: str | None,
+    cell: TimeCell | None = None,
 ) -> WorkflowsOut:
-    """Rows without a value in the sort column come last either way; the name breaks ties."""
+    """Rows without a value in the sort column come last either way; the name breaks ties.
+    ``cell``: only the orders ended in that cell of the heatmap (its drill-down)."""
     column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
-    rows_sql, parameters = orders.rows_by_period(scope, now=now)
+    rows_sql, parameters = orders.rows_by_period(scope, now=now, cell=cell)
     exact = exact_for(scope.span)
     order = f"{WORKFLOW_SORTS[column]} {'DESC' if descending else 'ASC'}"
     cycle, join = _CYCLE, ""
@@ -164,10 +167,15 @@ def workflows(
 
 
 def workflow_histogram(
-    cursor: duckdb.DuckDBPyConnection, scope: AnalyticsScope, *, now: datetime, workflow: str
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    now: datetime,
+    workflow: str,
+    cell: TimeCell | None = None,
 ) -> WorkflowHistogramOut:
     _require_workflow(cursor, value=workflow, vehicle_ids=scope.vehicle_ids)
-    rows = orders.rows_by_period(scope, now=now)
+    rows = orders.rows_by_period(scope, now=now, cell=cell)
     exact = exact_for(scope.span)
     summaries = orders.summarize_orders(
         cursor, rows, key=None, where=("workflow = ?", [workflow]), exact=exact
@@ -191,12 +199,13 @@ def workflow_orders(
     outcome: Outcome | None = None,
     cycle_bucket: int | None = None,
     vehicle_id: int | None = None,
+    cell: TimeCell | None = None,
 ) -> Page[WorkflowOrder]:
     """``cycle_bucket``: only the finished orders of that histogram bucket (``orders.ORDER_CODE``,
     the histograms' own arithmetic: the list holds what the bar counts)."""
     _require_workflow(cursor, value=workflow, vehicle_ids=scope.vehicle_ids)
     column, descending = parse_sort(page.sort, columns=ORDER_SORTS, default="-start")
-    selection = select_periods(scope, now=now, previous=False, vehicle_id=vehicle_id)
+    selection = select_periods(scope, now=now, previous=False, vehicle_id=vehicle_id, cell=cell)
     rows_sql, parameters = rows_in_periods(
         selection, table="orders", at="end_at", columns=_ORDER_LIST_COLUMNS
     )

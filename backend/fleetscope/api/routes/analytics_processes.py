@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Path, Query, Response
 
 from fleetscope.analytics.core.paging import MAX_PAGE_SIZE, Page, PageRequest
 from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.periods import TimeCell
 from fleetscope.analytics.processes.actions import ActionsOut, FailedAction, actions, failed_actions
 from fleetscope.analytics.processes.orders import ProcessesOut, processes
 from fleetscope.analytics.processes.workflows import (
@@ -51,6 +52,28 @@ async def page_request(
 PageDep = Annotated[PageRequest, Depends(page_request)]
 
 
+async def heatmap_cell(
+    weekday: Annotated[
+        int | None,
+        Query(
+            ge=0,
+            le=6,
+            description="only orders ended on this site-local weekday (0 = Monday; for a shift "
+            "crossing midnight, the day it started), as the productivity heatmap bins them",
+        ),
+    ] = None,
+    hour: Annotated[
+        int | None,
+        Query(ge=0, le=23, description="only orders ended in this site-local hour of the day"),
+    ] = None,
+) -> TimeCell | None:
+    """A cell (or row) of the orders heatmap: its drill-down lists the orders it counts."""
+    return None if weekday is None and hour is None else TimeCell(weekday=weekday, hour=hour)
+
+
+CellDep = Annotated[TimeCell | None, Depends(heatmap_cell)]
+
+
 def selected_vehicle(scope: AnalyticsScope, vehicle: int | None) -> int | None:
     """The ``vehicle`` filter of a list: one of the selected vehicles, else a 404."""
     if vehicle is not None and vehicle not in scope.vehicle_ids:
@@ -76,6 +99,7 @@ def get_workflows(
     scope: ScopeDep,
     store: FactStoreDep,
     settings: SettingsDep,
+    cell: CellDep,
     sort: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Response:
     with reading(store) as cursor:
@@ -86,6 +110,7 @@ def get_workflows(
                 now=datetime.now(UTC),
                 offline_after=timedelta(seconds=settings.offline_after_seconds),
                 sort=sort,
+                cell=cell,
             )
         )
 
@@ -96,6 +121,7 @@ def get_workflow_orders(
     scope: ScopeDep,
     store: FactStoreDep,
     page: PageDep,
+    cell: CellDep,
     outcome: Outcome | None = None,
     cycle_bucket: Annotated[
         int | None,
@@ -120,16 +146,19 @@ def get_workflow_orders(
             outcome=outcome,
             cycle_bucket=cycle_bucket,
             vehicle_id=vehicle_id,
+            cell=cell,
         )
     return json_ok(result)
 
 
 @router.get("/Workflows/{workflow}/Histogram", response_model=Envelope[WorkflowHistogramOut])
 def get_workflow_histogram(
-    workflow: WorkflowPath, scope: ScopeDep, store: FactStoreDep
+    workflow: WorkflowPath, scope: ScopeDep, store: FactStoreDep, cell: CellDep
 ) -> Response:
     with reading(store) as cursor:
-        result = workflow_histogram(cursor, scope, now=datetime.now(UTC), workflow=workflow)
+        result = workflow_histogram(
+            cursor, scope, now=datetime.now(UTC), workflow=workflow, cell=cell
+        )
     return json_ok(result)
 
 
