@@ -377,3 +377,49 @@ test("a workflow's cycle-time bar opens the finished orders it counts", async ({
     .poll(async () => Number(await drilldown.getByTestId('pager-info').getAttribute('data-total')))
     .toBeGreaterThan(counts[fullest] ?? 0);
 });
+
+/** The sum of a numeric column (0-based) of the workflows table. */
+async function workflowsColumnSum(page: Page, column: number): Promise<number> {
+  const table = page.getByTestId('workflows-table');
+  await expect(table.locator('tbody tr').first()).toBeVisible();
+  const texts = await table.locator(`tbody tr td:nth-child(${column + 1})`).allTextContents();
+  return texts.reduce((sum, text) => sum + Number(text.replace(/\D/g, '')), 0);
+}
+
+test('an orders heatmap row or cell opens the workflows of the finished orders it counts', async ({
+  app,
+  page,
+}) => {
+  await app.open(`/productivity/analysis?${view()}`);
+  const card = await expectChartWithData(page, 'ordersHeatmap');
+  const rows = await tableRows(card);
+  // The heatmap's table: a row per weekday (Monday first), 24 hour columns, the total last.
+  // Yesterday's row: its orders are all in (today's grow while the fleet runs).
+  const weekday = (new Date(`${berlinDay(-1)}T00:00:00Z`).getUTCDay() + 6) % 7;
+  const cells = (await rows.nth(weekday).locator('td').allTextContents()).slice(1);
+  const counts = cells.map((text) => Number(text.replace(/\D/g, '')));
+  expect(counts).toHaveLength(25);
+  const total = counts.at(-1) ?? 0;
+  expect(total).toBeGreaterThan(0);
+  await rows.nth(weekday).getByRole('link').click();
+
+  await expectRoute(page, /^\/processes\/workflows\?/);
+  expectSamePeriod(page);
+  expect(routeParams(page).get('heatmapCell')).toBe(String(weekday));
+  expect(routeParams(page).get('outcome')).toBe('finished');
+  const chip = page.getByTestId('workflows-cell-filter');
+  await expect(chip).toContainText('Orders ended:');
+  // The workflows' finished orders are the row's: the table's finished column adds up to it.
+  await expect.poll(() => workflowsColumnSum(page, 2)).toBe(total);
+
+  // One cell (the row's fullest hour), as its link gives it: that hour's orders alone.
+  const hour = counts.slice(0, 24).indexOf(Math.max(...counts.slice(0, 24)));
+  await app.open(`/processes/workflows?${view()}&heatmapCell=${weekday},${hour}&outcome=finished`);
+  await expect(chip).toContainText(`${String(hour).padStart(2, '0')}:00`);
+  await expect.poll(() => workflowsColumnSum(page, 2)).toBe(counts[hour]);
+
+  await page.getByTestId('workflows-cell-filter-clear').click();
+  await expect(chip).toHaveCount(0);
+  expect(routeParams(page).get('heatmapCell')).toBeNull();
+  await expect.poll(() => workflowsColumnSum(page, 2)).toBeGreaterThanOrEqual(total);
+});

@@ -167,6 +167,19 @@ export interface ActionsResult {
 
 export type FailedAction = Schemas['FailedAction'];
 
+/**
+ * A cell of the productivity heatmap (hour null: a weekday's row): the orders ended on that
+ * site-local weekday (Monday = 0) and hour, as the workflows' drill-down filters them.
+ */
+export interface HeatmapCell {
+  weekday: number;
+  hour: number | null;
+}
+
+function cellParams(cell: HeatmapCell | null | undefined): Record<string, QueryValue> {
+  return { weekday: cell?.weekday ?? null, hour: cell?.hour ?? null };
+}
+
 /** Columns the server sorts the lists by (allow-listed there). */
 export const WORKFLOW_SORTS = [
   'workflow',
@@ -198,19 +211,29 @@ export function loadProcesses(scope: AnalysisScope): Promise<ProcessesResult> {
   return callApi<ProcessesResult>(`${BASE}/Processes${analyticsQuery(scope)}`);
 }
 
-export function loadWorkflows(scope: AnalysisScope, sort: string | null): Promise<WorkflowsResult> {
-  return callApi<WorkflowsResult>(`${BASE}/Workflows${analyticsQuery(scope, { sort })}`);
+export function loadWorkflows(
+  scope: AnalysisScope,
+  sort: string | null,
+  cell: HeatmapCell | null = null,
+): Promise<WorkflowsResult> {
+  const extra = { sort, ...cellParams(cell) };
+  return callApi<WorkflowsResult>(`${BASE}/Workflows${analyticsQuery(scope, extra)}`);
 }
 
 export function loadWorkflowOrders(
   scope: AnalysisScope,
   workflow: string,
-  query: PageQuery & { outcome?: OrderOutcome | null; cycleBucket?: number | null },
+  query: PageQuery & {
+    outcome?: OrderOutcome | null;
+    cycleBucket?: number | null;
+    cell?: HeatmapCell | null;
+  },
 ): Promise<Page<WorkflowOrder>> {
   const extra = {
     ...pageParams(query),
     outcome: query.outcome ?? null,
     cycleBucket: query.cycleBucket ?? null,
+    ...cellParams(query.cell),
   };
   return callApi<Page<WorkflowOrder>>(
     `${BASE}/Workflows/${encodeURIComponent(workflow)}/Orders${analyticsQuery(scope, extra)}`,
@@ -220,9 +243,11 @@ export function loadWorkflowOrders(
 export function loadWorkflowHistogram(
   scope: AnalysisScope,
   workflow: string,
+  cell: HeatmapCell | null = null,
 ): Promise<WorkflowHistogramResult> {
+  const query = analyticsQuery(scope, cellParams(cell));
   return callApi<WorkflowHistogramResult>(
-    `${BASE}/Workflows/${encodeURIComponent(workflow)}/Histogram${analyticsQuery(scope)}`,
+    `${BASE}/Workflows/${encodeURIComponent(workflow)}/Histogram${query}`,
   );
 }
 

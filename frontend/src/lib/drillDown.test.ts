@@ -16,6 +16,7 @@ import {
   drillLocation,
   drillTopicOf,
   errorFilterFromUrl,
+  heatmapCellOf,
   heatmapCellTarget,
   heatmapItem,
   heatmapTarget,
@@ -203,24 +204,26 @@ describe('drill-down targets', () => {
     expect(heatmapItem({ value: [1, 'x', 3] })).toBeNull();
   });
 
-  it('leads a heatmap cell to the orders of that weekday: the day itself within a week', () => {
-    // 2026-11-18 is a Wednesday (weekday 2, Monday = 0).
-    const cell = heatmapCellTarget({ value: [14, 2, 7] }, VIEW);
-    expect(cell?.path).toBe('/processes/workflows');
-    expect(cell?.view).toEqual({
-      relativeRange: null,
-      mode: 'day',
-      from: '2026-11-18',
-      to: '2026-11-18',
-    });
-    // A month holds each weekday several times: the whole period.
-    expect(heatmapTarget(2, { from: '2026-11-01', to: '2026-11-30' })).toEqual({
+  it('leads a heatmap cell (or weekday row) to the finished orders ended there', () => {
+    // An item is [hour, weekday, count]; the period travels along unchanged.
+    const cell = heatmapCellTarget({ value: [14, 2, 7] });
+    expect(cell).toEqual({
       path: '/processes/workflows',
-      params: {},
+      params: { outcome: 'finished', heatmapCell: '2,14' },
     });
-    // A three-day period without a Sunday: nothing behind that row.
-    expect(heatmapTarget(6, { from: '2026-11-16', to: '2026-11-18' })).toBeNull();
-    expect(heatmapTarget(7, VIEW)).toBeNull();
+    expect(drillLocation(cell ?? { path: '/processes/workflows' }, VIEW).search).toContain(
+      'heatmapCell=2,14',
+    );
+    expect(heatmapTarget(6)?.params).toEqual({ outcome: 'finished', heatmapCell: '6' });
+    expect(heatmapTarget(7)).toBeNull();
+    expect(heatmapTarget(0, 24)).toBeNull();
+    expect(heatmapCellTarget({ value: [1, 'x', 3] })).toBeNull();
+    // The address read back: a cell, a row, and anything else as no filter.
+    expect(heatmapCellOf('2,14')).toEqual({ weekday: 2, hour: 14 });
+    expect(heatmapCellOf('6')).toEqual({ weekday: 6, hour: null });
+    for (const text of [null, '', '7', '1,24', '1,2,3', '-1', '1,x', '1.5']) {
+      expect(heatmapCellOf(text)).toBeNull();
+    }
   });
 
   it('leads a history point to the analysis of that day, week or month', () => {

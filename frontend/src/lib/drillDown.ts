@@ -7,9 +7,9 @@ import {
   mapCellFilter,
   STOP_LEVELS,
 } from '../api/analytics-failures';
-import type { OrderOutcome } from '../api/analytics-processes';
+import type { HeatmapCell, OrderOutcome } from '../api/analytics-processes';
 import type { DateMode, Id } from '../api/types';
-import { addDays, rangeFor, rangeLengthDays } from './dateRange';
+import { rangeFor } from './dateRange';
 import { encodeView, type ViewState } from './viewUrl';
 
 /**
@@ -51,6 +51,8 @@ export const DRILL_PARAMS = {
   outcome: 'outcome',
   /** The cycle-time histogram bucket (index) the order lists of processes/workflows show. */
   cycleBucket: 'cycleBucket',
+  /** The orders heatmap's cell processes/workflows shows: `weekday,hour`, or a `weekday`. */
+  heatmapCell: 'heatmapCell',
   /** The charge-session list of the battery page: `all`, or a depth bin's lower bound. */
   sessions: 'sessions',
   /** A density cell of a failure map (failures/history): the map, `column,row`, its grid. */
@@ -132,12 +134,15 @@ export function ordersTarget({
   vehicleId,
   outcome,
   cycleBucket,
+  cell,
 }: {
   workflow?: string | null;
   vehicleId?: Id | null;
   outcome?: OrderOutcome;
   /** Only the finished orders in this bucket of the cycle-time histogram. */
   cycleBucket?: number;
+  /** Only the orders ended in this cell of the orders heatmap. */
+  cell?: HeatmapCell;
 } = {}): DrillTarget {
   return {
     path: DRILL_PAGES.processesWorkflows,
@@ -146,6 +151,7 @@ export function ordersTarget({
       ...(workflow ? { [DRILL_PARAMS.workflow]: workflow } : {}),
       ...(outcome ? { [DRILL_PARAMS.outcome]: outcome } : {}),
       ...(cycleBucket === undefined ? {} : { [DRILL_PARAMS.cycleBucket]: String(cycleBucket) }),
+      ...(cell ? { [DRILL_PARAMS.heatmapCell]: heatmapCellParam(cell) } : {}),
     },
   };
 }
@@ -293,43 +299,41 @@ export function heatmapItem(element: ChartElement): readonly number[] | null {
   return Array.isArray(item) && item.every((value) => typeof value === 'number') ? item : null;
 }
 
-/** Monday 0 .. Sunday 6 of an ISO date. */
-function weekdayOf(iso: string): number {
-  return (new Date(`${iso}T00:00:00Z`).getUTCDay() + 6) % 7;
+/** A heatmap cell as the address keeps it: `weekday,hour`, or `weekday` for a row. */
+export function heatmapCellParam(cell: HeatmapCell): string {
+  return cell.hour === null ? String(cell.weekday) : `${cell.weekday},${cell.hour}`;
+}
+
+function inRange(value: number | null, last: number): boolean {
+  return value === null || (Number.isInteger(value) && value >= 0 && value <= last);
+}
+
+/** The heatmap cell of an address parameter, null for anything else. */
+export function heatmapCellOf(text: string | null): HeatmapCell | null {
+  const parts = (text ?? '').split(',');
+  if (parts.length > 2 || parts.some((part) => !/^\d{1,2}$/.test(part))) {
+    return null;
+  }
+  const weekday = Number(parts[0]);
+  const hour = parts.length === 2 ? Number(parts[1]) : null;
+  return inRange(weekday, 6) && inRange(hour, 23) ? { weekday, hour } : null;
 }
 
 /**
- * An hour-of-day x weekday cell of the orders heatmap (or a weekday row): the workflows and
- * their orders on that day when the period holds that weekday once (a week or shorter),
- * else in the whole period.
+ * A cell of the orders heatmap (hour null: a weekday's row): the workflows of the orders ended
+ * there, their lists opened on the finished orders the cell counts.
  */
-export function heatmapTarget(
-  weekday: number,
-  period: { from: string; to: string },
-): DrillTarget | null {
-  if (!Number.isInteger(weekday) || weekday < 0 || weekday > 6) {
+export function heatmapTarget(weekday: number, hour: number | null = null): DrillTarget | null {
+  if (!inRange(weekday, 6) || !inRange(hour, 23)) {
     return null;
   }
-  if (rangeLengthDays(period) > 7) {
-    return ordersTarget();
-  }
-  for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
-    if (weekdayOf(day) === weekday) {
-      return { ...ordersTarget(), view: { relativeRange: null, mode: 'day', from: day, to: day } };
-    }
-  }
-  return null;
+  return ordersTarget({ outcome: 'finished', cell: { weekday, hour } });
 }
 
-/** The weekday of a heatmap cell (`[hour, weekday, count]`). */
-export function heatmapCellTarget(
-  element: ChartElement,
-  period: { from: string; to: string },
-): DrillTarget | null {
-  const value = element.value;
-  return Array.isArray(value) && typeof value[1] === 'number'
-    ? heatmapTarget(value[1], period)
-    : null;
+/** The cell of a clicked heatmap item (`[hour, weekday, count]`). */
+export function heatmapCellTarget(element: ChartElement): DrillTarget | null {
+  const [hour, weekday] = heatmapItem(element) ?? [];
+  return hour === undefined || weekday === undefined ? null : heatmapTarget(weekday, hour);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   formatPercent,
   formatPeriod,
   formatShare,
+  weekdayNames,
 } from './format';
 
 describe('Intl formatting', () => {
@@ -26,6 +27,11 @@ describe('Intl formatting', () => {
   it('formats ISO dates per language without time-zone shifts', () => {
     expect(formatIsoDate('2026-03-01', 'en', { dateStyle: 'short' })).toBe('01/03/2026');
     expect(formatIsoDate('2026-03-01', 'de', { dateStyle: 'short' })).toBe('01.03.26');
+  });
+
+  it('names weekdays Monday first per language, short or long', () => {
+    expect(weekdayNames('en')).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
+    expect(weekdayNames('de', 'long')[6]).toBe('Sonntag');
   });
 
   it('formats an instant alike from ISO text and from epoch milliseconds (chart points)', () => {

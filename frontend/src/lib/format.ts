@@ -13,6 +13,13 @@ export function formatNumber(
   return new Intl.NumberFormat(localeFor(language), options).format(value);
 }
 
+/** Monday-first weekday names in the user's language (`long`: "Monday", else "Mon"). */
+export function weekdayNames(language: string, width: 'short' | 'long' = 'short'): string[] {
+  const format = new Intl.DateTimeFormat(localeFor(language), { weekday: width, timeZone: 'UTC' });
+  // 2024-01-01 was a Monday.
+  return Array.from({ length: 7 }, (_, day) => format.format(new Date(Date.UTC(2024, 0, 1 + day))));
+}
+
 /** An ISO date (YYYY-MM-DD) as a calendar date; never shifted by the browser's time zone. */
 export function formatIsoDate(
   iso: string,

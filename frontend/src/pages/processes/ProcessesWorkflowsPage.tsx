@@ -9,9 +9,15 @@ import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText, signedCount } from '../../components/tables/cellText';
 import { nextSort } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
-import { type ChartElement, DRILL_PARAMS, workflowTarget } from '../../lib/drillDown';
+import {
+  type ChartElement,
+  DRILL_PARAMS,
+  heatmapCellOf,
+  workflowTarget,
+} from '../../lib/drillDown';
 import { ApproximateNote } from './ApproximateNote';
 import { percentileCell } from './approximate';
+import { HeatmapCellChip } from './HeatmapCellChip';
 import { WorkflowDrilldown } from './WorkflowDrilldown';
 import { workflowCycleChart, workflowsApproximate } from './workflowCharts';
 
@@ -25,10 +31,13 @@ export default function ProcessesWorkflowsPage() {
   const [sort, setSort] = useState<string | null>(null);
   // The open workflow is part of the address (a drill-down from elsewhere opens it).
   const [selected, setSelected] = useUrlSelection(DRILL_PARAMS.workflow);
+  // So is a cell of the orders heatmap: the table and the lists hold the orders ended there.
+  const [cellParam, setCellParam] = useUrlSelection(DRILL_PARAMS.heatmapCell);
+  const cell = heatmapCellOf(cellParam);
   const { query, scope, statusFor, emptyReason } = useAnalyticsQuery(
     'workflows',
-    (s) => loadWorkflows(s, sort),
-    { extraKey: [sort] },
+    (s) => loadWorkflows(s, sort, cell),
+    { extraKey: [sort, cell?.weekday, cell?.hour] },
   );
   const rows = query.data?.workflows;
   const approximate = workflowsApproximate(query.data);
@@ -104,6 +113,7 @@ export default function ProcessesWorkflowsPage() {
   return (
     <AnalysisPage topic="processesWorkflows">
       <Stack gap="md">
+        {cell && <HeatmapCellChip cell={cell} onClear={() => setCellParam(null)} />}
         <ModelChartCard
           name="workflows"
           title={t('processes.workflowsTitle')}
@@ -143,6 +153,7 @@ export default function ProcessesWorkflowsPage() {
             <WorkflowDrilldown
               scope={scope}
               workflow={selected}
+              cell={cell}
               emptyReason={emptyReason}
               onClose={() => setSelected(null)}
             />

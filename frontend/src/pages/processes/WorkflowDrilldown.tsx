@@ -4,6 +4,7 @@ import { useEffect, useMemo, useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type AnalysisScope,
+  type HeatmapCell,
   loadWorkflowHistogram,
   loadWorkflowOrders,
   ORDER_OUTCOMES,
@@ -45,11 +46,14 @@ function bucketOf(text: string | null): number | null {
 export function WorkflowDrilldown({
   scope,
   workflow,
+  cell,
   emptyReason,
   onClose,
 }: {
   scope: AnalysisScope;
   workflow: string;
+  /** Only the orders ended in this cell of the orders heatmap (null: all of T). */
+  cell: HeatmapCell | null;
   emptyReason: EmptyReason;
   onClose: () => void;
 }) {
@@ -67,10 +71,10 @@ export function WorkflowDrilldown({
   useEffect(() => {
     dispatch({ type: 'filter', filters: { outcome, cycleBucket } });
   }, [outcome, cycleBucket]);
-  const key = [scopeKey(scope), workflow];
+  const key = [scopeKey(scope), workflow, cell?.weekday, cell?.hour];
   const histogram = useQuery({
     queryKey: ['analytics', 'workflowHistogram', ...key],
-    queryFn: () => loadWorkflowHistogram(scope, workflow),
+    queryFn: () => loadWorkflowHistogram(scope, workflow, cell),
   });
   const orders = useQuery({
     queryKey: ['analytics', 'workflowOrders', ...key, list],
@@ -81,6 +85,7 @@ export function WorkflowDrilldown({
         sort: list.sort,
         outcome: list.filters.outcome,
         cycleBucket: list.filters.cycleBucket,
+        cell,
       }),
     placeholderData: (previous) => previous,
   });

@@ -46,7 +46,7 @@ export default function ProductivityAnalysisPage() {
     [data, ctx],
   );
   // Drill-down: a vehicle's time in state to its errors, its distance and loads to its
-  // orders, a heatmap cell to the orders of that weekday (that day, in a week).
+  // orders, a heatmap cell (or weekday) to the orders ended there.
   const { from, to } = filters;
   const drills = useMemo(
     () =>
@@ -54,11 +54,11 @@ export default function ProductivityAnalysisPage() {
         timeInState: { element: (e: ChartElement) => vehicleErrorsTarget(data.entries, e) },
         distanceLoads: { element: (e: ChartElement) => vehicleOrdersTarget(data.entries, e) },
         heatmap: {
-          element: (e: ChartElement) => heatmapCellTarget(e, { from, to }),
-          row: (weekday: number) => heatmapTarget(weekday, { from, to }),
+          element: heatmapCellTarget,
+          row: (weekday: number) => heatmapTarget(weekday),
         },
       },
-    [data, from, to],
+    [data],
   );
   const exportScope = { page: PAGE, from, to };
   const emptyStatus = statusFor(hasNoData);

@@ -8,7 +8,6 @@ import {
   ordersHeatmapChart,
   productivityTiles,
   timeInStateChart,
-  weekdayNames,
 } from './analysisCharts';
 import { entry, kpis, productivity, states } from './testData';
 
@@ -122,10 +121,6 @@ describe('ordersHeatmapChart', () => {
     expect(table.columns).toHaveLength(26);
     expect(heatmapIsEmpty(heatmap)).toBe(false);
     expect(heatmapIsEmpty(data.heatmap)).toBe(true);
-  });
-
-  it('names weekdays Monday first per language', () => {
-    expect(weekdayNames('en')).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
   });
 });
 

@@ -13,7 +13,7 @@ import {
   VEHICLE_STATES,
 } from '../../components/charts';
 import { periodRecorded } from '../../components/charts/kpiTexts';
-import { localeFor } from '../../lib/format';
+import { weekdayNames } from '../../lib/format';
 import { PRODUCTIVITY_KPIS, type ProductivityKpiKey } from './kpis';
 
 /** The label of an entry: the vehicle's name, or "selected machines" for the combined one. */
@@ -132,16 +132,6 @@ export function productivityTiles(data: Productivity, ctx: ChartContext): KpiTil
         : undefined,
     };
   });
-}
-
-/** Monday-first short weekday names in the user's language. */
-export function weekdayNames(language: string): string[] {
-  const format = new Intl.DateTimeFormat(localeFor(language), {
-    weekday: 'short',
-    timeZone: 'UTC',
-  });
-  // 2024-01-01 was a Monday.
-  return Array.from({ length: 7 }, (_, day) => format.format(new Date(Date.UTC(2024, 0, 1 + day))));
 }
 
 /** Finished orders per hour of day (x) and weekday (y), site-local. */
