@@ -65,6 +65,7 @@ CASES: list[tuple[str, str, dict[str, str], str]] = [
     ("Statusboard", "Statusboard", {}, "statusboard"),
     ("Processes", "Processes", {}, "processes"),
     ("Workflows", "Workflows", {}, "workflows"),
+    ("Workflows heatmap cell", "Workflows", {"weekday": "0", "hour": "10"}, "workflows_cell"),
     ("Workflow orders", f"Workflows/{WORKFLOW}/Orders", {}, "workflow_orders"),
     ("Workflow histogram", f"Workflows/{WORKFLOW}/Histogram", {}, "workflow_histogram"),
     ("Actions", "Actions", {}, "actions"),
@@ -181,8 +182,9 @@ def ask_plain(plain: duckdb.DuckDBPyConnection, question: str, days: int, shift:
         previous = QUESTIONS[question][1]
         spans = windows(today=today, days=days, shift=shift, now=now, zone=SITE_ZONE,
                         previous=previous)  # fmt: skip
+        values = {"v": vehicles, "wf": WORKFLOW, "at": ACTION, "zone": ZONE}
         started = time.perf_counter()
-        answer(plain, question, spans=spans, values={"v": vehicles, "wf": WORKFLOW, "at": ACTION})
+        answer(plain, question, spans=spans, values=values)
         samples.append((time.perf_counter() - started) * 1000)
     return samples
 

@@ -110,6 +110,21 @@ def workflows(sql: Sql) -> None:
     )
 
 
+def workflows_cell(sql: Sql) -> None:
+    """Workflows of one heatmap cell: the orders ended on a site-local Monday, 10:00-11:00."""
+    local = "timezone($zone, end_at)"
+    cell = f"AND isodow({local}) = 1 AND hour({local}) = 10"
+    sql(
+        at(
+            "orders",
+            "end_at",
+            "workflow, count(*) AS orders, count(*) FILTER (WHERE outcome = 'finished') AS ok, "
+            f"quantile_cont({CYCLE}, [0.5, 0.9]) FILTER (WHERE outcome = 'finished') AS q",
+            cell,
+        )
+    )
+
+
 def in_t(column: str) -> str:
     """An instant in T, for the lists (the windows' days joined by equality, as in ``at``)."""
     return (
@@ -238,6 +253,7 @@ QUESTIONS: dict[str, tuple[Callable[[Sql], None], bool]] = {
     "statusboard": (statusboard, False),
     "processes": (processes, True),
     "workflows": (workflows, True),
+    "workflows_cell": (workflows_cell, True),
     "workflow_orders": (partial(page, table="orders", where=ORDERS, order=NEWEST), False),
     "workflow_histogram": (partial(processes, one_workflow=True), True),
     "actions": (actions, True),
@@ -257,7 +273,8 @@ def answer(
     connection: duckdb.DuckDBPyConnection, name: str, *, spans: list[Window], values: dict[str, Any]
 ) -> None:
     """Runs question ``name`` over ``spans`` (from ``windows``) and fetches every row;
-    ``values``: ``v`` the vehicle ids, ``wf`` the workflow, ``at`` the action type."""
+    ``values``: ``v`` the vehicle ids, ``wf`` the workflow, ``at`` the action type, ``zone``
+    the site's time zone."""
     bound: dict[str, Any] = {
         **values,
         "p": [w[0] for w in spans],
