@@ -369,6 +369,14 @@ test("a workflow's cycle-time bar opens the finished orders it counts", async ({
     'data-total',
     String(counts[fullest]),
   );
+  // The table above holds the bucket's orders too: the workflow's row, finished ones only.
+  const row = page.getByTestId(`workflow-row-${workflow}`).locator('td');
+  for (const column of [1, 2]) {
+    await expect
+      .poll(async () => Number((await row.nth(column).textContent())?.replace(/\D/g, '')))
+      .toBe(counts[fullest]);
+  }
+  await expect(page.getByTestId('workflows-cycle-filter')).toHaveCount(0);
   const chip = drilldown.getByTestId('drilldown-cycle-filter');
   await expect(chip).toContainText(/cycle time/);
   await drilldown.getByTestId('drilldown-cycle-filter-clear').click();

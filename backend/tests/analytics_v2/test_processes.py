@@ -190,6 +190,28 @@ def test_a_histogram_bar_leads_to_the_orders_it_counts(world: World, customer: T
             assert edges[bucket] - 1e-3 <= item["durationSeconds"] < edges[bucket + 1] + 1e-3
 
 
+def test_a_processes_histogram_bar_leads_to_the_workflows_it_counts(
+    world: World, customer: TestClient
+) -> None:
+    """A bar of the fleet's cycle-time histogram on Processes: the workflows filtered to its
+    bucket hold only its finished orders, each workflow as many as its own histogram's bar."""
+    common = {**PERIOD, "vehicles": ham_ids(world)}
+    processes = get_data(customer, "Processes", **common, combined="true")
+    bars = processes["fleet"]["current"]["histogram"]
+    assert sum(1 for count in bars if count) > 3
+    for bucket, count in enumerate(bars):
+        if not count:
+            continue
+        data = get_data(customer, "Workflows", **common, cycleBucket=bucket)
+        assert data["histogramEdges"] == processes["histogramEdges"]
+        rows = data["workflows"]
+        assert sum(row["finished"] for row in rows) == count
+        for row in rows:
+            assert row["orders"] == row["finished"] and row["successRate"] == 1
+            own = get_data(customer, f"Workflows/{row['workflow']}/Histogram", **common)
+            assert own["current"]["histogram"][bucket] == row["finished"]
+
+
 def _ended_in_cell(order: OrderTruth, weekday: int | None, hour: int | None) -> bool:
     """Whether ``order`` ended in T (the whole simulation) on that Berlin weekday and hour."""
     if order.end is None or order.outcome is None:

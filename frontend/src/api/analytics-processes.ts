@@ -133,6 +133,8 @@ export type WorkflowRow = Schemas['WorkflowRow'];
 export interface WorkflowsResult {
   period: AnalyticsPeriod;
   sort: string;
+  /** Lower edge (seconds) of each cycle-time bucket, as on Processes; the last is open above. */
+  histogramEdges: number[];
   workflows: WorkflowRow[];
   /** false: every row's cycle-time percentiles come from a histogram; absent or true: exact. */
   exact?: boolean;
@@ -211,12 +213,16 @@ export function loadProcesses(scope: AnalysisScope): Promise<ProcessesResult> {
   return callApi<ProcessesResult>(`${BASE}/Processes${analyticsQuery(scope)}`);
 }
 
+/** The workflows table: sorted, and narrowed as a drill-down opened it (a cell, a bucket). */
 export function loadWorkflows(
   scope: AnalysisScope,
-  sort: string | null,
-  cell: HeatmapCell | null = null,
+  {
+    sort = null,
+    cell = null,
+    cycleBucket = null,
+  }: { sort?: string | null; cell?: HeatmapCell | null; cycleBucket?: number | null } = {},
 ): Promise<WorkflowsResult> {
-  const extra = { sort, ...cellParams(cell) };
+  const extra = { sort, cycleBucket, ...cellParams(cell) };
   return callApi<WorkflowsResult>(`${BASE}/Workflows${analyticsQuery(scope, extra)}`);
 }
 

@@ -3567,6 +3567,11 @@ export interface components {
              */
             exact: boolean;
             /**
+             * Histogramedges
+             * @description the cycle-time buckets (as on Processes)
+             */
+            histogramEdges: number[];
+            /**
              * Previousrecorded
              * @description the previous period recorded anything (a state or a finished order); without (before the fleet was connected) its figures are no comparison
              */
@@ -4796,6 +4801,8 @@ export interface operations {
         parameters: {
             query?: {
                 sort?: string | null;
+                /** @description only the finished orders in this bucket of the cycle-time histogram (its index in histogramEdges) */
+                cycleBucket?: number | null;
                 /** @description first day (site-local, inclusive); default: saved */
                 from?: string | null;
                 /** @description last day (site-local, inclusive); default: saved */

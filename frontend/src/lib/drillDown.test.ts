@@ -8,6 +8,7 @@ import {
   chargeRowTarget,
   chargeSessionsTarget,
   cycleBarTarget,
+  cycleBucketOf,
   DRILL_PAGES,
   type DrillTarget,
   dashboardTileTarget,
@@ -218,6 +219,10 @@ describe('drill-down targets', () => {
     expect(heatmapTarget(7)).toBeNull();
     expect(heatmapTarget(0, 24)).toBeNull();
     expect(heatmapCellTarget({ value: [1, 'x', 3] })).toBeNull();
+    expect(cycleBucketOf('3')).toBe(3);
+    for (const text of [null, '', '-1', '1.5', 'x']) {
+      expect(cycleBucketOf(text)).toBeNull();
+    }
     // The address read back: a cell, a row, and anything else as no filter.
     expect(heatmapCellOf('2,14')).toEqual({ weekday: 2, hour: 14 });
     expect(heatmapCellOf('6')).toEqual({ weekday: 6, hour: null });

@@ -299,6 +299,11 @@ export function heatmapItem(element: ChartElement): readonly number[] | null {
   return Array.isArray(item) && item.every((value) => typeof value === 'number') ? item : null;
 }
 
+/** A cycle-time bucket (index) from the address, null unless a whole number from 0. */
+export function cycleBucketOf(text: string | null): number | null {
+  return text !== null && /^\d{1,3}$/.test(text) ? Number(text) : null;
+}
+
 /** A heatmap cell as the address keeps it: `weekday,hour`, or `weekday` for a row. */
 export function heatmapCellParam(cell: HeatmapCell): string {
   return cell.hour === null ? String(cell.weekday) : `${cell.weekday},${cell.hour}`;

@@ -45,6 +45,7 @@ class WorkflowRow(CamelModel):
 class WorkflowsOut(CamelModel):
     period: PeriodOut
     exact: bool = Field(description=PERCENTILES_EXACT)
+    histogram_edges: list[float] = Field(description="the cycle-time buckets (as on Processes)")
     previous_recorded: bool = Field(
         description="the previous period recorded anything (a state or a finished order); "
         "without (before the fleet was connected) its figures are no comparison"
@@ -125,11 +126,16 @@ def workflows(
     offline_after: timedelta,
     sort: str | None,
     cell: TimeCell | None = None,
+    cycle_bucket: int | None = None,
 ) -> WorkflowsOut:
     """Rows without a value in the sort column come last either way; the name breaks ties.
-    ``cell``: only the orders ended in that cell of the heatmap (its drill-down)."""
+    ``cell``: only the orders ended in that cell of the heatmap; ``cycle_bucket``: only the
+    finished orders of that histogram bucket (the drill-downs of a heatmap cell and a bar)."""
     column, descending = parse_sort(sort, columns=WORKFLOW_SORTS, default="-orders")
     rows_sql, parameters = orders.rows_by_period(scope, now=now, cell=cell)
+    if cycle_bucket is not None:
+        rows_sql = f"SELECT * FROM ({rows_sql}) WHERE {orders.ORDER_CODE} = ?"  # noqa: S608
+        parameters = [*parameters, cycle_bucket]
     exact = exact_for(scope.span)
     order = f"{WORKFLOW_SORTS[column]} {'DESC' if descending else 'ASC'}"
     cycle, join = _CYCLE, ""
@@ -160,6 +166,7 @@ def workflows(
     return WorkflowsOut(
         period=period_out(scope, now=now),
         exact=exact,
+        histogram_edges=cycle_bucket_lower_bounds(),
         previous_recorded=previous_recorded,
         sort=f"{'-' if descending else ''}{column}",
         workflows=rows,

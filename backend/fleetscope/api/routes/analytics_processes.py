@@ -72,6 +72,16 @@ async def heatmap_cell(
 
 
 CellDep = Annotated[TimeCell | None, Depends(heatmap_cell)]
+CycleBucket = Annotated[
+    int | None,
+    Query(
+        alias="cycleBucket",
+        ge=0,
+        le=CYCLE_BUCKET_COUNT - 1,
+        description="only the finished orders in this bucket of the cycle-time histogram "
+        "(its index in histogramEdges)",
+    ),
+]
 
 
 def selected_vehicle(scope: AnalyticsScope, vehicle: int | None) -> int | None:
@@ -101,6 +111,7 @@ def get_workflows(
     settings: SettingsDep,
     cell: CellDep,
     sort: Annotated[str | None, Query(max_length=64)] = None,
+    cycle_bucket: CycleBucket = None,
 ) -> Response:
     with reading(store) as cursor:
         return json_ok(
@@ -111,6 +122,7 @@ def get_workflows(
                 offline_after=timedelta(seconds=settings.offline_after_seconds),
                 sort=sort,
                 cell=cell,
+                cycle_bucket=cycle_bucket,
             )
         )
 
@@ -123,16 +135,7 @@ def get_workflow_orders(
     page: PageDep,
     cell: CellDep,
     outcome: Outcome | None = None,
-    cycle_bucket: Annotated[
-        int | None,
-        Query(
-            alias="cycleBucket",
-            ge=0,
-            le=CYCLE_BUCKET_COUNT - 1,
-            description="only the finished orders in this bucket of the cycle-time histogram "
-            "(its index in histogramEdges)",
-        ),
-    ] = None,
+    cycle_bucket: CycleBucket = None,
     vehicle: VehicleFilter = None,
 ) -> Response:
     vehicle_id = selected_vehicle(scope, vehicle)

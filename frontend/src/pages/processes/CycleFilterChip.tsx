@@ -10,10 +10,12 @@ export function CycleFilterChip({
   edges,
   bucket,
   onClear,
+  testId = 'drilldown-cycle-filter',
 }: {
   edges: readonly number[];
   bucket: number;
   onClear: () => void;
+  testId?: string;
 }) {
   const { t, i18n } = useTranslation();
   const duration = (seconds: number | undefined) =>
@@ -27,7 +29,7 @@ export function CycleFilterChip({
     <FilterChip
       label={label}
       clearLabel={t('processes.clearCycleFilter')}
-      testId="drilldown-cycle-filter"
+      testId={testId}
       onClear={onClear}
     />
   );

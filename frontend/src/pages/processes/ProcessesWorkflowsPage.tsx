@@ -11,12 +11,14 @@ import { nextSort } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import {
   type ChartElement,
+  cycleBucketOf,
   DRILL_PARAMS,
   heatmapCellOf,
   workflowTarget,
 } from '../../lib/drillDown';
 import { ApproximateNote } from './ApproximateNote';
 import { percentileCell } from './approximate';
+import { CycleFilterChip } from './CycleFilterChip';
 import { HeatmapCellChip } from './HeatmapCellChip';
 import { WorkflowDrilldown } from './WorkflowDrilldown';
 import { workflowCycleChart, workflowsApproximate } from './workflowCharts';
@@ -31,13 +33,16 @@ export default function ProcessesWorkflowsPage() {
   const [sort, setSort] = useState<string | null>(null);
   // The open workflow is part of the address (a drill-down from elsewhere opens it).
   const [selected, setSelected] = useUrlSelection(DRILL_PARAMS.workflow);
-  // So is a cell of the orders heatmap: the table and the lists hold the orders ended there.
+  // So are a cell of the orders heatmap and a bucket of a cycle-time histogram: the table
+  // and the lists hold the orders ended in the cell, the finished orders of the bucket.
   const [cellParam, setCellParam] = useUrlSelection(DRILL_PARAMS.heatmapCell);
   const cell = heatmapCellOf(cellParam);
+  const [bucketParam, setBucketParam] = useUrlSelection(DRILL_PARAMS.cycleBucket);
+  const cycleBucket = cycleBucketOf(bucketParam);
   const { query, scope, statusFor, emptyReason } = useAnalyticsQuery(
     'workflows',
-    (s) => loadWorkflows(s, sort, cell),
-    { extraKey: [sort, cell?.weekday, cell?.hour] },
+    (s) => loadWorkflows(s, { sort, cell, cycleBucket }),
+    { extraKey: [sort, cell?.weekday, cell?.hour, cycleBucket] },
   );
   const rows = query.data?.workflows;
   const approximate = workflowsApproximate(query.data);
@@ -114,6 +119,15 @@ export default function ProcessesWorkflowsPage() {
     <AnalysisPage topic="processesWorkflows">
       <Stack gap="md">
         {cell && <HeatmapCellChip cell={cell} onClear={() => setCellParam(null)} />}
+        {/* An open workflow shows the bucket with its orders (WorkflowDrilldown). */}
+        {cycleBucket !== null && !selected && query.data && (
+          <CycleFilterChip
+            edges={query.data.histogramEdges}
+            bucket={cycleBucket}
+            testId="workflows-cycle-filter"
+            onClear={() => setBucketParam(null)}
+          />
+        )}
         <ModelChartCard
           name="workflows"
           title={t('processes.workflowsTitle')}

@@ -23,7 +23,12 @@ import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { cellText } from '../../components/tables/cellText';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
-import { type ChartElement, cycleBarTarget, DRILL_PARAMS } from '../../lib/drillDown';
+import {
+  type ChartElement,
+  cycleBarTarget,
+  cycleBucketOf,
+  DRILL_PARAMS,
+} from '../../lib/drillDown';
 import { CycleFilterChip } from './CycleFilterChip';
 import { OutcomeBadge } from './OutcomeBadge';
 import { cycleHistogramChart, histogramBuckets } from './processesCharts';
@@ -35,12 +40,6 @@ interface OrderFilters {
   cycleBucket: number | null;
 }
 const reduceOrders = listReducer<OrderFilters>(ORDER_DEFAULT_SORT);
-
-/** A bucket index from the address, null unless a whole number from 0. */
-function bucketOf(text: string | null): number | null {
-  const bucket = Number(text ?? Number.NaN);
-  return Number.isInteger(bucket) && bucket >= 0 ? bucket : null;
-}
 
 /** One workflow: its cycle-time histogram and its orders (paged, sortable, by outcome). */
 export function WorkflowDrilldown({
@@ -65,7 +64,7 @@ export function WorkflowDrilldown({
   const outcome = ORDER_OUTCOMES.find((known) => known === urlOutcome) ?? null;
   // So is a histogram bar's bucket: the bar opens the orders it counts.
   const [urlBucket, setUrlBucket] = useUrlSelection(DRILL_PARAMS.cycleBucket);
-  const cycleBucket = bucketOf(urlBucket);
+  const cycleBucket = cycleBucketOf(urlBucket);
   const [list, dispatch] = useReducer(reduceOrders, initialListState({ outcome, cycleBucket }));
   // A new address (a link followed while the list is open) sets the list's filters too.
   useEffect(() => {
