@@ -431,3 +431,28 @@ test('an orders heatmap row or cell opens the workflows of the finished orders i
   expect(routeParams(page).get('heatmapCell')).toBeNull();
   await expect.poll(() => workflowsColumnSum(page, 2)).toBeGreaterThanOrEqual(total);
 });
+
+test('a Processes cycle-time bar opens the workflows of the finished orders it counts', async ({
+  app,
+  page,
+}) => {
+  // Yesterday alone: its orders are all in, so the bar and the table count the same orders.
+  const yesterday = `mode=day&from=${berlinDay(-1)}&to=${berlinDay(-1)}&vehicles=all&shift=all&combined=false`;
+  await app.open(`/processes/analysis?${yesterday}`);
+  const rows = await tableRows(await expectChartWithData(page, 'cycle-histogram'));
+  const counts: number[] = [];
+  for (const row of await rows.all()) {
+    counts.push(Number((await row.locator('td').nth(1).textContent())?.replace(/\D/g, '')));
+  }
+  const fullest = counts.indexOf(Math.max(...counts));
+  expect(counts[fullest]).toBeGreaterThan(0);
+  await rows.nth(fullest).getByRole('link').click();
+
+  await expectRoute(page, /^\/processes\/workflows\?/);
+  expect(routeParams(page).get('cycleBucket')).toMatch(/^\d+$/);
+  expect(routeParams(page).get('outcome')).toBe('finished');
+  await expect(page.getByTestId('workflows-cycle-filter')).toContainText(/cycle time/);
+  // Every order of the table is a finished one of the bar's bucket, and all of them are there.
+  await expect.poll(() => workflowsColumnSum(page, 1)).toBe(counts[fullest]);
+  await expect.poll(() => workflowsColumnSum(page, 2)).toBe(counts[fullest]);
+});
