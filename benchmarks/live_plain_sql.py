@@ -99,30 +99,20 @@ def processes(sql: Sql, *, one_workflow: bool = False) -> None:
     sql(at("orders", "end_at", f"{BUCKET} AS bucket, count(*)", f"AND outcome = 'finished' {only}"))
 
 
-def workflows(sql: Sql) -> None:
+def workflows(sql: Sql, *, where: str = "") -> None:
     sql(
         at(
             "orders",
             "end_at",
             "workflow, count(*) AS orders, count(*) FILTER (WHERE outcome = 'finished') AS ok, "
             f"quantile_cont({CYCLE}, [0.5, 0.9]) FILTER (WHERE outcome = 'finished') AS q",
+            where,
         )
     )
 
 
-def workflows_cell(sql: Sql) -> None:
-    """Workflows of one heatmap cell: the orders ended on a site-local Monday, 10:00-11:00."""
-    local = "timezone($zone, end_at)"
-    cell = f"AND isodow({local}) = 1 AND hour({local}) = 10"
-    sql(
-        at(
-            "orders",
-            "end_at",
-            "workflow, count(*) AS orders, count(*) FILTER (WHERE outcome = 'finished') AS ok, "
-            f"quantile_cont({CYCLE}, [0.5, 0.9]) FILTER (WHERE outcome = 'finished') AS q",
-            cell,
-        )
-    )
+# A heatmap cell's workflows: the orders ended on a site-local Monday, 10:00-11:00.
+MONDAY_TEN = "AND isodow(timezone($zone, end_at)) = 1 AND hour(timezone($zone, end_at)) = 10"
 
 
 def in_t(column: str) -> str:
@@ -253,7 +243,7 @@ QUESTIONS: dict[str, tuple[Callable[[Sql], None], bool]] = {
     "statusboard": (statusboard, False),
     "processes": (processes, True),
     "workflows": (workflows, True),
-    "workflows_cell": (workflows_cell, True),
+    "workflows_cell": (partial(workflows, where=MONDAY_TEN), True),
     "workflow_orders": (partial(page, table="orders", where=ORDERS, order=NEWEST), False),
     "workflow_histogram": (partial(processes, one_workflow=True), True),
     "actions": (actions, True),
