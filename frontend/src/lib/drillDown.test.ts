@@ -470,7 +470,7 @@ describe('error filter in the URL', () => {
   it('leaves the filters of one list out of the menu links, keeping the view', () => {
     expect(
       withoutDrillParams(
-        '?range=yesterday&vehicles=3,5&errorType=x&level=FATAL&workflow=w&actionType=a',
+        '?range=yesterday&vehicles=3,5&errorType=x&level=FATAL&workflow=w&actionType=a&heatmapCell=2,14&cycleBucket=3',
       ),
     ).toBe('?range=yesterday&vehicles=3,5');
     expect(withoutDrillParams('?errorType=x')).toBe('');
