@@ -3568,7 +3568,7 @@ export interface components {
             exact: boolean;
             /**
              * Histogramedges
-             * @description the cycle-time buckets (as on Processes)
+             * @description lower edge in seconds of each cycle-time bucket, as on Processes (cycleBucket is an index of this list); the last is open above
              */
             histogramEdges: number[];
             /**

@@ -45,7 +45,10 @@ class WorkflowRow(CamelModel):
 class WorkflowsOut(CamelModel):
     period: PeriodOut
     exact: bool = Field(description=PERCENTILES_EXACT)
-    histogram_edges: list[float] = Field(description="the cycle-time buckets (as on Processes)")
+    histogram_edges: list[float] = Field(
+        description="lower edge in seconds of each cycle-time bucket, as on Processes "
+        "(cycleBucket is an index of this list); the last is open above"
+    )
     previous_recorded: bool = Field(
         description="the previous period recorded anything (a state or a finished order); "
         "without (before the fleet was connected) its figures are no comparison"
