@@ -32,6 +32,16 @@ async function tableRows(card: Locator): Promise<Locator> {
   return rows;
 }
 
+/** The number a table cell shows ("1,234" -> 1234). */
+function countOf(text: string | null): number {
+  return Number(text?.replace(/\D/g, ''));
+}
+
+/** The numbers of one column (0-based) of a chart table's body rows. */
+async function columnCounts(rows: Locator, column: number): Promise<number[]> {
+  return (await rows.locator(`td:nth-child(${column + 1})`).allTextContents()).map(countOf);
+}
+
 /** Texts of one column of the error history (0-based) on the page shown. */
 async function historyColumn(page: Page, column: number): Promise<string[]> {
   const table = page.getByTestId('error-history-table');
@@ -354,10 +364,7 @@ test("a workflow's cycle-time bar opens the finished orders it counts", async ({
   const histogram = await expectChartWithData(page, 'workflow-histogram');
   const rows = await tableRows(histogram);
   // The fullest bucket of the period: its row's count of the period (second column).
-  const counts: number[] = [];
-  for (const row of await rows.all()) {
-    counts.push(Number((await row.locator('td').nth(1).textContent())?.replace(/\D/g, '')));
-  }
+  const counts = await columnCounts(rows, 1);
   const fullest = counts.indexOf(Math.max(...counts));
   expect(counts[fullest]).toBeGreaterThan(0);
   await rows.nth(fullest).getByRole('link').click();
@@ -373,7 +380,7 @@ test("a workflow's cycle-time bar opens the finished orders it counts", async ({
   const row = page.getByTestId(`workflow-row-${workflow}`).locator('td');
   for (const column of [1, 2]) {
     await expect
-      .poll(async () => Number((await row.nth(column).textContent())?.replace(/\D/g, '')))
+      .poll(async () => countOf(await row.nth(column).textContent()))
       .toBe(counts[fullest]);
   }
   await expect(page.getByTestId('workflows-cycle-filter')).toHaveCount(0);
@@ -391,7 +398,7 @@ async function workflowsColumnSum(page: Page, column: number): Promise<number> {
   const table = page.getByTestId('workflows-table');
   await expect(table.locator('tbody tr').first()).toBeVisible();
   const texts = await table.locator(`tbody tr td:nth-child(${column + 1})`).allTextContents();
-  return texts.reduce((sum, text) => sum + Number(text.replace(/\D/g, '')), 0);
+  return texts.reduce((sum, text) => sum + countOf(text), 0);
 }
 
 test('an orders heatmap row or cell opens the workflows of the finished orders it counts', async ({
@@ -405,7 +412,7 @@ test('an orders heatmap row or cell opens the workflows of the finished orders i
   // Yesterday's row: its orders are all in (today's grow while the fleet runs).
   const weekday = (new Date(`${berlinDay(-1)}T00:00:00Z`).getUTCDay() + 6) % 7;
   const cells = (await rows.nth(weekday).locator('td').allTextContents()).slice(1);
-  const counts = cells.map((text) => Number(text.replace(/\D/g, '')));
+  const counts = cells.map(countOf);
   expect(counts).toHaveLength(25);
   const total = counts.at(-1) ?? 0;
   expect(total).toBeGreaterThan(0);
@@ -440,10 +447,7 @@ test('a Processes cycle-time bar opens the workflows of the finished orders it c
   const yesterday = `mode=day&from=${berlinDay(-1)}&to=${berlinDay(-1)}&vehicles=all&shift=all&combined=false`;
   await app.open(`/processes/analysis?${yesterday}`);
   const rows = await tableRows(await expectChartWithData(page, 'cycle-histogram'));
-  const counts: number[] = [];
-  for (const row of await rows.all()) {
-    counts.push(Number((await row.locator('td').nth(1).textContent())?.replace(/\D/g, '')));
-  }
+  const counts = await columnCounts(rows, 1);
   const fullest = counts.indexOf(Math.max(...counts));
   expect(counts[fullest]).toBeGreaterThan(0);
   await rows.nth(fullest).getByRole('link').click();

@@ -12,7 +12,7 @@ from fleetscope.analytics.core.periods import (
     DaySpan,
     Shift,
     Window,
-    clip_to,
+    intersect,
     local_instant,
     midnight,
     period_end,
@@ -63,7 +63,7 @@ def span_timing(span: DaySpan, *, sites: Sequence[tuple[SiteGroup, datetime]]) -
         zone = group.zone
         whole = period_windows(span=span.whole_days, zone=zone, shift=group.shift, now=_NEVER)
         whole = whole or [Window(midnight(span.first, zone), midnight(span.last + _DAY, zone))]
-        windows = clip_to(whole, span.clip) if span.clip is not None else whole
+        windows = intersect(whole, [span.clip]) if span.clip is not None else whole
         if not windows:
             continue  # the rolling period does not reach this bucket at this site
         seen = True

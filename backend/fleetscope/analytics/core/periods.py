@@ -103,10 +103,19 @@ def merge_windows(windows: Iterable[Window]) -> list[Window]:
     return merged
 
 
-def clip_to(windows: Sequence[Window], bounds: Window) -> list[Window]:
-    """The parts of ``windows`` inside ``bounds``."""
-    clipped = (Window(max(w.start, bounds.start), min(w.end, bounds.end)) for w in windows)
-    return [window for window in clipped if window.start < window.end]
+def intersect(first: Sequence[Window], second: Sequence[Window]) -> list[Window]:
+    """The instants in both (each sorted and disjoint)."""
+    result: list[Window] = []
+    i = j = 0
+    while i < len(first) and j < len(second):
+        start, end = max(first[i].start, second[j].start), min(first[i].end, second[j].end)
+        if start < end:
+            result.append(Window(start, end))
+        if first[i].end < second[j].end:
+            i += 1
+        else:
+            j += 1
+    return result
 
 
 def shift_windows(shift: Shift, *, span: DaySpan, zone: ZoneInfo) -> list[Window]:
@@ -135,7 +144,7 @@ def period_windows(
         whole = period_windows(
             span=span.whole_days, zone=zone, shift=shift, now=min(now, span.clip.end)
         )
-        return clip_to(whole, span.clip)
+        return intersect(whole, [span.clip])
     start = midnight(span.first, zone)
     if shift is None:
         end = min(midnight(span.last + timedelta(days=1), zone), now)
@@ -230,21 +239,6 @@ class TimeCell:
             hours = [datetime.combine(first + n * _DAY, time(self.hour)) for n in range(count)]
             cell = intersect(cell, [Window(_at(h, zone), _at(h + HOUR, zone)) for h in hours])
         return intersect(windows, cell)
-
-
-def intersect(first: Sequence[Window], second: Sequence[Window]) -> list[Window]:
-    """The instants in both (each sorted and disjoint)."""
-    result: list[Window] = []
-    i = j = 0
-    while i < len(first) and j < len(second):
-        start, end = max(first[i].start, second[j].start), min(first[i].end, second[j].end)
-        if start < end:
-            result.append(Window(start, end))
-        if first[i].end < second[j].end:
-            i += 1
-        else:
-            j += 1
-    return result
 
 
 def granularity_for(days: int) -> Granularity:
