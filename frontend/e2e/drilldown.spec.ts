@@ -287,6 +287,34 @@ test('a dashboard tile opens the page it summarises, by pointer and by keyboard'
   await app.patchMe({ language: 'en' });
 });
 
+test("the health and low-charge tiles open the table of each vehicle's battery figures", async ({
+  app,
+  page,
+}) => {
+  // Per vehicle (the page already shows them apart): the table of the per-vehicle chart.
+  await app.open(`/battery?${view()}`);
+  const card = page.getByTestId('chart-battery-vehicles');
+  await expect(card).toHaveAttribute('data-status', 'ready');
+  await expect(card).toHaveAttribute('data-view', 'chart');
+  await page.getByTestId('kpi-below-low').getByTestId('kpi-label').click();
+  await expect.poll(() => routeParams(page).get('table')).toBe('battery-vehicles');
+  expectSamePeriod(page);
+  await expect(card).toHaveAttribute('data-view', 'table');
+  const table = card.getByTestId('chart-table');
+  await expect(table).toBeInViewport();
+  await expect(table.locator('thead')).toContainText('Time below 20%');
+  const vehicles = await table.locator('tbody tr').count();
+  expect(vehicles).toBeGreaterThan(1);
+
+  // Combined: the vehicles apart, with the same table open.
+  await app.open(`/battery?${view().replace('combined=false', 'combined=true')}`);
+  await page.getByTestId('kpi-health').getByTestId('kpi-label').click();
+  await expect.poll(() => routeParams(page).get('combined')).toBe('false');
+  expect(routeParams(page).get('table')).toBe('battery-vehicles');
+  await expect(card).toHaveAttribute('data-view', 'table');
+  await expect(table.locator('tbody tr')).toHaveCount(vehicles);
+});
+
 test('the battery tiles and depth bars open the charge sessions they count', async ({
   app,
   page,

@@ -314,14 +314,20 @@ describe('drill-down targets', () => {
     }
   });
 
-  it('leads the health and low-charge tiles to the figures per vehicle', () => {
+  it('leads the health and low-charge tiles to the table of the figures per vehicle', () => {
     for (const tile of ['health', 'health-slope', 'below-low']) {
+      const params = { table: 'battery-vehicles' };
+      // Combined, the vehicles apart first; per vehicle, the same view with the table open.
       expect(batteryTileTarget(tile, true)).toEqual({
         path: '/battery',
         view: { combined: false },
+        params,
       });
-      // Per vehicle, the page shows them already (the per-vehicle table).
-      expect(batteryTileTarget(tile, false)).toBeNull();
+      expect(batteryTileTarget(tile, false)).toEqual({ path: '/battery', params });
+      const { search } = drillLocation(batteryTileTarget(tile, true), VIEW);
+      expect(new URLSearchParams(search).get('table')).toBe('battery-vehicles');
+      expect(new URLSearchParams(search).get('combined')).toBe('false');
+      expect(withoutDrillParams(search)).not.toContain('table');
     }
   });
 

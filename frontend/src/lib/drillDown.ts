@@ -55,6 +55,8 @@ export const DRILL_PARAMS = {
   heatmapCell: 'heatmapCell',
   /** The charge-session list of the battery page: `all`, or a depth bin's lower bound. */
   sessions: 'sessions',
+  /** A chart whose table view the page opens (its card's `name`): the list behind a tile. */
+  table: 'table',
   /** A density cell of a failure map (failures/history): the map, `column,row`, its grid. */
   mapId: 'mapId',
   cell: 'cell',
@@ -449,14 +451,21 @@ export function depthBarTarget(element: ChartElement): DrillTarget | null {
   return index === null || index >= DEPTH_BINS ? null : chargeSessionsTarget(index * DEPTH_BIN);
 }
 
+/** The battery page's chart of the figures per vehicle, whose table lists each vehicle's. */
+export const BATTERY_VEHICLES_CHART = 'battery-vehicles';
+
 /**
  * The lists behind the battery tiles: the session figures, the charging share and the cycles
  * (discharge between sessions) lead to the sessions; health and time below 20 % to the
- * figures per vehicle, while the page shows the vehicles combined.
+ * table of the figures per vehicle (the vehicles apart, if the page shows them combined).
  */
-export function batteryTileTarget(tile: string, combined: boolean): DrillTarget | null {
+export function batteryTileTarget(tile: string, combined: boolean): DrillTarget {
   if (VEHICLE_FIGURE_TILES.has(tile)) {
-    return combined ? { path: DRILL_PAGES.battery, view: { combined: false } } : null;
+    return {
+      path: DRILL_PAGES.battery,
+      ...(combined ? { view: { combined: false } } : {}),
+      params: { [DRILL_PARAMS.table]: BATTERY_VEHICLES_CHART },
+    };
   }
   return chargeSessionsTarget();
 }

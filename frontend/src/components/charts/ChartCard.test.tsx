@@ -15,9 +15,8 @@ const table: TableData = {
   rows: [{ vehicle: 'AGV 01', availability: 0.5 }],
 };
 
-function renderCard(status: ChartStatus, language: 'en' | 'de' = 'en') {
-  createI18n(language);
-  return render(
+function card(status: ChartStatus, openTable = false) {
+  return (
     <MantineProvider>
       <ChartCard
         name="demo"
@@ -25,11 +24,17 @@ function renderCard(status: ChartStatus, language: 'en' | 'de' = 'en') {
         status={status}
         table={table}
         exportScope={{ page: 'productivityAnalysis', from: '2026-11-01', to: '2026-11-21' }}
+        openTable={openTable}
       >
         <div data-testid="the-chart" />
       </ChartCard>
-    </MantineProvider>,
+    </MantineProvider>
   );
+}
+
+function renderCard(status: ChartStatus, language: 'en' | 'de' = 'en') {
+  createI18n(language);
+  return render(card(status));
 }
 
 describe('ChartCard', () => {
@@ -46,6 +51,27 @@ describe('ChartCard', () => {
       csv: '\uFEFFVehicle;Availability (%)\r\nAGV 01;50\r\n',
       fileName: 'fleetscope_productivity-analysis_demo_2026-11-01_2026-11-21.csv',
     });
+  });
+
+  it('opens its table when a link asks for it, once the data is there, and toggles back', () => {
+    createI18n('en');
+    const { rerender } = render(card({ kind: 'ready' }));
+    const shown = screen.getByTestId('chart-demo');
+    expect(shown).toHaveAttribute('data-view', 'chart');
+    // A link on the same page (a tile) keeps the card mounted.
+    rerender(card({ kind: 'ready' }, true));
+    expect(shown).toHaveAttribute('data-view', 'table');
+    fireEvent.click(within(shown).getByTestId('chart-table-toggle'));
+    expect(shown).toHaveAttribute('data-view', 'chart');
+    // Opened by a link from another page: the chart while loading, then the table.
+    rerender(<div />);
+    rerender(card({ kind: 'loading' }, true));
+    expect(screen.getByTestId('chart-demo')).toHaveAttribute('data-view', 'chart');
+    rerender(card({ kind: 'ready' }, true));
+    expect(screen.getByTestId('chart-demo')).toHaveAttribute('data-view', 'table');
+    expect(within(screen.getByTestId('chart-demo')).getByTestId('chart-table')).toHaveTextContent(
+      'AGV 01',
+    );
   });
 
   it('marks the values of an approximate column with ≈ and exports them plain', () => {

@@ -13,7 +13,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconChartBar, IconDatabaseOff, IconDownload, IconTable } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { csvFileName, downloadCsv, toCsv } from './csv';
@@ -43,6 +43,8 @@ export interface ChartCardProps {
   children: ReactNode;
   /** The drill-down of a table row (its first cell becomes a link), null for none. */
   rowLink?: RowLink;
+  /** Shows the table view, scrolled into sight, once it turns true (a link to this list). */
+  openTable?: boolean;
 }
 
 /** Where a table row leads (a hash route's path and query), or null. */
@@ -62,11 +64,25 @@ export function ChartCard({
   actions,
   children,
   rowLink,
+  openTable = false,
 }: ChartCardProps) {
   const { t, i18n } = useTranslation();
-  const [view, setView] = useState<'chart' | 'table'>('chart');
+  const [view, setView] = useState<'chart' | 'table'>(openTable ? 'table' : 'chart');
   const canUseTable = status.kind === 'ready' && table !== undefined && table.rows.length > 0;
   const showTable = view === 'table' && canUseTable;
+  const card = useRef<HTMLDivElement>(null);
+  // A link from the same page keeps the card mounted: its view follows the link too.
+  useEffect(() => {
+    if (openTable) {
+      setView('table');
+    }
+  }, [openTable]);
+  useEffect(() => {
+    if (openTable && canUseTable) {
+      // Optional: jsdom has no layout and no scrollIntoView.
+      card.current?.scrollIntoView?.({ block: 'start' });
+    }
+  }, [openTable, canUseTable]);
 
   const exportCsv = () => {
     if (!table) {
@@ -80,6 +96,7 @@ export function ChartCard({
 
   return (
     <Paper
+      ref={card}
       withBorder
       radius="lg"
       p="md"

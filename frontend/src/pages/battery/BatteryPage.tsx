@@ -15,6 +15,7 @@ import { ShownOnOpen } from '../../components/drill/ShownOnOpen';
 import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import {
+  BATTERY_VEHICLES_CHART,
   batteryTileTarget,
   batteryVehicleTarget,
   type ChartElement,
@@ -108,6 +109,7 @@ export default function BatteryPage() {
   const depth = useMemo(() => data && depthHistogramChart(data.fleet, ctx), [data, ctx]);
   const vehicles = useMemo(() => data && vehicleBatteryChart(data.entries, ctx), [data, ctx]);
   const [sessionsParam, setSessionsParam] = useUrlSelection(DRILL_PARAMS.sessions);
+  const [tableParam] = useUrlSelection(DRILL_PARAMS.table);
   const sessionList = sessionListOf(sessionsParam);
   // Drill-down: a vehicle's charge or health line or battery bar to the battery page of that
   // vehicle; a depth bar to its sessions (the list below the charts).
@@ -207,7 +209,8 @@ export default function BatteryPage() {
             exportScope={exportScope}
           />
           <ModelChartCard
-            name="battery-vehicles"
+            name={BATTERY_VEHICLES_CHART}
+            openTable={tableParam === BATTERY_VEHICLES_CHART}
             title={t('battery.perVehicle')}
             status={statusFor((d) =>
               d.entries.every(
