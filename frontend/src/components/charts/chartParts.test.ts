@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { testContext } from '../../test/chartContext';
-import { bucketLabels, categoryAxis, durationAxis, durationStep, rangeAxis } from './chartParts';
+import {
+  baseCartesian,
+  bucketLabels,
+  categoryAxis,
+  durationAxis,
+  durationStep,
+  histogramFrame,
+  rangeAxis,
+} from './chartParts';
 
 describe('durationAxis', () => {
   it('steps at what a clock reads, not at decimal seconds', () => {
@@ -19,6 +27,18 @@ describe('durationAxis', () => {
     expect(axis).toMatchObject({ min: 0, max: 15 * 3600, interval: 3 * 3600 });
     expect(axis.axisLabel.formatter(3 * 3600)).toBe('3 h 00 min');
     expect(durationAxis(testContext(), [null, 0])).not.toHaveProperty('interval');
+  });
+});
+
+describe('histogramFrame', () => {
+  it('titles the count axis below the legend, and formats counts in the language', () => {
+    const ctx = testContext();
+    const frame = histogramFrame(ctx, 'Orders');
+    expect(frame.yAxis).toMatchObject({ type: 'value', minInterval: 1, name: 'Orders' });
+    // The legend's line (top 0) and the title's above the grid, not one line for both.
+    expect(frame.grid.top).toBeGreaterThan(baseCartesian(ctx.theme).grid.top + 16);
+    expect(frame.legend).toEqual(baseCartesian(ctx.theme).legend);
+    expect(frame.tooltip.valueFormatter(1234)).toBe('1,234');
   });
 });
 

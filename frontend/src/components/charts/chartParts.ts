@@ -133,6 +133,24 @@ export function rangeAxis(ctx: ChartContext, ranges: string[]) {
   };
 }
 
+// A histogram's count axis is titled above its top: the grid leaves the legend's line and the
+// title's, so that the two never touch (on a phone the legend spans the card).
+const TITLED_GRID_TOP = 60;
+
+/**
+ * The frame of a histogram: the count axis titled with what it counts. The bucket axis has no
+ * title: the card's title names the distribution, and at the axis's end a phone cut it off.
+ */
+export function histogramFrame(ctx: ChartContext, counted: string) {
+  const base = baseCartesian(ctx.theme);
+  return {
+    ...base,
+    grid: { ...base.grid, top: TITLED_GRID_TOP },
+    tooltip: { ...base.tooltip, valueFormatter: numberFormatter(ctx) },
+    yAxis: { ...countAxis(ctx), name: counted },
+  };
+}
+
 /** Tooltip value formatter: numbers in the user's language. */
 export function numberFormatter(ctx: ChartContext, digits = 0) {
   return (value: unknown) =>

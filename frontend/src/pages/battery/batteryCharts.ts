@@ -5,6 +5,7 @@ import {
   categoryAxis,
   countAxis,
   entryName,
+  histogramFrame,
   numberFormatter,
 } from '../../components/charts/chartParts';
 import { formatNumber, formatPercent } from '../../lib/format';
@@ -88,10 +89,8 @@ export function depthHistogramChart(entry: BatteryEntry, ctx: ChartContext): Cha
   const previous = ctx.t('processes.previousPeriod');
   return {
     option: {
-      ...baseCartesian(ctx.theme),
-      tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: numberFormatter(ctx) },
-      xAxis: { ...categoryAxis(ctx, labels, 30), name: ctx.t('battery.depthOfDischarge') },
-      yAxis: { ...countAxis(ctx), name: ctx.t('battery.cycles') },
+      ...histogramFrame(ctx, ctx.t('battery.cycles')),
+      xAxis: categoryAxis(ctx, labels, 30),
       series: [
         {
           name: current,

@@ -8,6 +8,7 @@ import {
   durationAxis,
   durationFormatter,
   entryName,
+  histogramFrame,
   numberFormatter,
   OUTCOME_COLORS,
   rangeAxis,
@@ -53,13 +54,10 @@ export function cycleHistogramChart(
   const previousCounts = buckets.map((bucket) => data.previous.histogram[bucket] ?? 0);
   const current = ctx.t('processes.currentPeriod');
   const previous = ctx.t('processes.previousPeriod');
-  const count = numberFormatter(ctx);
   return {
     option: {
-      ...baseCartesian(ctx.theme),
-      tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: count },
-      xAxis: { ...rangeAxis(ctx, labels), name: ctx.t('processes.cycleTime') },
-      yAxis: { ...countAxis(ctx), name: ctx.t('processes.orders') },
+      ...histogramFrame(ctx, ctx.t('processes.orders')),
+      xAxis: rangeAxis(ctx, labels),
       series: [
         {
           name: current,
