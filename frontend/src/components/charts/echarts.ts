@@ -15,6 +15,7 @@ import {
   VisualMapComponent,
 } from 'echarts/components';
 import * as echarts from 'echarts/core';
+import { LabelLayout } from 'echarts/features';
 import { CanvasRenderer } from 'echarts/renderers';
 
 echarts.use([
@@ -30,6 +31,8 @@ echarts.use([
   MarkLineComponent,
   TooltipComponent,
   VisualMapComponent,
+  // A series' `labelLayout` (the failure matrix's counts in narrow cells).
+  LabelLayout,
   CanvasRenderer,
 ]);
 

@@ -11,7 +11,7 @@ import { testContext } from '../../test/chartContext';
 import { paretoChart, recordedAnything, reliabilityChart } from './analysisCharts';
 import { LEVEL_COLORS, levelColor, typeStyles, worstLevel } from './levels';
 import { densestCells, densityChart, errorMapChart, pointTooltip } from './mapCharts';
-import { escapeHtml, matrixChart } from './matrixCharts';
+import { cellLabelLayout, escapeHtml, matrixChart } from './matrixCharts';
 
 type Series = {
   name: string;
@@ -226,6 +226,19 @@ describe('failure matrix transform', () => {
       [1, 1, 1],
     ]);
     expect((model.option as { visualMap: { max: number } }).visualMap.max).toBe(4);
+  });
+
+  it('labels a narrow cell smaller, and not where even that runs into a neighbour', () => {
+    const label = { width: 14, height: 12 };
+    const narrow = { fontSize: 10, hideOverlap: true };
+    expect(cellLabelLayout({ labelRect: label, rect: { width: 40, height: 24 } })).toEqual({});
+    expect(cellLabelLayout({ labelRect: label, rect: { width: 16, height: 24 } })).toEqual({});
+    expect(cellLabelLayout({ labelRect: label, rect: { width: 15, height: 24 } })).toEqual(narrow);
+    expect(cellLabelLayout({ labelRect: label, rect: { width: 40, height: 10 } })).toEqual(narrow);
+    const series = seriesOf(matrixChart(data, testContext()).option)[0] as {
+      labelLayout?: unknown;
+    };
+    expect(series.labelLayout).toBe(cellLabelLayout);
   });
 
   it('tabulates every type with its level, first and last seen and a column per vehicle (zeros too)', () => {

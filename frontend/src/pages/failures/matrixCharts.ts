@@ -11,6 +11,21 @@ interface CellDatum {
   cell: MatrixCell;
 }
 
+/** What ECharts tells a series' `labelLayout` about a label (what is read here). */
+interface LabelLayout {
+  labelRect: { width: number; height: number };
+  rect: { width: number; height: number };
+}
+
+// A count in a cell too narrow for it (a phone): a smaller font, and where even that runs into
+// a neighbour's ("2021" for 20 and 21), no label; the tooltip and the table have every count.
+const NARROW_LABEL = { fontSize: 10, hideOverlap: true };
+
+/** The layout of a cell's label: as it is when it fits with a pixel to spare each side. */
+export function cellLabelLayout({ labelRect, rect }: LabelLayout): typeof NARROW_LABEL | object {
+  return labelRect.width + 2 <= rect.width && labelRect.height <= rect.height ? {} : NARROW_LABEL;
+}
+
 export function matrixCellText(cell: MatrixCell, vehicle: string, ctx: ChartContext): string {
   return [
     `<b>${escapeHtml(cell.errorType)}</b> · ${escapeHtml(vehicle)}`,
@@ -103,6 +118,7 @@ export function matrixChart(data: FailureMatrixResult, ctx: ChartContext): Chart
             formatter: (params: { data?: CellDatum }) =>
               params.data ? formatNumber(params.data.value[2], ctx.language) : '',
           },
+          labelLayout: cellLabelLayout,
           emphasis: { itemStyle: { borderColor: ctx.theme.text, borderWidth: 1 } },
         },
       ],
