@@ -305,6 +305,11 @@ test("the health and low-charge tiles open the table of each vehicle's battery f
   await expect(table.locator('thead')).toContainText('Time below 20%');
   const vehicles = await table.locator('tbody tr').count();
   expect(vehicles).toBeGreaterThan(1);
+  // Back to the chart clears the link's request, so the tile opens the table again.
+  await card.getByTestId('chart-table-toggle').click();
+  await expect.poll(() => routeParams(page).has('table')).toBe(false);
+  await page.getByTestId('kpi-health-slope').getByTestId('kpi-label').click();
+  await expect(card).toHaveAttribute('data-view', 'table');
 
   // Combined: the vehicles apart, with the same table open.
   await app.open(`/battery?${view().replace('combined=false', 'combined=true')}`);

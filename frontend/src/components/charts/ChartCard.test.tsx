@@ -15,7 +15,11 @@ const table: TableData = {
   rows: [{ vehicle: 'AGV 01', availability: 0.5 }],
 };
 
-function card(status: ChartStatus, openTable = false) {
+function card(
+  status: ChartStatus,
+  openTable = false,
+  onViewChange?: (view: 'chart' | 'table') => void,
+) {
   return (
     <MantineProvider>
       <ChartCard
@@ -25,6 +29,7 @@ function card(status: ChartStatus, openTable = false) {
         table={table}
         exportScope={{ page: 'productivityAnalysis', from: '2026-11-01', to: '2026-11-21' }}
         openTable={openTable}
+        onViewChange={onViewChange}
       >
         <div data-testid="the-chart" />
       </ChartCard>
@@ -59,10 +64,17 @@ describe('ChartCard', () => {
     const shown = screen.getByTestId('chart-demo');
     expect(shown).toHaveAttribute('data-view', 'chart');
     // A link on the same page (a tile) keeps the card mounted.
-    rerender(card({ kind: 'ready' }, true));
+    const viewChanged = vi.fn();
+    rerender(card({ kind: 'ready' }, true, viewChanged));
     expect(shown).toHaveAttribute('data-view', 'table');
+    expect(viewChanged).not.toHaveBeenCalled();
     fireEvent.click(within(shown).getByTestId('chart-table-toggle'));
     expect(shown).toHaveAttribute('data-view', 'chart');
+    // The page clears the link then, so that following it again opens the table again.
+    expect(viewChanged).toHaveBeenCalledWith('chart');
+    rerender(card({ kind: 'ready' }, false, viewChanged));
+    rerender(card({ kind: 'ready' }, true, viewChanged));
+    expect(shown).toHaveAttribute('data-view', 'table');
     // Opened by a link from another page: the chart while loading, then the table.
     rerender(<div />);
     rerender(card({ kind: 'loading' }, true));

@@ -45,6 +45,8 @@ export interface ChartCardProps {
   rowLink?: RowLink;
   /** Shows the table view, scrolled into sight, once it turns true (a link to this list). */
   openTable?: boolean;
+  /** The user switched views (a page clears the link that opened the table, so it works again). */
+  onViewChange?: (view: 'chart' | 'table') => void;
 }
 
 /** Where a table row leads (a hash route's path and query), or null. */
@@ -65,6 +67,7 @@ export function ChartCard({
   children,
   rowLink,
   openTable = false,
+  onViewChange,
 }: ChartCardProps) {
   const { t, i18n } = useTranslation();
   const [view, setView] = useState<'chart' | 'table'>(openTable ? 'table' : 'chart');
@@ -119,7 +122,11 @@ export function ChartCard({
                   aria-label={showTable ? t('charts.showChart') : t('charts.showTable')}
                   aria-pressed={showTable}
                   disabled={!canUseTable}
-                  onClick={() => setView(showTable ? 'chart' : 'table')}
+                  onClick={() => {
+                    const next = showTable ? 'chart' : 'table';
+                    setView(next);
+                    onViewChange?.(next);
+                  }}
                   data-testid="chart-table-toggle"
                 >
                   {showTable ? <IconChartBar size={18} /> : <IconTable size={18} />}

@@ -109,7 +109,7 @@ export default function BatteryPage() {
   const depth = useMemo(() => data && depthHistogramChart(data.fleet, ctx), [data, ctx]);
   const vehicles = useMemo(() => data && vehicleBatteryChart(data.entries, ctx), [data, ctx]);
   const [sessionsParam, setSessionsParam] = useUrlSelection(DRILL_PARAMS.sessions);
-  const [tableParam] = useUrlSelection(DRILL_PARAMS.table);
+  const [tableParam, setTableParam] = useUrlSelection(DRILL_PARAMS.table);
   const sessionList = sessionListOf(sessionsParam);
   // Drill-down: a vehicle's charge or health line or battery bar to the battery page of that
   // vehicle; a depth bar to its sessions (the list below the charts).
@@ -211,6 +211,7 @@ export default function BatteryPage() {
           <ModelChartCard
             name={BATTERY_VEHICLES_CHART}
             openTable={tableParam === BATTERY_VEHICLES_CHART}
+            onViewChange={(view) => view === 'chart' && setTableParam(null)}
             title={t('battery.perVehicle')}
             status={statusFor((d) =>
               d.entries.every(
