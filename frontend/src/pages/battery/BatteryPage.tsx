@@ -131,8 +131,8 @@ export default function BatteryPage() {
       vehicles: { element: (e: ChartElement) => batteryVehicleTarget(data.entries, e) },
     };
   }, [data]);
-  const combined = data?.period.combined ?? true;
-  const tileDrill = (name: string) => batteryTileTarget(name, combined);
+  // The view's, not the data's: while a new view loads, the last result stays on screen.
+  const tileDrill = (name: string) => batteryTileTarget(name, scope.combined);
   const exportScope = { page: 'battery', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
   const previous = comparableFigures(data?.fleet.previous);
