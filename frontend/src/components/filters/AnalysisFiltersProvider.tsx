@@ -85,7 +85,9 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
   const viewKey = JSON.stringify(view);
   const allVehicles = useMemo(() => vehiclesQuery.data ?? [], [vehiclesQuery.data]);
 
-  useLinkRepair(vehiclesQuery.data, viewKey);
+  // Repaired once the saved settings are read too: until then the view shown is the default
+  // one, which the repair would write into the address in place of the saved period.
+  useLinkRepair(settings.data === undefined ? undefined : vehiclesQuery.data, viewKey);
   const vehicles = useMemo(
     () => effectiveVehicles((JSON.parse(viewKey) as ViewState).vehicles, allVehicles),
     [viewKey, allVehicles],

@@ -15,7 +15,8 @@ import {
 /**
  * A link with parts that cannot be read, or naming vehicles the user cannot see: the user is
  * told which, and the address then shows the view the page shows (`viewKey`: that view as
- * JSON), so it is a link to what is on the screen.
+ * JSON), so it is a link to what is on the screen. `vehicles`: undefined until the view is
+ * settled (the vehicles and the saved settings read).
  */
 export function useLinkRepair(vehicles: Vehicle[] | undefined, viewKey: string): void {
   const { t } = useTranslation();
