@@ -85,9 +85,11 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
   const viewKey = JSON.stringify(view);
   const allVehicles = useMemo(() => vehiclesQuery.data ?? [], [vehiclesQuery.data]);
 
-  // Repaired once the saved settings are read too: until then the view shown is the default
-  // one, which the repair would write into the address in place of the saved period.
-  useLinkRepair(settings.data === undefined ? undefined : vehiclesQuery.data, viewKey);
+  useLinkRepair({
+    vehicles: vehiclesQuery.data,
+    settingsRead: settings.data !== undefined,
+    viewKey,
+  });
   const vehicles = useMemo(
     () => effectiveVehicles((JSON.parse(viewKey) as ViewState).vehicles, allVehicles),
     [viewKey, allVehicles],

@@ -15,15 +15,24 @@ import {
 /**
  * A link with parts that cannot be read, or naming vehicles the user cannot see: the user is
  * told which, and the address then shows the view the page shows (`viewKey`: that view as
- * JSON), so it is a link to what is on the screen. `vehicles`: undefined until the view is
- * settled (the vehicles and the saved settings read).
+ * JSON), so it is a link to what is on the screen. Only once the vehicles and the saved
+ * settings are read: before, the view shown is the default one, which would take the place
+ * of the saved period.
  */
-export function useLinkRepair(vehicles: Vehicle[] | undefined, viewKey: string): void {
+export function useLinkRepair({
+  vehicles,
+  settingsRead,
+  viewKey,
+}: {
+  vehicles: Vehicle[] | undefined;
+  settingsRead: boolean;
+  viewKey: string;
+}): void {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
-    if (vehicles === undefined || !addressShows(location.pathname)) {
+    if (vehicles === undefined || !settingsRead || !addressShows(location.pathname)) {
       return;
     }
     const unreadable = unreadableViewParams(location.search);
@@ -51,5 +60,5 @@ export function useLinkRepair(vehicles: Vehicle[] | undefined, viewKey: string):
       );
       navigate({ pathname: location.pathname, search }, { replace: true });
     }
-  }, [location.pathname, location.search, vehicles, viewKey, navigate, t]);
+  }, [location.pathname, location.search, vehicles, settingsRead, viewKey, navigate, t]);
 }

@@ -22,7 +22,7 @@ interface LabelLayout {
 const NARROW_LABEL = { fontSize: 10, hideOverlap: true };
 
 /** The layout of a cell's label: as it is when it fits with a pixel to spare each side. */
-export function cellLabelLayout({ labelRect, rect }: LabelLayout): typeof NARROW_LABEL | object {
+export function cellLabelLayout({ labelRect, rect }: LabelLayout): Partial<typeof NARROW_LABEL> {
   return labelRect.width + 2 <= rect.width && labelRect.height <= rect.height ? {} : NARROW_LABEL;
 }
 
