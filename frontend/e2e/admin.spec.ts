@@ -264,7 +264,15 @@ test('the superuser sets up an organization, a site with shifts and rules, a use
       await expect(row).toContainText(text('en', `admin.users.${state}`));
     }
     await expect(row).not.toContainText(text('en', 'admin.users.inactive'));
-    await page.keyboard.press('Escape');
+    // Deleted for good: the dialog closes and the list no longer has the user.
+    await dialog.getByTestId('user-delete').click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await expect(confirm).toContainText(email);
+    await confirm.getByTestId('confirm-ok').click();
+    await expect(toast(page, text('en', 'admin.users.deleted', { email }))).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+    await expect(row).toHaveCount(0);
+    await expect(page.getByTestId('users-empty')).toBeVisible();
   });
 
   await test.step('an API token for the site, shown once', async () => {
@@ -454,5 +462,49 @@ test('a batch sent with the token: the new user sees the vehicle and its workflo
     } finally {
       await app.patchMe({ language: 'en' });
     }
+  });
+});
+
+test('a site without vehicles is deleted; the one with a vehicle stays and says why', async ({
+  app,
+  page,
+}) => {
+  expect(state.token, 'the set-up test ran first').not.toBe('');
+  const spare = `Spare Hall ${RUN}`;
+  await app.login(DEMO_USERS.superuser, { language: 'en' });
+  await app.open('/admin/sites');
+  await choose(page, page.getByTestId('site-organization'), ORGANIZATION);
+  await page.getByTestId('site-name').fill(spare);
+  await page.getByTestId('site-create').click();
+  await expectRoute(page, /^\/admin\/sites\/\d+$/);
+  await page.getByTestId('nav-side').getByTestId('menu-entry-admin-sites').click();
+  const confirm = page.getByTestId('confirm-dialog');
+
+  await test.step('the empty one goes, with a confirmation first', async () => {
+    const row = page.getByTestId(`site-row-${spare}`);
+    await row.getByTestId('site-delete').click();
+    await expect(confirm).toContainText(text('en', 'admin.sites.deleteConfirm', { name: spare }));
+    await confirm.getByTestId('confirm-ok').click();
+    await expect(toast(page, text('en', 'admin.sites.deleted', { name: spare }))).toBeVisible();
+    await expect(row).toHaveCount(0);
+  });
+
+  await test.step('the one the batch registered a vehicle at stays', async () => {
+    const row = page.getByTestId(`site-row-${SITE}`);
+    await row.getByTestId('site-delete').click();
+    await confirm.getByTestId('confirm-ok').click();
+    await expect(confirm.getByTestId('site-delete-error')).toHaveText(
+      `site '${SITE}' still has vehicles (1); move them to another site first`,
+    );
+    await expect(page.getByTestId('error-overlay')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(row).toBeVisible();
+  });
+
+  await test.step('the audit log has the deletion', async () => {
+    await app.open('/admin/audit');
+    await page.getByTestId('audit-filter-action').fill('site.delete');
+    const entry = page.getByTestId('audit-table').locator('[data-testid="audit-row-site.delete"]');
+    await expect(entry.filter({ hasText: spare })).toHaveCount(1);
   });
 });

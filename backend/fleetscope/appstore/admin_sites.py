@@ -1,18 +1,19 @@
 """Sites in the Administration API and ``fleetscope sites``: read with their vehicle
 counts, changed field by field; a change of workflow rules, load action types or time zone
-queues a re-derivation of the site's vehicles (``appstore.jobs``)."""
+queues a re-derivation of the site's vehicles (``appstore.jobs``). A site without vehicles
+can be deleted."""
 
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.orm import Session, joinedload
 
 from fleetscope.appstore.audit import Actor, record_change
-from fleetscope.appstore.errors import InvalidInputError, NotFoundError
+from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.jobs import JobReason, start_job
-from fleetscope.appstore.models import Organization, RederiveJob, Site, Vehicle
+from fleetscope.appstore.models import ApiToken, Organization, RederiveJob, Site, Vehicle
 from fleetscope.appstore.organizations import (
     check_mqtt_interface,
     check_site_name_free,
@@ -23,6 +24,7 @@ from fleetscope.appstore.shifts import validate_shifts
 from fleetscope.appstore.site_version import require_version
 from fleetscope.appstore.snapshots import changed_fields, site_snapshot
 from fleetscope.appstore.workflow_rules import validate_workflow_rules
+from fleetscope.i18n.admin_messages import SITE_HAS_VEHICLES
 from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY, SITE_NOT_FOUND
 
 
@@ -149,3 +151,36 @@ def update_site(
         job = start_job(session, reason=reason, site_id=site.id, vehicle_ids=vehicle_ids, by=by)
     session.commit()
     return site, job
+
+
+def delete_site(session: Session, *, site: Site, by: Actor) -> None:
+    """Delete a site that has no vehicles (409 naming how many it has: deleting them would
+    lose the way to their facts; an administrator moves them first). Its API tokens go with
+    it. The site's row is locked first (PostgreSQL), so a vehicle registering through the
+    site meanwhile either counts here or finds the site gone; the delete itself is
+    conditional, so neither can a vehicle registered between the count and the delete
+    (SQLite) go with the site."""
+    session.refresh(site, with_for_update={"of": Site})
+    vehicles = vehicle_counts(session, site_ids=[site.id]).get(site.id, 0)
+    if vehicles:
+        raise ConflictError(SITE_HAS_VEHICLES(site=site.name, count=vehicles))
+    tokens = session.scalar(
+        select(func.count()).select_from(ApiToken).where(ApiToken.site_id == site.id)
+    )
+    record_change(
+        session,
+        by=by,
+        action="site.delete",
+        entity_type="site",
+        entity_id=site.id,
+        before={**site_snapshot(site), "apiTokens": int(tokens or 0)},
+    )
+    deleted = session.execute(
+        delete(Site).where(Site.id == site.id, ~exists().where(Vehicle.site_id == site.id))
+    )
+    if not getattr(deleted, "rowcount", 0):
+        session.rollback()
+        count = vehicle_counts(session, site_ids=[site.id]).get(site.id, 0)
+        raise ConflictError(SITE_HAS_VEHICLES(site=site.name, count=count))
+    session.commit()
+    session.expunge(site)

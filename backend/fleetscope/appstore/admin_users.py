@@ -1,5 +1,6 @@
 """Users in the Administration API: a paged list, creation with a temporary password shown
-once, changes of role, organization, language, display name and activity, password reset.
+once, changes of role, organization, language, display name and activity, password reset,
+deletion.
 The command line's ``fleetscope users`` uses the same functions of ``appstore.users``."""
 
 import secrets
@@ -10,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from fleetscope.appstore.admin_organizations import organization_of_field
 from fleetscope.appstore.admin_sites import UNCHANGED, Unchanged
-from fleetscope.appstore.audit import Actor, contains_pattern
+from fleetscope.appstore.audit import Actor, contains_pattern, record_change
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Role, User
 from fleetscope.appstore.schemas import Language
@@ -25,6 +26,7 @@ from fleetscope.appstore.users import (
 )
 from fleetscope.i18n.admin_messages import (
     CANNOT_DEACTIVATE_SELF,
+    CANNOT_DELETE_SELF,
     CANNOT_DEMOTE_SELF,
     USER_ID_NOT_FOUND,
 )
@@ -173,3 +175,21 @@ def reset_password(session: Session, *, user: User, by: Actor) -> str:
     password = temporary_password()
     set_password(session, user=user, password=password, by=by, temporary=True)
     return password
+
+
+def delete_user(session: Session, *, user: User, by: Actor) -> None:
+    """Delete a user for good (not oneself: a superuser keeps the way back in). Their
+    sessions, saved settings and partner links go with them; the audit log keeps what they
+    did under their email, and this deletion with the user as it was."""
+    if isinstance(by.who, User) and by.who.id == user.id:
+        raise InvalidInputError(CANNOT_DELETE_SELF())
+    record_change(
+        session,
+        by=by,
+        action="user.delete",
+        entity_type="user",
+        entity_id=user.id,
+        before=user_state(session, user=user),
+    )
+    session.delete(user)  # sessions, settings, partner links: ON DELETE CASCADE
+    session.commit()

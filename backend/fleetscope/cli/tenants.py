@@ -6,7 +6,7 @@ import typer
 from sqlalchemy.orm import Session
 
 from fleetscope.appstore.admin_organizations import delete_organization, rename_organization
-from fleetscope.appstore.admin_sites import SiteChanges, update_site
+from fleetscope.appstore.admin_sites import SiteChanges, delete_site, update_site
 from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.models import RederiveJob, Site
 from fleetscope.appstore.organizations import (
@@ -212,6 +212,18 @@ def rename_site(
     with cli_store() as session:
         found, _ = _change_site(session, reference=site, changes=SiteChanges(name=name))
         typer.echo(f"site {found.id} is now {found.name!r}")
+
+
+@sites_app.command("delete")
+def delete_site_command(
+    site: Annotated[str, typer.Argument(help="Site (id or name) without vehicles.")],
+) -> None:
+    """Delete a site that has no vehicles, with its API tokens."""
+    with cli_store() as session:
+        found = find_site(session, reference=site)
+        name = found.name
+        delete_site(session, site=found, by=Actor.cli())
+        typer.echo(f"deleted site {name!r}")
 
 
 @sites_app.command("list")

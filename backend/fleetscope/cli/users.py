@@ -4,6 +4,7 @@ from typing import Annotated
 
 import typer
 
+from fleetscope.appstore.admin_users import delete_user
 from fleetscope.appstore.audit import Actor
 from fleetscope.appstore.models import Organization
 from fleetscope.appstore.organizations import get_organization
@@ -177,3 +178,13 @@ def activate(email: Annotated[str, typer.Argument(help="Email of the user.")]) -
         user = get_user(session, email=email)
         set_active(session, user=user, active=True, by=Actor.cli())
         typer.echo(f"{user.email} can log in again")
+
+
+@app.command("delete")
+def delete(email: Annotated[str, typer.Argument(help="Email of the user.")]) -> None:
+    """Delete a user for good, with their sessions, settings and partner links."""
+    with cli_store() as session:
+        user = get_user(session, email=email)
+        address = user.email
+        delete_user(session, user=user, by=Actor.cli())
+        typer.echo(f"deleted user {address}")

@@ -42,8 +42,9 @@ ORGANIZATION_ID_UNKNOWN = define(
 )
 ORGANIZATION_NOT_EMPTY = define(
     "admin.organization_not_empty",
-    en="organization {name!r} still has {sites} sites and {users} users; move or delete them first",
-    de="Organisation {name!r} hat noch {sites} Standorte und {users} Benutzer; diese zuerst "
+    en="organization {name!r} still has sites ({sites}) and users ({users}); move or delete "
+    "them first",
+    de="Organisation {name!r} hat noch Standorte ({sites}) und Benutzer ({users}); diese zuerst "
     "verschieben oder löschen",
 )
 PARTNER_LINKS_NOT_PARTNER = define(
@@ -142,6 +143,17 @@ CANNOT_DEACTIVATE_SELF = define(
     "admin.cannot_deactivate_self",
     en="isActive: you cannot deactivate your own account",
     de="isActive: das eigene Konto kann nicht deaktiviert werden",
+)
+CANNOT_DELETE_SELF = define(
+    "admin.cannot_delete_self",
+    en="you cannot delete your own account",
+    de="das eigene Konto kann nicht gelöscht werden",
+)
+SITE_HAS_VEHICLES = define(
+    "admin.site_has_vehicles",
+    en="site {site!r} still has vehicles ({count}); move them to another site first",
+    de="Standort {site!r} hat noch Fahrzeuge ({count}); diese zuerst an einen anderen Standort "
+    "verschieben",
 )
 CANNOT_DEMOTE_SELF = define(
     "admin.cannot_demote_self",

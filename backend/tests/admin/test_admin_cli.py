@@ -53,6 +53,24 @@ def test_cli_changes_write_audit_entries(
     _ok(run_cli("users", "activate", "ops@acme.example"))
     _ok(run_cli("users", "set-role", "ops@acme.example", "support"))
     _ok(run_cli("organizations", "add", "Empty"))
+    _ok(run_cli("sites", "add", "Spare", "--organization", "Empty"))
+    _ok(
+        run_cli(
+            "users",
+            "add",
+            "spare@empty.example",
+            "--role",
+            "customer",
+            "--organization",
+            "Empty",
+            "--password",
+            "secret-pass-3",
+        )
+    )
+    assert _ok(run_cli("sites", "delete", "Spare")).strip() == "deleted site 'Spare'"
+    assert _ok(run_cli("users", "delete", "spare@empty.example")).strip() == (
+        "deleted user spare@empty.example"
+    )
     _ok(run_cli("organizations", "delete", "Empty"))
 
     entries = _entries(session_factory)
@@ -71,6 +89,10 @@ def test_cli_changes_write_audit_entries(
         "user.activate",
         "user.update",
         "organization.create",
+        "site.create",
+        "user.create",
+        "site.delete",
+        "user.delete",
         "organization.delete",
     ]
     assert {(entry.via, entry.actor, entry.actor_user_id) for entry in entries} == {
@@ -113,7 +135,12 @@ def test_cli_refusals_name_the_problem_and_write_nothing(
     assert "workflowRules[0]: has no named group (?P<workflow>...)" in bad.stderr
     busy = run_cli("organizations", "delete", "Acme")
     assert busy.exit_code == 1
-    assert "organization 'Acme' still has 1 sites and 0 users" in busy.stderr
+    assert "organization 'Acme' still has sites (1) and users (0)" in busy.stderr
+    occupied = run_cli("sites", "delete", "Plant")
+    assert occupied.exit_code == 1
+    assert "site 'Plant' still has vehicles (1); move them to another site first" in (
+        occupied.stderr
+    )
     assert len(_entries(session_factory)) == count
     # With a vehicle, new rules queue its re-derivation for a running server.
     done = _ok(run_cli("sites", "set-workflow-rules", "Plant", "^(?P<workflow>[A-Z]+)-"))

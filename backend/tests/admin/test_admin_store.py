@@ -96,7 +96,7 @@ def test_a_round_of_changes_reads_back_the_same(
     )["user"]
     data(client.patch(f"/v2/Admin/Users/{user['id']}", json={"isActive": False}))
     assert refused(client.delete(f"/v2/Admin/Organizations/{org}"), 409) == (
-        "organization 'Kranich ÄÖÜ' still has 1 sites and 1 users; move or delete them first"
+        "organization 'Kranich ÄÖÜ' still has sites (1) and users (1); move or delete them first"
     )
     found = data(client.get("/v2/Admin/Users", params={"search": "NACHT@"}))
     assert [u["email"] for u in found["items"]] == ["nacht@kranich.example"]

@@ -148,6 +148,7 @@ export const getSite = (id: number) => read<SiteAdmin>(`/Sites/${id}`);
 export const createSite = (site: SiteCreate) => change<SiteAdmin>('POST', '/Sites', site);
 export const updateSite = (id: number, patch: SitePatch) =>
   changeStartingJob<SiteUpdated>(`/Sites/${id}`, patch);
+export const deleteSite = (id: number) => change<null>('DELETE', `/Sites/${id}`);
 export async function listTimeZones(): Promise<string[]> {
   return list(await read<string[]>('/TimeZones'));
 }
@@ -183,6 +184,7 @@ export const updateUser = (id: number, patch: UserPatch) =>
   change<UserAdmin>('PATCH', `/Users/${id}`, patch);
 export const resetPassword = (id: number) =>
   change<PasswordReset>('POST', `/Users/${id}/PasswordReset`);
+export const deleteUser = (id: number) => change<null>('DELETE', `/Users/${id}`);
 
 // API tokens
 export async function listTokens(siteId: number): Promise<ApiToken[]> {

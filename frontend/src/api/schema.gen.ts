@@ -628,7 +628,14 @@ export interface paths {
         get: operations["get_site_v2_Admin_Sites__siteId__get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete
+         * @description Delete a site without vehicles, with its API tokens (409 names how many vehicles it
+         *     has: move them to another site first). Its MQTT interface is no longer heard. The fact
+         *     store holds nothing of it any more: moving a vehicle away sums the site's rollups again
+         *     without it.
+         */
+        delete: operations["delete_v2_Admin_Sites__siteId__delete"];
         options?: never;
         head?: never;
         /**
@@ -740,7 +747,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete
+         * @description Delete a user for good, with their sessions, saved settings and partner links (422
+         *     for one's own account). The audit log keeps their changes under their email.
+         */
+        delete: operations["delete_v2_Admin_Users__userId__delete"];
         options?: never;
         head?: never;
         /**
@@ -6671,6 +6683,110 @@ export interface operations {
             };
         };
     };
+    delete_v2_Admin_Sites__siteId__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an id of the app store */
+                siteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                };
+            };
+            /** @description the body is not text in UTF-8 (FastAPI cannot decode it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description no live session (msg: 'authentication failed') */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the X-CSRF-Token header is missing or not the session's token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the signed-in user is not a superuser (the Administration API does not exist for them); or an id of the path or the query is unknown, or belongs to another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the change conflicts with the store; msg names the problem */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body is larger than the configured limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a parameter or the body is invalid; msg names the field and the problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the server is at capacity (Retry-After says when to try again), or a part the call needs (fact store, ingestion, live updates) is not running */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
     patch_site_v2_Admin_Sites__siteId__patch: {
         parameters: {
             query?: never;
@@ -7130,6 +7246,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_UserCreated_"];
+                };
+            };
+            /** @description the body is not text in UTF-8 (FastAPI cannot decode it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description no live session (msg: 'authentication failed') */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the X-CSRF-Token header is missing or not the session's token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the signed-in user is not a superuser (the Administration API does not exist for them); or an id of the path or the query is unknown, or belongs to another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body was still arriving at the configured time after the head */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the change conflicts with the store; msg names the problem */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the body is larger than the configured limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a parameter or the body is invalid; msg names the field and the problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description the server is at capacity (Retry-After says when to try again), or a part the call needs (fact store, ingestion, live updates) is not running */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    delete_v2_Admin_Users__userId__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an id of the app store */
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"];
                 };
             };
             /** @description the body is not text in UTF-8 (FastAPI cannot decode it) */

@@ -2,7 +2,7 @@ import { Button, Divider, Group, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { resetPassword, updateUser } from '../../api/admin';
+import { deleteUser, resetPassword, updateUser } from '../../api/admin';
 import type { Organization, UserAdmin, UserPatch } from '../../api/adminTypes';
 import { failureText } from '../../api/client';
 import {
@@ -17,7 +17,7 @@ import { PartnerLinkEditor } from './PartnerLinks';
 import { UserFields, useUserFields } from './UserFields';
 
 /** One user: display name, role, organization and language (only what changed is sent),
- * partner links, password reset, deactivation. */
+ * partner links, password reset, deactivation, deletion. */
 export function EditUserDialog({
   user,
   organizations,
@@ -37,7 +37,9 @@ export function EditUserDialog({
   const [displayName, setDisplayName] = useState(user.displayName ?? '');
   const [error, setError] = useState<string | null>(null);
   const [password, setPassword] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<'reset' | 'deactivate' | 'reactivate' | null>(null);
+  const [confirm, setConfirm] = useState<'reset' | 'deactivate' | 'reactivate' | 'delete' | null>(
+    null,
+  );
   const [current, setCurrent] = useState(user);
   const activation = current.isActive ? 'deactivate' : 'reactivate';
 
@@ -83,6 +85,20 @@ export function EditUserDialog({
     },
     onError: (failure) => {
       setConfirm(null);
+      notifyFailure(failure);
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: () => deleteUser(user.id),
+    onSuccess: () => {
+      notifySuccess(t('admin.users.deleted', { email: user.email }));
+      void refresh();
+      onClose();
+    },
+    onError: (failure) => {
+      setConfirm(null);
+      setError(failureText(failure, t));
       notifyFailure(failure);
     },
   });
@@ -141,14 +157,24 @@ export function EditUserDialog({
           <Button variant="light" onClick={() => setConfirm('reset')} data-testid="user-reset">
             {t('admin.users.resetPassword')}
           </Button>
-          <Button
-            variant="light"
-            color={current.isActive ? 'red' : 'green'}
-            onClick={() => setConfirm(activation)}
-            data-testid={`user-${activation}`}
-          >
-            {t(`admin.users.${activation}`)}
-          </Button>
+          <Group gap="sm">
+            <Button
+              variant="light"
+              color={current.isActive ? 'red' : 'green'}
+              onClick={() => setConfirm(activation)}
+              data-testid={`user-${activation}`}
+            >
+              {t(`admin.users.${activation}`)}
+            </Button>
+            <Button
+              variant="subtle"
+              color="red"
+              onClick={() => setConfirm('delete')}
+              data-testid="user-delete"
+            >
+              {t('admin.users.delete')}
+            </Button>
+          </Group>
         </Group>
       </Stack>
       <ConfirmDialog
@@ -156,10 +182,12 @@ export function EditUserDialog({
         title={confirm ? t(`admin.users.confirm.${confirm}Title`) : ''}
         message={confirm ? t(`admin.users.confirm.${confirm}`, { email: user.email }) : ''}
         confirmLabel={confirm ? t(`admin.users.confirm.${confirm}Ok`) : ''}
-        pending={save.isPending || reset.isPending}
+        pending={save.isPending || reset.isPending || remove.isPending}
         onConfirm={() => {
           if (confirm === 'reset') {
             reset.mutate();
+          } else if (confirm === 'delete') {
+            remove.mutate();
           } else if (confirm) {
             save.mutate({ isActive: confirm === 'reactivate' });
           }

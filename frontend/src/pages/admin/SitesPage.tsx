@@ -9,6 +9,7 @@ import {
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -19,6 +20,7 @@ import { createSite, listSites, listTimeZones } from '../../api/admin';
 import { failureText } from '../../api/client';
 import { AdminHeader, HINT_BELOW, LoadFailed, notifyFailure, notifySuccess } from './common';
 import { useOrganizations } from './OrganizationsPage';
+import { SiteDelete } from './SiteDelete';
 
 export const DEFAULT_TIME_ZONE = 'Europe/Berlin';
 
@@ -69,7 +71,8 @@ export function TimeZoneSelect({
   );
 }
 
-/** Sites: list by organization, create; a site's row opens its settings. */
+/** Sites: list by organization, create, delete (only without vehicles); a site's row opens
+ * its settings. */
 export function SitesPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -196,6 +199,9 @@ export function SitesPage() {
                   <Table.Th ta="right">{t('admin.sites.vehicles')}</Table.Th>
                   <Table.Th ta="right">{t('admin.sites.shiftCount')}</Table.Th>
                   <Table.Th ta="right">{t('admin.sites.ruleCount')}</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>{t('admin.common.actions')}</VisuallyHidden>
+                  </Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -212,6 +218,9 @@ export function SitesPage() {
                     <Table.Td ta="right">{site.vehicleCount}</Table.Td>
                     <Table.Td ta="right">{site.shifts.length}</Table.Td>
                     <Table.Td ta="right">{site.workflowRules.length}</Table.Td>
+                    <Table.Td ta="right">
+                      <SiteDelete site={site} />
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -17,7 +17,36 @@ const ORGANIZATIONS = [
     userCount: 3,
   },
 ];
-const CONFLICT = "organization 'Nordlicht Logistik' still has 2 sites and 3 users";
+const CONFLICT = "organization 'Nordlicht Logistik' still has sites (2) and users (3)";
+const SITE_CONFLICT = "site 'Hamburg DC' still has vehicles (8); move them to another site first";
+const SITE = {
+  organizationId: 1,
+  organizationName: 'Nordlicht Logistik',
+  timeZone: 'Europe/Berlin',
+  mqttInterface: null,
+  shifts: [],
+  workflowRules: [],
+  loadActionTypes: [],
+  version: 'v1',
+};
+const SITES = [
+  { ...SITE, id: 1, name: 'Hamburg DC', vehicleCount: 8 },
+  { ...SITE, id: 2, name: 'Kiel', vehicleCount: 0 },
+];
+const USER = {
+  id: 5,
+  email: 'leaving@nordlicht.example',
+  displayName: 'Leaving',
+  role: 'customer',
+  organizationId: 1,
+  organizationName: 'Nordlicht Logistik',
+  language: 'en',
+  isActive: true,
+  passwordTemporary: false,
+  createdAt: '2026-01-01T00:00:00Z',
+  lastLoginAt: null,
+  partnerOrganizationIds: [],
+};
 
 /** The app with a small Administration API beside the fake analytics API. */
 function renderAdmin(path: string, role: 'superuser' | 'customer' = 'superuser') {
@@ -38,8 +67,18 @@ function renderAdmin(path: string, role: 'superuser' | 'customer' = 'superuser')
     if (url === '/v2/Admin/Organizations/1' && method === 'DELETE') {
       return jsonResponse({ status: false, msg: CONFLICT, data: null }, 409);
     }
+    if (url.startsWith('/v2/Admin/Sites') && method === 'GET') {
+      return ok(SITES);
+    }
+    if (url === '/v2/Admin/Sites/1' && method === 'DELETE') {
+      return jsonResponse({ status: false, msg: SITE_CONFLICT, data: null }, 409);
+    }
+    if ((url === '/v2/Admin/Sites/2' || url === '/v2/Admin/Users/5') && method === 'DELETE') {
+      return ok(null);
+    }
     if (url.startsWith('/v2/Admin/Users?')) {
-      return ok({ items: [], total: 0, page: 1, pageSize: 500, pages: 0, sort: 'email' });
+      const items = path === '/admin/users' ? [USER] : [];
+      return ok({ items, total: items.length, page: 1, pageSize: 500, pages: 1, sort: 'email' });
     }
     if (url.startsWith('/v2/Admin/DeadLetters?')) {
       const page = { items: [], total: 0, page: 1, pageSize: 50, pages: 0, sort: '-receivedAt' };
@@ -104,6 +143,41 @@ describe('the Administration app', () => {
     expect(await screen.findByTestId('organization-delete-error')).toHaveTextContent(CONFLICT);
     expect(calls).toContain('DELETE /v2/Admin/Organizations/1');
     expect(screen.queryByTestId('error-overlay')).toBeNull();
+  }, 60_000);
+
+  it('a site is deleted after confirming; one with vehicles stays, the dialog says why', async () => {
+    const { calls } = renderAdmin('/admin/sites');
+    const kiel = await screen.findByTestId('site-row-Kiel', {}, { timeout: 20_000 });
+    fireEvent.click(within(kiel).getByTestId('site-delete'));
+    const confirm = await screen.findByTestId('confirm-dialog');
+    expect(confirm).toHaveTextContent('Delete the site “Kiel” with its API tokens?');
+    fireEvent.click(within(confirm).getByTestId('confirm-ok'));
+    await waitFor(() => expect(calls).toContain('DELETE /v2/Admin/Sites/2'));
+    await waitFor(() => expect(screen.queryByTestId('confirm-dialog')).toBeNull());
+
+    const hamburg = screen.getByTestId('site-row-Hamburg DC');
+    fireEvent.click(within(hamburg).getByTestId('site-delete'));
+    fireEvent.click(await screen.findByTestId('confirm-ok'));
+    expect(await screen.findByTestId('site-delete-error')).toHaveTextContent(SITE_CONFLICT);
+    expect(screen.getByTestId('confirm-dialog')).toBeInTheDocument(); // open, with the reason
+    expect(screen.queryByTestId('error-overlay')).toBeNull();
+  }, 60_000);
+
+  it('a user is deleted from their dialog after confirming, and the dialog closes', async () => {
+    const { calls } = renderAdmin('/admin/users');
+    const row = await screen.findByTestId(
+      'user-row-leaving@nordlicht.example',
+      {},
+      { timeout: 20_000 },
+    );
+    fireEvent.click(within(row).getByTestId('user-edit'));
+    fireEvent.click(await screen.findByTestId('user-delete'));
+    const confirm = await screen.findByTestId('confirm-dialog');
+    expect(confirm).toHaveTextContent('Delete leaving@nordlicht.example for good?');
+    expect(calls).not.toContain('DELETE /v2/Admin/Users/5');
+    fireEvent.click(within(confirm).getByTestId('confirm-ok'));
+    await waitFor(() => expect(calls).toContain('DELETE /v2/Admin/Users/5'));
+    await waitFor(() => expect(screen.queryByTestId('user-edit-dialog')).toBeNull());
   }, 60_000);
 
   it('an empty dead-letter list says none was refused, or that none matches a filter', async () => {

@@ -1,5 +1,6 @@
 """``/v2/Admin/Sites``: sites with time zone, MQTT interface, shifts, workflow rules (with a
-live preview against the site's recent order ids) and load action types;
+live preview against the site's recent order ids) and load action types, deleted once they
+have no vehicles;
 ``/v2/Admin/TimeZones`` for the time zone select."""
 
 from typing import Annotated
@@ -35,6 +36,7 @@ from fleetscope.appstore.admin_schemas import (
 )
 from fleetscope.appstore.admin_sites import (
     SiteChanges,
+    delete_site,
     list_admin_sites,
     site_by_id,
     site_vehicle_ids,
@@ -138,6 +140,17 @@ def patch_site(
     if "mqtt_interface" in body.model_fields_set:
         follow_site_interfaces(request)
     return ok(SiteUpdated(site=_admin(db, site), job=None if job is None else job_out(job)))
+
+
+@router.delete("/Sites/{siteId}", response_model=Envelope[None], responses=CHANGE)
+def delete(siteId: StoreId, request: Request, user: SuperUser, db: SessionDep) -> Envelope[None]:
+    """Delete a site without vehicles, with its API tokens (409 names how many vehicles it
+    has: move them to another site first). Its MQTT interface is no longer heard. The fact
+    store holds nothing of it any more: moving a vehicle away sums the site's rollups again
+    without it."""
+    delete_site(db, site=site_by_id(db, site_id=siteId), by=Actor.web(user))
+    follow_site_interfaces(request)
+    return ok(None)
 
 
 @router.post(

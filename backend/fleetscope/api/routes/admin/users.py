@@ -1,5 +1,6 @@
 """``/v2/Admin/Users``: a paged list, creation with a temporary password shown once,
-changes of role, organization, language, display name and activity, password reset."""
+changes of role, organization, language, display name and activity, password reset,
+deletion."""
 
 from typing import Annotated
 
@@ -23,6 +24,7 @@ from fleetscope.appstore.admin_users import (
     UserChanges,
     UserFilter,
     create_user_with_temporary_password,
+    delete_user,
     reset_password,
     update_user,
     user_by_id,
@@ -117,3 +119,11 @@ def password_reset(userId: StoreId, user: SuperUser, db: SessionDep) -> Envelope
     """A new temporary password (in this answer only); the user's sessions end."""
     password = reset_password(db, user=user_by_id(db, user_id=userId), by=Actor.web(user))
     return ok(PasswordResetOut(temporary_password=password))
+
+
+@router.delete("/{userId}", response_model=Envelope[None], responses=CHANGE)
+def delete(userId: StoreId, user: SuperUser, db: SessionDep) -> Envelope[None]:
+    """Delete a user for good, with their sessions, saved settings and partner links (422
+    for one's own account). The audit log keeps their changes under their email."""
+    delete_user(db, user=user_by_id(db, user_id=userId), by=Actor.web(user))
+    return ok(None)
