@@ -145,6 +145,7 @@ def test_a_body_over_the_limit_is_refused_and_nothing_is_stored(
     declared = _post(client, token, big)
     assert declared.status_code == 413
     assert "exceeds the limit of 2000 bytes" in declared.json()["msg"]
+    assert declared.headers["Connection"] == "close"  # the unread rest is not drained
 
     def streamed() -> Iterator[bytes]:  # no Content-Length: counted while reading
         for start in range(0, len(big), 500):
@@ -152,6 +153,7 @@ def test_a_body_over_the_limit_is_refused_and_nothing_is_stored(
 
     chunked = client.post(INGEST, content=streamed(), headers={"Authorization": f"Bearer {token}"})
     assert chunked.status_code == 413
+    assert chunked.headers["Connection"] == "close"
     assert _store(app).table_counts()["raw_keys"] == 0
     small = _post(client, token, _ham("HAM-01", 1)).json()["data"]
     assert small["accepted"] == 1

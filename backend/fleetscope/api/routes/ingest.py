@@ -79,8 +79,10 @@ TokenSite = Annotated[int, Depends(get_token_site)]
 
 
 async def read_limited_body(request: Request, *, limit: int) -> bytes:
-    """The body, refused with 413 as soon as it is known to exceed ``limit`` bytes."""
-    too_large = ApiError(413, BODY_TOO_LARGE(limit=limit))
+    """The body, refused with 413 as soon as it is known to exceed ``limit`` bytes. The rest
+    of the body is never read, so the connection cannot carry another request: the answer
+    closes it rather than leaving the server to drain what the client still sends."""
+    too_large = ApiError(413, BODY_TOO_LARGE(limit=limit), headers={"Connection": "close"})
     declared = request.headers.get("Content-Length", "")
     if declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise too_large
