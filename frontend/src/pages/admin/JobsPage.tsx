@@ -4,7 +4,7 @@ import { useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { listJobs, listSites } from '../../api/admin';
-import type { Job } from '../../api/adminTypes';
+import type { Job, SiteAdmin } from '../../api/adminTypes';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { AdminHeader, useDateTime } from './common';
@@ -29,10 +29,9 @@ export function JobsPage() {
     refetchInterval: (query) => pollWhileActive(query.state.data?.items ?? []),
   });
   const active = (jobs.data?.items ?? []).filter(isJobActive);
-  // The sites' names: a job names its site by id.
+  // The sites' names: a job names its site by id, and keeps it after the site is deleted.
   const sites = useQuery({ queryKey: ['admin', 'sites', 'all'], queryFn: () => listSites() });
-  const siteName = (id: number) =>
-    sites.data?.find((site) => site.id === id)?.name ?? t('admin.jobs.site', { id });
+  const siteOf = (id: number) => sites.data?.find((site) => site.id === id);
 
   const columns: PagedColumn<Job>[] = [
     {
@@ -49,11 +48,7 @@ export function JobsPage() {
       label: t('admin.jobs.scope'),
       render: (job) => (
         <Stack gap={0}>
-          {job.siteId != null && (
-            <Anchor component={Link} to={`/admin/sites/${job.siteId}`} size="sm">
-              {siteName(job.siteId)}
-            </Anchor>
-          )}
+          {job.siteId != null && <JobSite id={job.siteId} site={siteOf(job.siteId)} />}
           <Text size="xs" c="dimmed">
             {t('admin.jobs.vehicles', { count: job.vehicleIds.length })}
           </Text>
@@ -104,5 +99,18 @@ export function JobsPage() {
         />
       </Stack>
     </section>
+  );
+}
+
+/** The job's site as a link to its page, or by id while the sites load or once it is deleted. */
+function JobSite({ id, site }: { id: number; site: SiteAdmin | undefined }) {
+  const { t } = useTranslation();
+  if (!site) {
+    return <Text size="sm">{t('admin.jobs.site', { id })}</Text>;
+  }
+  return (
+    <Anchor component={Link} to={`/admin/sites/${id}`} size="sm">
+      {site.name}
+    </Anchor>
   );
 }

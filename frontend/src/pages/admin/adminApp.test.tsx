@@ -48,6 +48,27 @@ const USER = {
   partnerOrganizationIds: [],
 };
 
+/** A finished re-derivation job of the site `siteId`. */
+function job(id: number, siteId: number) {
+  const at = '2026-01-02T00:00:00Z';
+  return {
+    id,
+    state: 'done',
+    reason: 'workflowRules',
+    siteId,
+    vehicleIds: [3],
+    framesTotal: 10,
+    framesDone: 10,
+    percent: 100,
+    secondsLeft: null,
+    createdAt: at,
+    startedAt: at,
+    finishedAt: at,
+    error: null,
+    createdBy: 'superuser@demo.fleetscope',
+  };
+}
+
 /** The app with a small Administration API beside the fake analytics API. */
 function renderAdmin(path: string, role: 'superuser' | 'customer' = 'superuser') {
   const rendered = renderApp(path, { user: demoUser(role) });
@@ -85,7 +106,15 @@ function renderAdmin(path: string, role: 'superuser' | 'customer' = 'superuser')
       return ok({ ...page, bySource: [] });
     }
     if (url.startsWith('/v2/Admin/Jobs?')) {
-      return ok({ items: [], total: 0, page: 1, pageSize: 20, pages: 0, sort: '-createdAt' });
+      const items = path === '/admin/jobs' ? [job(1, 1), job(2, 9)] : [];
+      return ok({
+        items,
+        total: items.length,
+        page: 1,
+        pageSize: 20,
+        pages: 1,
+        sort: '-createdAt',
+      });
     }
     return jsonResponse({ status: false, msg: 'not found', data: null }, 404);
   });
@@ -178,6 +207,14 @@ describe('the Administration app', () => {
     fireEvent.click(within(confirm).getByTestId('confirm-ok'));
     await waitFor(() => expect(calls).toContain('DELETE /v2/Admin/Users/5'));
     await waitFor(() => expect(screen.queryByTestId('user-edit-dialog')).toBeNull());
+  }, 60_000);
+
+  it('a job links to its site by name, and names a deleted site by id without a link', async () => {
+    renderAdmin('/admin/jobs');
+    const hamburg = await screen.findByRole('link', { name: 'Hamburg DC' }, { timeout: 20_000 });
+    expect(hamburg).toHaveAttribute('href', '/admin/sites/1');
+    const deleted = await screen.findByText('Site 9');
+    expect(deleted.closest('a')).toBeNull();
   }, 60_000);
 
   it('an empty dead-letter list says none was refused, or that none matches a filter', async () => {
