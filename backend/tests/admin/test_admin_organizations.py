@@ -93,7 +93,8 @@ def test_refusals_name_the_problem_and_write_no_audit_entry(
     # Not empty: the message names what is left, in the language of the request.
     delete = client.delete(f"{ORGS}/{nordlicht}")
     assert refused(delete, 409) == (
-        "organization 'Nordlicht Logistik' still has sites (1) and users (1); move or delete them first"
+        "organization 'Nordlicht Logistik' still has sites (1) and users (1); "
+        "move or delete them first"
     )
     german = client.delete(f"{ORGS}/{nordlicht}", headers={"Accept-Language": "de"})
     assert refused(german, 409).startswith(
