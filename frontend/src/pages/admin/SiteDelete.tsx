@@ -46,7 +46,14 @@ export function SiteDelete({ site }: { site: SiteAdmin }) {
       <ConfirmDialog
         opened={opened}
         title={t('admin.sites.deleteTitle')}
-        message={t('admin.sites.deleteConfirm', { name: site.name })}
+        message={
+          site.mqttInterface
+            ? t('admin.sites.deleteConfirmInterface', {
+                name: site.name,
+                mqttInterface: site.mqttInterface,
+              })
+            : t('admin.sites.deleteConfirm', { name: site.name })
+        }
         confirmLabel={t('admin.common.delete')}
         pending={remove.isPending}
         onConfirm={() => remove.mutate()}

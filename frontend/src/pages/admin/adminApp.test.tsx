@@ -30,7 +30,7 @@ const SITE = {
   version: 'v1',
 };
 const SITES = [
-  { ...SITE, id: 1, name: 'Hamburg DC', vehicleCount: 8 },
+  { ...SITE, id: 1, name: 'Hamburg DC', vehicleCount: 8, mqttInterface: 'uagv' },
   { ...SITE, id: 2, name: 'Kiel', vehicleCount: 0 },
 ];
 const USER = {
@@ -186,6 +186,9 @@ describe('the Administration app', () => {
 
     const hamburg = screen.getByTestId('site-row-Hamburg DC');
     fireEvent.click(within(hamburg).getByTestId('site-delete'));
+    expect(await screen.findByTestId('confirm-dialog')).toHaveTextContent(
+      'Messages on its MQTT interface “uagv” are no longer heard.',
+    );
     fireEvent.click(await screen.findByTestId('confirm-ok'));
     expect(await screen.findByTestId('site-delete-error')).toHaveTextContent(SITE_CONFLICT);
     expect(screen.getByTestId('confirm-dialog')).toBeInTheDocument(); // open, with the reason
