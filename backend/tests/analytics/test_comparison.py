@@ -394,6 +394,59 @@ def test_workflow_trend_only_against_a_previous_period_that_recorded(store: Fact
     ]
 
 
+def test_a_previous_period_spent_offline_is_compared_with_0(store: FactStore) -> None:
+    """Vehicle 3 works on Sunday 15 November, is offline all Monday (connected, silent) and
+    works on Tuesday: Tuesday's orders compare with Monday's 0 (not "no comparison"), while
+    Sunday, its first day, has no comparison with the Saturday before it reported at all."""
+    sunday, monday, tuesday = (at(day, 0) for day in (15, 16, 17))
+    end = at(18, 0)
+
+    def order(start: datetime) -> OrderRun:
+        return OrderRun(3, f"X-{start:%d}", "W", start, start + WORK, OrderOutcome.FINISHED,
+                        10.0, 2, 2, 0, 0, 0)  # fmt: skip
+
+    facts: list[Fact] = [
+        StateInterval(3, VehicleState.WORKING, sunday, monday),
+        StateInterval(3, VehicleState.OFFLINE, monday, tuesday),
+        StateInterval(3, VehicleState.WORKING, tuesday, end),
+        order(sunday),
+        order(tuesday),
+    ]
+    live = LiveStatus(3, VehicleState.WORKING, end, end, "", "", 50.0, False, (), None, None, "")
+
+    def scope(day: int) -> AnalyticsScope:
+        return AnalyticsScope(
+            span=DaySpan(date(2026, 11, day), date(2026, 11, day)),
+            combined=True,
+            shift_id="all",
+            vehicles=[VehicleRef(3, "V3", 1)],
+            sites=[SiteGroup(1, BERLIN, None, excluded=False, vehicle_ids=[3])],
+        )
+
+    with FactStore(":memory:") as own:
+        own.write_batch(StoreBatch(facts=facts, zones={3: (1, "Europe/Berlin")}, live={3: live}))
+        with reading(own) as cursor:
+            tiles = {
+                day: {
+                    tile.key: tile
+                    for tile in dashboard(
+                        cursor, scope(day), now=NOW, offline_after=OFFLINE_AFTER
+                    ).tiles
+                }
+                for day in (15, 17)
+            }
+            trends = {
+                day: workflows(
+                    cursor, scope(day), now=NOW, offline_after=OFFLINE_AFTER, sort="-ordersTrend"
+                )
+                for day in (15, 17)
+            }
+    assert (tiles[17]["orders"].value, tiles[17]["orders"].previous) == (1, 0)
+    assert trends[17].previous_recorded
+    assert (tiles[15]["orders"].value, tiles[15]["orders"].previous) == (1, None)
+    assert not trends[15].previous_recorded
+
+
 # --- the simulated fleet: a partial day across the end of daylight-saving time -----------
 
 

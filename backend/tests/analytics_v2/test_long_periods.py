@@ -2,9 +2,10 @@
 31 days, within 0.5 % beyond (a histogram), flagged ``exact`` accordingly, and the
 dashboard's median the number Processes shows for the same period and vehicles.
 
-One vehicle of a Berlin site finishes one order a day at 10:00 for 400 days, with cycle
-times spread log-evenly from 1 s to one day (and fails one every fifth day, which no
-percentile counts); the expected figures are ``quantile_cont`` of the hand-listed cycles.
+One vehicle of a Berlin site, reporting (working) throughout, finishes one order a day at
+10:00 for 400 days, with cycle times spread log-evenly from 1 s to one day (and fails one
+every fifth day, which no percentile counts); the expected figures are ``quantile_cont`` of
+the hand-listed cycles.
 """
 
 import math
@@ -22,7 +23,14 @@ from fleetscope.analytics.processes.actions import actions
 from fleetscope.analytics.processes.orders import processes
 from fleetscope.analytics.processes.workflows import workflows
 from fleetscope.api.analytics_deps import reading
-from fleetscope.facts.model import ActionRecord, Fact, OrderOutcome, OrderRun
+from fleetscope.facts.model import (
+    ActionRecord,
+    Fact,
+    OrderOutcome,
+    OrderRun,
+    StateInterval,
+    VehicleState,
+)
 from fleetscope.facts.store import FactStore, StoreBatch
 
 from .conftest import quantile_cont
@@ -44,7 +52,8 @@ def _day(index: int) -> date:
 
 
 def _facts() -> list[Fact]:
-    facts: list[Fact] = []
+    reporting = datetime.combine(_day(0), datetime.min.time(), BERLIN)
+    facts: list[Fact] = [StateInterval(VEHICLE, VehicleState.WORKING, reporting, NOW)]
     for index in range(DAYS):
         end = datetime.combine(_day(index), datetime.min.time(), BERLIN).replace(hour=10)
         cycle = timedelta(seconds=_cycle_s(index))

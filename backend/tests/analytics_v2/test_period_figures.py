@@ -2,8 +2,9 @@
 the previous period (Workflows keeps its row, with nothing in the period), the outcome counts
 and histogram of Processes, and the dashboard's cycle-time median per day and per period.
 
-One vehicle of a Berlin site; each order ends at 10:00 local time. The period is the week
-2026-02-27 .. 03-05, the previous period the week before.
+One vehicle of a Berlin site, reporting (working) throughout, so both periods recorded; each
+order ends at 10:00 local time. The period is the week 2026-02-27 .. 03-05, the previous
+period the week before.
 """
 
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from fleetscope.analytics.dashboards.dashboard import dashboard
 from fleetscope.analytics.processes.orders import processes
 from fleetscope.analytics.processes.workflows import workflows
 from fleetscope.api.analytics_deps import reading
-from fleetscope.facts.model import Fact, OrderOutcome, OrderRun
+from fleetscope.facts.model import Fact, OrderOutcome, OrderRun, StateInterval, VehicleState
 from fleetscope.facts.store import FactStore, StoreBatch
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -43,7 +44,8 @@ ORDERS = [
 
 
 def _facts() -> list[Fact]:
-    facts: list[Fact] = []
+    reporting = datetime.combine(FIRST - timedelta(days=7), datetime.min.time(), BERLIN)
+    facts: list[Fact] = [StateInterval(VEHICLE, VehicleState.WORKING, reporting, NOW)]
     for index, (workflow, day, seconds, outcome) in enumerate(ORDERS):
         # Failed and cancelled orders end an hour later (one order at a time).
         hour = 10 if outcome is FINISHED else 11 + (outcome is CANCELLED)

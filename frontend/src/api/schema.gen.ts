@@ -2914,6 +2914,16 @@ export interface components {
         };
         /** ReliabilityFigures */
         ReliabilityFigures: {
+            /**
+             * Periodseconds
+             * @description T, as in Kpis
+             */
+            periodSeconds: number;
+            /**
+             * Nodataseconds
+             * @description part of T before a vehicle's first message
+             */
+            noDataSeconds: number;
             /** Plannedseconds */
             plannedSeconds: number;
             /** Downtimeseconds */

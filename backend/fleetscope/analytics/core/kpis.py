@@ -95,6 +95,7 @@ def state_times_of_rows(rows: Matrix) -> list[StateTimes]:
 
 
 def recorded(kpis: Kpis) -> bool:
-    """Whether a period recorded a known state or a finished order: a previous period
-    without (before the fleet was connected) is no comparison."""
-    return kpis.planned_seconds > 0 or kpis.orders_finished > 0
+    """Whether a period has any time after the vehicles' first message: one before the fleet
+    was connected is no comparison, one it spent offline is ("previous: 0"). Every page
+    decides so (the web app by the same two fields)."""
+    return kpis.no_data_seconds < kpis.period_seconds

@@ -92,6 +92,8 @@ class ParetoItem(CamelModel):
 
 
 class ReliabilityFigures(CamelModel):
+    period_seconds: float = Field(description="T, as in Kpis")
+    no_data_seconds: float = Field(description="part of T before a vehicle's first message")
     planned_seconds: float
     downtime_seconds: float
     episodes: int = Field(description="error episodes of every level started in T")
@@ -195,6 +197,7 @@ def failures(
         episodes, warnings = sum(counts.values()), counts["WARNING"]
         stops = sum(counts[level] for level in STOP_LEVELS)
         return ReliabilityFigures(
+            period_seconds=kpi.period_seconds, no_data_seconds=kpi.no_data_seconds,
             planned_seconds=kpi.planned_seconds, downtime_seconds=kpi.downtime_seconds,
             episodes=episodes, stop_episodes=kpi.stop_errors, warnings=warnings,
             mtbf_seconds=kpi.mtbf_seconds, mttr_seconds=kpi.mttr_seconds, orders=ended,

@@ -62,6 +62,9 @@ describe('comparableFigures', () => {
     const partly = { periodSeconds: 86_400, noDataSeconds: 3_600, sessions: 4 };
     expect(comparableFigures(before)).toBeNull();
     expect(comparableFigures(partly)).toBe(partly);
+    // A period the connected fleet spent offline is a comparison: "previous: 0".
+    const closed = { periodSeconds: 86_400, noDataSeconds: 0, sessions: 0 };
+    expect(comparableFigures(closed)).toBe(closed);
     // An empty period (a shift that has not begun) has no data either.
     expect(comparableFigures({ periodSeconds: 0, noDataSeconds: 0 })).toBeNull();
     expect(comparableFigures(undefined)).toBeNull();

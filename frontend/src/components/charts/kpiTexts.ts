@@ -99,22 +99,22 @@ export function kpiTextsIn(language: string, noData: string) {
     });
 }
 
-/**
- * Whether a period recorded anything to compare with: time with a known state, or any of
- * `counts` (finished orders, error episodes). A previous period without (before the fleet was
- * connected) is no comparison, as the dashboard's tiles read it on the server.
- */
-export function periodRecorded(plannedSeconds: number, ...counts: number[]): boolean {
-  return plannedSeconds > 0 || counts.some((count) => count > 0);
+/** The two figures that tell whether a period is a comparison (every page's Kpis have them). */
+export interface PeriodCoverage {
+  periodSeconds: number;
+  noDataSeconds: number;
 }
 
 /**
- * The previous period's figures to compare with, or null: a period without any data (all of
- * it before the vehicles' first message, e.g. before the fleet was connected) is no
- * comparison, "+476 against 0" would only mislead.
+ * Whether a period has any time after the vehicles' first message: one before the fleet was
+ * connected is no comparison ("+476 against 0" would only mislead), one it spent offline is
+ * ("previous: 0"). The server's dashboard tiles and workflow trends decide the same way.
  */
-export function comparableFigures<F extends { periodSeconds: number; noDataSeconds: number }>(
-  previous: F | undefined,
-): F | null {
-  return previous && previous.noDataSeconds < previous.periodSeconds ? previous : null;
+export function periodRecorded(period: PeriodCoverage): boolean {
+  return period.noDataSeconds < period.periodSeconds;
+}
+
+/** The previous period's figures to compare with, or null (`periodRecorded`). */
+export function comparableFigures<F extends PeriodCoverage>(previous: F | undefined): F | null {
+  return previous && periodRecorded(previous) ? previous : null;
 }

@@ -13,6 +13,7 @@ import {
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
+import { comparableFigures } from '../../components/charts/kpiTexts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import {
   type ChartElement,
@@ -20,7 +21,7 @@ import {
   paretoTarget,
   vehicleErrorsTarget,
 } from '../../lib/drillDown';
-import { paretoChart, recordedAnything, reliabilityBars, reliabilityChart } from './analysisCharts';
+import { paretoChart, reliabilityBars, reliabilityChart } from './analysisCharts';
 
 const FAILURE_TILES: readonly ComparedTile<ReliabilityFigures>[] = [
   {
@@ -115,7 +116,7 @@ export default function FailuresAnalysisPage() {
   );
   const exportScope = { page: 'failuresAnalysis', from: scope.from, to: scope.to };
   const current = data?.fleet.current;
-  const previous = data && recordedAnything(data.fleet.previous) ? data.fleet.previous : null;
+  const previous = comparableFigures(data?.fleet.previous);
   return (
     <AnalysisPage topic="failuresAnalysis">
       <Stack gap="md">

@@ -1,9 +1,4 @@
-import {
-  ERROR_LEVELS,
-  type ParetoItem,
-  type ReliabilityEntry,
-  type ReliabilityFigures,
-} from '../../api/analytics-failures';
+import { ERROR_LEVELS, type ParetoItem, type ReliabilityEntry } from '../../api/analytics-failures';
 import type { ChartContext, ChartModel } from '../../components/charts';
 import { baseCartesian } from '../../components/charts';
 import {
@@ -14,7 +9,6 @@ import {
   entryName,
   numberFormatter,
 } from '../../components/charts/chartParts';
-import { periodRecorded } from '../../components/charts/kpiTexts';
 import { formatShare } from '../../lib/format';
 import { LEVEL_COLORS } from './levels';
 
@@ -195,12 +189,4 @@ export function reliabilityChart(
       })),
     },
   };
-}
-
-/**
- * Whether a period recorded anything to compare with (`periodRecorded`): "+200, previous: 0"
- * in red against a period before the fleet was connected would only mislead.
- */
-export function recordedAnything(figures: ReliabilityFigures): boolean {
-  return periodRecorded(figures.plannedSeconds, figures.orders, figures.episodes);
 }

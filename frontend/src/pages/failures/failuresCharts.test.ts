@@ -8,7 +8,7 @@ import type {
 } from '../../api/analytics-failures';
 import { mapCellArea, mapCellFilter } from '../../api/analytics-failures';
 import { testContext } from '../../test/chartContext';
-import { paretoChart, recordedAnything, reliabilityChart } from './analysisCharts';
+import { paretoChart, reliabilityChart } from './analysisCharts';
 import { LEVEL_COLORS, levelColor, typeStyles, worstLevel } from './levels';
 import { densestCells, densityChart, errorMapChart, pointTooltip } from './mapCharts';
 import { cellLabelLayout, escapeHtml, matrixChart } from './matrixCharts';
@@ -89,6 +89,8 @@ describe('failures analysis transforms', () => {
 
   it('adds the fleet after the vehicles for MTBF and MTTR', () => {
     const figures = (mtbf: number | null): ReliabilityFigures => ({
+      periodSeconds: 36000,
+      noDataSeconds: 0,
       plannedSeconds: 36000,
       downtimeSeconds: 600,
       episodes: 5,
@@ -124,26 +126,6 @@ describe('failures analysis transforms', () => {
     });
     // Combined mode: the entry already is the fleet; it is not shown twice.
     expect(reliabilityChart([fleet], fleet, testContext()).table.rows).toHaveLength(1);
-  });
-
-  it('compares only with a previous period that recorded something', () => {
-    const nothing: ReliabilityFigures = {
-      plannedSeconds: 0,
-      downtimeSeconds: 0,
-      episodes: 0,
-      stopEpisodes: 0,
-      warnings: 0,
-      mtbfSeconds: null,
-      mttrSeconds: null,
-      orders: 0,
-      errorsPer1000Orders: null,
-      stopErrorsPer1000Orders: null,
-      warningsPer1000Orders: null,
-    };
-    expect(recordedAnything(nothing)).toBe(false);
-    expect(recordedAnything({ ...nothing, plannedSeconds: 60 })).toBe(true);
-    expect(recordedAnything({ ...nothing, orders: 1 })).toBe(true);
-    expect(recordedAnything({ ...nothing, episodes: 1 })).toBe(true);
   });
 });
 

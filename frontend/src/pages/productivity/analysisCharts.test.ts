@@ -82,12 +82,22 @@ describe('productivityTiles', () => {
     expect(byKey.distance?.trend?.direction).toBe('flat');
   });
 
-  it('compares with nothing when the previous period has no recorded time', () => {
+  it('compares with nothing when the previous period lies before the first message', () => {
     const data = productivity([entry(1, 'AGV 01')]);
-    data.fleet.previous = kpis({ plannedSeconds: 0, ordersFinished: 0, availability: null });
+    const before = { noDataSeconds: 86400, plannedSeconds: 0, ordersFinished: 0 };
+    data.fleet.previous = kpis({ ...before, availability: null });
     const tiles = productivityTiles(data, testContext());
     expect(tiles.every((tile) => tile.trend === null)).toBe(true);
     expect(tiles.find((tile) => tile.key === 'orders')?.previousText).toBe('charts.noValue');
+  });
+
+  it('compares with 0 when the connected fleet spent the previous period offline', () => {
+    const data = productivity([entry(1, 'AGV 01')]);
+    const offline = { noDataSeconds: 0, plannedSeconds: 0, ordersFinished: 0 };
+    data.fleet.previous = kpis({ ...offline, availability: null });
+    const orders = productivityTiles(data, testContext()).find((tile) => tile.key === 'orders');
+    expect(orders?.previousText).toBe('0');
+    expect(orders?.trend).not.toBeNull();
   });
 
   it('shows no data and no trend for a KPI without a denominator', () => {

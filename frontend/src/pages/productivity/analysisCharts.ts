@@ -1,4 +1,4 @@
-import type { Kpis, Productivity, ProductivityEntry } from '../../api/analytics';
+import type { Productivity, ProductivityEntry } from '../../api/analytics';
 import {
   axisStyle,
   baseCartesian,
@@ -19,11 +19,6 @@ import { PRODUCTIVITY_KPIS, type ProductivityKpiKey } from './kpis';
 /** The label of an entry: the vehicle's name, or "selected machines" for the combined one. */
 export function entryLabel(entry: ProductivityEntry, ctx: ChartContext): string {
   return entry.name ?? ctx.t('productivity.combined');
-}
-
-/** True when a period has any time with a known state or any finished order. */
-export function hasRecordedTime(kpis: Kpis): boolean {
-  return periodRecorded(kpis.plannedSeconds, kpis.ordersFinished);
 }
 
 /** True when the selection has no recorded time at all (nothing to draw). */
@@ -109,9 +104,7 @@ export interface KpiTileModel {
 export function productivityTiles(data: Productivity, ctx: ChartContext): KpiTileModel[] {
   const { language, t } = ctx;
   const noData = t('charts.noValue');
-  // A previous period without any recorded time (e.g. before the fleet was connected) is
-  // no comparison at all: "+4,108 orders against 0" would only mislead.
-  const previousKnown = hasRecordedTime(data.fleet.previous);
+  const previousKnown = periodRecorded(data.fleet.previous);
   return PRODUCTIVITY_KPIS.map((kpi) => {
     const value = data.fleet.kpis[kpi.field];
     const previous = previousKnown ? data.fleet.previous[kpi.field] : null;
