@@ -127,6 +127,15 @@ export class App {
     return envelopeOf<T>(response, `PATCH ${path}`);
   }
 
+  /** A POST of the API as the logged-in user (its envelope's data). */
+  async post<T>(path: string, body: Record<string, unknown>): Promise<T> {
+    const response = await this.page.request.post(path, {
+      data: body,
+      headers: await this.csrfHeader(),
+    });
+    return envelopeOf<T>(response, `POST ${path}`);
+  }
+
   async vehicles(): Promise<ApiVehicle[]> {
     return envelopeOf(await this.page.request.get('/v2/Vehicles'), 'GET /v2/Vehicles');
   }
