@@ -5,9 +5,9 @@ can be deleted."""
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, exists, func, select
+from sqlalchemy import CursorResult, delete, exists, func, select
 from sqlalchemy.orm import Session, joinedload
 
 from fleetscope.appstore.audit import Actor, record_change
@@ -157,13 +157,9 @@ def delete_site(session: Session, *, site: Site, by: Actor) -> None:
     """Delete a site that has no vehicles (409 naming how many it has: deleting them would
     lose the way to their facts; an administrator moves them first). Its API tokens go with
     it. The site's row is locked first (PostgreSQL), so a vehicle registering through the
-    site meanwhile either counts here or finds the site gone; the delete itself is
-    conditional, so neither can a vehicle registered between the count and the delete
-    (SQLite) go with the site."""
+    site meanwhile either finds the site gone or is seen by the delete, which happens only
+    while no vehicle belongs to the site (one statement, so also under SQLite)."""
     session.refresh(site, with_for_update={"of": Site})
-    vehicles = vehicle_counts(session, site_ids=[site.id]).get(site.id, 0)
-    if vehicles:
-        raise ConflictError(SITE_HAS_VEHICLES(site=site.name, count=vehicles))
     tokens = session.scalar(
         select(func.count()).select_from(ApiToken).where(ApiToken.site_id == site.id)
     )
@@ -178,9 +174,9 @@ def delete_site(session: Session, *, site: Site, by: Actor) -> None:
     deleted = session.execute(
         delete(Site).where(Site.id == site.id, ~exists().where(Vehicle.site_id == site.id))
     )
-    if not getattr(deleted, "rowcount", 0):
-        session.rollback()
+    # ``Session.execute`` is typed as a plain ``Result``; a DELETE's is a cursor result.
+    if not cast("CursorResult[Any]", deleted).rowcount:
+        session.rollback()  # the audit entry too
         count = vehicle_counts(session, site_ids=[site.id]).get(site.id, 0)
         raise ConflictError(SITE_HAS_VEHICLES(site=site.name, count=count))
     session.commit()
-    session.expunge(site)

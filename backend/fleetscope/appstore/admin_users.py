@@ -121,9 +121,13 @@ class UserChanges:
     is_active: bool | Unchanged = UNCHANGED
 
 
+def _is_self(user: User, by: Actor) -> bool:
+    return isinstance(by.who, User) and by.who.id == user.id
+
+
 def _check_self(user: User, changes: UserChanges, by: Actor) -> None:
     """A superuser keeps the way back in: no deactivating or demoting oneself."""
-    if not isinstance(by.who, User) or by.who.id != user.id:
+    if not _is_self(user, by):
         return
     if changes.is_active is False:
         raise InvalidInputError(CANNOT_DEACTIVATE_SELF())
@@ -181,7 +185,7 @@ def delete_user(session: Session, *, user: User, by: Actor) -> None:
     """Delete a user for good (not oneself: a superuser keeps the way back in). Their
     sessions, saved settings and partner links go with them; the audit log keeps what they
     did under their email, and this deletion with the user as it was."""
-    if isinstance(by.who, User) and by.who.id == user.id:
+    if _is_self(user, by):
         raise InvalidInputError(CANNOT_DELETE_SELF())
     record_change(
         session,

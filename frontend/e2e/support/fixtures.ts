@@ -120,20 +120,21 @@ export class App {
 
   /** A PATCH of the API as the logged-in user, as another tab of theirs would send it. */
   async patch<T>(path: string, body: Record<string, unknown>): Promise<T> {
-    const response = await this.page.request.patch(path, {
-      data: body,
-      headers: await this.csrfHeader(),
-    });
-    return envelopeOf<T>(response, `PATCH ${path}`);
+    return this.change<T>('PATCH', path, body);
   }
 
   /** A POST of the API as the logged-in user (its envelope's data). */
   async post<T>(path: string, body: Record<string, unknown>): Promise<T> {
-    const response = await this.page.request.post(path, {
+    return this.change<T>('POST', path, body);
+  }
+
+  private async change<T>(method: 'PATCH' | 'POST', path: string, body: object): Promise<T> {
+    const response = await this.page.request.fetch(path, {
+      method,
       data: body,
       headers: await this.csrfHeader(),
     });
-    return envelopeOf<T>(response, `POST ${path}`);
+    return envelopeOf<T>(response, `${method} ${path}`);
   }
 
   async vehicles(): Promise<ApiVehicle[]> {

@@ -9,7 +9,7 @@ import {
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,13 +24,12 @@ import { failureText } from '../../api/client';
 import {
   AdminHeader,
   AdminModal,
-  ConfirmDialog,
-  FormError,
   LoadFailed,
   notifyFailure,
   notifySuccess,
   useDateTime,
 } from './common';
+import { DeleteAction } from './DeleteAction';
 import { PartnerLinks } from './PartnerLinks';
 
 export function useOrganizations() {
@@ -50,8 +49,6 @@ export function OrganizationsPage() {
   const [name, setName] = useState('');
   const [createError, setCreateError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<Organization | null>(null);
-  const [deleting, setDeleting] = useState<Organization | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ['admin'] });
 
   const create = useMutation({
@@ -64,18 +61,6 @@ export function OrganizationsPage() {
     },
     onError: (error) => {
       setCreateError(failureText(error, t));
-      notifyFailure(error);
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (organization: Organization) => deleteOrganization(organization.id),
-    onSuccess: (_, organization) => {
-      notifySuccess(t('admin.organizations.deleted', { name: organization.name }));
-      setDeleting(null);
-      void refresh();
-    },
-    onError: (error) => {
-      setDeleteError(failureText(error, t));
       notifyFailure(error);
     },
   });
@@ -161,22 +146,16 @@ export function OrganizationsPage() {
                             <IconPencil size={16} />
                           </ActionIcon>
                         </Tooltip>
-                        <Tooltip label={t('admin.common.delete')}>
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            aria-label={t('admin.organizations.deleteNamed', {
-                              name: organization.name,
-                            })}
-                            onClick={() => {
-                              setDeleteError(null);
-                              setDeleting(organization);
-                            }}
-                            data-testid="organization-delete"
-                          >
-                            <IconTrash size={16} />
-                          </ActionIcon>
-                        </Tooltip>
+                        <DeleteAction
+                          label={t('admin.organizations.deleteNamed', { name: organization.name })}
+                          title={t('admin.organizations.deleteTitle')}
+                          message={t('admin.organizations.deleteConfirm', {
+                            name: organization.name,
+                          })}
+                          deleted={t('admin.organizations.deleted', { name: organization.name })}
+                          remove={() => deleteOrganization(organization.id)}
+                          testId="organization-delete"
+                        />
                       </Group>
                     </Table.Td>
                   </Table.Tr>
@@ -199,17 +178,6 @@ export function OrganizationsPage() {
           }}
         />
       )}
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('admin.organizations.deleteTitle')}
-        message={t('admin.organizations.deleteConfirm', { name: deleting?.name ?? '' })}
-        confirmLabel={t('admin.common.delete')}
-        pending={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onClose={() => setDeleting(null)}
-      >
-        <FormError error={deleteError} testId="organization-delete-error" />
-      </ConfirmDialog>
     </section>
   );
 }

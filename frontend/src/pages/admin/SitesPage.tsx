@@ -16,11 +16,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { createSite, listSites, listTimeZones } from '../../api/admin';
+import { createSite, deleteSite, listSites, listTimeZones } from '../../api/admin';
 import { failureText } from '../../api/client';
 import { AdminHeader, HINT_BELOW, LoadFailed, notifyFailure, notifySuccess } from './common';
+import { DeleteAction } from './DeleteAction';
 import { useOrganizations } from './OrganizationsPage';
-import { SiteDelete } from './SiteDelete';
 
 export const DEFAULT_TIME_ZONE = 'Europe/Berlin';
 
@@ -219,7 +219,21 @@ export function SitesPage() {
                     <Table.Td ta="right">{site.shifts.length}</Table.Td>
                     <Table.Td ta="right">{site.workflowRules.length}</Table.Td>
                     <Table.Td ta="right">
-                      <SiteDelete site={site} />
+                      <DeleteAction
+                        label={t('admin.sites.deleteNamed', { name: site.name })}
+                        title={t('admin.sites.deleteTitle')}
+                        message={
+                          site.mqttInterface
+                            ? t('admin.sites.deleteConfirmInterface', {
+                                name: site.name,
+                                mqttInterface: site.mqttInterface,
+                              })
+                            : t('admin.sites.deleteConfirm', { name: site.name })
+                        }
+                        deleted={t('admin.sites.deleted', { name: site.name })}
+                        remove={() => deleteSite(site.id)}
+                        testId="site-delete"
+                      />
                     </Table.Td>
                   </Table.Tr>
                 ))}

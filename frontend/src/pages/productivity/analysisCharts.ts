@@ -12,7 +12,7 @@ import {
   trendOf,
   VEHICLE_STATES,
 } from '../../components/charts';
-import { periodRecorded } from '../../components/charts/kpiTexts';
+import { comparableFigures } from '../../components/charts/kpiTexts';
 import { weekdayNames } from '../../lib/format';
 import { PRODUCTIVITY_KPIS, type ProductivityKpiKey } from './kpis';
 
@@ -104,10 +104,10 @@ export interface KpiTileModel {
 export function productivityTiles(data: Productivity, ctx: ChartContext): KpiTileModel[] {
   const { language, t } = ctx;
   const noData = t('charts.noValue');
-  const previousKnown = periodRecorded(data.fleet.previous);
+  const compared = comparableFigures(data.fleet.previous);
   return PRODUCTIVITY_KPIS.map((kpi) => {
     const value = data.fleet.kpis[kpi.field];
-    const previous = previousKnown ? data.fleet.previous[kpi.field] : null;
+    const previous = compared ? compared[kpi.field] : null;
     const trend = trendOf({ value, previous, higherIsBetter: kpi.higherIsBetter });
     return {
       key: kpi.key,

@@ -3,22 +3,37 @@ import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deleteSite } from '../../api/admin';
-import type { SiteAdmin } from '../../api/adminTypes';
 import { failureText } from '../../api/client';
 import { ConfirmDialog, FormError, notifyFailure, notifySuccess } from './common';
 
-/** A site's delete action and its confirmation. The server refuses a site that still has
- * vehicles (they would lose the way to their facts) and says how many; the dialog shows it. */
-export function SiteDelete({ site }: { site: SiteAdmin }) {
+/**
+ * A row's bin and its confirmation. The server refuses what still holds data (an organization
+ * with sites or users, a site with vehicles) and says how much; the dialog shows its message.
+ * Test ids: `testId` on the bin, `<testId>-error` on the refusal.
+ */
+export function DeleteAction({
+  label,
+  title,
+  message,
+  deleted,
+  remove,
+  testId,
+}: {
+  label: string;
+  title: string;
+  message: string;
+  deleted: string;
+  remove: () => Promise<unknown>;
+  testId: string;
+}) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [opened, setOpened] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const remove = useMutation({
-    mutationFn: () => deleteSite(site.id),
+  const mutation = useMutation({
+    mutationFn: remove,
     onSuccess: () => {
-      notifySuccess(t('admin.sites.deleted', { name: site.name }));
+      notifySuccess(deleted);
       setOpened(false);
       void client.invalidateQueries({ queryKey: ['admin'] });
     },
@@ -33,33 +48,26 @@ export function SiteDelete({ site }: { site: SiteAdmin }) {
         <ActionIcon
           variant="subtle"
           color="red"
-          aria-label={t('admin.sites.deleteNamed', { name: site.name })}
+          aria-label={label}
           onClick={() => {
             setError(null);
             setOpened(true);
           }}
-          data-testid="site-delete"
+          data-testid={testId}
         >
           <IconTrash size={16} />
         </ActionIcon>
       </Tooltip>
       <ConfirmDialog
         opened={opened}
-        title={t('admin.sites.deleteTitle')}
-        message={
-          site.mqttInterface
-            ? t('admin.sites.deleteConfirmInterface', {
-                name: site.name,
-                mqttInterface: site.mqttInterface,
-              })
-            : t('admin.sites.deleteConfirm', { name: site.name })
-        }
+        title={title}
+        message={message}
         confirmLabel={t('admin.common.delete')}
-        pending={remove.isPending}
-        onConfirm={() => remove.mutate()}
+        pending={mutation.isPending}
+        onConfirm={() => mutation.mutate()}
         onClose={() => setOpened(false)}
       >
-        <FormError error={error} testId="site-delete-error" />
+        <FormError error={error} testId={`${testId}-error`} />
       </ConfirmDialog>
     </>
   );
