@@ -101,7 +101,8 @@ class Settings(BaseSettings):
     admission_wait_seconds: float = Field(default=3.0, gt=0)
     retry_after_seconds: int = Field(default=1, gt=0)
     worker_threads: int = Field(default=40, gt=0)
-    # How often an open statusboard stream checks that its login session still holds.
+    # How often an open statusboard stream checks that its login session still holds and
+    # still sees the stream's vehicles.
     stream_session_check_seconds: float = Field(default=5.0, gt=0)
 
     @field_validator("earliest_timestamp")

@@ -24,6 +24,14 @@ ParamsDep = Annotated[AnalyticsParams, Query()]
 REPEATABLE_PARAMETERS = frozenset({"level"})
 
 
+def refuse_repeated_parameters(request: Request) -> None:
+    """422 for a query parameter given twice that may not be (``REPEATABLE_PARAMETERS``)."""
+    for name in dict.fromkeys(request.query_params.keys()):
+        count = len(request.query_params.getlist(name))
+        if count > 1 and name not in REPEATABLE_PARAMETERS:
+            raise InvalidInputError(QUERY_PARAMETER_REPEATED(name=name[:40], count=count))
+
+
 @dataclass(frozen=True, slots=True)
 class Scoped:
     """The scope with its user, for the routes that need both (the CSV's language)."""
@@ -38,10 +46,7 @@ def get_scoped(
     # The session first, as a dependency of its own: FastAPI checks the query parameters
     # only after it, so a caller without a valid session hears "authentication failed"
     # (401), never which parameter is malformed (422), whatever it sends.
-    for name in dict.fromkeys(request.query_params.keys()):
-        count = len(request.query_params.getlist(name))
-        if count > 1 and name not in REPEATABLE_PARAMETERS:
-            raise InvalidInputError(QUERY_PARAMETER_REPEATED(name=name[:40], count=count))
+    refuse_repeated_parameters(request)
     user = authenticated.user
     scope = resolve_scope(db, user=user, params=params)
     release_connection(db)  # no connection held while the handler waits for its thread

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fleetscope.api.envelope import Failure, failure_body
 from fleetscope.i18n import Language, Text, negotiate_language, render
-from fleetscope.i18n.messages import INTERNAL_ERROR
+from fleetscope.i18n.messages import BODY_NOT_JSON, INTERNAL_ERROR
 from fleetscope.i18n.validation import describe_validation
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,7 @@ NOT_FOUND = Failing(
 )
 OVERSIZED_BODY = Failing(413, "the body is larger than the configured limit")
 UNSUPPORTED_ENCODING = Failing(415, "a Content-Encoding other than gzip (or none)")
+NOT_JSON = Failing(415, "a body sent with a Content-Type other than application/json")
 BAD_GZIP = Failing(400, "Content-Encoding: gzip, but the body is not complete gzip data")
 SLOW_BODY = Failing(408, "the body was still arriving at the configured time after the head")
 INVALID = Failing(422, "a parameter or the body is invalid; msg names the field and the problem")
@@ -82,7 +83,7 @@ def failure_responses(*failings: Failing) -> dict[int | str, dict[str, Any]]:
 
 
 # What any JSON body can give.
-JSON_BODY_FAILURES = (UNDECODABLE_BODY, SLOW_BODY, OVERSIZED_BODY, INVALID)
+JSON_BODY_FAILURES = (UNDECODABLE_BODY, SLOW_BODY, OVERSIZED_BODY, NOT_JSON, INVALID)
 # By dependency: what a signed-in read can give, what a state-changing call with a body
 # can give on top, and what the analytics parameters and scope can give.
 READ_FAILURES = failure_responses(NOT_SIGNED_IN)
@@ -131,6 +132,18 @@ def error_response(
     )
 
 
+def _not_json(request: Request) -> str | None:
+    """The request's media type when it names one other than JSON (FastAPI then hands the
+    body on as bytes, which fails as "not an object"; without a Content-Type it reads JSON)."""
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    json = media_type == "application/json" or media_type.endswith("+json")
+    return None if not media_type or json else media_type
+
+
+def _body_refused(exc: RequestValidationError) -> bool:
+    return any(tuple(error.get("loc", ()))[:1] == ("body",) for error in exc.errors())
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -140,6 +153,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        if (content_type := _not_json(request)) and _body_refused(exc):
+            return error_response(
+                request, BODY_NOT_JSON(content_type=content_type[:60]), status_code=415
+            )
         language = request_language(request)
         message = describe_validation(exc.errors(), language=language)
         return error_response(request, message, status_code=422)

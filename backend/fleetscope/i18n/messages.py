@@ -22,6 +22,11 @@ BODY_NOT_PARSABLE = define(
     en="body: could not be read (expected JSON in UTF-8)",
     de="body: konnte nicht gelesen werden (erwartet: JSON in UTF-8)",
 )
+BODY_NOT_JSON = define(
+    "http.body_not_json",
+    en="body: send it as JSON (Content-Type: application/json), not as {content_type}",
+    de="body: als JSON senden (Content-Type: application/json), nicht als {content_type}",
+)
 WHOLE_REQUEST = define("http.whole_request", en="request", de="Anfrage")
 INVALID_CREDENTIALS = define(
     "auth.invalid_credentials",
@@ -399,8 +404,8 @@ INSTANT_OUT_OF_RANGE = define(
 )
 INSTANTS_TOO_LONG = define(
     "analytics.instants_too_long",
-    en="until: the period lasts {hours} hours; at most {limit} are allowed",
-    de="until: der Zeitraum dauert {hours} Stunden; höchstens {limit} sind erlaubt",
+    en="{field}: the period lasts {hours} hours; at most {limit} are allowed",
+    de="{field}: der Zeitraum dauert {hours} Stunden; höchstens {limit} sind erlaubt",
 )
 SHIFT_UNKNOWN = define(
     "analytics.shift_unknown",

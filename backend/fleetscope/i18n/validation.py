@@ -36,7 +36,8 @@ _INTEGER = define(
     "validation.integer", en="Input should be a valid integer", de="muss eine ganze Zahl sein"
 )
 _NUMBER = define("validation.number", en="Input should be a valid number", de="muss eine Zahl sein")
-_DATE = define(
+# Also the English of a day written otherwise (``AnalysisDay``): pydantic names no format.
+DAY_FORMAT = define(
     "validation.date",
     en="Input should be a valid date in the format YYYY-MM-DD",
     de="muss ein gültiges Datum im Format JJJJ-MM-TT sein",
@@ -75,10 +76,10 @@ _TEMPLATES: dict[str, Template] = {
     "float_type": _NUMBER,
     "float_parsing": _NUMBER,
     "finite_number": _NUMBER,
-    "date_type": _DATE,
-    "date_parsing": _DATE,
-    "date_from_datetime_parsing": _DATE,
-    "date_from_datetime_inexact": _DATE,
+    "date_type": DAY_FORMAT,
+    "date_parsing": DAY_FORMAT,
+    "date_from_datetime_parsing": DAY_FORMAT,
+    "date_from_datetime_inexact": DAY_FORMAT,
     "datetime_type": _DATETIME,
     "datetime_parsing": _DATETIME,
     "datetime_from_date_parsing": _DATETIME,

@@ -106,6 +106,8 @@ def _scope(session: Session, user: User, now: datetime, **query: Any) -> Analyti
             "until: 2026-11-25T13:00:00+00:00 is not after since",
         ),
         ({"since": "2025-01-01T00:00:00Z", "until": "2026-11-25T00:00:00Z"}, "until: the period"),
+        # Without until the period ends now: its length is since's fault.
+        ({"since": "2025-01-01T00:00:00Z"}, "since: the period lasts"),
         ({"since": "1969-12-31T23:00:00Z"}, "since: 1969-12-31T23:00:00+00:00 is outside"),
         ({"since": "2999-01-01T00:00:00Z"}, "since: 2999-01-01T00:00:00+00:00 is not before now"),
         ({"since": "2026-11-24T14:00:00"}, "since"),  # no offset: which instant is it?
@@ -122,6 +124,46 @@ def test_bad_rolling_periods_are_422_naming_the_parameter(
     response = client.get(f"/v2/Analytics/{resource}", params=params)
     assert response.status_code == 422, response.text
     assert response.json()["msg"].startswith(names), response.json()["msg"]
+
+
+DAY_FORMAT = "Input should be a valid date in the format YYYY-MM-DD"
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        # Numbers are not read as Unix times, timestamps not as their day.
+        ({"from": "0", "to": "0"}, f"from: {DAY_FORMAT}; to: {DAY_FORMAT}"),
+        ({"from": "1794960000"}, f"from: {DAY_FORMAT}"),
+        ({"to": "2026-11-25T00:00:00+05:00"}, f"to: {DAY_FORMAT}"),
+        ({"from": "2026-11-25T00:00:00"}, f"from: {DAY_FORMAT}"),
+        ({"from": "20261125"}, f"from: {DAY_FORMAT}"),
+        ({"from": "2026-11-1"}, f"from: {DAY_FORMAT}"),
+        ({"from": "\uff12\uff10\uff12\uff16-11-25"}, f"from: {DAY_FORMAT}"),  # fullwidth digits
+    ],
+)
+def test_days_are_written_yyyy_mm_dd(
+    client: TestClient, params: dict[str, str], message: str
+) -> None:
+    response = client.get("/v2/Analytics/Dashboard", params=params)
+    assert response.status_code == 422, response.text
+    assert response.json()["msg"] == message
+    german = client.get(
+        "/v2/Analytics/Dashboard", params={"from": "0"}, headers={"Accept-Language": "de"}
+    )
+    assert german.json()["msg"] == "from: muss ein gültiges Datum im Format JJJJ-MM-TT sein"
+
+
+def test_a_vehicle_list_without_ids_selects_as_none_given(client: TestClient) -> None:
+    answers = [
+        client.get("/v2/Analytics/Statusboard", params=vehicles)
+        for vehicles in ({}, {"vehicles": ""}, {"vehicles": ",,,"}, {"vehicles": " , "})
+    ]
+    assert all(answer.status_code == 200 for answer in answers), answers[-1].text
+    selected = {
+        tuple(tile["vehicleId"] for tile in answer.json()["data"]["vehicles"]) for answer in answers
+    }
+    assert len(selected) == 1 and len(selected.pop()) > 0
 
 
 def test_the_message_is_german_too(client: TestClient) -> None:

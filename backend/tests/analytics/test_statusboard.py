@@ -120,7 +120,7 @@ def test_stream_pushes_changed_tiles_of_the_scope_only() -> None:
         async def is_disconnected() -> bool:
             return disconnected.is_set()
 
-        async def session_alive() -> bool:
+        async def access_holds() -> bool:
             return True
 
         events = statusboard_events(
@@ -128,8 +128,8 @@ def test_stream_pushes_changed_tiles_of_the_scope_only() -> None:
             vehicles=FLEET[:2],
             read_statuses=read_statuses,
             is_disconnected=is_disconnected,
-            session_alive=session_alive,
-            check_session_s=60.0,
+            access_holds=access_holds,
+            check_access_s=60.0,
             heartbeat_s=0.2,
             clock=lambda: NOW,
         )
@@ -174,7 +174,7 @@ def test_stream_ends_with_the_login_session_while_tiles_keep_coming() -> None:
         async def is_disconnected() -> bool:
             return False
 
-        async def session_alive() -> bool:
+        async def access_holds() -> bool:
             checks.append(not logged_out.is_set())
             return checks[-1]
 
@@ -183,8 +183,8 @@ def test_stream_ends_with_the_login_session_while_tiles_keep_coming() -> None:
             vehicles=FLEET[:2],
             read_statuses=read_statuses,
             is_disconnected=is_disconnected,
-            session_alive=session_alive,
-            check_session_s=0.05,
+            access_holds=access_holds,
+            check_access_s=0.05,
             heartbeat_s=60.0,
             clock=lambda: NOW,
         )

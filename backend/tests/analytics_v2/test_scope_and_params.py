@@ -123,6 +123,7 @@ def test_second_organization_sees_only_its_own_rows(world: World, customer2: Tes
         ("Processes", {"shift": ["all", "early", "all"]}, 422, "shift: given 3 times"),
         ("ErrorHistory", {"pageSize": [10, 20]}, 422, "pageSize"),
         ("Workflows", {"sort": ["orders", "-orders"]}, 422, "sort"),
+        ("Statusboard/stream", {"shift": ["all", "night"]}, 422, "shift: given 2 times"),
     ],
 )
 def test_bad_parameters_are_clear_4xx(

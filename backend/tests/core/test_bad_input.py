@@ -429,6 +429,43 @@ def test_an_unreadable_body_is_named_in_the_readers_language(
     assert client.get("/v2/User/settings").json() == before
 
 
+@pytest.mark.parametrize(
+    ("content_type", "language", "msg"),
+    [
+        (
+            "text/plain",
+            "en",
+            "body: send it as JSON (Content-Type: application/json), not as text/plain",
+        ),
+        (
+            "application/x-www-form-urlencoded; charset=utf-8",
+            "de",
+            "body: als JSON senden (Content-Type: application/json), nicht als "
+            "application/x-www-form-urlencoded",
+        ),
+    ],
+)
+def test_a_body_sent_as_another_media_type_is_a_415_naming_it(
+    client: TestClient, seeded: DemoData, login: LoginFn, content_type: str, language: str, msg: str
+) -> None:
+    login(client, CUSTOMER)
+    before = client.get("/v2/User/settings").json()
+    response = client.patch(
+        "/v2/User/settings",
+        content=b'{"onboardingWatched": true}',
+        headers={"Content-Type": content_type, "Accept-Language": language},
+    )
+    assert (response.status_code, response.json()) == (415, envelope_error(msg))
+    assert client.get("/v2/User/settings").json() == before
+    # A JSON media type with a suffix is JSON (RFC 6839).
+    suffixed = client.patch(
+        "/v2/User/settings",
+        content=b'{"onboardingWatched": true}',
+        headers={"Content-Type": "application/merge-patch+json"},
+    )
+    assert suffixed.status_code == 200, suffixed.text
+
+
 # --- Text that is not Unicode: half of a surrogate pair ---------------------------------------
 
 NOT_READ = envelope_error("body: could not be read (expected JSON in UTF-8)")
@@ -525,9 +562,10 @@ def test_without_a_session_every_body_is_answered_authentication_failed(
     for method, url in operations:
         if url == "/v2/User/login":
             continue
-        for body in UNREADABLE_BODIES:
+        sent = [(body, "application/json") for body in UNREADABLE_BODIES]
+        for body, media_type in [*sent, (b"{}", "text/plain")]:
             response = client.request(
-                method, url, content=body, headers={"Content-Type": "application/json"}
+                method, url, content=body, headers={"Content-Type": media_type}
             )
             assert (response.status_code, response.json()) == (
                 401,
@@ -548,6 +586,13 @@ def test_another_role_s_broken_body_to_the_administration_api_is_not_found(
         for headers in ({}, {"X-CSRF-Token": token}):
             response = client.request(
                 method, url, content=b"{", headers={"Content-Type": "application/json", **headers}
+            )
+            assert (response.status_code, response.json()) == (
+                404,
+                envelope_error(f"not found: {url}"),
+            ), (method, url, headers)
+            response = client.request(
+                method, url, content=b"{}", headers={"Content-Type": "text/plain", **headers}
             )
             assert (response.status_code, response.json()) == (
                 404,

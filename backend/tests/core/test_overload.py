@@ -1,11 +1,12 @@
-"""Overload against a real uvicorn server, configured as ``fleetscope serve`` configures it:
-100 simultaneous analytics requests are each answered 200 or 503 (with Retry-After), never
-500 and never after a stall; the server answers at once afterwards; the statusboard stream
-keeps delivering meanwhile and ends with its login session; a request head beyond the
-bound, or one that takes too long, is refused without being buffered whole; a body that
-arrives slowly costs only its own connection, and is refused at its deadline. Fairness: a
-session that keeps the analytics lane beyond capacity does not keep another user out, one
-token's slow uploads leave the other sites a place, one session's streams are bounded.
+"""Overload against a real uvicorn server, configured as ``fleetscope serve`` configures it: 100
+simultaneous analytics requests are each answered 200 or 503 (with Retry-After), never 500 and
+never after a stall; the server answers at once afterwards; the statusboard stream keeps
+delivering meanwhile and ends with its login session or once its user no longer sees its
+vehicles; a request head beyond the bound, or one that takes too long, is refused without being
+buffered whole; a body that arrives slowly costs only its own connection, and is refused at its
+deadline. Fairness: a session that keeps the analytics lane beyond capacity does not keep
+another user out, one token's slow uploads leave the other sites a place, one session's streams
+are bounded.
 
 The server runs in a thread of the test process (same password hasher, no start-up cost
 of a second interpreter) on a free loopback port, with a small store filled through the
@@ -365,6 +366,41 @@ def test_a_stream_ends_after_its_session_logs_out(server: Server) -> None:
         # A new stream with the ended session is refused.
         again = customer.get("/v2/Analytics/Statusboard/stream")
         assert again.status_code == 401
+
+
+def _snapshot_ids(lines: Iterator[str]) -> set[int]:
+    for line in lines:
+        if line.startswith("data: "):
+            snapshot: dict[str, Any] = orjson.loads(line.removeprefix("data: "))
+            return {tile["vehicleId"] for tile in snapshot["vehicles"]}
+    raise AssertionError("the stream ended before its snapshot")
+
+
+def test_a_stream_ends_once_its_user_no_longer_sees_its_vehicles(server: Server) -> None:
+    hamburg = {server.demo.vehicle_ids[s] for s in server.demo.vehicle_ids if s.startswith("HAM")}
+    munich = {server.demo.vehicle_ids[s] for s in server.demo.vehicle_ids if s.startswith("MUC")}
+    customer_id = server.demo.user_ids[CUSTOMER]
+    alpenfracht = server.demo.organization_ids["Alpenfracht AG"]
+    with (
+        httpx2.Client(base_url=server.url, timeout=10) as admin,
+        httpx2.Client(base_url=server.url, timeout=10) as customer,
+    ):
+        _login(admin, SUPERUSER)
+        _login(customer, CUSTOMER)
+        with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
+            lines = stream.iter_lines()
+            assert _snapshot_ids(lines) == hamburg
+            # The customer moves to the other organization while the stream is open.
+            moved = admin.patch(
+                f"/v2/Admin/Users/{customer_id}", json={"organizationId": alpenfracht}
+            )
+            assert moved.status_code == 200, moved.text
+            started = time.monotonic()
+            list(lines)  # returns when the server ends the stream
+            assert time.monotonic() - started < ANSWER_BOUND_S
+        # The same login session, opened again (as the browser does), sees its new vehicles.
+        with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
+            assert _snapshot_ids(stream.iter_lines()) == munich
 
 
 def _answer_of(connection: socket.socket) -> bytes:

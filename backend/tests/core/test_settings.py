@@ -114,7 +114,7 @@ def test_settings_survive_a_new_login(
         ),
         (
             {"dateSelector": {"from": "yesterday"}},
-            "dateSelector.from: Input should be a valid date or datetime, input is too short",
+            "dateSelector.from: Input should be a valid date in the format YYYY-MM-DD",
         ),
         ({"selectedMachines": [999999]}, "selectedMachines: unknown vehicle id 999999"),
         (

@@ -3670,6 +3670,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description a parameter or the body is invalid; msg names the field and the problem */
             422: {
                 headers: {
@@ -3759,6 +3768,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3938,6 +3956,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description a parameter or the body is invalid; msg names the field and the problem */
             422: {
                 headers: {
@@ -4063,6 +4090,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description a parameter or the body is invalid; msg names the field and the problem */
             422: {
                 headers: {
@@ -4181,6 +4217,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4344,6 +4389,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6015,6 +6069,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description a parameter or the body is invalid; msg names the field and the problem */
             422: {
                 headers: {
@@ -6112,6 +6175,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6220,6 +6292,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6387,6 +6468,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6614,6 +6704,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description a parameter or the body is invalid; msg names the field and the problem */
             422: {
                 headers: {
@@ -6777,6 +6876,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description a parameter or the body is invalid; msg names the field and the problem */
             422: {
                 headers: {
@@ -6885,6 +6993,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description a parameter or the body is invalid; msg names the field and the problem */
             422: {
                 headers: {
@@ -6977,6 +7094,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7153,6 +7279,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description a parameter or the body is invalid; msg names the field and the problem */
             422: {
                 headers: {
@@ -7321,6 +7456,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description a parameter or the body is invalid; msg names the field and the problem */
             422: {
                 headers: {
@@ -7418,6 +7562,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7533,6 +7686,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description a parameter or the body is invalid; msg names the field and the problem */
             422: {
                 headers: {
@@ -7630,6 +7792,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7857,6 +8028,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8218,6 +8398,15 @@ export interface operations {
             };
             /** @description the body is larger than the configured limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

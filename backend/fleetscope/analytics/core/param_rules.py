@@ -3,11 +3,13 @@
 lie from 1970 (the fact store's epoch) to 2999 (the previous period and the midnight after
 stay in Python's calendar); a rolling period spans at most ``MAX_HOURS``."""
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Annotated
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 
 from fleetscope.analytics.core.periods import HOUR, DaySpan, Window
 from fleetscope.appstore.errors import InvalidInputError
@@ -22,6 +24,7 @@ from fleetscope.i18n.messages import (
     SINCE_AFTER_NOW,
     UNTIL_WITHOUT_SINCE,
 )
+from fleetscope.i18n.validation import DAY_FORMAT
 
 if TYPE_CHECKING:  # ``params`` imports the settings, which import these rules
     from fleetscope.analytics.core.params import AnalyticsParams
@@ -37,9 +40,24 @@ MAX_SHIFT_ID_LENGTH = 64
 ALL_SHIFTS = "all"  # the shift id meaning the whole day
 
 DAY_RANGE = f"a day from {EARLIEST_DAY.isoformat()} to {LATEST_DAY.isoformat()}"
+_DAY_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _written_as_day(value: object) -> object:
+    """A day is written YYYY-MM-DD: pydantic alone would also take a number as a Unix time
+    ("0" as 1970-01-01) and a timestamp at midnight, whatever its offset, as a day."""
+    if type(value) is date or (isinstance(value, str) and _DAY_TEXT.fullmatch(value)):
+        return value
+    raise PydanticCustomError("date_parsing", DAY_FORMAT.en)
+
+
 # A day as a request may give it: out of range is a 422 naming the field, like any other
 # invalid value (pydantic checks the bounds; the OpenAPI document says them in words).
-AnalysisDay = Annotated[date, Field(ge=EARLIEST_DAY, le=LATEST_DAY, description=DAY_RANGE)]
+AnalysisDay = Annotated[
+    date,
+    Field(ge=EARLIEST_DAY, le=LATEST_DAY, description=DAY_RANGE),
+    BeforeValidator(_written_as_day),
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,5 +128,7 @@ def check_rolling(params: "AnalyticsParams", *, now: datetime) -> Window | None:
             raise InvalidInputError(SINCE_AFTER_NOW(since=start.isoformat()))
         raise InvalidInputError(INSTANTS_REVERSED(until=end.isoformat(), since=start.isoformat()))
     if (hours := (end - start) / HOUR) > MAX_HOURS:
-        raise InvalidInputError(INSTANTS_TOO_LONG(hours=f"{hours:.1f}", limit=MAX_HOURS))
+        field = "since" if params.until is None else "until"
+        too_long = INSTANTS_TOO_LONG(field=field, hours=f"{hours:.1f}", limit=MAX_HOURS)
+        raise InvalidInputError(too_long)
     return Window(start, end)

@@ -174,8 +174,8 @@ def resolve_scope(
         # otherwise): a failure here is the query's, and names its field.
         first = params.date_from or selector.from_
         span = check_period(first, params.date_to or selector.to, fields=QUERY_PERIOD)
-    if params.vehicles is not None and params.vehicles.strip():
-        requested = parse_vehicle_ids(params.vehicles)
+    # No id at all ("", ",,,"): the saved selection, else every visible vehicle.
+    if requested := parse_vehicle_ids(params.vehicles or ""):
         for vehicle_id in requested:
             if vehicle_id not in visible:
                 raise NotFoundError(VEHICLE_NOT_FOUND(vehicle=vehicle_id))

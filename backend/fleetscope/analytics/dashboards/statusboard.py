@@ -136,14 +136,15 @@ async def statusboard_events(
     vehicles: list[VehicleRef],
     read_statuses: Callable[[], Awaitable[dict[int, LiveStatus]]],
     is_disconnected: Callable[[], Awaitable[bool]],
-    session_alive: Callable[[], Awaitable[bool]],
-    check_session_s: float,
+    access_holds: Callable[[], Awaitable[bool]],
+    check_access_s: float,
     heartbeat_s: float = HEARTBEAT_SECONDS,
     clock: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> AsyncIterator[str]:
     """Ends when the client disconnects (the server cancels it, or the heartbeat finds it gone)
-    or with the login session that opened it (``session_alive``, asked every ``check_session_s``
-    seconds, also while tiles keep coming: logout, expiry, deactivation); always unsubscribes."""
+    or once the login session that opened it no longer holds or no longer sees its vehicles
+    (``access_holds``, asked every ``check_access_s`` seconds, also while tiles keep coming:
+    logout, expiry, deactivation, a move to another organization); always unsubscribes."""
     by_id = {vehicle.id: vehicle for vehicle in vehicles}
     # Subscribe before reading the snapshot: a change in between is sent, not lost.
     subscription = hub.subscribe()
@@ -153,12 +154,12 @@ async def statusboard_events(
         tiles = {tile.vehicle_id: tile for tile in board.vehicles}
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         yield _sse("snapshot", board)
-        next_check, next_heartbeat = loop.time() + check_session_s, loop.time() + heartbeat_s
+        next_check, next_heartbeat = loop.time() + check_access_s, loop.time() + heartbeat_s
         while True:
             if loop.time() >= next_check:
-                if not await session_alive():
+                if not await access_holds():
                     return
-                next_check = loop.time() + check_session_s
+                next_check = loop.time() + check_access_s
             if loop.time() >= next_heartbeat:
                 if await is_disconnected():
                     return

@@ -3,7 +3,10 @@
 The user and scope are resolved with a session of their own that is closed before the
 stream starts: an open wall-TV connection must not hold a database connection for hours.
 Every ``stream_session_check_seconds`` the stream asks the store, with a short session of
-its own again, whether its login session still holds (logout, expiry, deactivation end it).
+its own again, whether its login session still holds (logout, expiry, deactivation end it)
+and whether its user may still see every vehicle of the stream (a move to another
+organization, another role or a partner's removed organization end it): the browser opens
+it again at once and gets the vehicles the user sees now.
 """
 
 from collections.abc import AsyncIterator
@@ -14,11 +17,17 @@ from starlette.concurrency import run_in_threadpool
 
 from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, resolve_scope
 from fleetscope.analytics.dashboards.statusboard import read_live, statusboard_events
-from fleetscope.api.analytics_deps import ParamsDep, get_fact_store, reading
+from fleetscope.api.analytics_deps import (
+    ParamsDep,
+    get_fact_store,
+    reading,
+    refuse_repeated_parameters,
+)
 from fleetscope.api.deps import SESSION_COOKIE, SettingsDep, authenticate
 from fleetscope.api.errors import ANALYTICS_FAILURES, ApiError
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.sessions import resolve_session
+from fleetscope.appstore.tenants import visible_vehicle_ids
 from fleetscope.facts.model import LiveStatus
 from fleetscope.i18n.messages import LIVE_UNAVAILABLE
 from fleetscope.ingest.live import LiveHub
@@ -30,6 +39,7 @@ def _resolve(request: Request, params: AnalyticsParams) -> AnalyticsScope:
     factory: SessionFactory = request.app.state.session_factory
     with factory() as db:
         authenticated = authenticate(request, db)
+        refuse_repeated_parameters(request)
         return resolve_scope(db, user=authenticated.user, params=params)
 
 
@@ -42,9 +52,10 @@ def _require_session(request: Request) -> None:
         authenticate(request, db)
 
 
-def _session_holds(factory: SessionFactory, token: str) -> bool:
+def _access_holds(factory: SessionFactory, token: str, vehicle_ids: frozenset[int]) -> bool:
     with factory() as db:
-        return resolve_session(db, token=token) is not None
+        found = resolve_session(db, token=token)
+        return found is not None and vehicle_ids <= visible_vehicle_ids(db, user=found[1])
 
 
 @router.get(
@@ -68,6 +79,7 @@ async def stream_statusboard(
     if hub is None:
         raise ApiError(503, LIVE_UNAVAILABLE())
     ids = scope.vehicle_ids
+    streamed = frozenset(ids)
 
     def read() -> dict[int, LiveStatus]:
         with reading(store) as cursor:
@@ -79,8 +91,8 @@ async def stream_statusboard(
     factory: SessionFactory = request.app.state.session_factory
     token = request.cookies.get(SESSION_COOKIE, "")
 
-    async def session_alive() -> bool:
-        return await run_in_threadpool(_session_holds, factory, token)
+    async def access_holds() -> bool:
+        return await run_in_threadpool(_access_holds, factory, token, streamed)
 
     async def events() -> AsyncIterator[str]:
         async for chunk in statusboard_events(
@@ -88,8 +100,8 @@ async def stream_statusboard(
             vehicles=scope.vehicles,
             read_statuses=read_statuses,
             is_disconnected=request.is_disconnected,
-            session_alive=session_alive,
-            check_session_s=settings.stream_session_check_seconds,
+            access_holds=access_holds,
+            check_access_s=settings.stream_session_check_seconds,
         ):
             yield chunk
 
