@@ -208,6 +208,33 @@ def test_a_density_cell_filters_the_episodes_it_counts(cursor: duckdb.DuckDBPyCo
     assert on_far_edge is not None and on_far_edge[0] > 0
 
 
+def test_a_cell_of_a_made_up_grid_holds_only_positions_on_that_grid(
+    cursor: duckdb.DuckDBPyConnection,
+) -> None:
+    """Errors lie at x 30..62 m, y -4..8 m: a grid far away holds none in its edge cells, one
+    over x 0..40, y 0..10 (4 by 1 cells of 10 m) holds in its last column those at 30..40 m."""
+    _track(cursor, width=40, height=20)
+    _errors(cursor, [START + timedelta(minutes=11 * i + 2) for i in range(300)], x0=30.0)
+
+    def listed(*grid: float, column: int, row: int) -> int:
+        origin_x, origin_y, size, columns, rows = grid
+        cell = MapCell(MAP, origin_x, origin_y, size, int(columns), int(rows), column, row)
+        page = PageRequest(page_size=1)
+        return error_history(
+            cursor, _scope(), now=NOW, page=page, errors=ErrorFilter(cell=cell)
+        ).total
+
+    assert listed(1e6, 1e6, 1.0, 1, 1, column=0, row=0) == 0
+    assert listed(-1e6, -1e6, 1.0, 1, 1, column=0, row=0) == 0
+    in_last_column = cursor.execute(
+        "SELECT count(*) FROM error_episodes WHERE map_id = ? "
+        "AND x BETWEEN 30 AND 40 AND y BETWEEN 0 AND 10",
+        [MAP],
+    ).fetchone()
+    assert in_last_column is not None and in_last_column[0] > 0
+    assert listed(0.0, 0.0, 10.0, 4, 1, column=3, row=0) == in_last_column[0]
+
+
 def test_filters_two_maps_and_unpositioned_episodes(
     cursor: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -204,7 +204,8 @@ def _stamp(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> tuple[Any
 @dataclass(frozen=True, slots=True)
 class MapCell:
     """A cell of a map's density grid as the map's answer gives it, as a filter of the error
-    episodes: those of that map binned into it by ``CELL_INDEX`` (the drill-down lists them)."""
+    episodes: those of that map on the grid binned into it by ``CELL_INDEX`` (the drill-down
+    lists them)."""
 
     map_id: str
     origin_x: float
@@ -244,10 +245,15 @@ class MapCell:
 
     def sql(self) -> tuple[str, list[Any]]:
         x, y = (CELL_INDEX.format(axis=axis) for axis in ("x", "y"))
-        condition = f"map_id = ? AND x IS NOT NULL AND y IS NOT NULL AND {x} = ? AND {y} = ?"
-        x_parameters = [self.origin_x, self.size, self.columns - 1, self.column]
-        y_parameters = [self.origin_y, self.size, self.rows - 1, self.row]
-        return condition, [self.map_id, *x_parameters, *y_parameters]
+        # Only positions on the grid: its edge cells take no more than its far edges, which
+        # the grid of a map's answer reaches (``GridSpec.covering``) and a made-up one may not.
+        inside = " AND ".join(f"({a} - ?) / ? BETWEEN 0 AND ?" for a in ("x", "y"))
+        condition = f"map_id = ? AND {inside} AND {x} = ? AND {y} = ?"
+        x_grid, y_grid = [self.origin_x, self.size], [self.origin_y, self.size]
+        on_grid = [*x_grid, self.columns, *y_grid, self.rows]
+        x_parameters = [*x_grid, self.columns - 1, self.column]
+        y_parameters = [*y_grid, self.rows - 1, self.row]
+        return condition, [self.map_id, *on_grid, *x_parameters, *y_parameters]
 
 
 def _count(value: float, *, up_to: float = MAX_GRID_CELLS) -> bool:
