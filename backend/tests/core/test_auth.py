@@ -153,6 +153,27 @@ def test_me_answers_while_the_session_lives(
     assert response.json() == {"status": True, "msg": None, "data": user}
 
 
+def test_me_gives_a_page_that_lost_its_csrf_cookie_the_sessions_again(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    """A reload that cut the start-up short once made the page forget the cookie while the
+    session held: every change was then refused until the next login."""
+    login(client, CUSTOMER)
+    csrf = client.headers.pop(CSRF_HEADER)
+    assert client.get("/v2/User/me").headers.get_list("set-cookie") == []  # it has it
+    client.cookies.delete(CSRF_COOKIE)
+    again = client.get("/v2/User/me")
+    assert again.status_code == 200
+    cookie = _cookie_header(again.headers.get_list("set-cookie"), CSRF_COOKIE)
+    assert cookie.startswith(f"{CSRF_COOKIE}={csrf};") and "httponly" not in cookie.lower()
+    saved = client.patch(
+        "/v2/User/settings",
+        json={"onboardingWatched": True},
+        headers={CSRF_HEADER: client.cookies[CSRF_COOKIE]},
+    )
+    assert saved.status_code == 200, saved.text
+
+
 def test_logout_ends_the_server_session_and_clears_cookies(
     client: TestClient, seeded: DemoData, login: LoginFn, session_factory: SessionFactory
 ) -> None:

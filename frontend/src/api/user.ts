@@ -34,9 +34,16 @@ export async function login({
 }
 
 /** The user is fetched at start-up; null when no session exists. */
-export async function fetchCurrentUser(): Promise<User | null> {
+/**
+ * Who is logged in: `user` null without one; `signedOut` only when the server said so
+ * (401), not when it could not be asked (no network, a reload cutting the request short).
+ */
+export async function fetchCurrentUser(): Promise<{ user: User | null; signedOut: boolean }> {
   const result = await request('/v2/User/me');
-  return result.ok ? dataOf<User>(result.body) : null;
+  return {
+    user: result.ok ? dataOf<User>(result.body) : null,
+    signedOut: result.httpStatus === 401,
+  };
 }
 
 /** Logout: path '/v2/User/logout'; it clears the request cache (spec section 7). */

@@ -44,6 +44,22 @@ describe('routes and redirects of spec section 2', () => {
     expect(document.cookie).not.toContain('fleetscope_csrf');
   });
 
+  it('keeps the CSRF cookie when the start-up could not ask the server (a reload cut it short)', async () => {
+    // biome-ignore lint/suspicious/noDocumentCookie: the browser's cookie is what is tested
+    document.cookie = 'fleetscope_csrf=live; path=/';
+    const { router } = renderApp('/failures/history', {}, 'en', {
+      throughFetch: (fakeFetch) => (input, init) =>
+        String(input).endsWith('/v2/User/me')
+          ? Promise.reject(new TypeError('Failed to fetch'))
+          : fakeFetch(input, init),
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), SLOW);
+    expect(router.state.location.search).not.toContain('error=session');
+    expect(document.cookie).toContain('fleetscope_csrf=live');
+    // biome-ignore lint/suspicious/noDocumentCookie: the browser's cookie is what is tested
+    document.cookie = 'fleetscope_csrf=; path=/; max-age=0';
+  });
+
   it('writes the view into the address of a page reached without one (a link to it)', async () => {
     const router = await landsOn('/productivity/history', '/productivity/history');
     // The saved settings' view (a week, all machines and shifts, per machine).

@@ -19,7 +19,8 @@ export interface SessionState {
 /**
  * A session the server no longer knows (expired, revoked, the user deactivated) while the
  * page was closed: the readable CSRF cookie set with it at login is still there (logging
- * out removes it). Removed here, so the expired-session message shows once.
+ * out removes it). Removed here, so the expired-session message shows once. Only on the
+ * server's word (401): a start-up cut short keeps the cookie of a session that still holds.
  */
 function sessionLeftBehind(): boolean {
   if (readCookie(CSRF_COOKIE) === null) {
@@ -60,11 +61,11 @@ export function ensureSession(): Promise<User | null> {
   }
   if (!pending) {
     pending = fetchCurrentUser()
-      .then((user) => {
+      .then(({ user, signedOut }) => {
         if (user) {
           startSession(user);
         } else {
-          setState({ status: 'anonymous', user: null, lost: sessionLeftBehind() });
+          setState({ status: 'anonymous', user: null, lost: signedOut && sessionLeftBehind() });
         }
         return user;
       })

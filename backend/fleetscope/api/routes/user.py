@@ -31,6 +31,7 @@ from fleetscope.api.errors import (
     failure_responses,
 )
 from fleetscope.api.json_body import JsonBodyRoute
+from fleetscope.appstore.models import utc_now
 from fleetscope.appstore.ratelimit import LoginRateLimiter
 from fleetscope.appstore.schemas import (
     AppSettingsOut,
@@ -42,6 +43,7 @@ from fleetscope.appstore.schemas import (
     UserPatch,
     user_out,
 )
+from fleetscope.appstore.security import tokens_equal
 from fleetscope.appstore.sessions import close_session, open_session, resolve_session
 from fleetscope.appstore.settings_service import (
     read_dashboard_layout,
@@ -89,16 +91,14 @@ def _client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def _cookie_options(*, settings: Settings, max_age: int) -> dict[str, Any]:
+    return {"max_age": max_age, "path": "/", "secure": settings.secure_cookies, "samesite": "lax"}
+
+
 def _set_session_cookies(
     response: Response, *, settings: Settings, token: str, csrf_token: str
 ) -> None:
-    max_age = settings.session_days * 24 * 3600
-    common: dict[str, Any] = {
-        "max_age": max_age,
-        "path": "/",
-        "secure": settings.secure_cookies,
-        "samesite": "lax",
-    }
+    common = _cookie_options(settings=settings, max_age=settings.session_days * 24 * 3600)
     response.set_cookie(SESSION_COOKIE, token, httponly=True, **common)
     # Readable by the page on purpose: the app echoes it in the X-CSRF-Token header.
     response.set_cookie(CSRF_COOKIE, csrf_token, httponly=False, **common)
@@ -189,8 +189,18 @@ def logout(
 
 
 @router.get("/me", response_model=Envelope[UserOut], responses=READ_FAILURES)
-def read_me(user: CurrentUser) -> Envelope[UserOut]:
-    return ok(user_out(user))
+def read_me(
+    authenticated: AuthenticatedDep, request: Request, response: Response, settings: SettingsDep
+) -> Envelope[UserOut]:
+    """The signed-in user; a page that lost its CSRF cookie while the session holds (a reload
+    cut its start-up short) gets it again, else every change would be refused until the next
+    login."""
+    session = authenticated.session
+    if not tokens_equal(request.cookies.get(CSRF_COOKIE, ""), session.csrf_token):
+        left = math.floor((session.expires_at - utc_now()).total_seconds())
+        options = _cookie_options(settings=settings, max_age=max(left, 0))
+        response.set_cookie(CSRF_COOKIE, session.csrf_token, httponly=False, **options)
+    return ok(user_out(authenticated.user))
 
 
 @router.patch("/me", response_model=Envelope[UserOut], responses=CHANGE_FAILURES)
