@@ -45,6 +45,11 @@ export function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose
       centered
     >
       <Stack data-testid="dead-letter-payload">
+        {letter.topic && (
+          <Text size="sm" style={{ wordBreak: 'break-all' }}>
+            <b>{t('admin.deadLetters.topic')}:</b> {letter.topic}
+          </Text>
+        )}
         <Text size="sm">
           <b>{t('admin.deadLetters.reason')}:</b> {letter.reason}
         </Text>

@@ -82,7 +82,22 @@ export function DeadLettersPage() {
       label: t('admin.deadLetters.source'),
       render: (l) => `${l.source} · ${categoryName(l.category)}`,
     },
-    { key: 'topic', label: t('admin.deadLetters.topic'), render: (l) => l.topic ?? '—' },
+    {
+      key: 'topic',
+      label: t('admin.deadLetters.topic'),
+      // A made-up topic may be kilobytes long: wrapped anywhere and clamped (whole on hover
+      // and in the payload dialog), so the reason and the actions stay in view.
+      render: (l) => (
+        <Text
+          size="sm"
+          lineClamp={3}
+          title={l.topic ?? undefined}
+          style={{ wordBreak: 'break-all', whiteSpace: 'normal', maxWidth: 280 }}
+        >
+          {l.topic ?? '—'}
+        </Text>
+      ),
+    },
     {
       key: 'reason',
       label: t('admin.deadLetters.reason'),
