@@ -28,6 +28,14 @@ describe('durationAxis', () => {
     expect(axis.axisLabel.formatter(3 * 3600)).toBe('3 h 00 min');
     expect(durationAxis(testContext(), [null, 0])).not.toHaveProperty('interval');
   });
+
+  it('labels an axis stepping by days in whole days, every tick alike', () => {
+    // Downtime up to 3.6 days: one-day steps; "24 h 00 min" once stood between "2 d 0 h"s.
+    const axis = durationAxis(testContext(), [3.6 * 86_400]);
+    expect(axis).toMatchObject({ max: 4 * 86_400, interval: 86_400 });
+    const ticks = [0, 1, 2, 3, 4].map((day) => axis.axisLabel.formatter(day * 86_400));
+    expect(ticks).toEqual(['0 d', '1 d', '2 d', '3 d', '4 d']);
+  });
 });
 
 describe('histogramFrame', () => {

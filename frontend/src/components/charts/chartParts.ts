@@ -74,18 +74,23 @@ export function durationStep(max: number, ticks = 5): number {
 
 /**
  * A value axis of seconds stepping at clock steps (1 min, 15 min, 1 h, 6 h, 1 d...) up to
- * the largest of `values`; labels as the tiles write durations.
+ * the largest of `values`; labels as the tiles write durations, in whole days when it
+ * steps by days (else one tick would read "24 h 00 min" between "0 s" and "2 d 0 h").
  */
 export function durationAxis(ctx: ChartContext, values: readonly (number | null)[]) {
   const max = Math.max(0, ...values.filter((value): value is number => value !== null));
   const step = max > 0 ? durationStep(max) : null;
+  const inDays = step !== null && step % DAY === 0;
   return {
     type: 'value',
     ...(step === null ? {} : { min: 0, max: Math.ceil(max / step) * step, interval: step }),
     ...axisStyle(ctx.theme),
     axisLabel: {
       color: ctx.theme.mutedText,
-      formatter: (value: number) => formatPreciseDuration(value, ctx.language),
+      formatter: (value: number) =>
+        inDays
+          ? `${formatNumber(value / DAY, ctx.language)} d`
+          : formatPreciseDuration(value, ctx.language),
     },
   };
 }
