@@ -182,7 +182,8 @@ function PagerBar({ pager }: { pager: Pager }) {
           total: number(pager.total),
         })}
       </Text>
-      <Group gap="xs" wrap="nowrap">
+      {/* Wraps on a phone: page size, both buttons and "Seite 1 von 127" exceed 390 px. */}
+      <Group gap="xs" wrap="wrap">
         <Select
           size="xs"
           w={90}
