@@ -61,6 +61,13 @@ describe('desktop shell', () => {
     );
     fireEvent.click(within(help).getByTestId('help-close'));
     await waitFor(() => expect(screen.queryByTestId('help-overlay')).toBeNull());
+    // Also from beside its title, without scrolling through the definitions.
+    fireEvent.click(screen.getByTestId('menu-entry-help'));
+    const again = await screen.findByTestId('help-overlay');
+    const top = within(again).getByTestId('help-close-top');
+    expect(top).toHaveAccessibleName('Close');
+    fireEvent.click(top);
+    await waitFor(() => expect(screen.queryByTestId('help-overlay')).toBeNull());
   });
 
   it('logs out through the callback entry and lands on login', async () => {
