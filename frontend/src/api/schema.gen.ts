@@ -70,7 +70,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read Me */
+        /**
+         * Read Me
+         * @description The signed-in user; a page that lost its CSRF cookie while the session holds (a reload
+         *     cut its start-up short) gets it again, else every change would be refused until the next
+         *     login.
+         */
         get: operations["read_me_v2_User_me_get"];
         put?: never;
         post?: never;
