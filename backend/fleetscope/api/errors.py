@@ -136,8 +136,8 @@ def _not_json(request: Request) -> str | None:
     """The request's media type when it names one other than JSON (FastAPI then hands the
     body on as bytes, which fails as "not an object"; without a Content-Type it reads JSON)."""
     media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    json = media_type == "application/json" or media_type.endswith("+json")
-    return None if not media_type or json else media_type
+    is_json = media_type == "application/json" or media_type.endswith("+json")
+    return None if not media_type or is_json else media_type
 
 
 def _body_refused(exc: RequestValidationError) -> bool:
