@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fleetscope.api.envelope import Failure, failure_body
 from fleetscope.i18n import Language, Text, negotiate_language, render
-from fleetscope.i18n.messages import BODY_NOT_JSON, INTERNAL_ERROR
+from fleetscope.i18n.messages import INTERNAL_ERROR
 from fleetscope.i18n.validation import describe_validation
 
 log = logging.getLogger(__name__)
@@ -132,18 +132,6 @@ def error_response(
     )
 
 
-def _not_json(request: Request) -> str | None:
-    """The request's media type when it names one other than JSON (FastAPI then hands the
-    body on as bytes, which fails as "not an object"; without a Content-Type it reads JSON)."""
-    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    is_json = media_type == "application/json" or media_type.endswith("+json")
-    return None if not media_type or is_json else media_type
-
-
-def _body_refused(exc: RequestValidationError) -> bool:
-    return any(tuple(error.get("loc", ()))[:1] == ("body",) for error in exc.errors())
-
-
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -153,10 +141,6 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        if (content_type := _not_json(request)) and _body_refused(exc):
-            return error_response(
-                request, BODY_NOT_JSON(content_type=content_type[:60]), status_code=415
-            )
         language = request_language(request)
         message = describe_validation(exc.errors(), language=language)
         return error_response(request, message, status_code=422)

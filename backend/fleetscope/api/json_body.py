@@ -7,7 +7,9 @@ field shapes (optional, constrained, list items, a dashboard widget's free field
 it or answering with it then failed (500), and a JSON column kept it, breaking every later
 read. Every route that takes a body reads it through ``JsonBodyRoute``: such a body is
 refused as unreadable (400, ``body: could not be read (expected JSON in UTF-8)``) before any
-field is validated, and broken JSON is a 422 naming the line and column.
+field is validated, broken JSON is a 422 naming the line and column, and a body sent as
+another media type a 415 naming it (FastAPI hands such a body on as bytes, which would fail
+as "not an object").
 
 FastAPI reads the body before it solves the route's dependencies, so a broken body would be
 answered before the session, the CSRF token and the role are checked: a caller without a
@@ -27,7 +29,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 
 from fleetscope.api.errors import ApiError
-from fleetscope.i18n.messages import BODY_NOT_PARSABLE
+from fleetscope.i18n.messages import BODY_NOT_JSON, BODY_NOT_PARSABLE
 
 # After decoding, a well-formed pair is one character beyond U+FFFF: what is left in this
 # range is a half without its other half.
@@ -93,6 +95,13 @@ def body_refusal(error: Exception) -> Exception:
     return ApiError(400, BODY_NOT_PARSABLE())
 
 
+def _other_media_type(request: Request) -> str | None:
+    """The request's media type when it names one other than JSON (none is read as JSON)."""
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    is_json = media_type == "application/json" or media_type.endswith("+json")
+    return None if not media_type or is_json else media_type
+
+
 class JsonBodyRoute(APIRoute):
     """A route whose body is read by ``decode_json_body`` (FastAPI's documented way to
     customise the request a route reads), refused after the route's dependencies."""
@@ -104,10 +113,13 @@ class JsonBodyRoute(APIRoute):
             json_request = JsonBodyRequest(request.scope, request.receive)
             try:
                 response = await handler(json_request)
-            except RequestValidationError:
-                if json_request.unreadable is None:
-                    raise
-                raise body_refusal(json_request.unreadable) from None
+            except RequestValidationError as refused:
+                if json_request.unreadable is not None:
+                    raise body_refusal(json_request.unreadable) from None
+                media_type = _other_media_type(request)
+                if media_type and any(e["loc"][:1] == ("body",) for e in refused.errors()):
+                    raise ApiError(415, BODY_NOT_JSON(content_type=media_type[:60])) from None
+                raise
             if json_request.unreadable is not None:
                 # A body model that took the stand-in: never answered as if it were read.
                 raise body_refusal(json_request.unreadable)
