@@ -122,8 +122,7 @@ def _instant(epoch_millis: int) -> datetime:
 def test_charge_series_is_downsampled_and_keeps_extremes(
     world: World, customer: TestClient
 ) -> None:
-    data = get_data(customer, "Battery", **PERIOD, vehicles=ham_ids(world), combined="true")
-    assert [entry["vehicleId"] for entry in data["entries"]] == [None]
+    data = get_data(customer, "Battery", **PERIOD, vehicles=ham_ids(world), combined="false")
     assert [s["vehicleId"] for s in data["series"]] == world.ham_ids
     for series in data["series"]:
         times = [at for at, _ in series["points"]]
@@ -136,6 +135,30 @@ def test_charge_series_is_downsampled_and_keeps_extremes(
         assert _instant(times[-1]) < datetime(2026, 10, 26, 23, tzinfo=UTC)
         # Charging below 30 % and up to 90 %: the extremes survive downsampling.
         assert min(charges) < 31 and max(charges) >= 89
+
+
+def test_combined_lines_are_one_each_between_the_vehicles_lines(
+    world: World, customer: TestClient
+) -> None:
+    """Combined: one charge line, the fleet's mean charge (between the lowest and the highest
+    of the vehicles' lines), and one health line whose trend has the fleet tile's slope."""
+    query = {**PERIOD, "vehicles": ham_ids(world)}
+    per_vehicle = get_data(customer, "Battery", **query, combined="false")
+    data = get_data(customer, "Battery", **query, combined="true")
+    assert [entry["vehicleId"] for entry in data["entries"]] == [None]
+    [charge], [health] = data["series"], data["healthSeries"]
+    assert (charge["vehicleId"], charge["name"], health["vehicleId"]) == (None, None, None)
+    charges = [value for s in per_vehicle["series"] for _, value in s["points"]]
+    times = [at for at, _ in charge["points"]]
+    # Beyond a day one point per hour: 24 October to 26 October has 73 (clocks go back).
+    assert len(times) == 73 and times == sorted(times)
+    assert datetime(2026, 10, 23, 22, tzinfo=UTC) <= _instant(times[0])
+    assert _instant(times[-1]) < datetime(2026, 10, 26, 23, tzinfo=UTC)
+    assert all(min(charges) <= value <= max(charges) for _, value in charge["points"])
+    (first_at, first), (last_at, last) = health["trend"]
+    assert [first_at, last_at] == [health["points"][0][0], health["points"][-1][0]]
+    slope = (last - first) / ((last_at - first_at) / 86_400_000) * 30
+    assert abs(slope - data["fleet"]["current"]["healthSlopePer30Days"]) < 1e-6
 
 
 def test_health_series_follows_the_reported_health_and_its_fitted_line(

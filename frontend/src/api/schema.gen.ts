@@ -1130,12 +1130,12 @@ export interface components {
             lowChargeThreshold: number;
             /**
              * Series
-             * @description per vehicle, downsampled, period only
+             * @description per vehicle, or the combined line; downsampled, period only
              */
             series: components["schemas"]["ChargeSeries"][];
             /**
              * Healthseries
-             * @description state of health per vehicle over the period, in the slots of series, with its fitted trend line
+             * @description state of health per vehicle (or combined) over the period, in the slots of series, with its fitted trend line
              */
             healthSeries: components["schemas"]["HealthSeries"][];
             /**
@@ -1158,10 +1158,13 @@ export interface components {
         };
         /** ChargeSeries */
         ChargeSeries: {
-            /** Vehicleid */
-            vehicleId: number;
+            /**
+             * Vehicleid
+             * @description null: the selected vehicles combined (charge: their time-weighted mean charge per slot; health: the mean of their mean SoH per slot, the trend the mean of their fitted lines)
+             */
+            vehicleId: number | null;
             /** Name */
-            name: string;
+            name: string | null;
             /**
              * Points
              * @description [at, charge] pairs, ascending in time
@@ -2140,10 +2143,13 @@ export interface components {
         };
         /** HealthSeries */
         HealthSeries: {
-            /** Vehicleid */
-            vehicleId: number;
+            /**
+             * Vehicleid
+             * @description null: the selected vehicles combined (charge: their time-weighted mean charge per slot; health: the mean of their mean SoH per slot, the trend the mean of their fitted lines)
+             */
+            vehicleId: number | null;
             /** Name */
-            name: string;
+            name: string | null;
             /**
              * Points
              * @description [at, health] pairs: the mean SoH per time slot of the charge series, at the slot's middle, ascending; slots without a SoH sample left out; empty if the vehicle reports none

@@ -289,6 +289,12 @@ describe('drill-down targets', () => {
     expect(chargeRowTarget(series, 1)?.view).toEqual({ vehicles: [3] });
     expect(chargeRowTarget(series, 2)).toEqual(one);
     expect(chargeRowTarget(series, 3)).toBeNull();
+    // The combined line (no vehicle) leads to the page's lines per vehicle.
+    const perVehicle = { path: '/battery', view: { combined: false } };
+    expect(chargeLineTarget([{ vehicleId: null }], { seriesIndex: 0, dataIndex: 3 })).toEqual(
+      perVehicle,
+    );
+    expect(chargeRowTarget([{ vehicleId: null, points: [[1, 60]] }], 0)).toEqual(perVehicle);
   });
 
   it('leads the session tiles and a depth bar to the charge sessions behind them', () => {

@@ -395,24 +395,31 @@ export function batteryVehicleTarget(
   return batteryOf(itemAt(entries, element)?.vehicleId);
 }
 
-/** A vehicle's charge line (a series per vehicle): the battery page of that vehicle. */
+/** A charge or health line's vehicle: its battery page; the combined line: one line per vehicle. */
+function batteryOfLine(vehicleId: Id | null | undefined): DrillTarget | null {
+  return vehicleId === null
+    ? { path: DRILL_PAGES.battery, view: { combined: false } }
+    : batteryOf(vehicleId);
+}
+
+/** A charge line (a series per vehicle, or the combined one): see `batteryOfLine`. */
 export function chargeLineTarget(
-  series: readonly { vehicleId: Id }[],
+  series: readonly { vehicleId: Id | null }[],
   element: ChartElement,
 ): DrillTarget | null {
   const index = element.seriesIndex;
-  return typeof index === 'number' ? batteryOf(series[index]?.vehicleId) : null;
+  return typeof index === 'number' ? batteryOfLine(series[index]?.vehicleId) : null;
 }
 
-/** A row of the charge table (every point of every vehicle, vehicle by vehicle). */
+/** A row of the charge table (every point of every line, line by line). */
 export function chargeRowTarget(
-  series: readonly { vehicleId: Id; points: readonly unknown[] }[],
+  series: readonly { vehicleId: Id | null; points: readonly unknown[] }[],
   row: number,
 ): DrillTarget | null {
   let first = 0;
   for (const line of series) {
     if (row >= first && row < first + line.points.length) {
-      return batteryOf(line.vehicleId);
+      return batteryOfLine(line.vehicleId);
     }
     first += line.points.length;
   }

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from fleetscope.analytics.battery import scan
+from fleetscope.analytics.battery import combined, scan
 from fleetscope.analytics.battery.sessions import SessionFigures, session_figures, session_sums
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.core.measure_table import STATE_MEASURES
@@ -29,6 +29,10 @@ SECONDS_PER_30_DAYS = 30 * 86400
 # What the charge KPIs use of the rollups (``kpi_columns``).
 CHARGE_MEASURES = STATE_MEASURES | {"battery_samples", "battery_charge_sum", "battery_charge_min"}
 SERIES_BUCKETS = 250
+COMBINED_LINE = (
+    "null: the selected vehicles combined (charge: their time-weighted mean charge per slot; "
+    "health: the mean of their mean SoH per slot, the trend the mean of their fitted lines)"
+)
 SERIES_POINT_BUDGET = 10_000
 MIN_SERIES_BUCKETS = 50
 
@@ -42,15 +46,15 @@ HealthPoint = tuple[
 
 @camel_case
 class ChargeSeries(TypedDict):
-    vehicle_id: int
-    name: str
+    vehicle_id: Annotated[int | None, Field(description=COMBINED_LINE)]
+    name: str | None
     points: Annotated[list[ChargePoint], Field(description="[at, charge] pairs, ascending in time")]
 
 
 @camel_case
 class HealthSeries(TypedDict):
-    vehicle_id: int
-    name: str
+    vehicle_id: Annotated[int | None, Field(description=COMBINED_LINE)]
+    name: str | None
     points: Annotated[
         list[HealthPoint],
         Field(
@@ -95,10 +99,12 @@ class BatteryEntry(TypedDict):
 class BatteryOut(CamelModel):
     period: PeriodOut
     low_charge_threshold: float
-    series: list[ChargeSeries] = Field(description="per vehicle, downsampled, period only")
+    series: list[ChargeSeries] = Field(
+        description="per vehicle, or the combined line; downsampled, period only"
+    )
     health_series: list[HealthSeries] = Field(
-        description="state of health per vehicle over the period, in the slots of series, "
-        "with its fitted trend line"
+        description="state of health per vehicle (or combined) over the period, in the slots "
+        "of series, with its fitted trend line"
     )
     entries: list[BatteryEntry] = Field(description="per vehicle, or the combined entry")
     fleet: BatteryEntry
@@ -113,6 +119,17 @@ def series_buckets(vehicle_count: int) -> int:
     """Time slots per line (two points each) for ``vehicle_count`` lines."""
     fitting = SERIES_POINT_BUDGET // (2 * max(1, vehicle_count))
     return max(MIN_SERIES_BUCKETS, min(SERIES_BUCKETS, fitting))
+
+
+def series_grid(period: Window, *, vehicle_count: int, combined: bool) -> scan.SlotGrid:
+    """The lines' slots: ``series_buckets`` per line drawn. The combined line's slots are whole
+    hours in periods over a day (25 h: the day of a clock change), which the hourly rollups
+    hold: a week of 40-minute slots would read the week's raw samples."""
+    if not combined:
+        return scan.SlotGrid.over(period, slots=series_buckets(vehicle_count))
+    hours = int(period.seconds // 3600)
+    slots = SERIES_BUCKETS if hours <= 25 else min(SERIES_BUCKETS, hours)
+    return scan.SlotGrid.over(period, slots=slots)
 
 
 def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, list[T]]:
@@ -202,9 +219,20 @@ def battery(
 ) -> BatteryOut:
     selection = select_periods(scope, now=now)
     period = scan.in_bucket(selection, CURRENT).bounds or Window(now, now)
-    grid = scan.SlotGrid.over(period, slots=series_buckets(len(scope.vehicles)))
+    grid = series_grid(period, vehicle_count=len(scope.vehicles), combined=scope.combined)
     samples, lines = scan.scan(cursor, selection, grid=grid, offline_after=offline_after)
-    series = battery_series(scope, samples, lines, grid=grid)
+    if scope.combined:
+        charge = combined.fleet_charge_points(
+            cursor, scope, grid=grid, now=now, offline_after=offline_after
+        )
+        health = combined.fleet_health_points(lines, grid=grid)
+        trend = combined.fleet_health_trend(samples, scope, health)
+        series = BatterySeries(
+            [ChargeSeries(vehicle_id=None, name=None, points=charge)],
+            [HealthSeries(vehicle_id=None, name=None, points=health, trend=trend)],
+        )
+    else:
+        series = battery_series(scope, samples, lines, grid=grid)
     sessions = session_sums(cursor, selection)
     collected = read_buckets(
         cursor,

@@ -74,6 +74,14 @@ describe('battery transforms', () => {
     expect(model.table.rows[2]).toMatchObject({ vehicle: 'AGV 02', charge: 80 });
   });
 
+  it('names the combined line as the selected vehicles, in the chart and its table', () => {
+    const combined = [{ vehicleId: null, name: null, points: data.series[0]?.points ?? [] }];
+    const model = chargeChart({ ...data, series: combined }, testContext());
+    // The test context's t gives the key: the name is the one "combined" entries have.
+    expect(seriesOf(model.option).map((s) => s.name)).toEqual(['processes.combined']);
+    expect(model.table.rows[1]).toMatchObject({ vehicle: 'processes.combined', charge: 33.4 });
+  });
+
   it("heads the tooltip with the site's time as the axis writes it, not ECharts' ISO form", () => {
     const context = { ...testContext('de'), timeZone: 'Europe/Berlin' };
     const { xAxis } = chargeChart(data, context).option as {

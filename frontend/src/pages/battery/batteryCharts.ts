@@ -13,7 +13,7 @@ import { percent, timeAxis } from './batteryChartParts';
 
 /** Pure transforms of the battery page. Charges are percentages (0..100). */
 
-/** Charge over time, one line per vehicle, with the low-charge threshold marked. */
+/** Charge over time, one line per vehicle or the combined line, with the low-charge threshold marked. */
 export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel {
   const format = percent(ctx);
   return {
@@ -30,7 +30,7 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
       },
       dataZoom: [{ type: 'inside' }],
       series: data.series.map((series, index) => ({
-        name: series.name,
+        name: entryName(series.name, ctx),
         type: 'line',
         showSymbol: false,
         sampling: 'lttb',
@@ -60,7 +60,7 @@ export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel 
       ],
       rows: data.series.flatMap((series) =>
         series.points.map(([at, charge]) => ({
-          vehicle: series.name,
+          vehicle: entryName(series.name, ctx),
           at,
           charge,
         })),

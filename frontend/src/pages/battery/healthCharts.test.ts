@@ -28,7 +28,7 @@ const reporting: HealthSeries = {
   ],
 };
 const silent: HealthSeries = { vehicleId: 2, name: 'AGV 02', points: [], trend: [] };
-const charge = (vehicleId: number, name: string): ChargeSeries => ({
+const charge = (vehicleId: number | null, name: string | null): ChargeSeries => ({
   vehicleId,
   name,
   points: [[Date.parse('2026-11-01T00:00:00Z'), 60]],

@@ -1,6 +1,7 @@
 import type { BatteryResult, HealthPoint } from '../../api/analytics-battery';
 import type { ChartContext, ChartModel, ChartStatus } from '../../components/charts';
 import { axisStyle, baseCartesian, seriesLook } from '../../components/charts';
+import { entryName } from '../../components/charts/chartParts';
 import { percent, timeAxis } from './batteryChartParts';
 
 /** Pure transforms of the battery page's health (SoH) trend. Health is a percentage. */
@@ -21,7 +22,7 @@ export function trendAt(trend: HealthPoint[], at: number): number | null {
 }
 
 /**
- * State of health over time, one line per vehicle that reports it (in the vehicle's colour of
+ * State of health over time, one line per vehicle that reports it (or the combined line) (in the vehicle's colour of
  * the charge chart) with its fitted trend dashed. The trend is a mark line of the vehicle's
  * series, so the legend hides both at once and the axis tooltip lists measured values only.
  */
@@ -47,7 +48,7 @@ export function healthTrendChart(data: BatteryResult, ctx: ChartContext): ChartM
       series: reported.map(({ series, color }) => {
         const [first, last] = series.trend;
         return {
-          name: series.name,
+          name: entryName(series.name, ctx),
           type: 'line',
           showSymbol: series.points.length === 1,
           data: series.points,
@@ -76,7 +77,7 @@ export function healthTrendChart(data: BatteryResult, ctx: ChartContext): ChartM
       ],
       rows: reported.flatMap(({ series }) =>
         series.points.map(([at, health]) => ({
-          vehicle: series.name,
+          vehicle: entryName(series.name, ctx),
           at,
           health,
           trend: trendAt(series.trend, at),

@@ -1,0 +1,88 @@
+"""The battery page's lines when the selected vehicles are combined (product.md section 4:
+one aggregate series): per time slot the fleet's time-weighted mean charge, read as the mean
+charge KPI is (the rollups' measures of the slot's part of T), and the vehicles' mean state
+of health with the mean of their fitted health lines (whose slope is the fleet's
+``healthSlopePer30Days``)."""
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+
+import duckdb
+import numpy as np
+
+from fleetscope.analytics.battery import scan
+from fleetscope.analytics.core.collect import FLEET, CollectRequest, Tagged, collect
+from fleetscope.analytics.core.facts import CURRENT
+from fleetscope.analytics.core.measure_table import COLUMN, MeasureTable
+from fleetscope.analytics.core.models import EpochMillis, epoch_millis
+from fleetscope.analytics.core.params import AnalyticsScope
+from fleetscope.analytics.core.periods import period_windows
+from fleetscope.facts.rollup import MICROS
+
+MEAN_CHARGE_MEASURES = frozenset({"battery_samples", "battery_charge_sum"})
+Point = tuple[EpochMillis, float]
+
+
+def fleet_charge_points(
+    cursor: duckdb.DuckDBPyConnection,
+    scope: AnalyticsScope,
+    *,
+    grid: scan.SlotGrid,
+    now: datetime,
+    offline_after: timedelta,
+) -> list[Point]:
+    """Per slot of ``grid`` the time-weighted mean charge of all selected vehicles over the
+    slot's part of T, at the slot's middle; slots without a known charge are left out. A
+    report's hold counts in the slot where it starts, as in the KPI: the slots' holds add up
+    to the period's mean charge."""
+    measures = MeasureTable()
+    for group in scope.sites:
+        if group.excluded:
+            continue
+        windows = period_windows(span=scope.span, zone=group.zone, shift=group.shift, now=now)
+        request = CollectRequest(
+            vehicle_ids=group.vehicle_ids,
+            windows=[Tagged(part, slot) for window in windows for slot, part in grid.parts(window)],
+            by_vehicle=False,
+            daily_zone=group.zone if group.shift is None else None,
+            site_id=group.site_id,
+            only=MEAN_CHARGE_MEASURES,
+        )
+        measures.merge(collect(cursor, request, now=now, offline_after=offline_after))
+    rows = measures.rows([(FLEET, slot) for slot in range(grid.count)])
+    held_s = rows[:, COLUMN["battery_samples"]] / MICROS
+    known = held_s > 0
+    means = rows[known, COLUMN["battery_charge_sum"]] / held_s[known]
+    return list(zip(epoch_millis(grid.middles_us()[known]), means.tolist(), strict=True))
+
+
+def fleet_health_points(lines: scan.Units | None, *, grid: scan.SlotGrid) -> list[Point]:
+    """Per slot with a SoH sample the mean over the vehicles reporting one of each vehicle's
+    mean SoH in the slot (every vehicle weighs the same, as in ``healthLatest``)."""
+    if lines is None:
+        return []
+    rows = lines["health_n"] > 0
+    slots = lines["slot"][rows].astype(np.int64)
+    vehicle_means = lines["health_y"][rows] / lines["health_n"][rows]
+    reporting = np.bincount(slots, minlength=grid.count)
+    sums = np.bincount(slots, weights=vehicle_means, minlength=grid.count)
+    with_health = reporting > 0
+    means = sums[with_health] / reporting[with_health]
+    return list(zip(epoch_millis(grid.middles_us()[with_health]), means.tolist(), strict=True))
+
+
+def fleet_health_trend(
+    samples: Mapping[tuple[int, int], scan.SampleFigures],
+    scope: AnalyticsScope,
+    points: list[Point],
+) -> list[Point]:
+    """The mean of the vehicles' fitted health lines at the first and the last point; empty
+    below two points or without a fitted line."""
+    fitted = [samples.get((vehicle_id, CURRENT)) for vehicle_id in scope.vehicle_ids]
+    health_lines = [f.health_line for f in fitted if f is not None and f.health_line is not None]
+    if not health_lines or len(points) < 2:
+        return []
+    return [
+        (at, sum(line.at(at * scan.MILLIS) for line in health_lines) / len(health_lines))
+        for at, _ in (points[0], points[-1])
+    ]
