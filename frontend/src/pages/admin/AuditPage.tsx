@@ -38,7 +38,8 @@ const KIND_BADGE_STYLES = {
 /** Before and after of one entry: the fields that changed, old value struck through. */
 export function AuditDiffView({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation();
-  const lines = changedLines(auditDiff(entry.before, entry.after));
+  const dateTime = useDateTime();
+  const lines = changedLines(auditDiff(entry.before, entry.after, dateTime));
   if (lines.length === 0) {
     return (
       <Text size="xs" c="dimmed">

@@ -75,4 +75,16 @@ describe('flatten and formatValue', () => {
     expect(formatValue([1, 2])).toBe('[1,2]');
     expect(formatValue([])).toBe('[]');
   });
+
+  it('writes stored instants as the page writes times; other text stays as it is', () => {
+    const local = (iso: string) => `local ${iso.slice(11, 16)}`;
+    const before = { expiresAt: '2026-03-02T08:00:00Z', name: '2026-03-02T08:00 shift' };
+    const after = { expiresAt: '2026-04-01T09:30:00.250+02:00', name: '2026-03-02' };
+    expect(auditDiff(before, after, local)).toEqual([
+      { path: 'expiresAt', before: 'local 08:00', after: 'local 09:30', kind: 'changed' },
+      { path: 'name', before: '2026-03-02T08:00 shift', after: '2026-03-02', kind: 'changed' },
+    ]);
+    // Without a format (and for the kind of change) the stored text counts.
+    expect(auditDiff(before, before)[0]).toMatchObject({ before: '2026-03-02T08:00:00Z' });
+  });
 });

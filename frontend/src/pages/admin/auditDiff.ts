@@ -15,17 +15,24 @@ export interface DiffLine {
 
 type Json = unknown;
 
+/** Writes an instant of the stored values ("2026-03-02T08:00:00Z") as the page writes times. */
+export type InstantFormat = (iso: string) => string;
+
+// An instant as the API stores it: date, time, optional fraction, and Z or an offset.
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
 function isPlainObject(value: Json): value is Record<string, Json> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
- * A leaf value as text: strings as they are, a list of texts one per line (workflow rules
- * read as typed, without JSON's escaping), everything else as JSON.
+ * A leaf value as text: strings as they are (instants by `formatInstant`, as the "When"
+ * beside them), a list of texts one per line (workflow rules read as typed, without JSON's
+ * escaping), everything else as JSON.
  */
-export function formatValue(value: Json): string {
+export function formatValue(value: Json, formatInstant?: InstantFormat): string {
   if (typeof value === 'string') {
-    return value;
+    return formatInstant && INSTANT.test(value) ? formatInstant(value) : value;
   }
   if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) {
     return value.join('\n');
@@ -67,15 +74,15 @@ export function flatten(value: Json, prefix = ''): Map<string, Json> {
  * The lines of a diff, in the order of `after`'s paths followed by paths only `before` has.
  * A created entity (no before) is all 'added', a deleted one (no after) all 'removed'.
  */
-export function auditDiff(before: Json, after: Json): DiffLine[] {
+export function auditDiff(before: Json, after: Json, formatInstant?: InstantFormat): DiffLine[] {
   const old = before === null || before === undefined ? new Map<string, Json>() : flatten(before);
   const next = after === null || after === undefined ? new Map<string, Json>() : flatten(after);
   const paths = [...next.keys(), ...[...old.keys()].filter((path) => !next.has(path))];
   return paths.map((path): DiffLine => {
     const inOld = old.has(path);
     const inNext = next.has(path);
-    const beforeText = inOld ? formatValue(old.get(path)) : null;
-    const afterText = inNext ? formatValue(next.get(path)) : null;
+    const beforeText = inOld ? formatValue(old.get(path), formatInstant) : null;
+    const afterText = inNext ? formatValue(next.get(path), formatInstant) : null;
     let kind: DiffKind;
     if (!inOld) {
       kind = 'added';
