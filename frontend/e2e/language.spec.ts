@@ -72,6 +72,34 @@ test('switching to German changes the menu and page texts and is saved', async (
   await expectMenuIn(page, 'en');
 });
 
+test.describe('a user who chose a language', () => {
+  test.use({ locale: 'de-DE' });
+
+  test("can follow the browser's language again", async ({ app, page }) => {
+    await app.patchMe({ language: 'en' });
+    await app.open('/failures/analysis');
+    await expectMenuIn(page, 'en');
+
+    await page.getByTestId('account-menu').click();
+    await expect(page.getByTestId('language-en').locator('svg')).toHaveCount(1);
+    const saved = page.waitForResponse(
+      (response) =>
+        response.request().method() === 'PATCH' && response.url().endsWith('/v2/User/me'),
+    );
+    await page.getByTestId('language-browser').click();
+    expect((await saved).request().postDataJSON()).toEqual({ language: null });
+    await expect(page.getByTestId('language-browser').locator('svg')).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    await expectMenuIn(page, 'de');
+    expect(await (await page.request.get('/v2/User/me')).json()).toMatchObject({
+      data: { language: null },
+    });
+    // Also after a reload: nothing on this device holds the earlier choice.
+    await page.reload();
+    await expectMenuIn(page, 'de');
+  });
+});
+
 test('the help and error overlays speak German too', async ({ app, page }) => {
   await app.patchMe({ language: 'de' });
   await app.open('/failures/analysis');

@@ -80,6 +80,8 @@ class UserCreate(StrictCamelModel):
 class UserPatchAdmin(StrictCamelModel):
     role: Role | None = None
     organization_id: StoreIdValue | None = None
-    language: Language | None = None
+    language: Language | None = Field(
+        default=None, description="null: none chosen, the user's browser decides"
+    )
     display_name: StoredText | None = Field(default=None, min_length=1, max_length=200)
     is_active: bool | None = None

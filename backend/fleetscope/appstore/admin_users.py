@@ -116,7 +116,7 @@ def create_user_with_temporary_password(
 class UserChanges:
     role: Role | Unchanged = UNCHANGED
     organization_id: int | Unchanged | None = UNCHANGED
-    language: Language | Unchanged = UNCHANGED
+    language: Language | Unchanged | None = UNCHANGED  # None: none chosen, the browser's
     display_name: str | Unchanged = UNCHANGED
     is_active: bool | Unchanged = UNCHANGED
 
@@ -154,7 +154,9 @@ def update_user(session: Session, *, user: User, changes: UserChanges, by: Actor
             # An explicit null for a customer: the role's rule refuses it by name.
             user.organization_id = None
         apply_role(session, user=user, role=role, organization=organization)
-    if not isinstance(changes.language, Unchanged):
+    if changes.language is None:
+        user.language = ""
+    elif not isinstance(changes.language, Unchanged):
         user.language = parse_language(changes.language)
     if not isinstance(changes.display_name, Unchanged):
         cleaned = changes.display_name.strip()

@@ -152,7 +152,11 @@ class AppSettingsPatch(StrictCamelModel):
 
 
 class UserPatch(StrictCamelModel):
-    language: Language | None = None
+    language: Language | None = Field(
+        default=None,
+        description="the language to use; null: none chosen, the app follows the browser; "
+        "left out: unchanged",
+    )
     display_name: StoredText | None = Field(default=None, max_length=200)
 
 

@@ -325,10 +325,14 @@ def update_profile(
     *,
     user: User,
     language: Language | None = None,
+    forget_language: bool = False,
     display_name: str | None = None,
 ) -> User:
+    """``forget_language``: none chosen (stored as ""), the app follows the browser."""
     if language is not None:
         user.language = parse_language(language)
+    elif forget_language:
+        user.language = ""
     if display_name is not None:
         cleaned = display_name.strip()
         if not cleaned:

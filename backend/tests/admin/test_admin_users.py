@@ -164,6 +164,14 @@ def test_change_role_organization_language_and_name(
         None,
         "Kim",
     )
+    assert support["language"] == "de"  # left out: unchanged
+    # null: none chosen, the user's browser decides again.
+    assert data(client.patch(path, json={"language": None}))["language"] is None
+    entry = last_audit(session_factory)
+    assert (entry.before, entry.after) == (
+        {"id": customer, "language": "de"},
+        {"id": customer, "language": None},
+    )
     assert refused(client.patch(path, json={"role": "customer"}), 422) == (
         "organization: a customer user needs an organization"
     )

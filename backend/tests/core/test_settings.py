@@ -186,6 +186,26 @@ def test_language_switch_is_saved(client: TestClient, seeded: DemoData, login: L
     }
 
 
+def test_a_null_language_follows_the_browser_again(
+    client: TestClient, seeded: DemoData, login: LoginFn
+) -> None:
+    """A JSON merge patch: null forgets the choice; a body without the field keeps it."""
+    login(client, CUSTOMER)
+
+    def language_after(body: dict[str, Any]) -> str | None:
+        response = client.patch("/v2/User/me", json=body)
+        assert response.status_code == 200, response.text
+        language: str | None = client.get("/v2/User/me").json()["data"]["language"]
+        return language
+
+    assert language_after({"language": "de"}) == "de"
+    assert language_after({"displayName": "Kim"}) == "de"
+    assert language_after({}) == "de"
+    assert language_after({"language": None}) is None
+    assert language_after({"displayName": "Kim"}) is None
+    assert language_after({"language": "en"}) == "en"
+
+
 @pytest.mark.parametrize(
     ("body", "msg"),
     [

@@ -142,7 +142,8 @@ export interface UserCreate {
 export interface UserPatch {
   role?: Role;
   organizationId?: number | null;
-  language?: Language;
+  /** Null: none chosen, the user's browser decides again. */
+  language?: Language | null;
   displayName?: string;
   isActive?: boolean;
 }

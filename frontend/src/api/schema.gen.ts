@@ -82,7 +82,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update Me */
+        /**
+         * Update Me
+         * @description Changes what the body names (a JSON merge patch: ``"language": null`` forgets the
+         *     chosen language, and the app follows the browser again).
+         */
         patch: operations["update_me_v2_User_me_patch"];
         trace?: never;
     };
@@ -3411,7 +3415,10 @@ export interface components {
         };
         /** UserPatch */
         UserPatch: {
-            /** Language */
+            /**
+             * Language
+             * @description the language to use; null: none chosen, the app follows the browser; left out: unchanged
+             */
             language?: ("en" | "de") | null;
             /** Displayname */
             displayName?: string | null;
@@ -3421,7 +3428,10 @@ export interface components {
             role?: components["schemas"]["Role"] | null;
             /** Organizationid */
             organizationId?: number | null;
-            /** Language */
+            /**
+             * Language
+             * @description null: none chosen, the user's browser decides
+             */
             language?: ("en" | "de") | null;
             /** Displayname */
             displayName?: string | null;

@@ -55,7 +55,8 @@ export async function logout(): Promise<void> {
   }
 }
 
-export function saveLanguage({ language }: { language: Language }): Promise<User> {
+/** Saves the user's language; null: none chosen, the app follows the browser. */
+export function saveLanguage({ language }: { language: Language | null }): Promise<User> {
   return callApi<User>('/v2/User/me', {
     method: 'PATCH',
     body: { language } satisfies Schemas['UserPatch'],

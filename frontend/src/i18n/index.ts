@@ -15,6 +15,10 @@ export function normalizeLanguage(value: string | null | undefined): Language {
     : DEFAULT_LANGUAGE;
 }
 
+function browserLanguage(): Language {
+  return normalizeLanguage(window.navigator.language);
+}
+
 /** Before login: the last language used on this device, else the browser's. */
 function initialLanguage(): Language {
   try {
@@ -25,7 +29,7 @@ function initialLanguage(): Language {
   } catch {
     // Storage may be disabled (private mode); fall back to the browser language.
   }
-  return normalizeLanguage(window.navigator.language);
+  return browserLanguage();
 }
 
 export function rememberLanguage(language: Language): void {
@@ -38,6 +42,20 @@ export function rememberLanguage(language: Language): void {
 
 export async function applyLanguage(language: Language): Promise<void> {
   rememberLanguage(language);
+  document.documentElement.lang = language;
+  if (i18next.language !== language) {
+    await i18next.changeLanguage(language);
+  }
+}
+
+/** None chosen: the browser's language, now and at the next start on this device. */
+export async function followBrowserLanguage(): Promise<void> {
+  try {
+    window.localStorage.removeItem(STORED_LANGUAGE_KEY);
+  } catch {
+    // Storage may be disabled: nothing was remembered then.
+  }
+  const language = browserLanguage();
   document.documentElement.lang = language;
   if (i18next.language !== language) {
     await i18next.changeLanguage(language);

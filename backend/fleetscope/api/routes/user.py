@@ -205,7 +205,15 @@ def read_me(
 
 @router.patch("/me", response_model=Envelope[UserOut], responses=CHANGE_FAILURES)
 def update_me(body: UserPatch, user: CurrentUser, db: SessionDep) -> Envelope[UserOut]:
-    updated = update_profile(db, user=user, language=body.language, display_name=body.display_name)
+    """Changes what the body names (a JSON merge patch: ``"language": null`` forgets the
+    chosen language, and the app follows the browser again)."""
+    updated = update_profile(
+        db,
+        user=user,
+        language=body.language,
+        forget_language="language" in body.model_fields_set and body.language is None,
+        display_name=body.display_name,
+    )
     return ok(user_out(updated))
 
 

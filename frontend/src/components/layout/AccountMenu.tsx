@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { saveLanguage } from '../../api/user';
 import { updateSessionUser, useSession } from '../../app/session';
 import { type Language, SUPPORTED_LANGUAGES } from '../../constants';
-import { applyLanguage, normalizeLanguage } from '../../i18n';
+import { applyLanguage, followBrowserLanguage } from '../../i18n';
 import { consentState, recordConsent } from '../../lib/consent';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 
@@ -24,16 +24,17 @@ function initials(name: string): string {
  * consent. A temporary password is only pointed out (a dot, a note): nothing pops up by itself.
  */
 export function AccountMenu() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { user } = useSession();
   const [statistics, setStatistics] = useState(() => consentState(document.cookie) === 'granted');
   const [passwordOpen, setPasswordOpen] = useState(false);
   if (!user) {
     return null;
   }
-  const current = normalizeLanguage(i18n.language);
-  const switchLanguage = (language: Language) => {
-    void applyLanguage(language);
+  // The saved choice; null: none, the app follows the browser.
+  const chosen = user.language ?? null;
+  const switchLanguage = (language: Language | null) => {
+    void (language === null ? followBrowserLanguage() : applyLanguage(language));
     saveLanguage({ language })
       .then(updateSessionUser)
       .catch(() => notifications.show({ color: 'red', message: t('user.languageFailed') }));
@@ -102,12 +103,19 @@ export function AccountMenu() {
             <Menu.Item
               key={language}
               onClick={() => switchLanguage(language)}
-              rightSection={current === language ? <IconCheck size={14} /> : null}
+              rightSection={chosen === language ? <IconCheck size={14} /> : null}
               data-testid={`language-${language}`}
             >
               {t(`language.${language}`)}
             </Menu.Item>
           ))}
+          <Menu.Item
+            onClick={() => switchLanguage(null)}
+            rightSection={chosen === null ? <IconCheck size={14} /> : null}
+            data-testid="language-browser"
+          >
+            {t('language.browser')}
+          </Menu.Item>
           <Menu.Divider />
           <Menu.Label>{t('user.privacy')}</Menu.Label>
           <Menu.Item component="div">

@@ -48,7 +48,7 @@ export function EditUserDialog({
   if (fields.organization !== (current.organizationId ?? null)) {
     patch.organizationId = fields.organization;
   }
-  if (fields.language !== null && fields.language !== current.language) {
+  if (fields.language !== current.language) {
     patch.language = fields.language;
   }
   if (displayName.trim() !== (current.displayName ?? '')) patch.displayName = displayName.trim();

@@ -17,8 +17,6 @@ export interface UserFieldState {
   organizationId: string | null;
   /** Null: none chosen, the app follows the user's browser. */
   language: Language | null;
-  /** Whether "the browser's" may be chosen: for a new user, and for one who has none yet. */
-  offersBrowser: boolean;
   setRole: (role: Role) => void;
   setOrganizationId: (id: string | null) => void;
   setLanguage: (language: Language | null) => void;
@@ -41,13 +39,11 @@ export function useUserFields(initial: {
     initial.organizationId == null ? null : String(initial.organizationId),
   );
   const [language, setLanguage] = useState(initial.language);
-  const [offersBrowser] = useState(initial.language === null);
   const needsOrganization = ORGANIZATION_ROLES.includes(role);
   return {
     role,
     organizationId,
     language,
-    offersBrowser,
     setRole,
     setOrganizationId,
     setLanguage,
@@ -94,7 +90,7 @@ export function UserFields({
       <Select
         label={t('admin.users.language')}
         data={[
-          ...(fields.offersBrowser ? [{ value: BROWSER, label: t('language.browser') }] : []),
+          { value: BROWSER, label: t('language.browser') },
           ...SUPPORTED_LANGUAGES.map((value) => ({ value, label: t(`language.${value}`) })),
         ]}
         value={language ?? BROWSER}

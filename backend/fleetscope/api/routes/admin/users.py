@@ -106,7 +106,8 @@ def patch_user(
     given = {
         name: getattr(body, name)
         for name in body.model_fields_set
-        if getattr(body, name) is not None or name == "organization_id"
+        # null: no organization, or no language chosen (the user's browser decides)
+        if getattr(body, name) is not None or name in ("organization_id", "language")
     }
     changed = update_user(
         db, user=user_by_id(db, user_id=userId), changes=UserChanges(**given), by=Actor.web(user)
