@@ -5,7 +5,7 @@ import type { User } from '../api/types';
 import { fetchCurrentUser } from '../api/user';
 import { resetLoadedVehicles } from '../api/vehicles';
 import { CSRF_COOKIE } from '../constants';
-import { applyLanguage, followBrowserLanguage, normalizeLanguage } from '../i18n';
+import { applyLanguage, normalizeLanguage } from '../i18n';
 import { queryClient } from './queryClient';
 
 /** Login state of spec section 4, as a small store React subscribes to. */
@@ -81,8 +81,10 @@ export function startSession(user: User): void {
   resetLoadedVehicles();
   queryClient.clear();
   setState({ status: 'authenticated', user });
-  // None chosen: the browser's, not the language another user left on this device.
-  void (user.language ? applyLanguage(normalizeLanguage(user.language)) : followBrowserLanguage());
+  // None chosen: the language of this device (the login page's, else the browser's) stays.
+  if (user.language) {
+    void applyLanguage(normalizeLanguage(user.language));
+  }
 }
 
 export function updateSessionUser(user: User): void {
