@@ -17,7 +17,11 @@ from analytics.test_glossary import (
 )
 
 from fleetscope.analytics.battery.battery import battery, series_grid
-from fleetscope.analytics.battery.combined import fleet_health_points, fleet_health_trend
+from fleetscope.analytics.battery.combined import (
+    fleet_health_points,
+    fleet_health_trend,
+    slot_parts,
+)
 from fleetscope.analytics.battery.scan import HealthLine, SampleFigures, SlotGrid
 from fleetscope.analytics.core.facts import CURRENT
 from fleetscope.analytics.core.periods import Window
@@ -103,6 +107,10 @@ def test_the_combined_line_takes_whole_hours_beyond_a_day() -> None:
     fine = series_grid(day, vehicle_count=8, combined=True)
     assert (fine.count, fine.hour_aligned) == (250, False)
     assert series_grid(week, vehicle_count=8, combined=True).width_us == 3_600_000_000
+    # This week so far: from Monday to now, off the full hour (the slots start on it).
+    so_far = Window(local(2, 0, 30), local(7, 20, 41, 5))
+    hourly = series_grid(so_far, vehicle_count=8, combined=True)
+    assert (hourly.width_us, hourly.count) == (3_600_000_000, 5 * 24 + 21)
     assert series_grid(year, vehicle_count=8, combined=True).count <= 250
     assert series_grid(year, vehicle_count=8, combined=True).hour_aligned
     # Per vehicle: the slots of the lines' shared point budget, as before.
@@ -111,12 +119,12 @@ def test_the_combined_line_takes_whole_hours_beyond_a_day() -> None:
 
 def test_a_slot_grid_cuts_a_window_at_its_slots() -> None:
     grid = SlotGrid.over(Window(local(2, 0), local(3, 0)), slots=24)
-    parts = list(grid.parts(Window(local(2, 5, 30), local(2, 7, 15))))
+    parts = list(slot_parts(grid, Window(local(2, 5, 30), local(2, 7, 15))))
     assert parts == [
         (5, Window(local(2, 5, 30), local(2, 6))),
         (6, Window(local(2, 6), local(2, 7))),
         (7, Window(local(2, 7), local(2, 7, 15))),
     ]
-    assert list(grid.parts(Window(local(2, 6), local(2, 7)))) == [
+    assert list(slot_parts(grid, Window(local(2, 6), local(2, 7)))) == [
         (6, Window(local(2, 6), local(2, 7)))
     ]

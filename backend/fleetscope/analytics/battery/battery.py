@@ -127,9 +127,14 @@ def series_grid(period: Window, *, vehicle_count: int, combined: bool) -> scan.S
     hold: a week of 40-minute slots would read the week's raw samples."""
     if not combined:
         return scan.SlotGrid.over(period, slots=series_buckets(vehicle_count))
-    hours = int(period.seconds // 3600)
-    slots = SERIES_BUCKETS if hours <= 25 else min(SERIES_BUCKETS, hours)
-    return scan.SlotGrid.over(period, slots=slots)
+    hourly = scan.SlotGrid.hourly(period)
+    if hourly.count <= 25:
+        return scan.SlotGrid.over(period, slots=SERIES_BUCKETS)
+    return (
+        hourly
+        if hourly.count <= SERIES_BUCKETS
+        else scan.SlotGrid.over(period, slots=SERIES_BUCKETS)
+    )
 
 
 def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, list[T]]:

@@ -4,7 +4,7 @@ charge KPI is (the rollups' measures of the slot's part of T), and the vehicles'
 of health with the mean of their fitted health lines (whose slope is the fleet's
 ``healthSlopePer30Days``)."""
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta
 
 import duckdb
@@ -16,11 +16,27 @@ from fleetscope.analytics.core.facts import CURRENT
 from fleetscope.analytics.core.measure_table import COLUMN, MeasureTable
 from fleetscope.analytics.core.models import EpochMillis, epoch_millis
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import period_windows
+from fleetscope.analytics.core.periods import Window, period_windows
+from fleetscope.facts.rawlog import from_micros, to_micros
 from fleetscope.facts.rollup import MICROS
 
 MEAN_CHARGE_MEASURES = frozenset({"battery_samples", "battery_charge_sum"})
 Point = tuple[EpochMillis, float]
+
+
+def slot_parts(grid: scan.SlotGrid, window: Window) -> Iterator[tuple[int, Window]]:
+    """``window``'s parts in the slots of ``grid`` it overlaps, each with its slot."""
+    start_us, end_us = to_micros(window.start), to_micros(window.end)
+    first = max(0, (start_us - grid.start_us) // grid.width_us)
+    last = min(grid.count - 1, (end_us - 1 - grid.start_us) // grid.width_us)
+    for slot in range(first, last + 1):
+        slot_start_us = grid.start_us + slot * grid.width_us
+        part = Window(
+            from_micros(max(start_us, slot_start_us)),
+            from_micros(min(end_us, slot_start_us + grid.width_us)),
+        )
+        if part.start < part.end:
+            yield slot, part
 
 
 def fleet_charge_points(
@@ -42,7 +58,9 @@ def fleet_charge_points(
         windows = period_windows(span=scope.span, zone=group.zone, shift=group.shift, now=now)
         request = CollectRequest(
             vehicle_ids=group.vehicle_ids,
-            windows=[Tagged(part, slot) for window in windows for slot, part in grid.parts(window)],
+            windows=[
+                Tagged(part, slot) for window in windows for slot, part in slot_parts(grid, window)
+            ],
             by_vehicle=False,
             daily_zone=group.zone if group.shift is None else None,
             site_id=group.site_id,

@@ -2,7 +2,6 @@
 the rest from the samples: units that compose exactly), one statement per bucket, and each
 vehicle's figures per bucket from its slots (docs/analytics-v2.md, Battery)."""
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, NamedTuple
@@ -16,7 +15,7 @@ from fleetscope.analytics.core.periods import Window, merge_windows, split_hour_
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
 from fleetscope.facts import battery_hours
 from fleetscope.facts.battery_hours import MEASURE_COLUMNS, MICROS_PER_HOUR
-from fleetscope.facts.rawlog import from_micros, to_micros
+from fleetscope.facts.rawlog import to_micros
 
 Units = dict[str, npt.NDArray[Any]]
 MICROS = 1_000_000
@@ -60,23 +59,18 @@ class SlotGrid:
             width_us = max(1, width_us) * MICROS_PER_HOUR
         return cls(start_us, width_us, max(1, -(-(end_us - start_us) // width_us)), window)
 
+    @classmethod
+    def hourly(cls, window: Window) -> "SlotGrid":
+        """Slots of one UTC hour each, from the full hour before ``window`` on."""
+        start_us, end_us = to_micros(window.start), to_micros(window.end)
+        start_us -= start_us % MICROS_PER_HOUR
+        return cls(
+            start_us, MICROS_PER_HOUR, max(1, -(-(end_us - start_us) // MICROS_PER_HOUR)), window
+        )
+
     @property
     def hour_aligned(self) -> bool:
         return self.start_us % MICROS_PER_HOUR == 0 and self.width_us % MICROS_PER_HOUR == 0
-
-    def parts(self, window: Window) -> Iterator[tuple[int, Window]]:
-        """``window``'s parts in the slots it overlaps, each with its slot."""
-        start_us, end_us = to_micros(window.start), to_micros(window.end)
-        first = max(0, (start_us - self.start_us) // self.width_us)
-        last = min(self.count - 1, (end_us - 1 - self.start_us) // self.width_us)
-        for slot in range(first, last + 1):
-            slot_start_us = self.start_us + slot * self.width_us
-            part = Window(
-                from_micros(max(start_us, slot_start_us)),
-                from_micros(min(end_us, slot_start_us + self.width_us)),
-            )
-            if part.start < part.end:
-                yield slot, part
 
     def middles_us(self) -> npt.NDArray[np.int64]:
         """Every slot's middle (to the millisecond), moved into the period."""
