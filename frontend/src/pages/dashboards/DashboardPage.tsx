@@ -77,15 +77,19 @@ export default function DashboardPage() {
   };
 
   const data = query.data;
+  // Nothing sent (or no vehicle, no shift in the period): no count either; 'noEvents' has data.
+  const periodWithoutData = status.kind === 'empty' && status.reason !== 'noEvents';
   const models = useMemo(() => {
     const byKey = new Map<DashboardTileKey, DashboardTile>(
       data?.tiles.map((tile) => [tile.key, tile]),
     );
     return (key: DashboardTileKey) => {
       const tile = byKey.get(key);
-      return tile && data ? dashboardTileModel(tile, data.granularity, ctx) : null;
+      return tile && data
+        ? dashboardTileModel(tile, data.granularity, ctx, { periodWithoutData })
+        : null;
     };
-  }, [data, ctx]);
+  }, [data, ctx, periodWithoutData]);
 
   const addable = widgets ? addableTiles(widgets) : [];
   const approximate = widgets?.some((widget) => models(widget.tile)?.approximate) ?? false;

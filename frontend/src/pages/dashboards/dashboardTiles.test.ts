@@ -77,6 +77,22 @@ describe('dashboardTileModel', () => {
     expect(model.sparkline).toBeNull();
   });
 
+  it('reads "no data" for a count of a period the vehicles sent nothing in, as for a ratio', () => {
+    const orders = tile({
+      key: 'orders',
+      unit: 'count',
+      value: 0,
+      previous: null,
+      series: [
+        { from: '2024-03-04', value: 0 },
+        { from: '2024-03-05', value: 0 },
+      ],
+    });
+    expect(dashboardTileModel(orders, 'day', testContext()).value).toBe('0');
+    const empty = dashboardTileModel(orders, 'day', testContext(), { periodWithoutData: true });
+    expect(empty).toMatchObject({ value: 'charts.noValue', trend: null, sparkline: null });
+  });
+
   it('shows no comparison where the API has no previous value (nothing recorded then)', () => {
     const orders = dashboardTileModel(
       tile({ key: 'orders', unit: 'count', value: 4122, previous: null, higherIsBetter: true }),

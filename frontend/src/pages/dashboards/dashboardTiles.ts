@@ -38,12 +38,18 @@ function bucketText(from: string, granularity: Granularity, language: string): s
     : formatIsoDate(from, language, { dateStyle: undefined, ...NUMERIC_DATE });
 }
 
-/** A dashboard tile from the API: value, trend arrow and delta, sparkline over the buckets. */
+/**
+ * A dashboard tile from the API: value, trend arrow and delta, sparkline over the buckets.
+ * `periodWithoutData`: the selected vehicles sent nothing in the period (the page says so
+ * above the tiles), so a count reads "no data" like the ratios, not 0.
+ */
 export function dashboardTileModel(
-  tile: DashboardTile,
+  apiTile: DashboardTile,
   granularity: Granularity,
   ctx: ChartContext,
+  { periodWithoutData = false }: { periodWithoutData?: boolean } = {},
 ): DashboardTileModel {
+  const tile = periodWithoutData ? { ...apiTile, value: null, series: [] } : apiTile;
   const { language, t, theme } = ctx;
   const unit = UNITS[tile.unit];
   const noData = t('charts.noValue');
