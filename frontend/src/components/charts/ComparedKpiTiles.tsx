@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DrillTarget } from '../../lib/drillDown';
 import { KpiTile } from './KpiTile';
-import { kpiTextsIn, type TileFormat } from './kpiTexts';
+import { kpiTextsIn, type PeriodCoverage, periodRecorded, type TileFormat } from './kpiTexts';
 
 /** One tile: a figure of the period beside the same figure of the previous period. */
 export interface ComparedTile<F> {
@@ -28,8 +28,12 @@ interface ComparedKpiTilesProps<F> {
   drillOf?: (name: string) => DrillTarget | null;
 }
 
-/** The key figures of an analysis page with their trend against the previous period. */
-export function ComparedKpiTiles<F>({
+/**
+ * The key figures of an analysis page with their trend against the previous period. In a
+ * period without any data (`periodRecorded`) every tile reads "no data", a count too: "0"
+ * would claim a measurement the page says it does not have.
+ */
+export function ComparedKpiTiles<F extends PeriodCoverage>({
   testId,
   tiles,
   current,
@@ -40,6 +44,7 @@ export function ComparedKpiTiles<F>({
 }: ComparedKpiTilesProps<F>) {
   const { t, i18n } = useTranslation();
   const texts = kpiTextsIn(i18n.language, t('charts.noValue'));
+  const recorded = periodRecorded(current);
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: largeColumns }} spacing="sm" data-testid={testId}>
       {tiles.map((tile) => (
@@ -49,7 +54,7 @@ export function ComparedKpiTiles<F>({
           label={t(tile.labelKey)}
           drill={drillOf?.(tile.name)}
           {...texts(
-            tile.pick(current),
+            recorded ? tile.pick(current) : null,
             previous === null ? null : tile.pick(previous),
             tile.format,
             tile.higherIsBetter,

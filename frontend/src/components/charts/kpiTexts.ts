@@ -110,7 +110,7 @@ export interface PeriodCoverage {
  * connected is no comparison ("+476 against 0" would only mislead), one it spent offline is
  * ("previous: 0"). The server's dashboard tiles and workflow trends decide the same way.
  */
-function periodRecorded(period: PeriodCoverage): boolean {
+export function periodRecorded(period: PeriodCoverage): boolean {
   return period.noDataSeconds < period.periodSeconds;
 }
 

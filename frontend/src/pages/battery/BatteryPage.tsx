@@ -137,7 +137,7 @@ export default function BatteryPage() {
   const current = data?.fleet.current;
   const previous = comparableFigures(data?.fleet.previous);
   const slopeValue = (text: string | null) =>
-    text === null ? '–' : t('battery.slopeValue', { value: text });
+    text === null ? t('charts.noValue') : t('battery.slopeValue', { value: text });
   const energyKnown =
     current?.sessions.addedEnergyWh !== null && current?.sessions.addedEnergyWh !== undefined;
   return (
