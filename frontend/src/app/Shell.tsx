@@ -115,7 +115,8 @@ export function Shell() {
         onClose={() => setHelpOpened(false)}
         pathname={location.pathname}
       />
-      <OnboardingOverlay />
+      {/* The onboarding introduces the analytics: the Administration app does not show it. */}
+      {app === 'analytics' && <OnboardingOverlay />}
       {/* A wall screen in display mode has nobody to answer the banner. */}
       {kind !== 'hidden' && <CookieConsent />}
     </AnalysisFiltersProvider>

@@ -23,6 +23,19 @@ const unwatched = {
 };
 
 describe('onboarding overlay', () => {
+  it('waits for the analytics: the Administration app does not show it', async () => {
+    const { router } = renderApp('/admin/organizations', {
+      user: demoUser('superuser'),
+      settings: unwatched,
+    });
+    await screen.findByTestId('admin-app', {}, TIMEOUT);
+    // The settings are read (the shell needs them): the overlay would be up by now.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    expect(screen.queryByTestId('onboarding-overlay')).toBeNull();
+    await act(() => router.navigate('/dashboards/dashboard'));
+    expect(await screen.findByTestId('onboarding-overlay', {}, TIMEOUT)).toBeInTheDocument();
+  });
+
   it.each([
     ['en', 'Welcome to Fleetscope', 'Next', 'Done', 'Slide 3 of 5'],
     ['de', 'Willkommen bei Fleetscope', 'Weiter', 'Fertig', 'Folie 3 von 5'],
