@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { BatteryEntry, BatteryFigures, BatteryResult } from '../../api/analytics-battery';
 import { testContext } from '../../test/chartContext';
-import { chargeChart, depthHistogramChart, vehicleBatteryChart } from './batteryCharts';
+import {
+  chargeChart,
+  depthHistogramChart,
+  healthAxisRange,
+  vehicleBatteryChart,
+} from './batteryCharts';
 import { healthSlopeText } from './batteryTexts';
 
 type Series = { name: string; data: unknown[]; markLine?: { data: { yAxis: number }[] } };
@@ -146,5 +151,20 @@ describe('battery transforms', () => {
     expect(healthSlopeText(-1.884, 'de')).toBe('−1,88');
     expect(healthSlopeText(0.5, 'en')).toBe('+0.50');
     expect(healthSlopeText(null, 'en')).toBeNull();
+  });
+
+  it('steps the health axis so that its last tick is 100 %, from a multiple of 10 below', () => {
+    // 91.9 % lowest: from 80 (5 points below, down to a multiple of 10) in steps of 5.
+    expect(healthAxisRange([95.9, 91.9, null])).toEqual({ min: 80, max: 100, interval: 5 });
+    expect(healthAxisRange([97])).toEqual({ min: 90, max: 100, interval: 2 });
+    expect(healthAxisRange([33])).toEqual({ min: 20, max: 100, interval: 20 });
+    expect(healthAxisRange([71])).toEqual({ min: 60, max: 100, interval: 10 });
+    expect(healthAxisRange([1])).toEqual({ min: 0, max: 100, interval: 20 });
+    expect(healthAxisRange([null])).toEqual({ min: 90, max: 100, interval: 2 });
+    for (const lowest of [0, 4, 12, 27, 38, 44, 58, 63, 77, 86, 93, 99.5]) {
+      const { min, interval } = healthAxisRange([lowest]);
+      expect((100 - min) % interval).toBe(0);
+      expect(min).toBeLessThanOrEqual(Math.max(0, lowest - 5));
+    }
   });
 });

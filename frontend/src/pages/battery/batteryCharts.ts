@@ -121,6 +121,27 @@ export function depthHistogramChart(entry: BatteryEntry, ctx: ChartContext): Cha
   };
 }
 
+const HEALTH_AXIS_STEPS = [2, 5, 10, 20, 25, 30, 50];
+
+/**
+ * The health axis: from a multiple of 10 at least 5 points under the lowest health up to
+ * 100 %, in a step that ends exactly at 100 (ECharts' own step, say 3 from 87, would add
+ * a last tick 100 % on top of 99 %).
+ */
+export function healthAxisRange(health: readonly (number | null)[]): {
+  min: number;
+  max: number;
+  interval: number;
+} {
+  const known = health.filter((value): value is number => value !== null);
+  const lowest = known.length > 0 ? Math.min(...known) : 100;
+  const min = Math.max(0, Math.min(90, Math.floor((lowest - 5) / 10) * 10));
+  const extent = 100 - min;
+  const interval =
+    HEALTH_AXIS_STEPS.find((step) => extent % step === 0 && extent / step <= 7) ?? extent;
+  return { min, max: 100, interval };
+}
+
 /**
  * Per vehicle: equivalent full cycles (bars) and health (line, right axis), with every
  * battery figure in the table. Shares arrive as fractions; charges as percentages.
@@ -137,8 +158,7 @@ export function vehicleBatteryChart(entries: BatteryEntry[], ctx: ChartContext):
         { ...countAxis(ctx), minInterval: undefined },
         {
           type: 'value',
-          min: (range: { min: number }) => Math.max(0, Math.floor(range.min - 5)),
-          max: 100,
+          ...healthAxisRange(entries.map((entry) => entry.current.healthLatest)),
           splitLine: { show: false },
           axisLabel: { color: ctx.theme.mutedText, formatter: format },
         },
