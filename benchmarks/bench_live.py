@@ -76,6 +76,7 @@ CASES: list[tuple[str, str, dict[str, str], str]] = [
     ("ErrorHistory first page", "ErrorHistory", {"page": "1"}, "error_history_first"),
     ("ErrorHistory last page", "ErrorHistory", {"page": "last"}, "error_history_last"),
     ("Battery", "Battery", {}, "battery"),
+    ("Battery combined", "Battery", {"combined": "true"}, "battery_fleet"),
     ("Charge sessions first page", "Battery/Sessions", {"page": "1"}, "charge_sessions_first"),
     ("Charge sessions last page", "Battery/Sessions", {"page": "last"}, "charge_sessions_last"),
 ]

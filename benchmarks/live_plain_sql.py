@@ -199,12 +199,20 @@ def statusboard(sql: Sql) -> None:
     sql(f"SELECT * FROM live_status WHERE {SELECTED}")  # noqa: S608 - constants
 
 
-def battery(sql: Sql) -> None:
-    sql(  # the lines: 250 buckets of T per vehicle, lowest and highest charge, mean health
-        f"{W}SELECT vehicle_id, time_bucket(to_microseconds(((epoch_us($hi) - epoch_us($lo)) "  # noqa: S608 - constants
-        "/ 250)::BIGINT), sampled_at, $lo) AS b, min(charge), max(charge), avg(health) "
-        f"FROM battery_samples WHERE {in_t('sampled_at')} GROUP BY ALL"
-    )
+def battery(sql: Sql, *, combined: bool = False) -> None:
+    bucket = "time_bucket(to_microseconds(((epoch_us($hi) - epoch_us($lo)) / 250)::BIGINT), "
+    if combined:  # one line: 250 buckets of T, the time-weighted mean charge, mean health
+        sql(
+            f"{W}SELECT {bucket}sampled_at, $lo) AS b, "  # noqa: S608 - constants
+            "sum(held_charge_s) / nullif(sum(held_s), 0), avg(health) "
+            f"FROM battery_samples WHERE {in_t('sampled_at')} GROUP BY ALL"
+        )
+    else:  # the lines: 250 buckets of T per vehicle, lowest and highest charge, mean health
+        sql(
+            f"{W}SELECT vehicle_id, {bucket}sampled_at, $lo) AS b, "  # noqa: S608 - constants
+            "min(charge), max(charge), avg(health) "
+            f"FROM battery_samples WHERE {in_t('sampled_at')} GROUP BY ALL"
+        )
     # Each sample holds the time and charge-seconds since the one before (the facts'
     # ``held_s``, ``held_charge_s``): time-weighted mean, and time under 20 % (capped at the
     # offline timeout), without ordering the samples.
@@ -254,6 +262,7 @@ QUESTIONS: dict[str, tuple[Callable[[Sql], None], bool]] = {
     "error_history_first": (ERROR_PAGE, False),
     "error_history_last": (partial(ERROR_PAGE, last=True), False),
     "battery": (battery, True),
+    "battery_fleet": (partial(battery, combined=True), True),
     "charge_sessions_first": (SESSION_PAGE, False),
     "charge_sessions_last": (partial(SESSION_PAGE, last=True), False),
 }
