@@ -16,8 +16,9 @@ from analytics.test_glossary import (
     local,
 )
 
-from fleetscope.analytics.battery.battery import battery, series_grid
+from fleetscope.analytics.battery.battery import battery
 from fleetscope.analytics.battery.combined import (
+    fleet_charge_grid,
     fleet_health_points,
     fleet_health_trend,
     slot_parts,
@@ -104,17 +105,15 @@ def test_the_combined_line_takes_whole_hours_beyond_a_day() -> None:
     day = Window(local(2, 0), local(3, 0))
     week = Window(local(2, 0), local(9, 0))
     year = Window(local(2, 0), local(2, 0) + timedelta(days=365))
-    fine = series_grid(day, vehicle_count=8, combined=True)
+    fine = fleet_charge_grid(day, slots=250)
     assert (fine.count, fine.hour_aligned) == (250, False)
-    assert series_grid(week, vehicle_count=8, combined=True).width_us == 3_600_000_000
+    assert fleet_charge_grid(week, slots=250).width_us == 3_600_000_000
     # This week so far: from Monday to now, off the full hour (the slots start on it).
     so_far = Window(local(2, 0, 30), local(7, 20, 41, 5))
-    hourly = series_grid(so_far, vehicle_count=8, combined=True)
+    hourly = fleet_charge_grid(so_far, slots=250)
     assert (hourly.width_us, hourly.count) == (3_600_000_000, 5 * 24 + 21)
-    assert series_grid(year, vehicle_count=8, combined=True).count <= 250
-    assert series_grid(year, vehicle_count=8, combined=True).hour_aligned
-    # Per vehicle: the slots of the lines' shared point budget, as before.
-    assert series_grid(week, vehicle_count=8, combined=False).count == 250
+    assert fleet_charge_grid(year, slots=250).count <= 250
+    assert fleet_charge_grid(year, slots=250).hour_aligned
 
 
 def test_a_slot_grid_cuts_a_window_at_its_slots() -> None:

@@ -29,12 +29,12 @@ SECONDS_PER_30_DAYS = 30 * 86400
 # What the charge KPIs use of the rollups (``kpi_columns``).
 CHARGE_MEASURES = STATE_MEASURES | {"battery_samples", "battery_charge_sum", "battery_charge_min"}
 SERIES_BUCKETS = 250
+SERIES_POINT_BUDGET = 10_000
+MIN_SERIES_BUCKETS = 50
 COMBINED_LINE = (
     "null: the selected vehicles combined (charge: their time-weighted mean charge per slot; "
     "health: the mean of their mean SoH per slot, the trend the mean of their fitted lines)"
 )
-SERIES_POINT_BUDGET = 10_000
-MIN_SERIES_BUCKETS = 50
 
 # Points as [epoch milliseconds, value] pairs, what the chart draws: pairs of numbers
 # serialise five times as fast as objects with ISO text, and need no parsing in the browser.
@@ -119,22 +119,6 @@ def series_buckets(vehicle_count: int) -> int:
     """Time slots per line (two points each) for ``vehicle_count`` lines."""
     fitting = SERIES_POINT_BUDGET // (2 * max(1, vehicle_count))
     return max(MIN_SERIES_BUCKETS, min(SERIES_BUCKETS, fitting))
-
-
-def series_grid(period: Window, *, vehicle_count: int, combined: bool) -> scan.SlotGrid:
-    """The lines' slots: ``series_buckets`` per line drawn. The combined line's slots are whole
-    hours in periods over a day (25 h: the day of a clock change), which the hourly rollups
-    hold: a week of 40-minute slots would read the week's raw samples."""
-    if not combined:
-        return scan.SlotGrid.over(period, slots=series_buckets(vehicle_count))
-    hourly = scan.SlotGrid.hourly(period)
-    if hourly.count <= 25:
-        return scan.SlotGrid.over(period, slots=SERIES_BUCKETS)
-    return (
-        hourly
-        if hourly.count <= SERIES_BUCKETS
-        else scan.SlotGrid.over(period, slots=SERIES_BUCKETS)
-    )
 
 
 def _by_vehicle(vehicles: npt.NDArray[np.int64], values: list[T]) -> dict[int, list[T]]:
@@ -224,11 +208,12 @@ def battery(
 ) -> BatteryOut:
     selection = select_periods(scope, now=now)
     period = scan.in_bucket(selection, CURRENT).bounds or Window(now, now)
-    grid = series_grid(period, vehicle_count=len(scope.vehicles), combined=scope.combined)
+    grid = scan.SlotGrid.over(period, slots=series_buckets(len(scope.vehicles)))
     samples, lines = scan.scan(cursor, selection, grid=grid, offline_after=offline_after)
     if scope.combined:
+        charge_grid = combined.fleet_charge_grid(period, slots=SERIES_BUCKETS)
         charge = combined.fleet_charge_points(
-            cursor, scope, grid=grid, now=now, offline_after=offline_after
+            cursor, scope, grid=charge_grid, now=now, offline_after=offline_after
         )
         health = combined.fleet_health_points(lines, grid=grid)
         trend = combined.fleet_health_trend(samples, scope, health)

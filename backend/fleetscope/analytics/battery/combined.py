@@ -24,6 +24,16 @@ MEAN_CHARGE_MEASURES = frozenset({"battery_samples", "battery_charge_sum"})
 Point = tuple[EpochMillis, float]
 
 
+def fleet_charge_grid(period: Window, *, slots: int) -> scan.SlotGrid:
+    """The combined charge line's slots: ``slots`` in a period up to a day (25 h: the day of
+    a clock change), beyond whole UTC hours, which the hourly rollups hold (a week of
+    40-minute slots would read the week's raw samples): one per hour, at most ``slots``."""
+    hourly = scan.SlotGrid.hourly(period)
+    if hourly.count <= 25:
+        return scan.SlotGrid.over(period, slots=slots)
+    return hourly if hourly.count <= slots else scan.SlotGrid.over(period, slots=slots)
+
+
 def slot_parts(grid: scan.SlotGrid, window: Window) -> Iterator[tuple[int, Window]]:
     """``window``'s parts in the slots of ``grid`` it overlaps, each with its slot."""
     start_us, end_us = to_micros(window.start), to_micros(window.end)

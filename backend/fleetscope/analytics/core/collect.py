@@ -152,7 +152,12 @@ def collect(
             )
         if pieces:
             add_raw_pieces(
-                cursor, by_vehicle=by_vehicle, vehicle_ids=vehicle_ids, pieces=pieces, result=result
+                cursor,
+                by_vehicle=by_vehicle,
+                vehicle_ids=vehicle_ids,
+                pieces=pieces,
+                result=result,
+                only=request.only,
             )
         spans = (span for span in status.offline_spans if span[0] in vehicle_ids)
         _add_state_time(spans, rolled, by_vehicle=by_vehicle, result=result)

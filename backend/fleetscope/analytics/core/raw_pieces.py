@@ -3,10 +3,11 @@ now), exactly from the raw facts: one query, each fact clipped to its piece."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import duckdb
 
-from fleetscope.analytics.core.measure_table import MeasureTable
+from fleetscope.analytics.core.measure_table import STATE_MEASURES, MeasureTable
 from fleetscope.analytics.core.periods import Window
 from fleetscope.analytics.core.rollups import FLEET
 from fleetscope.analytics.core.sql import seconds_between
@@ -31,19 +32,25 @@ def _in_pieces(at: str) -> str:
     return f"{at} >= p.lo AND {at} < p.hi AND {at} >= $5 AND {at} < $6"
 
 
-# (table, join of a fact to its piece, names of ``measure_table.COLUMNS``, their values).
-_PARTS = (
+# The predefined load-handling types as an SQL list (constants of the code, not input).
+_LOAD_TYPES = "[" + ", ".join(f"'{name}'" for name in sorted(LOAD_HANDLING_ACTIONS)) + "]"
+_ORDERS = frozenset(f"orders_{outcome}" for outcome in ("finished", "failed", "cancelled"))
+# (table, join of a fact to its piece, names of ``measure_table.COLUMNS``, their values, the
+# measures the part can give).
+_PARTS: tuple[tuple[str, str, str, str, frozenset[str]], ...] = (
     (
         "state_intervals",
         "f.start_at < p.hi AND f.end_at > p.lo AND f.start_at < $6 AND f.end_at > $5",
         "[f.state || '_s']",
         f"[sum({seconds_between('least(f.end_at, p.hi)', 'greatest(f.start_at, p.lo)')})]",
+        STATE_MEASURES,
     ),
     (
         "orders",
         _in_pieces("f.end_at") + " AND f.outcome IN ('finished', 'failed', 'cancelled')",
         "['orders_' || f.outcome]",
         "[count(*)]",
+        _ORDERS,
     ),
     (
         "error_episodes",
@@ -51,16 +58,30 @@ _PARTS = (
         "['errors', 'stop_errors', 'stop_error_s']",
         f"[count(*), count(*) FILTER ({_STOP}), "
         f"sum({seconds_between('f.end_at', 'f.start_at')}) FILTER ({_STOP})]",
+        frozenset({"errors", "stop_errors", "stop_error_s"}),
     ),
     (
         "actions",
         _in_pieces("f.end_at") + " AND f.status = 'FINISHED' "
-        "AND (f.load_handling OR list_contains($7, lower(f.action_type)))",
+        f"AND (f.load_handling OR list_contains({_LOAD_TYPES}, lower(f.action_type)))",
         "['loads_handled']",
         "[count(*)]",
+        frozenset({"loads_handled"}),
     ),
-    ("track_points", _in_pieces("f.sampled_at"), "['distance_m']", "[sum(f.distance_m)]"),
-    ("battery_samples", _in_pieces("f.sampled_at"), "['battery_charge_min']", "[min(f.charge)]"),
+    (
+        "track_points",
+        _in_pieces("f.sampled_at"),
+        "['distance_m']",
+        "[sum(f.distance_m)]",
+        frozenset({"distance_m"}),
+    ),
+    (
+        "battery_samples",
+        _in_pieces("f.sampled_at"),
+        "['battery_charge_min']",
+        "[min(f.charge)]",
+        frozenset({"battery_charge_min"}),
+    ),
     # The charge's hold as the rollups sum it (``facts.rollup``): where it starts, in
     # microseconds, and the charge integrated over it.
     (
@@ -70,18 +91,24 @@ _PARTS = (
         f"AND f.sampled_at < $6::TIMESTAMPTZ + INTERVAL '{_HOLD_REACH_S} seconds'",
         "['battery_samples', 'battery_charge_sum']",
         f"[sum(round(f.held_s * {MICROS})), sum(f.held_charge_s)]",
+        frozenset({"battery_samples", "battery_charge_sum"}),
     ),
 )
 
 
-def _sql(by_vehicle: bool) -> str:
+@cache
+def _sql(by_vehicle: bool, only: frozenset[str] | None) -> str:
+    """The query of the parts giving a measure of ``only`` (None: every measure); "" for none."""
     vehicle = "f.vehicle_id" if by_vehicle else FLEET
-    parts = (
+    parts = [
         f"SELECT {vehicle}, p.bucket, {names}::VARCHAR[], {values}::DOUBLE[] "  # noqa: S608 - constants only
         f"FROM {table} f JOIN p ON {join} "
         "WHERE list_contains($4::INTEGER[], f.vehicle_id) GROUP BY ALL"
-        for table, join, names, values in _PARTS
-    )
+        for table, join, names, values, gives in _PARTS
+        if only is None or gives & only
+    ]
+    if not parts:
+        return ""
     return (
         "WITH p AS (SELECT unnest($1::TIMESTAMPTZ[]) AS lo, unnest($2::TIMESTAMPTZ[]) AS hi, "
         "unnest($3::INTEGER[]) AS bucket) " + " UNION ALL ".join(parts)
@@ -95,14 +122,16 @@ def add_raw_pieces(
     vehicle_ids: list[int],
     pieces: Sequence[Tagged],
     result: MeasureTable,
+    only: frozenset[str] | None = None,
 ) -> None:
-    """Add the raw facts' measures in ``pieces`` per vehicle, or summed as ``FLEET``."""
+    """Add the raw facts' measures in ``pieces`` per vehicle, or summed as ``FLEET``; ``only``:
+    the measures needed (the tables giving none of them are not read)."""
+    sql = _sql(by_vehicle, only)
+    if not sql:
+        return
     lows, highs = [t.window.start for t in pieces], [t.window.end for t in pieces]
-    loads = sorted(LOAD_HANDLING_ACTIONS)
     parameters = [lows, highs, [t.bucket for t in pieces], vehicle_ids, min(lows), max(highs)]
-    for vehicle, bucket, names, values in cursor.execute(
-        _sql(by_vehicle), [*parameters, loads]
-    ).fetchall():
+    for vehicle, bucket, names, values in cursor.execute(sql, parameters).fetchall():
         key = (int(vehicle), int(bucket))
         for name, value in zip(names, values, strict=True):
             if name == "battery_charge_min":
