@@ -175,13 +175,14 @@ def test_days_cut_in_another_zone_are_read_from_the_hours(store: FactStore) -> N
     assert fast.orders_finished == slow.orders_finished > 0
 
 
-@pytest.mark.parametrize("shift", SHIFTS[:2], ids=["all", "night"])
+@pytest.mark.parametrize("now", [NOWS[0], T0 + timedelta(days=2)], ids=["mid-hour", "later"])
+@pytest.mark.parametrize("shift", SHIFTS, ids=["all", "night", "odd"])
 def test_a_read_of_some_measures_reads_those_alike_and_leaves_the_rest(
-    store: FactStore, shift: Shift | None
+    store: FactStore, shift: Shift | None, now: datetime
 ) -> None:
-    """Days and hours read only the measures asked for (the states here), exactly as a full
-    read; the others come back as nothing, apart from the raw pieces (read whole)."""
-    now = T0 + timedelta(days=2)
+    """Days, hours and the raw pieces (the odd shift's edges, the hour up to a now in the
+    middle of it) read only the measures asked for (the states here), exactly as a full
+    read; the others come back as nothing."""
     states = frozenset(f"{state.value}_s" for state in VehicleState)
     daily_zone = BERLIN if shift is None else None
     full, _ = _measures(store, 1, BERLIN, shift, now, rollups=True, daily_zone=daily_zone)
