@@ -40,12 +40,16 @@ export function rememberLanguage(language: Language): void {
   }
 }
 
-export async function applyLanguage(language: Language): Promise<void> {
-  rememberLanguage(language);
+async function show(language: Language): Promise<void> {
   document.documentElement.lang = language;
   if (i18next.language !== language) {
     await i18next.changeLanguage(language);
   }
+}
+
+export async function applyLanguage(language: Language): Promise<void> {
+  rememberLanguage(language);
+  await show(language);
 }
 
 /** None chosen: the browser's language, now and at the next start on this device. */
@@ -55,11 +59,7 @@ export async function followBrowserLanguage(): Promise<void> {
   } catch {
     // Storage may be disabled: nothing was remembered then.
   }
-  const language = browserLanguage();
-  document.documentElement.lang = language;
-  if (i18next.language !== language) {
-    await i18next.changeLanguage(language);
-  }
+  await show(browserLanguage());
 }
 
 export function createI18n(language: Language = initialLanguage()): I18n {
