@@ -20,7 +20,7 @@ from fleetscope.analytics.battery.battery import battery
 from fleetscope.analytics.battery.combined import (
     fleet_charge_grid,
     fleet_health_points,
-    fleet_health_trend,
+    health_trend,
     slot_parts,
 )
 from fleetscope.analytics.battery.scan import HealthLine, SampleFigures, SlotGrid
@@ -93,11 +93,11 @@ def test_the_combined_health_line_weighs_every_vehicle_the_same() -> None:
         (3, CURRENT): SampleFigures(),  # no SoH: not in the mean
     }
     scope = _scope(MONDAY, None, [1, 2, 3])
-    (first_at, first), (last_at, last) = fleet_health_trend(fitted, scope, points)
+    (first_at, first), (last_at, last) = health_trend(fitted, scope.vehicle_ids, points)
     assert (first_at, last_at) == (points[0][0], points[-1][0])
     assert first == pytest.approx(93.0 - 2e-6 * (first_at / 1000 - start_s))
     assert (last - first) / ((last_at - first_at) / 1000) == pytest.approx(-2e-6)
-    assert fleet_health_trend(fitted, scope, points[:1]) == []
+    assert health_trend(fitted, scope.vehicle_ids, points[:1]) == []
 
 
 def test_the_combined_line_takes_whole_hours_beyond_a_day() -> None:

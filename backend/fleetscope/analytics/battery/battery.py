@@ -155,20 +155,15 @@ def battery_series(
         means = zip(epoch_millis(middles_us), health_means.tolist(), strict=True)
         health = _by_vehicle(vehicles, list(means))
 
-    def trend(vehicle_id: int) -> list[HealthPoint]:
-        """The fitted line at the first and the last health point."""
-        figures, points = samples.get((vehicle_id, CURRENT)), health.get(vehicle_id, [])
-        if figures is None or figures.health_line is None or len(points) < 2:
-            return []
-        # A point's instant is its slot's middle, already in whole milliseconds.
-        return [(at, figures.health_line.at(at * scan.MILLIS)) for at, _ in (points[0], points[-1])]
-
     selected = scope.vehicles
     return BatterySeries(
         [ChargeSeries(vehicle_id=v.id, name=v.name, points=charge.get(v.id, [])) for v in selected],
         [
             HealthSeries(
-                vehicle_id=v.id, name=v.name, points=health.get(v.id, []), trend=trend(v.id)
+                vehicle_id=v.id,
+                name=v.name,
+                points=health.get(v.id, []),
+                trend=combined.health_trend(samples, [v.id], health.get(v.id, [])),
             )
             for v in selected
         ],
@@ -216,7 +211,7 @@ def battery(
             cursor, scope, grid=charge_grid, now=now, offline_after=offline_after
         )
         health = combined.fleet_health_points(lines, grid=grid)
-        trend = combined.fleet_health_trend(samples, scope, health)
+        trend = combined.health_trend(samples, scope.vehicle_ids, health)
         series = BatterySeries(
             [ChargeSeries(vehicle_id=None, name=None, points=charge)],
             [HealthSeries(vehicle_id=None, name=None, points=health, trend=trend)],

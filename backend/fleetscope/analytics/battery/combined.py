@@ -4,19 +4,20 @@ charge KPI is (the rollups' measures of the slot's part of T), and the vehicles'
 of health with the mean of their fitted health lines (whose slope is the fleet's
 ``healthSlopePer30Days``)."""
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 
 import duckdb
 import numpy as np
 
 from fleetscope.analytics.battery import scan
-from fleetscope.analytics.core.collect import FLEET, CollectRequest, Tagged, collect
+from fleetscope.analytics.core.collect import FLEET, Tagged, collect
 from fleetscope.analytics.core.facts import CURRENT
 from fleetscope.analytics.core.measure_table import COLUMN, MeasureTable
 from fleetscope.analytics.core.models import EpochMillis, epoch_millis
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import Window, period_windows
+from fleetscope.analytics.core.plan import site_request
 from fleetscope.facts.rawlog import from_micros, to_micros
 from fleetscope.facts.rollup import MICROS
 
@@ -66,16 +67,10 @@ def fleet_charge_points(
         if group.excluded:
             continue
         windows = period_windows(span=scope.span, zone=group.zone, shift=group.shift, now=now)
-        request = CollectRequest(
-            vehicle_ids=group.vehicle_ids,
-            windows=[
-                Tagged(part, slot) for window in windows for slot, part in slot_parts(grid, window)
-            ],
-            by_vehicle=False,
-            daily_zone=group.zone if group.shift is None else None,
-            site_id=group.site_id,
-            only=MEAN_CHARGE_MEASURES,
-        )
+        parts = [
+            Tagged(part, slot) for window in windows for slot, part in slot_parts(grid, window)
+        ]
+        request = site_request(group, parts, by_vehicle=False, only=MEAN_CHARGE_MEASURES)
         measures.merge(collect(cursor, request, now=now, offline_after=offline_after))
     rows = measures.rows([(FLEET, slot) for slot in range(grid.count)])
     held_s = rows[:, COLUMN["battery_samples"]] / MICROS
@@ -99,14 +94,15 @@ def fleet_health_points(lines: scan.Units | None, *, grid: scan.SlotGrid) -> lis
     return list(zip(epoch_millis(grid.middles_us()[with_health]), means.tolist(), strict=True))
 
 
-def fleet_health_trend(
+def health_trend(
     samples: Mapping[tuple[int, int], scan.SampleFigures],
-    scope: AnalyticsScope,
+    vehicle_ids: Sequence[int],
     points: list[Point],
 ) -> list[Point]:
-    """The mean of the vehicles' fitted health lines at the first and the last point; empty
-    below two points or without a fitted line."""
-    fitted = [samples.get((vehicle_id, CURRENT)) for vehicle_id in scope.vehicle_ids]
+    """The mean of the fitted health lines of ``vehicle_ids`` (one vehicle: its line) at the
+    first and the last of ``points``; empty below two points or without a fitted line. A
+    point's instant is its slot's middle, already in whole milliseconds."""
+    fitted = [samples.get((vehicle_id, CURRENT)) for vehicle_id in vehicle_ids]
     health_lines = [f.health_line for f in fitted if f is not None and f.health_line is not None]
     if not health_lines or len(points) < 2:
         return []

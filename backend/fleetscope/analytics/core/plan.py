@@ -99,6 +99,28 @@ class Collected:
         return rows, [*vehicles, *fleet]
 
 
+def site_request(
+    group: SiteGroup,
+    windows: list[Tagged],
+    *,
+    by_vehicle: bool,
+    use_rollups: bool = True,
+    only: frozenset[str] | None = None,
+) -> CollectRequest:
+    """The collect of ``windows`` (tagged with buckets) of the selected vehicles of one site:
+    whole local days from the daily rollups when T has no shift; a fleet figure may read the
+    site's rollups."""
+    return CollectRequest(
+        vehicle_ids=group.vehicle_ids,
+        windows=windows,
+        by_vehicle=by_vehicle,
+        use_rollups=use_rollups,
+        daily_zone=group.zone if group.shift is None else None,
+        site_id=group.site_id,
+        only=only,
+    )
+
+
 def read_buckets(
     cursor: duckdb.DuckDBPyConnection,
     scope: AnalyticsScope,
@@ -122,14 +144,8 @@ def read_buckets(
         }
         collected.sites.append(SiteWindows(group=group, windows=windows))
         tagged = [Tagged(w, bucket) for bucket, ws in windows.items() for w in ws]
-        request = CollectRequest(
-            vehicle_ids=group.vehicle_ids,
-            windows=tagged,
-            by_vehicle=by_vehicle,
-            use_rollups=use_rollups,
-            daily_zone=group.zone if group.shift is None else None,
-            site_id=group.site_id,
-            only=only,
+        request = site_request(
+            group, tagged, by_vehicle=by_vehicle, use_rollups=use_rollups, only=only
         )
         status = vehicle_status(cursor, request) if tagged else None
         if status is not None and not status.complete(now):
