@@ -34,6 +34,12 @@ def edited(name: str, **changes: Any) -> bytes:
     return json.dumps(document).encode()
 
 
+def factsheet_with(**specification: Any) -> bytes:
+    document = json.loads(payload("factsheet_2.0.json"))
+    document["typeSpecification"].update(specification)
+    return json.dumps(document).encode()
+
+
 def state(topic: str, data: bytes, **options: Any) -> StateMessage:
     message = decode(topic, data, **options)
     assert isinstance(message, StateMessage)
@@ -244,7 +250,28 @@ def test_unsupported_or_mismatched_versions(version: str, expected: str) -> None
             edited("state_2.0.json", version="2.2.0"),
             "nicht unterstützte VDA-5050-Version '2.2.0' (unterstützt: 1.1, 2.0, 2.1, 3.0)",
         ),
-        ("uagv/v2/acme/agv-02/state", b"{oops", "ungültiges JSON: "),
+        (
+            "uagv/v2/acme/agv-02/state",
+            b"{oops",
+            "ungültiges JSON: JSON fehlerhaft: Schlüssel eines Objekts müssen Texte sein (Byte 1)",
+        ),
+        ("uagv/v2/acme/agv-02/state", b'{"headerId": 1,', "ungültiges JSON: die Daten enden"),
+        (
+            "uagv/v2/acme/agv-02/state",
+            edited("state_2.0.json", headerId="88"),
+            "Verstoß gegen das Schema: `int` erwartet, `str` erhalten (bei `$.headerId`)",
+        ),
+        (
+            "uagv/v2/acme/agv-02/state",
+            edited("state_2.0.json", timestamp="yesterday"),
+            "Verstoß gegen das Schema: ungültiger RFC-3339-Wert für datetime (bei `$.timestamp`)",
+        ),
+        (
+            "uagv/v2/acme/agv-02/factsheet",
+            factsheet_with(agvClass="SPACESHIP"),
+            "Verstoß gegen das Schema: $.typeSpecification.agvClass muss einer der Werte "
+            "['FORKLIFT', 'CONVEYOR', 'TUGGER', 'CARRIER'] sein",
+        ),
         (
             "uagv/v2/acme/agv#02/state",
             payload("state_2.0.json"),
@@ -327,9 +354,7 @@ def test_full_schema_validation_checks_what_typed_parsing_skips() -> None:
 
 
 def test_factsheets_are_always_schema_validated() -> None:
-    document = json.loads(payload("factsheet_2.0.json"))
-    document["typeSpecification"]["agvClass"] = "SPACESHIP"
-    text = reason("uagv/v2/acme/agv-02/factsheet", json.dumps(document).encode())
+    text = reason("uagv/v2/acme/agv-02/factsheet", factsheet_with(agvClass="SPACESHIP"))
     assert "schema violation: $.typeSpecification.agvClass" in text
 
 
