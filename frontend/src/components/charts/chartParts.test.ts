@@ -1,4 +1,8 @@
+// @vitest-environment node
+// (pure transforms; ECharts' server-side rendering measures text without a canvas)
+import * as echarts from 'echarts';
 import { describe, expect, it } from 'vitest';
+import { reliabilityChart } from '../../pages/failures/analysisCharts';
 import { testContext } from '../../test/chartContext';
 import {
   baseCartesian,
@@ -7,8 +11,10 @@ import {
   durationAxis,
   durationStep,
   histogramFrame,
+  narrowLabels,
   rangeAxis,
 } from './chartParts';
+import type { ChartOption } from './types';
 
 describe('durationAxis', () => {
   it('steps at what a clock reads, not at decimal seconds', () => {
@@ -59,6 +65,52 @@ describe('categoryAxis', () => {
       width: 120,
     });
     expect(categoryAxis(testContext(), names).axisLabel).not.toHaveProperty('overflow');
+  });
+});
+
+describe('narrowLabels', () => {
+  /** The axes' labels as ECharts applies the option in a chart `width` pixels wide. */
+  function labelsAt(width: number, option: ChartOption) {
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height: 300 });
+    chart.setOption(option);
+    const applied = chart.getOption() as {
+      xAxis: { axisLabel: object }[];
+      yAxis: { axisLabel: object }[];
+    };
+    chart.dispose();
+    return { x: applied.xAxis[0]?.axisLabel, y: applied.yAxis[0]?.axisLabel };
+  }
+
+  const names = ['laserScannerContaminated', 'pathBlocked', 'obstacleDetected'];
+  const option = {
+    xAxis: categoryAxis(testContext(), names, 30),
+    yAxis: categoryAxis(testContext(), names),
+    series: [{ type: 'bar', data: [1, 2, 3] }],
+    ...narrowLabels({ x: true, y: true }),
+  };
+
+  it('stands the x labels upright and cuts both axes at 96 px in a chart as narrow as a phone', () => {
+    expect(labelsAt(390, option)).toEqual({
+      x: expect.objectContaining({ rotate: 90, width: 96, overflow: 'truncate' }),
+      y: expect.objectContaining({ width: 96, overflow: 'truncate' }),
+    });
+  });
+
+  it('leaves the labels as the axes have them in a wider chart', () => {
+    const { x, y } = labelsAt(1200, option);
+    expect(x).toEqual(expect.objectContaining({ rotate: 30, width: 120 }));
+    expect(y).not.toHaveProperty('width');
+  });
+
+  it('applies to a chart of the pages (MTBF and MTTR per vehicle)', () => {
+    const entry = (vehicleId: number | null) => {
+      const figures = { mtbfSeconds: 3600, mttrSeconds: 60 };
+      return { vehicleId, name: `AGV ${vehicleId}`, current: figures, previous: figures };
+    };
+    const entries = [1, 2, 3, 4, 5, 6, 7, 8].map(entry) as Parameters<typeof reliabilityChart>[0];
+    const model = reliabilityChart(entries, entry(null) as (typeof entries)[0], testContext());
+    expect(labelsAt(390, model.option).x).toEqual(expect.objectContaining({ rotate: 90 }));
+    expect(labelsAt(1200, model.option).x).toEqual(expect.objectContaining({ rotate: 30 }));
   });
 });
 

@@ -122,6 +122,32 @@ export function categoryAxis(ctx: ChartContext, data: string[], rotate = 0) {
   };
 }
 
+// A chart as narrow as on a phone: ECharts' media query reads the chart's own width.
+const NARROW_CHART = { maxWidth: 480 };
+const NARROW_LABEL_WIDTH = 96;
+
+/**
+ * On a chart as narrow as a phone's, the labels of a category x axis stand upright and those
+ * of a category y axis stay within 96 px, each cut with "…" (the tooltip and the table keep
+ * the whole name). Slanted labels that would overlap are thinned out by ECharts, so a phone
+ * lost every other vehicle or error type; upright ones stand only a line apart. Long names on
+ * a y axis took half the card and left the plot a sliver. Spread into the option.
+ */
+export function narrowLabels({ x = false, y = false }: { x?: boolean; y?: boolean }) {
+  const cut = { width: NARROW_LABEL_WIDTH, overflow: 'truncate' };
+  return {
+    media: [
+      {
+        query: NARROW_CHART,
+        option: {
+          ...(x ? { xAxis: { axisLabel: { ...cut, rotate: 90 } } } : {}),
+          ...(y ? { yAxis: { axisLabel: cut } } : {}),
+        },
+      },
+    ],
+  };
+}
+
 /**
  * A category axis of ranges (`bucketLabels`): each label on two lines, from and to, level,
  * so that none is cut; a slanted line of 120 px holds "1 min 30 s – 2 min" no longer.

@@ -6,6 +6,7 @@ import {
   countAxis,
   entryName,
   histogramFrame,
+  narrowLabels,
   numberFormatter,
 } from '../../components/charts/chartParts';
 import { formatNumber, formatPercent } from '../../lib/format';
@@ -91,6 +92,7 @@ export function depthHistogramChart(entry: BatteryEntry, ctx: ChartContext): Cha
     option: {
       ...histogramFrame(ctx, ctx.t('battery.cycles')),
       xAxis: categoryAxis(ctx, labels, 30),
+      ...narrowLabels({ x: true }),
       series: [
         {
           name: current,
@@ -154,6 +156,7 @@ export function vehicleBatteryChart(entries: BatteryEntry[], ctx: ChartContext):
       ...baseCartesian(ctx.theme),
       tooltip: { ...baseCartesian(ctx.theme).tooltip, axisPointer: { type: 'shadow' } },
       xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
+      ...narrowLabels({ x: true }),
       yAxis: [
         { ...countAxis(ctx), minInterval: undefined },
         {

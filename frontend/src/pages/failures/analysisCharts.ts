@@ -7,6 +7,7 @@ import {
   durationAxis,
   durationFormatter,
   entryName,
+  narrowLabels,
   numberFormatter,
 } from '../../components/charts/chartParts';
 import { formatShare } from '../../lib/format';
@@ -50,6 +51,7 @@ export function paretoChart(
       ...baseCartesian(ctx.theme),
       tooltip: { ...baseCartesian(ctx.theme).tooltip, axisPointer: { type: 'shadow' } },
       xAxis: categoryAxis(ctx, names, names.length > 4 ? 30 : 0),
+      ...narrowLabels({ x: true }),
       yAxis: [
         measure === 'count'
           ? countAxis(ctx)
@@ -131,6 +133,7 @@ export function reliabilityChart(
         valueFormatter: durationFormatter(ctx),
       },
       xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
+      ...narrowLabels({ x: true }),
       yAxis: [
         durationAxis(
           ctx,

@@ -1,6 +1,6 @@
 import type { FailureMatrixResult, MatrixCell } from '../../api/analytics-failures';
 import type { ChartContext, ChartModel, TableColumn, TableRow } from '../../components/charts';
-import { categoryAxis } from '../../components/charts/chartParts';
+import { categoryAxis, narrowLabels } from '../../components/charts/chartParts';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { LEVEL_COLORS, worstLevel } from './levels';
 
@@ -82,7 +82,7 @@ export function matrixChart(data: FailureMatrixResult, ctx: ChartContext): Chart
   return {
     option: {
       textStyle: { color: ctx.theme.text },
-      grid: { left: 8, right: 16, top: 16, bottom: 56, containLabel: true },
+      grid: { left: 8, right: 16, top: 16, bottom: 64, containLabel: true },
       tooltip: {
         backgroundColor: ctx.theme.tooltipBackground,
         textStyle: { color: ctx.theme.text },
@@ -97,6 +97,7 @@ export function matrixChart(data: FailureMatrixResult, ctx: ChartContext): Chart
         splitArea: { show: true },
       },
       yAxis: { ...categoryAxis(ctx, typeNames), inverse: true, splitArea: { show: true } },
+      ...narrowLabels({ x: true, y: true }),
       visualMap: {
         min: 0,
         max: Math.max(1, data.maxCount),

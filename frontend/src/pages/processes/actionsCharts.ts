@@ -4,6 +4,7 @@ import { baseCartesian } from '../../components/charts';
 import {
   categoryAxis,
   countAxis,
+  narrowLabels,
   numberFormatter,
   OUTCOME_COLORS,
 } from '../../components/charts/chartParts';
@@ -36,6 +37,7 @@ export function actionsChart(
         valueFormatter: numberFormatter(ctx, 3),
       },
       xAxis: categoryAxis(ctx, names, names.length > 5 ? 30 : 0),
+      ...narrowLabels({ x: true }),
       yAxis: [
         countAxis(ctx),
         {

@@ -9,6 +9,7 @@ import {
   durationFormatter,
   entryName,
   histogramFrame,
+  narrowLabels,
   numberFormatter,
   OUTCOME_COLORS,
   rangeAxis,
@@ -102,6 +103,7 @@ export function outcomesChart(entries: ProcessEntry[], ctx: ChartContext): Chart
       },
       xAxis: countAxis(ctx),
       yAxis: { ...categoryAxis(ctx, names), inverse: true },
+      ...narrowLabels({ y: true }),
       series: keys.map((key) => ({
         name: ctx.t(`processes.outcome.${key}`),
         type: 'bar',
@@ -161,6 +163,7 @@ export function cyclePercentilesChart(entries: ProcessEntry[], ctx: ChartContext
         valueFormatter: durationFormatter(ctx),
       },
       xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
+      ...narrowLabels({ x: true }),
       yAxis: durationAxis(
         ctx,
         entries.flatMap((entry) => percentiles.map(([, key]) => entry.current.cycle[key])),

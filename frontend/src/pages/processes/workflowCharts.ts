@@ -1,7 +1,12 @@
 import type { WorkflowRow } from '../../api/analytics-processes';
 import type { ChartContext, ChartModel, TableData } from '../../components/charts';
 import { baseCartesian } from '../../components/charts';
-import { categoryAxis, durationAxis, durationFormatter } from '../../components/charts/chartParts';
+import {
+  categoryAxis,
+  durationAxis,
+  durationFormatter,
+  narrowLabels,
+} from '../../components/charts/chartParts';
 import { approximateFormatter, isApproximate } from './approximate';
 
 /** Pure transforms of processes/workflows and processes/actions. */
@@ -83,6 +88,7 @@ export function workflowCycleChart(
         valueFormatter: approximateFormatter(durationFormatter(ctx), approximate),
       },
       xAxis: categoryAxis(ctx, names, names.length > 5 ? 30 : 0),
+      ...narrowLabels({ x: true }),
       yAxis: durationAxis(
         ctx,
         rows.flatMap((row) => [
