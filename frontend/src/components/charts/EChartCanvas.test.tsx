@@ -19,6 +19,7 @@ vi.mock('./echarts', () => ({
 
 const REDUCED = '(prefers-reduced-motion: reduce)';
 const realMatchMedia = window.matchMedia;
+const realResizeObserver = globalThis.ResizeObserver;
 
 function systemAsks({ reducedMotion }: { reducedMotion: boolean }) {
   window.matchMedia = (query: string) =>
@@ -43,10 +44,25 @@ function drawChart() {
   return option as Record<string, unknown>;
 }
 
+/** The chart's container as wide as `width` px, reported at once as ResizeObserver would. */
+function containerWidth(width: number) {
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(width);
+  globalThis.ResizeObserver = class {
+    constructor(private readonly report: () => void) {}
+    observe() {
+      this.report(); // inside render's act: flushed with it
+    }
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+}
+
 describe('EChartCanvas', () => {
   beforeEach(() => setOption.mockClear());
   afterEach(() => {
+    vi.restoreAllMocks();
     window.matchMedia = realMatchMedia;
+    globalThis.ResizeObserver = realResizeObserver;
   });
 
   it('draws the chart at once, without animation, when the system asks for reduced motion', () => {
@@ -67,5 +83,23 @@ describe('EChartCanvas', () => {
     const option = drawChart();
     expect(option).not.toHaveProperty('animation');
     expect(option.series).toEqual([expect.objectContaining({ type: 'bar', data: [1, 2] })]);
+  });
+
+  it('draws a map to scale: the height follows the width, the grid keeps the plot to scale', () => {
+    containerWidth(2000);
+    createI18n('en');
+    const margins = { left: 60, right: 16, top: 40, bottom: 28 };
+    const { getByRole } = render(
+      <MantineProvider>
+        <EChartCanvas
+          ariaLabel="Error positions"
+          option={{ grid: margins, xAxis: {}, yAxis: {}, series: [] }}
+          scale={{ aspect: 2, margins }}
+        />
+      </MantineProvider>,
+    );
+    expect(getByRole('img').style.height).toBe('640px');
+    const [option] = setOption.mock.lastCall ?? [];
+    expect((option as { grid: unknown }).grid).toEqual({ ...margins, left: 450, right: 406 });
   });
 });

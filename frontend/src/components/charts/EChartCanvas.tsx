@@ -1,9 +1,10 @@
 import { useReducedMotion } from '@mantine/hooks';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChartElement } from '../../lib/drillDown';
 import { echarts } from './echarts';
 import { localizeOption } from './localize';
+import { type PlotScale, scaledFrame } from './plotScale';
 import type { ChartOption } from './types';
 
 export interface EChartProps {
@@ -14,6 +15,8 @@ export interface EChartProps {
   ariaLabel: string;
   /** A click on a series element (bar, cell, point): the drill-down. */
   onElementClick?: (element: ChartElement) => void;
+  /** A map drawn to scale: the height follows the width instead of `height`. */
+  scale?: PlotScale;
 }
 
 /**
@@ -27,8 +30,10 @@ export default function EChartCanvas({
   height = 320,
   ariaLabel,
   onElementClick,
+  scale,
 }: EChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
   const chartRef = useRef<echarts.ECharts | null>(null);
   // The latest handler, so the chart's one click listener never goes stale.
   const clickRef = useRef(onElementClick);
@@ -52,7 +57,10 @@ export default function EChartCanvas({
         });
       }
     });
-    const observer = new ResizeObserver(() => chart.resize());
+    const observer = new ResizeObserver(() => {
+      setWidth(container.clientWidth);
+      chart.resize();
+    });
     observer.observe(container);
     return () => {
       observer.disconnect();
@@ -66,8 +74,13 @@ export default function EChartCanvas({
   const clickable = onElementClick !== undefined;
   // Read at the first render, so that a chart never starts an animation it must drop.
   const reducedMotion = useReducedMotion(undefined, { getInitialValueInEffect: false });
+  const frame = useMemo(
+    () => (scale && width > 0 ? scaledFrame(width, scale) : null),
+    [scale, width],
+  );
   useEffect(() => {
-    const localized = localizeOption(option, language);
+    const placed = frame ? { ...option, grid: frame.grid } : option;
+    const localized = localizeOption(placed, language);
     chartRef.current?.setOption(
       {
         // ECharts writes its aria-label on the container: its own description is English
@@ -80,14 +93,14 @@ export default function EChartCanvas({
       },
       { notMerge: true },
     );
-  }, [option, language, clickable, reducedMotion, ariaLabel]);
+  }, [option, frame, language, clickable, reducedMotion, ariaLabel]);
 
   return (
     <div
       ref={containerRef}
       role="img"
       aria-label={ariaLabel}
-      style={{ width: '100%', height, minWidth: 0 }}
+      style={{ width: '100%', height: frame?.height ?? height, minWidth: 0 }}
     />
   );
 }

@@ -29,7 +29,9 @@ export function ModelChartCard({ drill, ...props }: ModelChartCardProps) {
 function PlainChartCard({ model, height, title, ...card }: Omit<ModelChartCardProps, 'drill'>) {
   return (
     <ChartCard {...card} title={title} height={height} table={model?.table}>
-      {model && <EChart option={model.option} height={height} ariaLabel={title} />}
+      {model && (
+        <EChart option={model.option} height={height} scale={model.scale} ariaLabel={title} />
+      )}
     </ChartCard>
   );
 }
@@ -61,6 +63,7 @@ function DrillableChartCard({
         <EChart
           option={model.option}
           height={height}
+          scale={model.scale}
           ariaLabel={title}
           onElementClick={onElementClick}
         />

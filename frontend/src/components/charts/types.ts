@@ -1,4 +1,5 @@
 import type { EChartsCoreOption } from 'echarts/core';
+import type { PlotScale } from './plotScale';
 
 /** An ECharts option object (type only: importing it pulls no ECharts code into a chunk). */
 export type ChartOption = EChartsCoreOption;
@@ -49,6 +50,8 @@ export interface TableData {
 export interface ChartModel {
   option: ChartOption;
   table: TableData;
+  /** A map drawn to scale: the chart's height follows its width (`plotScale.ts`). */
+  scale?: PlotScale;
 }
 
 export interface ChartTheme {

@@ -327,6 +327,15 @@ describe('failure map transforms', () => {
     expect(looks.get('obstacle')?.color).not.toBe(looks.get('estop')?.color);
   });
 
+  it("asks for both maps to be drawn to scale: the axes' spans, square density cells", () => {
+    // x 4..21 m (a track cell's margin) on steps of 5: 0..25 m; y 4..11 m on steps of 2: 4..12 m.
+    const map = errorMapChart(layer, testContext());
+    expect(map.scale?.aspect).toBe(25 / 8);
+    expect(map.option).toMatchObject({ grid: map.scale?.margins });
+    // Five columns and two rows of 3 m cells.
+    expect(densityChart(layer, testContext()).scale?.aspect).toBe(2.5);
+  });
+
   it('shows time, vehicle and description in the tooltip, escaped', () => {
     const text = pointTooltip(layer.points[0] as MapLayer['points'][number], testContext('de'));
     expect(text).toContain('AGV 01');

@@ -1,5 +1,5 @@
 import type { ErrorPoint, MapLayer } from '../../api/analytics-failures';
-import type { ChartContext, ChartModel } from '../../components/charts';
+import type { ChartContext, ChartModel, PlotMargins } from '../../components/charts';
 import { axisStyle } from '../../components/charts';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { typeStyles } from './levels';
@@ -49,6 +49,11 @@ export function metreAxis(ctx: ChartContext, min: number, max: number) {
   };
 }
 
+// The maps' grids in px (no `containLabel`), so that the plot is drawn to scale: a legend or
+// colour scale above, metre labels ("1.000 m") left, labels or the axis name below.
+const MAP_MARGINS: PlotMargins = { left: 60, right: 16, top: 40, bottom: 28 };
+const DENSITY_MARGINS: PlotMargins = { left: 40, right: 24, top: 44, bottom: 44 };
+
 /** Cell centres of the driven track (grey) under the error points (a series per type). */
 export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const { track, bounds } = layer;
@@ -67,10 +72,13 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const count = (type: string) => byType.get(type)?.length ?? 0;
   const types = [...byType.keys()].sort((a, b) => count(b) - count(a) || a.localeCompare(b));
   const styles = typeStyles(types);
+  const xAxis = metreAxis(ctx, bounds.minX - margin, bounds.maxX + margin);
+  const yAxis = metreAxis(ctx, bounds.minY - margin, bounds.maxY + margin);
   return {
+    scale: { aspect: (xAxis.max - xAxis.min) / (yAxis.max - yAxis.min), margins: MAP_MARGINS },
     option: {
       textStyle: { color: ctx.theme.text },
-      grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
+      grid: MAP_MARGINS,
       legend: { top: 0, type: 'scroll', data: types, textStyle: { color: ctx.theme.text } },
       tooltip: {
         trigger: 'item',
@@ -80,8 +88,8 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
         formatter: (params: { data?: PointDatum | number[] }) =>
           params.data && 'point' in params.data ? pointTooltip(params.data.point, ctx) : '',
       },
-      xAxis: metreAxis(ctx, bounds.minX - margin, bounds.maxX + margin),
-      yAxis: metreAxis(ctx, bounds.minY - margin, bounds.maxY + margin),
+      xAxis,
+      yAxis,
       series: [
         {
           name: ctx.t('failures.track'),
@@ -157,10 +165,12 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const rows = Array.from({ length: density.rows }, (_, index) => label(density.originY, index));
   const max = density.cells.reduce((top, [, , count]) => Math.max(top, count), 1);
   return {
+    // Square cells: the grid's columns over its rows.
+    scale: { aspect: density.columns / density.rows, margins: DENSITY_MARGINS },
     option: {
       textStyle: { color: ctx.theme.text },
       // The colour scale sits above the grid, apart from the x axis and its name below.
-      grid: { left: 8, right: 24, top: 44, bottom: 8, containLabel: true },
+      grid: DENSITY_MARGINS,
       tooltip: {
         backgroundColor: ctx.theme.tooltipBackground,
         textStyle: { color: ctx.theme.text },
