@@ -22,6 +22,15 @@ class PartnerOrganizations(StrictCamelModel):
     organization_ids: list[StoreIdValue] = Field(max_length=10_000)
 
 
+class PartnerLinksChange(PartnerOrganizations):
+    edited_from: list[StoreIdValue] | None = Field(
+        default=None,
+        max_length=10_000,
+        description="the partner's organizations the change was made on: if they differ now "
+        "(another administrator saved meanwhile), the change is refused (409); none: no check",
+    )
+
+
 class ShiftIn(StrictCamelModel):
     id: StoredText = Field(min_length=1, max_length=MAX_SHIFT_ID_LENGTH)
     name: StoredText = Field(min_length=1, max_length=100)

@@ -17,6 +17,7 @@ from fleetscope.i18n.admin_messages import (
     ORGANIZATION_ID_NOT_FOUND,
     ORGANIZATION_ID_UNKNOWN,
     ORGANIZATION_NOT_EMPTY,
+    PARTNER_LINKS_CHANGED_MEANWHILE,
     PARTNER_LINKS_NOT_PARTNER,
 )
 from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY
@@ -142,15 +143,27 @@ def partner_links_of(session: Session, *, user_ids: Sequence[int]) -> dict[int, 
 
 
 def set_partner_organizations(
-    session: Session, *, user: User, organization_ids: Sequence[int], by: Actor
+    session: Session,
+    *,
+    user: User,
+    organization_ids: Sequence[int],
+    by: Actor,
+    edited_from: Sequence[int] | None = None,
 ) -> list[int]:
-    """The organizations a partner sees are exactly ``organization_ids`` from now on."""
+    """The organizations a partner sees are exactly ``organization_ids`` from now on. With
+    ``edited_from`` (the list the change was made on), a change made while another one landed
+    is refused (409) instead of silently undoing it. The user's row is locked until the change
+    commits (PostgreSQL; SQLite writes one at a time anyway)."""
     if user.role != Role.PARTNER.value:
         raise InvalidInputError(PARTNER_LINKS_NOT_PARTNER(email=user.email, role=user.role))
     wanted = sorted(set(organization_ids))
     for organization_id in wanted:
         organization_of_field(session, organization_id=organization_id, field="organizationIds")
+    if edited_from is not None:
+        session.refresh(user, with_for_update={"of": User})
     before = partner_organization_ids(session, user=user)
+    if edited_from is not None and sorted(set(edited_from)) != before:
+        raise ConflictError(PARTNER_LINKS_CHANGED_MEANWHILE(email=user.email))
     if before == wanted:
         return wanted
     session.execute(delete(PartnerLink).where(PartnerLink.user_id == user.id))

@@ -180,6 +180,13 @@ WORKFLOW_RULE_TOO_LONG = define(
     en="workflowRules[{index}]: longer than {limit} characters",
     de="workflowRules[{index}]: länger als {limit} Zeichen",
 )
+PARTNER_LINKS_CHANGED_MEANWHILE = define(
+    "admin.partner_links_changed_meanwhile",
+    en="the organizations of {email} were changed by someone else meanwhile: reload them and "
+    "make your change again",
+    de="die Organisationen von {email} wurden inzwischen von jemand anderem geändert: bitte neu "
+    "laden und die Änderung noch einmal vornehmen",
+)
 SITE_CHANGED_MEANWHILE = define(
     "admin.site_changed_meanwhile",
     en="{site} was changed by someone else meanwhile: reload it and make your change again",

@@ -69,7 +69,7 @@ def test_create_list_get_and_the_create_audit_entry(
         "workflowRules": [],
         "loadActionTypes": [],
         "vehicleCount": 0,
-        "version": created["version"],  # tells states apart: test_admin_site_version.py
+        "version": created["version"],  # tells states apart: test_admin_concurrent_changes.py
     }
     entry = last_audit(session_factory)
     assert (entry.action, entry.entity_type, entry.entity_id, entry.before) == (

@@ -135,10 +135,16 @@ export const deleteOrganization = (id: number) => change<null>('DELETE', `/Organ
 
 export const partnerOrganizations = (userId: number) =>
   read<PartnerOrganizations>(`/Users/${userId}/PartnerOrganizations`);
-export const savePartnerOrganizations = (userId: number, organizationIds: number[]) =>
+/** Made on `editedFrom` (the list shown): refused (409) if another administrator saved since. */
+export const savePartnerOrganizations = (
+  userId: number,
+  organizationIds: number[],
+  editedFrom: number[],
+) =>
   change<PartnerOrganizations>('PUT', `/Users/${userId}/PartnerOrganizations`, {
     organizationIds,
-  } satisfies Schemas['PartnerOrganizations']);
+    editedFrom,
+  } satisfies Schemas['PartnerLinksChange']);
 
 // Sites
 export async function listSites(organizationId?: number): Promise<SiteAdmin[]> {

@@ -571,7 +571,8 @@ export interface paths {
         /**
          * Put Partner Organizations
          * @description The partner sees exactly these organizations from now on (422 for another role or
-         *     an organization id that does not exist).
+         *     an organization id that does not exist). With ``editedFrom``, a change made on a list
+         *     another administrator has changed since is refused (409).
          */
         put: operations["put_partner_organizations_v2_Admin_Users__userId__PartnerOrganizations_put"];
         post?: never;
@@ -2714,6 +2715,16 @@ export interface components {
             share: number;
             /** Cumulativeshare */
             cumulativeShare: number;
+        };
+        /** PartnerLinksChange */
+        PartnerLinksChange: {
+            /** Organizationids */
+            organizationIds: number[];
+            /**
+             * Editedfrom
+             * @description the partner's organizations the change was made on: if they differ now (another administrator saved meanwhile), the change is refused (409); none: no check
+             */
+            editedFrom?: number[] | null;
         };
         /** PartnerOrganizations */
         PartnerOrganizations: {
@@ -6420,7 +6431,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PartnerOrganizations"];
+                "application/json": components["schemas"]["PartnerLinksChange"];
             };
         };
         responses: {

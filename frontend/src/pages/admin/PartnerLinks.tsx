@@ -32,7 +32,12 @@ export function PartnerLinks({ organizations }: { organizations: Organization[] 
       ) : (
         <Stack gap="sm">
           {items.map((user) => (
-            <PartnerLinkEditor key={user.id} user={user} organizations={organizations} />
+            // A list saved (here or by someone else) starts the editor afresh from it.
+            <PartnerLinkEditor
+              key={`${user.id}:${user.partnerOrganizationIds.join(',')}`}
+              user={user}
+              organizations={organizations}
+            />
           ))}
         </Stack>
       )}
@@ -52,12 +57,17 @@ export function PartnerLinkEditor({
   const client = useQueryClient();
   const [selected, setSelected] = useState<string[]>(user.partnerOrganizationIds.map(String));
   const save = useMutation({
-    mutationFn: () => savePartnerOrganizations(user.id, selected.map(Number)),
+    mutationFn: () =>
+      savePartnerOrganizations(user.id, selected.map(Number), user.partnerOrganizationIds),
     onSuccess: () => {
       notifySuccess(t('admin.partners.saved', { email: user.email }));
       void client.invalidateQueries({ queryKey: ['admin'] });
     },
-    onError: notifyFailure,
+    // Refused as made on an older list (409): the message says so; the list is read again.
+    onError: (error) => {
+      notifyFailure(error);
+      void client.invalidateQueries({ queryKey: ['admin', 'users'] });
+    },
   });
   const unchanged =
     [...selected].sort().join(',') === user.partnerOrganizationIds.map(String).sort().join(',');

@@ -6,7 +6,11 @@ from fleetscope.api.deps import SessionDep, StoreId, SuperUser
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.json_body import JsonBodyRoute
 from fleetscope.api.routes.admin.common import CHANGE, READ
-from fleetscope.appstore.admin_bodies import OrganizationBody, PartnerOrganizations
+from fleetscope.appstore.admin_bodies import (
+    OrganizationBody,
+    PartnerLinksChange,
+    PartnerOrganizations,
+)
 from fleetscope.appstore.admin_organizations import (
     delete_organization,
     organization_by_id,
@@ -79,14 +83,16 @@ def get_partner_organizations(
     responses=CHANGE,
 )
 def put_partner_organizations(
-    userId: StoreId, body: PartnerOrganizations, user: SuperUser, db: SessionDep
+    userId: StoreId, body: PartnerLinksChange, user: SuperUser, db: SessionDep
 ) -> Envelope[PartnerOrganizations]:
     """The partner sees exactly these organizations from now on (422 for another role or
-    an organization id that does not exist)."""
+    an organization id that does not exist). With ``editedFrom``, a change made on a list
+    another administrator has changed since is refused (409)."""
     ids = set_partner_organizations(
         db,
         user=user_by_id(db, user_id=userId),
         organization_ids=body.organization_ids,
         by=Actor.web(user),
+        edited_from=body.edited_from,
     )
     return ok(PartnerOrganizations(organization_ids=ids))
