@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatteryEntry, BatteryFigures, BatteryResult } from '../../api/analytics-battery';
 import { testContext } from '../../test/chartContext';
+import { timeAxis } from './batteryChartParts';
 import {
   chargeChart,
   depthHistogramChart,
@@ -166,5 +167,24 @@ describe('battery transforms', () => {
       expect((100 - min) % interval).toBe(0);
       expect(min).toBeLessThanOrEqual(Math.max(0, lowest - 5));
     }
+  });
+});
+
+describe('timeAxis', () => {
+  const context = { ...testContext('de'), timeZone: 'Europe/Berlin' };
+  const { axisLabel, axisPointer } = timeAxis(context) as unknown as {
+    axisLabel: { formatter: (value: number) => string };
+    axisPointer: { label: { formatter: (param: { value: number }) => string } };
+  };
+
+  it("labels a tick at the site's midnight with the day alone, any other with day and time", () => {
+    // 23:00 UTC is midnight in Berlin (winter time).
+    expect(axisLabel.formatter(Date.parse('2026-11-23T23:00:00Z'))).toBe('24.11.');
+    expect(axisLabel.formatter(Date.parse('2026-11-24T00:00:00Z'))).toBe('24.11., 01:00');
+  });
+
+  it('gives the pointer day and time, midnight too', () => {
+    const midnight = Date.parse('2026-11-23T23:00:00Z');
+    expect(axisPointer.label.formatter({ value: midnight })).toBe('24.11., 00:00');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatteryResult, ChargeSeries, HealthSeries } from '../../api/analytics-battery';
 import { testContext } from '../../test/chartContext';
 import { chargeChart } from './batteryCharts';
-import { healthChartStatus, healthTrendChart, trendAt } from './healthCharts';
+import { healthChartStatus, healthTrendAxisRange, healthTrendChart, trendAt } from './healthCharts';
 
 type Series = {
   name: string;
@@ -11,7 +11,7 @@ type Series = {
   markLine?: { lineStyle: { type: string; color: string }; data: unknown[] };
 };
 const seriesOf = (option: unknown) => (option as { series: Series[] }).series;
-type YAxis = { min: (r: { min: number }) => number; max: (r: { max: number }) => number };
+type YAxis = { min: number; max: number; interval: number };
 
 const reporting: HealthSeries = {
   vehicleId: 1,
@@ -96,9 +96,8 @@ describe('health trend transform', () => {
     const option = healthTrendChart(result([reporting]), testContext('de')).option as {
       yAxis: YAxis & { axisLabel: { formatter: (v: unknown) => string } };
     };
-    expect(option.yAxis.min({ min: 95.0 })).toBe(94);
-    expect(option.yAxis.max({ max: 96.2 })).toBe(98);
-    expect(option.yAxis.max({ max: 99.6 })).toBe(100);
+    // Values and trend 95.0-96.2 %: a point of room each side, in steps of 1.
+    expect(option.yAxis).toMatchObject({ min: 94, max: 98, interval: 1 });
     expect(option.yAxis.axisLabel.formatter(95.5)).toBe('95,5\u00a0%');
   });
 });
@@ -125,5 +124,16 @@ describe('health chart status', () => {
     expect(healthChartStatus(empty, undefined)).toEqual(empty);
     expect(healthChartStatus({ kind: 'ready' }, result([reporting]))).toEqual({ kind: 'ready' });
     expect(healthChartStatus({ kind: 'loading' }, undefined)).toEqual({ kind: 'loading' });
+  });
+});
+
+describe('healthTrendAxisRange', () => {
+  it('zooms to the values with bounds on its step, so no odd top tick sits over the last one', () => {
+    // 91.9-97.8 %: a point of room is 90-99; on steps of 2 that is 90-100 (ECharts: 99 over 98).
+    expect(healthTrendAxisRange([91.9, 97.8])).toEqual({ min: 90, max: 100, interval: 2 });
+    expect(healthTrendAxisRange([95.2, 95.6])).toEqual({ min: 94, max: 97, interval: 0.5 });
+    expect(healthTrendAxisRange([60, 99.5])).toEqual({ min: 50, max: 100, interval: 10 });
+    expect(healthTrendAxisRange([3, 99])).toEqual({ min: 0, max: 100, interval: 20 });
+    expect(healthTrendAxisRange([])).toEqual({ min: 99, max: 100, interval: 0.5 });
   });
 });

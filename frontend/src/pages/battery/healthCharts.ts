@@ -21,6 +21,31 @@ export function trendAt(trend: HealthPoint[], at: number): number | null {
   return firstHealth + ((lastHealth - firstHealth) * (at - firstAt)) / span;
 }
 
+const TREND_AXIS_STEPS = [0.5, 1, 2, 5, 10, 20];
+
+/**
+ * The health-over-time axis, zoomed to the values (health moves by tenths of a point: a
+ * 0..100 axis would flatten every line): a point of room each side, bounds on a step that
+ * gives at most 6 intervals, at most 100 % (a multiple of every step). ECharts' own
+ * bounds would end at, say, 99 % above a tick at 98 %.
+ */
+export function healthTrendAxisRange(values: readonly number[]): {
+  min: number;
+  max: number;
+  interval: number;
+} {
+  const low = Math.max(0, Math.floor(Math.min(...values, 100) - 1));
+  const high = Math.min(100, Math.ceil(Math.max(...values, low + 1) + 1));
+  for (const step of TREND_AXIS_STEPS) {
+    const min = Math.floor(low / step) * step;
+    const max = Math.min(100, Math.ceil(high / step) * step);
+    if ((max - min) / step <= 6) {
+      return { min, max, interval: step };
+    }
+  }
+  return { min: 0, max: 100, interval: 20 };
+}
+
 /**
  * State of health over time, one line per vehicle that reports it (or the combined line) (in the vehicle's colour of
  * the charge chart) with its fitted trend dashed. The trend is a mark line of the vehicle's
@@ -38,9 +63,11 @@ export function healthTrendChart(data: BatteryResult, ctx: ChartContext): ChartM
       xAxis: timeAxis(ctx),
       yAxis: {
         type: 'value',
-        // Health moves by tenths of a point: a 0..100 axis would flatten every line.
-        min: (range: { min: number }) => Math.max(0, Math.floor(range.min - 1)),
-        max: (range: { max: number }) => Math.min(100, Math.ceil(range.max + 1)),
+        ...healthTrendAxisRange(
+          reported.flatMap(({ series }) =>
+            [...series.points, ...series.trend].map(([, health]) => health),
+          ),
+        ),
         ...axisStyle(ctx.theme),
         axisLabel: { color: ctx.theme.mutedText, formatter: format },
       },
