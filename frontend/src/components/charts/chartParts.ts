@@ -46,9 +46,9 @@ export function bucketLabels(edges: readonly number[], language: string): string
   });
 }
 
-/** The name of an entry: the vehicle's, or "selected vehicles" for the combined one. */
+/** The name of an entry: the vehicle's, or "selected machines" for the combined one (every page). */
 export function entryName(name: string | null, ctx: ChartContext): string {
-  return name ?? ctx.t('processes.combined');
+  return name ?? ctx.t('charts.combinedEntry');
 }
 
 // Steps a clock reads (seconds): ECharts' own steps are decimal, so an axis of hours

@@ -84,8 +84,8 @@ describe('battery transforms', () => {
     const combined = [{ vehicleId: null, name: null, points: data.series[0]?.points ?? [] }];
     const model = chargeChart({ ...data, series: combined }, testContext());
     // The test context's t gives the key: the name is the one "combined" entries have.
-    expect(seriesOf(model.option).map((s) => s.name)).toEqual(['processes.combined']);
-    expect(model.table.rows[1]).toMatchObject({ vehicle: 'processes.combined', charge: 33.4 });
+    expect(seriesOf(model.option).map((s) => s.name)).toEqual(['charts.combinedEntry']);
+    expect(model.table.rows[1]).toMatchObject({ vehicle: 'charts.combinedEntry', charge: 33.4 });
   });
 
   it("heads the tooltip with the site's time as the axis writes it, not ECharts' ISO form", () => {

@@ -103,7 +103,7 @@ describe('processes analysis transforms', () => {
     expect(series.map((s) => s.itemStyle?.color)).toEqual(['#2f9e44', '#e03131', '#868e96']);
     expect(series[1]?.data).toEqual([1, 3]);
     expect(model.table.rows[1]).toMatchObject({
-      name: 'processes.combined',
+      name: 'charts.combinedEntry',
       finished: 20,
       successRate: 0.8,
     });

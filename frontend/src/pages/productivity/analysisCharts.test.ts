@@ -44,7 +44,7 @@ describe('timeInStateChart', () => {
 
   it('labels the combined entry', () => {
     const { option } = timeInStateChart(productivity([entry(null, null)]), testContext());
-    expect((option as { yAxis: { data: string[] } }).yAxis.data).toEqual(['productivity.combined']);
+    expect((option as { yAxis: { data: string[] } }).yAxis.data).toEqual(['charts.combinedEntry']);
   });
 
   it('knows when there is nothing recorded', () => {

@@ -12,13 +12,14 @@ import {
   trendOf,
   VEHICLE_STATES,
 } from '../../components/charts';
+import { entryName } from '../../components/charts/chartParts';
 import { comparableFigures } from '../../components/charts/kpiTexts';
 import { weekdayNames } from '../../lib/format';
 import { PRODUCTIVITY_KPIS, type ProductivityKpiKey } from './kpis';
 
 /** The label of an entry: the vehicle's name, or "selected machines" for the combined one. */
 export function entryLabel(entry: ProductivityEntry, ctx: ChartContext): string {
-  return entry.name ?? ctx.t('productivity.combined');
+  return entryName(entry.name, ctx);
 }
 
 /** True when the selection has no recorded time at all (nothing to draw). */

@@ -180,7 +180,7 @@ describe('historyChart', () => {
     const data = history();
     data.series = [{ vehicleId: null, name: null }];
     const { option } = historyChart(data, 'availability', testContext());
-    expect((option as { series: LineSeries[] }).series[0]?.name).toBe('productivity.combined');
+    expect((option as { series: LineSeries[] }).series[0]?.name).toBe('charts.combinedEntry');
   });
 
   it('knows an empty history', () => {

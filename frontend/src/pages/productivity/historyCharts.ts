@@ -10,6 +10,7 @@ import {
   type TableColumn,
   type ValueFormat,
 } from '../../components/charts';
+import { entryName } from '../../components/charts/chartParts';
 import { formatIsoDate, formatShare, localeFor } from '../../lib/format';
 import { escapeHtml } from '../failures/matrixCharts';
 import { type ProductivityKpiKey, productivityKpi } from './kpis';
@@ -53,10 +54,6 @@ const TABLE_FORMATS: Record<KpiUnit, ValueFormat> = {
   percent: 'decimal',
   km: 'decimal',
 };
-
-function seriesName(name: string | null, ctx: ChartContext): string {
-  return name ?? ctx.t('productivity.combined');
-}
 
 /** True when no series has a single bucket with a value. */
 export function historyIsEmpty(data: ProductivityHistory): boolean {
@@ -146,7 +143,7 @@ export function historyChart(
     return {
       color,
       symbol,
-      name: seriesName(line.name, ctx),
+      name: entryName(line.name, ctx),
       current: splitRunning(current[index] ?? [], reference),
       previous: splitRunning(before[index] ?? [], data.previousBuckets),
     };
@@ -257,10 +254,10 @@ export function historyChart(
     { key: 'to', label: t('productivity.bucketTo'), format: 'date' },
     { key: 'state', label: t('charts.bucketState'), format: 'text' },
     ...data.series.flatMap((line, index) => [
-      { key: `s${index}`, label: seriesName(line.name, ctx), format, digits: 2 },
+      { key: `s${index}`, label: entryName(line.name, ctx), format, digits: 2 },
       {
         key: `p${index}`,
-        label: `${seriesName(line.name, ctx)} (${previousLabel})`,
+        label: `${entryName(line.name, ctx)} (${previousLabel})`,
         format,
         digits: 2,
       },
