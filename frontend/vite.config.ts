@@ -39,7 +39,7 @@ export default defineConfig({
     sourcemap: false,
     // Vite warns from 500 kB. The one chunk above it is ECharts (about 650 kB, 220 kB gzip),
     // already tree-shaken and loaded lazily with the first chart, never with the entry
-    // (benchmarks/bench_assets.py); the warning stays for anything else that grows past it.
+    // (benchmarks/bench_assets.py); a chunk that grows past 700 kB still warns.
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
       output: {
