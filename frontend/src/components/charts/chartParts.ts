@@ -133,7 +133,16 @@ const NARROW_LABEL_WIDTH = 96;
  * lost every other vehicle or error type; upright ones stand only a line apart. Long names on
  * a y axis took half the card and left the plot a sliver. Spread into the option.
  */
-export function narrowLabels({ x = false, y = false }: { x?: boolean; y?: boolean }) {
+export function narrowLabels({
+  x = false,
+  y = false,
+  also = {},
+}: {
+  x?: boolean;
+  y?: boolean;
+  /** More of the option for a chart that narrow (ECharts merges it into the option). */
+  also?: Record<string, unknown>;
+}) {
   const cut = { width: NARROW_LABEL_WIDTH, overflow: 'truncate' };
   return {
     media: [
@@ -142,6 +151,7 @@ export function narrowLabels({ x = false, y = false }: { x?: boolean; y?: boolea
         option: {
           ...(x ? { xAxis: { axisLabel: { ...cut, rotate: 90 } } } : {}),
           ...(y ? { yAxis: { axisLabel: cut } } : {}),
+          ...also,
         },
       },
     ],

@@ -148,4 +148,16 @@ describe('distanceLoadsChart', () => {
       previousLoads: 120,
     });
   });
+
+  it('on a phone stands the names upright and leaves the loads axis unnamed (the legend names it)', () => {
+    const { option } = distanceLoadsChart(productivity([entry(1, 'AGV 01')]), testContext());
+    const [narrow] = (option as { media: { query: object; option: object }[] }).media;
+    expect(narrow).toEqual({
+      query: { maxWidth: 480 },
+      option: {
+        xAxis: { axisLabel: { width: 96, overflow: 'truncate', rotate: 90 } },
+        yAxis: [{}, { name: '' }],
+      },
+    });
+  });
 });

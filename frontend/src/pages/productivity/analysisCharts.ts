@@ -12,7 +12,7 @@ import {
   trendOf,
   VEHICLE_STATES,
 } from '../../components/charts';
-import { entryName } from '../../components/charts/chartParts';
+import { entryName, narrowLabels } from '../../components/charts/chartParts';
 import { comparableFigures } from '../../components/charts/kpiTexts';
 import { weekdayNames } from '../../lib/format';
 import { PRODUCTIVITY_KPIS, type ProductivityKpiKey } from './kpis';
@@ -231,6 +231,8 @@ export function distanceLoadsChart(data: Productivity, ctx: ChartContext): Chart
         splitLine: { show: false },
       },
     ],
+    // On a phone the loads axis's name would run into the legend, which names it already.
+    ...narrowLabels({ x: true, also: { yAxis: [{}, { name: '' }] } }),
     series: [
       {
         name: t('productivity.kpi.distance'),
