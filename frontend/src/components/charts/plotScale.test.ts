@@ -11,13 +11,20 @@ describe('scaledFrame', () => {
 
   it('narrows the plot, centred, where the chart may grow no taller', () => {
     // 1,924 px across would need 962 px up; 640 px leave 572, so the plot is 1,144 px wide.
-    const { height, grid } = scaledFrame(2000, { aspect: 2, margins });
-    expect(height).toBe(640);
+    const frame = scaledFrame(2000, { aspect: 2, margins });
+    expect(frame?.height).toBe(640);
+    const { height, grid } = frame ?? { height: 0, grid: margins };
     expect(grid).toEqual({ ...margins, left: 60 + 390, right: 16 + 390 });
     expect((2000 - grid.left - grid.right) / (height - grid.top - grid.bottom)).toBe(2);
   });
 
+  it('leaves the height to the chart for an aspect that is no ratio', () => {
+    for (const aspect of [0, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(scaledFrame(576, { aspect, margins })).toBeNull();
+    }
+  });
+
   it('keeps a readable height for a long, narrow site', () => {
-    expect(scaledFrame(576, { aspect: 20, margins }).height).toBe(160);
+    expect(scaledFrame(576, { aspect: 20, margins })?.height).toBe(160);
   });
 });

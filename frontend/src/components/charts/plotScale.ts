@@ -23,12 +23,18 @@ export interface PlotScale {
 /** A map never shrinks below a readable band nor grows taller than a screen. */
 export const SCALED_HEIGHT = { min: 160, max: 640 };
 
-/** The chart's height at `width` px and the grid that keeps the plot to scale in it. */
+/**
+ * The chart's height at `width` px and the grid that keeps the plot to scale in it; null for
+ * an aspect that is no ratio (an empty span), where the chart keeps its own height.
+ */
 export function scaledFrame(
   width: number,
   { aspect, margins }: PlotScale,
   bounds = SCALED_HEIGHT,
-): { height: number; grid: PlotMargins } {
+): { height: number; grid: PlotMargins } | null {
+  if (!(Number.isFinite(aspect) && aspect > 0)) {
+    return null;
+  }
   const across = Math.max(1, width - margins.left - margins.right);
   const wanted = across / aspect + margins.top + margins.bottom;
   const height = Math.round(Math.min(bounds.max, Math.max(bounds.min, wanted)));
