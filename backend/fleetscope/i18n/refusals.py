@@ -3,11 +3,14 @@ and of each rejected line of an HTTP batch.
 
 The decoder, the vehicle registry and the line parser raise these; the dead letter keeps
 the reason rendered in every language, so a superuser reads it in theirs. Field names and
-JSON paths (``$.timestamp``, ``"payload"``) are the message's own and stay as they are;
-``detail`` is the JSON parser's or the schema validator's own text, quoted as it came.
+JSON paths (``$.timestamp``, ``"payload"``) are the message's own and stay as they are. A
+reason quoting the JSON parser's or the schema validator's own text is made by
+``invalid_json``, ``schema_violation`` or ``line_not_json``, which give that text in German
+too (``parser_details``).
 """
 
-from fleetscope.i18n.text import define
+from fleetscope.i18n.parser_details import parser_detail
+from fleetscope.i18n.text import Message, define
 
 # --- The topic -------------------------------------------------------------------------------
 
@@ -72,6 +75,18 @@ INVALID_VALUE = define(
     en="schema violation: {path} has invalid value {value!r} ({allowed})",
     de="Verstoß gegen das Schema: {path} hat den ungültigen Wert {value!r} ({allowed})",
 )
+
+
+def invalid_json(detail: str) -> Message:
+    """Invalid JSON, in the JSON parser's words (``detail``)."""
+    return INVALID_JSON(detail=parser_detail(detail))
+
+
+def schema_violation(detail: str) -> Message:
+    """A schema violation, in the decoder's or the schema validator's words (``detail``)."""
+    return SCHEMA_VIOLATION(detail=parser_detail(detail))
+
+
 VERSION_FORMAT = define(
     "refusal.version_format",
     en="version {version!r} is not [major].[minor].[patch]",
@@ -132,6 +147,13 @@ LINE_NOT_JSON = define(
     en="line is not valid JSON: {detail}",
     de="die Zeile ist kein gültiges JSON: {detail}",
 )
+
+
+def line_not_json(detail: str) -> Message:
+    """A line that is no JSON, in the JSON parser's words (``detail``)."""
+    return LINE_NOT_JSON(detail=parser_detail(detail))
+
+
 LINE_NOT_OBJECT = define(
     "refusal.line_not_object",
     en='line must be a JSON object {{"topic", "payload"}}',

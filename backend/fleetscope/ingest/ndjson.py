@@ -6,7 +6,6 @@ from datetime import datetime
 import orjson
 
 from fleetscope.i18n import refusals
-from fleetscope.i18n.parser_details import parser_detail
 from fleetscope.i18n.text import Message
 from fleetscope.ingest.messages import RawMessage
 
@@ -34,7 +33,7 @@ def parse_line(
     try:
         envelope = orjson.loads(line)
     except orjson.JSONDecodeError as err:
-        return bad(refusals.LINE_NOT_JSON(detail=parser_detail(str(err))))
+        return bad(refusals.line_not_json(str(err)))
     if not isinstance(envelope, dict):
         return bad(refusals.LINE_NOT_OBJECT())
     topic = envelope.get("topic")

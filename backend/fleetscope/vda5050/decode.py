@@ -25,7 +25,6 @@ import msgspec
 import orjson
 
 from fleetscope.i18n import refusals
-from fleetscope.i18n.parser_details import parser_detail
 from fleetscope.vda5050 import normalize, schemas
 from fleetscope.vda5050.dialects import DIALECT_1, DIALECT_2, DIALECT_3, Dialect
 from fleetscope.vda5050.limits import (
@@ -151,7 +150,7 @@ def decode(
     except msgspec.ValidationError as error:
         raise _explain(payload, route, error) from None
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        raise DecodeError(refusals.INVALID_JSON(detail=parser_detail(str(error)))) from None
+        raise DecodeError(refusals.invalid_json(str(error))) from None
 
     version = wire.version
     checked = plan.versions.get(version)
@@ -172,7 +171,7 @@ def decode(
         try:
             document = orjson.loads(payload)
         except orjson.JSONDecodeError as error:  # stricter than msgspec on lone surrogates
-            raise DecodeError(refusals.INVALID_JSON(detail=parser_detail(str(error)))) from None
+            raise DecodeError(refusals.invalid_json(str(error))) from None
         schemas.validate(document, major=checked[0], minor=checked[1], kind=kind)
 
     timestamp = wire.timestamp if wire.timestamp is not None else received_at
@@ -268,12 +267,12 @@ def _explain(payload: bytes, route: Topic, error: msgspec.ValidationError) -> De
     try:
         probe = _PROBE.decode(payload)
     except msgspec.ValidationError:  # not an object at all
-        return DecodeError(refusals.SCHEMA_VIOLATION(detail=parser_detail(str(error))))
+        return DecodeError(refusals.schema_violation(str(error)))
     except (msgspec.DecodeError, UnicodeDecodeError) as invalid:
-        return DecodeError(refusals.INVALID_JSON(detail=parser_detail(str(invalid))))
+        return DecodeError(refusals.invalid_json(str(invalid)))
     if isinstance(probe.version, str) and len(probe.version) <= VERSION_MAX:
         try:
             _version(probe.version, route)
         except DecodeError as version_error:
             return version_error
-    return DecodeError(refusals.SCHEMA_VIOLATION(detail=parser_detail(str(error))))
+    return DecodeError(refusals.schema_violation(str(error)))

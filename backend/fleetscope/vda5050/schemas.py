@@ -14,8 +14,7 @@ from typing import Any
 
 import fastjsonschema
 
-from fleetscope.i18n.parser_details import parser_detail
-from fleetscope.i18n.refusals import SCHEMA_VIOLATION
+from fleetscope.i18n.refusals import schema_violation
 from fleetscope.vda5050.model import DecodeError, MessageKind
 
 # (major, minor) -> folder of the schema files; 1.1 published none.
@@ -113,4 +112,4 @@ def validate(document: Any, *, major: int, minor: int, kind: MessageKind) -> Non
         # fastjsonschema names the field "data.nodeStates[1]"; say "$.nodeStates[1]" like msgspec.
         name = error.name or "data"
         message = error.message.replace(name, "$" + name.removeprefix("data"), 1)
-        raise DecodeError(SCHEMA_VIOLATION(detail=parser_detail(message))) from None
+        raise DecodeError(schema_violation(message)) from None
