@@ -4,7 +4,6 @@ queues a re-derivation of the site's vehicles (``appstore.jobs``). A site withou
 can be deleted."""
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, delete, exists, func, select
@@ -23,18 +22,10 @@ from fleetscope.appstore.organizations import (
 from fleetscope.appstore.shifts import validate_shifts
 from fleetscope.appstore.site_version import require_version
 from fleetscope.appstore.snapshots import changed_fields, site_snapshot
+from fleetscope.appstore.unchanged import UNCHANGED, Unchanged
 from fleetscope.appstore.workflow_rules import validate_workflow_rules
 from fleetscope.i18n.admin_messages import SITE_HAS_VEHICLES
 from fleetscope.i18n.messages import MUST_NOT_BE_EMPTY, SITE_NOT_FOUND
-
-
-class Unchanged(Enum):
-    """A field a change leaves as it is (``None`` is a value: no MQTT interface)."""
-
-    UNCHANGED = "unchanged"
-
-
-UNCHANGED = Unchanged.UNCHANGED
 
 
 @dataclass(frozen=True, slots=True)

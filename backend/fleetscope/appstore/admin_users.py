@@ -10,18 +10,18 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from fleetscope.appstore.admin_organizations import organization_of_field
-from fleetscope.appstore.admin_sites import UNCHANGED, Unchanged
 from fleetscope.appstore.audit import Actor, contains_pattern, record_change
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Role, User
 from fleetscope.appstore.schemas import Language
+from fleetscope.appstore.unchanged import UNCHANGED, Unchanged
 from fleetscope.appstore.users import (
     apply_role,
     audit_user_change,
     create_user,
     end_sessions,
-    parse_language,
     set_password,
+    stored_language,
     user_state,
 )
 from fleetscope.i18n.admin_messages import (
@@ -154,10 +154,8 @@ def update_user(session: Session, *, user: User, changes: UserChanges, by: Actor
             # An explicit null for a customer: the role's rule refuses it by name.
             user.organization_id = None
         apply_role(session, user=user, role=role, organization=organization)
-    if changes.language is None:
-        user.language = ""
-    elif not isinstance(changes.language, Unchanged):
-        user.language = parse_language(changes.language)
+    if not isinstance(changes.language, Unchanged):
+        user.language = stored_language(changes.language)
     if not isinstance(changes.display_name, Unchanged):
         cleaned = changes.display_name.strip()
         if not cleaned:

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
-from fleetscope.appstore.admin_sites import UNCHANGED, Unchanged
 from fleetscope.appstore.audit import Actor, record_change
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.jobs import start_job
 from fleetscope.appstore.models import Organization, RederiveJob, Site, Vehicle
 from fleetscope.appstore.names import name_key, name_taken
 from fleetscope.appstore.snapshots import changed_fields, vehicle_snapshot
+from fleetscope.appstore.unchanged import UNCHANGED, Unchanged
 from fleetscope.i18n.admin_messages import (
     VEHICLE_EXISTS_AT_SITE,
     VEHICLE_NAME_TAKEN,

@@ -12,6 +12,7 @@ from fleetscope.appstore.models import Organization, PartnerLink, Role, User, Us
 from fleetscope.appstore.schemas import LANGUAGES, Language
 from fleetscope.appstore.security import hash_password, password_needs_rehash, verify_password
 from fleetscope.appstore.snapshots import changed_fields, user_snapshot
+from fleetscope.appstore.unchanged import UNCHANGED, Unchanged
 from fleetscope.i18n.messages import (
     EMAIL_TAKEN,
     INVALID_EMAIL,
@@ -55,6 +56,11 @@ def parse_language(value: str) -> Language:
         if value == language:
             return language
     raise InvalidInputError(UNKNOWN_LANGUAGE(language=value))
+
+
+def stored_language(language: Language | None) -> str:
+    """A language as the user's row keeps it: none chosen ("") lets the browser decide."""
+    return "" if language is None else parse_language(language)
 
 
 def validate_password(password: str, *, field: str = "password") -> str:
@@ -103,7 +109,7 @@ def create_user(
         role=role.value,
         organization_id=own_organization.id if own_organization else None,
         display_name=display_name.strip() or email.split("@", 1)[0],
-        language="" if language is None else parse_language(language),
+        language=stored_language(language),
         is_active=True,
         password_temporary=password_temporary,
     )
@@ -324,15 +330,12 @@ def update_profile(
     session: Session,
     *,
     user: User,
-    language: Language | None = None,
-    forget_language: bool = False,
+    language: Language | Unchanged | None = UNCHANGED,
     display_name: str | None = None,
 ) -> User:
-    """``forget_language``: none chosen (stored as ""), the app follows the browser."""
-    if language is not None:
-        user.language = parse_language(language)
-    elif forget_language:
-        user.language = ""
+    """``language``: None forgets the chosen one, the app follows the browser again."""
+    if not isinstance(language, Unchanged):
+        user.language = stored_language(language)
     if display_name is not None:
         cleaned = display_name.strip()
         if not cleaned:

@@ -51,6 +51,7 @@ from fleetscope.appstore.settings_service import (
     save_dashboard_layout,
     update_settings,
 )
+from fleetscope.appstore.unchanged import UNCHANGED
 from fleetscope.appstore.users import (
     authenticate,
     change_own_password,
@@ -210,8 +211,7 @@ def update_me(body: UserPatch, user: CurrentUser, db: SessionDep) -> Envelope[Us
     updated = update_profile(
         db,
         user=user,
-        language=body.language,
-        forget_language="language" in body.model_fields_set and body.language is None,
+        language=body.language if "language" in body.model_fields_set else UNCHANGED,
         display_name=body.display_name,
     )
     return ok(user_out(updated))
