@@ -168,6 +168,36 @@ test.describe('tablet', () => {
   });
 });
 
+test.describe('mobile administration', () => {
+  test.use({ viewport: MOBILE, hasTouch: true, isMobile: true });
+
+  test("a row's actions stay on screen while the wide table scrolls sideways", async ({
+    app,
+    page,
+  }) => {
+    await app.login(DEMO_USERS.superuser);
+    for (const [route, table, edit, dialog] of [
+      ['/admin/vehicles', 'vehicles-table', 'vehicle-edit', 'vehicle-dialog'],
+      ['/admin/users', 'users-table', 'user-edit', 'user-edit-dialog'],
+    ]) {
+      await app.open(route);
+      const button = page.getByTestId(table).getByTestId(edit).first();
+      await expect(button).toBeVisible();
+      // The table is wider than the phone (it scrolls), its actions are not beyond the edge.
+      const wide = await page
+        .getByTestId(table)
+        .evaluate((element) => element.scrollWidth > window.innerWidth);
+      expect(wide, table).toBe(true);
+      const box = await button.boundingBox();
+      expect((box?.x ?? Infinity) + (box?.width ?? 0), edit).toBeLessThanOrEqual(MOBILE.width);
+      await button.tap();
+      await expect(page.getByTestId(dialog)).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId(dialog)).toHaveCount(0);
+    }
+  });
+});
+
 test.describe('mobile pager', () => {
   // The partner has chosen no language: the app follows this German browser.
   test.use({ viewport: MOBILE, hasTouch: true, isMobile: true, locale: 'de-DE' });

@@ -12,8 +12,13 @@ export interface PagedColumn<T> {
   /** The server's sort column, when the list can be sorted by it. */
   sortKey?: string;
   align?: 'left' | 'right';
+  /** Stays in view at the table's end while the table scrolls sideways (a row's actions). */
+  pinned?: boolean;
   render: (row: T) => ReactNode;
 }
+
+/** The class of a pinned column's cells (styles/global.css). */
+export const PINNED_END = 'fs-pinned-end';
 
 interface PagedTableProps<T> {
   testId: string;
@@ -74,6 +79,7 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
                   <Table.Th
                     key={column.key}
                     ta={column.align ?? 'left'}
+                    className={column.pinned ? PINNED_END : undefined}
                     // aria-sort belongs to the column header, not to the button inside it.
                     aria-sort={
                       !column.sortKey
@@ -137,6 +143,7 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
                     <Table.Td
                       key={column.key}
                       ta={column.align ?? 'left'}
+                      className={column.pinned ? PINNED_END : undefined}
                       style={{ whiteSpace: 'nowrap' }}
                     >
                       {column.render(row)}

@@ -116,6 +116,7 @@ export function DeadLettersPage() {
     {
       key: 'actions',
       label: t('admin.common.actions'),
+      pinned: true,
       render: (letter) => (
         <Group gap={4} wrap="nowrap">
           <Tooltip label={t('admin.deadLetters.view')}>

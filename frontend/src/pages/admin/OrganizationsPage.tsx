@@ -1,14 +1,4 @@
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Paper,
-  Stack,
-  Table,
-  TextInput,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Stack, Table, TextInput, Tooltip } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -21,7 +11,9 @@ import {
 } from '../../api/admin';
 import type { Organization } from '../../api/adminTypes';
 import { failureText } from '../../api/client';
+import { PINNED_END } from '../../components/tables/PagedTable';
 import {
+  ActionsHeader,
   AdminHeader,
   AdminModal,
   LoadFailed,
@@ -117,9 +109,7 @@ export function OrganizationsPage() {
                   <Table.Th ta="right">{t('admin.organizations.sites')}</Table.Th>
                   <Table.Th ta="right">{t('admin.organizations.users')}</Table.Th>
                   <Table.Th>{t('admin.common.created')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('admin.common.actions')}</VisuallyHidden>
-                  </Table.Th>
+                  <ActionsHeader />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -132,7 +122,7 @@ export function OrganizationsPage() {
                     <Table.Td ta="right">{organization.siteCount}</Table.Td>
                     <Table.Td ta="right">{organization.userCount}</Table.Td>
                     <Table.Td>{dateTime(organization.createdAt)}</Table.Td>
-                    <Table.Td>
+                    <Table.Td className={PINNED_END}>
                       <Group gap={4} justify="flex-end" wrap="nowrap">
                         <Tooltip label={t('admin.common.rename')}>
                           <ActionIcon

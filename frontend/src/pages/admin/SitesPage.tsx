@@ -9,7 +9,6 @@ import {
   Text,
   TextInput,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,7 +17,15 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { createSite, deleteSite, listSites, listTimeZones } from '../../api/admin';
 import { failureText } from '../../api/client';
-import { AdminHeader, HINT_BELOW, LoadFailed, notifyFailure, notifySuccess } from './common';
+import { PINNED_END } from '../../components/tables/PagedTable';
+import {
+  ActionsHeader,
+  AdminHeader,
+  HINT_BELOW,
+  LoadFailed,
+  notifyFailure,
+  notifySuccess,
+} from './common';
 import { DeleteAction } from './DeleteAction';
 import { useOrganizations } from './OrganizationsPage';
 
@@ -199,9 +206,7 @@ export function SitesPage() {
                   <Table.Th ta="right">{t('admin.sites.vehicles')}</Table.Th>
                   <Table.Th ta="right">{t('admin.sites.shiftCount')}</Table.Th>
                   <Table.Th ta="right">{t('admin.sites.ruleCount')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('admin.common.actions')}</VisuallyHidden>
-                  </Table.Th>
+                  <ActionsHeader />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -218,7 +223,7 @@ export function SitesPage() {
                     <Table.Td ta="right">{site.vehicleCount}</Table.Td>
                     <Table.Td ta="right">{site.shifts.length}</Table.Td>
                     <Table.Td ta="right">{site.workflowRules.length}</Table.Td>
-                    <Table.Td ta="right">
+                    <Table.Td className={PINNED_END} ta="right">
                       <DeleteAction
                         label={t('admin.sites.deleteNamed', { name: site.name })}
                         title={t('admin.sites.deleteTitle')}

@@ -1,15 +1,4 @@
-import {
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -18,7 +7,9 @@ import { useSearchParams } from 'react-router';
 import { createToken, listTokens, revokeToken } from '../../api/admin';
 import type { ApiToken } from '../../api/adminTypes';
 import { failureText } from '../../api/client';
+import { PINNED_END } from '../../components/tables/PagedTable';
 import {
+  ActionsHeader,
   AdminHeader,
   ConfirmDialog,
   HINT_BELOW,
@@ -154,9 +145,7 @@ export function TokensPage() {
                       <Table.Th>{t('admin.common.created')}</Table.Th>
                       <Table.Th>{t('admin.tokens.lastUsed')}</Table.Th>
                       <Table.Th>{t('admin.tokens.status')}</Table.Th>
-                      <Table.Th>
-                        <VisuallyHidden>{t('admin.common.actions')}</VisuallyHidden>
-                      </Table.Th>
+                      <ActionsHeader />
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -178,7 +167,7 @@ export function TokensPage() {
                             </Badge>
                           )}
                         </Table.Td>
-                        <Table.Td ta="right">
+                        <Table.Td className={PINNED_END} ta="right">
                           {!token.revokedAt && (
                             <Button
                               size="xs"

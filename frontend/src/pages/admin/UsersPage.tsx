@@ -124,6 +124,7 @@ export function UsersPage() {
     {
       key: 'actions',
       label: t('admin.common.actions'),
+      pinned: true,
       render: (user) => (
         <Tooltip label={t('admin.common.edit')}>
           <ActionIcon

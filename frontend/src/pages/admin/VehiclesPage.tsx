@@ -1,4 +1,4 @@
-import { ActionIcon, Select, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,8 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { listAdminVehicles } from '../../api/admin';
 import type { VehicleAdmin } from '../../api/adminTypes';
+import { PINNED_END } from '../../components/tables/PagedTable';
 import { formatNumber } from '../../lib/format';
-import { AdminHeader, LoadFailed } from './common';
+import { ActionsHeader, AdminHeader, LoadFailed } from './common';
 import { FollowedJob } from './jobs';
 import { useSites } from './SitesPage';
 import { VehicleDialog } from './VehicleDialog';
@@ -58,9 +59,7 @@ export function VehiclesPage() {
                   <Table.Th>{t('admin.common.site')}</Table.Th>
                   <Table.Th ta="right">{t('admin.vehicles.batteryCapacity')}</Table.Th>
                   <Table.Th>{t('admin.vehicles.protocol')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('admin.common.actions')}</VisuallyHidden>
-                  </Table.Th>
+                  <ActionsHeader />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -78,7 +77,7 @@ export function VehiclesPage() {
                         : `${formatNumber(vehicle.batteryCapacityWh, i18n.language)} Wh`}
                     </Table.Td>
                     <Table.Td>{vehicle.protocolVersion ?? '—'}</Table.Td>
-                    <Table.Td>
+                    <Table.Td className={PINNED_END}>
                       <Tooltip label={t('admin.common.edit')}>
                         <ActionIcon
                           variant="subtle"

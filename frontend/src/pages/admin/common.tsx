@@ -9,9 +9,11 @@ import {
   Modal,
   type ModalProps,
   Stack,
+  Table,
   Text,
   Title,
   Tooltip,
+  VisuallyHidden,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
@@ -20,6 +22,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureText } from '../../api/client';
 import { AccountMenu } from '../../components/layout/AccountMenu';
+import { PINNED_END } from '../../components/tables/PagedTable';
 import { formatDateTime } from '../../lib/format';
 import { JobIndicator } from './jobs';
 
@@ -219,5 +222,17 @@ export function LoadFailed({ error, onRetry }: { error: unknown; onRetry: () => 
         </Button>
       </Group>
     </Alert>
+  );
+}
+
+/** The header of a table's actions column: named for screen readers, pinned at the table's
+ * end like the cells below it (``PINNED_END``), so that a row's buttons stay in reach on a
+ * phone while the table scrolls sideways. */
+export function ActionsHeader() {
+  const { t } = useTranslation();
+  return (
+    <Table.Th className={PINNED_END}>
+      <VisuallyHidden>{t('admin.common.actions')}</VisuallyHidden>
+    </Table.Th>
   );
 }
