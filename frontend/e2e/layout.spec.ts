@@ -176,10 +176,11 @@ test.describe('mobile administration', () => {
     page,
   }) => {
     await app.login(DEMO_USERS.superuser);
-    for (const [route, table, edit, dialog] of [
+    const lists: Array<[route: string, table: string, edit: string, dialog: string]> = [
       ['/admin/vehicles', 'vehicles-table', 'vehicle-edit', 'vehicle-dialog'],
       ['/admin/users', 'users-table', 'user-edit', 'user-edit-dialog'],
-    ]) {
+    ];
+    for (const [route, table, edit, dialog] of lists) {
       await app.open(route);
       const button = page.getByTestId(table).getByTestId(edit).first();
       await expect(button).toBeVisible();
