@@ -425,8 +425,16 @@ test('a batch sent with the token: the new user sees the vehicle and its workflo
       const row = table.locator(`[data-testid="audit-row-${action}"]`).filter({ hasText: shown });
       await expect(row.first()).toBeVisible();
     }
+    // Chosen by its name: each option shows the name and its code, the filter takes the code.
+    const actionFilter = page.getByTestId('audit-filter-action');
+    await actionFilter.fill('site cre');
+    await page.getByRole('option', { name: text('en', 'admin.audit.actions.site.create') }).click();
+    await expect(actionFilter).toHaveValue('site.create');
+    await expect(
+      table.locator('[data-testid="audit-row-site.create"]').filter({ hasText: SITE }).first(),
+    ).toBeVisible();
     // The rule change: before and after of the rules side by side.
-    await page.getByTestId('audit-filter-action').fill('site.update');
+    await actionFilter.fill('site.update');
     const ruleChange = table
       .locator('[data-testid="audit-row-site.update"]')
       .filter({ hasText: SECOND_RULE })

@@ -10,7 +10,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from fleetscope.appstore.admin_organizations import organization_of_field
-from fleetscope.appstore.audit import Actor, contains_pattern, record_change
+from fleetscope.appstore.audit import Actor, AuditAction, contains_pattern, record_change
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Role, User
 from fleetscope.appstore.schemas import Language
@@ -166,7 +166,7 @@ def update_user(session: Session, *, user: User, changes: UserChanges, by: Actor
         if not changes.is_active:
             end_sessions(session, user=user)
     if user_state(session, user=user) != before:
-        action = "user.update"
+        action: AuditAction = "user.update"
         if before["isActive"] != user.is_active:  # the change of most weight names the entry
             action = "user.activate" if user.is_active else "user.deactivate"
         audit_user_change(session, user=user, before=before, action=action, by=by)

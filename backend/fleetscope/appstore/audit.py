@@ -18,6 +18,30 @@ from sqlalchemy.orm import Session
 from fleetscope.appstore.models import AuditEntry, User
 
 Via = Literal["web", "cli"]
+EntityType = Literal["organization", "site", "vehicle", "user", "token", "deadLetter"]
+# Every change the log records, "<entity type>.<verb>"; the web app names each in English and
+# German (``admin.audit.actions``) and offers them as the action filter's choices.
+AuditAction = Literal[
+    "organization.create",
+    "organization.update",
+    "organization.delete",
+    "site.create",
+    "site.update",
+    "site.delete",
+    "vehicle.update",
+    "user.create",
+    "user.update",
+    "user.activate",
+    "user.deactivate",
+    "user.partnerLinks",
+    "user.passwordChange",
+    "user.passwordReset",
+    "user.delete",
+    "token.create",
+    "token.revoke",
+    "deadLetter.delete",
+    "deadLetter.reingest",
+]
 
 # Lower-case key fragments that mark a secret (passwordHash, token_hash, temporaryPassword...).
 SECRET_KEY_PARTS = ("password", "hash", "secret", "csrf")
@@ -67,8 +91,8 @@ def record(
     *,
     actor: User | str,
     via: Via,
-    action: str,
-    entity_type: str,
+    action: AuditAction,
+    entity_type: EntityType,
     entity_id: int | str | None,
     before: Mapping[str, Any] | None,
     after: Mapping[str, Any] | None,
@@ -94,8 +118,8 @@ def record_change(
     session: Session,
     *,
     by: Actor,
-    action: str,
-    entity_type: str,
+    action: AuditAction,
+    entity_type: EntityType,
     entity_id: int | str | None,
     before: Mapping[str, Any] | None = None,
     after: Mapping[str, Any] | None = None,

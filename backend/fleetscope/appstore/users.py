@@ -6,7 +6,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from fleetscope.appstore.audit import Actor, record_change
+from fleetscope.appstore.audit import Actor, AuditAction, record_change
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, PartnerLink, Role, User, UserSession
 from fleetscope.appstore.schemas import LANGUAGES, Language
@@ -127,7 +127,7 @@ def create_user(
 
 
 def audit_user_change(
-    session: Session, *, user: User, before: dict[str, Any], action: str, by: Actor | None
+    session: Session, *, user: User, before: dict[str, Any], action: AuditAction, by: Actor | None
 ) -> None:
     """One audit entry with the fields of ``user`` that changed since ``before``."""
     if by is None:
@@ -308,7 +308,7 @@ def set_active(session: Session, *, user: User, active: bool, by: Actor | None =
     user.is_active = active
     if not active:
         end_sessions(session, user=user)
-    action = "user.activate" if active else "user.deactivate"
+    action: AuditAction = "user.activate" if active else "user.deactivate"
     if before["isActive"] != active:
         audit_user_change(session, user=user, before=before, action=action, by=by)
     session.commit()

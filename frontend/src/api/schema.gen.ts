@@ -7865,9 +7865,9 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
-                /** @description e.g. "site.update" */
+                /** @description exactly one of organization.create, organization.update, organization.delete, site.create, site.update, site.delete, vehicle.update, user.create, user.update, user.activate, user.deactivate, user.partnerLinks, user.passwordChange, user.passwordReset, user.delete, token.create, token.revoke, deadLetter.delete, deadLetter.reingest */
                 action?: string | null;
-                /** @description e.g. "user" */
+                /** @description exactly one of organization, site, vehicle, user, token, deadLetter */
                 entityType?: string | null;
                 /** @description part of the actor's email or name */
                 actor?: string | null;

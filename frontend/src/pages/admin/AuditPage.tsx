@@ -1,4 +1,4 @@
-import { Badge, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Autocomplete, Badge, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useReducer, useState } from 'react';
@@ -7,6 +7,7 @@ import { listAudit } from '../../api/admin';
 import type { AuditEntry } from '../../api/adminTypes';
 import { initialListState, listReducer, pagerOf } from '../../components/tables/listState';
 import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
+import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, codeOrNameFilter, typedCode } from './auditCodes';
 import { auditDiff, changedLines, type DiffKind } from './auditDiff';
 import { AdminHeader, useDateTime } from './common';
 import { localInputToIso, TimeRangeInputs } from './timeRange';
@@ -105,6 +106,42 @@ export function AuditDiffView({ entry }: { entry: AuditEntry }) {
   );
 }
 
+/** A filter by code (an action, an entity type): typed or chosen from the codes, each shown
+ * with its name; a typed name counts as its code (``typedCode``). */
+function CodeFilter(props: {
+  label: string;
+  placeholder: string;
+  codes: string[];
+  name: (code: string) => string;
+  value: string;
+  onChange: (value: string) => void;
+  width: number;
+  testId: string;
+}) {
+  return (
+    <Autocomplete
+      label={props.label}
+      placeholder={props.placeholder}
+      data={props.codes}
+      filter={codeOrNameFilter(props.name)}
+      limit={props.codes.length}
+      renderOption={({ option }) => (
+        <Stack gap={0}>
+          <Text size="sm">{props.name(option.value)}</Text>
+          <Text size="xs" c="dimmed" ff="monospace">
+            {option.value}
+          </Text>
+        </Stack>
+      )}
+      value={props.value}
+      onChange={props.onChange}
+      clearable
+      w={props.width}
+      data-testid={props.testId}
+    />
+  );
+}
+
 /** Audit log: every change made here or on the command line, newest first, filterable. */
 export function AuditPage() {
   const { t } = useTranslation();
@@ -117,14 +154,16 @@ export function AuditPage() {
   const [entityType, setEntityType] = useState('');
   const [actor, setActor] = useState('');
   const [typed] = useDebouncedValue({ action, entityType, actor }, 300);
+  const actionName = (code: string) => t(`admin.audit.actions.${code}`, { defaultValue: code });
+  const entityName = (code: string) => t(`admin.audit.entities.${code}`, { defaultValue: code });
   const audit = useQuery({
     queryKey: ['admin', 'audit', list, typed],
     queryFn: () =>
       listAudit({
         page: list.page,
         pageSize: list.pageSize,
-        action: typed.action.trim() || undefined,
-        entityType: typed.entityType.trim() || undefined,
+        action: typedCode(typed.action, AUDIT_ACTIONS, actionName) || undefined,
+        entityType: typedCode(typed.entityType, AUDIT_ENTITY_TYPES, entityName) || undefined,
         actor: typed.actor.trim() || undefined,
         from: localInputToIso(list.filters.from),
         to: localInputToIso(list.filters.to),
@@ -161,10 +200,10 @@ export function AuditPage() {
       render: (entry) => (
         <Stack gap={0}>
           <Text size="sm" data-testid="audit-action">
-            {t(`admin.audit.actions.${entry.action}`, { defaultValue: entry.action })}
+            {actionName(entry.action)}
           </Text>
           <Text size="xs" c="dimmed">
-            {t(`admin.audit.entities.${entry.entityType}`, { defaultValue: entry.entityType })}
+            {entityName(entry.entityType)}
             {entry.entityId ? ` #${entry.entityId}` : ''}
             {' · '}
             {/* The code the action filter takes. */}
@@ -191,21 +230,25 @@ export function AuditPage() {
       <AdminHeader title={t('admin.menu.audit')} description={t('admin.audit.description')} />
       <Stack gap="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
+          <CodeFilter
             label={t('admin.audit.action')}
-            placeholder="site.update"
+            placeholder={t('admin.audit.allActions')}
+            codes={AUDIT_ACTIONS}
+            name={actionName}
             value={action}
-            onChange={(event) => typedFilter(setAction)(event.currentTarget.value)}
-            w={200}
-            data-testid="audit-filter-action"
+            onChange={typedFilter(setAction)}
+            width={240}
+            testId="audit-filter-action"
           />
-          <TextInput
+          <CodeFilter
             label={t('admin.audit.entityType')}
-            placeholder="site"
+            placeholder={t('admin.audit.allEntityTypes')}
+            codes={AUDIT_ENTITY_TYPES}
+            name={entityName}
             value={entityType}
-            onChange={(event) => typedFilter(setEntityType)(event.currentTarget.value)}
-            w={180}
-            data-testid="audit-filter-entity"
+            onChange={typedFilter(setEntityType)}
+            width={200}
+            testId="audit-filter-entity"
           />
           <TextInput
             label={t('admin.audit.actor')}

@@ -1,7 +1,7 @@
 """``/v2/Admin/Audit``: every change made through the Administration API or the command
 line, newest first, paged and filterable."""
 
-from typing import Annotated
+from typing import Annotated, get_args
 
 from fastapi import APIRouter, Query
 from pydantic import AwareDatetime
@@ -11,7 +11,7 @@ from fleetscope.api.deps import SessionDep, SuperUser
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.routes.admin.common import READ, instant_range
 from fleetscope.appstore.admin_schemas import AuditEntryOut, audit_entry_out
-from fleetscope.appstore.audit import AuditFilter, audit_page
+from fleetscope.appstore.audit import AuditAction, AuditFilter, EntityType, audit_page
 from fleetscope.appstore.schemas import StoredText
 
 router = APIRouter(prefix="/Audit", responses=READ)
@@ -24,10 +24,16 @@ def list_audit(
     page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
     page_size: Annotated[int, Query(alias="pageSize", ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
     action: Annotated[
-        StoredText | None, Query(max_length=64, description='e.g. "site.update"')
+        StoredText | None,
+        Query(max_length=64, description=f"exactly one of {', '.join(get_args(AuditAction))}"),
     ] = None,
     entity_type: Annotated[
-        StoredText | None, Query(alias="entityType", max_length=32, description='e.g. "user"')
+        StoredText | None,
+        Query(
+            alias="entityType",
+            max_length=32,
+            description=f"exactly one of {', '.join(get_args(EntityType))}",
+        ),
     ] = None,
     actor: Annotated[
         StoredText | None, Query(max_length=320, description="part of the actor's email or name")
