@@ -191,6 +191,18 @@ test.describe('mobile administration', () => {
       expect(wide, table).toBe(true);
       const box = await button.boundingBox();
       expect((box?.x ?? Infinity) + (box?.width ?? 0), edit).toBeLessThanOrEqual(MOBILE.width);
+      // Pinned cells look like their row: the stripe's colour, or the page's behind a plain
+      // row (header included), not a box of their own.
+      const unlike = await page.getByTestId(table).evaluate((element) => {
+        const background = (node: Element) => getComputedStyle(node).backgroundColor;
+        const pageColour = background(document.body);
+        return [...element.querySelectorAll('tr')].filter((row) => {
+          const own = background(row);
+          const expected = own === 'rgba(0, 0, 0, 0)' ? pageColour : own;
+          return row.lastElementChild && background(row.lastElementChild) !== expected;
+        }).length;
+      });
+      expect(unlike, table).toBe(0);
       await button.tap();
       await expect(page.getByTestId(dialog)).toBeVisible();
       await page.keyboard.press('Escape');
