@@ -124,7 +124,6 @@ function CodeFilter(props: {
       placeholder={props.placeholder}
       data={props.codes}
       filter={codeOrNameFilter(props.name)}
-      limit={props.codes.length}
       renderOption={({ option }) => (
         <Stack gap={0}>
           <Text size="sm">{props.name(option.value)}</Text>

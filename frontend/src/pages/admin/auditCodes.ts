@@ -1,4 +1,4 @@
-import type { ComboboxItem, ComboboxParsedItem, OptionsFilter } from '@mantine/core';
+import type { ComboboxItem, OptionsFilter } from '@mantine/core';
 import en from '../../i18n/en.json';
 
 /**
@@ -23,7 +23,7 @@ export function codeOrNameFilter(name: (code: string) => string): OptionsFilter 
         (typed === '' ||
           folded(option.value).includes(typed) ||
           folded(name(option.value)).includes(typed)),
-    ) satisfies ComboboxParsedItem[];
+    );
   };
 }
 
