@@ -6,7 +6,8 @@ import { DEMO_USERS } from './support/users';
 
 /**
  * README screenshots (desktop 1440x900, English), run on demand with `npm run screenshots`
- * (a demo server with three days of simulated history); not part of the default test run.
+ * (a demo server with fourteen days of simulated history, so that this week is compared
+ * with the last); not part of the default test run.
  * Output: docs/screenshots/*.png.
  */
 const outDir = join(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
