@@ -98,9 +98,11 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
                         fw={600}
                         fz="sm"
                       >
+                        {/* A wrapped label keeps its column's alignment (numbers: right). */}
                         <Group
                           gap={4}
                           wrap="nowrap"
+                          ta={column.align ?? 'left'}
                           justify={column.align === 'right' ? 'flex-end' : 'flex-start'}
                         >
                           {column.label}
