@@ -10,7 +10,13 @@ import { mapCellArea, mapCellFilter } from '../../api/analytics-failures';
 import { testContext } from '../../test/chartContext';
 import { paretoChart, reliabilityChart } from './analysisCharts';
 import { LEVEL_COLORS, levelColor, typeStyles, worstLevel } from './levels';
-import { densestCells, densityChart, errorMapChart, pointTooltip } from './mapCharts';
+import {
+  densestCells,
+  densityChart,
+  errorMapChart,
+  pointTooltip,
+  roundCellLabels,
+} from './mapCharts';
 import { cellLabelLayout, escapeHtml, matrixChart } from './matrixCharts';
 
 type Series = {
@@ -346,10 +352,34 @@ describe('failure map transforms', () => {
 
   it('turns the density grid into a heatmap over the cells, densest first in the table', () => {
     const model = densityChart(layer, testContext());
-    // Cell centres in whole metres; the unit is the axis name.
-    const option = model.option as { xAxis: { data: string[]; name: string } };
+    // Cells are named by their centres in whole metres; the unit is the axis name.
+    type CellAxis = {
+      data: string[];
+      name: string;
+      axisLabel: {
+        interval: (index: number) => boolean;
+        formatter: (v: string, i: number) => string;
+      };
+    };
+    const option = model.option as { xAxis: CellAxis };
     expect(option.xAxis.data).toEqual(['7', '10', '13', '16', '19']);
     expect(option.xAxis.name).toBe('x (m)');
+    // The axis reads round metres, each under the cell holding it: cells from 5 m, 3 m wide.
+    const { interval, formatter } = option.xAxis.axisLabel;
+    expect(option.xAxis.data.map((_, index) => interval(index))).toEqual([
+      true,
+      true,
+      false,
+      true,
+      false,
+    ]);
+    expect(option.xAxis.data.map((value, index) => formatter(value, index))).toEqual([
+      '5',
+      '10',
+      '',
+      '15',
+      '',
+    ]);
     expect((model.option as { visualMap: { max: number } }).visualMap.max).toBe(4);
     expect(model.table.rows).toEqual([
       { x: 15.5, y: 9.5, count: 4 },
@@ -359,6 +389,25 @@ describe('failure map transforms', () => {
     expect(densestCells(layer).map(([column, row]) => [column, row])).toEqual([
       [3, 1],
       [0, 0],
+    ]);
+  });
+
+  it('labels a long grid at round metres, once each, as the map does', () => {
+    // A 92 m hall from 3.2 m in 40 cells of 2.3 m: 0, 20 ... 80 m, each in the cell holding it.
+    const labels = roundCellLabels(3.2, 2.3, 40, 'de');
+    expect(labels.filter((label) => label !== '')).toEqual(['20', '40', '60', '80']);
+    expect(labels.indexOf('20')).toBe(Math.floor((20 - 3.2) / 2.3));
+    expect(labels.indexOf('80')).toBe(Math.floor((80 - 3.2) / 2.3));
+    // A cell starting exactly on a round metre holds it; the cell before does not.
+    expect(roundCellLabels(17.5, 2.5, 8, 'en')).toEqual(['', '20', '', '25', '', '30', '', '35']);
+    // Below the origin too, and zero without a sign.
+    expect(roundCellLabels(-10, 5, 4, 'en')).toEqual(['-10', '-5', '0', '5']);
+    // Tenths where the whole grid is small: 0.5 m steps over 2.4 m.
+    expect(roundCellLabels(0.1, 0.3, 8, 'de').filter((label) => label !== '')).toEqual([
+      '0,5',
+      '1',
+      '1,5',
+      '2',
     ]);
   });
 

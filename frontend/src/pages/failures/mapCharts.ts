@@ -149,20 +149,58 @@ export function densestCells(layer: Pick<MapLayer, 'density'>): [number, number,
   return [...layer.density.cells].sort((a, b) => b[2] - a[2]);
 }
 
+/**
+ * The round metres (a multiple of the map axis' step) an axis of `count` grid cells shows,
+ * one per cell holding such a multiple, '' for the others: the axis reads 0, 20, 40 m as the
+ * map's does, not the cells' centres (6, 11, 15...). A label stands at its cell's centre,
+ * at most half a cell from the metre it names.
+ */
+export function roundCellLabels(
+  origin: number,
+  cellSize: number,
+  count: number,
+  language: string,
+): string[] {
+  const step = niceStep(count * cellSize);
+  return Array.from({ length: count }, (_, index) => {
+    const start = origin + index * cellSize;
+    // `+ 0`: no "-0" for the multiple zero reached from below.
+    const round = Math.ceil(start / step - 1e-9) * step + 0;
+    return round < start + cellSize ? formatNumber(round, language) : '';
+  });
+}
+
+/** A category axis of grid cells labelled and ticked at its round metres only. */
+function cellAxis(ctx: ChartContext, centres: string[], labels: string[]) {
+  const labelled = (index: number) => labels[index] !== '';
+  return {
+    type: 'category',
+    data: centres,
+    ...axisStyle(ctx.theme),
+    axisTick: { interval: labelled, alignWithLabel: true },
+    axisLabel: {
+      color: ctx.theme.mutedText,
+      interval: labelled,
+      formatter: (_: string, index: number) => labels[index] ?? '',
+    },
+  };
+}
+
 /** Errors per grid cell as a heatmap over the same area. */
 export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const { density } = layer;
-  // Each cell is labelled by its centre in whole metres (tenths for cells under 2 m), with
-  // the unit on the axis name; the labels thin out by themselves where they would crowd.
+  // A cell's centre in whole metres (tenths for cells under 2 m) names it in the tooltip.
   const digits = density.cellSize < 2 ? 1 : 0;
-  const label = (origin: number, index: number) =>
-    formatNumber(origin + (index + 0.5) * density.cellSize, ctx.language, {
-      maximumFractionDigits: digits,
-    });
-  const columns = Array.from({ length: density.columns }, (_, index) =>
-    label(density.originX, index),
-  );
-  const rows = Array.from({ length: density.rows }, (_, index) => label(density.originY, index));
+  const centres = (origin: number, count: number) =>
+    Array.from({ length: count }, (_, index) =>
+      formatNumber(origin + (index + 0.5) * density.cellSize, ctx.language, {
+        maximumFractionDigits: digits,
+      }),
+    );
+  const columns = centres(density.originX, density.columns);
+  const rows = centres(density.originY, density.rows);
+  const axisLabels = (origin: number, count: number) =>
+    roundCellLabels(origin, density.cellSize, count, ctx.language);
   const max = density.cells.reduce((top, [, , count]) => Math.max(top, count), 1);
   return {
     // Square cells: the grid's columns over its rows.
@@ -181,22 +219,16 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
             : '',
       },
       xAxis: {
-        type: 'category',
-        data: columns,
+        ...cellAxis(ctx, columns, axisLabels(density.originX, density.columns)),
         name: 'x (m)',
         nameLocation: 'middle',
         nameGap: 28,
-        ...axisStyle(ctx.theme),
-        axisLabel: { color: ctx.theme.mutedText, hideOverlap: true },
         splitArea: { show: false },
       },
       yAxis: {
-        type: 'category',
-        data: rows,
+        ...cellAxis(ctx, rows, axisLabels(density.originY, density.rows)),
         name: 'y (m)',
         nameLocation: 'end',
-        ...axisStyle(ctx.theme),
-        axisLabel: { color: ctx.theme.mutedText, hideOverlap: true },
       },
       visualMap: {
         min: 0,
