@@ -5,7 +5,8 @@ import type { ChartElement } from '../../lib/drillDown';
 import { echarts } from './echarts';
 import { localizeOption } from './localize';
 import { type PlotScale, scaledFrame } from './plotScale';
-import type { ChartOption } from './types';
+import type { ChartOption, TimeTicks } from './types';
+import { followZoom } from './zoomTicks';
 
 export interface EChartProps {
   option: ChartOption;
@@ -17,6 +18,8 @@ export interface EChartProps {
   onElementClick?: (element: ChartElement) => void;
   /** A map drawn to scale: the height follows the width instead of `height`. */
   scale?: PlotScale;
+  /** A time x axis ticked in the sites' zone: its ticks follow a zoom (`dataZoom`). */
+  timeTicks?: TimeTicks;
 }
 
 /**
@@ -31,6 +34,7 @@ export default function EChartCanvas({
   ariaLabel,
   onElementClick,
   scale,
+  timeTicks,
 }: EChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
@@ -38,6 +42,8 @@ export default function EChartCanvas({
   // The latest handler, so the chart's one click listener never goes stale.
   const clickRef = useRef(onElementClick);
   clickRef.current = onElementClick;
+  const timeTicksRef = useRef(timeTicks);
+  timeTicksRef.current = timeTicks;
 
   useEffect(() => {
     const container = containerRef.current;
@@ -57,6 +63,7 @@ export default function EChartCanvas({
         });
       }
     });
+    followZoom(chart, () => timeTicksRef.current);
     const observer = new ResizeObserver(() => {
       setWidth(container.clientWidth);
       chart.resize();

@@ -30,7 +30,13 @@ function PlainChartCard({ model, height, title, ...card }: Omit<ModelChartCardPr
   return (
     <ChartCard {...card} title={title} height={height} table={model?.table}>
       {model && (
-        <EChart option={model.option} height={height} scale={model.scale} ariaLabel={title} />
+        <EChart
+          option={model.option}
+          height={height}
+          scale={model.scale}
+          timeTicks={model.timeTicks}
+          ariaLabel={title}
+        />
       )}
     </ChartCard>
   );
@@ -64,6 +70,7 @@ function DrillableChartCard({
           option={model.option}
           height={height}
           scale={model.scale}
+          timeTicks={model.timeTicks}
           ariaLabel={title}
           onElementClick={onElementClick}
         />

@@ -60,6 +60,7 @@ export type {
   TableColumn,
   TableData,
   TableRow,
+  TimeTicks,
   ValueFormat,
 } from './types';
 export { useAnalyticsQuery } from './useAnalyticsQuery';

@@ -52,6 +52,14 @@ export interface ChartModel {
   table: TableData;
   /** A map drawn to scale: the chart's height follows its width (`plotScale.ts`). */
   scale?: PlotScale;
+  /** A time x axis ticked at round times of the sites' zone: ticked again after a zoom. */
+  timeTicks?: TimeTicks;
+}
+
+/** The span of a time axis' data (epoch ms) and the ticks of a part of it (`zonedTicks.ts`). */
+export interface TimeTicks {
+  range: [number, number];
+  ticks: (min: number, max: number) => number[];
 }
 
 export interface ChartTheme {

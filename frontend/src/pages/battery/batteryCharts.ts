@@ -10,18 +10,23 @@ import {
   numberFormatter,
 } from '../../components/charts/chartParts';
 import { formatNumber, formatPercent } from '../../lib/format';
-import { percent, timeAxis } from './batteryChartParts';
+import { percent, siteTimeTicks, timeAxis } from './batteryChartParts';
 
 /** Pure transforms of the battery page. Charges are percentages (0..100). */
 
 /** Charge over time, one line per vehicle or the combined line, with the low-charge threshold marked. */
 export function chargeChart(data: BatteryResult, ctx: ChartContext): ChartModel {
   const format = percent(ctx);
+  const timeTicks = siteTimeTicks(
+    ctx,
+    data.series.flatMap((series) => series.points.map(([at]) => at)),
+  );
   return {
+    timeTicks,
     option: {
       ...baseCartesian(ctx.theme),
       tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: format },
-      xAxis: timeAxis(ctx),
+      xAxis: timeAxis(ctx, timeTicks),
       yAxis: {
         type: 'value',
         min: 0,

@@ -2,7 +2,7 @@ import type { BatteryResult, HealthPoint } from '../../api/analytics-battery';
 import type { ChartContext, ChartModel, ChartStatus } from '../../components/charts';
 import { axisStyle, baseCartesian, seriesLook } from '../../components/charts';
 import { entryName } from '../../components/charts/chartParts';
-import { percent, timeAxis } from './batteryChartParts';
+import { percent, siteTimeTicks, timeAxis } from './batteryChartParts';
 
 /** Pure transforms of the battery page's health (SoH) trend. Health is a percentage. */
 
@@ -56,11 +56,16 @@ export function healthTrendChart(data: BatteryResult, ctx: ChartContext): ChartM
   const reported = data.healthSeries
     .map((series, index) => ({ series, color: seriesLook(ctx.theme, index).color }))
     .filter(({ series }) => series.points.length > 0);
+  const timeTicks = siteTimeTicks(
+    ctx,
+    reported.flatMap(({ series }) => [...series.points, ...series.trend].map(([at]) => at)),
+  );
   return {
+    timeTicks,
     option: {
       ...baseCartesian(ctx.theme),
       tooltip: { ...baseCartesian(ctx.theme).tooltip, valueFormatter: format },
-      xAxis: timeAxis(ctx),
+      xAxis: timeAxis(ctx, timeTicks),
       yAxis: {
         type: 'value',
         ...healthTrendAxisRange(
