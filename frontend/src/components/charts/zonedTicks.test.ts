@@ -99,6 +99,13 @@ describe('zonedTimeTicks', () => {
     ]);
   });
 
+  it('ticks a year at the first of every second month', () => {
+    const year = zonedTimeTicks(at('2025-12-31T23:00Z'), at('2026-12-31T22:59Z'), 'Europe/Berlin');
+    expect(
+      year.map((tick) => new Date(tick).toLocaleDateString('de-DE', { timeZone: 'Europe/Berlin' })),
+    ).toEqual(['1.1.2026', '1.3.2026', '1.5.2026', '1.7.2026', '1.9.2026', '1.11.2026']);
+  });
+
   it('gives none for an empty or reversed span', () => {
     expect(zonedTimeTicks(at('2026-11-24T06:00Z'), at('2026-11-24T06:00Z'), 'UTC')).toEqual([]);
     expect(zonedTimeTicks(at('2026-11-25T06:00Z'), at('2026-11-24T06:00Z'), 'UTC')).toEqual([]);

@@ -15,7 +15,11 @@ const STEPS: ReadonlyArray<{ unit: Unit; every: number; length: number }> = [
   ...[1, 2, 3, 6, 12].map((every) => ({ unit: 'hour' as const, every, length: every * HOUR })),
   ...[1, 2].map((every) => ({ unit: 'day' as const, every, length: every * DAY })),
   { unit: 'week', every: 1, length: 7 * DAY },
-  ...[1, 3, 6, 12].map((every) => ({ unit: 'month' as const, every, length: every * 30 * DAY })),
+  ...[1, 2, 3, 6, 12].map((every) => ({
+    unit: 'month' as const,
+    every,
+    length: (every * 365.25 * DAY) / 12,
+  })),
 ];
 
 interface WallTime {
@@ -86,7 +90,7 @@ function onStep(wall: WallTime, unit: Unit, every: number): boolean {
 /**
  * Instants from `min` to `max` (epoch ms) at round times of `timeZone`, at most `most` of
  * them: every 1, 2, 3, 6 or 12 hours, every day or second day at midnight, on Mondays, or on
- * the first of every 1, 3, 6 or 12 months; the finest step that keeps to `most`.
+ * the first of every 1, 2, 3, 6 or 12 months; the finest step that keeps to `most`.
  */
 export function zonedTimeTicks(min: number, max: number, timeZone: string, most = 8): number[] {
   if (!(max > min)) {
