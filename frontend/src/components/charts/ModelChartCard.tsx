@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import type { ChartElement, DrillTarget } from '../../lib/drillDown';
 import { useDrillDown } from '../drill/useDrillDown';
 import { ChartCard, type ChartCardProps } from './ChartCard';
-import { EChart } from './EChart';
+import { EChart, type EChartProps } from './EChart';
 import type { ChartModel } from './types';
 
 /** Where a chart's elements and table rows lead (pure functions of the chart's data). */
@@ -26,18 +26,21 @@ export function ModelChartCard({ drill, ...props }: ModelChartCardProps) {
   return drill ? <DrillableChartCard {...props} drill={drill} /> : <PlainChartCard {...props} />;
 }
 
+/** The chart of a model (drawn to scale, time ticks in the sites' zone), named as its card. */
+function chartOf(model: ChartModel, title: string, height: ChartCardProps['height']): EChartProps {
+  return {
+    option: model.option,
+    height,
+    scale: model.scale,
+    timeTicks: model.timeTicks,
+    ariaLabel: title,
+  };
+}
+
 function PlainChartCard({ model, height, title, ...card }: Omit<ModelChartCardProps, 'drill'>) {
   return (
     <ChartCard {...card} title={title} height={height} table={model?.table}>
-      {model && (
-        <EChart
-          option={model.option}
-          height={height}
-          scale={model.scale}
-          timeTicks={model.timeTicks}
-          ariaLabel={title}
-        />
-      )}
+      {model && <EChart {...chartOf(model, title, height)} />}
     </ChartCard>
   );
 }
@@ -65,16 +68,7 @@ function DrillableChartCard({
   };
   return (
     <ChartCard {...card} title={title} height={height} table={model?.table} rowLink={rowLink}>
-      {model && (
-        <EChart
-          option={model.option}
-          height={height}
-          scale={model.scale}
-          timeTicks={model.timeTicks}
-          ariaLabel={title}
-          onElementClick={onElementClick}
-        />
-      )}
+      {model && <EChart {...chartOf(model, title, height)} onElementClick={onElementClick} />}
     </ChartCard>
   );
 }
