@@ -112,8 +112,18 @@ def test_the_combined_line_takes_whole_hours_beyond_a_day() -> None:
     so_far = Window(local(2, 0, 30), local(7, 20, 41, 5))
     hourly = fleet_charge_grid(so_far, slots=250)
     assert (hourly.width_us, hourly.count) == (3_600_000_000, 5 * 24 + 21)
-    assert fleet_charge_grid(year, slots=250).count <= 250
-    assert fleet_charge_grid(year, slots=250).hour_aligned
+    # Beyond 250 hours the slots keep in step with the day (a fleet's charge follows its
+    # shifts; 9 h or 36 h slots would beat against them): a width dividing a day, else whole
+    # days, from the period's first midnight.
+    widths = {
+        days: fleet_charge_grid(Window(local(2, 0), local(2, 0) + timedelta(days=days)), slots=250)
+        for days in (30, 45, 90, 180, 365)
+    }
+    hours = {days: grid.width_us // 3_600_000_000 for days, grid in widths.items()}
+    assert hours == {30: 3, 45: 6, 90: 12, 180: 24, 365: 48}
+    assert all(grid.count <= 250 and grid.hour_aligned for grid in widths.values())
+    assert fleet_charge_grid(year, slots=250).count == 183
+    assert fleet_charge_grid(year, slots=250).start_us == to_micros(local(2, 0))
 
 
 def test_a_slot_grid_cuts_a_window_at_its_slots() -> None:

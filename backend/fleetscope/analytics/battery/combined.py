@@ -18,21 +18,29 @@ from fleetscope.analytics.core.models import EpochMillis, epoch_millis
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.periods import Window, period_windows
 from fleetscope.analytics.core.plan import site_request
+from fleetscope.facts.battery_hours import MICROS_PER_HOUR
 from fleetscope.facts.rawlog import from_micros, to_micros
 from fleetscope.facts.rollup import MICROS
 
 MEAN_CHARGE_MEASURES = frozenset({"battery_samples", "battery_charge_sum"})
+# Slot widths in hours that divide a day; beyond them, whole days.
+_IN_STEP_HOURS = (1, 2, 3, 4, 6, 8, 12, 24)
 Point = tuple[EpochMillis, float]
 
 
 def fleet_charge_grid(period: Window, *, slots: int) -> scan.SlotGrid:
     """The combined charge line's slots: ``slots`` in a period up to a day (25 h: the day of
-    a clock change), beyond whole UTC hours, which the hourly rollups hold (a week of
-    40-minute slots would read the week's raw samples): one per hour, at most ``slots``."""
+    a clock change), beyond whole hours from the period's start, which the rollups hold (a
+    week of 40-minute slots would read the week's raw samples), at most ``slots``. Their
+    width divides a day or is whole days: the fleet's charge follows the day's shifts, and
+    slots out of step with it (9 h, 36 h) would draw a beat into the line."""
     hourly = scan.SlotGrid.hourly(period)
     if hourly.count <= 25:
         return scan.SlotGrid.over(period, slots=slots)
-    return hourly if hourly.count <= slots else scan.SlotGrid.over(period, slots=slots)
+    hours = next((h for h in _IN_STEP_HOURS if -(-hourly.count // h) <= slots), None)
+    hours = hours or 24 * -(-hourly.count // (24 * slots))
+    width_us = hours * MICROS_PER_HOUR
+    return scan.SlotGrid(hourly.start_us, width_us, -(-hourly.count // hours), period)
 
 
 def slot_parts(grid: scan.SlotGrid, window: Window) -> Iterator[tuple[int, Window]]:
