@@ -113,8 +113,8 @@ def test_the_combined_line_takes_whole_hours_beyond_a_day() -> None:
     hourly = fleet_charge_grid(so_far, slots=250)
     assert (hourly.width_us, hourly.count) == (3_600_000_000, 5 * 24 + 21)
     # Beyond 250 hours the slots keep in step with the day (a fleet's charge follows its
-    # shifts; 9 h or 36 h slots would beat against them): a width dividing a day, else whole
-    # days, from the period's first midnight.
+    # shifts; 9 h or 36 h slots would each hold another share of them): a width dividing a
+    # day, else whole days, from the period's first midnight.
     widths = {
         days: fleet_charge_grid(Window(local(2, 0), local(2, 0) + timedelta(days=days)), slots=250)
         for days in (30, 45, 90, 180, 365)

@@ -33,7 +33,7 @@ def fleet_charge_grid(period: Window, *, slots: int) -> scan.SlotGrid:
     a clock change), beyond whole hours from the period's start, which the rollups hold (a
     week of 40-minute slots would read the week's raw samples), at most ``slots``. Their
     width divides a day or is whole days: the fleet's charge follows the day's shifts, and
-    slots out of step with it (9 h, 36 h) would draw a beat into the line."""
+    slots out of step with it (9 h, 36 h) would each hold another share of day and night."""
     hourly = scan.SlotGrid.hourly(period)
     if hourly.count <= 25:
         return scan.SlotGrid.over(period, slots=slots)
