@@ -40,6 +40,9 @@ describe('the audit filters', () => {
     ]);
     expect(values('  ')).toHaveLength(AUDIT_ACTIONS.length);
     expect(values('nothing like it')).toEqual([]);
+    // A whole code, chosen or typed: nothing more to offer, the list closes.
+    expect(values('site.update')).toEqual([]);
+    expect(values('Site.Update')).toEqual([]);
   });
 
   it('read a typed name as its code, anything else as typed', () => {

@@ -13,10 +13,17 @@ export const AUDIT_ENTITY_TYPES: string[] = Object.keys(en.admin.audit.entities)
 
 const folded = (text: string) => text.trim().toLocaleLowerCase();
 
-/** The options whose code or name (in the user's language) holds the typed text, any case. */
+/**
+ * The options whose code or name (in the user's language) holds the typed text, any case;
+ * none once the text is a whole code (chosen or typed), so that the list closes and leaves
+ * the table in view.
+ */
 export function codeOrNameFilter(name: (code: string) => string): OptionsFilter {
   return ({ options, search }) => {
     const typed = folded(search);
+    if (options.some((option) => 'value' in option && folded(option.value) === typed)) {
+      return [];
+    }
     return options.filter(
       (option): option is ComboboxItem =>
         'value' in option &&
