@@ -1,3 +1,5 @@
+import { wallTime } from '../../lib/relativeRange';
+
 /**
  * Ticks of a time axis at round wall-clock times of a time zone (the sites'): whole hours,
  * midnights, Mondays, first days of months. ECharts places a time axis' ticks in the
@@ -5,8 +7,12 @@
  * are given to the axis as its `customValues` instead.
  */
 
-const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+// No zone is further than this from UTC (Kiribati +14 h): a wall time beyond `max` by more
+// is an instant beyond it.
+const FURTHEST_OFFSET = 14 * HOUR;
 
 type Unit = 'hour' | 'day' | 'week' | 'month';
 
@@ -22,68 +28,34 @@ const STEPS: ReadonlyArray<{ unit: Unit; every: number; length: number }> = [
   })),
 ];
 
-interface WallTime {
-  year: number;
-  month: number; // 0-11, as Date.UTC takes it
-  day: number;
-  hour: number;
-  minute: number; // 0 on a tick; read, for zones half an hour off (Kolkata)
+/** The zone's clock at `instant` as if it were UTC (epoch ms), to the minute. */
+function wallClock(instant: number, timeZone: string): number {
+  const { day, minutes } = wallTime(new Date(instant), timeZone);
+  return Date.parse(`${day}T00:00:00Z`) + minutes * MINUTE;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function wallTimeAt(instant: number, timeZone: string): WallTime {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      hourCycle: 'h23',
-    });
-    formats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(
-    format.formatToParts(instant).map((part) => [part.type, Number(part.value)]),
-  );
-  return {
-    year: parts.year ?? 1970,
-    month: (parts.month ?? 1) - 1,
-    day: parts.day ?? 1,
-    hour: parts.hour ?? 0,
-    minute: parts.minute ?? 0,
-  };
-}
-
-const asUtc = (wall: WallTime) => Date.UTC(wall.year, wall.month, wall.day, wall.hour, wall.minute);
-
-/**
- * The instant the zone's clocks read `wall` (Date.UTC normalises an hour or day past its
- * range); null where the clocks skip that hour (the spring change).
- */
-function instantOf(wall: WallTime, timeZone: string): number | null {
-  const target = asUtc(wall);
-  // The zone's offset near the target, then once more at the instant it gives (a change
+/** The instant the zone's clocks read `wall`; null where they skip it (the spring change). */
+function instantOf(wall: number, timeZone: string): number | null {
+  // The zone's offset near the wall time, then once more at the instant it gives (a change
   // between the two moves it).
-  let instant = target - (asUtc(wallTimeAt(target, timeZone)) - target);
-  instant = target - (asUtc(wallTimeAt(instant, timeZone)) - instant);
-  return asUtc(wallTimeAt(instant, timeZone)) === target ? instant : null;
+  let instant = wall - (wallClock(wall, timeZone) - wall);
+  instant = wall - (wallClock(instant, timeZone) - instant);
+  return wallClock(instant, timeZone) === wall ? instant : null;
 }
 
-function onStep(wall: WallTime, unit: Unit, every: number): boolean {
-  const dayNumber = Math.round(Date.UTC(wall.year, wall.month, wall.day) / DAY);
+/** Whether a wall time (read as UTC) is a tick of the step. */
+function onStep(wall: number, unit: Unit, every: number): boolean {
+  const at = new Date(wall);
+  const midnight = at.getUTCHours() === 0;
   switch (unit) {
     case 'hour':
-      return wall.hour % every === 0;
+      return at.getUTCHours() % every === 0;
     case 'day':
-      return wall.hour === 0 && dayNumber % every === 0;
+      return midnight && Math.round(wall / DAY) % every === 0;
     case 'week':
-      return wall.hour === 0 && new Date(dayNumber * DAY).getUTCDay() === 1;
+      return midnight && at.getUTCDay() === 1;
     case 'month':
-      return wall.hour === 0 && wall.day === 1 && wall.month % every === 0;
+      return midnight && at.getUTCDate() === 1 && at.getUTCMonth() % every === 0;
   }
 }
 
@@ -100,27 +72,19 @@ export function zonedTimeTicks(min: number, max: number, timeZone: string, most 
   if (!step) {
     return [];
   }
-  // Walk the zone's hours (or days) from the hour holding `min`, keeping those on the step.
-  const start = wallTimeAt(min, timeZone);
-  const stride = step.unit === 'hour' ? 1 : 24;
-  const first = step.unit === 'hour' ? start.hour : 0;
+  // Walk the zone's whole hours (or midnights) from the one holding `min`; only those on the
+  // step are turned into instants.
+  const startWall = wallClock(min, timeZone);
+  const stride = step.unit === 'hour' ? HOUR : DAY;
   const ticks: number[] = [];
-  for (let hours = first; ; hours += stride) {
-    const wall = { ...start, hour: hours, minute: 0 };
-    const normal = new Date(asUtc(wall));
-    const candidate = {
-      year: normal.getUTCFullYear(),
-      month: normal.getUTCMonth(),
-      day: normal.getUTCDate(),
-      hour: normal.getUTCHours(),
-      minute: 0,
-    };
-    const instant = instantOf(candidate, timeZone);
-    if (instant !== null && instant > max) {
-      return ticks;
+  for (let wall = startWall - (startWall % stride); wall - FURTHEST_OFFSET <= max; wall += stride) {
+    if (!onStep(wall, step.unit, step.every)) {
+      continue;
     }
-    if (instant !== null && instant >= min && onStep(candidate, step.unit, step.every)) {
+    const instant = instantOf(wall, timeZone);
+    if (instant !== null && instant >= min && instant <= max) {
       ticks.push(instant);
     }
   }
+  return ticks;
 }
