@@ -127,3 +127,24 @@ test('the help and error overlays speak German too', async ({ app, page }) => {
   await page.getByTestId('error-overlay-close').click();
   await expect(page.getByTestId('error-overlay')).toHaveCount(0);
 });
+
+test('in either language the selectors take one row across the header of a 1,440 px laptop', async ({
+  app,
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const language of ['en', 'de'] as const) {
+    await app.login(user, { language });
+    await app.open('/productivity/analysis');
+    const bar = page.getByTestId('filter-bar');
+    await expect(bar.getByTestId('combined-switch')).toBeVisible();
+    const header = await page.getByTestId('page-header').boundingBox();
+    const controls = ['date-mode', 'machine-selector', 'shift-selector', 'filters-reset'];
+    const boxes = await Promise.all(controls.map((id) => bar.getByTestId(id).boundingBox()));
+    const bottoms = boxes.map((box) => Math.round((box?.y ?? 0) + (box?.height ?? 0)));
+    // One row: bottoms within a few pixels (the mode switch and the reset icon are smaller
+    // than the inputs); a wrapped control ends a whole row, at least 48 px, lower.
+    expect(Math.max(...bottoms) - Math.min(...bottoms), language).toBeLessThanOrEqual(12);
+    expect((await bar.boundingBox())?.width).toBe(header?.width);
+  }
+});

@@ -12,7 +12,7 @@ export function MachineSelector() {
   return (
     <MultiSelect
       size="sm"
-      w={{ base: '100%', xs: 260 }}
+      w={{ base: '100%', xs: 230 }}
       label={t('filters.machines')}
       placeholder={value.length === 0 ? t('filters.allMachines') : undefined}
       data={vehicleGroups(allVehicles)}

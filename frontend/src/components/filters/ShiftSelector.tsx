@@ -16,7 +16,7 @@ export function ShiftSelector() {
   return (
     <Select
       size="sm"
-      w={{ base: '100%', xs: 220 }}
+      w={{ base: '100%', xs: 200 }}
       label={t('filters.shift')}
       data={data}
       value={shift === 'all' ? ALL_SHIFTS_VALUE : String(shift)}
