@@ -27,7 +27,7 @@ async function settle(page: import('@playwright/test').Page): Promise<void> {
   });
   // ECharts animates on its canvas, which the screenshot option does not stop.
   await page.waitForTimeout(1_500);
-  await page.mouse.move(1400, 880);
+  await page.mouse.move(1435, 450); // the page's right margin: no tooltip, no hover
   await page.evaluate(async () => {
     (document.activeElement as HTMLElement | null)?.blur();
     await document.fonts.ready;
