@@ -74,6 +74,11 @@ class VehiclePatch(StrictCamelModel):
     name: Name | None = None
     battery_capacity_wh: float | None = Field(default=None, gt=0, le=10_000_000)
     site_id: StoreIdValue | None = None
+    retired: bool | None = Field(
+        default=None,
+        description="true: out of service from now on (no live tile, not in 'all machines' "
+        "for periods after that day; its history and messages stay); false: back in service",
+    )
 
 
 class UserCreate(StrictCamelModel):

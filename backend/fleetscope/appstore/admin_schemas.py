@@ -104,6 +104,7 @@ class VehicleAdmin(CamelModel):
     model: str | None
     battery_capacity_wh: float | None
     protocol_version: str | None
+    retired_at: datetime | None = Field(description="out of service since; null: in service")
 
 
 class VehicleUpdated(CamelModel):
@@ -213,6 +214,7 @@ def vehicle_admin(vehicle: VehicleRow) -> VehicleAdmin:
         model=vehicle.model,
         battery_capacity_wh=vehicle.battery_capacity_wh,
         protocol_version=vehicle.protocol_version,
+        retired_at=vehicle.retired_at,
     )
 
 

@@ -1,6 +1,7 @@
-"""Vehicles in the Administration API: display name, battery capacity, and the move to
-another site of the same organization, which queues a re-derivation of the vehicle's facts
-(its orders get the new site's workflow rules, its periods the new site's time zone)."""
+"""Vehicles in the Administration API: display name, battery capacity, retirement (out of
+service: no live tile, not in "all machines" for later periods, history kept), and the move
+to another site of the same organization, which queues a re-derivation of the vehicle's
+facts (its orders get the new site's workflow rules, its periods the new site's time zone)."""
 
 from dataclasses import dataclass
 
@@ -10,7 +11,7 @@ from sqlalchemy.orm import Session, joinedload
 from fleetscope.appstore.audit import Actor, record_change
 from fleetscope.appstore.errors import ConflictError, InvalidInputError, NotFoundError
 from fleetscope.appstore.jobs import start_job
-from fleetscope.appstore.models import Organization, RederiveJob, Site, Vehicle
+from fleetscope.appstore.models import Organization, RederiveJob, Site, Vehicle, utc_now
 from fleetscope.appstore.names import name_key, name_taken
 from fleetscope.appstore.snapshots import changed_fields, vehicle_snapshot
 from fleetscope.appstore.unchanged import UNCHANGED, Unchanged
@@ -53,6 +54,7 @@ class VehicleChanges:
     name: str | Unchanged = UNCHANGED
     battery_capacity_wh: float | Unchanged | None = UNCHANGED
     site_id: int | Unchanged = UNCHANGED
+    retired: bool | Unchanged = UNCHANGED
 
 
 def _target_site(session: Session, *, vehicle: Vehicle, site_id: int) -> Site:
@@ -109,6 +111,10 @@ def update_vehicle(
         vehicle.name = name
     if not isinstance(changes.battery_capacity_wh, Unchanged):
         vehicle.battery_capacity_wh = changes.battery_capacity_wh
+    if not isinstance(changes.retired, Unchanged) and changes.retired != (
+        vehicle.retired_at is not None
+    ):  # retiring again keeps the first date
+        vehicle.retired_at = utc_now().replace(microsecond=0) if changes.retired else None
     moved = False
     if not isinstance(changes.site_id, Unchanged) and changes.site_id != vehicle.site_id:
         vehicle.site = _target_site(session, vehicle=vehicle, site_id=changes.site_id)

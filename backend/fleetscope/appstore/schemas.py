@@ -1,6 +1,6 @@
 """Shapes the API exchanges (camelCase JSON), built from the store's rows."""
 
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, with_config
@@ -114,6 +114,10 @@ class VehicleOut(CamelModel):
     organization_name: str
     protocol_version: str | None
     battery_capacity_wh: float | None
+    retired_at: datetime | None = Field(
+        description="out of service since (no live tile, not in 'all machines' for periods "
+        "after that day); null: in service"
+    )
 
 
 class DateSelector(CamelModel):
@@ -205,4 +209,5 @@ def vehicle_out(vehicle: Vehicle) -> VehicleOut:
         organization_name=vehicle.site.organization.name,
         protocol_version=vehicle.protocol_version,
         battery_capacity_wh=vehicle.battery_capacity_wh,
+        retired_at=vehicle.retired_at,
     )

@@ -3,6 +3,8 @@
 Every endpoint that returns data about vehicles scopes it with these functions.
 """
 
+from datetime import datetime
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
@@ -72,23 +74,29 @@ def visible_vehicles(session: Session, *, user: User) -> list[Vehicle]:
 
 def visible_vehicle_rows(
     session: Session, *, user: User
-) -> list[tuple[int, str, int, float | None]]:
-    """(id, name, site id, battery capacity in Wh) of the vehicles ``visible_vehicles``
+) -> list[tuple[int, str, int, float | None, datetime | None]]:
+    """(id, name, site id, battery capacity in Wh, retired at) of the vehicles ``visible_vehicles``
     returns, in its order: without loading entities, for the analytics scope that every
     analytics request resolves."""
     organization_ids = visible_organization_ids(session, user=user)
     if not organization_ids:
         return []
     statement = (
-        select(Vehicle.id, Vehicle.name, Vehicle.site_id, Vehicle.battery_capacity_wh)
+        select(
+            Vehicle.id,
+            Vehicle.name,
+            Vehicle.site_id,
+            Vehicle.battery_capacity_wh,
+            Vehicle.retired_at,
+        )
         .join(Vehicle.site)
         .join(Site.organization)
         .where(Site.organization_id.in_(organization_ids))
         .order_by(Organization.name, Site.name, Vehicle.name, Vehicle.id)
     )
     return [
-        (int(v), str(name), int(site), None if capacity is None else float(capacity))
-        for v, name, site, capacity in session.execute(statement)
+        (int(v), str(name), int(site), None if capacity is None else float(capacity), retired)
+        for v, name, site, capacity, retired in session.execute(statement)
     ]
 
 

@@ -1,7 +1,9 @@
-"""Vehicles through /v2/Admin: the list, display name, battery capacity, and the move to
-another site of the same organization (a re-derivation of the vehicle), with audit entries."""
+"""Vehicles through /v2/Admin: the list, display name, battery capacity, retirement, and the
+move to another site of the same organization (a re-derivation of the vehicle), with audit
+entries."""
 
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -229,3 +231,67 @@ def test_a_vehicle_registered_from_messages_may_have_a_name_another_vehicle_has(
     assert refused(client.patch(third, json={"name": "New-7"}), 409) == (
         "name: another vehicle of site 'Munich Hub' is already called 'new-7'"
     )
+
+
+def _entry_ids(client: TestClient, **params: Any) -> list[int]:
+    """The vehicles of a per-vehicle Productivity answer (one entry per vehicle in scope)."""
+    answer = data(client.get("/v2/Analytics/Productivity", params={"combined": "false", **params}))
+    return [entry["vehicleId"] for entry in answer["entries"]]
+
+
+def test_a_retired_vehicle_leaves_the_live_board_and_later_periods_keeping_its_history(
+    client: TestClient,
+    seeded: DemoData,
+    login: Callable[..., Any],
+    session_factory: SessionFactory,
+) -> None:
+    login(client, SUPERUSER)
+    retired_id, kept_id = seeded.vehicle_ids["MUC-02"], seeded.vehicle_ids["MUC-01"]
+    path = f"{VEHICLES}/{retired_id}"
+    retired = data(client.patch(path, json={"retired": True}))["vehicle"]
+    assert retired["retiredAt"] is not None and retired["serialNumber"] == "MUC-02"
+    entry = last_audit(session_factory)
+    assert entry.action == "vehicle.update" and entry.before is not None
+    assert (entry.before["retiredAt"], entry.after) == (
+        None,
+        {"id": retired_id, "retiredAt": retired["retiredAt"]},
+    )
+    # Retiring again changes nothing: the first date stays, no audit entry.
+    count = len(audit_entries(session_factory))
+    again = data(client.patch(path, json={"retired": True}))["vehicle"]
+    assert again["retiredAt"] == retired["retiredAt"]
+    assert len(audit_entries(session_factory)) == count
+    assert "retired" in refused(client.patch(path, json={"retired": "soon"}), 422)
+
+    login(client, "customer2@demo.fleetscope")  # Alpenfracht AG: the four Munich vehicles
+    listed = {v["id"]: v["retiredAt"] for v in data(client.get("/v2/Vehicles"))}
+    assert listed[retired_id] == retired["retiredAt"] and listed[kept_id] is None
+    board = data(client.get("/v2/Analytics/Statusboard"))
+    assert retired_id not in [tile["vehicleId"] for tile in board["vehicles"]]
+    assert len(board["vehicles"]) == 3 and sum(board["counts"].values()) == 3
+    # A month later "all machines" of this week (and of the week before, its comparison) are
+    # those in service; the retired one is there when selected, and in periods it served in.
+    with session_factory() as session:
+        vehicle = session.get(Vehicle, retired_id)
+        assert vehicle is not None and vehicle.retired_at is not None
+        vehicle.retired_at -= timedelta(days=30)
+        session.commit()
+    today = datetime.now(UTC).date()  # the day of retirement is a UTC date
+    this_week = {"from": str(today - timedelta(days=6)), "to": str(today)}
+    assert _entry_ids(client, **this_week) == [v for v in listed if v != retired_id]
+    assert _entry_ids(client, vehicles=str(retired_id), **this_week) == [retired_id]
+    served = {"from": str(today - timedelta(days=35)), "to": str(today - timedelta(days=29))}
+    assert retired_id in _entry_ids(client, **served)
+    # T whose comparison period (the week before) began on its last day; then a day later.
+    compared = {"from": str(today - timedelta(days=23)), "to": str(today - timedelta(days=17))}
+    assert retired_id in _entry_ids(client, **compared)
+    assert retired_id not in _entry_ids(
+        client, **{"from": str(today - timedelta(days=22)), "to": str(today - timedelta(days=16))}
+    )
+
+    login(client, SUPERUSER)
+    back = data(client.patch(path, json={"retired": False}))["vehicle"]
+    assert back["retiredAt"] is None
+    login(client, "customer2@demo.fleetscope")
+    assert len(data(client.get("/v2/Analytics/Statusboard"))["vehicles"]) == 4
+    assert retired_id in _entry_ids(client, **this_week)

@@ -716,7 +716,8 @@ export interface paths {
         /**
          * Patch Vehicle
          * @description Change the given fields (``batteryCapacityWh: null`` removes the capacity); a new
-         *     ``siteId`` must be a site of the vehicle's organization and starts a re-derivation.
+         *     ``siteId`` must be a site of the vehicle's organization and starts a re-derivation;
+         *     ``retired`` takes the vehicle out of service (from now) or back in.
          */
         patch: operations["patch_vehicle_v2_Admin_Vehicles__vehicleId__patch"];
         trace?: never;
@@ -3471,6 +3472,11 @@ export interface components {
             batteryCapacityWh: number | null;
             /** Protocolversion */
             protocolVersion: string | null;
+            /**
+             * Retiredat
+             * @description out of service since; null: in service
+             */
+            retiredAt: string | null;
         };
         /** VehicleOut */
         VehicleOut: {
@@ -3496,6 +3502,11 @@ export interface components {
             protocolVersion: string | null;
             /** Batterycapacitywh */
             batteryCapacityWh: number | null;
+            /**
+             * Retiredat
+             * @description out of service since (no live tile, not in 'all machines' for periods after that day); null: in service
+             */
+            retiredAt: string | null;
         };
         /** VehiclePatch */
         VehiclePatch: {
@@ -3505,6 +3516,11 @@ export interface components {
             batteryCapacityWh?: number | null;
             /** Siteid */
             siteId?: number | null;
+            /**
+             * Retired
+             * @description true: out of service from now on (no live tile, not in 'all machines' for periods after that day; its history and messages stay); false: back in service
+             */
+            retired?: boolean | null;
         };
         /** VehicleUpdated */
         VehicleUpdated: {

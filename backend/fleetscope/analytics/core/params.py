@@ -5,7 +5,7 @@ found" (404), never a hint that it exists.
 """
 
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
@@ -98,6 +98,12 @@ class VehicleRef:
     name: str
     site_id: int
     battery_capacity_wh: float | None = None  # for energy in Wh, where known
+    retired_at: datetime | None = None  # out of service since; None: in service
+
+    def in_service_on(self, day: date) -> bool:
+        """Whether the vehicle was in service on ``day`` (a site-local day; its UTC date of
+        retirement is a day's slack at most, and a retired vehicle's later time is offline)."""
+        return self.retired_at is None or self.retired_at.date() >= day
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,9 +186,11 @@ def resolve_scope(
             if vehicle_id not in visible:
                 raise NotFoundError(VEHICLE_NOT_FOUND(vehicle=vehicle_id))
         chosen = [visible[vehicle_id] for vehicle_id in requested]
+        all_machines = False
     else:
         saved_ids = [v for v in saved.selected_machines if v in visible]
         chosen = [visible[v] for v in saved_ids] if saved_ids else list(visible.values())
+        all_machines = not saved_ids
     sites_of = {
         site.id: site
         for site in session.scalars(
@@ -211,6 +219,12 @@ def resolve_scope(
         sites = [(group.zone, group.shift) for group in groups if not group.excluded]
         span = rolling_span(clip, sites=sites)
     assert span is not None  # days, instants or a relative range: one of them is set above
+    if all_machines and any(vehicle.retired_at is not None for vehicle in chosen):
+        # "All machines" are those in service in T (or the previous period, as long before
+        # it): vehicles retired earlier have no time there, only an empty row per vehicle.
+        first = span.first - (span.last - span.first) - timedelta(days=1)
+        chosen = [vehicle for vehicle in chosen if vehicle.in_service_on(first)]
+        groups, shift_id = _site_groups(chosen, sites_of, shift_id=shift_id, explicit=False)
     combined = params.combined if params.combined is not None else selector.combined
     return AnalyticsScope(
         span=span, combined=combined, shift_id=shift_id, vehicles=chosen, sites=groups

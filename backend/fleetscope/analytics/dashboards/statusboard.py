@@ -114,6 +114,12 @@ def state_counts(tiles: Iterable[StatusTile]) -> dict[str, int]:
     return {state: counted.get(state, 0) for state in STATE_ORDER}
 
 
+def live_vehicles(vehicles: Iterable[VehicleRef]) -> list[VehicleRef]:
+    """The vehicles with a live tile: those in service (a retired one stays off the board,
+    selected or not, whatever it still sends)."""
+    return [vehicle for vehicle in vehicles if vehicle.retired_at is None]
+
+
 def build_statusboard(
     vehicles: Iterable[VehicleRef], statuses: Mapping[int, LiveStatus], *, now: datetime
 ) -> StatusboardOut:

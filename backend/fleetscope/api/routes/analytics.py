@@ -13,6 +13,7 @@ from fleetscope.analytics.dashboards.dashboard import DashboardOut, dashboard
 from fleetscope.analytics.dashboards.statusboard import (
     StatusboardOut,
     build_statusboard,
+    live_vehicles,
     read_live,
 )
 from fleetscope.analytics.productivity.history import ProductivityHistoryOut, productivity_history
@@ -60,6 +61,7 @@ def get_dashboard(scope: ScopeDep, store: FactStoreDep, settings: SettingsDep) -
 
 @router.get("/Statusboard", response_model=Envelope[StatusboardOut])
 def get_statusboard(scope: ScopeDep, store: FactStoreDep) -> Response:
+    vehicles = live_vehicles(scope.vehicles)
     with reading(store) as cursor:
-        statuses = read_live(cursor, scope.vehicle_ids)
-    return json_ok(build_statusboard(scope.vehicles, statuses, now=datetime.now(UTC)))
+        statuses = read_live(cursor, [vehicle.id for vehicle in vehicles])
+    return json_ok(build_statusboard(vehicles, statuses, now=datetime.now(UTC)))

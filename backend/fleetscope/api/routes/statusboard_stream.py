@@ -16,7 +16,11 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, resolve_scope
-from fleetscope.analytics.dashboards.statusboard import read_live, statusboard_events
+from fleetscope.analytics.dashboards.statusboard import (
+    live_vehicles,
+    read_live,
+    statusboard_events,
+)
 from fleetscope.api.analytics_deps import (
     ParamsDep,
     get_fact_store,
@@ -78,7 +82,8 @@ async def stream_statusboard(
     hub: LiveHub | None = getattr(request.app.state.ingestion, "hub", None)
     if hub is None:
         raise ApiError(503, LIVE_UNAVAILABLE())
-    ids = scope.vehicle_ids
+    vehicles = live_vehicles(scope.vehicles)
+    ids = [vehicle.id for vehicle in vehicles]
     streamed = frozenset(ids)
 
     def read() -> dict[int, LiveStatus]:
@@ -97,7 +102,7 @@ async def stream_statusboard(
     async def events() -> AsyncIterator[str]:
         async for chunk in statusboard_events(
             hub=hub,
-            vehicles=scope.vehicles,
+            vehicles=vehicles,
             read_statuses=read_statuses,
             is_disconnected=request.is_disconnected,
             access_holds=access_holds,

@@ -1,5 +1,5 @@
-"""``/v2/Admin/Vehicles``: every vehicle; name, battery capacity and the move to another
-site of the same organization (which re-derives the vehicle's facts)."""
+"""``/v2/Admin/Vehicles``: every vehicle; name, battery capacity, retirement and the move to
+another site of the same organization (which re-derives the vehicle's facts)."""
 
 from typing import Annotated
 
@@ -47,7 +47,8 @@ def patch_vehicle(
     vehicleId: StoreId, body: VehiclePatch, request: Request, user: SuperUser, db: SessionDep
 ) -> Envelope[VehicleUpdated]:
     """Change the given fields (``batteryCapacityWh: null`` removes the capacity); a new
-    ``siteId`` must be a site of the vehicle's organization and starts a re-derivation."""
+    ``siteId`` must be a site of the vehicle's organization and starts a re-derivation;
+    ``retired`` takes the vehicle out of service (from now) or back in."""
     given = body.model_fields_set
     changes = VehicleChanges(
         **{
