@@ -477,6 +477,57 @@ test('a batch sent with the token: the new user sees the vehicle and its workflo
   });
 });
 
+test('a retired vehicle leaves the statusboard and joins the retired machines; it comes back', async ({
+  app,
+  page,
+  browser,
+}) => {
+  expect(state.token, 'the set-up test ran first').not.toBe('');
+  const row = page.getByTestId(`vehicle-row-${VEHICLE.serialNumber}`);
+  async function setRetired(retired: boolean) {
+    await row.getByTestId('vehicle-edit').click();
+    const dialog = page.getByTestId('vehicle-dialog');
+    await dialog
+      .getByRole('switch', { name: text('en', 'admin.vehicles.retired') })
+      .setChecked(retired);
+    await dialog.getByTestId('vehicle-save').click();
+    await expect(dialog).toHaveCount(0);
+  }
+  await app.login(DEMO_USERS.superuser, { language: 'en' });
+  await app.open(`/admin/vehicles?siteId=${state.siteId}`);
+  await expect(row.getByTestId('vehicle-status')).toHaveText(
+    text('en', 'admin.vehicles.inService'),
+  );
+  await setRetired(true);
+  await expect(row.getByTestId('vehicle-status')).toContainText('retired since');
+
+  // The site's user: no tile for it, and in the machine selector among the retired.
+  const userContext = await browser.newContext({ baseURL: serverUrl() });
+  await userContext.addCookies([{ name: 'fleetscope_consent', value: 'denied', url: serverUrl() }]);
+  const userPage = await userContext.newPage();
+  const user = new App(userPage);
+  await user.open('/login');
+  await user.loginWithForm({ email: USER_EMAIL, password: state.password, role: 'customer' });
+  await expectRoute(userPage, '/dashboards/dashboard');
+  const [vehicle] = await user.vehicles();
+  await user.open('/dashboards/statusboard');
+  const board = userPage.getByTestId('page-statusboard');
+  await expect(board.getByTestId('state-counts')).toBeVisible();
+  await expect(board.getByTestId(`status-tile-${vehicle?.id}`)).toHaveCount(0);
+  await userPage.getByTestId('machine-selector').click();
+  const retiredGroup = userPage.getByRole('group', { name: text('en', 'filters.retiredGroup') });
+  await expect(retiredGroup.getByRole('option')).toHaveText([`${vehicle?.name} (${SITE})`]);
+
+  // Back in service: its tile again.
+  await setRetired(false);
+  await expect(row.getByTestId('vehicle-status')).toHaveText(
+    text('en', 'admin.vehicles.inService'),
+  );
+  await userPage.reload();
+  await expect(board.getByTestId(`status-tile-${vehicle?.id}`)).toHaveCount(1);
+  await userContext.close();
+});
+
 test('a site without vehicles is deleted; the one with a vehicle stays and says why', async ({
   app,
   page,

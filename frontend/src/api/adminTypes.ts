@@ -105,12 +105,14 @@ export interface VehicleAdmin {
   model?: string | null;
   batteryCapacityWh?: number | null;
   protocolVersion?: string | null;
+  retiredAt?: string | null;
 }
 
 export interface VehiclePatch {
   name?: string;
   batteryCapacityWh?: number | null;
   siteId?: number;
+  retired?: boolean;
 }
 
 export interface UserAdmin {

@@ -54,6 +54,8 @@ export interface Vehicle {
   organizationName: string;
   protocolVersion: string | null;
   batteryCapacityWh: number | null;
+  /** Out of service since (no live tile, not among "all machines" later); null: in service. */
+  retiredAt: string | null;
 }
 
 export interface Shift {

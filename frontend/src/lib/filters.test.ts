@@ -25,6 +25,7 @@ function vehicle(id: number, name: string, siteId: number, siteName: string): Ve
     organizationName: 'Org',
     protocolVersion: '2.0.0',
     batteryCapacityWh: null,
+    retiredAt: null,
   };
 }
 
@@ -110,7 +111,7 @@ describe('normalizeSettings', () => {
 
 describe('machines', () => {
   it('groups vehicles by site, sorted naturally', () => {
-    expect(vehicleGroups(vehicles)).toEqual([
+    expect(vehicleGroups(vehicles, 'Retired')).toEqual([
       {
         group: 'Werk A',
         items: [
@@ -120,6 +121,24 @@ describe('machines', () => {
       },
       { group: 'Werk B', items: [{ value: '3', label: 'AGV 10' }] },
     ]);
+  });
+
+  it('lists retired vehicles last, in a group of their own naming their sites', () => {
+    const fleet = [
+      ...vehicles,
+      { ...vehicle(4, 'AGV 9', 2, 'Werk B'), retiredAt: '2026-11-01T08:00:00Z' },
+      { ...vehicle(5, 'AGV 3', 1, 'Werk A'), retiredAt: '2026-10-01T08:00:00Z' },
+    ];
+    expect(vehicleGroups(fleet, 'Retired').map((group) => group.group)).toEqual([
+      'Werk A',
+      'Werk B',
+      'Retired',
+    ]);
+    expect(vehicleGroups(fleet, 'Retired').at(-1)?.items).toEqual([
+      { value: '5', label: 'AGV 3 (Werk A)' },
+      { value: '4', label: 'AGV 9 (Werk B)' },
+    ]);
+    expect(vehicleGroups(fleet, 'Retired')[1]?.items).toEqual([{ value: '3', label: 'AGV 10' }]);
   });
 
   it('no selection or only unknown ids means all visible vehicles', () => {

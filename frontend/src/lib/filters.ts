@@ -48,19 +48,30 @@ export function normalizeSettings(
   };
 }
 
-/** Vehicles grouped by site (sites and vehicles sorted by name) for the machine selector. */
-export function vehicleGroups(vehicles: readonly Vehicle[]): SelectGroup[] {
+/**
+ * Vehicles grouped by site (sites and vehicles sorted by name) for the machine selector; the
+ * retired ones last, in a group of their own (`retiredGroup`), each with its site.
+ */
+export function vehicleGroups(vehicles: readonly Vehicle[], retiredGroup: string): SelectGroup[] {
   const bySite = new Map<string, SelectGroup>();
+  const retired: SelectGroup = { group: retiredGroup, items: [] };
   for (const vehicle of vehicles) {
+    if (vehicle.retiredAt) {
+      retired.items.push({
+        value: String(vehicle.id),
+        label: `${vehicle.name} (${vehicle.siteName})`,
+      });
+      continue;
+    }
     const group = bySite.get(String(vehicle.siteId)) ?? { group: vehicle.siteName, items: [] };
     group.items.push({ value: String(vehicle.id), label: vehicle.name });
     bySite.set(String(vehicle.siteId), group);
   }
   const groups = [...bySite.values()].sort((a, b) => a.group.localeCompare(b.group));
-  for (const group of groups) {
+  for (const group of [...groups, retired]) {
     group.items.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
   }
-  return groups;
+  return retired.items.length > 0 ? [...groups, retired] : groups;
 }
 
 /** The selected machines the user can still see; none selected means all visible ones. */

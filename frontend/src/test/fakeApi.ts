@@ -35,6 +35,7 @@ export function demoVehicle(id: number): Vehicle {
     organizationName: 'Acme',
     protocolVersion: '2.0.0',
     batteryCapacityWh: null,
+    retiredAt: null,
   };
 }
 

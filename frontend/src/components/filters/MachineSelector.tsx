@@ -3,7 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { idsFromValues, vehicleGroups } from '../../lib/filters';
 import { useAnalysisFilterControls } from './filtersContext';
 
-/** Multi-select of the visible vehicles, grouped by site; empty means all machines. */
+/**
+ * Multi-select of the visible vehicles, grouped by site, the retired ones last; empty means all
+ * machines (the server leaves out those retired before the period compared with).
+ */
 export function MachineSelector() {
   const { t } = useTranslation();
   const { selectedMachines, allVehicles, setMachines } = useAnalysisFilterControls();
@@ -15,7 +18,7 @@ export function MachineSelector() {
       w={{ base: '100%', xs: 230 }}
       label={t('filters.machines')}
       placeholder={value.length === 0 ? t('filters.allMachines') : undefined}
-      data={vehicleGroups(allVehicles)}
+      data={vehicleGroups(allVehicles, t('filters.retiredGroup'))}
       value={value}
       onChange={(values) => setMachines(idsFromValues(values, allVehicles))}
       searchable

@@ -24,7 +24,7 @@ const VEHICLE: VehicleAdmin = {
   batteryCapacityWh: 48_000,
 };
 
-function renderDialog(language: 'en' | 'de' = 'en') {
+function renderDialog(language: 'en' | 'de' = 'en', vehicle: VehicleAdmin = VEHICLE) {
   createI18n(language);
   // Nothing may reach the server while the capacity is invalid.
   const fetchMock = vi.fn();
@@ -32,7 +32,7 @@ function renderDialog(language: 'en' | 'de' = 'en') {
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient()}>
-        <VehicleDialog vehicle={VEHICLE} sites={[]} onClose={() => {}} onSaved={() => {}} />
+        <VehicleDialog vehicle={vehicle} sites={[]} onClose={() => {}} onSaved={() => {}} />
       </QueryClientProvider>
     </MantineProvider>,
   );
@@ -82,5 +82,48 @@ describe('vehicle dialog: battery capacity', () => {
     expect(save).toBeEnabled();
     await typeCapacity(input, '');
     expect(save).toBeEnabled();
+  });
+});
+
+describe('vehicle dialog: out of service', () => {
+  /** The body of the PATCH the dialog sent, answered with the vehicle as saved. */
+  async function saved(fetchMock: ReturnType<typeof vi.fn>, answer: VehicleAdmin) {
+    fetchMock.mockResolvedValue(
+      new Response(
+        JSON.stringify({ status: true, msg: null, data: { vehicle: answer, job: null } }),
+        {
+          headers: { 'Content-Type': 'application/json' },
+        },
+      ),
+    );
+    fireEvent.click(screen.getByTestId('vehicle-save'));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    return { url, method: init.method, body: JSON.parse(String(init.body)) as unknown };
+  }
+
+  it('retires an in-service vehicle, saying what that does', async () => {
+    const { save, fetchMock } = renderDialog();
+    const retired = screen.getByTestId('vehicle-retired');
+    expect(retired).not.toBeChecked();
+    expect(retired).toHaveAccessibleDescription(
+      expect.stringContaining('no tile on the statusboard'),
+    );
+    expect(save).toBeDisabled();
+    fireEvent.click(retired);
+    expect(save).toBeEnabled();
+    const sent = await saved(fetchMock, { ...VEHICLE, retiredAt: '2026-11-29T03:15:00Z' });
+    expect(sent).toEqual({ url: '/v2/Admin/Vehicles/3', method: 'PATCH', body: { retired: true } });
+  });
+
+  it('brings a retired vehicle back into service', async () => {
+    const retiredAt = '2026-11-01T08:00:00Z';
+    const { fetchMock } = renderDialog('de', { ...VEHICLE, retiredAt });
+    const retired = screen.getByTestId('vehicle-retired');
+    expect(retired).toBeChecked();
+    expect(retired).toHaveAccessibleName(expect.stringMatching(/^Außer Dienst/));
+    fireEvent.click(retired);
+    const sent = await saved(fetchMock, { ...VEHICLE, retiredAt: null });
+    expect(sent.body).toEqual({ retired: false });
   });
 });

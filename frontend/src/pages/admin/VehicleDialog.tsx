@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Select, Stack, Switch, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,10 @@ import { formatNumber } from '../../lib/format';
 import { AdminModal, FormError, notifyFailure, notifySuccess } from './common';
 import { checkCapacity, MAX_CAPACITY_WH } from './vehicleCapacity';
 
-/** Edit a vehicle: display name, battery capacity, move to another site of the organization. */
+/**
+ * Edit a vehicle: display name, battery capacity, move to another site of the organization,
+ * out of service (retired) or back in.
+ */
 export function VehicleDialog({
   vehicle,
   sites,
@@ -26,6 +29,7 @@ export function VehicleDialog({
   const [name, setName] = useState(vehicle.name);
   const [capacity, setCapacity] = useState<number | string>(vehicle.batteryCapacityWh ?? '');
   const [siteId, setSiteId] = useState(String(vehicle.siteId));
+  const [retired, setRetired] = useState(vehicle.retiredAt != null);
   const [confirmMove, setConfirmMove] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const patch: VehiclePatch = {};
@@ -41,6 +45,7 @@ export function VehicleDialog({
   const invalid = !name.trim() || capacityError !== null;
   const moving = Number(siteId) !== vehicle.siteId;
   if (moving) patch.siteId = Number(siteId);
+  if (retired !== (vehicle.retiredAt != null)) patch.retired = retired;
   const targetName = sites.find((site) => String(site.id) === siteId)?.name ?? '';
 
   const save = useMutation({
@@ -109,6 +114,13 @@ export function VehicleDialog({
             onChange={(value) => value && setSiteId(value)}
             allowDeselect={false}
             data-testid="vehicle-site"
+          />
+          <Switch
+            label={t('admin.vehicles.retired')}
+            description={t('admin.vehicles.retiredHint')}
+            checked={retired}
+            onChange={(event) => setRetired(event.currentTarget.checked)}
+            data-testid="vehicle-retired"
           />
           {confirmMove && (
             <Alert color="orange" variant="light" data-testid="vehicle-move-confirm">

@@ -7,13 +7,16 @@ import { useSearchParams } from 'react-router';
 import { listAdminVehicles } from '../../api/admin';
 import type { VehicleAdmin } from '../../api/adminTypes';
 import { PINNED_END } from '../../components/tables/PagedTable';
-import { formatNumber } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { ActionsHeader, AdminHeader, LoadFailed } from './common';
 import { FollowedJob } from './jobs';
 import { useSites } from './SitesPage';
 import { VehicleDialog } from './VehicleDialog';
 
-/** Vehicles: by site; display name, battery capacity, move to another site of the organization. */
+/**
+ * Vehicles: by site; display name, battery capacity, in service or retired, move to another
+ * site of the organization.
+ */
 export function VehiclesPage() {
   const { t, i18n } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -49,7 +52,7 @@ export function VehiclesPage() {
         {vehicles.error ? (
           <LoadFailed error={vehicles.error} onRetry={() => void vehicles.refetch()} />
         ) : (
-          <Table.ScrollContainer minWidth={720}>
+          <Table.ScrollContainer minWidth={820}>
             <Table striped highlightOnHover data-testid="vehicles-table">
               <Table.Thead>
                 <Table.Tr>
@@ -59,6 +62,7 @@ export function VehiclesPage() {
                   <Table.Th>{t('admin.common.site')}</Table.Th>
                   <Table.Th ta="right">{t('admin.vehicles.batteryCapacity')}</Table.Th>
                   <Table.Th>{t('admin.vehicles.protocol')}</Table.Th>
+                  <Table.Th>{t('admin.vehicles.status')}</Table.Th>
                   <ActionsHeader />
                 </Table.Tr>
               </Table.Thead>
@@ -77,6 +81,13 @@ export function VehiclesPage() {
                         : `${formatNumber(vehicle.batteryCapacityWh, i18n.language)} Wh`}
                     </Table.Td>
                     <Table.Td>{vehicle.protocolVersion ?? '—'}</Table.Td>
+                    <Table.Td data-testid="vehicle-status">
+                      {vehicle.retiredAt
+                        ? t('admin.vehicles.retiredSince', {
+                            date: formatDateTime(vehicle.retiredAt, i18n.language),
+                          })
+                        : t('admin.vehicles.inService')}
+                    </Table.Td>
                     <Table.Td className={PINNED_END}>
                       <Tooltip label={t('admin.common.edit')}>
                         <ActionIcon
