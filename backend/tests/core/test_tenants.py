@@ -69,6 +69,7 @@ def test_vehicle_shape(client: TestClient, seeded: DemoData, login: LoginFn) -> 
         "organizationName": "Alpenfracht AG",
         "protocolVersion": None,
         "batteryCapacityWh": None,
+        "retiredAt": None,
     }
 
 
