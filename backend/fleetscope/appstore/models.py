@@ -126,7 +126,7 @@ class Vehicle(Base):
     battery_capacity_wh: Mapped[float | None] = mapped_column(Float, default=None)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utc_now)
     # Out of service since (an administrator's decision): its history stays, its messages are
-    # still stored, but it has no live tile and is not part of "all machines" after this day.
+    # still stored, but it has no live tile and is not among "all machines" of later periods.
     retired_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), default=None)
 
     site: Mapped[Site] = relationship(back_populates="vehicles")

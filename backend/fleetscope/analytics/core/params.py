@@ -101,8 +101,8 @@ class VehicleRef:
     retired_at: datetime | None = None  # out of service since; None: in service
 
     def in_service_on(self, day: date) -> bool:
-        """Whether the vehicle was in service on ``day`` (a site-local day; its UTC date of
-        retirement is a day's slack at most, and a retired vehicle's later time is offline)."""
+        """Whether the vehicle was in service on ``day``, a site-local day compared with the
+        UTC date of retirement: at most a day's slack, in which it only adds offline time."""
         return self.retired_at is None or self.retired_at.date() >= day
 
 
@@ -220,8 +220,8 @@ def resolve_scope(
         span = rolling_span(clip, sites=sites)
     assert span is not None  # days, instants or a relative range: one of them is set above
     if all_machines and any(vehicle.retired_at is not None for vehicle in chosen):
-        # "All machines" are those in service in T (or the previous period, as long before
-        # it): vehicles retired earlier have no time there, only an empty row per vehicle.
+        # "All machines" are those in service on some day of T or of its comparison period
+        # (as long, just before T): one retired earlier would only add a row of offline time.
         first = span.first - (span.last - span.first) - timedelta(days=1)
         chosen = [vehicle for vehicle in chosen if vehicle.in_service_on(first)]
         groups, shift_id = _site_groups(chosen, sites_of, shift_id=shift_id, explicit=False)
