@@ -514,6 +514,9 @@ test('a retired vehicle leaves the statusboard and joins the retired machines; i
   const board = userPage.getByTestId('page-statusboard');
   await expect(board.getByTestId('state-counts')).toBeVisible();
   await expect(board.getByTestId(`status-tile-${vehicle?.id}`)).toHaveCount(0);
+  await expect(board.getByTestId('statusboard-none-in-service')).toHaveText(
+    text('en', 'statusboard.noneInService'),
+  );
   await userPage.getByTestId('machine-selector').click();
   const retiredGroup = userPage.getByRole('group', { name: text('en', 'filters.retiredGroup') });
   await expect(retiredGroup.getByRole('option')).toHaveText([`${vehicle?.name} (${SITE})`]);

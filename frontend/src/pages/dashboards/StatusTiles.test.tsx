@@ -26,6 +26,29 @@ function tile(vehicleId: number, overrides: Partial<StatusTile>): StatusTile {
 }
 
 describe('statusboard tiles', () => {
+  it('says that none of the selected vehicles is in service instead of an empty grid', () => {
+    createI18n('de');
+    const now = Date.parse('2026-11-21T15:00:00Z');
+    const board = boardFromSnapshot(
+      {
+        generatedAt: '2026-11-21T15:00:00Z',
+        stateOrder: ['error', 'offline', 'manual', 'charging', 'idle', 'working'],
+        counts: {},
+        vehicles: [],
+      },
+      now,
+    );
+    render(
+      <MantineProvider>
+        <StatusTiles board={board} now={now} large={false} />
+      </MantineProvider>,
+    );
+    expect(screen.queryByTestId('status-tiles')).toBeNull();
+    expect(screen.getByTestId('statusboard-none-in-service')).toHaveTextContent(
+      /^Keines der ausgewählten Fahrzeuge ist im Einsatz/,
+    );
+  });
+
   it('renders counts and tiles worst first with order, charge, errors and age', () => {
     createI18n('de');
     const now = Date.parse('2026-11-21T15:00:00Z');

@@ -66,6 +66,15 @@ interface TilesProps {
 }
 
 export function StatusTiles({ board, now, large }: TilesProps) {
+  const { t } = useTranslation();
+  if (board.tiles.length === 0) {
+    // Vehicles in scope, none in service: say so instead of an empty grid.
+    return (
+      <Text c="dimmed" fz={large ? 'xl' : 'md'} data-testid="statusboard-none-in-service">
+        {t('statusboard.noneInService')}
+      </Text>
+    );
+  }
   return (
     <SimpleGrid
       // Display mode (a wall screen, also a tablet's): at most four to a row, so that a
