@@ -9,7 +9,7 @@ a password, token or hash is dropped here, whatever the caller passes.
 import getpass
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 from sqlalchemy import func, select
@@ -75,12 +75,15 @@ def _is_secret(key: str) -> bool:
 
 
 def _plain(value: Any) -> Any:
-    """JSON-ready: instants as ISO 8601, nested mappings without secrets."""
+    """JSON-ready: instants in UTC as the API writes them (``2026-11-29T03:15:32Z``), days
+    as ISO 8601, nested mappings without secrets."""
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items() if not _is_secret(str(k))}
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value) if isinstance(value, set | frozenset) else value
         return [_plain(v) for v in items]
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
     if isinstance(value, datetime | date):
         return value.isoformat()
     return value

@@ -1,7 +1,6 @@
 """What the audit log keeps of an object before and after a change: its fields as the
 Administration API shows them (camelCase), never a password, token or hash."""
 
-from datetime import UTC, datetime
 from typing import Any
 
 from fleetscope.appstore.models import Organization, Site, User, Vehicle
@@ -24,11 +23,6 @@ def site_snapshot(site: Site) -> dict[str, Any]:
     }
 
 
-def _utc_text(moment: datetime) -> str:
-    """An instant as the API writes it (``2026-11-29T03:15:32Z``)."""
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
-
-
 def vehicle_snapshot(vehicle: Vehicle) -> dict[str, Any]:
     return {
         "id": vehicle.id,
@@ -37,7 +31,7 @@ def vehicle_snapshot(vehicle: Vehicle) -> dict[str, Any]:
         "serialNumber": vehicle.serial_number,
         "name": vehicle.name,
         "batteryCapacityWh": vehicle.battery_capacity_wh,
-        "retiredAt": None if vehicle.retired_at is None else _utc_text(vehicle.retired_at),
+        "retiredAt": vehicle.retired_at,
     }
 
 

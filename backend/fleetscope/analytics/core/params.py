@@ -5,7 +5,7 @@ found" (404), never a hint that it exists.
 """
 
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
@@ -222,8 +222,8 @@ def resolve_scope(
     if all_machines and any(vehicle.retired_at is not None for vehicle in chosen):
         # "All machines" are those in service on some day of T or of its comparison period
         # (as long, just before T): one retired earlier would only add a row of offline time.
-        first = span.first - (span.last - span.first) - timedelta(days=1)
-        chosen = [vehicle for vehicle in chosen if vehicle.in_service_on(first)]
+        compared_from = span.previous().first
+        chosen = [vehicle for vehicle in chosen if vehicle.in_service_on(compared_from)]
         groups, shift_id = _site_groups(chosen, sites_of, shift_id=shift_id, explicit=False)
     combined = params.combined if params.combined is not None else selector.combined
     return AnalyticsScope(
