@@ -403,6 +403,29 @@ def test_a_stream_ends_once_its_user_no_longer_sees_its_vehicles(server: Server)
             assert _snapshot_ids(stream.iter_lines()) == munich
 
 
+def test_a_stream_ends_once_one_of_its_vehicles_is_retired(server: Server) -> None:
+    hamburg = {server.demo.vehicle_ids[s] for s in server.demo.vehicle_ids if s.startswith("HAM")}
+    retired = server.demo.vehicle_ids["HAM-02"]
+    with (
+        httpx2.Client(base_url=server.url, timeout=10) as admin,
+        httpx2.Client(base_url=server.url, timeout=10) as customer,
+    ):
+        _login(admin, SUPERUSER)
+        _login(customer, CUSTOMER)
+        with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
+            lines = stream.iter_lines()
+            assert _snapshot_ids(lines) == hamburg
+            # The wall screen's fleet loses a vehicle (sold) while the stream is open.
+            answer = admin.patch(f"/v2/Admin/Vehicles/{retired}", json={"retired": True})
+            assert answer.status_code == 200, answer.text
+            started = time.monotonic()
+            list(lines)  # returns when the server ends the stream
+            assert time.monotonic() - started < ANSWER_BOUND_S
+        # Opened again (as the browser does): the board without the retired vehicle.
+        with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
+            assert _snapshot_ids(stream.iter_lines()) == hamburg - {retired}
+
+
 def _answer_of(connection: socket.socket) -> bytes:
     """Everything the server sends until it closes the connection."""
     answer = b""

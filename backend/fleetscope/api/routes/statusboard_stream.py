@@ -4,9 +4,9 @@ The user and scope are resolved with a session of their own that is closed befor
 stream starts: an open wall-TV connection must not hold a database connection for hours.
 Every ``stream_session_check_seconds`` the stream asks the store, with a short session of
 its own again, whether its login session still holds (logout, expiry, deactivation end it)
-and whether its user may still see every vehicle of the stream (a move to another
-organization, another role or a partner's removed organization end it): the browser opens
-it again at once and gets the vehicles the user sees now.
+and whether every vehicle of the stream is still visible to its user and in service (a move
+to another organization, another role, a partner's removed organization or a vehicle's
+retirement end it): the browser opens it again at once and gets the tiles the user sees now.
 """
 
 from collections.abc import AsyncIterator
@@ -15,7 +15,12 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, resolve_scope
+from fleetscope.analytics.core.params import (
+    AnalyticsParams,
+    AnalyticsScope,
+    VehicleRef,
+    resolve_scope,
+)
 from fleetscope.analytics.dashboards.statusboard import (
     live_vehicles,
     read_live,
@@ -31,7 +36,7 @@ from fleetscope.api.deps import SESSION_COOKIE, SettingsDep, authenticate
 from fleetscope.api.errors import ANALYTICS_FAILURES, ApiError
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.sessions import resolve_session
-from fleetscope.appstore.tenants import visible_vehicle_ids
+from fleetscope.appstore.tenants import visible_vehicle_rows
 from fleetscope.facts.model import LiveStatus
 from fleetscope.i18n.messages import LIVE_UNAVAILABLE
 from fleetscope.ingest.live import LiveHub
@@ -58,8 +63,10 @@ def _require_session(request: Request) -> None:
 
 def _access_holds(factory: SessionFactory, token: str, vehicle_ids: frozenset[int]) -> bool:
     with factory() as db:
-        found = resolve_session(db, token=token)
-        return found is not None and vehicle_ids <= visible_vehicle_ids(db, user=found[1])
+        if (found := resolve_session(db, token=token)) is None:
+            return False
+        visible = (VehicleRef(*row) for row in visible_vehicle_rows(db, user=found[1]))
+        return vehicle_ids <= {vehicle.id for vehicle in live_vehicles(visible)}
 
 
 @router.get(
