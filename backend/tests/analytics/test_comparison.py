@@ -447,6 +447,51 @@ def test_a_previous_period_spent_offline_is_compared_with_0(store: FactStore) ->
     assert not trends[15].previous_recorded
 
 
+def test_workflows_sort_by_the_previous_success_rate_with_none_last() -> None:
+    """Monday 16 November: A's orders succeeded on Sunday half the time, B's always, C had
+    none on Sunday (no rate: last, whichever the direction); Monday's own rates are the
+    other way round, so a sort by them would give the opposite order."""
+    sunday, monday = at(15, 8), at(16, 8)
+
+    def order(workflow: str, start: datetime, outcome: OrderOutcome, n: int) -> OrderRun:
+        return OrderRun(3, f"{workflow}-{start:%d}-{n}", workflow, start + n * WORK,
+                        start + (n + 1) * WORK, outcome, 10.0, 2, 2, 0, 0, 0)  # fmt: skip
+
+    done, failed = OrderOutcome.FINISHED, OrderOutcome.FAILED
+    facts: list[Fact] = [
+        StateInterval(3, VehicleState.WORKING, at(15, 0), at(17, 0)),
+        order("A", sunday, done, 0),
+        order("A", sunday, failed, 1),
+        order("B", sunday, done, 2),
+        order("A", monday, done, 0),
+        order("B", monday, failed, 1),
+        order("C", monday, done, 2),
+    ]
+    end = at(17, 0)
+    live = LiveStatus(3, VehicleState.WORKING, end, end, "", "", 50.0, False, (), None, None, "")
+    scope = AnalyticsScope(
+        span=DaySpan(date(2026, 11, 16), date(2026, 11, 16)),
+        combined=True,
+        shift_id="all",
+        vehicles=[VehicleRef(3, "V3", 1)],
+        sites=[SiteGroup(1, BERLIN, None, excluded=False, vehicle_ids=[3])],
+    )
+    with FactStore(":memory:") as own:
+        own.write_batch(StoreBatch(facts=facts, zones={3: (1, "Europe/Berlin")}, live={3: live}))
+        with reading(own) as cursor:
+            ordered = {
+                sort: [
+                    (row.workflow, row.previous_success_rate)
+                    for row in workflows(
+                        cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, sort=sort
+                    ).workflows
+                ]
+                for sort in ("previousSuccessRate", "-previousSuccessRate")
+            }
+    assert ordered["previousSuccessRate"] == [("A", 0.5), ("B", 1.0), ("C", None)]
+    assert ordered["-previousSuccessRate"] == [("B", 1.0), ("A", 0.5), ("C", None)]
+
+
 # --- the simulated fleet: a partial day across the end of daylight-saving time -----------
 
 

@@ -99,6 +99,18 @@ def test_workflow_table_matches_truth(world: World, customer: TestClient) -> Non
     assert counts == sorted(counts, reverse=True) and data["sort"] == "-orders"
     by_name = get_data(customer, "Workflows", **PERIOD, vehicles=ham_ids(world), sort="workflow")
     assert [r["workflow"] for r in by_name["workflows"]] == sorted(by_workflow)
+    # Every numeric column sorts, ties by name: here by finished orders of the truth.
+    finished_of = {
+        workflow: sum(
+            1 for o in world.truth.orders if o.workflow == workflow and o.outcome == "finished"
+        )
+        for workflow in by_workflow
+    }
+    by_finished = get_data(
+        customer, "Workflows", **PERIOD, vehicles=ham_ids(world), sort="finished"
+    )
+    expected = sorted(by_workflow, key=lambda workflow: (finished_of[workflow], workflow))
+    assert [r["workflow"] for r in by_finished["workflows"]] == expected
 
 
 def test_workflow_orders_pages_cover_the_truth(world: World, customer: TestClient) -> None:

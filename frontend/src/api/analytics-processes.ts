@@ -186,10 +186,12 @@ function cellParams(cell: HeatmapCell | null | undefined): Record<string, QueryV
 export const WORKFLOW_SORTS = [
   'workflow',
   'orders',
+  'finished',
   'successRate',
   'cycleP50',
   'cycleP90',
   'ordersTrend',
+  'previousSuccessRate',
 ] as const;
 export const ORDER_SORTS = [
   'start',

@@ -85,10 +85,12 @@ class WorkflowOrder(CamelModel):
 WORKFLOW_SORTS = {
     "workflow": "1",
     "orders": "2",
+    "finished": "3",
     "successRate": "4",
     "cycleP50": "5",
     "cycleP90": "6",
     "ordersTrend": "11",
+    "previousSuccessRate": "8",
 }
 _PERIOD = "coalesce(max(n) FILTER (bucket = {0}), 0), coalesce(max(fin) FILTER (bucket = {0}), 0), "
 _PERIOD += "any_value(cycle) FILTER (bucket = {0})"

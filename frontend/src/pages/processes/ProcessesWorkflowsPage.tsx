@@ -76,6 +76,7 @@ export default function ProcessesWorkflowsPage() {
     {
       key: 'finished',
       label: t('processes.outcome.finished'),
+      sortKey: 'finished',
       align: 'right',
       render: (row) => cellText(row.finished, 'integer', language),
     },
@@ -111,6 +112,7 @@ export default function ProcessesWorkflowsPage() {
     {
       key: 'previousSuccessRate',
       label: t('processes.previousSuccessRate'),
+      sortKey: 'previousSuccessRate',
       align: 'right',
       render: (row) => cellText(row.previousSuccessRate, 'share', language),
     },
