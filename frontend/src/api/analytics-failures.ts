@@ -120,20 +120,30 @@ export function mapCellFilter(
   };
 }
 
+/** The area of the cell `[column, row]` of a map's grid, in metres. */
+export function cellArea(
+  grid: Pick<MapGrid, 'originX' | 'originY' | 'cellSize'>,
+  column: number,
+  row: number,
+): { x0: number; x1: number; y0: number; y1: number } {
+  const { originX, originY, cellSize } = grid;
+  const x0 = originX + column * cellSize;
+  const y0 = originY + row * cellSize;
+  return { x0, x1: x0 + cellSize, y0, y1: y0 + cellSize };
+}
+
 /** The area a cell filter covers in metres (for its label); null if its text is not one. */
 export function mapCellArea(
   filter: MapCellFilter,
 ): { x0: number; x1: number; y0: number; y1: number } | null {
   const [column = Number.NaN, row = Number.NaN] = filter.cell.split(',').map(Number);
-  const [originX = Number.NaN, originY = Number.NaN, size = Number.NaN] = filter.grid
+  const [originX = Number.NaN, originY = Number.NaN, cellSize = Number.NaN] = filter.grid
     .split(',')
     .map(Number);
-  if (![column, row, originX, originY, size].every(Number.isFinite)) {
+  if (![column, row, originX, originY, cellSize].every(Number.isFinite)) {
     return null;
   }
-  const x0 = originX + column * size;
-  const y0 = originY + row * size;
-  return { x0, x1: x0 + size, y0, y1: y0 + size };
+  return cellArea({ originX, originY, cellSize }, column, row);
 }
 
 export function loadFailures(scope: AnalysisScope, filter: ErrorFilter): Promise<FailuresResult> {

@@ -3,7 +3,7 @@
  * Imported only by EChartCanvas (a lazy module), so ECharts stays out of the main chunk.
  * A page that needs another chart type registers it here (one line each).
  */
-import { BarChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
+import { BarChart, CustomChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
 import {
   AriaComponent,
   DatasetComponent,
@@ -23,6 +23,8 @@ echarts.use([
   LineChart,
   HeatmapChart,
   ScatterChart,
+  // The failure map's density cells: rectangles in metres (a heatmap needs category axes).
+  CustomChart,
   AriaComponent,
   DatasetComponent,
   DataZoomComponent,

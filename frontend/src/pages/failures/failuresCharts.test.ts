@@ -10,13 +10,7 @@ import { mapCellArea, mapCellFilter } from '../../api/analytics-failures';
 import { testContext } from '../../test/chartContext';
 import { paretoChart, reliabilityChart } from './analysisCharts';
 import { LEVEL_COLORS, levelColor, typeStyles, worstLevel } from './levels';
-import {
-  densestCells,
-  densityChart,
-  errorMapChart,
-  pointTooltip,
-  roundCellLabels,
-} from './mapCharts';
+import { type CellApi, densestCells, densityChart, errorMapChart, pointTooltip } from './mapCharts';
 import { cellLabelLayout, escapeHtml, matrixChart } from './matrixCharts';
 
 type Series = {
@@ -333,13 +327,20 @@ describe('failure map transforms', () => {
     expect(looks.get('obstacle')?.color).not.toBe(looks.get('estop')?.color);
   });
 
-  it("asks for both maps to be drawn to scale: the axes' spans, square density cells", () => {
+  it('asks for both maps to be drawn to scale, on the same metre axes', () => {
     // x 4..21 m (a track cell's margin) on steps of 5: 0..25 m; y 4..11 m on steps of 2: 4..12 m.
     const map = errorMapChart(layer, testContext());
     expect(map.scale?.aspect).toBe(25 / 8);
     expect(map.option).toMatchObject({ grid: map.scale?.margins });
-    // Five columns and two rows of 3 m cells.
-    expect(densityChart(layer, testContext()).scale?.aspect).toBe(2.5);
+    const density = densityChart(layer, testContext());
+    expect(density.scale).toEqual(map.scale);
+    type Axes = { xAxis: { min: number; max: number }; yAxis: { min: number; max: number } };
+    const axes = (option: unknown) => {
+      const { xAxis, yAxis } = option as Axes;
+      return [xAxis.min, xAxis.max, yAxis.min, yAxis.max];
+    };
+    expect(axes(density.option)).toEqual([0, 25, 4, 12]);
+    expect(axes(map.option)).toEqual(axes(density.option));
   });
 
   it('shows time, vehicle and description in the tooltip, escaped', () => {
@@ -350,37 +351,36 @@ describe('failure map transforms', () => {
     expect(text).toContain('failures.level.WARNING');
   });
 
-  it('turns the density grid into a heatmap over the cells, densest first in the table', () => {
+  it('draws the density cells as rectangles in metres over the track, densest first in the table', () => {
     const model = densityChart(layer, testContext());
-    // Cells are named by their centres in whole metres; the unit is the axis name.
-    type CellAxis = {
-      data: string[];
-      name: string;
-      axisLabel: {
-        interval: (index: number) => boolean;
-        formatter: (v: string, i: number) => string;
-      };
+    type CellSeries = Series & {
+      silent?: boolean;
+      renderItem: (params: unknown, api: CellApi) => { shape: Record<string, number> };
     };
-    const option = model.option as { xAxis: CellAxis };
-    expect(option.xAxis.data).toEqual(['7', '10', '13', '16', '19']);
-    expect(option.xAxis.name).toBe('x (m)');
-    // The axis reads round metres, each under the cell holding it: cells from 5 m, 3 m wide.
-    const { interval, formatter } = option.xAxis.axisLabel;
-    expect(option.xAxis.data.map((_, index) => interval(index))).toEqual([
-      true,
-      true,
-      false,
-      true,
-      false,
-    ]);
-    expect(option.xAxis.data.map((value, index) => formatter(value, index))).toEqual([
-      '5',
-      '10',
-      '',
-      '15',
-      '',
-    ]);
-    expect((model.option as { visualMap: { max: number } }).visualMap.max).toBe(4);
+    const option = model.option as {
+      series: CellSeries[];
+      visualMap: { max: number; seriesIndex: number; dimension: number };
+      tooltip: { formatter: (params: { value?: number[] }) => string };
+    };
+    const [track, cells] = option.series;
+    // The track, as on the error map, under the cells; it takes no clicks (a cell does).
+    expect(track).toMatchObject({ type: 'scatter', silent: true });
+    expect(track?.data).toEqual(seriesOf(errorMapChart(layer, testContext()).option)[0]?.data);
+    // A cell's item is the drill-down's [column, row, count]; its count picks the colour.
+    expect(cells?.type).toBe('custom');
+    expect(cells?.data).toEqual(layer.density.cells);
+    expect(option.visualMap).toMatchObject({ max: 4, seriesIndex: 1, dimension: 2 });
+    // Cell (3, 1) of 3 m cells from (5, 5) covers x 14..17 m, y 8..11 m: on a plot of 10 px
+    // a metre with y up from 200 px, the rectangle from (140, 90) 30 px wide and high.
+    const item = [3, 1, 4];
+    const api: CellApi = {
+      value: (dimension) => item[dimension] ?? Number.NaN,
+      coord: ([x, y]) => [x * 10, 200 - y * 10],
+      style: () => ({ fill: '#e03131' }),
+    };
+    expect(cells?.renderItem({}, api).shape).toEqual({ x: 140, y: 90, width: 30, height: 30 });
+    // The tooltip names the cell by its centre (15.5, 9.5 m: whole metres for 3 m cells).
+    expect(option.tooltip.formatter({ value: item })).toBe('x 16 m, y 10 m<br/>failures.count: 4');
     expect(model.table.rows).toEqual([
       { x: 15.5, y: 9.5, count: 4 },
       { x: 6.5, y: 6.5, count: 1 },
@@ -389,25 +389,6 @@ describe('failure map transforms', () => {
     expect(densestCells(layer).map(([column, row]) => [column, row])).toEqual([
       [3, 1],
       [0, 0],
-    ]);
-  });
-
-  it('labels a long grid at round metres, once each, as the map does', () => {
-    // A 92 m hall from 3.2 m in 40 cells of 2.3 m: 0, 20 ... 80 m, each in the cell holding it.
-    const labels = roundCellLabels(3.2, 2.3, 40, 'de');
-    expect(labels.filter((label) => label !== '')).toEqual(['20', '40', '60', '80']);
-    expect(labels.indexOf('20')).toBe(Math.floor((20 - 3.2) / 2.3));
-    expect(labels.indexOf('80')).toBe(Math.floor((80 - 3.2) / 2.3));
-    // A cell starting exactly on a round metre holds it; the cell before does not.
-    expect(roundCellLabels(17.5, 2.5, 8, 'en')).toEqual(['', '20', '', '25', '', '30', '', '35']);
-    // Below the origin too, and zero without a sign.
-    expect(roundCellLabels(-10, 5, 4, 'en')).toEqual(['-10', '-5', '0', '5']);
-    // Tenths where the whole grid is small: 0.5 m steps over 2.4 m.
-    expect(roundCellLabels(0.1, 0.3, 8, 'de').filter((label) => label !== '')).toEqual([
-      '0,5',
-      '1',
-      '1,5',
-      '2',
     ]);
   });
 

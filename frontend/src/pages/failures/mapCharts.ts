@@ -1,4 +1,4 @@
-import type { ErrorPoint, MapLayer } from '../../api/analytics-failures';
+import { cellArea, type ErrorPoint, type MapLayer } from '../../api/analytics-failures';
 import type { ChartContext, ChartModel, PlotMargins } from '../../components/charts';
 import { axisStyle } from '../../components/charts';
 import { formatDateTime, formatNumber } from '../../lib/format';
@@ -49,19 +49,40 @@ export function metreAxis(ctx: ChartContext, min: number, max: number) {
   };
 }
 
-// The maps' grids in px (no `containLabel`), so that the plot is drawn to scale: a legend or
-// colour scale above, metre labels ("1.000 m") left, labels or the axis name below.
+// Both maps' grids in px (no `containLabel`), so that the plots are drawn to scale and side by
+// side at one scale: a legend or colour scale above, metre labels ("1.000 m") left and below.
 const MAP_MARGINS: PlotMargins = { left: 60, right: 16, top: 40, bottom: 28 };
-const DENSITY_MARGINS: PlotMargins = { left: 40, right: 24, top: 44, bottom: 44 };
 
-/** Cell centres of the driven track (grey) under the error points (a series per type). */
-export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
-  const { track, bounds } = layer;
+/** The metre axes of a map: its bounds and a track cell's margin (the same on both maps). */
+function mapAxes(layer: MapLayer, ctx: ChartContext) {
+  const { bounds, track } = layer;
   const margin = track.cellSize;
-  const trackPoints = track.cells.map(([column, row]) => [
-    track.originX + (column + 0.5) * track.cellSize,
-    track.originY + (row + 0.5) * track.cellSize,
-  ]);
+  const xAxis = metreAxis(ctx, bounds.minX - margin, bounds.maxX + margin);
+  const yAxis = metreAxis(ctx, bounds.minY - margin, bounds.maxY + margin);
+  const scale = { aspect: (xAxis.max - xAxis.min) / (yAxis.max - yAxis.min), margins: MAP_MARGINS };
+  return { xAxis, yAxis, scale };
+}
+
+/** The driven track's cell centres in grey: the site layout under the errors. */
+function trackSeries(layer: MapLayer, ctx: ChartContext) {
+  const { track } = layer;
+  return {
+    name: ctx.t('failures.track'),
+    type: 'scatter',
+    data: track.cells.map(([column, row]) => [
+      track.originX + (column + 0.5) * track.cellSize,
+      track.originY + (row + 0.5) * track.cellSize,
+    ]),
+    symbol: 'rect',
+    symbolSize: 5,
+    silent: true,
+    itemStyle: { color: ctx.theme.axisLine, opacity: 0.6 },
+    tooltip: { show: false },
+  };
+}
+
+/** The driven track (grey) under the error points (a series per type). */
+export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const byType = new Map<string, PointDatum[]>();
   for (const point of layer.points) {
     const list = byType.get(point.errorType) ?? [];
@@ -72,10 +93,9 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const count = (type: string) => byType.get(type)?.length ?? 0;
   const types = [...byType.keys()].sort((a, b) => count(b) - count(a) || a.localeCompare(b));
   const styles = typeStyles(types);
-  const xAxis = metreAxis(ctx, bounds.minX - margin, bounds.maxX + margin);
-  const yAxis = metreAxis(ctx, bounds.minY - margin, bounds.maxY + margin);
+  const { xAxis, yAxis, scale } = mapAxes(layer, ctx);
   return {
-    scale: { aspect: (xAxis.max - xAxis.min) / (yAxis.max - yAxis.min), margins: MAP_MARGINS },
+    scale,
     option: {
       textStyle: { color: ctx.theme.text },
       grid: MAP_MARGINS,
@@ -91,16 +111,7 @@ export function errorMapChart(layer: MapLayer, ctx: ChartContext): ChartModel {
       xAxis,
       yAxis,
       series: [
-        {
-          name: ctx.t('failures.track'),
-          type: 'scatter',
-          data: trackPoints,
-          symbol: 'rect',
-          symbolSize: 5,
-          silent: true,
-          itemStyle: { color: ctx.theme.axisLine, opacity: 0.6 },
-          tooltip: { show: false },
-        },
+        trackSeries(layer, ctx),
         ...types.map((type) => ({
           name: type,
           type: 'scatter',
@@ -149,90 +160,51 @@ export function densestCells(layer: Pick<MapLayer, 'density'>): [number, number,
   return [...layer.density.cells].sort((a, b) => b[2] - a[2]);
 }
 
+/** What ECharts gives a custom series' `renderItem` (the part used here). */
+export interface CellApi {
+  value: (dimension: number) => number | string;
+  coord: (point: [number, number]) => number[];
+  style: () => Record<string, unknown>;
+}
+
 /**
- * The round metres (a multiple of the map axis' step) an axis of `count` grid cells shows,
- * one per cell holding such a multiple, '' for the others: the axis reads 0, 20, 40 m as the
- * map's does, not the cells' centres (6, 11, 15...). A label stands at its cell's centre,
- * at most half a cell from the metre it names.
+ * The density grid's cells as rectangles on the map's metre axes, over the driven track,
+ * coloured by their count: the same area, at the same scale, as the error map beside it.
+ * A cell's item stays `[column, row, count]`, the drill-down's cell.
  */
-export function roundCellLabels(
-  origin: number,
-  cellSize: number,
-  count: number,
-  language: string,
-): string[] {
-  const step = niceStep(count * cellSize);
-  return Array.from({ length: count }, (_, index) => {
-    const start = origin + index * cellSize;
-    // `+ 0`: no "-0" for the multiple zero reached from below.
-    const round = Math.ceil(start / step - 1e-9) * step + 0;
-    return round < start + cellSize ? formatNumber(round, language) : '';
-  });
-}
-
-/** A category axis of grid cells labelled and ticked at its round metres only. */
-function cellAxis(ctx: ChartContext, centres: string[], labels: string[]) {
-  const labelled = (index: number) => labels[index] !== '';
-  return {
-    type: 'category',
-    data: centres,
-    ...axisStyle(ctx.theme),
-    axisTick: { interval: labelled, alignWithLabel: true },
-    axisLabel: {
-      color: ctx.theme.mutedText,
-      interval: labelled,
-      formatter: (_: string, index: number) => labels[index] ?? '',
-    },
-  };
-}
-
-/** Errors per grid cell as a heatmap over the same area. */
 export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const { density } = layer;
+  const { xAxis, yAxis, scale } = mapAxes(layer, ctx);
+  const max = density.cells.reduce((top, [, , count]) => Math.max(top, count), 1);
   // A cell's centre in whole metres (tenths for cells under 2 m) names it in the tooltip.
   const digits = density.cellSize < 2 ? 1 : 0;
-  const centres = (origin: number, count: number) =>
-    Array.from({ length: count }, (_, index) =>
-      formatNumber(origin + (index + 0.5) * density.cellSize, ctx.language, {
-        maximumFractionDigits: digits,
-      }),
-    );
-  const columns = centres(density.originX, density.columns);
-  const rows = centres(density.originY, density.rows);
-  const axisLabels = (origin: number, count: number) =>
-    roundCellLabels(origin, density.cellSize, count, ctx.language);
-  const max = density.cells.reduce((top, [, , count]) => Math.max(top, count), 1);
+  const centre = (origin: number, index: number) =>
+    formatNumber(origin + (index + 0.5) * density.cellSize, ctx.language, {
+      maximumFractionDigits: digits,
+    });
   return {
-    // Square cells: the grid's columns over its rows.
-    scale: { aspect: density.columns / density.rows, margins: DENSITY_MARGINS },
+    scale,
     option: {
       textStyle: { color: ctx.theme.text },
-      // The colour scale sits above the grid, apart from the x axis and its name below.
-      grid: DENSITY_MARGINS,
+      grid: MAP_MARGINS,
       tooltip: {
+        trigger: 'item',
         backgroundColor: ctx.theme.tooltipBackground,
         textStyle: { color: ctx.theme.text },
         confine: true,
         formatter: (params: { value?: [number, number, number] }) =>
           params.value
-            ? `x ${columns[params.value[0]]} m, y ${rows[params.value[1]]} m<br/>${ctx.t('failures.count')}: ${formatNumber(params.value[2], ctx.language)}`
+            ? `x ${centre(density.originX, params.value[0])} m, y ${centre(density.originY, params.value[1])} m<br/>${ctx.t('failures.count')}: ${formatNumber(params.value[2], ctx.language)}`
             : '',
       },
-      xAxis: {
-        ...cellAxis(ctx, columns, axisLabels(density.originX, density.columns)),
-        name: 'x (m)',
-        nameLocation: 'middle',
-        nameGap: 28,
-        splitArea: { show: false },
-      },
-      yAxis: {
-        ...cellAxis(ctx, rows, axisLabels(density.originY, density.rows)),
-        name: 'y (m)',
-        nameLocation: 'end',
-      },
+      xAxis,
+      yAxis,
+      // The colour scale sits above the plot, as the error map's legend does.
       visualMap: {
         min: 0,
         max,
+        seriesIndex: 1,
+        dimension: 2,
         calculable: false,
         orient: 'horizontal',
         right: 8,
@@ -243,7 +215,28 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
         textStyle: { color: ctx.theme.mutedText },
         inRange: { color: ['#fff3bf', '#f59f00', '#e03131', '#a61e1e'] },
       },
-      series: [{ name: ctx.t('failures.count'), type: 'heatmap', data: density.cells }],
+      series: [
+        trackSeries(layer, ctx),
+        {
+          name: ctx.t('failures.count'),
+          type: 'custom',
+          z: 3, // above the track
+          data: density.cells,
+          // The cells' indices are no metres: the axes' extents are the map's alone.
+          encode: { x: -1, y: -1, tooltip: 2 },
+          renderItem: (_: unknown, api: CellApi) => {
+            const { x0, x1, y0, y1 } = cellArea(
+              density,
+              Number(api.value(0)),
+              Number(api.value(1)),
+            );
+            const [left = 0, bottom = 0] = api.coord([x0, y0]);
+            const [right = 0, top = 0] = api.coord([x1, y1]);
+            const shape = { x: left, y: top, width: right - left, height: bottom - top };
+            return { type: 'rect', shape, style: { ...api.style(), opacity: 0.85 } };
+          },
+        },
+      ],
     },
     table: {
       columns: [
