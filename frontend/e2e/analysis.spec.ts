@@ -179,6 +179,41 @@ test('a workflow row opens its drill-down with the orders of that workflow', asy
   await expect(drilldown.getByTestId('drilldown-orders-empty')).toHaveCount(0);
 });
 
+test('the whole lists of action and error types sort by their headers in the browser', async ({
+  app,
+  page,
+}) => {
+  await loginWithBackfilledPeriod(app);
+  const typesOf = async (prefix: string) =>
+    (
+      await page
+        .locator(`[data-testid^="${prefix}"]`)
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-testid') ?? ''))
+    ).map((id) => id.slice(prefix.length));
+  const byName = (names: string[]) => [...names].sort((a, b) => a.localeCompare(b));
+
+  await app.open('/failures/overview');
+  const errorRows = page.locator('[data-testid^="error-type-row-"]');
+  await expect(errorRows.first()).toBeVisible();
+  const served = await typesOf('error-type-row-');
+  const table = page.getByTestId('error-types-table');
+  await expect(table).toHaveAttribute('data-sort', '-count');
+  await page.getByTestId('sort-errorType').click(); // a name starts A to Z
+  await expect(table).toHaveAttribute('data-sort', 'errorType');
+  await expect.poll(() => typesOf('error-type-row-')).toEqual(byName(served));
+  await page.getByTestId('sort-errorType').click();
+  await expect.poll(() => typesOf('error-type-row-')).toEqual(byName(served).reverse());
+  await page.getByTestId('sort-count').click(); // a number starts with the largest
+  await expect.poll(() => typesOf('error-type-row-')).toEqual(served);
+
+  await app.open('/processes/actions');
+  await expect(page.locator('[data-testid^="action-row-"]').first()).toBeVisible();
+  const actions = await typesOf('action-row-');
+  await page.getByTestId('sort-actionType').click();
+  await expect.poll(() => typesOf('action-row-')).toEqual(byName(actions));
+  await expect(page.getByTestId('actions-table')).toHaveAttribute('data-sort', 'actionType');
+});
+
 test('the error-history CSV holds exactly the rows the table counts', async ({ app, page }) => {
   await loginWithBackfilledPeriod(app);
   await app.open('/failures/history');

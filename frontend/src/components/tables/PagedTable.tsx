@@ -9,7 +9,7 @@ import { PAGE_SIZES, type Pager, pageRange, parseSort } from './listState';
 export interface PagedColumn<T> {
   key: string;
   label: string;
-  /** The server's sort column, when the list can be sorted by it. */
+  /** The sort column (the server's, or a key of `useLocalSort`), when the list sorts by it. */
   sortKey?: string;
   align?: 'left' | 'right';
   /** Stays in view at the table's end while the table scrolls sideways (a row's actions). */
@@ -40,7 +40,10 @@ interface PagedTableProps<T> {
   onRowClick?: (row: T) => void;
 }
 
-/** A server-side paged and sorted list: sortable headers, pager, states. */
+/**
+ * A list paged and sorted by the server, or a whole short list sorted in the browser
+ * (`localSort.ts`): sortable headers, pager, states.
+ */
 export function PagedTable<T>(props: PagedTableProps<T>) {
   const { t } = useTranslation();
   const sort = props.sort ?? '';

@@ -1,16 +1,31 @@
-import { Anchor, Group, Stack, Table } from '@mantine/core';
+import { Anchor, Group, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ERROR_LEVELS, loadFailureMatrix, NO_ERROR_FILTER } from '../../api/analytics-failures';
+import {
+  ERROR_LEVELS,
+  loadFailureMatrix,
+  type MatrixType,
+  NO_ERROR_FILTER,
+} from '../../api/analytics-failures';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { useDrillDown } from '../../components/drill/useDrillDown';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { cellText } from '../../components/tables/cellText';
+import { type LocalSortKeys, useLocalSort } from '../../components/tables/localSort';
+import { type PagedColumn, PagedTable } from '../../components/tables/PagedTable';
 import { type ChartElement, errorHistoryTarget, matrixCellTarget } from '../../lib/drillDown';
 import { LevelBadge } from './LevelBadge';
 import { LEVEL_KEYS } from './levels';
 import { matrixChart } from './matrixCharts';
+
+// The table's columns in the browser (the server sends every error type, most frequent first).
+const ERROR_TYPE_SORTS: LocalSortKeys<MatrixType> = {
+  errorType: { value: (type) => type.errorType, ascendingFirst: true },
+  count: { value: (type) => type.count },
+  firstSeen: { value: (type) => Date.parse(type.firstSeen) },
+  lastSeen: { value: (type) => Date.parse(type.lastSeen) },
+};
 
 /** failures/overview: error types × vehicles (counts on a colour scale), levels, first and last seen. */
 export default function FailuresOverviewPage() {
@@ -37,6 +52,58 @@ export default function FailuresOverviewPage() {
   );
   const { locationOf } = useDrillDown();
   const height = Math.max(260, 48 + (data?.errorTypes.length ?? 0) * 34);
+  const sorted = useLocalSort(data?.errorTypes, ERROR_TYPE_SORTS, '-count');
+  const language = i18n.language;
+  const columns: PagedColumn<MatrixType>[] = [
+    {
+      key: 'errorType',
+      label: t('failures.errorType'),
+      sortKey: 'errorType',
+      render: (type) => (
+        <Anchor
+          component={Link}
+          to={locationOf(errorHistoryTarget({ errorType: type.errorType })) ?? ''}
+          size="sm"
+          fw={500}
+        >
+          {type.errorType}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'count',
+      label: t('failures.count'),
+      sortKey: 'count',
+      align: 'right',
+      render: (type) => cellText(type.count, 'integer', language),
+    },
+    {
+      key: 'levels',
+      label: t('failures.levels'),
+      render: (type) => (
+        <Group gap={4} wrap="nowrap">
+          {ERROR_LEVELS.filter((level) => type.levels[LEVEL_KEYS[level]] > 0).map((level) => (
+            <LevelBadge key={level} level={level}>
+              {' '}
+              {cellText(type.levels[LEVEL_KEYS[level]], 'integer', language)}
+            </LevelBadge>
+          ))}
+        </Group>
+      ),
+    },
+    {
+      key: 'firstSeen',
+      label: t('failures.firstSeen'),
+      sortKey: 'firstSeen',
+      render: (type) => cellText(type.firstSeen, 'dateTime', language, ctx.timeZone),
+    },
+    {
+      key: 'lastSeen',
+      label: t('failures.lastSeen'),
+      sortKey: 'lastSeen',
+      render: (type) => cellText(type.lastSeen, 'dateTime', language, ctx.timeZone),
+    },
+  ];
   return (
     <AnalysisPage topic="failuresOverview">
       <Stack gap="md">
@@ -50,54 +117,15 @@ export default function FailuresOverviewPage() {
           height={height}
         />
         {data && data.errorTypes.length > 0 && (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped data-testid="error-types-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('failures.errorType')}</Table.Th>
-                  <Table.Th ta="right">{t('failures.count')}</Table.Th>
-                  <Table.Th>{t('failures.levels')}</Table.Th>
-                  <Table.Th>{t('failures.firstSeen')}</Table.Th>
-                  <Table.Th>{t('failures.lastSeen')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.errorTypes.map((type) => (
-                  <Table.Tr key={type.errorType} data-testid={`error-type-row-${type.errorType}`}>
-                    <Table.Td>
-                      <Anchor
-                        component={Link}
-                        to={locationOf(errorHistoryTarget({ errorType: type.errorType })) ?? ''}
-                        size="sm"
-                        fw={500}
-                      >
-                        {type.errorType}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td ta="right">{cellText(type.count, 'integer', i18n.language)}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        {ERROR_LEVELS.filter((level) => type.levels[LEVEL_KEYS[level]] > 0).map(
-                          (level) => (
-                            <LevelBadge key={level} level={level}>
-                              {' '}
-                              {cellText(type.levels[LEVEL_KEYS[level]], 'integer', i18n.language)}
-                            </LevelBadge>
-                          ),
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {cellText(type.firstSeen, 'dateTime', i18n.language, ctx.timeZone)}
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {cellText(type.lastSeen, 'dateTime', i18n.language, ctx.timeZone)}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <PagedTable
+            testId="error-types-table"
+            columns={columns}
+            rows={sorted.rows}
+            sort={sorted.sort}
+            onSort={sorted.onSort}
+            rowKey={(type) => type.errorType}
+            rowTestId={(type) => `error-type-row-${type.errorType}`}
+          />
         )}
       </Stack>
     </AnalysisPage>
