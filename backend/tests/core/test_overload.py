@@ -421,9 +421,41 @@ def test_a_stream_ends_once_one_of_its_vehicles_is_retired(server: Server) -> No
             started = time.monotonic()
             list(lines)  # returns when the server ends the stream
             assert time.monotonic() - started < ANSWER_BOUND_S
-        # Opened again (as the browser does): the board without the retired vehicle.
+        # Opened again (as the browser does): the board without the retired vehicle; back in
+        # service, the board ends again and comes back with it.
         with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
-            assert _snapshot_ids(stream.iter_lines()) == hamburg - {retired}
+            lines = stream.iter_lines()
+            assert _snapshot_ids(lines) == hamburg - {retired}
+            answer = admin.patch(f"/v2/Admin/Vehicles/{retired}", json={"retired": False})
+            assert answer.status_code == 200, answer.text
+            started = time.monotonic()
+            list(lines)
+            assert time.monotonic() - started < ANSWER_BOUND_S
+        with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
+            assert _snapshot_ids(stream.iter_lines()) == hamburg
+
+
+def test_a_stream_follows_the_saved_selection_of_machines(server: Server) -> None:
+    first, second = (server.demo.vehicle_ids[serial] for serial in ("HAM-01", "HAM-02"))
+    with httpx2.Client(base_url=server.url, timeout=10) as customer:
+        _login(customer, CUSTOMER)
+        with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
+            lines = stream.iter_lines()
+            assert len(_snapshot_ids(lines)) > 2
+            # The same user picks two machines on an analysis page (another tab): the wall
+            # board without `vehicles` shows the saved selection, so it ends and reopens.
+            with httpx2.Client(
+                base_url=server.url, cookies=customer.cookies, headers=customer.headers
+            ) as other_tab:
+                saved = other_tab.patch(
+                    "/v2/User/settings", json={"selectedMachines": [first, second]}
+                )
+                assert saved.status_code == 200, saved.text
+            started = time.monotonic()
+            list(lines)
+            assert time.monotonic() - started < ANSWER_BOUND_S
+        with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
+            assert _snapshot_ids(stream.iter_lines()) == {first, second}
 
 
 def _answer_of(connection: socket.socket) -> bytes:

@@ -4,9 +4,10 @@ The user and scope are resolved with a session of their own that is closed befor
 stream starts: an open wall-TV connection must not hold a database connection for hours.
 Every ``stream_session_check_seconds`` the stream asks the store, with a short session of
 its own again, whether its login session still holds (logout, expiry, deactivation end it)
-and whether every vehicle of the stream is still visible to its user and in service (a move
-to another organization, another role, a partner's removed organization or a vehicle's
-retirement end it): the browser opens it again at once and gets the tiles the user sees now.
+and whether its parameters still give the vehicles it shows: a vehicle the user no longer
+sees (another organization, role or partner link), one retired, registered or back in
+service, or another saved selection end it, and the browser opens it again at once with the
+tiles the user sees now.
 """
 
 from collections.abc import AsyncIterator
@@ -18,7 +19,6 @@ from starlette.concurrency import run_in_threadpool
 from fleetscope.analytics.core.params import (
     AnalyticsParams,
     AnalyticsScope,
-    VehicleRef,
     resolve_scope,
 )
 from fleetscope.analytics.dashboards.statusboard import (
@@ -35,8 +35,8 @@ from fleetscope.api.analytics_deps import (
 from fleetscope.api.deps import SESSION_COOKIE, SettingsDep, authenticate
 from fleetscope.api.errors import ANALYTICS_FAILURES, ApiError
 from fleetscope.appstore.db import SessionFactory
+from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.sessions import resolve_session
-from fleetscope.appstore.tenants import visible_vehicle_rows
 from fleetscope.facts.model import LiveStatus
 from fleetscope.i18n.messages import LIVE_UNAVAILABLE
 from fleetscope.ingest.live import LiveHub
@@ -61,12 +61,19 @@ def _require_session(request: Request) -> None:
         authenticate(request, db)
 
 
-def _access_holds(factory: SessionFactory, token: str, vehicle_ids: frozenset[int]) -> bool:
+def _stream_holds(
+    factory: SessionFactory, token: str, params: AnalyticsParams, streamed: frozenset[int]
+) -> bool:
+    """Whether the stream still shows what opening it now would: its login session holds and
+    its parameters give the same vehicles in service."""
     with factory() as db:
         if (found := resolve_session(db, token=token)) is None:
             return False
-        visible = (VehicleRef(*row) for row in visible_vehicle_rows(db, user=found[1]))
-        return vehicle_ids <= {vehicle.id for vehicle in live_vehicles(visible)}
+        try:
+            scope = resolve_scope(db, user=found[1], params=params)
+        except (InvalidInputError, NotFoundError):  # the reconnect's answer says why
+            return False
+        return streamed == {vehicle.id for vehicle in live_vehicles(scope.vehicles)}
 
 
 @router.get(
@@ -104,7 +111,7 @@ async def stream_statusboard(
     token = request.cookies.get(SESSION_COOKIE, "")
 
     async def access_holds() -> bool:
-        return await run_in_threadpool(_access_holds, factory, token, streamed)
+        return await run_in_threadpool(_stream_holds, factory, token, params, streamed)
 
     async def events() -> AsyncIterator[str]:
         async for chunk in statusboard_events(
