@@ -9,6 +9,7 @@ partial day across the end of daylight-saving time.
 """
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -394,7 +395,28 @@ def test_workflow_trend_only_against_a_previous_period_that_recorded(store: Fact
     ]
 
 
-def test_a_previous_period_spent_offline_is_compared_with_0(store: FactStore) -> None:
+def _vehicle_3_scope(day: int) -> AnalyticsScope:
+    """Vehicle 3 of site 1 (Berlin) on one day of November 2026, combined, all shifts."""
+    return AnalyticsScope(
+        span=DaySpan(date(2026, 11, day), date(2026, 11, day)),
+        combined=True,
+        shift_id="all",
+        vehicles=[VehicleRef(3, "V3", 1)],
+        sites=[SiteGroup(1, BERLIN, None, excluded=False, vehicle_ids=[3])],
+    )
+
+
+@contextmanager
+def _vehicle_3_store(facts: list[Fact], *, working_until: datetime) -> Iterator[FactStore]:
+    """A store of its own with ``facts`` of vehicle 3, working from ``working_until`` on."""
+    end = working_until
+    live = LiveStatus(3, VehicleState.WORKING, end, end, "", "", 50.0, False, (), None, None, "")
+    with FactStore(":memory:") as own:
+        own.write_batch(StoreBatch(facts=facts, zones={3: (1, "Europe/Berlin")}, live={3: live}))
+        yield own
+
+
+def test_a_previous_period_spent_offline_is_compared_with_0() -> None:
     """Vehicle 3 works on Sunday 15 November, is offline all Monday (connected, silent) and
     works on Tuesday: Tuesday's orders compare with Monday's 0 (not "no comparison"), while
     Sunday, its first day, has no comparison with the Saturday before it reported at all."""
@@ -412,35 +434,23 @@ def test_a_previous_period_spent_offline_is_compared_with_0(store: FactStore) ->
         order(sunday),
         order(tuesday),
     ]
-    live = LiveStatus(3, VehicleState.WORKING, end, end, "", "", 50.0, False, (), None, None, "")
-
-    def scope(day: int) -> AnalyticsScope:
-        return AnalyticsScope(
-            span=DaySpan(date(2026, 11, day), date(2026, 11, day)),
-            combined=True,
-            shift_id="all",
-            vehicles=[VehicleRef(3, "V3", 1)],
-            sites=[SiteGroup(1, BERLIN, None, excluded=False, vehicle_ids=[3])],
-        )
-
-    with FactStore(":memory:") as own:
-        own.write_batch(StoreBatch(facts=facts, zones={3: (1, "Europe/Berlin")}, live={3: live}))
-        with reading(own) as cursor:
-            tiles = {
-                day: {
-                    tile.key: tile
-                    for tile in dashboard(
-                        cursor, scope(day), now=NOW, offline_after=OFFLINE_AFTER
-                    ).tiles
-                }
-                for day in (15, 17)
-            }
-            trends = {
-                day: workflows(
-                    cursor, scope(day), now=NOW, offline_after=OFFLINE_AFTER, sort="-ordersTrend"
-                )
-                for day in (15, 17)
-            }
+    days = (15, 17)
+    with _vehicle_3_store(facts, working_until=end) as own, reading(own) as cursor:
+        boards = {
+            day: dashboard(cursor, _vehicle_3_scope(day), now=NOW, offline_after=OFFLINE_AFTER)
+            for day in days
+        }
+        trends = {
+            day: workflows(
+                cursor,
+                _vehicle_3_scope(day),
+                now=NOW,
+                offline_after=OFFLINE_AFTER,
+                sort="-ordersTrend",
+            )
+            for day in days
+        }
+    tiles = {day: {tile.key: tile for tile in boards[day].tiles} for day in days}
     assert (tiles[17]["orders"].value, tiles[17]["orders"].previous) == (1, 0)
     assert trends[17].previous_recorded
     assert (tiles[15]["orders"].value, tiles[15]["orders"].previous) == (1, None)
@@ -467,27 +477,16 @@ def test_workflows_sort_by_the_previous_success_rate_with_none_last() -> None:
         order("B", monday, failed, 1),
         order("C", monday, done, 2),
     ]
-    end = at(17, 0)
-    live = LiveStatus(3, VehicleState.WORKING, end, end, "", "", 50.0, False, (), None, None, "")
-    scope = AnalyticsScope(
-        span=DaySpan(date(2026, 11, 16), date(2026, 11, 16)),
-        combined=True,
-        shift_id="all",
-        vehicles=[VehicleRef(3, "V3", 1)],
-        sites=[SiteGroup(1, BERLIN, None, excluded=False, vehicle_ids=[3])],
-    )
-    with FactStore(":memory:") as own:
-        own.write_batch(StoreBatch(facts=facts, zones={3: (1, "Europe/Berlin")}, live={3: live}))
-        with reading(own) as cursor:
-            ordered = {
-                sort: [
-                    (row.workflow, row.previous_success_rate)
-                    for row in workflows(
-                        cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, sort=sort
-                    ).workflows
-                ]
-                for sort in ("previousSuccessRate", "-previousSuccessRate")
-            }
+    with _vehicle_3_store(facts, working_until=at(17, 0)) as own, reading(own) as cursor:
+        ordered = {
+            sort: [
+                (row.workflow, row.previous_success_rate)
+                for row in workflows(
+                    cursor, _vehicle_3_scope(16), now=NOW, offline_after=OFFLINE_AFTER, sort=sort
+                ).workflows
+            ]
+            for sort in ("previousSuccessRate", "-previousSuccessRate")
+        }
     assert ordered["previousSuccessRate"] == [("A", 0.5), ("B", 1.0), ("C", None)]
     assert ordered["-previousSuccessRate"] == [("B", 1.0), ("A", 0.5), ("C", None)]
 
