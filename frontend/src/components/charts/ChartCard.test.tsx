@@ -1,5 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../../i18n';
 import { ChartCard, type ChartStatus } from './ChartCard';
@@ -123,6 +124,61 @@ describe('ChartCard', () => {
     fireEvent.click(screen.getByTestId('csv-export'));
     expect(download).toHaveBeenCalledWith(
       expect.objectContaining({ csv: '\uFEFFVehicle,p50 (s)\r\nAGV 01,7200\r\nAGV 02,\r\n' }),
+    );
+  });
+
+  it('sorts its table view by a header, each row keeping its drill-down link', () => {
+    createI18n('en');
+    const ranked: TableData = {
+      columns: [
+        { key: 'vehicle', label: 'Vehicle', format: 'text' },
+        { key: 'availability', label: 'Availability', format: 'share' },
+      ],
+      rows: [
+        { vehicle: 'AGV 02', availability: 0.9 },
+        { vehicle: 'AGV 03', availability: null },
+        { vehicle: 'AGV 01', availability: 0.5 },
+      ],
+    };
+    render(
+      <MemoryRouter>
+        <MantineProvider>
+          <ChartCard
+            name="demo"
+            title="Demo"
+            status={{ kind: 'ready' }}
+            table={ranked}
+            rowLink={(index) => ({ pathname: '/list', search: `?vehicle=${index}` })}
+            exportScope={{ page: 'productivityAnalysis', from: '2026-11-01', to: '2026-11-21' }}
+          >
+            <div />
+          </ChartCard>
+        </MantineProvider>
+      </MemoryRouter>,
+    );
+    fireEvent.click(screen.getByTestId('chart-table-toggle'));
+    const tableView = screen.getByTestId('chart-table');
+    const links = () =>
+      within(tableView)
+        .getAllByTestId('chart-row-link')
+        .map((link) => [link.textContent, link.getAttribute('href')]);
+    // The transform's order first; a number sorts largest first, no value last.
+    expect(links().map(([name]) => name)).toEqual(['AGV 02', 'AGV 03', 'AGV 01']);
+    fireEvent.click(within(tableView).getByTestId('sort-availability'));
+    expect(links()).toEqual([
+      ['AGV 02', '/list?vehicle=0'],
+      ['AGV 01', '/list?vehicle=2'],
+      ['AGV 03', '/list?vehicle=1'],
+    ]);
+    expect(tableView).toHaveAttribute('data-sort', '-availability');
+    // A name sorts A to Z first, then back.
+    fireEvent.click(within(tableView).getByTestId('sort-vehicle'));
+    expect(links().map(([name]) => name)).toEqual(['AGV 01', 'AGV 02', 'AGV 03']);
+    fireEvent.click(within(tableView).getByTestId('sort-vehicle'));
+    expect(links().map(([name]) => name)).toEqual(['AGV 03', 'AGV 02', 'AGV 01']);
+    expect(within(tableView).getAllByRole('columnheader')[0]).toHaveAttribute(
+      'aria-sort',
+      'descending',
     );
   });
 

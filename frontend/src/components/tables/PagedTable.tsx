@@ -1,10 +1,10 @@
-import { Alert, Button, Group, Select, Skeleton, Table, Text, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react';
+import { Alert, Button, Group, Select, Skeleton, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureText } from '../../api/client';
 import { formatNumber } from '../../lib/format';
-import { PAGE_SIZES, type Pager, pageRange, parseSort } from './listState';
+import { PAGE_SIZES, type Pager, pageRange } from './listState';
+import { SortableTh } from './SortableTh';
 
 export interface PagedColumn<T> {
   key: string;
@@ -47,7 +47,6 @@ interface PagedTableProps<T> {
 export function PagedTable<T>(props: PagedTableProps<T>) {
   const { t } = useTranslation();
   const sort = props.sort ?? '';
-  const { column: sortColumn, descending } = parseSort(sort, sort);
   if (props.error) {
     return (
       <Alert
@@ -79,49 +78,15 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
             <Table.Thead>
               <Table.Tr>
                 {props.columns.map((column) => (
-                  <Table.Th
+                  <SortableTh
                     key={column.key}
-                    ta={column.align ?? 'left'}
+                    label={column.label}
+                    sortKey={column.sortKey}
+                    sort={sort}
+                    onSort={props.onSort}
+                    align={column.align}
                     className={column.pinned ? PINNED_END : undefined}
-                    // aria-sort belongs to the column header, not to the button inside it.
-                    aria-sort={
-                      !column.sortKey
-                        ? undefined
-                        : sortColumn === column.sortKey
-                          ? descending
-                            ? 'descending'
-                            : 'ascending'
-                          : 'none'
-                    }
-                  >
-                    {column.sortKey ? (
-                      <UnstyledButton
-                        onClick={() => column.sortKey && props.onSort?.(column.sortKey)}
-                        data-testid={`sort-${column.sortKey}`}
-                        fw={600}
-                        fz="sm"
-                      >
-                        {/* A wrapped label keeps its column's alignment (numbers: right). */}
-                        <Group
-                          gap={4}
-                          wrap="nowrap"
-                          ta={column.align ?? 'left'}
-                          justify={column.align === 'right' ? 'flex-end' : 'flex-start'}
-                        >
-                          {column.label}
-                          {sortColumn !== column.sortKey ? (
-                            <IconArrowsSort size={14} opacity={0.4} />
-                          ) : descending ? (
-                            <IconArrowDown size={14} />
-                          ) : (
-                            <IconArrowUp size={14} />
-                          )}
-                        </Group>
-                      </UnstyledButton>
-                    ) : (
-                      column.label
-                    )}
-                  </Table.Th>
+                  />
                 ))}
               </Table.Tr>
             </Table.Thead>
