@@ -1,13 +1,11 @@
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Button,
   Group,
   Paper,
   Skeleton,
   Stack,
-  Table,
   Text,
   Title,
   Tooltip,
@@ -15,13 +13,10 @@ import {
 import { IconChartBar, IconDatabaseOff, IconDownload, IconTable } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { type LocalSortKeys, useLocalSort } from '../tables/localSort';
-import { SortableTh } from '../tables/SortableTh';
 import { csvFileName, downloadCsv, toCsv } from './csv';
+import { DataTable, type RowLink } from './DataTable';
 import type { EmptyReason } from './emptyReason';
 import type { TableData } from './types';
-import { formatValue } from './values';
 
 export type ChartStatus =
   | { kind: 'loading' }
@@ -50,9 +45,6 @@ export interface ChartCardProps {
   /** The user switched views (a page clears the link that opened the table, so it works again). */
   onViewChange?: (view: 'chart' | 'table') => void;
 }
-
-/** Where a table row leads (a hash route's path and query), or null. */
-export type RowLink = (index: number) => { pathname: string; search: string } | null;
 
 /**
  * Frame of every chart: title, loading skeleton, an empty state that says why, an error
@@ -211,101 +203,4 @@ function ChartBody({
     default:
       return <>{children}</>;
   }
-}
-
-/** The sort of a table view's columns: by their values, a text column A to Z first. */
-function columnSorts(table: TableData): LocalSortKeys<number> {
-  return Object.fromEntries(
-    table.columns.map((column) => [
-      column.key,
-      {
-        value: (index: number) => table.rows[index]?.[column.key],
-        ascendingFirst: column.format === 'text',
-      },
-    ]),
-  );
-}
-
-/**
- * The table view: scrolls horizontally on a phone instead of squeezing columns. Rows come
- * in the transform's order (time, rank) until a header sorts them by its column.
- */
-export function DataTable({
-  table,
-  language,
-  rowLink,
-}: {
-  table: TableData;
-  language: string;
-  rowLink?: RowLink;
-}) {
-  const sorted = useLocalSort(
-    table.rows.map((_, index) => index),
-    columnSorts(table),
-    '',
-  );
-  return (
-    <Table.ScrollContainer minWidth={Math.max(320, table.columns.length * 110)} maxHeight={420}>
-      <Table
-        striped
-        stickyHeader
-        highlightOnHover
-        data-testid="chart-table"
-        data-sort={sorted.sort}
-      >
-        <Table.Thead>
-          <Table.Tr>
-            {table.columns.map((column) => (
-              <SortableTh
-                key={column.key}
-                label={column.label}
-                sortKey={column.key}
-                sort={sorted.sort}
-                onSort={sorted.onSort}
-                align={column.format === 'text' ? 'left' : 'right'}
-              />
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(sorted.rows ?? []).map((index) => {
-            const row = table.rows[index] ?? {};
-            return (
-              // A row is its position in the transform's output: the key keeps it when sorted.
-              <Table.Tr key={index}>
-                {table.columns.map((column, columnIndex) => {
-                  const value = row[column.key] ?? null;
-                  const shown = formatValue({
-                    value,
-                    format: column.format,
-                    language,
-                    digits: column.digits,
-                    timeZone: column.timeZone,
-                  });
-                  const text = column.approximate && value !== null ? `≈ ${shown}` : shown;
-                  // The row's name links to the list behind it (the accessible drill-down).
-                  const link = columnIndex === 0 ? rowLink?.(index) : null;
-                  return (
-                    <Table.Td
-                      key={column.key}
-                      ta={column.format === 'text' ? 'left' : 'right'}
-                      style={{ whiteSpace: 'nowrap' }}
-                    >
-                      {link ? (
-                        <Anchor component={Link} to={link} size="sm" data-testid="chart-row-link">
-                          {text}
-                        </Anchor>
-                      ) : (
-                        text
-                      )}
-                    </Table.Td>
-                  );
-                })}
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
 }

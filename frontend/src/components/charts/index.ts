@@ -27,9 +27,10 @@
  * EChart is lazy: ECharts is loaded with the first chart, never in the main chunk. To use
  * a chart type or component not yet registered, add it in ./echarts.ts.
  */
-export { ChartCard, type ChartCardProps, type ChartStatus, DataTable } from './ChartCard';
+export { ChartCard, type ChartCardProps, type ChartStatus } from './ChartCard';
 export { ComparedKpiTiles, type ComparedTile } from './ComparedKpiTiles';
 export { csvFileName, csvSeparator, downloadCsv, quoteCsvField, toCsv } from './csv';
+export { DataTable, type RowLink } from './DataTable';
 export { EChart, type EChartProps } from './EChart';
 export { type EmptyReason, emptyReasonFor } from './emptyReason';
 export { KpiTile } from './KpiTile';
