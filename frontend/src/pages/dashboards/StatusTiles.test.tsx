@@ -120,4 +120,61 @@ describe('statusboard tiles', () => {
     expect(nameIn(true)).toMatchObject({ truncated: false, besideState: false });
     expect(nameIn(false)).toMatchObject({ truncated: true, besideState: true });
   });
+
+  it("names each tile's site on a board of several sites, with the organization where those differ", () => {
+    createI18n('en');
+    const now = Date.parse('2026-11-21T15:00:00Z');
+    const site = (id: number, name: string, organizationId: number, organizationName: string) => ({
+      id,
+      name,
+      organizationId,
+      organizationName,
+      timeZone: 'Europe/Berlin',
+      shifts: [],
+    });
+    const hamburg = site(1, 'Hamburg DC', 10, 'Nordlogistik');
+    const altona = site(2, 'Altona', 10, 'Nordlogistik');
+    const munich = site(3, 'Munich', 20, 'Alpenfracht');
+    const boardOf = (tiles: StatusTile[]) =>
+      boardFromSnapshot(
+        {
+          generatedAt: '2026-11-21T15:00:00Z',
+          stateOrder: ['error', 'offline', 'manual', 'charging', 'idle', 'working'],
+          counts: { working: tiles.length },
+          vehicles: tiles,
+        },
+        now,
+      );
+    const sitesShown = (tiles: StatusTile[], sites: (typeof hamburg)[]) => {
+      const view = render(
+        <MantineProvider>
+          <StatusTiles board={boardOf(tiles)} now={now} large={false} sites={sites} />
+        </MantineProvider>,
+      );
+      const shown = tiles.map(
+        (each) =>
+          within(view.getByTestId(`status-tile-${each.vehicleId}`)).queryByTestId('status-site')
+            ?.textContent ?? null,
+      );
+      view.unmount();
+      return shown;
+    };
+    const [first, second, third] = [
+      tile(1, { siteId: 1 }),
+      tile(2, { siteId: 2 }),
+      tile(3, { siteId: 3 }),
+    ];
+    // One organization's two sites: the site's name alone.
+    expect(sitesShown([first, second], [hamburg, altona, munich])).toEqual([
+      'Hamburg DC',
+      'Altona',
+    ]);
+    // Two organizations: each with its organization.
+    expect(sitesShown([first, third], [hamburg, munich])).toEqual([
+      'Nordlogistik · Hamburg DC',
+      'Alpenfracht · Munich',
+    ]);
+    // All at one site (whatever else the user may see): no site line.
+    expect(sitesShown([first], [hamburg, munich])).toEqual([null]);
+  });
 });

@@ -1,7 +1,14 @@
 import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconBattery2, IconBolt, IconRoute } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconBattery2,
+  IconBolt,
+  IconMapPin,
+  IconRoute,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { StatusTile } from '../../api/analytics';
+import type { Site } from '../../api/types';
 import { STATE_COLORS, STATE_TEXT_COLORS } from '../../components/charts';
 import { formatDuration, formatPercent } from '../../lib/format';
 import { type Board, orderedCounts, secondsSinceLastMessage } from './statusboardModel';
@@ -63,9 +70,31 @@ interface TilesProps {
   board: Board;
   now: number;
   large: boolean;
+  /** The sites of the vehicles in scope: a board of several names each tile's site. */
+  sites?: Site[];
 }
 
-export function StatusTiles({ board, now, large }: TilesProps) {
+/**
+ * Each tile's site, when the tiles lie at more than one (a partner's or a multi-site board:
+ * "AGV 01" may run at two of them), with its organization when those differ too.
+ */
+export function siteLabels(tiles: StatusTile[], sites: Site[]): Map<string, string> {
+  // Keyed as text: a site's id is an `Id` (number or string), a tile's a number.
+  const onBoard = new Set(tiles.map((tile) => String(tile.siteId)));
+  const shown = sites.filter((site) => onBoard.has(String(site.id)));
+  if (shown.length < 2) {
+    return new Map();
+  }
+  const organizations = new Set(shown.map((site) => site.organizationId));
+  return new Map(
+    shown.map((site) => [
+      String(site.id),
+      organizations.size > 1 ? `${site.organizationName} · ${site.name}` : site.name,
+    ]),
+  );
+}
+
+export function StatusTiles({ board, now, large, sites = [] }: TilesProps) {
   const { t } = useTranslation();
   if (board.tiles.length === 0) {
     // Vehicles in scope, none in service: say so instead of an empty grid.
@@ -75,6 +104,7 @@ export function StatusTiles({ board, now, large }: TilesProps) {
       </Text>
     );
   }
+  const labels = siteLabels(board.tiles, sites);
   return (
     <SimpleGrid
       // Display mode (a wall screen, also a tablet's): at most four to a row, so that a
@@ -90,6 +120,7 @@ export function StatusTiles({ board, now, large }: TilesProps) {
           now={now}
           offsetMs={board.clockOffsetMs}
           large={large}
+          site={labels.get(String(tile.siteId))}
         />
       ))}
     </SimpleGrid>
@@ -101,11 +132,14 @@ function VehicleTile({
   now,
   offsetMs,
   large,
+  site,
 }: {
   tile: StatusTile;
   now: number;
   offsetMs: number;
   large: boolean;
+  /** The tile's site, on a board of several. */
+  site?: string;
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
@@ -172,6 +206,14 @@ function VehicleTile({
             </Group>
             {inState}
           </>
+        )}
+        {site && (
+          <Group gap={6} wrap="nowrap" c={color}>
+            <IconMapPin size={large ? 22 : 16} aria-hidden style={{ flexShrink: 0 }} />
+            <Text fz={large ? 'lg' : 'sm'} c={color} truncate data-testid="status-site">
+              {site}
+            </Text>
+          </Group>
         )}
         <Group gap={6} wrap="nowrap" c={color}>
           <IconRoute size={large ? 22 : 16} aria-hidden style={{ flexShrink: 0 }} />

@@ -46,7 +46,7 @@ export default function StatusboardPage() {
           <StateCounts board={board} large={displayMode} />
           {!displayMode && <LiveIndicator status={live} large={false} />}
         </Group>
-        <StatusTiles board={board} now={now} large={displayMode} />
+        <StatusTiles board={board} now={now} large={displayMode} sites={filters.scopeSites} />
       </Stack>
     );
   } else if (snapshot.isError) {
