@@ -78,7 +78,7 @@ interface TilesProps {
  * Each tile's site, when the tiles lie at more than one (a partner's or a multi-site board:
  * "AGV 01" may run at two of them), with its organization when those differ too.
  */
-export function siteLabels(tiles: StatusTile[], sites: Site[]): Map<string, string> {
+function siteLabels(tiles: StatusTile[], sites: Site[]): Map<string, string> {
   // Keyed as text: a site's id is an `Id` (number or string), a tile's a number.
   const onBoard = new Set(tiles.map((tile) => String(tile.siteId)));
   const shown = sites.filter((site) => onBoard.has(String(site.id)));
