@@ -366,9 +366,14 @@ describe('failure map transforms', () => {
     // The track, as on the error map, under the cells; it takes no clicks (a cell does).
     expect(track).toMatchObject({ type: 'scatter', silent: true });
     expect(track?.data).toEqual(seriesOf(errorMapChart(layer, testContext()).option)[0]?.data);
-    // A cell's item is the drill-down's [column, row, count]; its count picks the colour.
+    // A cell's item is the drill-down's [column, row, count], then its centre in metres on
+    // the axes; its count picks the colour.
     expect(cells?.type).toBe('custom');
-    expect(cells?.data).toEqual(layer.density.cells);
+    expect(cells?.data).toEqual([
+      [0, 0, 1, 6.5, 6.5],
+      [3, 1, 4, 15.5, 9.5],
+    ]);
+    expect(cells).toMatchObject({ encode: { x: 3, y: 4, tooltip: 2 } });
     expect(option.visualMap).toMatchObject({ max: 4, seriesIndex: 1, dimension: 2 });
     // Cell (3, 1) of 3 m cells from (5, 5) covers x 14..17 m, y 8..11 m: on a plot of 10 px
     // a metre with y up from 200 px, the rectangle from (140, 90) 30 px wide and high.

@@ -170,7 +170,7 @@ export interface CellApi {
 /**
  * The density grid's cells as rectangles on the map's metre axes, over the driven track,
  * coloured by their count: the same area, at the same scale, as the error map beside it.
- * A cell's item stays `[column, row, count]`, the drill-down's cell.
+ * A cell's item begins with `[column, row, count]`, the drill-down's cell.
  */
 export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const { density } = layer;
@@ -192,7 +192,7 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
         backgroundColor: ctx.theme.tooltipBackground,
         textStyle: { color: ctx.theme.text },
         confine: true,
-        formatter: (params: { value?: [number, number, number] }) =>
+        formatter: (params: { value?: [number, number, number, ...number[]] }) =>
           params.value
             ? `x ${centre(density.originX, params.value[0])} m, y ${centre(density.originY, params.value[1])} m<br/>${ctx.t('failures.count')}: ${formatNumber(params.value[2], ctx.language)}`
             : '',
@@ -221,9 +221,16 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
           name: ctx.t('failures.count'),
           type: 'custom',
           z: 3, // above the track
-          data: density.cells,
-          // The cells' indices are no metres: the axes' extents are the map's alone.
-          encode: { x: -1, y: -1, tooltip: 2 },
+          // [column, row, count] (the drill-down's cell), then the cell's centre in metres:
+          // the axes' dimensions.
+          data: density.cells.map(([column, row, count]) => [
+            column,
+            row,
+            count,
+            density.originX + (column + 0.5) * density.cellSize,
+            density.originY + (row + 0.5) * density.cellSize,
+          ]),
+          encode: { x: 3, y: 4, tooltip: 2 },
           renderItem: (_: unknown, api: CellApi) => {
             const { x0, x1, y0, y1 } = cellArea(
               density,
