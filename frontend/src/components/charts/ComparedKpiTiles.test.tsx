@@ -52,4 +52,37 @@ describe('ComparedKpiTiles', () => {
     const empty = { periodSeconds: 3600, noDataSeconds: 3600, sessions: 0, meanCharge: null };
     expect(values(empty)).toEqual(['no data', 'no data']);
   });
+
+  it('says beside the tiles when the previous period was recorded for much less of its time', () => {
+    const noteWith = (previous: Figures | null, language: 'en' | 'de' = 'en') => {
+      createI18n(language);
+      const view = render(
+        <MantineProvider>
+          <ComparedKpiTiles
+            testId="tiles"
+            tiles={TILES}
+            current={{ periodSeconds: 3600, noDataSeconds: 0, sessions: 9, meanCharge: 61 }}
+            previous={previous}
+          />
+        </MantineProvider>,
+      );
+      const note = view.queryByTestId('partly-recorded-note')?.textContent ?? null;
+      view.unmount();
+      return note;
+    };
+    const figures = (noDataSeconds: number): Figures => ({
+      periodSeconds: 3600,
+      noDataSeconds,
+      sessions: 1,
+      meanCharge: 60,
+    });
+    // 18 of 3,600 s recorded (a fleet that began reporting at the previous period's end).
+    expect(noteWith(figures(3582))).toMatch(/^The previous period has data for only < 1% of its/);
+    expect(noteWith(figures(3582))).toContain('(this period: 100%)');
+    expect(noteWith(figures(2700), 'de')).toMatch(/^Der Vorzeitraum hat nur für 25\s%/);
+    // Half of it recorded (a fleet that doubled), all of it, or no comparison: no note.
+    expect(noteWith(figures(1800))).toBeNull();
+    expect(noteWith(figures(0))).toBeNull();
+    expect(noteWith(null)).toBeNull();
+  });
 });

@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../i18n';
 import { KpiTile } from './KpiTile';
-import { comparableFigures, kpiTextsIn } from './kpiTexts';
+import { comparableFigures, kpiTextsIn, partlyRecorded, recordedShare } from './kpiTexts';
 
 function renderTile(props: Parameters<typeof KpiTile>[0], language: 'en' | 'de' = 'de') {
   createI18n(language);
@@ -72,5 +72,26 @@ describe('comparableFigures', () => {
     const texts = kpiTextsIn('en', 'no data')(4, null, 'integer', false);
     const trend = renderTile({ name: 'sessions', label: 'Charge sessions', ...texts }, 'en');
     expect(trend).toHaveTextContent('No comparison');
+  });
+});
+
+describe('partlyRecorded', () => {
+  const day = (noDataSeconds: number) => ({ periodSeconds: 86_400, noDataSeconds });
+
+  it('gives both shares when the previous period was recorded for less than half as much', () => {
+    // The fleet began reporting an hour before the previous day ended; today is all recorded.
+    const shares = partlyRecorded(day(0), day(82_800));
+    expect(shares?.current).toBe(1);
+    expect(shares?.previous).toBeCloseTo(1 / 24, 9);
+    // Half of today recorded, under a quarter of yesterday.
+    expect(partlyRecorded(day(43_200), day(66_000))?.previous).toBeCloseTo(0.236, 3);
+  });
+
+  it('says nothing at half or more, nor without a comparison', () => {
+    expect(partlyRecorded(day(0), day(43_200))).toBeNull(); // a fleet that doubled
+    expect(partlyRecorded(day(43_200), day(43_200))).toBeNull();
+    expect(partlyRecorded(day(0), day(86_400))).toBeNull(); // no comparison at all
+    expect(partlyRecorded(day(0), null)).toBeNull();
+    expect(recordedShare({ periodSeconds: 0, noDataSeconds: 0 })).toBe(0);
   });
 });

@@ -36,6 +36,7 @@ export { type EmptyReason, emptyReasonFor } from './emptyReason';
 export { KpiTile } from './KpiTile';
 export { formatKpiDelta, formatKpiValue, type KpiUnit } from './kpiFormat';
 export { ModelChartCard } from './ModelChartCard';
+export { PartlyRecordedNote } from './PartlyRecordedNote';
 export { type PlotMargins, type PlotScale, scaledFrame } from './plotScale';
 export { Sparkline } from './Sparkline';
 export { nearestBucket, type SparklineModel, sparklineGeometry } from './sparkline';

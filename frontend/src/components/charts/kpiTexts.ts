@@ -118,3 +118,27 @@ export function periodRecorded(period: PeriodCoverage): boolean {
 export function comparableFigures<F extends PeriodCoverage>(previous: F | undefined): F | null {
   return previous && periodRecorded(previous) ? previous : null;
 }
+
+/** The share of a period's vehicle time after the vehicles' first messages (0..1). */
+export function recordedShare(period: PeriodCoverage): number {
+  return period.periodSeconds > 0
+    ? Math.max(0, 1 - period.noDataSeconds / period.periodSeconds)
+    : 0;
+}
+
+/**
+ * The recorded shares of both periods when the previous one, compared all the same, has
+ * data for less than half as much of its vehicle time as the current one (the fleet began
+ * reporting during it, or vehicles joined since): its counts are not like for like, which
+ * the page says beside its tiles. Null otherwise, and without a comparison.
+ */
+export function partlyRecorded(
+  current: PeriodCoverage,
+  previous: PeriodCoverage | null | undefined,
+): { current: number; previous: number } | null {
+  if (!previous || !periodRecorded(previous)) {
+    return null;
+  }
+  const shares = { current: recordedShare(current), previous: recordedShare(previous) };
+  return shares.previous < shares.current / 2 ? shares : null;
+}

@@ -5,9 +5,11 @@ import { loadProductivity } from '../../api/analytics';
 import {
   KpiTile,
   ModelChartCard,
+  PartlyRecordedNote,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
+import { comparableFigures } from '../../components/charts/kpiTexts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import {
   type ChartElement,
@@ -83,6 +85,12 @@ export default function ProductivityAnalysisPage() {
               ))
             : null}
         </SimpleGrid>
+        {tilesReady && data && (
+          <PartlyRecordedNote
+            current={data.fleet.kpis}
+            previous={comparableFigures(data.fleet.previous)}
+          />
+        )}
         <ModelChartCard
           name="timeInState"
           title={t('productivity.charts.timeInState')}
