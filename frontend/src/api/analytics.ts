@@ -105,6 +105,9 @@ export interface Dashboard {
   period: AnalyticsPeriod;
   granularity: Granularity;
   tiles: DashboardTile[];
+  /** Vehicle time of the period and of the previous one, and the part before the first message. */
+  coverage: Schemas['Coverage'];
+  previousCoverage: Schemas['Coverage'];
 }
 
 export type ActiveError = Schemas['ActiveError'];

@@ -1221,6 +1221,19 @@ export interface components {
              */
             addedEnergyWh: number | null;
         };
+        /** Coverage */
+        Coverage: {
+            /**
+             * Periodseconds
+             * @description vehicle-seconds of the period
+             */
+            periodSeconds: number;
+            /**
+             * Nodataseconds
+             * @description the part before the vehicles' first message
+             */
+            noDataSeconds: number;
+        };
         /** CycleTimes */
         CycleTimes: {
             /**
@@ -1255,6 +1268,8 @@ export interface components {
             granularity: "day" | "week" | "month";
             /** Tiles */
             tiles: components["schemas"]["DashboardTile"][];
+            coverage: components["schemas"]["Coverage"];
+            previousCoverage: components["schemas"]["Coverage"];
         };
         /** DashboardTile */
         DashboardTile: {

@@ -44,7 +44,15 @@ export function fakeAnalyticsAnswer({
   };
   switch (path) {
     case '/v2/Analytics/Dashboard':
-      return { data: { period, granularity: 'day', tiles: [] } satisfies Dashboard };
+      return {
+        data: {
+          period,
+          granularity: 'day',
+          tiles: [],
+          coverage: { periodSeconds: 604_800, noDataSeconds: 0 },
+          previousCoverage: { periodSeconds: 604_800, noDataSeconds: 0 },
+        } satisfies Dashboard,
+      };
     case '/v2/Analytics/ProductivityHistory':
       return {
         data: {

@@ -45,10 +45,17 @@ class DashboardTile(CamelModel):
     series: list[SparkPoint]
 
 
+class Coverage(CamelModel):
+    period_seconds: float = Field(description="vehicle-seconds of the period")
+    no_data_seconds: float = Field(description="the part before the vehicles' first message")
+
+
 class DashboardOut(CamelModel):
     period: PeriodOut
     granularity: Literal["day", "week", "month"]
     tiles: list[DashboardTile]
+    coverage: Coverage
+    previous_coverage: Coverage
 
 
 # (tile, unit, field of ``Kpis``, higher is better)
@@ -120,5 +127,13 @@ def dashboard(
         for key, unit, field, higher_is_better in TILES
     ]
     return DashboardOut(
-        period=period_out(scope, now=now), granularity=granularity_for(scope.span.days), tiles=tiles
+        period=period_out(scope, now=now),
+        granularity=granularity_for(scope.span.days),
+        tiles=tiles,
+        coverage=_coverage(totals),
+        previous_coverage=_coverage(previous_totals),
     )
+
+
+def _coverage(kpis: Kpis) -> Coverage:
+    return Coverage(period_seconds=kpis.period_seconds, no_data_seconds=kpis.no_data_seconds)

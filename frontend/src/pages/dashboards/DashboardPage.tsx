@@ -17,7 +17,13 @@ import {
   saveDashboardLayout,
 } from '../../api/analytics';
 import { failureText } from '../../api/client';
-import { KpiTile, Sparkline, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import {
+  KpiTile,
+  PartlyRecordedNote,
+  Sparkline,
+  useAnalyticsQuery,
+  useChartContext,
+} from '../../components/charts';
 import { useDrillDown } from '../../components/drill/useDrillDown';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { dashboardTileTarget } from '../../lib/drillDown';
@@ -248,6 +254,9 @@ export default function DashboardPage() {
                 <Skeleton key={index} height={150} radius="lg" />
               ))}
         </SimpleGrid>
+        {data && status.kind === 'ready' && (
+          <PartlyRecordedNote current={data.coverage} previous={data.previousCoverage} />
+        )}
         <ApproximateNote shown={approximate} />
       </Stack>
     </AnalysisPage>
