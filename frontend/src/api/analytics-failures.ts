@@ -132,6 +132,16 @@ export function cellArea(
   return { x0, x1: x0 + cellSize, y0, y1: y0 + cellSize };
 }
 
+/** The centre `[x, y]` of the cell `[column, row]` of a map's grid, in metres. */
+export function cellCentre(
+  grid: Pick<MapGrid, 'originX' | 'originY' | 'cellSize'>,
+  column: number,
+  row: number,
+): [number, number] {
+  const { x0, x1, y0, y1 } = cellArea(grid, column, row);
+  return [(x0 + x1) / 2, (y0 + y1) / 2];
+}
+
 /** The area a cell filter covers in metres (for its label); null if its text is not one. */
 export function mapCellArea(
   filter: MapCellFilter,

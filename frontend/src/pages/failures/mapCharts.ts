@@ -1,4 +1,4 @@
-import { cellArea, type ErrorPoint, type MapLayer } from '../../api/analytics-failures';
+import { cellArea, cellCentre, type ErrorPoint, type MapLayer } from '../../api/analytics-failures';
 import type { ChartContext, ChartModel, PlotMargins } from '../../components/charts';
 import { axisStyle } from '../../components/charts';
 import { formatDateTime, formatNumber } from '../../lib/format';
@@ -69,10 +69,7 @@ function trackSeries(layer: MapLayer, ctx: ChartContext) {
   return {
     name: ctx.t('failures.track'),
     type: 'scatter',
-    data: track.cells.map(([column, row]) => [
-      track.originX + (column + 0.5) * track.cellSize,
-      track.originY + (row + 0.5) * track.cellSize,
-    ]),
+    data: track.cells.map(([column, row]) => cellCentre(track, column, row)),
     symbol: 'rect',
     symbolSize: 5,
     silent: true,
@@ -160,6 +157,9 @@ export function densestCells(layer: Pick<MapLayer, 'density'>): [number, number,
   return [...layer.density.cells].sort((a, b) => b[2] - a[2]);
 }
 
+/** A density cell's item: the drill-down's `[column, row, count]`, then its centre in metres. */
+type DensityItem = [number, number, number, number, number];
+
 /** What ECharts gives a custom series' `renderItem` (the part used here). */
 export interface CellApi {
   value: (dimension: number) => number | string;
@@ -177,11 +177,8 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
   const { xAxis, yAxis, scale } = mapAxes(layer, ctx);
   const max = density.cells.reduce((top, [, , count]) => Math.max(top, count), 1);
   // A cell's centre in whole metres (tenths for cells under 2 m) names it in the tooltip.
-  const digits = density.cellSize < 2 ? 1 : 0;
-  const centre = (origin: number, index: number) =>
-    formatNumber(origin + (index + 0.5) * density.cellSize, ctx.language, {
-      maximumFractionDigits: digits,
-    });
+  const metres = (value: number) =>
+    formatNumber(value, ctx.language, { maximumFractionDigits: density.cellSize < 2 ? 1 : 0 });
   return {
     scale,
     option: {
@@ -192,10 +189,14 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
         backgroundColor: ctx.theme.tooltipBackground,
         textStyle: { color: ctx.theme.text },
         confine: true,
-        formatter: (params: { value?: [number, number, number, ...number[]] }) =>
-          params.value
-            ? `x ${centre(density.originX, params.value[0])} m, y ${centre(density.originY, params.value[1])} m<br/>${ctx.t('failures.count')}: ${formatNumber(params.value[2], ctx.language)}`
-            : '',
+        formatter: ({ value }: { value?: number[] }) => {
+          if (!value) {
+            return '';
+          }
+          const [column = 0, row = 0, count = 0] = value;
+          const [x, y] = cellCentre(density, column, row);
+          return `x ${metres(x)} m, y ${metres(y)} m<br/>${ctx.t('failures.count')}: ${formatNumber(count, ctx.language)}`;
+        },
       },
       xAxis,
       yAxis,
@@ -223,13 +224,14 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
           z: 3, // above the track
           // [column, row, count] (the drill-down's cell), then the cell's centre in metres:
           // the axes' dimensions.
-          data: density.cells.map(([column, row, count]) => [
-            column,
-            row,
-            count,
-            density.originX + (column + 0.5) * density.cellSize,
-            density.originY + (row + 0.5) * density.cellSize,
-          ]),
+          data: density.cells.map(
+            ([column, row, count]): DensityItem => [
+              column,
+              row,
+              count,
+              ...cellCentre(density, column, row),
+            ],
+          ),
           encode: { x: 3, y: 4, tooltip: 2 },
           renderItem: (_: unknown, api: CellApi) => {
             const { x0, x1, y0, y1 } = cellArea(
@@ -251,11 +253,10 @@ export function densityChart(layer: MapLayer, ctx: ChartContext): ChartModel {
         { key: 'y', label: 'y (m)', format: 'decimal' },
         { key: 'count', label: ctx.t('failures.count'), format: 'integer' },
       ],
-      rows: densestCells(layer).map(([column, row, count]) => ({
-        x: density.originX + (column + 0.5) * density.cellSize,
-        y: density.originY + (row + 0.5) * density.cellSize,
-        count,
-      })),
+      rows: densestCells(layer).map(([column, row, count]) => {
+        const [x, y] = cellCentre(density, column, row);
+        return { x, y, count };
+      }),
     },
   };
 }

@@ -9,7 +9,6 @@ import {
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
-import { comparableFigures } from '../../components/charts/kpiTexts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import {
   type ChartElement,
@@ -86,10 +85,7 @@ export default function ProductivityAnalysisPage() {
             : null}
         </SimpleGrid>
         {tilesReady && data && (
-          <PartlyRecordedNote
-            current={data.fleet.kpis}
-            previous={comparableFigures(data.fleet.previous)}
-          />
+          <PartlyRecordedNote current={data.fleet.kpis} previous={data.fleet.previous} />
         )}
         <ModelChartCard
           name="timeInState"
