@@ -180,6 +180,18 @@ describe('ChartCard', () => {
       'aria-sort',
       'descending',
     );
+    // The export has the rows in the view's order, also once the chart is shown again.
+    const download = vi.spyOn(csv, 'downloadCsv').mockImplementation(() => undefined);
+    fireEvent.click(within(tableView).getByTestId('sort-availability'));
+    fireEvent.click(screen.getByTestId('chart-table-toggle'));
+    expect(screen.queryByTestId('chart-table')).toBeNull();
+    fireEvent.click(screen.getByTestId('csv-export'));
+    expect(download).toHaveBeenCalledWith(
+      expect.objectContaining({
+        csv: '\uFEFFVehicle,Availability (%)\r\nAGV 02,90\r\nAGV 01,50\r\nAGV 03,\r\n',
+      }),
+    );
+    download.mockRestore();
   });
 
   it('says why it is empty and offers no export', () => {

@@ -14,7 +14,7 @@ import { IconChartBar, IconDatabaseOff, IconDownload, IconTable } from '@tabler/
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { csvFileName, downloadCsv, toCsv } from './csv';
-import { DataTable, type RowLink } from './DataTable';
+import { DataTable, inSortedOrder, type RowLink, useTableSort } from './DataTable';
 import type { EmptyReason } from './emptyReason';
 import type { TableData } from './types';
 
@@ -68,6 +68,7 @@ export function ChartCard({
   const canUseTable = status.kind === 'ready' && table !== undefined && table.rows.length > 0;
   const showTable = view === 'table' && canUseTable;
   const card = useRef<HTMLDivElement>(null);
+  const sorted = useTableSort(table);
   // A link from the same page keeps the card mounted: its view follows the link too.
   useEffect(() => {
     if (openTable) {
@@ -85,8 +86,9 @@ export function ChartCard({
     if (!table) {
       return;
     }
+    // The rows in the order the table view shows (its sort stays while the chart is shown).
     downloadCsv({
-      csv: toCsv(table, i18n.language),
+      csv: toCsv(inSortedOrder(table, sorted), i18n.language),
       fileName: csvFileName({ ...exportScope, chart: name }),
     });
   };
@@ -143,7 +145,7 @@ export function ChartCard({
       </Group>
       <ChartBody status={status} height={height}>
         {showTable && table ? (
-          <DataTable table={table} language={i18n.language} rowLink={rowLink} />
+          <DataTable table={table} sorted={sorted} language={i18n.language} rowLink={rowLink} />
         ) : (
           children
         )}

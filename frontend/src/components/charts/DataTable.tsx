@@ -21,24 +21,39 @@ function columnSorts(table: TableData): LocalSortKeys<number> {
   );
 }
 
+export type TableSort = ReturnType<typeof useTableSort>;
+
 /**
- * The table view: scrolls horizontally on a phone instead of squeezing columns. Rows come
- * in the transform's order (time, rank) until a header sorts them by its column.
+ * The order of a table's rows (their indexes): the transform's (time, rank) until a header
+ * sorts them by its column. Kept by the chart's card, so that its CSV export has the order
+ * the table view shows.
  */
+export function useTableSort(table: TableData | undefined) {
+  const rows = table?.rows ?? [];
+  return useLocalSort(
+    rows.map((_, index) => index),
+    table ? columnSorts(table) : {},
+    '',
+  );
+}
+
+/** `table` with its rows in the order of `sorted`. */
+export function inSortedOrder(table: TableData, sorted: TableSort): TableData {
+  return { ...table, rows: (sorted.rows ?? []).map((index) => table.rows[index] ?? {}) };
+}
+
+/** The table view: scrolls horizontally on a phone instead of squeezing columns. */
 export function DataTable({
   table,
+  sorted,
   language,
   rowLink,
 }: {
   table: TableData;
+  sorted: TableSort;
   language: string;
   rowLink?: RowLink;
 }) {
-  const sorted = useLocalSort(
-    table.rows.map((_, index) => index),
-    columnSorts(table),
-    '',
-  );
   return (
     <Table.ScrollContainer minWidth={Math.max(320, table.columns.length * 110)} maxHeight={420}>
       <Table
