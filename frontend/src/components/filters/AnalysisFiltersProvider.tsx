@@ -20,6 +20,7 @@ import {
   validShift,
 } from '../../lib/filters';
 import { type RelativeRange, resolveRelativeRange } from '../../lib/relativeRange';
+import { serialQueue } from '../../lib/serialQueue';
 import { addressShows, decodeView, encodeView, type ViewState } from '../../lib/viewUrl';
 import { RefreshProvider } from '../refresh/RefreshProvider';
 import {
@@ -58,16 +59,19 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
   }, []);
   const readClock = useCallback(() => setNow(new Date()), []);
 
+  // Saved one after the other: quick changes (three clicks on "previous week") must reach
+  // the server in the order made, or an older period could end up saved.
+  const [enqueue] = useState(serialQueue);
   const save = useCallback(
     (operation: () => Promise<AppSettings>) => {
-      operation().catch((error: unknown) => {
+      enqueue(operation).catch((error: unknown) => {
         // Server failures are already in the error overlay; a lost connection is not.
         if (error instanceof ApiFailure && error.httpStatus === 0) {
           notifications.show({ color: 'red', message: t('filters.saveFailed') });
         }
       });
     },
-    [t],
+    [t, enqueue],
   );
 
   const saved = settings.data?.dateSelector ?? defaultDateSelector();
