@@ -54,6 +54,8 @@ export const E2E_USERS = {
   period: { email: 'period@e2e.fleetscope', password: E2E_PASSWORD, role: 'customer' },
   /** a11y.spec.ts: audits every page, switching its language between English and German. */
   a11y: { email: 'a11y@e2e.fleetscope', password: E2E_PASSWORD, role: 'customer' },
+  /** dashboard.spec.ts: arranges its dashboard (the layout it saves). */
+  dashboard: { email: 'dashboard@e2e.fleetscope', password: E2E_PASSWORD, role: 'customer' },
   /** drilldown.spec.ts: follows chart elements and tiles (its views come in the links). */
   drilldown: { email: 'drilldown@e2e.fleetscope', password: E2E_PASSWORD, role: 'customer' },
   /** A partner linked to no organization: sees no vehicle at all. */

@@ -35,7 +35,7 @@ export { EChart, type EChartProps } from './EChart';
 export { type EmptyReason, emptyReasonFor } from './emptyReason';
 export { KpiTile } from './KpiTile';
 export { formatKpiDelta, formatKpiValue, type KpiUnit } from './kpiFormat';
-export { ModelChartCard } from './ModelChartCard';
+export { type ChartDrill, ModelChartCard } from './ModelChartCard';
 export { PartlyRecordedNote } from './PartlyRecordedNote';
 export { type PlotMargins, type PlotScale, scaledFrame } from './plotScale';
 export { Sparkline } from './Sparkline';

@@ -17,34 +17,31 @@ import {
   saveDashboardLayout,
 } from '../../api/analytics';
 import { failureText } from '../../api/client';
-import {
-  KpiTile,
-  PartlyRecordedNote,
-  Sparkline,
-  useAnalyticsQuery,
-  useChartContext,
-} from '../../components/charts';
-import { useDrillDown } from '../../components/drill/useDrillDown';
+import { PartlyRecordedNote, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
-import { dashboardTileTarget } from '../../lib/drillDown';
 import { ApproximateNote } from '../processes/ApproximateNote';
-import { EditableWidget } from './DashboardWidgets';
+import { DASHBOARD_CHARTS } from './chartWidgets';
+import { ChartWidget, EditableWidget, TileWidget } from './DashboardWidgets';
 import {
-  addableTiles,
+  addableWidgets,
   addWidget,
   canRemove,
   DEFAULT_LAYOUT,
   isDefaultLayout,
-  type KpiWidget,
   layoutToSave,
   moveWidget,
   moveWidgetTo,
   normalizeLayout,
   removeWidget,
+  type Widget,
+  type WidgetChoice,
 } from './dashboardLayout';
 import { dashboardTileModel } from './dashboardTiles';
 
-/** dashboards/dashboard (beta): the user's KPI tiles with trends and sparklines, arrangeable. */
+/**
+ * dashboards/dashboard (beta): the user's KPI tiles with trends and sparklines and small
+ * charts of the analysis pages, arrangeable.
+ */
 export default function DashboardPage() {
   const { t } = useTranslation();
   const ctx = useChartContext();
@@ -54,17 +51,10 @@ export default function DashboardPage() {
     dashboard.tiles.every((tile) => tile.value === null || tile.value === 0),
   );
   const savedLayout = useQuery({ queryKey: ['dashboardLayout'], queryFn: loadDashboardLayout });
-  const [layout, setLayout] = useState<KpiWidget[] | null>(null);
+  const [layout, setLayout] = useState<Widget[] | null>(null);
   const [editing, setEditing] = useState(false);
-  const { open } = useDrillDown();
-  // A sparkline lies above its tile's link (to be hovered): its click opens the same page.
-  const openTile = (tile: string) => {
-    const target = dashboardTileTarget(tile);
-    if (target) {
-      open(target);
-    }
-  };
-  const save = useMutation({ mutationFn: saveDashboardLayout });
+  // One save after the other: quick changes must reach the server in the order made.
+  const save = useMutation({ mutationFn: saveDashboardLayout, scope: { id: 'dashboardLayout' } });
   const queryClient = useQueryClient();
 
   useEffect(() => {
@@ -74,7 +64,7 @@ export default function DashboardPage() {
   }, [savedLayout.data, layout]);
 
   const widgets = layout ?? (savedLayout.isError ? [...DEFAULT_LAYOUT] : null);
-  const change = (next: KpiWidget[]) => {
+  const change = (next: Widget[]) => {
     const body = layoutToSave(next);
     setLayout(next);
     // Keep the query cache in step, so coming back to the page shows this layout at once.
@@ -97,8 +87,13 @@ export default function DashboardPage() {
     };
   }, [data, ctx, periodWithoutData]);
 
-  const addable = widgets ? addableTiles(widgets) : [];
-  const approximate = widgets?.some((widget) => models(widget.tile)?.approximate) ?? false;
+  const addable = widgets ? addableWidgets(widgets) : [];
+  const approximate =
+    widgets?.some((widget) => widget.kind === 'kpi' && models(widget.tile)?.approximate) ?? false;
+  const labelOf = (widget: Widget | WidgetChoice) =>
+    widget.kind === 'kpi'
+      ? t(`dashboard.tiles.${'tile' in widget ? widget.tile : widget.key}`)
+      : t(DASHBOARD_CHARTS['chart' in widget ? widget.chart : widget.key].titleKey);
 
   return (
     <AnalysisPage topic="dashboard" beta>
@@ -129,15 +124,25 @@ export default function DashboardPage() {
                     </Button>
                   </Menu.Target>
                   <Menu.Dropdown data-testid="dashboard-add-menu">
-                    {addable.map((key) => (
-                      <Menu.Item
-                        key={key}
-                        onClick={() => change(addWidget(widgets, key))}
-                        data-testid={`dashboard-add-${key}`}
-                      >
-                        {t(`dashboard.tiles.${key}`)}
-                      </Menu.Item>
-                    ))}
+                    {(['kpi', 'chart'] as const).map((kind) => {
+                      const choices = addable.filter((choice) => choice.kind === kind);
+                      return choices.length === 0 ? null : (
+                        <div key={kind}>
+                          <Menu.Label>
+                            {kind === 'kpi' ? t('dashboard.addTiles') : t('dashboard.addCharts')}
+                          </Menu.Label>
+                          {choices.map((choice) => (
+                            <Menu.Item
+                              key={choice.key}
+                              onClick={() => change(addWidget(widgets, choice))}
+                              data-testid={`dashboard-add-${kind === 'kpi' ? '' : 'chart-'}${choice.key}`}
+                            >
+                              {labelOf(choice)}
+                            </Menu.Item>
+                          ))}
+                        </div>
+                      );
+                    })}
                   </Menu.Dropdown>
                 </Menu>
                 <Button
@@ -196,59 +201,35 @@ export default function DashboardPage() {
         )}
         <SimpleGrid cols={{ base: 1, xs: 2, lg: 3 }} spacing="sm" data-testid="dashboard-widgets">
           {widgets
-            ? widgets.map((widget, index) => {
-                const model = models(widget.tile);
-                const label = t(`dashboard.tiles.${widget.tile}`);
-                return (
-                  <EditableWidget
-                    key={widget.id}
-                    id={widget.id}
-                    label={label}
-                    editing={editing}
-                    isFirst={index === 0}
-                    isLast={index === widgets.length - 1}
-                    canRemove={canRemove(widgets)}
-                    onMove={(step) => change(moveWidget(widgets, widget.id, step))}
-                    onDropOn={(dragged) => change(moveWidgetTo(widgets, dragged, widget.id))}
-                    onRemove={() => change(removeWidget(widgets, widget.id))}
-                  >
-                    {(actions) =>
-                      model ? (
-                        <KpiTile
-                          name={widget.tile}
-                          label={label}
-                          value={model.value}
-                          trend={model.trend}
-                          deltaText={model.deltaText}
-                          previousText={model.previousText}
-                          actions={actions}
-                          // The page the tile summarises (not while the layout is edited).
-                          drill={editing ? null : dashboardTileTarget(widget.tile)}
-                          chart={
-                            model.sparkline ? (
-                              <Sparkline
-                                model={model.sparkline}
-                                height={48}
-                                ariaLabel={t('dashboard.sparkline', { name: label })}
-                                onOpen={editing ? undefined : () => openTile(widget.tile)}
-                              />
-                            ) : null
-                          }
-                        />
-                      ) : (
-                        <KpiTile
-                          name={widget.tile}
-                          label={label}
-                          value={query.isPending ? '…' : t('charts.noValue')}
-                          trend={null}
-                          actions={actions}
-                          drill={editing ? null : dashboardTileTarget(widget.tile)}
-                        />
-                      )
-                    }
-                  </EditableWidget>
-                );
-              })
+            ? widgets.map((widget, index) => (
+                <EditableWidget
+                  key={widget.id}
+                  id={widget.id}
+                  label={labelOf(widget)}
+                  editing={editing}
+                  isFirst={index === 0}
+                  isLast={index === widgets.length - 1}
+                  canRemove={canRemove(widgets)}
+                  onMove={(step) => change(moveWidget(widgets, widget.id, step))}
+                  onDropOn={(dragged) => change(moveWidgetTo(widgets, dragged, widget.id))}
+                  onRemove={() => change(removeWidget(widgets, widget.id))}
+                >
+                  {(actions) =>
+                    widget.kind === 'kpi' ? (
+                      <TileWidget
+                        tile={widget.tile}
+                        label={labelOf(widget)}
+                        model={models(widget.tile)}
+                        pending={query.isPending}
+                        editing={editing}
+                        actions={actions}
+                      />
+                    ) : (
+                      <ChartWidget chart={widget.chart} editing={editing} actions={actions} />
+                    )
+                  }
+                </EditableWidget>
+              ))
             : Array.from({ length: 6 }, (_, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: placeholders while the layout loads
                 <Skeleton key={index} height={150} radius="lg" />

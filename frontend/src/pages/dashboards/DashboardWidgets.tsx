@@ -2,6 +2,13 @@ import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconGripVertical, IconX } from '@tabler/icons-react';
 import { type DragEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { DashboardTileKey } from '../../api/analytics';
+import { KpiTile, Sparkline } from '../../components/charts';
+import { useDrillDown } from '../../components/drill/useDrillDown';
+import { dashboardTileTarget } from '../../lib/drillDown';
+import { DASHBOARD_CHARTS } from './chartWidgets';
+import type { DashboardChartKey } from './dashboardLayout';
+import type { DashboardTileModel } from './dashboardTiles';
 
 interface EditableWidgetProps {
   id: string;
@@ -116,4 +123,76 @@ export function EditableWidget({
       {children(actions)}
     </div>
   );
+}
+
+/** A KPI tile with its trend and sparkline; it opens the page it summarises. */
+export function TileWidget({
+  tile,
+  label,
+  model,
+  pending,
+  editing,
+  actions,
+}: {
+  tile: DashboardTileKey;
+  label: string;
+  /** Null: the answer has no such tile (yet). */
+  model: DashboardTileModel | null;
+  pending: boolean;
+  editing: boolean;
+  actions: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { open } = useDrillDown();
+  // Not while the layout is edited.
+  const drill = editing ? null : dashboardTileTarget(tile);
+  if (!model) {
+    const value = pending ? '…' : t('charts.noValue');
+    return (
+      <KpiTile
+        name={tile}
+        label={label}
+        value={value}
+        trend={null}
+        actions={actions}
+        drill={drill}
+      />
+    );
+  }
+  return (
+    <KpiTile
+      name={tile}
+      label={label}
+      value={model.value}
+      trend={model.trend}
+      deltaText={model.deltaText}
+      previousText={model.previousText}
+      actions={actions}
+      drill={drill}
+      chart={
+        model.sparkline ? (
+          <Sparkline
+            model={model.sparkline}
+            height={48}
+            ariaLabel={t('dashboard.sparkline', { name: label })}
+            // The sparkline lies above the tile's link (to be hovered): its click opens the same page.
+            onOpen={drill ? () => open(drill) : undefined}
+          />
+        ) : null
+      }
+    />
+  );
+}
+
+/** A small chart of an analysis page, drawn as there. */
+export function ChartWidget({
+  chart,
+  editing,
+  actions,
+}: {
+  chart: DashboardChartKey;
+  editing: boolean;
+  actions: ReactNode;
+}) {
+  return DASHBOARD_CHARTS[chart].render({ name: chart, editing, actions });
 }

@@ -1,0 +1,151 @@
+import { type ReactNode, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { loadProductivity } from '../../api/analytics';
+import { loadBattery } from '../../api/analytics-battery';
+import { loadFailures, NO_ERROR_FILTER } from '../../api/analytics-failures';
+import type { AnalysisScope } from '../../api/analytics-processes';
+import { loadProcesses } from '../../api/analytics-processes';
+import {
+  type ChartContext,
+  type ChartDrill,
+  type ChartModel,
+  ModelChartCard,
+  useAnalyticsQuery,
+  useChartContext,
+} from '../../components/charts';
+import {
+  type ChartElement,
+  chargeLineTarget,
+  chargeRowTarget,
+  heatmapCellTarget,
+  heatmapTarget,
+  paretoTarget,
+  vehicleErrorsTarget,
+  vehicleOrdersTarget,
+} from '../../lib/drillDown';
+import { chargeChart } from '../battery/batteryCharts';
+import { paretoChart } from '../failures/analysisCharts';
+import { outcomesChart } from '../processes/processesCharts';
+import {
+  hasNoData,
+  heatmapIsEmpty,
+  ordersHeatmapChart,
+  timeInStateChart,
+} from '../productivity/analysisCharts';
+import type { DashboardChartKey } from './dashboardLayout';
+
+/** Every small chart is as high, so that a row of them lines up. */
+const SMALL_HEIGHT = 300;
+
+/**
+ * One of an analysis page's charts as the page draws it: the same call (and cache entry),
+ * transform, empty rule and drill-down.
+ */
+interface ChartSource<T> {
+  /** The page's query: its name, loader and extra key, so both share one cache entry. */
+  query: string;
+  load: (scope: AnalysisScope) => Promise<T>;
+  extraKey?: readonly unknown[];
+  titleKey: string;
+  isEmpty: (data: T) => boolean;
+  model: (data: T, ctx: ChartContext) => ChartModel;
+  drill: (data: T) => ChartDrill;
+}
+
+interface WidgetChartProps {
+  name: DashboardChartKey;
+  /** The edit controls for the card's header (move, remove), while the layout is edited. */
+  actions: ReactNode;
+  /** No drill-down while the layout is edited. */
+  editing: boolean;
+}
+
+/** A chart the dashboard can hold: its title and how it is drawn. */
+interface DashboardChart {
+  titleKey: string;
+  render: (props: WidgetChartProps) => ReactNode;
+}
+
+function SourceChart<T>({
+  source,
+  name,
+  actions,
+  editing,
+}: WidgetChartProps & { source: ChartSource<T> }) {
+  const { t } = useTranslation();
+  const ctx = useChartContext();
+  const { query, scope, statusFor } = useAnalyticsQuery(source.query, source.load, {
+    extraKey: source.extraKey,
+  });
+  const data = query.data;
+  const model = useMemo(() => data && source.model(data, ctx), [data, ctx, source]);
+  const drill = useMemo(() => data && source.drill(data), [data, source]);
+  return (
+    <ModelChartCard
+      name={name}
+      title={t(source.titleKey)}
+      status={statusFor(source.isEmpty)}
+      model={model}
+      drill={editing ? undefined : drill}
+      actions={actions}
+      exportScope={{ page: 'dashboard', from: scope.from, to: scope.to }}
+      height={SMALL_HEIGHT}
+    />
+  );
+}
+
+function chartWidget<T>(source: ChartSource<T>): DashboardChart {
+  return {
+    titleKey: source.titleKey,
+    render: (props) => <SourceChart source={source} {...props} />,
+  };
+}
+
+/** Each chart a dashboard can hold, drawn as on its page. */
+export const DASHBOARD_CHARTS: Record<DashboardChartKey, DashboardChart> = {
+  timeInState: chartWidget({
+    query: 'productivity',
+    load: loadProductivity,
+    titleKey: 'productivity.charts.timeInState',
+    isEmpty: hasNoData,
+    model: timeInStateChart,
+    drill: (data) => ({ element: (e: ChartElement) => vehicleErrorsTarget(data.entries, e) }),
+  }),
+  ordersHeatmap: chartWidget({
+    query: 'productivity',
+    load: loadProductivity,
+    titleKey: 'productivity.charts.ordersHeatmap',
+    isEmpty: (data) => heatmapIsEmpty(data.heatmap),
+    model: (data, ctx) => ordersHeatmapChart(data.heatmap, ctx),
+    drill: () => ({ element: heatmapCellTarget, row: (weekday: number) => heatmapTarget(weekday) }),
+  }),
+  outcomes: chartWidget({
+    query: 'processes',
+    load: loadProcesses,
+    titleKey: 'processes.outcomes',
+    isEmpty: (data) =>
+      data.fleet.current.outcomes.total === 0 && data.fleet.previous.outcomes.total === 0,
+    model: (data, ctx) => outcomesChart(data.entries, ctx),
+    drill: (data) => ({ element: (e: ChartElement) => vehicleOrdersTarget(data.entries, e) }),
+  }),
+  errorPareto: chartWidget({
+    query: 'failures',
+    load: (scope) => loadFailures(scope, NO_ERROR_FILTER),
+    extraKey: [null, null],
+    titleKey: 'failures.paretoByCount',
+    isEmpty: (data) => data.paretoByCount.length === 0,
+    model: (data, ctx) => paretoChart(data.paretoByCount, 'count', ctx),
+    drill: (data) => ({ element: (e: ChartElement) => paretoTarget(data.paretoByCount, e) }),
+  }),
+  charge: chartWidget({
+    query: 'battery',
+    load: loadBattery,
+    titleKey: 'battery.chargeOverTime',
+    isEmpty: (data) => data.series.every((series) => series.points.length === 0),
+    model: chargeChart,
+    drill: (data) => ({
+      element: (e: ChartElement) => chargeLineTarget(data.series, e),
+      row: (index: number) => chargeRowTarget(data.series, index),
+    }),
+  }),
+};
