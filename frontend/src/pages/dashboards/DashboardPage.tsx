@@ -20,12 +20,13 @@ import { failureText } from '../../api/client';
 import { PartlyRecordedNote, useAnalyticsQuery, useChartContext } from '../../components/charts';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
 import { ApproximateNote } from '../processes/ApproximateNote';
-import { DASHBOARD_CHARTS } from './chartWidgets';
 import { ChartWidget, EditableWidget, TileWidget } from './DashboardWidgets';
 import {
   addableWidgets,
   addWidget,
   canRemove,
+  choiceOf,
+  DASHBOARD_CHART_TITLES,
   DEFAULT_LAYOUT,
   isDefaultLayout,
   layoutToSave,
@@ -90,10 +91,8 @@ export default function DashboardPage() {
   const addable = widgets ? addableWidgets(widgets) : [];
   const approximate =
     widgets?.some((widget) => widget.kind === 'kpi' && models(widget.tile)?.approximate) ?? false;
-  const labelOf = (widget: Widget | WidgetChoice) =>
-    widget.kind === 'kpi'
-      ? t(`dashboard.tiles.${'tile' in widget ? widget.tile : widget.key}`)
-      : t(DASHBOARD_CHARTS['chart' in widget ? widget.chart : widget.key].titleKey);
+  const labelOf = (choice: WidgetChoice) =>
+    t(choice.kind === 'kpi' ? `dashboard.tiles.${choice.key}` : DASHBOARD_CHART_TITLES[choice.key]);
 
   return (
     <AnalysisPage topic="dashboard" beta>
@@ -205,7 +204,7 @@ export default function DashboardPage() {
                 <EditableWidget
                   key={widget.id}
                   id={widget.id}
-                  label={labelOf(widget)}
+                  label={labelOf(choiceOf(widget))}
                   editing={editing}
                   isFirst={index === 0}
                   isLast={index === widgets.length - 1}
@@ -218,7 +217,7 @@ export default function DashboardPage() {
                     widget.kind === 'kpi' ? (
                       <TileWidget
                         tile={widget.tile}
-                        label={labelOf(widget)}
+                        label={labelOf(choiceOf(widget))}
                         model={models(widget.tile)}
                         pending={query.isPending}
                         editing={editing}

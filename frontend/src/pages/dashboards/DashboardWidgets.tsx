@@ -1,12 +1,11 @@
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Skeleton, Tooltip } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconGripVertical, IconX } from '@tabler/icons-react';
-import { type DragEvent, type ReactNode, useState } from 'react';
+import { type DragEvent, lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DashboardTileKey } from '../../api/analytics';
 import { KpiTile, Sparkline } from '../../components/charts';
 import { useDrillDown } from '../../components/drill/useDrillDown';
 import { dashboardTileTarget } from '../../lib/drillDown';
-import { DASHBOARD_CHARTS } from './chartWidgets';
 import type { DashboardChartKey } from './dashboardLayout';
 import type { DashboardTileModel } from './dashboardTiles';
 
@@ -184,7 +183,9 @@ export function TileWidget({
   );
 }
 
-/** A small chart of an analysis page, drawn as there. */
+const LazyChartWidget = lazy(() => import('./chartWidgets'));
+
+/** A small chart of an analysis page (loaded with the first one on the dashboard). */
 export function ChartWidget({
   chart,
   editing,
@@ -194,5 +195,9 @@ export function ChartWidget({
   editing: boolean;
   actions: ReactNode;
 }) {
-  return DASHBOARD_CHARTS[chart].render({ name: chart, editing, actions });
+  return (
+    <Suspense fallback={<Skeleton height={360} radius="lg" data-testid="chart-loading" />}>
+      <LazyChartWidget name={chart} editing={editing} actions={actions} />
+    </Suspense>
+  );
 }

@@ -32,7 +32,7 @@ import {
   ordersHeatmapChart,
   timeInStateChart,
 } from '../productivity/analysisCharts';
-import type { DashboardChartKey } from './dashboardLayout';
+import { DASHBOARD_CHART_TITLES, type DashboardChartKey } from './dashboardLayout';
 
 /** Every small chart is as high, so that a row of them lines up. */
 const SMALL_HEIGHT = 300;
@@ -46,24 +46,17 @@ interface ChartSource<T> {
   query: string;
   load: (scope: AnalysisScope) => Promise<T>;
   extraKey?: readonly unknown[];
-  titleKey: string;
   isEmpty: (data: T) => boolean;
   model: (data: T, ctx: ChartContext) => ChartModel;
   drill: (data: T) => ChartDrill;
 }
 
-interface WidgetChartProps {
+export interface WidgetChartProps {
   name: DashboardChartKey;
   /** The edit controls for the card's header (move, remove), while the layout is edited. */
   actions: ReactNode;
   /** No drill-down while the layout is edited. */
   editing: boolean;
-}
-
-/** A chart the dashboard can hold: its title and how it is drawn. */
-interface DashboardChart {
-  titleKey: string;
-  render: (props: WidgetChartProps) => ReactNode;
 }
 
 function SourceChart<T>({
@@ -83,7 +76,7 @@ function SourceChart<T>({
   return (
     <ModelChartCard
       name={name}
-      title={t(source.titleKey)}
+      title={t(DASHBOARD_CHART_TITLES[name])}
       status={statusFor(source.isEmpty)}
       model={model}
       drill={editing ? undefined : drill}
@@ -94,19 +87,17 @@ function SourceChart<T>({
   );
 }
 
-function chartWidget<T>(source: ChartSource<T>): DashboardChart {
-  return {
-    titleKey: source.titleKey,
-    render: (props) => <SourceChart source={source} {...props} />,
-  };
+type ChartRender = (props: WidgetChartProps) => ReactNode;
+
+function chartWidget<T>(source: ChartSource<T>): ChartRender {
+  return (props) => <SourceChart source={source} {...props} />;
 }
 
 /** Each chart a dashboard can hold, drawn as on its page. */
-export const DASHBOARD_CHARTS: Record<DashboardChartKey, DashboardChart> = {
+const DASHBOARD_CHARTS: Record<DashboardChartKey, ChartRender> = {
   timeInState: chartWidget({
     query: 'productivity',
     load: loadProductivity,
-    titleKey: 'productivity.charts.timeInState',
     isEmpty: hasNoData,
     model: timeInStateChart,
     drill: (data) => ({ element: (e: ChartElement) => vehicleErrorsTarget(data.entries, e) }),
@@ -114,7 +105,6 @@ export const DASHBOARD_CHARTS: Record<DashboardChartKey, DashboardChart> = {
   ordersHeatmap: chartWidget({
     query: 'productivity',
     load: loadProductivity,
-    titleKey: 'productivity.charts.ordersHeatmap',
     isEmpty: (data) => heatmapIsEmpty(data.heatmap),
     model: (data, ctx) => ordersHeatmapChart(data.heatmap, ctx),
     drill: () => ({ element: heatmapCellTarget, row: (weekday: number) => heatmapTarget(weekday) }),
@@ -122,7 +112,6 @@ export const DASHBOARD_CHARTS: Record<DashboardChartKey, DashboardChart> = {
   outcomes: chartWidget({
     query: 'processes',
     load: loadProcesses,
-    titleKey: 'processes.outcomes',
     isEmpty: (data) =>
       data.fleet.current.outcomes.total === 0 && data.fleet.previous.outcomes.total === 0,
     model: (data, ctx) => outcomesChart(data.entries, ctx),
@@ -132,7 +121,6 @@ export const DASHBOARD_CHARTS: Record<DashboardChartKey, DashboardChart> = {
     query: 'failures',
     load: (scope) => loadFailures(scope, NO_ERROR_FILTER),
     extraKey: [null, null],
-    titleKey: 'failures.paretoByCount',
     isEmpty: (data) => data.paretoByCount.length === 0,
     model: (data, ctx) => paretoChart(data.paretoByCount, 'count', ctx),
     drill: (data) => ({ element: (e: ChartElement) => paretoTarget(data.paretoByCount, e) }),
@@ -140,7 +128,6 @@ export const DASHBOARD_CHARTS: Record<DashboardChartKey, DashboardChart> = {
   charge: chartWidget({
     query: 'battery',
     load: loadBattery,
-    titleKey: 'battery.chargeOverTime',
     isEmpty: (data) => data.series.every((series) => series.points.length === 0),
     model: chargeChart,
     drill: (data) => ({
@@ -149,3 +136,11 @@ export const DASHBOARD_CHARTS: Record<DashboardChartKey, DashboardChart> = {
     }),
   }),
 };
+
+/**
+ * A small chart of an analysis page, drawn as there: the dashboard loads this module (and
+ * the charting library) only when the layout holds a chart.
+ */
+export default function ChartWidget(props: WidgetChartProps) {
+  return DASHBOARD_CHARTS[props.name](props);
+}

@@ -3,6 +3,7 @@ import {
   addableWidgets,
   addWidget,
   canRemove,
+  choiceOf,
   DASHBOARD_CHART_KEYS,
   DEFAULT_LAYOUT,
   layoutToSave,
@@ -73,6 +74,11 @@ describe('dashboard layout', () => {
       'chart-ordersHeatmap',
     );
     expect(ids(addWidget(layout, { kind: 'chart', key: 'outcomes' }))).toEqual(ids(layout));
+    // A widget tells what it shows, as the menu offered it.
+    expect(layout.map(choiceOf)).toEqual([
+      { kind: 'kpi', key: 'orders' },
+      { kind: 'chart', key: 'outcomes' },
+    ]);
     expect(addableWidgets(DEFAULT_LAYOUT)).toEqual(
       DASHBOARD_CHART_KEYS.map((key) => ({ kind: 'chart', key })),
     );

@@ -26,6 +26,15 @@ export const DASHBOARD_CHART_KEYS = [
 ] as const;
 export type DashboardChartKey = (typeof DASHBOARD_CHART_KEYS)[number];
 
+/** Each chart's title: its page's (the menu names it before its module is loaded). */
+export const DASHBOARD_CHART_TITLES: Record<DashboardChartKey, string> = {
+  timeInState: 'productivity.charts.timeInState',
+  outcomes: 'processes.outcomes',
+  errorPareto: 'failures.paretoByCount',
+  ordersHeatmap: 'productivity.charts.ordersHeatmap',
+  charge: 'battery.chargeOverTime',
+};
+
 export interface ChartWidget {
   id: string;
   kind: 'chart';
@@ -46,6 +55,13 @@ const chartWidget = (chart: DashboardChartKey): ChartWidget => ({
   kind: 'chart',
   chart,
 });
+
+/** What a widget shows: its kind and its tile's or chart's key. */
+export function choiceOf(widget: Widget): WidgetChoice {
+  return widget.kind === 'kpi'
+    ? { kind: 'kpi', key: widget.tile }
+    : { kind: 'chart', key: widget.chart };
+}
 
 function widgetOf(choice: WidgetChoice): Widget {
   return choice.kind === 'kpi' ? kpiWidget(choice.key) : chartWidget(choice.key);
