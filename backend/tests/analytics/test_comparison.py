@@ -457,23 +457,36 @@ def test_a_previous_period_spent_offline_is_compared_with_0() -> None:
     assert not trends[15].previous_recorded
 
 
-def test_the_dashboard_tells_how_much_of_each_period_was_recorded() -> None:
+def test_the_dashboard_and_workflows_tell_how_much_of_each_period_was_recorded() -> None:
     """Vehicle 3 reports from Sunday 15 November 18:00 on: Monday is recorded whole, the
-    Sunday before it for its last 6 hours (the web app's note), the Saturday not at all."""
+    Sunday before it for its last 6 hours (the web app's note), the Saturday not at all. The
+    Workflows answer (whose order counts are compared) says the same as the dashboard."""
     facts: list[Fact] = [StateInterval(3, VehicleState.WORKING, at(15, 18), at(17, 0))]
     with _vehicle_3_store(facts, working_until=at(17, 0)) as own, reading(own) as cursor:
-        monday, sunday = (
+        boards = [
             dashboard(cursor, _vehicle_3_scope(day), now=NOW, offline_after=OFFLINE_AFTER)
             for day in (16, 15)
-        )
+        ]
+        lists = [
+            workflows(
+                cursor,
+                _vehicle_3_scope(day),
+                now=NOW,
+                offline_after=OFFLINE_AFTER,
+                sort=None,
+            )
+            for day in (16, 15)
+        ]
     day_s = 24 * 3600.0
-    assert (monday.coverage.period_seconds, monday.coverage.no_data_seconds) == (day_s, 0)
-    previous = monday.previous_coverage
-    assert (previous.period_seconds, previous.no_data_seconds) == (day_s, 18 * 3600)
-    assert (sunday.previous_coverage.no_data_seconds, sunday.coverage.no_data_seconds) == (
-        day_s,
-        18 * 3600,
-    )
+    for monday, sunday in (boards, lists):
+        assert (monday.coverage.period_seconds, monday.coverage.no_data_seconds) == (day_s, 0)
+        previous = monday.previous_coverage
+        assert (previous.period_seconds, previous.no_data_seconds) == (day_s, 18 * 3600)
+        assert (sunday.previous_coverage.no_data_seconds, sunday.coverage.no_data_seconds) == (
+            day_s,
+            18 * 3600,
+        )
+    assert (lists[0].previous_recorded, lists[1].previous_recorded) == (True, False)
 
 
 def test_workflows_sort_by_the_previous_success_rate_with_none_last() -> None:

@@ -140,6 +140,9 @@ export interface WorkflowsResult {
   exact?: boolean;
   /** false: the previous period recorded nothing, so the trends are no comparison. */
   previousRecorded?: boolean;
+  /** How much of each period the vehicles recorded (the order counts compare only as far). */
+  coverage: Schemas['Coverage'];
+  previousCoverage: Schemas['Coverage'];
 }
 
 export const ORDER_OUTCOMES = ['finished', 'failed', 'cancelled'] as const;

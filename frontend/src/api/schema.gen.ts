@@ -1221,7 +1221,10 @@ export interface components {
              */
             addedEnergyWh: number | null;
         };
-        /** Coverage */
+        /**
+         * Coverage
+         * @description How much of a period the fleet recorded: the comparison's note reads both periods'.
+         */
         Coverage: {
             /**
              * Periodseconds
@@ -3658,9 +3661,11 @@ export interface components {
             histogramEdges: number[];
             /**
              * Previousrecorded
-             * @description the previous period recorded anything (a state or a finished order); without (before the fleet was connected) its figures are no comparison
+             * @description the previous period has time after the vehicles' first message; without (before the fleet was connected) its figures are no comparison
              */
             previousRecorded: boolean;
+            coverage: components["schemas"]["Coverage"];
+            previousCoverage: components["schemas"]["Coverage"];
             /** Sort */
             sort: string;
             /** Workflows */

@@ -71,6 +71,17 @@ class Kpis(CamelModel):
     min_charge: float | None
 
 
+class Coverage(CamelModel):
+    """How much of a period the fleet recorded: the comparison's note reads both periods'."""
+
+    period_seconds: float = Field(description="vehicle-seconds of the period")
+    no_data_seconds: float = Field(description="the part before the vehicles' first message")
+
+    @classmethod
+    def of(cls, kpis: Kpis) -> "Coverage":
+        return cls(period_seconds=kpis.period_seconds, no_data_seconds=kpis.no_data_seconds)
+
+
 class PeriodOut(CamelModel):
     """The period and the previous period it is compared with, like for like."""
 

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from fleetscope.analytics.core.collect import FLEET
 from fleetscope.analytics.core.kpis import kpis_of_rows, recorded
-from fleetscope.analytics.core.models import Kpis, PeriodOut
+from fleetscope.analytics.core.models import Coverage, Kpis, PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.percentiles import exact_for
 from fleetscope.analytics.core.periods import granularity_for
@@ -43,11 +43,6 @@ class DashboardTile(CamelModel):
         "histogram, within 0.5 %, the same number as on Processes",
     )
     series: list[SparkPoint]
-
-
-class Coverage(CamelModel):
-    period_seconds: float = Field(description="vehicle-seconds of the period")
-    no_data_seconds: float = Field(description="the part before the vehicles' first message")
 
 
 class DashboardOut(CamelModel):
@@ -130,10 +125,6 @@ def dashboard(
         period=period_out(scope, now=now),
         granularity=granularity_for(scope.span.days),
         tiles=tiles,
-        coverage=_coverage(totals),
-        previous_coverage=_coverage(previous_totals),
+        coverage=Coverage.of(totals),
+        previous_coverage=Coverage.of(previous_totals),
     )
-
-
-def _coverage(kpis: Kpis) -> Coverage:
-    return Coverage(period_seconds=kpis.period_seconds, no_data_seconds=kpis.no_data_seconds)

@@ -13,12 +13,12 @@ from fleetscope.analytics.core import paging
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, rows_in_periods, select_periods
 from fleetscope.analytics.core.kpis import recorded
 from fleetscope.analytics.core.measure_table import STATE_MEASURES
-from fleetscope.analytics.core.models import PeriodOut
+from fleetscope.analytics.core.models import Coverage, PeriodOut
 from fleetscope.analytics.core.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.core.percentiles import PERCENTILES_EXACT, exact_for, percentile_sql
 from fleetscope.analytics.core.periods import TimeCell
-from fleetscope.analytics.core.plan import BucketSpan, period_out, read_buckets
+from fleetscope.analytics.core.plan import period_out, period_spans, read_buckets
 from fleetscope.analytics.core.sql import require_named, seconds_between
 from fleetscope.analytics.processes import orders
 from fleetscope.appstore.schemas import CamelModel
@@ -50,9 +50,11 @@ class WorkflowsOut(CamelModel):
         "(cycleBucket is an index of this list); the last is open above"
     )
     previous_recorded: bool = Field(
-        description="the previous period recorded anything (a state or a finished order); "
+        description="the previous period has time after the vehicles' first message; "
         "without (before the fleet was connected) its figures are no comparison"
     )
+    coverage: Coverage
+    previous_coverage: Coverage
     sort: str
     workflows: list[WorkflowRow]
 
@@ -159,20 +161,27 @@ def workflows(
     sql = _WORKFLOWS.format(rows=rows_sql, cycle=cycle, join=join, order=order)
     found = cursor.execute(sql, parameters).fetchall()
     rows = [WorkflowRow(**dict(zip(WorkflowRow.model_fields, row, strict=True))) for row in found]
-    # An order ended in the previous period: it recorded states; else the rollups tell.
-    previous_recorded = any(row.previous_orders for row in rows)
-    if not previous_recorded:
-        span = BucketSpan(PREVIOUS, scope.span.previous(), previous_of=scope.span)
-        only = STATE_MEASURES | {"orders_finished"}
-        collected = read_buckets(
-            cursor, scope, [span], by_vehicle=False, now=now, offline_after=offline_after, only=only
-        )
-        previous_recorded = recorded(collected.figures(PREVIOUS, scope.vehicle_ids)[1][-1])
+    # Both periods' recorded time (the state rollups): their order counts compare only as far.
+    spans = period_spans(scope, current=CURRENT, previous=PREVIOUS)
+    collected = read_buckets(
+        cursor,
+        scope,
+        spans,
+        by_vehicle=False,
+        now=now,
+        offline_after=offline_after,
+        only=STATE_MEASURES,
+    )
+    current, previous = (
+        collected.figures(b, scope.vehicle_ids)[1][-1] for b in (CURRENT, PREVIOUS)
+    )
     return WorkflowsOut(
         period=period_out(scope, now=now),
         exact=exact,
         histogram_edges=cycle_bucket_lower_bounds(),
-        previous_recorded=previous_recorded,
+        previous_recorded=recorded(previous),
+        coverage=Coverage.of(current),
+        previous_coverage=Coverage.of(previous),
         sort=f"{'-' if descending else ''}{column}",
         workflows=rows,
     )

@@ -2,7 +2,12 @@ import { Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadWorkflows, scopeKey, type WorkflowRow } from '../../api/analytics-processes';
-import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import {
+  ModelChartCard,
+  PartlyRecordedNote,
+  useAnalyticsQuery,
+  useChartContext,
+} from '../../components/charts';
 import { ShownOnOpen } from '../../components/drill/ShownOnOpen';
 import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
@@ -145,6 +150,12 @@ export default function ProcessesWorkflowsPage() {
               {t('processes.openWorkflowHint')}
             </Text>
             <ApproximateNote shown={approximate} mb="xs" />
+            {query.data && (
+              <PartlyRecordedNote
+                current={query.data.coverage}
+                previous={query.data.previousCoverage}
+              />
+            )}
             <PagedTable
               testId="workflows-table"
               columns={columns}
