@@ -1,4 +1,4 @@
-import { Text } from '@mantine/core';
+import { type MantineSpacing, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatShare } from '../../lib/format';
 import { type PeriodCoverage, partlyRecorded } from './kpiTexts';
@@ -17,9 +17,11 @@ function wholePercent(share: number, language: string): string {
 export function PartlyRecordedNote({
   current,
   previous,
+  mb,
 }: {
   current: PeriodCoverage;
   previous: PeriodCoverage | null | undefined;
+  mb?: MantineSpacing;
 }) {
   const { t, i18n } = useTranslation();
   const shares = partlyRecorded(current, previous);
@@ -27,7 +29,7 @@ export function PartlyRecordedNote({
     return null;
   }
   return (
-    <Text size="sm" c="dimmed" data-testid="partly-recorded-note">
+    <Text size="sm" c="dimmed" mb={mb} data-testid="partly-recorded-note">
       {t('charts.partlyRecorded', {
         previous: wholePercent(shares.previous, i18n.language),
         current: wholePercent(shares.current, i18n.language),

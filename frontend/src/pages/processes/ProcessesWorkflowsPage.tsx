@@ -154,6 +154,7 @@ export default function ProcessesWorkflowsPage() {
               <PartlyRecordedNote
                 current={query.data.coverage}
                 previous={query.data.previousCoverage}
+                mb="xs"
               />
             )}
             <PagedTable
