@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { seriousViolations } from './support/axe';
 import { backfilledSelection } from './support/filters';
 import { expect, expectRoute, test } from './support/fixtures';
 import { type Language, text } from './support/i18n';
@@ -49,34 +49,6 @@ const LIVE_STATES = [
     { errors: [{ errorType: 'a11yCheck', errorLevel: 'FATAL', errorReferences: [] }] },
   ],
 ] as const;
-
-/**
- * Waits until every finite CSS transition and animation has ended: a drawer or overlay still
- * fading in has colours between its own and the page's, which axe would measure instead.
- */
-async function transitionsEnded(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-}
-
-/** The critical and serious axe-core violations on the page (or inside `include`), readable. */
-async function seriousViolations(page: Page, include?: string): Promise<string[]> {
-  await transitionsEnded(page);
-  const builder = new AxeBuilder({ page });
-  const results = await (include ? builder.include(include) : builder).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map((violation) => {
-      const where = violation.nodes.slice(0, 3).map((node) => node.target.join(' '));
-      return `${violation.id} (${violation.impact}, ${violation.nodes.length}×): ${where.join(' | ')}`;
-    });
-}
 
 /** The page is there and has loaded what it shows (charts, lists, tiles). */
 async function settled(page: Page, testId: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { seriousViolations } from './support/axe';
 import { expectChartWithData } from './support/charts';
 import { berlinDay } from './support/filters';
 import { expect, expectRoute, test } from './support/fixtures';
@@ -45,6 +46,8 @@ test('a user adds charts of the analysis pages, arranges them, and finds them ag
   await expect(page.getByTestId('dashboard-add-chart-outcomes')).toHaveCount(0);
   await expect(page.getByTestId('dashboard-add-chart-charge')).toBeVisible();
   await page.keyboard.press('Escape');
+  // Charts in edit mode: their headers hold the move and remove buttons beside table and CSV.
+  expect(await seriousViolations(page, '[data-testid="dashboard-widgets"]')).toEqual([]);
   await page.getByTestId('widget-move-up-chart-errorPareto').click();
   await page.getByTestId('widget-remove-chart-timeInState').click();
 
