@@ -183,7 +183,7 @@ export function TileWidget({
   );
 }
 
-const LazyChartWidget = lazy(() => import('./chartWidgets'));
+const DashboardChart = lazy(() => import('./chartWidgets'));
 
 /** A small chart of an analysis page (loaded with the first one on the dashboard). */
 export function ChartWidget({
@@ -197,7 +197,7 @@ export function ChartWidget({
 }) {
   return (
     <Suspense fallback={<Skeleton height={360} radius="lg" data-testid="chart-loading" />}>
-      <LazyChartWidget name={chart} editing={editing} actions={actions} />
+      <DashboardChart name={chart} editing={editing} actions={actions} />
     </Suspense>
   );
 }

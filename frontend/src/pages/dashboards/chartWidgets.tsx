@@ -119,6 +119,7 @@ const DASHBOARD_CHARTS: Record<DashboardChartKey, ChartRender> = {
   }),
   errorPareto: chartWidget({
     query: 'failures',
+    // As failures/analysis asks: no error type or level filter.
     load: (scope) => loadFailures(scope, NO_ERROR_FILTER),
     extraKey: [null, null],
     isEmpty: (data) => data.paretoByCount.length === 0,
@@ -141,6 +142,6 @@ const DASHBOARD_CHARTS: Record<DashboardChartKey, ChartRender> = {
  * A small chart of an analysis page, drawn as there: the dashboard loads this module (and
  * the charting library) only when the layout holds a chart.
  */
-export default function ChartWidget(props: WidgetChartProps) {
+export default function DashboardChart(props: WidgetChartProps) {
   return DASHBOARD_CHARTS[props.name](props);
 }
