@@ -96,3 +96,32 @@ test('a chart on the dashboard drills down as on its page', async ({ app, page }
   await page.getByTestId('dashboard-reset').click();
   await expect.poll(() => app.read(LAYOUT)).toEqual([]);
 });
+
+test('the fleet-now chart counts every vehicle by its state, live, and opens the statusboard', async ({
+  app,
+  page,
+}) => {
+  const vehicles = await app.vehicles();
+  await app.open(`/dashboards/dashboard?${VIEW}`);
+  await page.getByTestId('dashboard-edit').click();
+  await addChart(page, 'fleetNow');
+  await page.getByTestId('dashboard-edit').click();
+  const card = await expectChartWithData(page, 'fleetNow');
+  await expect(card.getByTestId('live-indicator')).toHaveAttribute('data-status', 'live');
+  await card.getByTestId('chart-table-toggle').click();
+  const rows = card.getByTestId('chart-table').locator('tbody tr');
+  // Every state of the statusboard, the vehicles of the view counted once each.
+  await expect(rows).toHaveCount(6);
+  const counts = await rows.locator('td:nth-child(2)').allTextContents();
+  expect(counts.reduce((sum, count) => sum + Number(count.replace(/\D/g, '')), 0)).toBe(
+    vehicles.length,
+  );
+  await card.getByTestId('chart-row-link').first().click();
+  await expectRoute(page, /^\/dashboards\/statusboard\?/);
+  await expect(page.getByTestId('status-tiles')).toBeVisible();
+
+  await app.open(`/dashboards/dashboard?${VIEW}`);
+  await page.getByTestId('dashboard-edit').click();
+  await page.getByTestId('dashboard-reset').click();
+  await expect.poll(() => app.read(LAYOUT)).toEqual([]);
+});

@@ -68,6 +68,9 @@ export function dashboardTileTarget(tile: string): DrillTarget | null {
   return DASHBOARD_TILE_TARGETS[tile] ?? null;
 }
 
+/** The live statusboard of the same vehicles: behind the dashboard's fleet-state chart. */
+export const statusboardTarget: DrillTarget = { path: DRILL_PAGES.statusboard };
+
 /** The lists behind the KPI tiles of the analysis pages (tiles not named stay plain). */
 const PAGE_TILE_TARGETS: Record<string, DrillTarget> = {
   // productivity/analysis: throughput and orders count finished orders, loads are finished

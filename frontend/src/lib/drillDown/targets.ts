@@ -25,6 +25,7 @@ export const DRILL_PAGES = {
   failuresAnalysis: '/failures/analysis',
   failuresHistory: '/failures/history',
   battery: '/battery',
+  statusboard: '/dashboards/statusboard',
 } as const;
 export type DrillTopic = keyof typeof DRILL_PAGES;
 export type DrillPage = (typeof DRILL_PAGES)[DrillTopic];

@@ -5,14 +5,17 @@ import { loadBattery } from '../../api/analytics-battery';
 import { loadFailures, NO_ERROR_FILTER } from '../../api/analytics-failures';
 import type { AnalysisScope } from '../../api/analytics-processes';
 import { loadProcesses } from '../../api/analytics-processes';
+import { failureText } from '../../api/client';
 import {
   type ChartContext,
   type ChartDrill,
   type ChartModel,
+  type ChartStatus,
   ModelChartCard,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
+import { useAnalysisFilters } from '../../components/filters/filtersContext';
 import {
   type ChartElement,
   chargeLineTarget,
@@ -20,6 +23,7 @@ import {
   heatmapCellTarget,
   heatmapTarget,
   paretoTarget,
+  statusboardTarget,
   vehicleErrorsTarget,
   vehicleOrdersTarget,
 } from '../../lib/drillDown';
@@ -33,6 +37,9 @@ import {
   timeInStateChart,
 } from '../productivity/analysisCharts';
 import { DASHBOARD_CHART_TITLES, type DashboardChartKey } from './dashboardLayout';
+import { fleetStateChart } from './fleetStateChart';
+import { LiveIndicator } from './StatusTiles';
+import { useStatusboard } from './useStatusboard';
 
 /** Every small chart is as high, so that a row of them lines up. */
 const SMALL_HEIGHT = 300;
@@ -93,8 +100,53 @@ function chartWidget<T>(source: ChartSource<T>): ChartRender {
   return (props) => <SourceChart source={source} {...props} />;
 }
 
+/** The fleet's vehicles per state now, live from the statusboard's stream; opens the statusboard. */
+function FleetNowChart({ name, actions, editing }: WidgetChartProps) {
+  const { t } = useTranslation();
+  const ctx = useChartContext();
+  const filters = useAnalysisFilters();
+  const hasVehicles = filters.vehicles.length > 0;
+  const { board, live, snapshot } = useStatusboard(filters, filters.ready && hasVehicles);
+  const model = useMemo(() => board && fleetStateChart(board, ctx), [board, ctx]);
+  let status: ChartStatus = { kind: 'loading' };
+  if (filters.ready && !hasVehicles) {
+    status = { kind: 'empty', reason: 'noVehicles' };
+  } else if (board) {
+    status = { kind: 'ready' };
+  } else if (snapshot.isError) {
+    status = {
+      kind: 'error',
+      message: failureText(snapshot.error, t),
+      onRetry: () => void snapshot.refetch(),
+    };
+  }
+  return (
+    <ModelChartCard
+      name={name}
+      title={t(DASHBOARD_CHART_TITLES[name])}
+      status={status}
+      model={model}
+      drill={editing ? undefined : FLEET_NOW_DRILL}
+      actions={
+        <>
+          {hasVehicles && <LiveIndicator status={live} large={false} />}
+          {actions}
+        </>
+      }
+      exportScope={{ page: 'dashboard', from: filters.from, to: filters.to }}
+      height={SMALL_HEIGHT}
+    />
+  );
+}
+
+const FLEET_NOW_DRILL: ChartDrill = {
+  element: () => statusboardTarget,
+  row: () => statusboardTarget,
+};
+
 /** Each chart a dashboard can hold, drawn as on its page. */
 const DASHBOARD_CHARTS: Record<DashboardChartKey, ChartRender> = {
+  fleetNow: (props) => <FleetNowChart {...props} />,
   timeInState: chartWidget({
     query: 'productivity',
     load: loadProductivity,

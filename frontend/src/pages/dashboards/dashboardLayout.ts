@@ -16,8 +16,12 @@ export interface KpiWidget {
   tile: DashboardTileKey;
 }
 
-/** The small charts a dashboard can hold, each one of an analysis page's charts. */
+/**
+ * The small charts a dashboard can hold: the fleet's states now (live, as on the statusboard)
+ * and charts of the analysis pages.
+ */
 export const DASHBOARD_CHART_KEYS = [
+  'fleetNow',
   'timeInState',
   'outcomes',
   'errorPareto',
@@ -28,6 +32,7 @@ export type DashboardChartKey = (typeof DASHBOARD_CHART_KEYS)[number];
 
 /** Each chart's title: its page's (the menu names it before its module is loaded). */
 export const DASHBOARD_CHART_TITLES: Record<DashboardChartKey, string> = {
+  fleetNow: 'dashboard.fleetNow',
   timeInState: 'productivity.charts.timeInState',
   outcomes: 'processes.outcomes',
   errorPareto: 'failures.paretoByCount',
