@@ -4,6 +4,7 @@ import { csvFileName, quoteCsvField, toCsv } from './csv';
 import { emptyReasonFor, shiftRunsIn } from './emptyReason';
 import { nearestBucket, sparklineGeometry } from './sparkline';
 import { chartStatus } from './status';
+import { barCartesian, baseCartesian, chartTheme } from './theme';
 import { trendOf } from './trend';
 import type { TableData } from './types';
 import { csvUnitSuffix, csvValue, formatValue } from './values';
@@ -241,5 +242,21 @@ describe('KPI formatting', () => {
       direction: 'up',
       good: null,
     });
+  });
+});
+
+describe('barCartesian', () => {
+  it('is the cartesian frame whose tooltip shades the category and formats its values', () => {
+    const theme = chartTheme('light');
+    const format = (value: unknown) => `${String(value)} h`;
+    const bars = barCartesian(theme, format);
+    expect(bars.grid).toEqual(baseCartesian(theme).grid);
+    expect(bars.tooltip).toEqual({
+      ...baseCartesian(theme).tooltip,
+      axisPointer: { type: 'shadow' },
+      valueFormatter: format,
+    });
+    // Without a formatter each series formats its own values.
+    expect('valueFormatter' in barCartesian(theme).tooltip).toBe(false);
   });
 });

@@ -43,6 +43,7 @@ export { nearestBucket, type SparklineModel, sparklineGeometry } from './sparkli
 export { chartStatus } from './status';
 export {
   axisStyle,
+  barCartesian,
   baseCartesian,
   chartTheme,
   lookByPosition,

@@ -130,6 +130,22 @@ export function baseCartesian(theme: ChartTheme) {
   };
 }
 
+/**
+ * The frame of a bar chart: the tooltip shades the hovered category and formats its values
+ * with `valueFormatter` (none: each series formats its own).
+ */
+export function barCartesian(theme: ChartTheme, valueFormatter?: (value: unknown) => string) {
+  const base = baseCartesian(theme);
+  return {
+    ...base,
+    tooltip: {
+      ...base.tooltip,
+      axisPointer: { type: 'shadow' },
+      ...(valueFormatter && { valueFormatter }),
+    },
+  };
+}
+
 export function axisStyle(theme: ChartTheme) {
   return {
     axisLine: { lineStyle: { color: theme.axisLine } },

@@ -1,6 +1,6 @@
 import type { BatteryEntry, BatteryResult } from '../../api/analytics-battery';
 import type { ChartContext, ChartModel } from '../../components/charts';
-import { axisStyle, baseCartesian, seriesLook } from '../../components/charts';
+import { axisStyle, barCartesian, baseCartesian, seriesLook } from '../../components/charts';
 import {
   categoryAxis,
   countAxis,
@@ -158,8 +158,7 @@ export function vehicleBatteryChart(entries: BatteryEntry[], ctx: ChartContext):
   const format = percent(ctx);
   return {
     option: {
-      ...baseCartesian(ctx.theme),
-      tooltip: { ...baseCartesian(ctx.theme).tooltip, axisPointer: { type: 'shadow' } },
+      ...barCartesian(ctx.theme),
       xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
       ...narrowLabels({ x: true }),
       yAxis: [

@@ -1,5 +1,5 @@
 import type { ChartContext, ChartModel } from '../../components/charts';
-import { baseCartesian, STATE_COLORS } from '../../components/charts';
+import { barCartesian, STATE_COLORS } from '../../components/charts';
 import { categoryAxis, countAxis, numberFormatter } from '../../components/charts/chartParts';
 import { type Board, orderedCounts } from './statusboardModel';
 
@@ -12,12 +12,7 @@ export function fleetStateChart(board: Board, ctx: ChartContext): ChartModel {
   const names = counts.map(({ state }) => ctx.t(`productivity.states.${state}`));
   return {
     option: {
-      ...baseCartesian(ctx.theme),
-      tooltip: {
-        ...baseCartesian(ctx.theme).tooltip,
-        axisPointer: { type: 'shadow' },
-        valueFormatter: numberFormatter(ctx),
-      },
+      ...barCartesian(ctx.theme, numberFormatter(ctx)),
       // One series coloured by state: the axis names the states, a legend would not.
       legend: { show: false },
       xAxis: countAxis(ctx),

@@ -1,6 +1,6 @@
 import { ERROR_LEVELS, type ParetoItem, type ReliabilityEntry } from '../../api/analytics-failures';
 import type { ChartContext, ChartModel } from '../../components/charts';
-import { baseCartesian } from '../../components/charts';
+import { barCartesian } from '../../components/charts';
 import {
   categoryAxis,
   countAxis,
@@ -48,8 +48,7 @@ export function paretoChart(
         ];
   return {
     option: {
-      ...baseCartesian(ctx.theme),
-      tooltip: { ...baseCartesian(ctx.theme).tooltip, axisPointer: { type: 'shadow' } },
+      ...barCartesian(ctx.theme),
       xAxis: categoryAxis(ctx, names, names.length > 4 ? 30 : 0),
       ...narrowLabels({ x: true }),
       yAxis: [
@@ -126,12 +125,7 @@ export function reliabilityChart(
   );
   return {
     option: {
-      ...baseCartesian(ctx.theme),
-      tooltip: {
-        ...baseCartesian(ctx.theme).tooltip,
-        axisPointer: { type: 'shadow' },
-        valueFormatter: durationFormatter(ctx),
-      },
+      ...barCartesian(ctx.theme, durationFormatter(ctx)),
       xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
       ...narrowLabels({ x: true }),
       yAxis: [

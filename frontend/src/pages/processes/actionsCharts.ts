@@ -1,6 +1,6 @@
 import type { ActionRow } from '../../api/analytics-processes';
 import type { ChartContext, ChartModel } from '../../components/charts';
-import { baseCartesian } from '../../components/charts';
+import { barCartesian } from '../../components/charts';
 import {
   categoryAxis,
   countAxis,
@@ -30,12 +30,7 @@ export function actionsChart(
     typeof value === 'number' ? formatShare(value, ctx.language) : '–';
   return {
     option: {
-      ...baseCartesian(ctx.theme),
-      tooltip: {
-        ...baseCartesian(ctx.theme).tooltip,
-        axisPointer: { type: 'shadow' },
-        valueFormatter: numberFormatter(ctx, 3),
-      },
+      ...barCartesian(ctx.theme, numberFormatter(ctx, 3)),
       xAxis: categoryAxis(ctx, names, names.length > 5 ? 30 : 0),
       ...narrowLabels({ x: true }),
       yAxis: [

@@ -1,6 +1,6 @@
 import type { ProcessEntry, ProcessFigures } from '../../api/analytics-processes';
 import type { ChartContext, ChartModel } from '../../components/charts';
-import { baseCartesian } from '../../components/charts';
+import { barCartesian } from '../../components/charts';
 import {
   bucketLabels,
   categoryAxis,
@@ -95,12 +95,7 @@ export function outcomesChart(entries: ProcessEntry[], ctx: ChartContext): Chart
   const keys = ['finished', 'failed', 'cancelled'] as const;
   return {
     option: {
-      ...baseCartesian(ctx.theme),
-      tooltip: {
-        ...baseCartesian(ctx.theme).tooltip,
-        axisPointer: { type: 'shadow' },
-        valueFormatter: numberFormatter(ctx),
-      },
+      ...barCartesian(ctx.theme, numberFormatter(ctx)),
       xAxis: countAxis(ctx),
       yAxis: { ...categoryAxis(ctx, names), inverse: true },
       ...narrowLabels({ y: true }),
@@ -156,12 +151,7 @@ export function cyclePercentilesChart(entries: ProcessEntry[], ctx: ChartContext
   const duration = durationFormatter(ctx);
   return {
     option: {
-      ...baseCartesian(ctx.theme),
-      tooltip: {
-        ...baseCartesian(ctx.theme).tooltip,
-        axisPointer: { type: 'shadow' },
-        valueFormatter: durationFormatter(ctx),
-      },
+      ...barCartesian(ctx.theme, durationFormatter(ctx)),
       xAxis: categoryAxis(ctx, names, names.length > 6 ? 30 : 0),
       ...narrowLabels({ x: true }),
       yAxis: durationAxis(

@@ -1,6 +1,6 @@
 import type { WorkflowRow } from '../../api/analytics-processes';
 import type { ChartContext, ChartModel, TableData } from '../../components/charts';
-import { baseCartesian } from '../../components/charts';
+import { barCartesian } from '../../components/charts';
 import {
   categoryAxis,
   durationAxis,
@@ -80,13 +80,8 @@ export function workflowCycleChart(
   const names = rows.map((row) => row.workflow);
   return {
     option: {
-      ...baseCartesian(ctx.theme),
-      tooltip: {
-        ...baseCartesian(ctx.theme).tooltip,
-        axisPointer: { type: 'shadow' },
-        // Every series is a percentile.
-        valueFormatter: approximateFormatter(durationFormatter(ctx), approximate),
-      },
+      // Every series is a percentile.
+      ...barCartesian(ctx.theme, approximateFormatter(durationFormatter(ctx), approximate)),
       xAxis: categoryAxis(ctx, names, names.length > 5 ? 30 : 0),
       ...narrowLabels({ x: true }),
       yAxis: durationAxis(

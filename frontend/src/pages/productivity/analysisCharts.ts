@@ -1,7 +1,7 @@
 import type { Productivity, ProductivityEntry } from '../../api/analytics';
 import {
   axisStyle,
-  baseCartesian,
+  barCartesian,
   type ChartContext,
   type ChartModel,
   formatKpiDelta,
@@ -46,15 +46,11 @@ export function timeInStateChart(data: Productivity, ctx: ChartContext): ChartMo
     data: data.entries.map((entry) => hours(entry.states[state])),
   }));
   const option = {
-    ...baseCartesian(theme),
-    tooltip: {
-      ...baseCartesian(theme).tooltip,
-      axisPointer: { type: 'shadow' },
-      valueFormatter: (value: unknown) =>
-        typeof value === 'number'
-          ? formatValue({ value: value * 3600, format: 'duration', language })
-          : '–',
-    },
+    ...barCartesian(theme, (value: unknown) =>
+      typeof value === 'number'
+        ? formatValue({ value: value * 3600, format: 'duration', language })
+        : '–',
+    ),
     xAxis: {
       type: 'value',
       name: 'h',
@@ -212,8 +208,7 @@ export function distanceLoadsChart(data: Productivity, ctx: ChartContext): Chart
   const labels = data.entries.map((entry) => entryLabel(entry, ctx));
   const round1 = (value: number) => Math.round(value * 10) / 10;
   const option = {
-    ...baseCartesian(theme),
-    tooltip: { ...baseCartesian(theme).tooltip, axisPointer: { type: 'shadow' } },
+    ...barCartesian(theme),
     xAxis: {
       type: 'category',
       data: labels,
