@@ -374,6 +374,25 @@ def test_a_stream_ends_after_its_session_logs_out(server: Server) -> None:
         assert again.status_code == 401
 
 
+@contextlib.contextmanager
+def _admin_and_customer(server: Server) -> Iterator[tuple[httpx2.Client, httpx2.Client]]:
+    """A superuser's client and the demo customer's, both logged in."""
+    with (
+        httpx2.Client(base_url=server.url, timeout=10) as admin,
+        httpx2.Client(base_url=server.url, timeout=10) as customer,
+    ):
+        _login(admin, SUPERUSER)
+        _login(customer, CUSTOMER)
+        yield admin, customer
+
+
+def _ids_of(server: Server, prefix: str) -> set[int]:
+    """The ids of the demo vehicles whose serial numbers start with ``prefix`` (a site's)."""
+    return {
+        vehicle for serial, vehicle in server.demo.vehicle_ids.items() if serial.startswith(prefix)
+    }
+
+
 def _snapshot_ids(lines: Iterator[str]) -> set[int]:
     for line in lines:
         if line.startswith("data: "):
@@ -383,16 +402,10 @@ def _snapshot_ids(lines: Iterator[str]) -> set[int]:
 
 
 def test_a_stream_ends_once_its_user_no_longer_sees_its_vehicles(server: Server) -> None:
-    hamburg = {server.demo.vehicle_ids[s] for s in server.demo.vehicle_ids if s.startswith("HAM")}
-    munich = {server.demo.vehicle_ids[s] for s in server.demo.vehicle_ids if s.startswith("MUC")}
+    hamburg, munich = _ids_of(server, "HAM"), _ids_of(server, "MUC")
     customer_id = server.demo.user_ids[CUSTOMER]
     alpenfracht = server.demo.organization_ids["Alpenfracht AG"]
-    with (
-        httpx2.Client(base_url=server.url, timeout=10) as admin,
-        httpx2.Client(base_url=server.url, timeout=10) as customer,
-    ):
-        _login(admin, SUPERUSER)
-        _login(customer, CUSTOMER)
+    with _admin_and_customer(server) as (admin, customer):
         with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
             lines = stream.iter_lines()
             assert _snapshot_ids(lines) == hamburg
@@ -408,14 +421,9 @@ def test_a_stream_ends_once_its_user_no_longer_sees_its_vehicles(server: Server)
 
 
 def test_a_stream_ends_once_one_of_its_vehicles_is_retired(server: Server) -> None:
-    hamburg = {server.demo.vehicle_ids[s] for s in server.demo.vehicle_ids if s.startswith("HAM")}
+    hamburg = _ids_of(server, "HAM")
     retired = server.demo.vehicle_ids["HAM-02"]
-    with (
-        httpx2.Client(base_url=server.url, timeout=10) as admin,
-        httpx2.Client(base_url=server.url, timeout=10) as customer,
-    ):
-        _login(admin, SUPERUSER)
-        _login(customer, CUSTOMER)
+    with _admin_and_customer(server) as (admin, customer):
         with customer.stream("GET", "/v2/Analytics/Statusboard/stream") as stream:
             lines = stream.iter_lines()
             assert _snapshot_ids(lines) == hamburg

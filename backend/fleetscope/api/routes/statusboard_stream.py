@@ -16,11 +16,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from fleetscope.analytics.core.params import (
-    AnalyticsParams,
-    AnalyticsScope,
-    resolve_scope,
-)
+from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, resolve_scope
 from fleetscope.analytics.dashboards.statusboard import (
     live_vehicles,
     read_live,

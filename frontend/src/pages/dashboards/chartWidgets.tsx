@@ -5,12 +5,11 @@ import { loadBattery } from '../../api/analytics-battery';
 import { loadFailures, NO_ERROR_FILTER } from '../../api/analytics-failures';
 import type { AnalysisScope } from '../../api/analytics-processes';
 import { loadProcesses } from '../../api/analytics-processes';
-import { failureText } from '../../api/client';
 import {
   type ChartContext,
   type ChartDrill,
   type ChartModel,
-  type ChartStatus,
+  chartStatus,
   ModelChartCard,
   useAnalyticsQuery,
   useChartContext,
@@ -108,18 +107,14 @@ function FleetNowChart({ name, actions, editing }: WidgetChartProps) {
   const hasVehicles = filters.vehicles.length > 0;
   const { board, live, snapshot } = useStatusboard(filters, filters.ready && hasVehicles);
   const model = useMemo(() => board && fleetStateChart(board, ctx), [board, ctx]);
-  let status: ChartStatus = { kind: 'loading' };
-  if (filters.ready && !hasVehicles) {
-    status = { kind: 'empty', reason: 'noVehicles' };
-  } else if (board) {
-    status = { kind: 'ready' };
-  } else if (snapshot.isError) {
-    status = {
-      kind: 'error',
-      message: failureText(snapshot.error, t),
-      onRetry: () => void snapshot.refetch(),
-    };
-  }
+  // A board (snapshot or stream) is shown as it is; without one, the snapshot's call tells.
+  const status = chartStatus({
+    isPending: !board && (!filters.ready || hasVehicles),
+    error: board ? null : snapshot.error,
+    isEmpty: filters.ready && !hasVehicles,
+    emptyReason: 'noVehicles',
+    onRetry: () => void snapshot.refetch(),
+  });
   return (
     <ModelChartCard
       name={name}
