@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../../i18n';
 import { ChartCard, type ChartStatus } from './ChartCard';
 import * as csv from './csv';
+import type { RowLink } from './DataTable';
 import { ModelChartCard } from './ModelChartCard';
 import type { TableData } from './types';
 
@@ -20,21 +21,25 @@ function card(
   status: ChartStatus,
   openTable = false,
   onViewChange?: (view: 'chart' | 'table') => void,
+  { data = table, rowLink }: { data?: TableData; rowLink?: RowLink } = {},
 ) {
   return (
-    <MantineProvider>
-      <ChartCard
-        name="demo"
-        title="Demo"
-        status={status}
-        table={table}
-        exportScope={{ page: 'productivityAnalysis', from: '2026-11-01', to: '2026-11-21' }}
-        openTable={openTable}
-        onViewChange={onViewChange}
-      >
-        <div data-testid="the-chart" />
-      </ChartCard>
-    </MantineProvider>
+    <MemoryRouter>
+      <MantineProvider>
+        <ChartCard
+          name="demo"
+          title="Demo"
+          status={status}
+          table={data}
+          rowLink={rowLink}
+          exportScope={{ page: 'productivityAnalysis', from: '2026-11-01', to: '2026-11-21' }}
+          openTable={openTable}
+          onViewChange={onViewChange}
+        >
+          <div data-testid="the-chart" />
+        </ChartCard>
+      </MantineProvider>
+    </MemoryRouter>
   );
 }
 
@@ -100,19 +105,7 @@ describe('ChartCard', () => {
         { vehicle: 'AGV 02', p50: null },
       ],
     };
-    render(
-      <MantineProvider>
-        <ChartCard
-          name="demo"
-          title="Demo"
-          status={{ kind: 'ready' }}
-          table={approximate}
-          exportScope={{ page: 'processesAnalysis', from: '2026-01-01', to: '2026-03-31' }}
-        >
-          <div />
-        </ChartCard>
-      </MantineProvider>,
-    );
+    render(card({ kind: 'ready' }, false, undefined, { data: approximate }));
     fireEvent.click(screen.getByTestId('chart-table-toggle'));
     const cells = within(screen.getByTestId('chart-table')).getAllByRole('cell');
     expect(cells.map((cell) => cell.textContent)).toEqual([
@@ -141,20 +134,10 @@ describe('ChartCard', () => {
       ],
     };
     render(
-      <MemoryRouter>
-        <MantineProvider>
-          <ChartCard
-            name="demo"
-            title="Demo"
-            status={{ kind: 'ready' }}
-            table={ranked}
-            rowLink={(index) => ({ pathname: '/list', search: `?vehicle=${index}` })}
-            exportScope={{ page: 'productivityAnalysis', from: '2026-11-01', to: '2026-11-21' }}
-          >
-            <div />
-          </ChartCard>
-        </MantineProvider>
-      </MemoryRouter>,
+      card({ kind: 'ready' }, false, undefined, {
+        data: ranked,
+        rowLink: (index) => ({ pathname: '/list', search: `?vehicle=${index}` }),
+      }),
     );
     fireEvent.click(screen.getByTestId('chart-table-toggle'));
     const tableView = screen.getByTestId('chart-table');
