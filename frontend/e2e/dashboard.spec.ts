@@ -97,6 +97,40 @@ test('a chart on the dashboard drills down as on its page', async ({ app, page }
   await expect.poll(() => app.read(LAYOUT)).toEqual([]);
 });
 
+test('a chart takes two rows of the grid, and the tiles after it fill the place beside it', async ({
+  app,
+  page,
+}) => {
+  const tile = (name: string) => ({ id: name, kind: 'kpi', tile: name });
+  await app.put(LAYOUT, [
+    tile('availability'),
+    { id: 'chart-outcomes', kind: 'chart', chart: 'outcomes' },
+    tile('utilization'),
+    tile('throughput'),
+  ]);
+  await app.open(`/dashboards/dashboard?${VIEW}`);
+  await expectChartWithData(page, 'outcomes');
+  const box = async (id: string) => {
+    const found = await page.getByTestId(`widget-${id}`).boundingBox();
+    if (!found) {
+      throw new Error(`widget ${id} is not shown`);
+    }
+    return found;
+  };
+  // Three columns at this width: availability and throughput stacked left of the chart.
+  const [chart, first, below] = await Promise.all([
+    box('chart-outcomes'),
+    box('availability'),
+    box('throughput'),
+  ]);
+  expect(first.x).toBeLessThan(chart.x);
+  expect(below.x).toBe(first.x);
+  expect(first.y).toBe(chart.y);
+  expect(below.y + below.height).toBeCloseTo(chart.y + chart.height, 0);
+
+  await app.put(LAYOUT, []);
+});
+
 test('the fleet-now chart counts every vehicle by its state, live, and opens the statusboard', async ({
   app,
   page,

@@ -128,7 +128,16 @@ export class App {
     return this.change<T>('POST', path, body);
   }
 
-  private async change<T>(method: 'PATCH' | 'POST', path: string, body: object): Promise<T> {
+  /** A PUT of the API as the logged-in user (its envelope's data). */
+  async put<T>(path: string, body: object): Promise<T> {
+    return this.change<T>('PUT', path, body);
+  }
+
+  private async change<T>(
+    method: 'PATCH' | 'POST' | 'PUT',
+    path: string,
+    body: object,
+  ): Promise<T> {
     const response = await this.page.request.fetch(path, {
       method,
       data: body,

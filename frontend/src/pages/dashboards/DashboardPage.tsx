@@ -209,6 +209,7 @@ export default function DashboardPage() {
                   isFirst={index === 0}
                   isLast={index === widgets.length - 1}
                   canRemove={canRemove(widgets)}
+                  tall={widget.kind === 'chart'}
                   onMove={(step) => change(moveWidget(widgets, widget.id, step))}
                   onDropOn={(dragged) => change(moveWidgetTo(widgets, dragged, widget.id))}
                   onRemove={() => change(removeWidget(widgets, widget.id))}

@@ -16,6 +16,8 @@ interface EditableWidgetProps {
   isFirst: boolean;
   isLast: boolean;
   canRemove: boolean;
+  /** Two rows of the grid (a chart): the tiles beside it fill the rows it spans. */
+  tall: boolean;
   onMove: (step: -1 | 1) => void;
   onDropOn: (draggedId: string) => void;
   onRemove: () => void;
@@ -35,6 +37,7 @@ export function EditableWidget({
   isFirst,
   isLast,
   canRemove,
+  tall,
   onMove,
   onDropOn,
   onRemove,
@@ -114,6 +117,9 @@ export function EditableWidget({
       data-editing={editing}
       style={{
         minWidth: 0,
+        // A grid of one cell: the card fills the row's height, so a row's cards line up.
+        display: 'grid',
+        gridRow: tall ? 'span 2' : undefined,
         borderRadius: 'var(--mantine-radius-lg)',
         outline: dropTarget ? '2px dashed var(--mantine-primary-color-filled)' : undefined,
       }}
