@@ -10,11 +10,13 @@ import { type Board, orderedCounts } from './statusboardModel';
 export function fleetStateChart(board: Board, ctx: ChartContext): ChartModel {
   const counts = orderedCounts(board);
   const names = counts.map(({ state }) => ctx.t(`productivity.states.${state}`));
+  const frame = barCartesian(ctx.theme, numberFormatter(ctx));
   return {
     option: {
-      ...barCartesian(ctx.theme, numberFormatter(ctx)),
-      // One series coloured by state: the axis names the states, a legend would not.
+      ...frame,
+      // One series coloured by state: the axis names the states, so no legend (nor its room).
       legend: { show: false },
+      grid: { ...frame.grid, top: 8 },
       xAxis: countAxis(ctx),
       yAxis: { ...categoryAxis(ctx, names), inverse: true },
       series: [
