@@ -8,9 +8,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
-from fleetscope.appstore.errors import NotFoundError
 from fleetscope.appstore.models import Organization, PartnerLink, Role, Site, User, Vehicle
-from fleetscope.i18n.messages import VEHICLE_NOT_FOUND
 
 # Superuser administers; support and service help every customer, read-only.
 ALL_ORGANIZATIONS_ROLES = frozenset({Role.SUPERUSER, Role.SUPPORT, Role.SERVICE})
@@ -108,16 +106,6 @@ def visible_vehicle_ids(session: Session, *, user: User) -> set[int]:
         select(Vehicle.id).join(Vehicle.site).where(Site.organization_id.in_(organization_ids))
     )
     return set(session.scalars(statement))
-
-
-def visible_vehicle(session: Session, *, user: User, vehicle_id: int) -> Vehicle:
-    """The vehicle if the user may see it; a foreign id is "not found", never "forbidden"."""
-    if vehicle_id not in visible_vehicle_ids(session, user=user):
-        raise NotFoundError(VEHICLE_NOT_FOUND(vehicle=vehicle_id))
-    vehicle = session.get(Vehicle, vehicle_id)
-    if vehicle is None:
-        raise NotFoundError(VEHICLE_NOT_FOUND(vehicle=vehicle_id))
-    return vehicle
 
 
 def visible_shift_ids(session: Session, *, user: User) -> set[str]:
