@@ -32,6 +32,9 @@ from fleetscope.facts.model import BatterySample, ChargeSession
 from fleetscope.vda5050.model import Battery
 
 SAMPLE_STEP = 1.0  # percentage points
+# Reported charges are decimals that binary floats hold inexactly (64.6 - 63.6 is
+# 0.99999...): a step counts as whole within this much.
+_STEP_TOLERANCE = 1e-9
 SAMPLE_EVERY = timedelta(seconds=60)
 LOW_CHARGE = 20.0  # percent; the KPI "time below 20 %"
 
@@ -92,7 +95,7 @@ class BatteryTracker:
         if (
             sample_at is None
             or charging is not self.sample_charging
-            or abs(charge - self.sample_charge) >= SAMPLE_STEP
+            or abs(charge - self.sample_charge) >= SAMPLE_STEP - _STEP_TOLERANCE
             or (charge < LOW_CHARGE) is not (self.sample_charge < LOW_CHARGE)
             or at - sample_at >= SAMPLE_EVERY
         ):

@@ -195,6 +195,7 @@ class VehicleDeriver:
                 run.distance_m += delta
 
         order_id = message.order_id
+        started_here = False
         if order_id != self.last_order_id:
             if run is not None:  # still running: replaced or lost (judged as idle)
                 outcome = (
@@ -208,6 +209,7 @@ class VehicleDeriver:
             if order_id and not vda_idle:
                 workflow = resolve_workflow(order_id, self.config.workflow_rules)
                 run = self.run = OrderRunState(order_id, workflow, at, accounted_to=at)
+                started_here = True
             self.last_order_id = order_id
 
         run_id = "" if run is None else run.order_id
@@ -224,7 +226,9 @@ class VehicleDeriver:
         started = self.errors.update(
             at=at,
             errors=message.errors,
-            position=self.last_position if position is None else position,
+            position=position
+            if position is not None and position.initialized
+            else self.last_position,
             order_id=run_id,
             facts=facts,
         )
@@ -234,7 +238,10 @@ class VehicleDeriver:
                 run.stopped = True
             if summary.order_failed_action:
                 run.failed_action = True
-            if summary.cancel_finished:
+            # A cancelOrder finishing in the message that starts a run was the previous
+            # order's (a message between them was lost): a cancelled order leaves the vehicle
+            # idle, and no run starts idle.
+            if summary.cancel_finished and not started_here:
                 facts.append(
                     run.fact(vehicle_id=self.vehicle_id, end=at, outcome=OrderOutcome.CANCELLED)
                 )
@@ -251,7 +258,7 @@ class VehicleDeriver:
         if battery is not None:
             self.battery.update(at=at, battery=battery, facts=facts)
         self.last_battery = battery
-        if position is not None:
+        if position is not None and position.initialized:
             self.last_position = position
         self.last_errors = message.errors
         derived = self.derived = state_of(message, vda_idle=vda_idle)

@@ -55,6 +55,14 @@ def test_samples_on_one_point_change_every_60_s_and_flag_change() -> None:
     ]
 
 
+def test_a_step_of_exactly_one_point_is_sampled_whatever_its_binary_float() -> None:
+    # 64.6 - 63.6 is 0.99999... in binary floating point.
+    v = Vehicle()
+    reports = [(0, 64.6), (10, 63.6), (20, 8.2), (30, 7.2), (40, 32.3), (50, 31.3)]
+    facts = feed_all(deriver(), [v.state(t, charge=charge) for t, charge in reports])
+    assert samples(facts) == [(t, charge, False) for t, charge in reports]
+
+
 def test_samples_keep_voltage_and_health() -> None:
     message = Vehicle().state(0)
     message = replace(message, battery=Battery(70.0, False, voltage=47.9, health=93.0))

@@ -43,6 +43,23 @@ def test_episode_from_appearance_to_disappearance_with_position_and_order() -> N
     assert episode.references == '{"edgeId":"e6","nodeId":"n7"}'  # keys sorted
 
 
+def test_an_episode_keeps_the_last_initialized_position() -> None:
+    v = Vehicle()
+    lost = [error("localizationLost", "WARNING")]
+    target = deriver()
+    facts = feed_all(
+        target,
+        [
+            v.state(0, position=(1.0, 1.0, "hall")),
+            v.state(1, errors=lost, position=(99.0, 99.0, "hall"), initialized=False),
+        ],
+    )
+    assert (target.live().x, target.live().y) == (1.0, 1.0)
+    facts += feed_all(target, [v.state(2)])
+    [episode] = episodes(facts)
+    assert (episode.x, episode.y) == (1.0, 1.0)
+
+
 def test_changed_description_keeps_the_episode_and_its_first_description() -> None:
     v = Vehicle()
     facts = feed_all(

@@ -223,6 +223,48 @@ def test_cancel_order_in_3_0_instant_action_states() -> None:
     assert (run.outcome, run.end) == (OrderOutcome.CANCELLED, at(4))
 
 
+def test_a_cancel_finishing_with_the_next_orders_start_ends_only_the_previous_order() -> None:
+    """The message between them was lost: the cancelOrder (3.0 keeps it listed until
+    cleared) finished and the next order was accepted. A cancelled order leaves the vehicle
+    idle, so the cancel was the previous order's."""
+    v = Vehicle()
+    running = [action("c1", "RUNNING", "cancelOrder")]
+    done = [action("c1", "FINISHED", "cancelOrder")]
+    route = [("x", 0), ("y", 2)]
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id="A-1", nodes=ROUTE, edges=EDGES),
+            v.state(2, order_id="A-1", nodes=ROUTE, edges=EDGES, instant_actions=running),
+            v.state(30, order_id="B-2", nodes=route, edges=[("e", 1)], instant_actions=done),
+            v.state(40, order_id="B-2", last_node=("y", 2), instant_actions=done),
+        ],
+    )
+    assert [(run.order_id, run.outcome, run.end) for run in runs(facts)] == [
+        ("A-1", OrderOutcome.CANCELLED, at(30)),
+        ("B-2", OrderOutcome.FINISHED, at(40)),
+    ]
+
+
+def test_a_cancel_first_seen_finished_with_the_next_order_ends_only_the_previous_one() -> None:
+    v = Vehicle()
+    done = action("c1", "FINISHED", "cancelOrder")
+    facts = feed_all(
+        deriver(),
+        [
+            v.state(0, order_id="A-1", nodes=ROUTE, edges=EDGES),
+            v.state(30, order_id="B-2", nodes=[("x", 0)], actions=[done, action("p", "WAITING")]),
+            v.state(
+                40, order_id="B-2", last_node=("x", 0), actions=[done, action("p", "FINISHED")]
+            ),
+        ],
+    )
+    assert [(run.order_id, run.outcome, run.end) for run in runs(facts)] == [
+        ("A-1", OrderOutcome.CANCELLED, at(30)),
+        ("B-2", OrderOutcome.FINISHED, at(40)),
+    ]
+
+
 def test_failed_cancel_order_without_an_order_changes_nothing() -> None:
     v = Vehicle()
     target = deriver()
