@@ -270,6 +270,7 @@ class VehicleDeriver:
         run = self.run
         battery = self.last_battery
         position = self.last_position
+        held = self.battery.held
         return LiveStatus(
             vehicle_id=self.vehicle_id,
             state=self.states.current or _OFFLINE,
@@ -286,6 +287,9 @@ class VehicleDeriver:
             x=None if position is None else position.x,
             y=None if position is None else position.y,
             map_id="" if position is None else position.map_id,
+            held_until=held.report_at,
+            held_s=held.seconds,
+            held_charge_s=held.charge_seconds,
         )
 
     def open_facts(self, *, at: datetime) -> list[Fact]:

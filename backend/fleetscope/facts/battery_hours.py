@@ -96,16 +96,18 @@ DEFAULT_CAP_US = cap_us(DerivationConfig().offline_after)
 _HEALTH = "WHERE health IS NOT NULL"
 
 
-def unit_aggregates(*, cap_us: int, discharge: bool = True) -> str:
+def unit_aggregates(*, cap_us: int, discharge: bool = True, until_us: int | None = None) -> str:
     """The measures of a group of samples, over columns ``t`` (epoch microseconds),
     ``x`` (seconds after the start of the group's unit: its hour, or a time slot),
     ``charge``, ``health``, ``closes``, and ``next_t`` and ``next_closes`` (the vehicle's
     next sample, NULL for none);
     named as ``MEASURE_COLUMNS``. Ties: the earliest instant (a struct orders by charge,
     then by time), the largest SoH among samples at one instant. ``cap_us``: the cap of a
-    step under 20 % (an integer, formatted into the SQL). Without ``discharge``: the
-    columns before migration 7 (no ``discharged``; migration 4 fills those)."""
-    capped = f"least(coalesce(next_t - t, {int(cap_us)}), {int(cap_us)})"
+    step under 20 % (an integer, formatted into the SQL). ``until_us``: now, where a step
+    without a next sample ends at the latest (it is still running). Without ``discharge``:
+    the columns before migration 7 (no ``discharged``; migration 4 fills those)."""
+    running = f"{int(cap_us)}" if until_us is None else f"least({int(until_us)} - t, {int(cap_us)})"
+    capped = f"least(coalesce(next_t - t, {running}), {int(cap_us)})"
     closing = f"next_closes AND next_t - t <= {reach_us(int(cap_us))}"
     step = f"CASE WHEN closes THEN 0 WHEN {closing} THEN next_t - t ELSE {capped} END"
     return (

@@ -144,3 +144,8 @@ class LiveStatus:
     x: float | None
     y: float | None
     map_id: str
+    # The battery reports' hold since the last sample (stored with the next one): up to the
+    # last report at ``held_until``, whose charge (``charge``) holds on from there.
+    held_until: datetime | None = None
+    held_s: float = 0.0
+    held_charge_s: float = 0.0

@@ -111,4 +111,7 @@ def live_row(status: LiveStatus) -> Row:
         status.x,
         status.y,
         status.map_id,
+        status.held_until,
+        status.held_s,
+        status.held_charge_s,
     )

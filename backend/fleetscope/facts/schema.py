@@ -394,6 +394,14 @@ def _closing_battery_samples(connection: duckdb.DuckDBPyConnection) -> None:
     )
 
 
+def _live_battery_holds(connection: duckdb.DuckDBPyConnection) -> None:
+    """A vehicle's battery hold since its last sample (``LiveStatus.held_until``): an answer
+    up to now counts it; the rows stored before hold none until the vehicle's next report."""
+    for column in ("held_until TIMESTAMPTZ", "held_s DOUBLE", "held_charge_s DOUBLE"):
+        default = "" if column.endswith("TIMESTAMPTZ") else " NOT NULL DEFAULT 0"
+        connection.execute(f"ALTER TABLE live_status ADD COLUMN {column}{default}")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _initial,
     _cycle_buckets_as_columns,
@@ -408,6 +416,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _translated_dead_letters,
     _dead_letter_ids,
     _closing_battery_samples,
+    _live_battery_holds,
 )
 
 

@@ -63,9 +63,13 @@ def _store(facts: list[Fact], vehicle_ids: Sequence[int]) -> FactStore:
     return store
 
 
-def _derived(vehicle_id: int, reports: list[tuple[datetime, float, bool]]) -> list[Fact]:
+def _derived(
+    vehicle_id: int,
+    reports: list[tuple[datetime, float, bool]],
+    deriver: VehicleDeriver | None = None,
+) -> list[Fact]:
     """The facts of state messages reporting (time, charge, charging), one per report."""
-    deriver = VehicleDeriver(vehicle_id=vehicle_id, config=DerivationConfig())
+    deriver = deriver or VehicleDeriver(vehicle_id=vehicle_id, config=DerivationConfig())
     facts: list[Fact] = []
     for header_id, (at, charge, charging) in enumerate(reports, start=1):
         header = Header("uagv", "v2", "2.0.0", "acme", f"agv-{vehicle_id}", header_id, at)
@@ -177,6 +181,32 @@ def test_the_last_report_before_offline_holds_until_offline(use_rollups: bool) -
         ).fleet.kpis
     assert out.fleet["current"]["mean_charge"] == pytest.approx(expected, abs=1e-9)
     assert kpis.mean_charge == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("use_rollups", [True, False])
+def test_a_running_period_counts_the_charge_held_up_to_now(use_rollups: bool) -> None:
+    """Today so far, the vehicle online: 10:00:00 30 %, 10:00:30 25 %, 10:01:00 19.5 %, now
+    10:01:15. Each charge holds until the next report, the last one until now: mean charge
+    (30 x 30 + 25 x 30 + 19.5 x 15) / 75 = 25.9, and 15 s below 20 % (T ends at now)."""
+    reports = [(local(2, 10), 30.0, False), (local(2, 10, 0, 30), 25.0, False)]
+    reports.append((local(2, 10, 1), 19.5, False))
+    deriver = VehicleDeriver(vehicle_id=5, config=DerivationConfig())
+    facts = _derived(5, reports, deriver)
+    now = local(2, 10, 1, 15)
+    store = FactStore(":memory:")
+    zones = {5: (1, "Europe/Berlin")}
+    store.write_batch(StoreBatch(facts=facts, zones=zones, live={5: deriver.live()}))
+    scope = _scope(MONDAY, None, [5])
+    with store, reading(store) as cursor:
+        out = battery(cursor, scope, now=now, offline_after=OFFLINE_AFTER, capacities={})
+        kpis = productivity(
+            cursor, scope, now=now, offline_after=OFFLINE_AFTER, use_rollups=use_rollups
+        ).fleet.kpis
+    expected = (30 * 30 + 25 * 30 + 19.5 * 15) / 75
+    assert kpis.planned_seconds == 75.0
+    assert kpis.mean_charge == pytest.approx(expected, abs=1e-9)
+    assert out.fleet["current"]["mean_charge"] == pytest.approx(expected, abs=1e-9)
+    assert out.fleet["current"]["below_low_seconds"] == 15.0
 
 
 # --- time below 20 % --------------------------------------------------------------------

@@ -93,6 +93,7 @@ def _scan(
         selection,
         grid=grid,
         offline_after=OFFLINE_AFTER,
+        now=NOW,
         use_hours=use_hours,
     )
 
@@ -123,13 +124,14 @@ def _check(
     expected = intercept + slope * moment / 1e6
     assert figures.health_line.at(moment) == pytest.approx(expected, abs=1e-9)
     # Each low sample counts until the vehicle's next sample, in T or not, at most the cap;
-    # to a closing one within the reach uncapped; a closing one counts nothing.
+    # to a closing one within the reach uncapped; a closing one counts nothing; without a
+    # next sample at most until now.
     instants = sorted(at for _, at, _, _ in every)
     below = 0.0
     for _, at, charge, _ in ordered:
         if charge < LOW_CHARGE and not _closes(at):
             later = [t for t in instants if t > at]
-            step = min(later[0] - at, OFFLINE_AFTER) if later else OFFLINE_AFTER
+            step = min(later[0] - at if later else NOW - at, OFFLINE_AFTER)
             if later and _closes(later[0]) and later[0] - at <= REACH:
                 step = later[0] - at
             below += step.total_seconds()
@@ -259,8 +261,8 @@ def test_whole_hours_are_read_from_the_hourly_rows(cursor: duckdb.DuckDBPyConnec
     _insert(cursor, _samples(seed=7, previous_floor=0.0))
     selection = select_periods(_scope(None), now=NOW)
     grid = SlotGrid.over(Window(NOW - timedelta(days=10), NOW), slots=50)
-    expected = scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER)
+    expected = scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER, now=NOW)
     assert {bucket for _, bucket in expected.figures} == {CURRENT, PREVIOUS}
     cursor.execute("DELETE FROM battery_samples")
-    assert _same(scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER), expected)
+    assert _same(scan(cursor, selection, grid=grid, offline_after=OFFLINE_AFTER, now=NOW), expected)
     assert _scan(cursor, selection, grid, use_hours=False) == Scanned({}, None)

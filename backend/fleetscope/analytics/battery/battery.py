@@ -204,7 +204,7 @@ def battery(
     selection = select_periods(scope, now=now)
     period = scan.in_bucket(selection, CURRENT).bounds or Window(now, now)
     grid = scan.SlotGrid.over(period, slots=series_buckets(len(scope.vehicles)))
-    samples, lines = scan.scan(cursor, selection, grid=grid, offline_after=offline_after)
+    samples, lines = scan.scan(cursor, selection, grid=grid, offline_after=offline_after, now=now)
     if scope.combined:
         charge_grid = combined.fleet_charge_grid(period, slots=SERIES_BUCKETS)
         charge = combined.fleet_charge_points(

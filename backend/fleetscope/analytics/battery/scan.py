@@ -3,7 +3,7 @@ the rest from the samples: units that compose exactly), one statement per bucket
 vehicle's figures per bucket from its slots (docs/analytics-v2.md, Battery)."""
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 import duckdb
@@ -112,10 +112,13 @@ def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window
     return sql, split.pieces
 
 
-def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters: list[Any]) -> str:
+def _sample_units(
+    samples: Selection, *, grid: SlotGrid, cap_us: int, now: datetime, parameters: list[Any]
+) -> str:
     """The samples of ``samples`` grouped by slot of ``grid``. Each sample's next one (the
     end of a step under 20 %) may lie outside them: it is looked up (ASOF join) among the
-    samples of the same windows extended by the longest step (``reach_us``)."""
+    samples of the same windows extended by the longest step (``reach_us``); without one,
+    the step runs until now at the latest."""
     rows_sql, rows_parameters = rows_in_periods(
         samples, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
     )
@@ -133,8 +136,9 @@ def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters
         "SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, (t - u) / 1e6 AS x, charge, health, "  # noqa: S608 - constants only
         f"discharged, closes FROM ({rows_sql})"
     )
+    measures = battery_hours.unit_aggregates(cap_us=cap_us, until_us=to_micros(now))
     return (
-        f"SELECT vehicle_id, u, {battery_hours.unit_aggregates(cap_us=cap_us)} "  # noqa: S608 - constants only
+        f"SELECT vehicle_id, u, {measures} "  # noqa: S608 - constants only
         f"FROM ({battery_hours.with_next(slotted, next_sql)}) GROUP BY vehicle_id, u"
     )
 
@@ -145,6 +149,7 @@ def slot_columns(
     *,
     grid: SlotGrid,
     offline_after: timedelta,
+    now: datetime,
     use_hours: bool,
 ) -> Units | None:
     """The measures per vehicle and slot of ``grid`` with samples, ascending (None: none):
@@ -165,7 +170,8 @@ def slot_columns(
         raw.append(part)
     if not Selection(raw).empty:
         cap = battery_hours.cap_us(offline_after)
-        sqls.append(_sample_units(Selection(raw), grid=grid, cap_us=cap, parameters=parameters))
+        units = _sample_units(Selection(raw), grid=grid, cap_us=cap, now=now, parameters=parameters)
+        sqls.append(units)
     if not sqls:
         return None
     # One integer group key (vehicle, slot) groups much faster than two columns. Health
@@ -268,6 +274,7 @@ def scan(
     *,
     grid: SlotGrid,
     offline_after: timedelta,
+    now: datetime,
     use_hours: bool = True,
 ) -> Scanned:
     """The figures of each vehicle and bucket, and the period's lines in the slots of
@@ -280,7 +287,7 @@ def scan(
     lines = None
     for bucket, part, part_grid in parts:
         c = slot_columns(
-            cursor, part, grid=part_grid, offline_after=offline_after, use_hours=use_hours
+            cursor, part, grid=part_grid, offline_after=offline_after, now=now, use_hours=use_hours
         )
         if c is not None:
             figures |= _figures(c, part_grid, bucket)

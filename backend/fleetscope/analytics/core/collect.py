@@ -7,6 +7,7 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -19,11 +20,25 @@ from fleetscope.analytics.core.rollups import FLEET, Days, Hours, whole_days
 from fleetscope.analytics.core.sql import utc_from_us
 from fleetscope.facts import rollup_spans
 from fleetscope.facts.rawlog import from_micros
+from fleetscope.facts.rollup import MICROS
 
 __all__ = ["FLEET", "Tagged"]
 
-LiveRow = tuple[int, str, datetime, datetime | None]  # vehicle, state, since, last message
 StateTime = tuple[int, str, datetime, datetime]  # vehicle, state, start, end
+
+
+class LiveRow(NamedTuple):
+    """A vehicle's row of ``live_status``: its open state, and its battery hold since the
+    last sample (``LiveStatus.held_until``)."""
+
+    vehicle_id: int
+    state: str
+    since: datetime
+    last_message_at: datetime | None
+    charge: float | None
+    held_until: datetime | None
+    held_s: float
+    held_charge_s: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,20 +63,21 @@ class VehicleStatus:
 
     def complete(self, now: datetime) -> bool:
         """Whether the rollups hold every fact up to ``now`` (no message after it)."""
-        return all(row[3] is None or row[3] <= now for row in self.live)
+        return all(row.last_message_at is None or row.last_message_at <= now for row in self.live)
 
 
 def vehicle_status(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -> VehicleStatus:
     """``VehicleStatus`` in one statement (each costs DuckDB ~0.4 ms, however small)."""
     windows = [tagged.window for tagged in request.windows]
     rows = cursor.execute(
-        "SELECT 'live', vehicle_id, state, epoch_us(since), epoch_us(last_message_at) "  # noqa: S608 - constants only
+        "SELECT 'live', vehicle_id, state, epoch_us(since), epoch_us(last_message_at), charge, "  # noqa: S608 - constants only
+        "epoch_us(held_until), held_s, held_charge_s "
         "FROM live_status WHERE list_contains($1::INTEGER[], vehicle_id) "
-        "UNION ALL SELECT 'zone', vehicle_id, NULL, NULL, NULL FROM vehicle_zones "
-        "WHERE list_contains($1::INTEGER[], vehicle_id) AND time_zone = $2 "
-        "UNION ALL SELECT 'span', vehicle_id, 'offline', epoch_us(start_at), epoch_us(end_at) "
-        f"FROM {rollup_spans.TABLE} WHERE list_contains($1::INTEGER[], vehicle_id) "
-        "AND end_at > $3 AND start_at < $4",
+        "UNION ALL SELECT 'zone', vehicle_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL "
+        "FROM vehicle_zones WHERE list_contains($1::INTEGER[], vehicle_id) AND time_zone = $2 "
+        "UNION ALL SELECT 'span', vehicle_id, 'offline', epoch_us(start_at), epoch_us(end_at), "
+        f"NULL, NULL, NULL, NULL FROM {rollup_spans.TABLE} "
+        "WHERE list_contains($1::INTEGER[], vehicle_id) AND end_at > $3 AND start_at < $4",
         [
             request.vehicle_ids,
             str(request.daily_zone),
@@ -71,11 +87,17 @@ def vehicle_status(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -
     ).fetchall()
     return VehicleStatus(
         live=[
-            (v, state, from_micros(a), utc_from_us(b)) for k, v, state, a, b in rows if k == "live"
+            LiveRow(
+                v, state, from_micros(a), utc_from_us(b), c, utc_from_us(h), hs or 0.0, hc or 0.0
+            )
+            for k, v, state, a, b, c, h, hs, hc in rows
+            if k == "live"
         ],
         cut_in=frozenset(v for kind, v, *_ in rows if kind == "zone"),
         offline_spans=tuple(
-            (v, "offline", from_micros(a), from_micros(b)) for k, v, _, a, b in rows if k == "span"
+            (v, "offline", from_micros(a), from_micros(b))
+            for k, v, _, a, b, *_ in rows
+            if k == "span"
         ),
     )
 
@@ -162,18 +184,57 @@ def collect(
         spans = (span for span in status.offline_spans if span[0] in vehicle_ids)
         _add_state_time(spans, rolled, by_vehicle=by_vehicle, result=result)
     open_states = [
-        (vehicle_id, *interval)
-        for vehicle_id, state, since, last_message_at in status.live
+        (row.vehicle_id, *interval)
+        for row in status.live
         for interval in open_intervals(
-            state=state,
-            since=since,
-            last_message_at=last_message_at,
+            state=row.state,
+            since=row.since,
+            last_message_at=row.last_message_at,
             now=now,
             offline_after=offline_after,
         )
     ]
     _add_state_time(open_states, request.windows, by_vehicle=by_vehicle, result=result)
+    if request.only is None or "battery_samples" in request.only:
+        _add_open_holds(
+            status.live,
+            request.windows,
+            now=now,
+            offline_after=offline_after,
+            by_vehicle=by_vehicle,
+            result=result,
+        )
     return result
+
+
+def _add_open_holds(
+    live: Iterable[LiveRow],
+    windows: Iterable[Tagged],
+    *,
+    now: datetime,
+    offline_after: timedelta,
+    by_vehicle: bool,
+    result: MeasureTable,
+) -> None:
+    """The battery hold no sample carries yet (the reports since the last one, the last
+    report's charge holding on until now or until silence turns offline), counted where it
+    starts as a sample's hold is (``facts.rollup.held_start``). Offline, a closing sample
+    carries it (derive/README.md, Battery)."""
+    for row in live:
+        if row.state == "offline" or row.charge is None or row.held_until is None:
+            continue
+        if row.last_message_at is None or now < row.held_until:
+            continue  # a moment before the stored hold: none of it known then
+        running_s = max(
+            0.0, (min(now, row.last_message_at + offline_after) - row.held_until).total_seconds()
+        )
+        start = row.held_until - timedelta(seconds=row.held_s)
+        bucket = next((t.bucket for t in windows if t.window.start <= start < t.window.end), None)
+        if bucket is None or row.held_s + running_s <= 0:
+            continue
+        key = (row.vehicle_id if by_vehicle else FLEET, bucket)
+        result.add(key, "battery_samples", round((row.held_s + running_s) * MICROS))
+        result.add(key, "battery_charge_sum", row.held_charge_s + row.charge * running_s)
 
 
 def _split(

@@ -67,7 +67,8 @@ def read_live(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> dict
     # The columns of ``live_status`` are the fields of ``LiveStatus`` (``facts.rows.live_row``).
     cursor.execute(
         "SELECT * REPLACE (epoch_us(since) AS since, epoch_us(last_message_at) AS "
-        "last_message_at) FROM live_status WHERE vehicle_id IN (SELECT unnest(?::INTEGER[]))",
+        "last_message_at, epoch_us(held_until) AS held_until) FROM live_status "
+        "WHERE vehicle_id IN (SELECT unnest(?::INTEGER[]))",
         [vehicle_ids],
     )
     names = [column[0] for column in cursor.description]
@@ -78,6 +79,7 @@ def read_live(cursor: duckdb.DuckDBPyConnection, vehicle_ids: list[int]) -> dict
             state=VehicleState(status["state"]),
             since=utc_from_us(status["since"]),
             last_message_at=utc_from_us(status["last_message_at"]),
+            held_until=utc_from_us(status["held_until"]),
             active_errors=tuple(tuple(error) for error in json.loads(status["active_errors"])),
         )
         statuses[status["vehicle_id"]] = LiveStatus(**status)
