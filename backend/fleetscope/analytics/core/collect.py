@@ -4,7 +4,7 @@ state, long offline intervals); docs/analytics.md, "Speed". ``use_rollups=False`
 raw: the benchmark's baseline and the tests' reference."""
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
@@ -209,7 +209,7 @@ def collect(
 
 def _add_open_holds(
     live: Iterable[LiveRow],
-    windows: Iterable[Tagged],
+    windows: Sequence[Tagged],
     *,
     now: datetime,
     offline_after: timedelta,
