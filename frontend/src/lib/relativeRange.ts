@@ -128,7 +128,12 @@ function shiftRuns(
   { day, minutes }: WallTime,
 ): { current: ShiftRun; previous: ShiftRun | null } | null {
   const started = recentRuns(shifts, day).filter((run) => run.start <= minutes);
-  const current = started.find((run) => minutes < run.end) ?? started[0];
+  const endedLast = started.reduce<ShiftRun | undefined>(
+    (last, run) =>
+      !last || run.end > last.end || (run.end === last.end && run.start > last.start) ? run : last,
+    undefined,
+  );
+  const current = started.find((run) => minutes < run.end) ?? endedLast;
   if (!current) {
     return null;
   }

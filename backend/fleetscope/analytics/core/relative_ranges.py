@@ -58,7 +58,9 @@ def _shift_range(range_name: RelativeRange, shifts: list[Shift], local: datetime
     today = local.date()
     minutes = _minutes(local.time())
     started = [run for run in _recent_runs(shifts, today) if run.start <= minutes]
-    run = next((run for run in started if minutes < run.end), started[0] if started else None)
+    # The running shift (the latest started), else the one that ended last.
+    ended_last = max(started, key=lambda run: (run.end, run.start), default=None)
+    run = next((run for run in started if minutes < run.end), ended_last)
     if run is not None and range_name == "previousShift":
         current = run
         run = next((other for other in started if other.start < current.start), None)
