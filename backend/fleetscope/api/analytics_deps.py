@@ -10,26 +10,22 @@ from fastapi import Depends, Query, Request
 
 from fleetscope.analytics.core.params import AnalyticsParams, AnalyticsScope, resolve_scope
 from fleetscope.analytics.core.sql import read_snapshot
-from fleetscope.api.deps import AuthenticatedDep, SessionDep, release_connection
+from fleetscope.api.deps import (
+    AuthenticatedDep,
+    SessionDep,
+    refuse_repeated_parameters,
+    release_connection,
+)
 from fleetscope.api.errors import ApiError
-from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.models import User
 from fleetscope.facts.store import FactStore
-from fleetscope.i18n.messages import FACT_STORE_NOT_OPEN, QUERY_PARAMETER_REPEATED
+from fleetscope.i18n.messages import FACT_STORE_NOT_OPEN
 
 # The model's fields are the query parameters, validated by FastAPI (a 422 naming the field).
 ParamsDep = Annotated[AnalyticsParams, Query()]
 # The query parameters an analytics request may repeat (any of several levels); any other
 # given twice is refused, rather than read as its last value.
 REPEATABLE_PARAMETERS = frozenset({"level"})
-
-
-def refuse_repeated_parameters(request: Request) -> None:
-    """422 for a query parameter given twice that may not be (``REPEATABLE_PARAMETERS``)."""
-    for name in dict.fromkeys(request.query_params.keys()):
-        count = len(request.query_params.getlist(name))
-        if count > 1 and name not in REPEATABLE_PARAMETERS:
-            raise InvalidInputError(QUERY_PARAMETER_REPEATED(name=name[:40], count=count))
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +42,7 @@ def get_scoped(
     # The session first, as a dependency of its own: FastAPI checks the query parameters
     # only after it, so a caller without a valid session hears "authentication failed"
     # (401), never which parameter is malformed (422), whatever it sends.
-    refuse_repeated_parameters(request)
+    refuse_repeated_parameters(request, repeatable=REPEATABLE_PARAMETERS)
     user = authenticated.user
     scope = resolve_scope(db, user=user, params=params)
     release_connection(db)  # no connection held while the handler waits for its thread

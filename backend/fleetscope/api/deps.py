@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from fleetscope.api.errors import AUTHENTICATION_FAILED, ApiError, request_language
 from fleetscope.appstore.db import SessionFactory
+from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.models import User, UserSession
 from fleetscope.appstore.page_views import PageViewBudget
 from fleetscope.appstore.ratelimit import LoginRateLimiter
@@ -16,7 +17,7 @@ from fleetscope.appstore.security import tokens_equal
 from fleetscope.appstore.sessions import resolve_session
 from fleetscope.appstore.tenants import can_administer, visible_vehicle_ids
 from fleetscope.i18n import Language
-from fleetscope.i18n.messages import CSRF_FAILED, NOT_FOUND_PATH
+from fleetscope.i18n.messages import CSRF_FAILED, NOT_FOUND_PATH, QUERY_PARAMETER_REPEATED
 from fleetscope.settings import Settings
 
 SESSION_COOKIE = "fleetscope_session"
@@ -135,6 +136,21 @@ def get_superuser(request: Request, db: SessionDep) -> User:
 
 
 SuperUser = Annotated[User, Depends(get_superuser)]
+
+
+def refuse_repeated_parameters(request: Request, *, repeatable: frozenset[str]) -> None:
+    """422 for a query parameter given twice that may not be, rather than reading its last
+    value (``page=1&page=2``)."""
+    for name in dict.fromkeys(request.query_params.keys()):
+        count = len(request.query_params.getlist(name))
+        if count > 1 and name not in repeatable:
+            raise InvalidInputError(QUERY_PARAMETER_REPEATED(name=name[:40], count=count))
+
+
+def admin_query(request: Request, _: SuperUser) -> None:
+    """The Administration API's query parameters each at most once; after the superuser
+    check, so everyone else hears its 401 or 404 whatever the query."""
+    refuse_repeated_parameters(request, repeatable=frozenset())
 
 
 def get_visible_vehicle_ids(db: SessionDep, user: CurrentUser) -> set[int]:

@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, StrictBool, StrictFloat
 
 from fleetscope.analytics.core.param_rules import MAX_SHIFT_ID_LENGTH
 from fleetscope.appstore.models import Role
@@ -10,7 +10,8 @@ from fleetscope.appstore.schemas import Language, StoredText, StrictCamelModel
 from fleetscope.appstore.workflow_rules import MAX_RULES
 
 MAX_STORE_ID = 2**31 - 1  # INTEGER columns on PostgreSQL: a larger id is a 422, not a 500
-StoreIdValue = Annotated[int, Field(ge=1, le=MAX_STORE_ID)]
+# Strict, as every number and flag of a body: lax mode read true as 1, "7" as 7, "yes" as true.
+StoreIdValue = Annotated[int, Field(strict=True, ge=1, le=MAX_STORE_ID)]
 Name = Annotated[StoredText, Field(min_length=1, max_length=200)]
 
 
@@ -36,7 +37,6 @@ class ShiftIn(StrictCamelModel):
     name: StoredText = Field(min_length=1, max_length=100)
     start: str = Field(description="HH:MM, local time of the site", max_length=5)
     end: str = Field(description="HH:MM; before start: the shift ends the next day", max_length=5)
-    # Strict: true or 1.0 is no weekday (lax mode read them as 1).
     weekdays: list[Annotated[int, Field(strict=True)]] = Field(
         description="the weekdays the shift starts on, 0 = Monday .. 6 = Sunday", max_length=7
     )
@@ -72,9 +72,9 @@ class WorkflowPreviewBody(StrictCamelModel):
 
 class VehiclePatch(StrictCamelModel):
     name: Name | None = None
-    battery_capacity_wh: float | None = Field(default=None, gt=0, le=10_000_000)
+    battery_capacity_wh: StrictFloat | None = Field(default=None, gt=0, le=10_000_000)
     site_id: StoreIdValue | None = None
-    retired: bool | None = Field(
+    retired: StrictBool | None = Field(
         default=None,
         description="true: out of service from now on (no live tile, not in 'all machines' "
         "for periods after that day; its history and messages stay); false: back in service",
@@ -98,4 +98,4 @@ class UserPatchAdmin(StrictCamelModel):
         default=None, description="null: none chosen, the user's browser decides"
     )
     display_name: StoredText | None = Field(default=None, min_length=1, max_length=200)
-    is_active: bool | None = None
+    is_active: StrictBool | None = None

@@ -3,7 +3,15 @@
 from datetime import date, datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, with_config
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    with_config,
+)
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
@@ -66,7 +74,9 @@ camel_case = with_config(
 
 class StrictCamelModel(CamelModel):
     """Request bodies: unknown fields are an error, not silently dropped; numbers are finite
-    (JSON has no NaN, but Python's parser and pydantic's lax mode read ``NaN`` and ``"NaN"``)."""
+    (JSON has no NaN, but Python's parser and pydantic's lax mode read ``NaN`` and ``"NaN"``);
+    numbers and flags are declared strict (``StrictInt``, ``StrictBool``): lax mode reads true
+    as 1, "7" as 7 and "yes" as true."""
 
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", allow_inf_nan=False
@@ -143,7 +153,7 @@ class DateSelectorPatch(StrictCamelModel):
     mode: DateMode | None = None
     from_: AnalysisDay | None = Field(default=None, alias="from")
     to: AnalysisDay | None = None
-    combined: bool | None = None
+    combined: StrictBool | None = None
     workflow_shift: str | None = Field(default=None, min_length=1, max_length=MAX_SHIFT_ID_LENGTH)
     # Given: the period is kept relative; from/to without it: a fixed period from then on.
     relative_range: RelativeRange | None = None
@@ -151,8 +161,8 @@ class DateSelectorPatch(StrictCamelModel):
 
 class AppSettingsPatch(StrictCamelModel):
     date_selector: DateSelectorPatch | None = None
-    selected_machines: list[int] | None = Field(default=None, max_length=MAX_VEHICLE_IDS)
-    onboarding_watched: bool | None = None
+    selected_machines: list[StrictInt] | None = Field(default=None, max_length=MAX_VEHICLE_IDS)
+    onboarding_watched: StrictBool | None = None
 
 
 class UserPatch(StrictCamelModel):

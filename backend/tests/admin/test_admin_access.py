@@ -85,6 +85,27 @@ def test_changes_need_the_csrf_token(
     assert names == ["Alpenfracht AG", "Nordlicht Logistik"]
 
 
+def test_a_query_parameter_given_twice_is_refused_not_read_as_its_last_value(
+    client: TestClient, seeded: DemoData, login: Callable[..., Any]
+) -> None:
+    twice = {
+        "/v2/Admin/Users": "role=customer&role=partner",
+        "/v2/Admin/DeadLetters": "page=1&page=2",
+    }
+    for path, query in twice.items():
+        assert refused(client.get(f"{path}?{query}"), 401) == "authentication failed"
+    login(client, "customer@demo.fleetscope")
+    for path, query in twice.items():
+        assert refused(client.get(f"{path}?{query}"), 404) == f"not found: {path}"
+    login(client, SUPERUSER)
+    name = {"/v2/Admin/Users": "role", "/v2/Admin/DeadLetters": "page"}
+    for path, query in twice.items():
+        assert (
+            refused(client.get(f"{path}?{query}"), 422)
+            == f"{name[path]}: given 2 times, expected once"
+        )
+
+
 def test_the_openapi_document_describes_the_administration_api(client: TestClient) -> None:
     document = client.get("/v2/openapi.json").json()
     paths = document["paths"]

@@ -125,6 +125,8 @@ def test_a_new_sites_shifts_are_named_in_the_creators_language(
         ({"name": "   "}, 422, "name: must not be empty"),
         ({"name": "X", "organizationId": 4242}, 422, "organizationId: organization 4242"),
         ({"name": "X", "organizationId": 2**31}, 422, "organizationId"),
+        # JSON's own types only: lax mode read true as organization 1.
+        ({"name": "X", "organizationId": True}, 422, "organizationId: Input should be a valid int"),
     ],
 )
 def test_create_refusals_name_the_field(

@@ -204,6 +204,10 @@ def test_deactivation_ends_every_session_at_once_and_refuses_login(
     login(second, email)
     assert first.get("/v2/Vehicles").status_code == 200
     user = seeded.user_ids[email]
+    # JSON's own types only: lax mode read the text "false" as false.
+    refusal = refused(client.patch(f"{USERS}/{user}", json={"isActive": "false"}), 422)
+    assert refusal == "isActive: Input should be a valid boolean"
+    assert first.get("/v2/Vehicles").status_code == 200
     off = data(client.patch(f"{USERS}/{user}", json={"isActive": False}))
     assert off["isActive"] is False
     for session in (first, second):

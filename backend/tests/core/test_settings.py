@@ -125,10 +125,15 @@ def test_settings_survive_a_new_login(
             {"dateSelector": {"workflowShift": "brunch"}},
             "dateSelector.workflowShift: unknown shift 'brunch'",
         ),
+        ({"onboardingWatched": "maybe"}, "onboardingWatched: Input should be a valid boolean"),
+        # JSON's own types only: not "yes" for true, 1 for true or true for vehicle 1.
+        ({"onboardingWatched": "yes"}, "onboardingWatched: Input should be a valid boolean"),
         (
-            {"onboardingWatched": "maybe"},
-            "onboardingWatched: Input should be a valid boolean, unable to interpret input",
+            {"dateSelector": {"combined": 1}},
+            "dateSelector.combined: Input should be a valid boolean",
         ),
+        ({"selectedMachines": [True]}, "selectedMachines.0: Input should be a valid integer"),
+        ({"selectedMachines": ["1"]}, "selectedMachines.0: Input should be a valid integer"),
         ({"colour": "red"}, "colour: Extra inputs are not permitted"),
     ],
 )

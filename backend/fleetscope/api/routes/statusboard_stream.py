@@ -23,12 +23,17 @@ from fleetscope.analytics.dashboards.statusboard import (
     statusboard_events,
 )
 from fleetscope.api.analytics_deps import (
+    REPEATABLE_PARAMETERS,
     ParamsDep,
     get_fact_store,
     reading,
+)
+from fleetscope.api.deps import (
+    SESSION_COOKIE,
+    SettingsDep,
+    authenticate,
     refuse_repeated_parameters,
 )
-from fleetscope.api.deps import SESSION_COOKIE, SettingsDep, authenticate
 from fleetscope.api.errors import ANALYTICS_FAILURES, ApiError
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
@@ -44,7 +49,7 @@ def _resolve(request: Request, params: AnalyticsParams) -> AnalyticsScope:
     factory: SessionFactory = request.app.state.session_factory
     with factory() as db:
         authenticated = authenticate(request, db)
-        refuse_repeated_parameters(request)
+        refuse_repeated_parameters(request, repeatable=REPEATABLE_PARAMETERS)
         return resolve_scope(db, user=authenticated.user, params=params)
 
 

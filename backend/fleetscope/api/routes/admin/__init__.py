@@ -1,8 +1,9 @@
 """The Administration API, ``/v2/Admin/...``: superuser only (404 for everyone else, see
 ``api.deps.SuperUser``); every change writes an audit entry (``appstore.audit``)."""
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
+from fleetscope.api.deps import admin_query
 from fleetscope.api.routes.admin import (
     audit,
     dead_letters,
@@ -14,7 +15,7 @@ from fleetscope.api.routes.admin import (
     vehicles,
 )
 
-router = APIRouter(prefix="/Admin", tags=["Administration"])
+router = APIRouter(prefix="/Admin", tags=["Administration"], dependencies=[Depends(admin_query)])
 router.include_router(organizations.router)
 router.include_router(sites.router)
 router.include_router(vehicles.router)
