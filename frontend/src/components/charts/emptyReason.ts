@@ -14,6 +14,11 @@ export type EmptyReason =
 
 const DAY_MS = 86_400_000;
 
+/** Whether an answer's period holds time the vehicles reported (T beyond its no-data part). */
+export function reportedIn(figures: { periodSeconds: number; noDataSeconds: number }): boolean {
+  return figures.periodSeconds > figures.noDataSeconds;
+}
+
 /**
  * Whether shift `shift` starts on a day from `from` to `to` (ISO dates) at one of `sites`:
  * `weekdays` are the days a shift starts on, 0 = Monday. Seven days hold every weekday.

@@ -32,7 +32,7 @@ export { ComparedKpiTiles, type ComparedTile } from './ComparedKpiTiles';
 export { csvFileName, csvSeparator, downloadCsv, quoteCsvField, toCsv } from './csv';
 export { DataTable, type RowLink } from './DataTable';
 export { EChart, type EChartProps } from './EChart';
-export { type EmptyReason, emptyReasonFor } from './emptyReason';
+export { type EmptyReason, emptyReasonFor, reportedIn } from './emptyReason';
 export { KpiTile } from './KpiTile';
 export { formatKpiDelta, formatKpiValue, type KpiUnit } from './kpiFormat';
 export { type ChartDrill, ModelChartCard } from './ModelChartCard';

@@ -59,13 +59,20 @@ export function useAnalyticsQuery<T>(
         to: filters.to,
       }),
   });
-  /** The ChartCard status of a chart fed by this call; `isEmpty` judges the loaded data. */
-  const statusFor = (isEmpty: (data: T) => boolean): ChartStatus =>
+  /**
+   * The ChartCard status of a chart fed by this call; `isEmpty` judges the loaded data, and
+   * `recorded`, where the answer tells, whether the vehicles reported in the period: an empty
+   * chart then says that nothing of the kind happened, not that no data came.
+   */
+  const statusFor = (isEmpty: (data: T) => boolean, recorded?: (data: T) => boolean): ChartStatus =>
     chartStatus({
       isPending: !noVehicles && query.isPending,
       error: query.error,
       isEmpty: noVehicles || (query.data !== undefined && isEmpty(query.data)),
-      emptyReason,
+      emptyReason:
+        !noVehicles && query.data !== undefined && recorded?.(query.data)
+          ? 'noEvents'
+          : emptyReason,
       onRetry: () => void query.refetch(),
     });
   return { query, scope, filters, emptyReason, statusFor };

@@ -35,14 +35,17 @@ export function ErrorOverlay() {
       centered
       size="lg"
       zIndex={400}
-    >
-      <Stack gap="md" data-testid="error-overlay" data-error-type={type}>
+      // The header as the dialog's title: it names the dialog for screen readers.
+      title={
         <Group gap="sm" wrap="nowrap">
-          <IconAlertTriangle color="var(--mantine-color-red-6)" size={28} />
+          <IconAlertTriangle color="var(--mantine-color-red-6)" size={28} aria-hidden />
           <Text fw={700} size="lg" data-testid="error-overlay-header">
             {t(errorHeaderKey(type))}
           </Text>
         </Group>
+      }
+    >
+      <Stack gap="md" data-testid="error-overlay" data-error-type={type}>
         <Text size="sm">{t(`${type.toLowerCase()}.description`)}</Text>
         <Detail
           label={t('errorOverlay.message')}

@@ -126,7 +126,9 @@ describe('error overlay', () => {
       ),
     );
     const overlay = await screen.findByTestId('error-overlay');
-    expect(within(overlay).getByTestId('error-overlay-header')).toHaveTextContent(
+    // The header names the dialog (its title), for screen readers too.
+    const dialog = screen.getByRole('dialog', { name: 'Der Server hat ein Problem gemeldet' });
+    expect(within(dialog).getByTestId('error-overlay-header')).toHaveTextContent(
       'Der Server hat ein Problem gemeldet',
     );
     expect(within(overlay).getByTestId('error-overlay-message')).toHaveTextContent('boom');

@@ -7,6 +7,7 @@ import {
   type ComparedTile,
   KpiTile,
   ModelChartCard,
+  reportedIn,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
@@ -203,6 +204,7 @@ export default function BatteryPage() {
             title={t('battery.depthHistogram')}
             status={statusFor(
               (d) => d.fleet.current.sessions.count === 0 && d.fleet.previous.sessions.count === 0,
+              (d) => reportedIn(d.fleet.current),
             )}
             model={depth}
             drill={drills?.depth}

@@ -11,6 +11,7 @@ import {
   type ChartModel,
   chartStatus,
   ModelChartCard,
+  reportedIn,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
@@ -27,7 +28,7 @@ import {
   vehicleOrdersTarget,
 } from '../../lib/drillDown';
 import { chargeChart } from '../battery/batteryCharts';
-import { paretoChart } from '../failures/analysisCharts';
+import { failuresReported, paretoChart } from '../failures/analysisCharts';
 import { outcomesChart } from '../processes/processesCharts';
 import {
   hasNoData,
@@ -53,6 +54,8 @@ interface ChartSource<T> {
   load: (scope: AnalysisScope) => Promise<T>;
   extraKey?: readonly unknown[];
   isEmpty: (data: T) => boolean;
+  /** Where the answer tells: whether the vehicles reported in the period (empty: "nothing happened"). */
+  reported?: (data: T) => boolean;
   model: (data: T, ctx: ChartContext) => ChartModel;
   drill: (data: T) => ChartDrill;
 }
@@ -83,7 +86,7 @@ function SourceChart<T>({
     <ModelChartCard
       name={name}
       title={t(DASHBOARD_CHART_TITLES[name])}
-      status={statusFor(source.isEmpty)}
+      status={statusFor(source.isEmpty, source.reported)}
       model={model}
       drill={editing ? undefined : drill}
       actions={actions}
@@ -153,6 +156,7 @@ const DASHBOARD_CHARTS: Record<DashboardChartKey, ChartRender> = {
     query: 'productivity',
     load: loadProductivity,
     isEmpty: (data) => heatmapIsEmpty(data.heatmap),
+    reported: (data) => reportedIn(data.fleet.kpis),
     model: (data, ctx) => ordersHeatmapChart(data.heatmap, ctx),
     drill: () => ({ element: heatmapCellTarget, row: (weekday: number) => heatmapTarget(weekday) }),
   }),
@@ -170,6 +174,7 @@ const DASHBOARD_CHARTS: Record<DashboardChartKey, ChartRender> = {
     load: (scope) => loadFailures(scope, NO_ERROR_FILTER),
     extraKey: [null, null],
     isEmpty: (data) => data.paretoByCount.length === 0,
+    reported: failuresReported,
     model: (data, ctx) => paretoChart(data.paretoByCount, 'count', ctx),
     drill: (data) => ({ element: (e: ChartElement) => paretoTarget(data.paretoByCount, e) }),
   }),

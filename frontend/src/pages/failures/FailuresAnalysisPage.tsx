@@ -21,7 +21,7 @@ import {
   paretoTarget,
   vehicleErrorsTarget,
 } from '../../lib/drillDown';
-import { paretoChart, reliabilityBars, reliabilityChart } from './analysisCharts';
+import { failuresReported, paretoChart, reliabilityBars, reliabilityChart } from './analysisCharts';
 
 const FAILURE_TILES: readonly ComparedTile<ReliabilityFigures>[] = [
   {
@@ -133,7 +133,7 @@ export default function FailuresAnalysisPage() {
           <ModelChartCard
             name="pareto-count"
             title={t('failures.paretoByCount')}
-            status={statusFor((d) => d.paretoByCount.length === 0)}
+            status={statusFor((d) => d.paretoByCount.length === 0, failuresReported)}
             model={byCount}
             drill={drills?.count}
             exportScope={exportScope}
@@ -141,7 +141,7 @@ export default function FailuresAnalysisPage() {
           <ModelChartCard
             name="pareto-downtime"
             title={t('failures.paretoByDowntime')}
-            status={statusFor((d) => d.paretoByDowntime.length === 0)}
+            status={statusFor((d) => d.paretoByDowntime.length === 0, failuresReported)}
             model={byDowntime}
             drill={drills?.downtime}
             exportScope={exportScope}
@@ -150,7 +150,7 @@ export default function FailuresAnalysisPage() {
         <ModelChartCard
           name="reliability"
           title={t('failures.reliability')}
-          status={statusFor((d) => d.fleet.current.episodes === 0)}
+          status={statusFor((d) => d.fleet.current.episodes === 0, failuresReported)}
           model={reliability}
           drill={drills?.reliability}
           exportScope={exportScope}

@@ -59,6 +59,7 @@ export default function FailuresVisualizationPage() {
             <SegmentedControl
               size="xs"
               data-testid="map-select"
+              aria-label={t('failures.mapSelect')}
               value={layer.mapId}
               onChange={setMapId}
               data={maps.map((candidate) => candidate.mapId)}

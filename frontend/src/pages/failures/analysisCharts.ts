@@ -1,6 +1,11 @@
-import { ERROR_LEVELS, type ParetoItem, type ReliabilityEntry } from '../../api/analytics-failures';
+import {
+  ERROR_LEVELS,
+  type FailuresResult,
+  type ParetoItem,
+  type ReliabilityEntry,
+} from '../../api/analytics-failures';
 import type { ChartContext, ChartModel } from '../../components/charts';
-import { barCartesian } from '../../components/charts';
+import { barCartesian, reportedIn } from '../../components/charts';
 import {
   categoryAxis,
   countAxis,
@@ -14,6 +19,11 @@ import { formatShare } from '../../lib/format';
 import { LEVEL_COLORS } from './levels';
 
 /** Pure transforms of failures/analysis. */
+
+/** Whether the vehicles reported in the period: an empty Pareto then means no errors happened. */
+export function failuresReported(data: FailuresResult): boolean {
+  return reportedIn(data.fleet.current);
+}
 
 /**
  * Pareto of error types: bars by count (stacked by level, in the level colours) or by

@@ -5,6 +5,7 @@ import { loadWorkflows, scopeKey, type WorkflowRow } from '../../api/analytics-p
 import {
   ModelChartCard,
   PartlyRecordedNote,
+  reportedIn,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
@@ -138,7 +139,10 @@ export default function ProcessesWorkflowsPage() {
         <ModelChartCard
           name="workflows"
           title={t('processes.workflowsTitle')}
-          status={statusFor((d) => d.workflows.length === 0)}
+          status={statusFor(
+            (d) => d.workflows.length === 0,
+            (d) => reportedIn(d.coverage),
+          )}
           model={chart}
           drill={drill}
           exportScope={{ page: 'processesWorkflows', from: scope.from, to: scope.to }}

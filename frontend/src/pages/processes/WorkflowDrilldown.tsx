@@ -182,6 +182,7 @@ export function WorkflowDrilldown({
         <SegmentedControl
           size="xs"
           data-testid="drilldown-outcome"
+          aria-label={t('processes.outcomeLabel')}
           value={list.filters.outcome ?? 'all'}
           onChange={(value) => setUrlOutcome(value === 'all' ? null : value)}
           data={[

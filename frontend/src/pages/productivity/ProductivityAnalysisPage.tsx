@@ -6,6 +6,7 @@ import {
   KpiTile,
   ModelChartCard,
   PartlyRecordedNote,
+  reportedIn,
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
@@ -100,7 +101,10 @@ export default function ProductivityAnalysisPage() {
           <ModelChartCard
             name="ordersHeatmap"
             title={t('productivity.charts.ordersHeatmap')}
-            status={statusFor((loaded) => heatmapIsEmpty(loaded.heatmap))}
+            status={statusFor(
+              (loaded) => heatmapIsEmpty(loaded.heatmap),
+              (loaded) => reportedIn(loaded.fleet.kpis),
+            )}
             model={models?.heatmap}
             drill={drills?.heatmap}
             exportScope={exportScope}
