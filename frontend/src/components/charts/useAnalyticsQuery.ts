@@ -61,16 +61,16 @@ export function useAnalyticsQuery<T>(
   });
   /**
    * The ChartCard status of a chart fed by this call; `isEmpty` judges the loaded data, and
-   * `recorded`, where the answer tells, whether the vehicles reported in the period: an empty
+   * `reported`, where the answer tells, whether the vehicles reported in the period: an empty
    * chart then says that nothing of the kind happened, not that no data came.
    */
-  const statusFor = (isEmpty: (data: T) => boolean, recorded?: (data: T) => boolean): ChartStatus =>
+  const statusFor = (isEmpty: (data: T) => boolean, reported?: (data: T) => boolean): ChartStatus =>
     chartStatus({
       isPending: !noVehicles && query.isPending,
       error: query.error,
       isEmpty: noVehicles || (query.data !== undefined && isEmpty(query.data)),
       emptyReason:
-        !noVehicles && query.data !== undefined && recorded?.(query.data)
+        !noVehicles && query.data !== undefined && reported?.(query.data)
           ? 'noEvents'
           : emptyReason,
       onRetry: () => void query.refetch(),
