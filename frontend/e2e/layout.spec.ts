@@ -41,6 +41,12 @@ test.describe('desktop', () => {
     await expectRoute(page, '/dashboards/dashboard?displayMode=true');
     await expect(page.getByTestId('page-dashboard')).toBeVisible();
     await expect(page.getByTestId('nav-side')).toHaveCount(0);
+    // Auto-refresh is always on: its menu marks the interval in effect, "off" cannot be chosen.
+    await page.getByTestId('auto-refresh').click();
+    await expect(page.getByTestId('auto-refresh-1')).toHaveAttribute('aria-checked', 'true');
+    await expect(page.getByTestId('auto-refresh-0')).toHaveAttribute('aria-checked', 'false');
+    await expect(page.getByTestId('auto-refresh-0')).toBeDisabled();
+    await page.keyboard.press('Escape');
 
     // Any other value, or none, shows the navigation again.
     await app.open('/dashboards/statusboard?displayMode=false');

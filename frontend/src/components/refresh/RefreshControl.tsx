@@ -9,15 +9,7 @@ import { ShareViewButton } from './ShareViewButton';
 /** Header control: refresh now, and the auto-refresh interval (off, 1, 5, 15 min). */
 export function RefreshControl() {
   const { t, i18n } = useTranslation();
-  const {
-    refresh,
-    refreshing,
-    refreshedAt,
-    chosenMinutes,
-    minutes,
-    displayMode,
-    setChosenMinutes,
-  } = useRefresh();
+  const { refresh, refreshing, refreshedAt, minutes, displayMode, setChosenMinutes } = useRefresh();
   const intervalLabel = (value: AutoRefreshMinutes) =>
     value === 0 ? t('refresh.off') : t('refresh.everyMinutes', { count: value });
   const refreshedLabel = refreshedAt
@@ -67,8 +59,11 @@ export function RefreshControl() {
               key={value}
               onClick={() => setChosenMinutes(value)}
               disabled={displayMode && value === 0}
+              // The interval in effect (display mode refreshes though "off" is chosen).
+              role="menuitemradio"
+              aria-checked={value === minutes}
               leftSection={
-                value === chosenMinutes ? <IconCheck size={14} /> : <span style={{ width: 14 }} />
+                value === minutes ? <IconCheck size={14} /> : <span style={{ width: 14 }} />
               }
               data-testid={`auto-refresh-${value}`}
             >

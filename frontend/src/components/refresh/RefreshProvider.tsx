@@ -68,7 +68,6 @@ export function RefreshProvider({
       refresh,
       refreshing,
       refreshedAt,
-      chosenMinutes,
       minutes,
       displayMode,
       setChosenMinutes: (next) => {
@@ -76,7 +75,7 @@ export function RefreshProvider({
         storeRefreshMinutes(next);
       },
     }),
-    [refresh, refreshing, refreshedAt, chosenMinutes, minutes, displayMode],
+    [refresh, refreshing, refreshedAt, minutes, displayMode],
   );
   return <RefreshContext.Provider value={value}>{children}</RefreshContext.Provider>;
 }

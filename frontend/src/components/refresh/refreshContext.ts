@@ -7,8 +7,6 @@ export interface RefreshControls {
   refreshing: boolean;
   /** When the data was last reloaded by refresh (null: not yet). */
   refreshedAt: Date | null;
-  /** The user's choice (0 = off). */
-  chosenMinutes: AutoRefreshMinutes;
   /** The interval in effect (display mode never refreshes less than every minute). */
   minutes: AutoRefreshMinutes;
   displayMode: boolean;
