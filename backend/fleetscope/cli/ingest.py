@@ -85,6 +85,8 @@ def import_command(
         f"rejected {len(result.rejected)} in {result.seconds:.1f} s "
         f"({result.per_second:,.0f} messages/s)"
     )
+    if result.incomplete:  # every line read is stored, but the file was not read to its end
+        raise typer.Exit(1)
 
 
 def rebuild_command() -> None:

@@ -142,6 +142,18 @@ TIMESTAMP_AHEAD = define(
 
 # --- The line of an NDJSON batch or file -----------------------------------------------------
 
+GZIP_CUT_OFF = define(
+    "refusal.gzip_cut_off",
+    en="file: the gzip data breaks off after line {line} (the file is cut short)",
+    de="Datei: die gzip-Daten brechen nach Zeile {line} ab (die Datei ist unvollständig)",
+)
+GZIP_DAMAGED = define(
+    "refusal.gzip_damaged",
+    en="file: the gzip data is damaged after line {line} ({detail}); nothing after it is read",
+    de="Datei: die gzip-Daten sind nach Zeile {line} beschädigt ({detail}); "
+    "danach wird nichts gelesen",
+)
+
 LINE_NOT_JSON = define(
     "refusal.line_not_json",
     en="line is not valid JSON: {detail}",

@@ -6,18 +6,19 @@ server is stopped; with a running server use ``POST /v2/Ingest/vda5050``.
 """
 
 import gc
-import gzip
 import itertools
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TypeVar, cast
+from typing import IO, TypeVar
 
 from fleetscope.facts.rawlog import RawFrame
-from fleetscope.i18n.refusals import REFUSED
+from fleetscope.i18n.refusals import GZIP_CUT_OFF, GZIP_DAMAGED, REFUSED
+from fleetscope.i18n.text import Message
 from fleetscope.ingest.messages import RawMessage, Verdict
 from fleetscope.ingest.ndjson import numbered_lines, parse_line
 from fleetscope.ingest.pipeline import IngestPipeline
@@ -27,6 +28,8 @@ DEFAULT_BATCH_SIZE = 10_000
 IMPORT_SOURCE = "import"
 T = TypeVar("T")
 _GZIP_MAGIC = b"\x1f\x8b"
+_GZIP_WINDOW = 16 + zlib.MAX_WBITS  # zlib reads one gzip member (header, data, CRC)
+_READ_SIZE = 1 << 16
 # Allocations between young-generation collections while a bulk path runs (default 700).
 _BULK_GC_THRESHOLD = 100_000
 
@@ -37,6 +40,7 @@ class ImportResult:
     duplicates: int = 0
     rejected: list[tuple[int, str]] = field(default_factory=list)  # (line, reason)
     seconds: float = 0.0
+    incomplete: bool = False  # the file's data broke off or was damaged (told in ``rejected``)
 
     @property
     def lines(self) -> int:
@@ -74,18 +78,67 @@ def bulk_collection() -> Iterator[None]:
         gc.unfreeze()
 
 
+@dataclass(slots=True)
+class GzipDamage:
+    """Why a gzip file's data ended early (None: it is whole), after how many lines."""
+
+    problem: Message | None = None
+    after_line: int = 0
+
+
+def _gzip_lines(raw: IO[bytes], damage: GzipDamage) -> Iterator[bytes]:
+    """The lines of gzip data (members one after the other), read as far as it goes: a file
+    cut short gives its complete lines and the cut one; at damaged data the lines before it.
+    ``damage`` then says where (``gzip.GzipFile`` gave none of the lines of the last buffer)."""
+    inflate, pending, lines = zlib.decompressobj(_GZIP_WINDOW), b"", 0
+    while chunk := raw.read(_READ_SIZE):
+        while chunk:
+            before = inflate.copy()
+            try:
+                data = inflate.decompress(chunk)
+            except zlib.error as error:
+                # The data up to the damage, which the failed call did not return.
+                *complete, pending = (pending + _inflate_until_error(before, chunk)).split(b"\n")
+                yield from [*complete, pending] if pending else complete
+                lines += len(complete)
+                damage.problem = GZIP_DAMAGED(line=lines, detail=str(error))
+                damage.after_line = lines
+                return
+            *complete, pending = (pending + data).split(b"\n")
+            lines += len(complete)
+            yield from complete
+            chunk = inflate.unused_data  # the next member, if any
+            if chunk:
+                inflate = zlib.decompressobj(_GZIP_WINDOW)
+    if pending:
+        yield pending
+    if not inflate.eof:
+        damage.problem, damage.after_line = GZIP_CUT_OFF(line=lines), lines
+
+
+def _inflate_until_error(inflate: "zlib._Decompress", chunk: bytes, piece: int = 256) -> bytes:
+    """What ``inflate`` gives of ``chunk`` up to the byte it fails on: fed in pieces, and the
+    piece that fails once more byte by byte."""
+    found = bytearray()
+    for start in range(0, len(chunk), piece):
+        before = inflate.copy()
+        try:
+            found += inflate.decompress(chunk[start : start + piece])
+        except zlib.error:
+            if piece > 1:
+                found += _inflate_until_error(before, chunk[start : start + piece], piece=1)
+            break
+    return bytes(found)
+
+
 @contextmanager
-def open_ndjson(path: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
+def open_ndjson(path: Path, damage: GzipDamage) -> Iterator[tuple[Iterable[bytes], IO[bytes]]]:
     """The file's lines as bytes (gzip is recognised by its magic number, not the name) and
     the file under them, whose position is the bytes read so far (compressed for gzip)."""
     with path.open("rb") as raw:
         compressed = raw.read(2) == _GZIP_MAGIC
         raw.seek(0)
-        if not compressed:
-            yield raw, raw
-            return
-        with gzip.GzipFile(fileobj=raw, mode="rb") as lines:
-            yield cast(IO[bytes], lines), raw
+        yield (_gzip_lines(raw, damage) if compressed else raw), raw
 
 
 def ingest_lines(
@@ -161,12 +214,18 @@ def import_file(
     progress: Callable[[ImportResult, int], None] | None = None,
 ) -> ImportResult:
     """Import an NDJSON (or NDJSON.gz) file; ``progress`` gets the result so far and the
-    bytes of the file read so far after each batch."""
-    with open_ndjson(path) as (stream, raw):
+    bytes of the file read so far after each batch. Gzip data that breaks off or is damaged
+    is one more rejected line (after the complete lines, all stored), not an abort."""
+    damage = GzipDamage()
+    with open_ndjson(path, damage) as (stream, raw):
         on_batch = None if progress is None else (lambda result: progress(result, raw.tell()))
-        return ingest_lines(
+        result = ingest_lines(
             pipeline, stream, site_id=site_id, batch_size=batch_size, progress=on_batch
         )
+    if damage.problem is not None:
+        result.rejected.append((damage.after_line + 1, str(damage.problem)))
+        result.incomplete = True
+    return result
 
 
 def _chunks(frames: Iterator[RawFrame], size: int) -> Iterator[list[RawFrame]]:

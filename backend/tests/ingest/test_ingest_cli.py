@@ -1,6 +1,7 @@
 """``fleetscope import``, ``rebuild`` and ``tokens`` as an operator runs them."""
 
 import gzip
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -57,6 +58,46 @@ def test_import_gzip_then_rebuild(cli_settings: Settings, tmp_path: Path) -> Non
     assert "replayed 2 raw frames" in _run("rebuild")
     with FactStore(cli_settings.resolved_facts_path()) as store:
         assert dump(store) == before
+
+
+@pytest.mark.parametrize("damage", ["cut", "corrupted"])
+def test_a_damaged_gzip_file_keeps_its_lines_before_the_damage_and_says_so(
+    cli_settings: Settings, tmp_path: Path, damage: str
+) -> None:
+    """A copy cut short, or bytes changed near its end: the lines before are stored, the
+    damage is told as a rejected line, and the import exits 1 (it did not read it all)."""
+    packed = bytearray(gzip.compress(b"".join(_ham(n) + b"\n" for n in range(1, 41))))
+    if damage == "cut":
+        packed = packed[:-12]  # the CRC trailer and some data missing
+    else:
+        for index in range(len(packed) - 60, len(packed) - 40):
+            packed[index] ^= 0x5A
+    before_damage = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(bytes(packed[:-60]))
+    complete = before_damage.count(b"\n")
+    assert complete > 0
+    file = tmp_path / "damaged.ndjson.gz"
+    file.write_bytes(bytes(packed))
+    result = runner.invoke(app, ["import", str(file), "--site", "Hamburg DC"])
+    assert result.exit_code == 1, result.output
+    # Changed bytes may read as broken data or as data that breaks off: either is told.
+    assert "file: the gzip data " in result.stderr
+    if damage == "cut":
+        assert "file: the gzip data breaks off after line" in result.stderr
+    with FactStore(cli_settings.resolved_facts_path()) as store:
+        assert store.raw_frame_count() >= complete
+
+
+def test_broken_gzip_data_is_told_as_damaged_after_the_lines_before_it(
+    cli_settings: Settings, tmp_path: Path
+) -> None:
+    # A whole member, then a second one whose data is no deflate stream.
+    whole = gzip.compress(b"".join(_ham(n) + b"\n" for n in range(1, 6)))
+    file = tmp_path / "broken.ndjson.gz"
+    file.write_bytes(whole + gzip.compress(b"x" * 100)[:10] + b"\xff" * 40)
+    result = runner.invoke(app, ["import", str(file), "--site", "Hamburg DC"])
+    assert result.exit_code == 1, result.output
+    assert "accepted 5, duplicates 0, rejected 1" in result.stdout
+    assert "line 6: file: the gzip data is damaged after line 5 (" in result.stderr
 
 
 def test_import_for_another_site_writes_only_that_sites_own_vehicle(
