@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from pydantic import Field, StrictBool, StrictFloat
+from pydantic import Field, StrictBool, StrictFloat, StrictInt
 
 from fleetscope.analytics.core.param_rules import MAX_SHIFT_ID_LENGTH
 from fleetscope.appstore.models import Role
@@ -37,7 +37,7 @@ class ShiftIn(StrictCamelModel):
     name: StoredText = Field(min_length=1, max_length=100)
     start: str = Field(description="HH:MM, local time of the site", max_length=5)
     end: str = Field(description="HH:MM; before start: the shift ends the next day", max_length=5)
-    weekdays: list[Annotated[int, Field(strict=True)]] = Field(
+    weekdays: list[StrictInt] = Field(
         description="the weekdays the shift starts on, 0 = Monday .. 6 = Sunday", max_length=7
     )
 

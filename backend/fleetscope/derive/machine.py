@@ -193,6 +193,8 @@ class VehicleDeriver:
             delta = self.track.update(at=at, position=position, facts=facts)
             if run is not None and delta:
                 run.distance_m += delta
+            if position.initialized:  # an episode and the statusboard keep a located one
+                self.last_position = position
 
         order_id = message.order_id
         started_here = False
@@ -226,9 +228,7 @@ class VehicleDeriver:
         started = self.errors.update(
             at=at,
             errors=message.errors,
-            position=position
-            if position is not None and position.initialized
-            else self.last_position,
+            position=self.last_position,
             order_id=run_id,
             facts=facts,
         )
@@ -258,8 +258,6 @@ class VehicleDeriver:
         if battery is not None:
             self.battery.update(at=at, battery=battery, facts=facts)
         self.last_battery = battery
-        if position is not None and position.initialized:
-            self.last_position = position
         self.last_errors = message.errors
         derived = self.derived = state_of(message, vda_idle=vda_idle)
         self.states.switch(derived, at, facts)

@@ -220,6 +220,7 @@ def _add_open_holds(
     report's charge holding on until now or until silence turns offline), counted where it
     starts as a sample's hold is (``facts.rollup.held_start``). Offline, a closing sample
     carries it (derive/README.md, Battery)."""
+    ordered, ends = _by_start(windows)
     for row in live:
         if row.state == "offline" or row.charge is None or row.held_until is None:
             continue
@@ -229,10 +230,12 @@ def _add_open_holds(
             0.0, (min(now, row.last_message_at + offline_after) - row.held_until).total_seconds()
         )
         start = row.held_until - timedelta(seconds=row.held_s)
-        bucket = next((t.bucket for t in windows if t.window.start <= start < t.window.end), None)
-        if bucket is None or row.held_s + running_s <= 0:
+        index = bisect.bisect_right(ends, start)  # the first window ending after it
+        if index == len(ordered) or start < ordered[index].window.start:
+            continue  # not in T
+        if row.held_s + running_s <= 0:
             continue
-        key = (row.vehicle_id if by_vehicle else FLEET, bucket)
+        key = (row.vehicle_id if by_vehicle else FLEET, ordered[index].bucket)
         result.add(key, "battery_samples", round((row.held_s + running_s) * MICROS))
         result.add(key, "battery_charge_sum", row.held_charge_s + row.charge * running_s)
 
@@ -276,8 +279,7 @@ def _add_state_time(
     result: MeasureTable,
 ) -> None:
     """Add each interval's overlap with each of ``windows`` (disjoint) to its bucket."""
-    ordered = sorted(windows, key=lambda tagged: tagged.window.start)
-    ends = [tagged.window.end for tagged in ordered]
+    ordered, ends = _by_start(windows)
     for vehicle_id, state, start, end in intervals:
         index = bisect.bisect_right(ends, start)
         while index < len(ordered) and ordered[index].window.start < end:
@@ -287,3 +289,9 @@ def _add_state_time(
                 key = (vehicle_id if by_vehicle else FLEET, bucket)
                 result.add(key, f"{state}_s", overlap.total_seconds())
             index += 1
+
+
+def _by_start(windows: Iterable[Tagged]) -> tuple[list[Tagged], list[datetime]]:
+    """``windows`` (disjoint) in time order, and their ends, to bisect."""
+    ordered = sorted(windows, key=lambda tagged: tagged.window.start)
+    return ordered, [tagged.window.end for tagged in ordered]
