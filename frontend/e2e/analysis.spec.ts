@@ -171,12 +171,20 @@ test('a workflow row opens its drill-down with the orders of that workflow', asy
   await expect(row).toBeVisible();
   const workflow = (await row.getAttribute('data-testid'))?.replace(/^workflow-row-/, '') ?? '';
   expect(workflow).not.toBe('');
-  await row.click();
+  // By keyboard: the row's name is a link (a row itself is no control for a screen reader).
+  await row.getByRole('link', { name: workflow }).focus();
+  await page.keyboard.press('Enter');
   const drilldown = page.getByTestId('drilldown-workflow');
   await expect(drilldown).toHaveAttribute('data-workflow', workflow);
   await expect(drilldown.getByTestId('drilldown-title')).toContainText(workflow);
   await expect(drilldown.locator('[data-testid^="order-row-"]').first()).toBeVisible();
   await expect(drilldown.getByTestId('drilldown-orders-empty')).toHaveCount(0);
+
+  // By pointer: anywhere in the row, here its order count.
+  await drilldown.getByTestId('drilldown-close').click();
+  await expect(drilldown).toHaveCount(0);
+  await row.locator('td').nth(1).click();
+  await expect(drilldown).toHaveAttribute('data-workflow', workflow);
 });
 
 test('the whole lists of action and error types sort by their headers in the browser', async ({

@@ -36,9 +36,15 @@ interface PagedTableProps<T> {
   onRetry?: () => void;
   /** Shown instead of the table when the filtered list has no rows (says why). */
   empty?: ReactNode;
-  /** Rows open a drill-down: clickable and keyboard-reachable. */
+  /**
+   * Rows open a drill-down on a pointer's click anywhere in the row. Keyboards and screen
+   * readers reach it through a link in the row (`DrillLink`): a focusable row would be
+   * announced as a plain row.
+   */
   onRowClick?: (row: T) => void;
 }
+
+const INTERACTIVE = 'a, button, input, select, textarea';
 
 /**
  * A list paged and sorted by the server, or a whole short list sorted in the browser
@@ -95,18 +101,17 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
                 <Table.Tr
                   key={props.rowKey(row)}
                   data-testid={props.rowTestId?.(row)}
-                  onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
-                  onKeyDown={
+                  onClick={
                     props.onRowClick
                       ? (event) => {
-                          if (event.key === 'Enter' || event.key === ' ') {
-                            event.preventDefault();
+                          // A link or button in the row does its own thing (a row's link
+                          // opens the same drill-down: once, not twice).
+                          if (!(event.target as Element).closest(INTERACTIVE)) {
                             props.onRowClick?.(row);
                           }
                         }
                       : undefined
                   }
-                  tabIndex={props.onRowClick ? 0 : undefined}
                   style={props.onRowClick ? { cursor: 'pointer' } : undefined}
                 >
                   {props.columns.map((column) => (

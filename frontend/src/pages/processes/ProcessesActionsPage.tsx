@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ActionRow, loadActions, scopeKey } from '../../api/analytics-processes';
 import { ModelChartCard, useAnalyticsQuery, useChartContext } from '../../components/charts';
+import { DrillLink } from '../../components/drill/DrillLink';
 import { ShownOnOpen } from '../../components/drill/ShownOnOpen';
 import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
@@ -33,7 +34,7 @@ export default function ProcessesActionsPage() {
   const ctx = useChartContext();
   const language = i18n.language;
   // The open action type is part of the address (a chart bar opens it, a link shows it).
-  const [selected, setSelected] = useUrlSelection(DRILL_PARAMS.actionType);
+  const [selected, setSelected, hrefOf] = useUrlSelection(DRILL_PARAMS.actionType);
   const { query, scope, statusFor } = useAnalyticsQuery('actions', loadActions);
   const rows = query.data?.actions;
   const approximate = actionsApproximate(query.data);
@@ -51,11 +52,7 @@ export default function ProcessesActionsPage() {
       key: 'actionType',
       label: t('processes.actionType'),
       sortKey: 'actionType',
-      render: (row) => (
-        <Text fw={500} size="sm" c="teal">
-          {row.actionType}
-        </Text>
-      ),
+      render: (row) => <DrillLink to={hrefOf(row.actionType)}>{row.actionType}</DrillLink>,
     },
     {
       key: 'count',

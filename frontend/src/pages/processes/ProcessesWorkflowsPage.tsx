@@ -9,6 +9,7 @@ import {
   useAnalyticsQuery,
   useChartContext,
 } from '../../components/charts';
+import { DrillLink } from '../../components/drill/DrillLink';
 import { ShownOnOpen } from '../../components/drill/ShownOnOpen';
 import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
@@ -38,7 +39,7 @@ export default function ProcessesWorkflowsPage() {
   const language = i18n.language;
   const [sort, setSort] = useState<string | null>(null);
   // The open workflow is part of the address (a drill-down from elsewhere opens it).
-  const [selected, setSelected] = useUrlSelection(DRILL_PARAMS.workflow);
+  const [selected, setSelected, hrefOf] = useUrlSelection(DRILL_PARAMS.workflow);
   // So are a cell of the orders heatmap and a bucket of a cycle-time histogram: the table
   // and the lists hold the orders ended in the cell, the finished orders of the bucket.
   const [cellParam, setCellParam] = useUrlSelection(DRILL_PARAMS.heatmapCell);
@@ -66,11 +67,7 @@ export default function ProcessesWorkflowsPage() {
       key: 'workflow',
       label: t('processes.workflow'),
       sortKey: 'workflow',
-      render: (row) => (
-        <Text fw={500} size="sm" c="teal">
-          {row.workflow}
-        </Text>
-      ),
+      render: (row) => <DrillLink to={hrefOf(row.workflow)}>{row.workflow}</DrillLink>,
     },
     {
       key: 'orders',
