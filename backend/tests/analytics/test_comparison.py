@@ -340,6 +340,49 @@ def test_history_leaves_out_future_days_and_marks_today(store: FactStore) -> Non
     ]
 
 
+def test_history_compares_each_bucket_with_as_long_a_stretch(store: FactStore) -> None:
+    """60 days (Thu 1 October to Sun 29 November) in weeks: the previous period (2 August to
+    30 September) is drawn in T's weeks moved back 60 days, point by point as long; in weeks
+    of its own, 4 days would stand against 1 and the running week against one to Saturday."""
+    span = DaySpan(date(2026, 10, 1), date(2026, 11, 29))
+    with reading(store) as cursor:
+        data = productivity_history(
+            cursor, _scope(span, None), now=NOW, offline_after=OFFLINE_AFTER
+        ).model_dump(by_alias=True, mode="json")
+    assert data["granularity"] == "week"
+    previous = [(b["from"], b["to"], b["partial"]) for b in data["previousBuckets"]]
+    assert previous[:2] == [
+        ("2026-08-02", "2026-08-05", False),
+        ("2026-08-06", "2026-08-12", False),
+    ]
+    assert previous[-1] == ("2026-09-24", "2026-09-30", True)  # to Sat 26 September 15:10
+    assert len(previous) == len(data["buckets"]) == 9
+    day, running = 2 * 86_400, 2 * (2 * 86_400 + 15 * 3_600 + 600)  # two vehicles
+    week_lengths = [4 * day] + [7 * day] * 7 + [running]
+    assert data["previous"]["periodSeconds"] == [week_lengths]
+    # The same stretches of T, the week of the clock change (19-25 October) an hour longer.
+    assert data["kpis"]["periodSeconds"] == [
+        [s + (2 * 3_600 if i == 3 else 0) for i, s in enumerate(week_lengths)]
+    ]
+
+
+def test_history_of_a_leap_year_compares_month_by_month(store: FactStore) -> None:
+    """2028 has 366 days, so its previous period begins on 31 December 2026: each month of
+    2028 stands against as many days moved back 366, twelve points against twelve."""
+    with reading(store) as cursor:
+        data = productivity_history(
+            cursor,
+            _scope(DaySpan(date(2028, 1, 1), date(2028, 12, 31)), None),
+            now=datetime(2029, 6, 1, tzinfo=BERLIN),
+            offline_after=OFFLINE_AFTER,
+        ).model_dump(by_alias=True, mode="json")
+    assert data["granularity"] == "month"
+    previous = [(b["from"], b["to"]) for b in data["previousBuckets"]]
+    assert len(previous) == len(data["buckets"]) == 12
+    assert previous[:2] == [("2026-12-31", "2027-01-30"), ("2027-01-31", "2027-02-28")]
+    assert previous[-1] == ("2027-12-01", "2027-12-31")
+
+
 def test_late_shift_not_begun_today_is_not_drawn(store: FactStore) -> None:
     """Wednesday 10:00 with the late shift: today's bucket lies wholly in the future."""
     with reading(store) as cursor:

@@ -2892,7 +2892,10 @@ export interface components {
             granularity: "day" | "week" | "month";
             /** Buckets */
             buckets: components["schemas"]["HistoryBucket"][];
-            /** Previousbuckets */
+            /**
+             * Previousbuckets
+             * @description the previous period in the buckets of T moved back by T's length: point i covers as many days as T's point i
+             */
             previousBuckets: components["schemas"]["HistoryBucket"][];
             /**
              * Series

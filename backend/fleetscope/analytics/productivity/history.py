@@ -1,5 +1,6 @@
 """``GET /v2/Analytics/ProductivityHistory``: the KPIs per day, week or month of the period and,
-in its own buckets, of the previous period; future buckets left out (docs/analytics.md)."""
+in the same buckets moved back by its length, of the previous period; future buckets left out
+(docs/analytics.md)."""
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -14,7 +15,7 @@ from fleetscope.analytics.core.comparison import site_clips, span_timing
 from fleetscope.analytics.core.kpis import COUNT_KPIS, kpi_columns
 from fleetscope.analytics.core.models import PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope
-from fleetscope.analytics.core.periods import calendar_buckets, granularity_for
+from fleetscope.analytics.core.periods import DaySpan, calendar_buckets, granularity_for
 from fleetscope.analytics.core.plan import BucketSpan, Collected, period_out, read_buckets
 from fleetscope.appstore.schemas import CamelModel
 
@@ -67,7 +68,10 @@ class ProductivityHistoryOut(CamelModel):
     period: PeriodOut
     granularity: Literal["day", "week", "month"]
     buckets: list[HistoryBucket]
-    previous_buckets: list[HistoryBucket]
+    previous_buckets: list[HistoryBucket] = Field(
+        description="the previous period in the buckets of T moved back by T's length: "
+        "point i covers as many days as T's point i"
+    )
     series: list[HistorySeries] = Field(
         description="one per vehicle, or one combined series (vehicleId null) when combined"
     )
@@ -87,12 +91,14 @@ class HistorySpans:
 
 def history_spans(scope: AnalyticsScope, *, now: datetime) -> HistorySpans:
     """The drawn buckets of the period and of the previous period (module doc)."""
-    granularity = granularity_for(scope.span.days)
+    current = calendar_buckets(scope.span, granularity_for(scope.span.days))
     drawn: tuple[list[BucketSpan], list[BucketSpan]] = ([], [])
     partial: set[int] = set()
-    for side, span, previous_of in ((0, scope.span, None), (1, scope.span.previous(), scope.span)):
+    for side, buckets, previous_of in (
+        (0, current, None),
+        (1, _moved_back(scope, current), scope.span),
+    ):
         clips = site_clips(scope, now=now, previous=previous_of is not None)
-        buckets = calendar_buckets(span, granularity)
         for bucket, bucket_span in enumerate(buckets, start=side * PREVIOUS_OFFSET):
             timing = span_timing(bucket_span, sites=clips)
             if timing.future:
@@ -101,6 +107,17 @@ def history_spans(scope: AnalyticsScope, *, now: datetime) -> HistorySpans:
                 partial.add(bucket)
             drawn[side].append(BucketSpan(bucket, bucket_span, previous_of=previous_of))
     return HistorySpans(*drawn, partial=frozenset(partial))
+
+
+def _moved_back(scope: AnalyticsScope, buckets: list[DaySpan]) -> list[DaySpan]:
+    """The previous period's buckets, like for like: each of T's moved back by T's length, so
+    that the dashed line's point ``i`` covers as many days as point ``i`` (calendar buckets of
+    its own would set four days against one, or a leap year's January against one day). A
+    rolling period's previous one is its own clipped days."""
+    if scope.span.clip is not None:
+        return calendar_buckets(scope.span.previous(), granularity_for(scope.span.days))
+    back = timedelta(days=scope.span.days)
+    return [DaySpan(bucket.first - back, bucket.last - back) for bucket in buckets]
 
 
 def kpi_lists(collected: Collected, ids: list[int], spans: list[BucketSpan]) -> dict[str, Any]:
