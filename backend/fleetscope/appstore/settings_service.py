@@ -2,6 +2,7 @@
 
 import json
 import logging
+from collections import Counter
 from datetime import UTC, date, datetime
 from typing import Any, get_args
 from zoneinfo import ZoneInfo
@@ -21,7 +22,7 @@ from fleetscope.appstore.schemas import (
     DateSelector,
     RelativeRange,
 )
-from fleetscope.appstore.tenants import visible_shift_ids, visible_vehicle_ids
+from fleetscope.appstore.tenants import visible_shift_ids, visible_sites, visible_vehicle_ids
 from fleetscope.i18n.messages import (
     DUPLICATE_WIDGET,
     LAYOUT_TOO_LARGE,
@@ -68,10 +69,12 @@ def _stored_or_default(session: Session, *, user: User) -> UserSettings:
     return session.get(UserSettings, user.id) or _defaults(user)
 
 
-def _saved_period(row: UserSettings) -> tuple[date, date]:
+def _saved_period(
+    session: Session, row: UserSettings, *, user: User, now: datetime
+) -> tuple[date, date]:
     """The saved period, or until a user picks dates (or when the saved one breaks today's
     rules) one that rolls with the calendar: the current week, Monday to Sunday, as the date
-    selector's week mode shows it."""
+    selector's week mode shows it, in the calendar of the user's sites."""
     if row.date_from is not None and row.date_to is not None:
         try:
             check_period(row.date_from, row.date_to, fields=SAVED_PERIOD)
@@ -80,9 +83,16 @@ def _saved_period(row: UserSettings) -> tuple[date, date]:
             # Saved before the rule (or the rule changed): analytics must go on working.
             log.debug("user %s: saved period ignored (%s)", row.user_id, invalid.msg)
     week = resolve_relative_range(
-        "thisWeekSoFar", now=datetime.now(UTC), zone=ZoneInfo(DEFAULT_TIME_ZONE), shifts=[]
+        "thisWeekSoFar", now=now, zone=_home_zone(session, user=user), shifts=[]
     )
     return week.first, week.last
+
+
+def _home_zone(session: Session, *, user: User) -> ZoneInfo:
+    """The time zone most of the user's sites keep (Berlin without any): on a Sunday evening
+    in New York, Berlin's calendar has begun a week that lies wholly in the future there."""
+    zones = Counter(site.time_zone for site in visible_sites(session, user=user))
+    return ZoneInfo(zones.most_common(1)[0][0] if zones else DEFAULT_TIME_ZONE)
 
 
 def _saved_relative_range(row: UserSettings) -> RelativeRange | None:
@@ -91,8 +101,10 @@ def _saved_relative_range(row: UserSettings) -> RelativeRange | None:
     return next((known for known in RELATIVE_RANGES if known == name), None)
 
 
-def _view(row: UserSettings, *, visible_ids: set[int]) -> AppSettingsOut:
-    date_from, date_to = _saved_period(row)
+def _view(
+    session: Session, row: UserSettings, *, user: User, visible_ids: set[int], now: datetime
+) -> AppSettingsOut:
+    date_from, date_to = _saved_period(session, row, user=user, now=now)
     return AppSettingsOut(
         date_selector=DateSelector(
             mode=row.date_mode if row.date_mode in DATE_MODES else DEFAULT_MODE,
@@ -109,20 +121,26 @@ def _view(row: UserSettings, *, visible_ids: set[int]) -> AppSettingsOut:
 
 
 def read_settings(
-    session: Session, *, user: User, visible_ids: set[int] | None = None
+    session: Session,
+    *,
+    user: User,
+    visible_ids: set[int] | None = None,
+    now: datetime | None = None,
 ) -> AppSettingsOut:
-    """The user's settings; ``visible_ids``: the user's vehicles, when the caller has them."""
+    """The user's settings; ``visible_ids``: the user's vehicles, when the caller has them;
+    ``now``: the clock a default period rolls with (default: the current time)."""
     row = _stored_or_default(session, user=user)
     if visible_ids is None:
         visible_ids = visible_vehicle_ids(session, user=user)
-    return _view(row, visible_ids=visible_ids)
+    return _view(session, row, user=user, visible_ids=visible_ids, now=now or datetime.now(UTC))
 
 
 def update_settings(session: Session, *, user: User, patch: AppSettingsPatch) -> AppSettingsOut:
     """Apply any subset of the settings; the whole patch is checked before anything is saved."""
     visible_ids = visible_vehicle_ids(session, user=user)
     row = _stored_or_default(session, user=user)
-    current = _view(row, visible_ids=visible_ids).date_selector
+    now = datetime.now(UTC)
+    current = _view(session, row, user=user, visible_ids=visible_ids, now=now).date_selector
     selector = patch.date_selector
     if selector is not None:
         check_period(
@@ -162,7 +180,7 @@ def update_settings(session: Session, *, user: User, patch: AppSettingsPatch) ->
     if patch.onboarding_watched is not None:
         row.onboarding_watched = patch.onboarding_watched
     session.commit()
-    return _view(row, visible_ids=visible_ids)
+    return _view(session, row, user=user, visible_ids=visible_ids, now=now)
 
 
 def read_dashboard_layout(session: Session, *, user: User) -> list[dict[str, Any]]:

@@ -26,9 +26,9 @@ from fleetscope.analytics.core.relative_ranges import (
 from fleetscope.api.deps import CSRF_COOKIE, CSRF_HEADER
 from fleetscope.api.main import create_app
 from fleetscope.appstore.db import make_session_factory
-from fleetscope.appstore.models import User
+from fleetscope.appstore.models import Organization, Role, Site, User
 from fleetscope.appstore.schemas import AppSettingsPatch
-from fleetscope.appstore.settings_service import update_settings
+from fleetscope.appstore.settings_service import read_settings, update_settings
 
 from .conftest import BERLIN, seeded_store
 
@@ -282,6 +282,38 @@ def test_a_fixed_saved_period_stays_fixed(session: Session) -> None:
         date(2026, 11, 15),
         None,
     )
+
+
+def test_the_default_week_is_the_week_of_the_user_s_sites(session: Session) -> None:
+    """Until a user picks dates the period is the current week: at 19:00 on Sunday in New
+    York it is already Monday in Berlin, whose week lies wholly in the future there."""
+    organization = Organization(name="Hudson Freight")
+    session.add(Site(organization=organization, name="Newark", time_zone="America/New_York"))
+    session.flush()
+    user = _new_user(session, email="ops@hudson.example", organization_id=organization.id)
+    try:
+        sunday_evening = datetime(2026, 11, 29, 19, tzinfo=ZoneInfo("America/New_York"))
+        selector = read_settings(session, user=user, now=sunday_evening).date_selector
+        assert (selector.from_, selector.to) == (date(2026, 11, 23), date(2026, 11, 29))
+        # Hamburg's customer, at the same instant: Berlin's new week.
+        hamburg = _new_user(
+            session, email="new@demo.fleetscope", organization_id=_user(session).organization_id
+        )
+        berlin = read_settings(session, user=hamburg, now=sunday_evening)
+        assert (berlin.date_selector.from_, berlin.date_selector.to) == (
+            date(2026, 11, 30),
+            date(2026, 12, 6),
+        )
+    finally:
+        session.rollback()
+
+
+def _new_user(session: Session, *, email: str, organization_id: int | None) -> User:
+    """A customer with nothing saved yet."""
+    user = User(email=email, password_hash="-", role=Role.CUSTOMER, organization_id=organization_id)
+    session.add(user)
+    session.flush()
+    return user
 
 
 # --- the same cases as the frontend -------------------------------------------------------

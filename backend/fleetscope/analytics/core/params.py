@@ -169,7 +169,7 @@ def resolve_scope(
     range); default: the current time."""
     now = now or datetime.now(UTC)
     visible = {row[0]: VehicleRef(*row) for row in visible_vehicle_rows(session, user=user)}
-    saved = read_settings(session, user=user, visible_ids=set(visible))
+    saved = read_settings(session, user=user, visible_ids=set(visible), now=now)
     selector = saved.date_selector
     clip = check_rolling(params, now=now)
     no_days = params.date_from is None and params.date_to is None
