@@ -11,6 +11,7 @@ letter (``dead_letters``); a batch whose write still fails is split (``isolation
 offending message alone is one. ``process`` raises only when the store itself fails.
 """
 
+import hashlib
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -52,6 +53,18 @@ def _decode(raw: RawMessage, *, limits: DecodeLimits) -> Message:
     except Exception as error:
         log.exception("decoding %r raised instead of refusing", raw.topic)
         raise DecodeError(UNDECODABLE(error=f"{type(error).__name__}: {error}")) from None
+
+
+_CONTENT_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def content_instant(payload: bytes) -> datetime:
+    """The dedup key's instant of a message without a time of its own (a 2.1 factsheet may
+    omit it), taken from its bytes: the receive time would make every redelivery new (a
+    retained factsheet, resent on each reconnect, stored once more per restart), while a
+    changed factsheet stays new. Within nine years of 1970, where no live message lies."""
+    digest = hashlib.blake2b(payload, digest_size=6).digest()
+    return _CONTENT_EPOCH + timedelta(microseconds=int.from_bytes(digest, "big"))
 
 
 # (index in the batch, message, vehicle, dedup key, raw): a plain tuple, one per message.
@@ -219,6 +232,8 @@ class IngestPipeline:
                 continue
             kind = _KIND_TEXT[type(message)]
             sent = header.timestamp
+            if type(message) is FactsheetMessage and not message.timed:
+                sent = content_instant(raw.payload)
             key = (vehicle.vehicle_id, kind, header.header_id, sent)
             if key in seen:
                 verdicts[index] = duplicate_verdict

@@ -206,6 +206,8 @@ class FactsheetMessage(Struct, frozen=True, gc=False):
     series_description: str = ""
     agv_class: str = ""
     max_speed: float | None = None
+    # False: the factsheet had no timestamp (2.1 allows it) and the receive time stood in.
+    timed: bool = True
     kind: ClassVar[MessageKind] = MessageKind.FACTSHEET
 
 

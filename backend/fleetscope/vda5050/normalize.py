@@ -292,4 +292,5 @@ def factsheet(wire: WireFactsheet, header: Header) -> FactsheetMessage:
         type_spec.seriesDescription,
         type_spec.mobileRobotClass or type_spec.agvClass,
         physical.maximumSpeed if physical.maximumSpeed is not None else physical.speedMax,
+        timed=wire.timestamp is not None,
     )

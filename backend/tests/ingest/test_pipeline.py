@@ -202,6 +202,36 @@ def test_factsheet_and_headers_update_the_vehicle(ingest_env: IngestEnv, store: 
         assert (vehicle.model, vehicle.protocol_version) == ("Carrier X2", "2.0.0")
 
 
+def test_a_factsheet_without_time_redelivered_is_a_duplicate_also_after_a_restart(
+    ingest_env: IngestEnv, store: FactStore
+) -> None:
+    """A 2.1 factsheet may omit headerId and timestamp; a broker resends a retained one on
+    every reconnect. The receive time stands in for its time, but not for its identity."""
+    document = factsheet("S1", 1, T0, series="Carrier X2") | {"version": "2.1.0"}
+    del document["timestamp"], document["headerId"]
+
+    def delivered(after: timedelta, sheet: dict[str, object] = document) -> RawMessage:
+        return RawMessage(
+            topic=topic("S1", "factsheet"), payload=orjson.dumps(sheet), received_at=T0 + after
+        )
+
+    first = ingest_env.pipeline(store).process([delivered(timedelta(0))])
+    again = ingest_env.pipeline(store).process([delivered(timedelta(minutes=1))])
+    # After a restart: a new pipeline on the same store.
+    restarted = ingest_env.pipeline(store).process([delivered(timedelta(hours=1))] * 2)
+    assert (first.accepted, again.duplicates, restarted.duplicates) == (1, 1, 2)
+    assert store.table_counts()["raw_keys"] == 1
+    # A changed factsheet is new.
+    changed = document | {
+        "typeSpecification": {**document["typeSpecification"], "seriesName": "X3"}
+    }
+    assert (
+        ingest_env.pipeline(store).process([delivered(timedelta(hours=2), changed)]).accepted == 1
+    )
+    with ingest_env.session_factory() as session:
+        assert session.scalars(select(Vehicle)).one().model == "X3"
+
+
 def test_restart_from_snapshots_gives_the_same_facts_as_one_run(
     ingest_env: IngestEnv, tmp_path: Path
 ) -> None:
