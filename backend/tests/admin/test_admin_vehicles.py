@@ -7,11 +7,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from fleetscope.appstore.db import SessionFactory
 from fleetscope.appstore.models import Vehicle
-from fleetscope.demo.seed import DemoData
+from fleetscope.demo.seed import DEMO_MANUFACTURER, DemoData
 from tests.admin.admin_kit import SUPERUSER, audit_entries, data, last_audit, refused
 from tests.ingest.vda import T0, line, state
 
@@ -152,6 +153,41 @@ def test_move_to_another_site_of_the_organization_queues_its_rederivation(
     assert refused(back, 409) == (
         f"siteId: site 'Munich Hub' already has a vehicle {moved['vehicle']['manufacturer']}/MUC-03"
     )
+
+
+def test_a_moved_vehicle_is_written_no_more_through_its_former_site(
+    app: FastAPI, client: TestClient, seeded: DemoData, login: Callable[..., Any]
+) -> None:
+    """From the moment the move is saved, not when the look-up cache expires (30 s) or the
+    move's job starts: what Munich's token still sends registers a newcomer at Munich."""
+    login(client, SUPERUSER)
+    app.state.ingestion.rederive.stop()  # the move's job, which also forgets it, stays queued
+    linz = _new_alpenfracht_site(client, seeded)
+    munich = seeded.site_ids["Munich Hub"]
+    token = data(client.post(f"/v2/Admin/Sites/{munich}/Tokens", json={"name": "t"}), 201)["token"]
+    vehicle = seeded.vehicle_ids["MUC-03"]
+
+    def send(header_id: int) -> None:
+        message = state("MUC-03", header_id, T0, manufacturer=DEMO_MANUFACTURER)
+        sent = client.post(
+            "/v2/Ingest/vda5050",
+            content=line("MUC-03", "state", message, manufacturer=DEMO_MANUFACTURER) + b"\n",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert data(sent)["accepted"] == 1
+
+    send(1)  # the vehicle's look-up is cached now
+    data(client.patch(f"{VEHICLES}/{vehicle}", json={"siteId": linz}))
+    send(2)
+    cursor = app.state.ingestion.store.cursor()
+    writers = dict(cursor.execute("SELECT header_id, vehicle_id FROM raw_keys").fetchall())
+    cursor.close()
+    newcomer = next(
+        v["id"]
+        for v in data(client.get(VEHICLES, params={"siteId": munich}))
+        if v["serialNumber"] == "MUC-03"
+    )
+    assert writers == {1: vehicle, 2: newcomer} and newcomer != vehicle
 
 
 def test_a_name_another_vehicle_of_the_site_has_is_refused(

@@ -84,3 +84,12 @@ def wake_job_runner(request: Request) -> None:
     runner = getattr(ingestion, "rederive", None)
     if runner is not None:
         runner.wake()
+
+
+def forget_vehicle_sites(request: Request, vehicle_ids: list[int]) -> None:
+    """Vehicles moved: the server's ingestion looks them up again at their next message, so
+    their former site's tokens and interface no longer write them from this moment, not
+    only when the registry's cache expires (``ingest.registry``) or the move's job starts."""
+    ingestion = getattr(request.app.state, "ingestion", None)
+    if ingestion is not None:
+        ingestion.pipeline.registry.forget(vehicle_ids)

@@ -8,7 +8,12 @@ from fastapi import APIRouter, Query, Request
 from fleetscope.api.deps import SessionDep, StoreId, SuperUser
 from fleetscope.api.envelope import Envelope, ok
 from fleetscope.api.json_body import JsonBodyRoute
-from fleetscope.api.routes.admin.common import CHANGE, READ, wake_job_runner
+from fleetscope.api.routes.admin.common import (
+    CHANGE,
+    READ,
+    forget_vehicle_sites,
+    wake_job_runner,
+)
 from fleetscope.appstore.admin_bodies import MAX_STORE_ID, VehiclePatch
 from fleetscope.appstore.admin_schemas import VehicleAdmin, VehicleUpdated, job_out, vehicle_admin
 from fleetscope.appstore.admin_vehicles import (
@@ -60,6 +65,8 @@ def patch_vehicle(
     vehicle, job = update_vehicle(
         db, vehicle=vehicle_by_id(db, vehicle_id=vehicleId), changes=changes, by=Actor.web(user)
     )
+    if body.site_id is not None:
+        forget_vehicle_sites(request, [vehicle.id])
     if job is not None:
         wake_job_runner(request)
     return ok(
