@@ -1,18 +1,42 @@
 """Request bodies of the Administration API (camelCase JSON; unknown fields are a 422)."""
 
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt
+from pydantic import BeforeValidator, Field, StrictBool, StrictFloat, StrictInt
+from pydantic_core import PydanticCustomError
 
 from fleetscope.analytics.core.param_rules import MAX_SHIFT_ID_LENGTH
 from fleetscope.appstore.models import Role
 from fleetscope.appstore.schemas import Language, StoredText, StrictCamelModel
 from fleetscope.appstore.workflow_rules import MAX_RULES
+from fleetscope.i18n.validation import NOT_NULL
 
 MAX_STORE_ID = 2**31 - 1  # INTEGER columns on PostgreSQL: a larger id is a 422, not a 500
 # Strict, as every number and flag of a body: lax mode read true as 1, "7" as 7, "yes" as true.
 StoreIdValue = Annotated[int, Field(strict=True, ge=1, le=MAX_STORE_ID)]
 Name = Annotated[StoredText, Field(min_length=1, max_length=200)]
+
+
+def _given_not_null(value: object) -> object:
+    if value is None:
+        raise PydanticCustomError("not_null", NOT_NULL.text("en"))
+    return value
+
+
+def _without_null(schema: dict[str, Any]) -> None:
+    """The document says what is accepted: the field's own type, not ``anyOf [.., null]``."""
+    kinds = schema.pop("anyOf", None) or []
+    for kind in kinds:
+        if kind.get("type") != "null":
+            schema.update(kind)
+
+
+_T = TypeVar("_T")
+# A PATCH field that cannot be empty: left out it stays as it is; null is a 422 naming it
+# (it read as "left out": a site's `version: null` skipped the check for a newer change).
+Kept = Annotated[
+    _T | None, BeforeValidator(_given_not_null), Field(json_schema_extra=_without_null)
+]
 
 
 class OrganizationBody(StrictCamelModel):
@@ -52,13 +76,13 @@ class SiteCreate(StrictCamelModel):
 class SitePatch(StrictCamelModel):
     """Only the fields given change; ``mqttInterface: null`` removes the interface."""
 
-    name: Name | None = None
-    time_zone: str | None = Field(default=None, max_length=64)
+    name: Kept[Name] = None
+    time_zone: Kept[str] = Field(default=None, max_length=64)
     mqtt_interface: StoredText | None = Field(default=None, max_length=100)
-    shifts: list[ShiftIn] | None = Field(default=None, max_length=50)
-    workflow_rules: list[StoredText] | None = Field(default=None, max_length=MAX_RULES)
-    load_action_types: list[StoredText] | None = Field(default=None, max_length=1_000)
-    version: str | None = Field(
+    shifts: Kept[list[ShiftIn]] = Field(default=None, max_length=50)
+    workflow_rules: Kept[list[StoredText]] = Field(default=None, max_length=MAX_RULES)
+    load_action_types: Kept[list[StoredText]] = Field(default=None, max_length=1_000)
+    version: Kept[str] = Field(
         default=None,
         max_length=64,
         description="the site's `version` the change was made on: if another change has "
@@ -71,10 +95,12 @@ class WorkflowPreviewBody(StrictCamelModel):
 
 
 class VehiclePatch(StrictCamelModel):
-    name: Name | None = None
+    """Only the fields given change; ``batteryCapacityWh: null`` removes the capacity."""
+
+    name: Kept[Name] = None
     battery_capacity_wh: StrictFloat | None = Field(default=None, gt=0, le=10_000_000)
-    site_id: StoreIdValue | None = None
-    retired: StrictBool | None = Field(
+    site_id: Kept[StoreIdValue] = None
+    retired: Kept[StrictBool] = Field(
         default=None,
         description="true: out of service from now on (no live tile, not in 'all machines' "
         "for periods after that day; its history and messages stay); false: back in service",
@@ -92,10 +118,10 @@ class UserCreate(StrictCamelModel):
 
 
 class UserPatchAdmin(StrictCamelModel):
-    role: Role | None = None
+    role: Kept[Role] = None
     organization_id: StoreIdValue | None = None
     language: Language | None = Field(
         default=None, description="null: none chosen, the user's browser decides"
     )
-    display_name: StoredText | None = Field(default=None, min_length=1, max_length=200)
-    is_active: StrictBool | None = None
+    display_name: Kept[StoredText] = Field(default=None, min_length=1, max_length=200)
+    is_active: Kept[StrictBool] = None

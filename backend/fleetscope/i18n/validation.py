@@ -57,8 +57,16 @@ _TIMEZONE = define(
 )
 _CHOICE = define("validation.choice", en="Input should be {expected}", de="muss {expected} sein")
 
+# A PATCH field that cannot be empty (``appstore.admin_bodies.Kept``); pydantic's English is ours.
+NOT_NULL = define(
+    "validation.not_null",
+    en="Input should not be null: leave the field out to keep its value",
+    de="darf nicht null sein: ohne die Angabe bleibt der Wert, wie er ist",
+)
+
 _TEMPLATES: dict[str, Template] = {
     "missing": _REQUIRED,
+    "not_null": NOT_NULL,
     "extra_forbidden": _EXTRA,
     "json_invalid": _JSON,
     "json_type": _OBJECT,

@@ -3178,22 +3178,22 @@ export interface components {
          */
         SitePatch: {
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Timezone */
-            timeZone?: string | null;
+            timeZone?: string;
             /** Mqttinterface */
             mqttInterface?: string | null;
             /** Shifts */
-            shifts?: components["schemas"]["ShiftIn"][] | null;
+            shifts?: components["schemas"]["ShiftIn"][];
             /** Workflowrules */
-            workflowRules?: string[] | null;
+            workflowRules?: string[];
             /** Loadactiontypes */
-            loadActionTypes?: string[] | null;
+            loadActionTypes?: string[];
             /**
              * Version
              * @description the site's `version` the change was made on: if another change has landed since, 409 and nothing changes; omitted, no check
              */
-            version?: string | null;
+            version?: string;
         };
         /** SiteUpdated */
         SiteUpdated: {
@@ -3458,7 +3458,7 @@ export interface components {
         };
         /** UserPatchAdmin */
         UserPatchAdmin: {
-            role?: components["schemas"]["Role"] | null;
+            role?: components["schemas"]["Role"];
             /** Organizationid */
             organizationId?: number | null;
             /**
@@ -3467,9 +3467,9 @@ export interface components {
              */
             language?: ("en" | "de") | null;
             /** Displayname */
-            displayName?: string | null;
+            displayName?: string;
             /** Isactive */
-            isActive?: boolean | null;
+            isActive?: boolean;
         };
         /** VehicleAdmin */
         VehicleAdmin: {
@@ -3529,19 +3529,22 @@ export interface components {
              */
             retiredAt: string | null;
         };
-        /** VehiclePatch */
+        /**
+         * VehiclePatch
+         * @description Only the fields given change; ``batteryCapacityWh: null`` removes the capacity.
+         */
         VehiclePatch: {
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Batterycapacitywh */
             batteryCapacityWh?: number | null;
             /** Siteid */
-            siteId?: number | null;
+            siteId?: number;
             /**
              * Retired
              * @description true: out of service from now on (no live tile, not in 'all machines' for periods after that day; its history and messages stay); false: back in service
              */
-            retired?: boolean | null;
+            retired?: boolean;
         };
         /** VehicleUpdated */
         VehicleUpdated: {
