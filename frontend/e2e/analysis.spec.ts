@@ -84,7 +84,7 @@ const PAGES_WITH_DATA: Array<{
   { route: '/failures/analysis', charts: ['pareto-count'], kpis: ['mtbf'] },
   { route: '/failures/overview', charts: ['failure-matrix'], kpis: [] },
   { route: '/failures/visualization', charts: ['error-map'], kpis: [] },
-  { route: '/battery', charts: ['charge', 'health-trend'], kpis: ['sessions'] },
+  { route: '/battery', charts: ['charge', 'health-trend'], kpis: ['mean-charge', 'sessions'] },
 ];
 
 test.describe('every analysis page shows data of the backfilled day', () => {

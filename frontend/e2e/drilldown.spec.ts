@@ -287,6 +287,23 @@ test('a dashboard tile opens the page it summarises, by pointer and by keyboard'
   await app.patchMe({ language: 'en' });
 });
 
+test("the dashboard's mean charge opens the battery page, which shows the same figure", async ({
+  app,
+  page,
+}) => {
+  await app.open(`/dashboards/dashboard?${view()}`);
+  const dashboardValue = page.getByTestId('kpi-meanCharge').getByTestId('kpi-value');
+  await expect(dashboardValue).toHaveText(/\d/);
+  const shown = await dashboardValue.textContent();
+  await page.getByTestId('kpi-meanCharge').click();
+  await expectRoute(page, /^\/battery\?/);
+  expectSamePeriod(page);
+  await expect(page.getByTestId('kpi-mean-charge').getByTestId('kpi-value')).toHaveText(
+    shown ?? '',
+  );
+  await expect(page.getByTestId('kpi-min-charge').getByTestId('kpi-value')).toHaveText(/\d/);
+});
+
 test("the health and low-charge tiles open the table of each vehicle's battery figures", async ({
   app,
   page,

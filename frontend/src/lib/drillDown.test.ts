@@ -320,8 +320,8 @@ describe('drill-down targets', () => {
     }
   });
 
-  it('leads the health and low-charge tiles to the table of the figures per vehicle', () => {
-    for (const tile of ['health', 'health-slope', 'below-low']) {
+  it('leads the charge, health and low-charge tiles to the table of the figures per vehicle', () => {
+    for (const tile of ['mean-charge', 'min-charge', 'health', 'health-slope', 'below-low']) {
       const params = { table: 'battery-vehicles' };
       // Combined, the vehicles apart first; per vehicle, the same view with the table open.
       expect(batteryTileTarget(tile, true)).toEqual({

@@ -56,7 +56,13 @@ const ALL_SESSIONS = 'all';
 // The depth-of-discharge histogram: ten bins of ten percentage points.
 const DEPTH_BIN = 10;
 const DEPTH_BINS = 10;
-const VEHICLE_FIGURE_TILES = new Set(['health', 'health-slope', 'below-low']);
+const VEHICLE_FIGURE_TILES = new Set([
+  'mean-charge',
+  'min-charge',
+  'health',
+  'health-slope',
+  'below-low',
+]);
 
 /** The charge sessions of the period on the battery page; with `depth`, one histogram bar's. */
 export function chargeSessionsTarget(depth: number | null = null): DrillTarget {
@@ -89,8 +95,8 @@ export const BATTERY_VEHICLES_CHART = 'battery-vehicles';
 
 /**
  * The lists behind the battery tiles: the session figures, the charging share and the cycles
- * (discharge between sessions) lead to the sessions; health and time below 20 % to the
- * table of the figures per vehicle (the vehicles apart, if the page shows them combined).
+ * (discharge between sessions) lead to the sessions; the charge, health and time below 20 %
+ * to the table of the figures per vehicle (the vehicles apart, if the page shows them combined).
  */
 export function batteryTileTarget(tile: string, combined: boolean): DrillTarget {
   if (VEHICLE_FIGURE_TILES.has(tile)) {

@@ -35,6 +35,20 @@ import { healthChartStatus, healthTrendChart } from './healthCharts';
 const ENERGY = 'energy';
 const BATTERY_TILES: readonly ComparedTile<BatteryFigures>[] = [
   {
+    name: 'mean-charge',
+    labelKey: 'battery.meanCharge',
+    pick: (f) => f.meanCharge,
+    format: 'percentPoints',
+    higherIsBetter: true,
+  },
+  {
+    name: 'min-charge',
+    labelKey: 'battery.minCharge',
+    pick: (f) => f.minCharge,
+    format: 'percentPoints',
+    higherIsBetter: true,
+  },
+  {
     name: 'sessions',
     labelKey: 'battery.sessions',
     pick: (f) => f.sessions.count,
@@ -99,7 +113,10 @@ const BATTERY_TILES: readonly ComparedTile<BatteryFigures>[] = [
   },
 ];
 
-/** battery: charge over time, sessions, depth of discharge, cycles, health, low charge, energy. */
+/**
+ * battery: mean and minimum charge, charge over time, sessions, depth of discharge, cycles,
+ * health, low charge, energy.
+ */
 export default function BatteryPage() {
   const { t } = useTranslation();
   const ctx = useChartContext();
@@ -150,7 +167,7 @@ export default function BatteryPage() {
             tiles={energyKnown ? BATTERY_TILES : BATTERY_TILES.filter((t) => t.name !== ENERGY)}
             current={current}
             previous={previous}
-            largeColumns={5}
+            largeColumns={6}
             drillOf={tileDrill}
           >
             <KpiTile

@@ -134,6 +134,8 @@ describe('battery transforms', () => {
       testContext(),
     );
     expect(model.table.rows[0]).toMatchObject({
+      meanCharge: 60,
+      minCharge: 28.7,
       sessions: 5,
       efc: 2.97,
       health: 95.9,

@@ -191,6 +191,8 @@ export function vehicleBatteryChart(entries: BatteryEntry[], ctx: ChartContext):
     table: {
       columns: [
         { key: 'name', label: ctx.t('battery.vehicle'), format: 'text' },
+        { key: 'meanCharge', label: ctx.t('battery.meanCharge'), format: 'percent' },
+        { key: 'minCharge', label: ctx.t('battery.minCharge'), format: 'percent' },
         { key: 'sessions', label: ctx.t('battery.sessions'), format: 'integer' },
         { key: 'meanDuration', label: ctx.t('battery.meanSessionDuration'), format: 'duration' },
         { key: 'meanAdded', label: ctx.t('battery.meanAddedCharge'), format: 'percent' },
@@ -214,6 +216,8 @@ export function vehicleBatteryChart(entries: BatteryEntry[], ctx: ChartContext):
       ],
       rows: entries.map((entry, index) => ({
         name: names[index] ?? '',
+        meanCharge: entry.current.meanCharge,
+        minCharge: entry.current.minCharge,
         sessions: entry.current.sessions.count,
         meanDuration: entry.current.sessions.meanDurationSeconds,
         meanAdded: entry.current.sessions.meanAddedCharge,
