@@ -84,18 +84,22 @@ test.beforeEach(async ({ app }) => {
   await app.login(user, { language: 'en' });
 });
 
-test('a Pareto bar opens the error history of that error type, every episode of it', async ({
+test('a Pareto row opens the error history of its type, a bar segment that of its level', async ({
   app,
   page,
 }) => {
   await app.open(`/failures/analysis?${view()}`);
   const card = await expectChartWithData(page, 'pareto-count');
   const rows = await tableRows(card);
-  // Every bar's type with its count, as the table lists them.
-  const counts = new Map<string, number>();
+  // Every bar's type with its count per level, as the table lists them (after the type,
+  // count and downtime: FATAL, CRITICAL, URGENT, WARNING).
+  const counts = new Map<string, Map<string, number>>();
   for (const row of await rows.all()) {
     const cells = await row.locator('td').allTextContents();
-    counts.set(cells[0] ?? '', Number(cells[1]?.replace(/\D/g, '')));
+    const byLevel = ['FATAL', 'CRITICAL', 'URGENT', 'WARNING'].map(
+      (level, index) => [level, Number(cells[3 + index]?.replace(/\D/g, ''))] as const,
+    );
+    counts.set(cells[0] ?? '', new Map(byLevel));
   }
   const first = rows.first();
   const errorType = (await first.locator('td').nth(0).textContent()) ?? '';
@@ -132,11 +136,13 @@ test('a Pareto bar opens the error history of that error type, every episode of 
     })),
   );
   const clicked = routeParams(page).get('errorType') ?? '';
+  const level = routeParams(page).get('level') ?? '';
   expect(counts.has(clicked), `a bar of the Pareto: ${clicked}`).toBe(true);
   expectSamePeriod(page);
+  // The segment's episodes: that type at that level.
   await expect(page.getByTestId('pager-info')).toHaveAttribute(
     'data-total',
-    String(counts.get(clicked)),
+    String(counts.get(clicked)?.get(level)),
   );
 });
 

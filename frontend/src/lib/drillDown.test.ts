@@ -30,6 +30,8 @@ import {
   sessionListOf,
   vehicleErrorsTarget,
   vehicleOrdersTarget,
+  vehicleOutcomeTarget,
+  vehicleStopsTarget,
   withErrorFilter,
   withoutDrillParams,
   workflowTarget,
@@ -60,19 +62,33 @@ const ENTRIES = [
 ];
 
 describe('drill-down targets', () => {
-  it('leads a Pareto bar (any level of its stack) to the error history of its type', () => {
+  it("leads a Pareto bar's level segment to the error history of its type at that level", () => {
+    // By count the bars stack WARNING, URGENT, CRITICAL, FATAL: the third segment is CRITICAL.
     const target = paretoTarget(PARETO, { seriesIndex: 2, dataIndex: 1, name: 'noRouteFound' });
-    expect(target).toEqual({ path: '/failures/history', params: { errorType: 'noRouteFound' } });
+    expect(target).toEqual({
+      path: '/failures/history',
+      params: { errorType: 'noRouteFound', level: ['CRITICAL'] },
+    });
     const { pathname, search } = drillLocation(must(target), VIEW);
     expect(pathname).toBe('/failures/history');
-    // The period, vehicles, shift and combined flag travel along; the type is the filter.
+    // The period, vehicles, shift and combined flag travel along; type and level filter.
     expect(search).toBe(
-      '?errorType=noRouteFound&mode=week&from=2026-11-16&to=2026-11-22&vehicles=3,5&shift=early&combined=false',
+      '?errorType=noRouteFound&level=CRITICAL&mode=week&from=2026-11-16&to=2026-11-22&vehicles=3,5&shift=early&combined=false',
     );
     expect(errorFilterFromUrl(search)).toEqual({
       errorType: 'noRouteFound',
-      levels: [],
+      levels: ['CRITICAL'],
       cell: null,
+    });
+    // The table row (no segment): every level; the cumulative line: every level too.
+    expect(paretoTarget(PARETO, { dataIndex: 1 })?.params).toEqual({ errorType: 'noRouteFound' });
+    expect(paretoTarget(PARETO, { seriesIndex: 4, dataIndex: 1 })?.params).toEqual({
+      errorType: 'noRouteFound',
+    });
+    // By downtime: the stop-level episodes whose time the bar sums.
+    expect(paretoTarget(PARETO, { seriesIndex: 0, dataIndex: 0 }, 'downtime')?.params).toEqual({
+      errorType: 'laserScannerBlocked',
+      level: ['CRITICAL', 'FATAL'],
     });
   });
 
@@ -109,6 +125,29 @@ describe('drill-down targets', () => {
     const ordersAt = drillLocation(must(orders), VIEW);
     expect(ordersAt.pathname).toBe('/processes/workflows');
     expect(decodeView(ordersAt.search).vehicles).toEqual([3]);
+  });
+
+  it("leads a vehicle's outcome segment to its orders of that outcome", () => {
+    const failed = drillLocation(
+      must(vehicleOutcomeTarget(ENTRIES, { seriesIndex: 1, dataIndex: 1 })),
+      VIEW,
+    );
+    expect(failed.pathname).toBe('/processes/workflows');
+    expect(new URLSearchParams(failed.search).get('outcome')).toBe('failed');
+    expect(decodeView(failed.search).vehicles).toEqual([5]);
+    expect(vehicleOutcomeTarget(ENTRIES, { seriesIndex: 2, dataIndex: 0 })?.params).toEqual({
+      outcome: 'cancelled',
+    });
+    // Its table row: all of the vehicle's orders.
+    expect(vehicleOutcomeTarget(ENTRIES, { dataIndex: 0 })?.params).toEqual({});
+  });
+
+  it("leads a vehicle's MTBF or MTTR bar to its stop-level errors, which both count", () => {
+    expect(vehicleStopsTarget(ENTRIES, { seriesIndex: 1, dataIndex: 1 })).toEqual({
+      path: '/failures/history',
+      view: { vehicles: [5] },
+      params: { level: ['CRITICAL', 'FATAL'] },
+    });
   });
 
   it("leads from a vehicle's error history on to its orders in the same period", () => {
@@ -179,6 +218,11 @@ describe('drill-down targets', () => {
       }),
     ).toEqual(expected);
     expect(mapPointTarget(points, { dataIndex: 1 })).toEqual(expected);
+    // Under the page's level filter, the episodes the map shows.
+    expect(mapPointTarget(points, { dataIndex: 1 }, ['FATAL'])?.params).toEqual({
+      errorType: 'noRouteFound',
+      level: ['FATAL'],
+    });
     // The grey track under the points leads nowhere.
     expect(mapPointTarget(points, { seriesIndex: 0, dataIndex: 1, data: [1, 2] })).toBeNull();
   });
@@ -273,7 +317,11 @@ describe('drill-down targets', () => {
   it("leads a vehicle's battery bar, charge line and charge row to its battery page", () => {
     const one = { path: '/battery', view: { vehicles: [5] } };
     expect(batteryVehicleTarget(ENTRIES, { dataIndex: 1 })).toEqual(one);
-    expect(batteryVehicleTarget([{ vehicleId: null }], { dataIndex: 0 })).toBeNull();
+    // The combined bar: the vehicles apart.
+    expect(batteryVehicleTarget([{ vehicleId: null }], { dataIndex: 0 })).toEqual({
+      path: '/battery',
+      view: { combined: false },
+    });
     const series = [
       {
         vehicleId: 3,
@@ -304,7 +352,9 @@ describe('drill-down targets', () => {
       expect(batteryTileTarget(tile, false)).toEqual(all);
     }
     expect(pageTileTarget('chargingShare')).toEqual(all);
-    expect(depthBarTarget({ seriesIndex: 1, dataIndex: 2 })).toEqual(chargeSessionsTarget(20));
+    expect(depthBarTarget({ seriesIndex: 0, dataIndex: 2 })).toEqual(chargeSessionsTarget(20));
+    // The previous period's bar counts sessions the list does not hold.
+    expect(depthBarTarget({ seriesIndex: 1, dataIndex: 2 })).toBeNull();
     expect(depthBarTarget({ dataIndex: 9 })?.params).toEqual({ sessions: '90' });
     expect(depthBarTarget({ dataIndex: 10 })).toBeNull();
     expect(depthBarTarget({})).toBeNull();

@@ -13,12 +13,13 @@ function batteryOf(vehicleId: Id | null | undefined): DrillTarget | null {
   return vehicleId == null ? null : { path: DRILL_PAGES.battery, view: { vehicles: [vehicleId] } };
 }
 
-/** A vehicle's battery bar: the battery page of that vehicle. */
+/** A vehicle's battery bar: the battery page of that vehicle; the combined bar: see `batteryOfLine`. */
 export function batteryVehicleTarget(
   entries: readonly { vehicleId: Id | null }[],
   element: ChartElement,
 ): DrillTarget | null {
-  return batteryOf(itemAt(entries, element)?.vehicleId);
+  const entry = itemAt(entries, element);
+  return entry ? batteryOfLine(entry.vehicleId) : null;
 }
 
 /** A charge or health line's vehicle: its battery page; the combined line: one line per vehicle. */
@@ -84,8 +85,14 @@ export function sessionListOf(value: string | null): { depth: number | null } | 
   return depth % DEPTH_BIN === 0 ? { depth } : null;
 }
 
-/** A bar (or row) of the depth-of-discharge histogram: the sessions of that bin. */
+/**
+ * A bar (or row) of the depth-of-discharge histogram: the sessions of that bin. A bar of the
+ * previous period counts sessions the list does not hold: it leads nowhere.
+ */
 export function depthBarTarget(element: ChartElement): DrillTarget | null {
+  if (element.seriesIndex !== undefined && element.seriesIndex !== 0) {
+    return null;
+  }
   const index = indexOf(element);
   return index === null || index >= DEPTH_BINS ? null : chargeSessionsTarget(index * DEPTH_BIN);
 }

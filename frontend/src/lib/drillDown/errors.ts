@@ -5,6 +5,7 @@ import {
   type MapCellFilter,
   type MapLayer,
   mapCellFilter,
+  STOP_LEVELS,
 } from '../../api/analytics-failures';
 import type { Id } from '../../api/types';
 import { type ChartElement, DRILL_PAGES, DRILL_PARAMS, type DrillTarget, itemAt } from './targets';
@@ -43,13 +44,23 @@ export function errorHistoryTarget({
   };
 }
 
-/** A Pareto bar (or its table row): the error history of that error type. */
+/**
+ * A Pareto bar (or its table row): the error history of that error type. By count, a bar is
+ * stacked by level (`ERROR_LEVELS` order), and a level's segment leads to that level's
+ * episodes; by downtime, to the stop-level episodes whose time it sums.
+ */
 export function paretoTarget(
   items: readonly { errorType: string }[],
   element: ChartElement,
+  measure: 'count' | 'downtime' = 'count',
 ): DrillTarget | null {
   const item = itemAt(items, element);
-  return item ? errorHistoryTarget({ errorType: item.errorType }) : null;
+  if (!item) {
+    return null;
+  }
+  const segment = element.seriesIndex === undefined ? undefined : ERROR_LEVELS[element.seriesIndex];
+  const levels = measure === 'downtime' ? STOP_LEVELS : segment ? [segment] : [];
+  return errorHistoryTarget({ errorType: item.errorType, levels });
 }
 
 /**
@@ -61,9 +72,18 @@ export function paretoTarget(
 export function vehicleErrorsTarget(
   entries: readonly { vehicleId: Id | null }[],
   element: ChartElement,
+  levels: readonly ErrorLevel[] = [],
 ): DrillTarget | null {
   const entry = itemAt(entries, element);
-  return entry ? errorHistoryTarget({ vehicleId: entry.vehicleId }) : null;
+  return entry ? errorHistoryTarget({ vehicleId: entry.vehicleId, levels }) : null;
+}
+
+/** A vehicle's MTBF or MTTR bar: that vehicle's stop-level episodes, which both count. */
+export function vehicleStopsTarget(
+  entries: readonly { vehicleId: Id | null }[],
+  element: ChartElement,
+): DrillTarget | null {
+  return vehicleErrorsTarget(entries, element, STOP_LEVELS);
 }
 
 /** A failure-matrix cell: the episodes of that error type on that vehicle. */
@@ -76,20 +96,26 @@ export function matrixCellTarget(element: ChartElement): DrillTarget | null {
   return errorHistoryTarget({ errorType: cell.errorType, vehicleId: cell.vehicleId });
 }
 
-/** An error point on the site map (or its table row): that type's episodes on that vehicle. */
+/**
+ * An error point on the site map (or its table row): that type's episodes on that vehicle,
+ * of the levels the page's error filter shows.
+ */
 export function mapPointTarget(
   points: readonly { errorType: string; vehicleId: Id }[],
   element: ChartElement,
+  levels: readonly ErrorLevel[] = [],
 ): DrillTarget | null {
   const data = element.data as { point?: { errorType?: unknown; vehicleId?: unknown } } | undefined;
   const point = data?.point;
   if (point && typeof point.errorType === 'string' && typeof point.vehicleId === 'number') {
-    return errorHistoryTarget({ errorType: point.errorType, vehicleId: point.vehicleId });
+    return errorHistoryTarget({ errorType: point.errorType, vehicleId: point.vehicleId, levels });
   }
   // A table row: the points in the order the table lists them.
   if (element.data === undefined && element.seriesIndex === undefined) {
     const row = itemAt(points, element);
-    return row ? errorHistoryTarget({ errorType: row.errorType, vehicleId: row.vehicleId }) : null;
+    return row
+      ? errorHistoryTarget({ errorType: row.errorType, vehicleId: row.vehicleId, levels })
+      : null;
   }
   return null;
 }

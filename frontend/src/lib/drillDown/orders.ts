@@ -90,6 +90,20 @@ export function vehicleOrdersTarget(
   return entry ? ordersTarget({ vehicleId: entry.vehicleId }) : null;
 }
 
+/** The outcomes chart's stack, bottom up (`outcomesChart`). */
+export const OUTCOME_STACK: readonly OrderOutcome[] = ['finished', 'failed', 'cancelled'];
+
+/** A segment of a vehicle's outcomes bar: its orders of that outcome (a row: all of them). */
+export function vehicleOutcomeTarget(
+  entries: readonly { vehicleId: Id | null }[],
+  element: ChartElement,
+): DrillTarget | null {
+  const entry = itemAt(entries, element);
+  const outcome =
+    element.seriesIndex === undefined ? undefined : OUTCOME_STACK[element.seriesIndex];
+  return entry ? ordersTarget({ vehicleId: entry.vehicleId, outcome }) : null;
+}
+
 /**
  * The orders beside an error history: the workflows and their orders of the same view
  * (period, shift, the vehicle or vehicles the history shows), the history's own filters

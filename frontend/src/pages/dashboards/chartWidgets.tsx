@@ -25,7 +25,7 @@ import {
   paretoTarget,
   statusboardTarget,
   vehicleErrorsTarget,
-  vehicleOrdersTarget,
+  vehicleOutcomeTarget,
 } from '../../lib/drillDown';
 import { chargeChart } from '../battery/batteryCharts';
 import { failuresReported, paretoChart } from '../failures/analysisCharts';
@@ -166,7 +166,7 @@ const DASHBOARD_CHARTS: Record<DashboardChartKey, ChartRender> = {
     isEmpty: (data) =>
       data.fleet.current.outcomes.total === 0 && data.fleet.previous.outcomes.total === 0,
     model: (data, ctx) => outcomesChart(data.entries, ctx),
-    drill: (data) => ({ element: (e: ChartElement) => vehicleOrdersTarget(data.entries, e) }),
+    drill: (data) => ({ element: (e: ChartElement) => vehicleOutcomeTarget(data.entries, e) }),
   }),
   errorPareto: chartWidget({
     query: 'failures',

@@ -19,7 +19,7 @@ import {
   type ChartElement,
   pageTileTarget,
   paretoTarget,
-  vehicleErrorsTarget,
+  vehicleStopsTarget,
 } from '../../lib/drillDown';
 import { failuresReported, paretoChart, reliabilityBars, reliabilityChart } from './analysisCharts';
 
@@ -101,15 +101,18 @@ export default function FailuresAnalysisPage() {
     () => data && reliabilityChart(data.entries, data.fleet, ctx),
     [data, ctx],
   );
-  // Drill-down: a Pareto bar to the error history of its type, a vehicle to its errors.
+  // Drill-down: a Pareto bar to the error history of its type (a level's segment: of that
+  // level; downtime: the stop levels), a vehicle's MTBF or MTTR to its stop-level errors.
   const drills = useMemo(
     () =>
       data && {
         count: { element: (e: ChartElement) => paretoTarget(data.paretoByCount, e) },
-        downtime: { element: (e: ChartElement) => paretoTarget(data.paretoByDowntime, e) },
+        downtime: {
+          element: (e: ChartElement) => paretoTarget(data.paretoByDowntime, e, 'downtime'),
+        },
         reliability: {
           element: (e: ChartElement) =>
-            vehicleErrorsTarget(reliabilityBars(data.entries, data.fleet), e),
+            vehicleStopsTarget(reliabilityBars(data.entries, data.fleet), e),
         },
       },
     [data],

@@ -36,7 +36,7 @@ export default function FailuresVisualizationPage() {
   const drills = useMemo(
     () =>
       layer && {
-        points: { element: (e: ChartElement) => mapPointTarget(layer.points, e) },
+        points: { element: (e: ChartElement) => mapPointTarget(layer.points, e, filter.levels) },
         density: {
           element: (e: ChartElement) => densityCellTarget(layer, filter, heatmapItem(e)),
           row: (index: number) => densityCellTarget(layer, filter, densestCells(layer)[index]),

@@ -14,6 +14,7 @@ import {
   cycleBarTarget,
   pageTileTarget,
   vehicleOrdersTarget,
+  vehicleOutcomeTarget,
 } from '../../lib/drillDown';
 import { ApproximateNote } from './ApproximateNote';
 import { processesApproximate } from './approximate';
@@ -42,7 +43,12 @@ export default function ProcessesAnalysisPage() {
   }, [data]);
   const outcomes = useMemo(() => data && outcomesChart(data.entries, ctx), [data, ctx]);
   const percentiles = useMemo(() => data && cyclePercentilesChart(data.entries, ctx), [data, ctx]);
-  // Drill-down: a vehicle's outcomes or percentiles to its orders (its workflows).
+  // Drill-down: a vehicle's outcome segment to its orders of that outcome, its percentiles
+  // to its orders (its workflows).
+  const outcomeDrill = useMemo(
+    () => data && { element: (e: ChartElement) => vehicleOutcomeTarget(data.entries, e) },
+    [data],
+  );
   const vehicleDrill = useMemo(
     () => data && { element: (e: ChartElement) => vehicleOrdersTarget(data.entries, e) },
     [data],
@@ -89,7 +95,7 @@ export default function ProcessesAnalysisPage() {
             title={t('processes.outcomes')}
             status={statusFor(noOrders)}
             model={outcomes}
-            drill={vehicleDrill}
+            drill={outcomeDrill}
             exportScope={exportScope}
           />
           <ModelChartCard

@@ -14,6 +14,7 @@ import {
   OUTCOME_COLORS,
   rangeAxis,
 } from '../../components/charts/chartParts';
+import { OUTCOME_STACK } from '../../lib/drillDown';
 import { anyApproximate, approximateFormatter } from './approximate';
 
 /** Pure transforms of the processes analysis: API data + language -> chart and table. */
@@ -92,7 +93,7 @@ export function cycleHistogramChart(
 /** Finished, failed and cancelled orders per vehicle (or combined), stacked. */
 export function outcomesChart(entries: ProcessEntry[], ctx: ChartContext): ChartModel {
   const names = entries.map((entry) => entryName(entry.name, ctx));
-  const keys = ['finished', 'failed', 'cancelled'] as const;
+  const keys = OUTCOME_STACK;
   return {
     option: {
       ...barCartesian(ctx.theme, numberFormatter(ctx)),
