@@ -479,6 +479,7 @@ describe('drill-down targets', () => {
     expect(pageTileTarget('warnings-per-1000')?.params).toEqual({ level: ['WARNING'] });
     expect(pageTileTarget('cycle-p90')?.path).toBe('/processes/workflows');
     expect(pageTileTarget('mean-waiting')?.path).toBe('/processes/workflows');
+    expect(pageTileTarget('mean-paused')?.path).toBe('/processes/workflows');
     expect(pageTileTarget('no-such-tile')).toBeNull();
   });
 });

@@ -91,6 +91,7 @@ const PAGE_TILE_TARGETS: Record<string, DrillTarget> = {
   'cycle-max': ordersTarget(),
   'success-rate': ordersTarget(),
   'mean-waiting': ordersTarget(),
+  'mean-paused': ordersTarget(),
   // failures/analysis. The fatal errors are the episodes that stop a vehicle (FATAL, and
   // CRITICAL in 3.0): MTBF and MTTR are figures of them, the error time of downtime is theirs.
   mtbf: errorHistoryTarget({ levels: STOP_LEVELS }),

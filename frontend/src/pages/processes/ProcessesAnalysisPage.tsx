@@ -66,7 +66,7 @@ export default function ProcessesAnalysisPage() {
     <AnalysisPage topic="processesAnalysis">
       <Stack gap="md">
         {tiles && (
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" data-testid="processes-kpis">
+          <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }} spacing="sm" data-testid="processes-kpis">
             {tiles.map((tile) => (
               <KpiTile
                 key={tile.name}

@@ -31,6 +31,7 @@ function entry(exact: { current?: boolean; previous?: boolean }): ProcessEntry {
     ...(exact.current === undefined ? {} : { exact: exact.current }),
   };
   current.outcomes = { finished: 8, failed: 2, cancelled: 0, total: 10, successRate: 0.8 };
+  current.times = { ...current.times, meanPausedSeconds: 45 };
   const previous = emptyFigures();
   previous.cycle = {
     ...previous.cycle,
@@ -96,7 +97,15 @@ describe('approximate percentiles', () => {
     const texts = processTileModels(current, previous, 'en', 'no data').map(
       (tile) => tile.texts.value,
     );
-    expect(texts).toEqual(['2 min 10 s', '3 min 20 s', '3 min 50 s', '5 min', '80.0%', 'no data']);
+    expect(texts).toEqual([
+      '2 min 10 s',
+      '3 min 20 s',
+      '3 min 50 s',
+      '5 min',
+      '80.0%',
+      'no data',
+      '45 s',
+    ]);
   });
 
   it('tell processes/analysis whether any vehicle or period is approximate', () => {

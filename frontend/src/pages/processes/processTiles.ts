@@ -54,6 +54,13 @@ export const PROCESS_TILES: readonly ProcessTile[] = [
     format: 'duration',
     higherIsBetter: false,
   },
+  {
+    name: 'mean-paused',
+    labelKey: 'processes.meanPaused',
+    pick: (f) => f.times.meanPausedSeconds,
+    format: 'duration',
+    higherIsBetter: false,
+  },
 ];
 
 export interface ProcessTileModel {
