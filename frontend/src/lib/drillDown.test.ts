@@ -18,6 +18,7 @@ import {
   drillTopicOf,
   errorFilterFromUrl,
   heatmapCellOf,
+  heatmapCellParam,
   heatmapCellTarget,
   heatmapItem,
   heatmapTarget,
@@ -106,6 +107,30 @@ describe('drill-down targets', () => {
     const params = new URLSearchParams(drillLocation(must(target), VIEW).search);
     expect(params.get('workflow')).toBe('inbound');
     expect(params.get('vehicles')).toBe('3,5');
+  });
+
+  it('keeps the heatmap cell or cycle-time bucket a workflows page is narrowed to', () => {
+    const rows = [{ workflow: 'inbound' }];
+    const cell = { weekday: 2, hour: 14 };
+    const inCell = workflowTarget(rows, { dataIndex: 0 }, { cell });
+    expect(inCell?.params).toEqual({ workflow: 'inbound', heatmapCell: heatmapCellParam(cell) });
+    const inBucket = workflowTarget(rows, { dataIndex: 0 }, { cycleBucket: 3 });
+    expect(inBucket?.params).toEqual({
+      workflow: 'inbound',
+      outcome: 'finished',
+      cycleBucket: '3',
+    });
+    // A workflow's histogram loaded for a cell: its bars keep the cell.
+    const bar = cycleBarTarget(
+      { seriesIndex: 0, dataIndex: 0 },
+      { buckets: [4], workflow: 'inbound', cell },
+    );
+    expect(bar?.params).toEqual({
+      workflow: 'inbound',
+      outcome: 'finished',
+      cycleBucket: '4',
+      heatmapCell: heatmapCellParam(cell),
+    });
   });
 
   it('leads an action bar to the failed actions of its type', () => {

@@ -50,7 +50,11 @@ export const finishedOrdersTarget = ordersTarget({ outcome: 'finished' });
  */
 export function cycleBarTarget(
   element: ChartElement,
-  { buckets, workflow = null }: { buckets: readonly number[]; workflow?: string | null },
+  {
+    buckets,
+    workflow = null,
+    cell = null,
+  }: { buckets: readonly number[]; workflow?: string | null; cell?: HeatmapCell | null },
 ): DrillTarget | null {
   if (element.seriesIndex !== undefined && element.seriesIndex !== 0) {
     return null;
@@ -58,16 +62,29 @@ export function cycleBarTarget(
   const bucket = itemAt(buckets, element);
   return bucket === null
     ? null
-    : ordersTarget({ workflow, outcome: 'finished', cycleBucket: bucket });
+    : ordersTarget({ workflow, outcome: 'finished', cycleBucket: bucket, cell: cell ?? undefined });
 }
 
-/** A workflow bar (or row): that workflow's orders. */
+/**
+ * A workflow bar (or row): that workflow's orders, of the heatmap cell or cycle-time bucket
+ * the page is narrowed to (the bar counts only those).
+ */
 export function workflowTarget(
   rows: readonly { workflow: string }[],
   element: ChartElement,
+  {
+    cell = null,
+    cycleBucket = null,
+  }: { cell?: HeatmapCell | null; cycleBucket?: number | null } = {},
 ): DrillTarget | null {
   const row = itemAt(rows, element);
-  return row ? ordersTarget({ workflow: row.workflow }) : null;
+  return row
+    ? ordersTarget({
+        workflow: row.workflow,
+        cell: cell ?? undefined,
+        ...(cycleBucket === null ? {} : { outcome: 'finished', cycleBucket }),
+      })
+    : null;
 }
 
 /** An action type's bar (or row): its failed actions on processes/actions. */

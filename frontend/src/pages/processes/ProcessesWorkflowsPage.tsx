@@ -59,8 +59,8 @@ export default function ProcessesWorkflowsPage() {
     [rows, ctx, approximate, compared],
   );
   const drill = useMemo(
-    () => rows && { element: (e: ChartElement) => workflowTarget(rows, e) },
-    [rows],
+    () => rows && { element: (e: ChartElement) => workflowTarget(rows, e, { cell, cycleBucket }) },
+    [rows, cell, cycleBucket],
   );
   const columns: PagedColumn<WorkflowRow>[] = [
     {

@@ -94,8 +94,10 @@ export function WorkflowDrilldown({
   );
   const drill = useMemo(() => {
     const buckets = histogram.data ? histogramBuckets(histogram.data) : [];
-    return { element: (element: ChartElement) => cycleBarTarget(element, { buckets, workflow }) };
-  }, [histogram.data, workflow]);
+    return {
+      element: (element: ChartElement) => cycleBarTarget(element, { buckets, workflow, cell }),
+    };
+  }, [histogram.data, workflow, cell]);
   const columns: PagedColumn<WorkflowOrder>[] = [
     {
       key: 'orderId',
