@@ -131,7 +131,7 @@ test('a chart takes two rows of the grid, and the tiles after it fill the place 
   await app.put(LAYOUT, []);
 });
 
-test('the fleet-now chart counts every vehicle by its state, live, and opens the statusboard', async ({
+test("the fleet-now chart counts every vehicle by its state, live, and opens the statusboard at a state's vehicles", async ({
   app,
   page,
 }) => {
@@ -150,9 +150,20 @@ test('the fleet-now chart counts every vehicle by its state, live, and opens the
   expect(counts.reduce((sum, count) => sum + Number(count.replace(/\D/g, '')), 0)).toBe(
     vehicles.length,
   );
-  await card.getByTestId('chart-row-link').first().click();
+  // A state's row opens the statusboard showing the vehicles in that state alone.
+  const busiest = counts.findIndex((count) => Number(count.replace(/\D/g, '')) > 0);
+  await card.getByTestId('chart-row-link').nth(busiest).click();
   await expectRoute(page, /^\/dashboards\/statusboard\?/);
-  await expect(page.getByTestId('status-tiles')).toBeVisible();
+  const state = new URL(page.url().replace('/#/', '/')).searchParams.get('state') ?? '';
+  const counted = page.getByTestId(`state-count-${state}`);
+  await expect(counted).toHaveAttribute('aria-pressed', 'true');
+  const tiles = page.getByTestId('status-tiles').locator('[data-testid^="status-tile-"]');
+  await expect
+    .poll(async () => String(await tiles.count()))
+    .toBe((await counted.getAttribute('data-count')) ?? '');
+  // Pressed again: every vehicle.
+  await counted.click();
+  await expect(tiles).toHaveCount(vehicles.length);
 
   await app.open(`/dashboards/dashboard?${VIEW}`);
   await page.getByTestId('dashboard-edit').click();

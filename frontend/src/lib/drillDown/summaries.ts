@@ -7,6 +7,7 @@ import { finishedOrdersTarget, ordersTarget } from './orders';
 import {
   type ChartElement,
   DRILL_PAGES,
+  DRILL_PARAMS,
   type DrillPage,
   type DrillTarget,
   itemAt,
@@ -69,7 +70,13 @@ export function dashboardTileTarget(tile: string): DrillTarget | null {
 }
 
 /** The live statusboard of the same vehicles: behind the dashboard's fleet-state chart. */
-export const statusboardTarget: DrillTarget = { path: DRILL_PAGES.statusboard };
+/** The statusboard; with a state, only the vehicles in that state now. */
+export function statusboardTarget(state: string | null = null): DrillTarget {
+  return {
+    path: DRILL_PAGES.statusboard,
+    ...(state ? { params: { [DRILL_PARAMS.state]: state } } : {}),
+  };
+}
 
 /** The lists behind the KPI tiles of the analysis pages (tiles not named stay plain). */
 const PAGE_TILE_TARGETS: Record<string, DrillTarget> = {

@@ -44,6 +44,8 @@ export const DRILL_PARAMS = {
   heatmapCell: 'heatmapCell',
   /** The charge-session list of the battery page: `all`, or a depth bin's lower bound. */
   sessions: 'sessions',
+  /** The statusboard's state: only the vehicles in it (a fleet-now bar, a state count). */
+  state: 'state',
   /** A chart whose table view the page opens (its card's `name`): the list behind a tile. */
   table: 'table',
   /** A density cell of a failure map (failures/history): the map, `column,row`, its grid. */

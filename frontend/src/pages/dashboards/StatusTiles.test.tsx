@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
-import { render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { StatusTile } from '../../api/analytics';
 import { createI18n } from '../../i18n';
 import { LiveIndicator, StateCounts, StatusTiles } from './StatusTiles';
@@ -71,7 +71,7 @@ describe('statusboard tiles', () => {
     );
     render(
       <MantineProvider>
-        <StateCounts board={board} large={false} />
+        <StateCounts board={board} large={false} shown={null} onShow={() => undefined} />
         <StatusTiles board={board} now={now} large />
         <LiveIndicator status="reconnecting" large={false} />
       </MantineProvider>,
@@ -89,6 +89,44 @@ describe('statusboard tiles', () => {
       within(screen.getByTestId('status-tile-2')).getByTestId('status-errors'),
     ).toHaveTextContent('12 aktive Fehler: laserBlocked (Fatal)');
     expect(screen.getByTestId('live-indicator')).toHaveTextContent('Verbinde neu…');
+  });
+
+  it("shows only a state's vehicles when its count is pressed, and says so when it has none", () => {
+    createI18n('en');
+    const now = Date.parse('2026-11-21T15:00:00Z');
+    const board = boardFromSnapshot(
+      {
+        generatedAt: '2026-11-21T15:00:00Z',
+        stateOrder: ['error', 'offline', 'manual', 'charging', 'idle', 'working'],
+        counts: { working: 2, error: 1 },
+        vehicles: [tile(1, {}), tile(2, { state: 'error' }), tile(3, {})],
+      },
+      now,
+    );
+    const onShow = vi.fn();
+    const view = render(
+      <MantineProvider>
+        <StateCounts board={board} large={false} shown="working" onShow={onShow} />
+        <StatusTiles board={board} now={now} large={false} shown="working" />
+      </MantineProvider>,
+    );
+    const tiles = within(screen.getByTestId('status-tiles')).getAllByTestId(/^status-tile-/);
+    expect(tiles.map((el) => el.dataset.testid)).toEqual(['status-tile-1', 'status-tile-3']);
+    const working = screen.getByRole('button', { name: /2\s*Working/ });
+    expect(working).toHaveAttribute('aria-pressed', 'true');
+    fireEvent.click(working); // pressed again: all vehicles
+    expect(onShow).toHaveBeenLastCalledWith(null);
+    fireEvent.click(screen.getByTestId('state-count-error'));
+    expect(onShow).toHaveBeenLastCalledWith('error');
+    view.unmount();
+    render(
+      <MantineProvider>
+        <StatusTiles board={board} now={now} large={false} shown="charging" />
+      </MantineProvider>,
+    );
+    expect(screen.getByTestId('statusboard-none-in-state')).toHaveTextContent(
+      'No vehicle is in the state “Charging” now.',
+    );
   });
 
   it('gives a long name its own lines in display mode, and cuts it short beside the state otherwise', () => {

@@ -7,7 +7,7 @@ import {
   IconRoute,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { StatusTile } from '../../api/analytics';
+import type { StateName, StatusTile } from '../../api/analytics';
 import type { Site } from '../../api/types';
 import { STATE_COLORS, STATE_TEXT_COLORS } from '../../components/charts';
 import { formatDuration, formatPercent } from '../../lib/format';
@@ -37,20 +37,44 @@ export function LiveIndicator({ status, large }: { status: LiveStatus; large: bo
   );
 }
 
-export function StateCounts({ board, large }: { board: Board; large: boolean }) {
+/**
+ * The fleet's vehicles per state; each count shows only the vehicles in its state (the list
+ * behind it), pressed again all of them.
+ */
+export function StateCounts({
+  board,
+  large,
+  shown,
+  onShow,
+}: {
+  board: Board;
+  large: boolean;
+  /** The state whose vehicles alone are shown, if one. */
+  shown: StateName | null;
+  onShow: (state: StateName | null) => void;
+}) {
   const { t } = useTranslation();
   return (
     <Group gap="xs" data-testid="state-counts">
       {orderedCounts(board).map(({ state, count }) => (
         <Paper
           key={state}
+          component="button"
+          type="button"
           withBorder
           radius="md"
           px={large ? 'md' : 'sm'}
           py={4}
           data-testid={`state-count-${state}`}
           data-count={count}
-          style={{ borderLeft: `6px solid ${STATE_COLORS[state]}` }}
+          aria-pressed={shown === state}
+          title={t('statusboard.onlyState', { state: t(`productivity.states.${state}`) })}
+          onClick={() => onShow(shown === state ? null : state)}
+          style={{
+            borderLeft: `6px solid ${STATE_COLORS[state]}`,
+            cursor: 'pointer',
+            outline: shown === state ? `2px solid ${STATE_COLORS[state]}` : undefined,
+          }}
         >
           <Group gap={6} wrap="nowrap">
             <Text fw={700} fz={large ? 28 : 'lg'}>
@@ -68,6 +92,8 @@ export function StateCounts({ board, large }: { board: Board; large: boolean }) 
 
 interface TilesProps {
   board: Board;
+  /** Only the vehicles in this state (none: all). */
+  shown?: StateName | null;
   now: number;
   large: boolean;
   /** The sites of the vehicles in scope: a board of several names each tile's site. */
@@ -94,13 +120,21 @@ function siteLabels(tiles: StatusTile[], sites: Site[]): Map<string, string> {
   );
 }
 
-export function StatusTiles({ board, now, large, sites = [] }: TilesProps) {
+export function StatusTiles({ board, now, large, sites = [], shown = null }: TilesProps) {
   const { t } = useTranslation();
   if (board.tiles.length === 0) {
     // Vehicles in scope, none in service: say so instead of an empty grid.
     return (
       <Text c="dimmed" fz={large ? 'xl' : 'md'} data-testid="statusboard-none-in-service">
         {t('statusboard.noneInService')}
+      </Text>
+    );
+  }
+  const tiles = shown ? board.tiles.filter((tile) => tile.state === shown) : board.tiles;
+  if (shown && tiles.length === 0) {
+    return (
+      <Text c="dimmed" fz={large ? 'xl' : 'md'} data-testid="statusboard-none-in-state">
+        {t('statusboard.noneInState', { state: t(`productivity.states.${shown}`) })}
       </Text>
     );
   }
@@ -113,7 +147,7 @@ export function StatusTiles({ board, now, large, sites = [] }: TilesProps) {
       spacing={large ? 'md' : 'sm'}
       data-testid="status-tiles"
     >
-      {board.tiles.map((tile) => (
+      {tiles.map((tile) => (
         <VehicleTile
           key={tile.vehicleId}
           tile={tile}

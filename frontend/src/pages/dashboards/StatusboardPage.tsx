@@ -4,11 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { failureText } from '../../api/client';
 import { isDisplayModeRequested } from '../../app/layout';
+import { useUrlSelection } from '../../components/drill/useUrlSelection';
 import { useAnalysisFilterControls } from '../../components/filters/filtersContext';
 import { EmptyState } from '../../components/layout/EmptyState';
 import { AnalysisPage } from '../../components/page/AnalysisPage';
+import { DRILL_PARAMS } from '../../lib/drillDown';
 import { localeFor } from '../../lib/format';
 import { LiveIndicator, StateCounts, StatusTiles } from './StatusTiles';
+import { DEFAULT_STATE_ORDER } from './statusboardModel';
 import { useNow, useStatusboard } from './useStatusboard';
 
 /**
@@ -35,6 +38,9 @@ export default function StatusboardPage() {
     filters.ready && hasVehicles,
   );
   const now = useNow();
+  // A state's vehicles alone (a count pressed, a fleet-now bar): part of the address.
+  const [stateParam, showState] = useUrlSelection(DRILL_PARAMS.state);
+  const shown = DEFAULT_STATE_ORDER.find((state) => state === stateParam) ?? null;
 
   let content: ReactNode;
   if (filters.ready && !hasVehicles) {
@@ -43,10 +49,16 @@ export default function StatusboardPage() {
     content = (
       <Stack gap="md">
         <Group justify="space-between" gap="xs">
-          <StateCounts board={board} large={displayMode} />
+          <StateCounts board={board} large={displayMode} shown={shown} onShow={showState} />
           {!displayMode && <LiveIndicator status={live} large={false} />}
         </Group>
-        <StatusTiles board={board} now={now} large={displayMode} sites={filters.scopeSites} />
+        <StatusTiles
+          board={board}
+          now={now}
+          large={displayMode}
+          sites={filters.scopeSites}
+          shown={shown}
+        />
       </Stack>
     );
   } else if (snapshot.isError) {

@@ -22,6 +22,7 @@ import {
   chargeRowTarget,
   heatmapCellTarget,
   heatmapTarget,
+  itemAt,
   paretoTarget,
   statusboardTarget,
   vehicleErrorsTarget,
@@ -39,6 +40,7 @@ import {
 import { DASHBOARD_CHART_TITLES, type DashboardChartKey } from './dashboardLayout';
 import { fleetStateChart } from './fleetStateChart';
 import { LiveIndicator } from './StatusTiles';
+import { type Board, orderedCounts } from './statusboardModel';
 import { useStatusboard } from './useStatusboard';
 
 /** Every small chart is as high, so that a row of them lines up. */
@@ -124,7 +126,7 @@ function FleetNowChart({ name, actions, editing }: WidgetChartProps) {
       title={t(DASHBOARD_CHART_TITLES[name])}
       status={status}
       model={model}
-      drill={editing ? undefined : FLEET_NOW_DRILL}
+      drill={editing || !board ? undefined : fleetNowDrill(board)}
       actions={
         <>
           {hasVehicles && <LiveIndicator status={live} large={false} />}
@@ -137,10 +139,14 @@ function FleetNowChart({ name, actions, editing }: WidgetChartProps) {
   );
 }
 
-const FLEET_NOW_DRILL: ChartDrill = {
-  element: () => statusboardTarget,
-  row: () => statusboardTarget,
-};
+/** A state's bar or row: the statusboard showing the vehicles in that state. */
+function fleetNowDrill(board: Board): ChartDrill {
+  const states = orderedCounts(board).map(({ state }) => state);
+  return {
+    element: (e: ChartElement) => statusboardTarget(itemAt(states, e)),
+    row: (index: number) => statusboardTarget(states[index] ?? null),
+  };
+}
 
 /** Each chart a dashboard can hold, drawn as on its page. */
 const DASHBOARD_CHARTS: Record<DashboardChartKey, ChartRender> = {
