@@ -327,6 +327,18 @@ describe('drill-down targets', () => {
     expect(historyPointTarget(history, { seriesIndex: 1, dataIndex: 1 })?.view?.from).toBe(
       '2026-10-26',
     );
+    // Lines per vehicle: a point of the second vehicle's line (or its dashed or running
+    // segment, which follow the pairs) narrows to that vehicle; the combined line does not.
+    const perVehicle = { ...history, series: [{ vehicleId: 3 }, { vehicleId: 5 }] };
+    for (const seriesIndex of [2, 3, 6]) {
+      expect(historyPointTarget(perVehicle, { seriesIndex, dataIndex: 1 })?.view?.vehicles).toEqual(
+        [5],
+      );
+    }
+    const combined = { ...history, series: [{ vehicleId: null }] };
+    expect(historyPointTarget(combined, { seriesIndex: 0, dataIndex: 1 })?.view).not.toHaveProperty(
+      'vehicles',
+    );
     expect(
       bucketTarget(
         [{ from: '2026-02-01', to: '2026-02-28' }],

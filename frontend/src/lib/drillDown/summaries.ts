@@ -1,5 +1,5 @@
 import { STOP_LEVELS } from '../../api/analytics-failures';
-import type { DateMode } from '../../api/types';
+import type { DateMode, Id } from '../../api/types';
 import { rangeFor } from '../dateRange';
 import { chargeSessionsTarget } from './battery';
 import { errorHistoryTarget } from './errors';
@@ -33,23 +33,34 @@ export function bucketTarget(
 }
 
 /**
- * A point of a productivity history chart: the analysis of that bucket. The series come in
- * pairs per line (this period, then the previous one dashed), so odd series are previous;
- * the running buckets' segments follow the pairs in the same order and keep that rule.
+ * A point of a productivity history chart: the analysis of that bucket, of the point's
+ * vehicle when the lines are per vehicle. The series come in pairs per line (this period,
+ * then the previous one dashed), so odd series are previous; the running buckets' segments
+ * follow the pairs in the same order and keep that rule.
  */
 export function historyPointTarget(
   history: {
     granularity: 'day' | 'week' | 'month';
     buckets: readonly { from: string; to: string }[];
     previousBuckets: readonly { from: string; to: string }[];
+    series?: readonly { vehicleId: Id | null }[];
   },
   element: ChartElement,
 ): DrillTarget | null {
-  const previous = (element.seriesIndex ?? 0) % 2 === 1;
-  return bucketTarget(previous ? history.previousBuckets : history.buckets, element, {
+  const index = element.seriesIndex ?? 0;
+  const previous = index % 2 === 1;
+  const target = bucketTarget(previous ? history.previousBuckets : history.buckets, element, {
     granularity: history.granularity,
     path: DRILL_PAGES.productivityAnalysis,
   });
+  const lines = history.series ?? [];
+  const vehicleId =
+    element.seriesIndex === undefined || lines.length === 0
+      ? null
+      : (lines[Math.floor(index / 2) % lines.length]?.vehicleId ?? null);
+  return target && vehicleId !== null
+    ? { ...target, view: { ...target.view, vehicles: [vehicleId] } }
+    : target;
 }
 
 /** The page each dashboard tile summarises. */
