@@ -13,23 +13,27 @@ from zoneinfo import ZoneInfo
 from fleetscope.simulator.scenario import ErrorType, ShiftVolume
 
 _HOUR_MS = 3_600_000
+_QUARTER_MS = _HOUR_MS // 4
 
 
 class ShiftCalendar:
-    """Order intensity at an instant, by the site's local weekday and hour (cached per hour)."""
+    """Order intensity at an instant, by the site's local weekday and hour, cached per quarter
+    of an hour: every zone's offset is a multiple of 15 minutes (Kolkata +05:30, Kathmandu
+    +05:45), so a quarter never straddles a local hour, while a UTC hour may."""
 
     def __init__(self, *, volume: ShiftVolume, time_zone: str) -> None:
         self._volume = volume
         self._zone = ZoneInfo(time_zone)
-        self._by_hour: dict[int, float] = {}
+        self._by_quarter: dict[int, float] = {}
 
     def intensity(self, at_ms: int) -> float:
-        hour_key = at_ms // _HOUR_MS
-        cached = self._by_hour.get(hour_key)
+        quarter = at_ms // _QUARTER_MS
+        cached = self._by_quarter.get(quarter)
         if cached is None:
-            local = datetime.fromtimestamp(hour_key * 3600, UTC).astimezone(self._zone)
+            start = datetime.fromtimestamp(quarter * _QUARTER_MS / 1000, UTC)
+            local = start.astimezone(self._zone)
             cached = self._volume.intensity(weekday=local.weekday(), hour=local.hour)
-            self._by_hour[hour_key] = cached
+            self._by_quarter[quarter] = cached
         return cached
 
     def next_arrival(self, rng: random.Random, *, after_ms: int, limit_ms: int) -> int:

@@ -47,6 +47,24 @@ def test_shift_calendar_uses_site_local_time() -> None:
     assert calendar.intensity(monday_0430_utc) == ShiftVolume().night
 
 
+def test_shift_calendar_follows_a_half_or_quarter_hour_offset() -> None:
+    """Kolkata is UTC+05:30, Kathmandu +05:45: their shifts begin within a UTC hour."""
+    volume = ShiftVolume()
+    monday = int(START.timestamp() * 1000)  # Monday 2 November 2026 00:00 UTC
+    minute = 60_000
+    kolkata = ShiftCalendar(volume=volume, time_zone="Asia/Kolkata")
+    # 00:25 UTC is 05:55 there (night), 00:40 UTC 06:10 (early); 16:25 UTC 21:55 (late),
+    # 16:35 UTC 22:05 (night).
+    assert kolkata.intensity(monday + 25 * minute) == volume.night
+    assert kolkata.intensity(monday + 40 * minute) == volume.early
+    assert kolkata.intensity(monday + (16 * 60 + 25) * minute) == volume.late
+    assert kolkata.intensity(monday + (16 * 60 + 35) * minute) == volume.night
+    kathmandu = ShiftCalendar(volume=volume, time_zone="Asia/Kathmandu")
+    # 00:14 UTC is 05:59 there, 00:15 UTC 06:00.
+    assert kathmandu.intensity(monday + 14 * minute) == volume.night
+    assert kathmandu.intensity(monday + 15 * minute) == volume.early
+
+
 def test_error_types_are_zipf_distributed_away_from_hotspots() -> None:
     scenario = default_scenario()
     sampler = ErrorSampler(error_types=scenario.error_types, exponent=1.1, hotspot_factor=6.0)
