@@ -101,6 +101,12 @@ class VehicleProcess(OrderDriver):
             return
         episode_at = min(self._next_offline_ms, self._next_manual_ms)
         order_at = self._calendar.next_arrival(self.rng, after_ms=self.t, limit_ms=self.end_ms)
+        low_at = self._below_charging_threshold_at()
+        if low_at < min(episode_at, order_at):
+            # Standing drains the battery too: below the threshold it charges first (the next
+            # step), and the order waiting for it goes to another vehicle.
+            self.advance(low_at)
+            return
         if episode_at < order_at:
             self.advance(max(self.t, episode_at))
             if self.errors:  # wait for warnings to clear: never go offline or manual with one
@@ -118,6 +124,13 @@ class VehicleProcess(OrderDriver):
             order = self._run_order(order)
 
     # -- charging and episodes ------------------------------------------------------------
+
+    def _below_charging_threshold_at(self) -> int:
+        """The first millisecond at which standing has drained the charge below the threshold."""
+        above = self.charge - self.scenario.battery.go_charge_below
+        if self._drain_per_ms <= 0:
+            return _NEVER
+        return self.t + int(above / self._drain_per_ms) + 1
 
     def _charge(self) -> None:
         chargers = self.scenario.chargers

@@ -62,6 +62,30 @@ def test_errors_charges_and_loads_are_recorded(stress_run: Run) -> None:
         assert vehicle.distance_m > 100
 
 
+def test_only_a_charge_order_starts_below_the_charging_threshold(stress_run: Run) -> None:
+    """Standing drains the battery too: a vehicle that drained below the threshold while it
+    waited goes to charge, and the order that arrives meanwhile is not its. (An order that
+    replaces the one it is driving is no new start.)"""
+    threshold = stress_run.scenario.battery.go_charge_below
+    charge_prefix = f"{stress_run.scenario.charge_workflow}-"
+    idle: dict[str, bool] = {}
+    started = 0
+    for _at, topic, payload in stress_run.messages:
+        serial, kind = topic.split("/")[3:5]
+        if kind != "state":
+            continue
+        state = orjson.loads(payload)
+        working = bool(state["nodeStates"]) or state["driving"]
+        if working and idle.get(serial) and not state["orderId"].startswith(charge_prefix):
+            # VDA 5050 3.0 names it powerSupply.stateOfCharge.
+            battery = state.get("batteryState") or state["powerSupply"]
+            charge = battery.get("batteryCharge", battery.get("stateOfCharge"))
+            assert charge >= threshold, (serial, state["orderId"], charge)
+            started += 1
+        idle[serial] = not working
+    assert started > 100
+
+
 def test_a_state_at_least_every_30_s_while_online(stress_run: Run) -> None:
     last_state: dict[str, int] = {}
     reconnected: set[str] = set()
