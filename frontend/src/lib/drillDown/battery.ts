@@ -13,7 +13,10 @@ function batteryOf(vehicleId: Id | null | undefined): DrillTarget | null {
   return vehicleId == null ? null : { path: DRILL_PAGES.battery, view: { vehicles: [vehicleId] } };
 }
 
-/** A vehicle's battery bar: the battery page of that vehicle; the combined bar: see `batteryOfLine`. */
+/**
+ * A vehicle's battery bar: the battery page of that vehicle; the combined bar: the vehicles
+ * apart (`batteryOfLine`).
+ */
 export function batteryVehicleTarget(
   entries: readonly { vehicleId: Id | null }[],
   element: ChartElement,

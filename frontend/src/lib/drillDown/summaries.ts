@@ -80,8 +80,10 @@ export function dashboardTileTarget(tile: string): DrillTarget | null {
   return DASHBOARD_TILE_TARGETS[tile] ?? null;
 }
 
-/** The live statusboard of the same vehicles: behind the dashboard's fleet-state chart. */
-/** The statusboard; with a state, only the vehicles in that state now. */
+/**
+ * The live statusboard of the same vehicles, behind the dashboard's fleet-state chart; with a
+ * state, only the vehicles in that state now (a state's bar or row).
+ */
 export function statusboardTarget(state: string | null = null): DrillTarget {
   return {
     path: DRILL_PAGES.statusboard,
