@@ -112,6 +112,7 @@ function FleetNowChart({ name, actions, editing }: WidgetChartProps) {
   const hasVehicles = filters.vehicles.length > 0;
   const { board, live, snapshot } = useStatusboard(filters, filters.ready && hasVehicles);
   const model = useMemo(() => board && fleetStateChart(board, ctx), [board, ctx]);
+  const drill = useMemo(() => (board ? fleetNowDrill(board) : undefined), [board]);
   // A board (snapshot or stream) is shown as it is; without one, the snapshot's call tells.
   const status = chartStatus({
     isPending: !board && (!filters.ready || hasVehicles),
@@ -126,7 +127,7 @@ function FleetNowChart({ name, actions, editing }: WidgetChartProps) {
       title={t(DASHBOARD_CHART_TITLES[name])}
       status={status}
       model={model}
-      drill={editing || !board ? undefined : fleetNowDrill(board)}
+      drill={editing ? undefined : drill}
       actions={
         <>
           {hasVehicles && <LiveIndicator status={live} large={false} />}
