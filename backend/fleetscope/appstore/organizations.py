@@ -3,7 +3,7 @@
 import re
 from functools import cache
 from typing import Any
-from zoneinfo import available_timezones
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -27,6 +27,16 @@ from fleetscope.i18n.messages import (
 )
 
 DEFAULT_TIME_ZONE = "Europe/Berlin"
+
+
+def zone_or_default(time_zone: str | None) -> ZoneInfo:
+    """A site's time zone, or Berlin's for none or one the system no longer knows."""
+    try:
+        return ZoneInfo(time_zone or DEFAULT_TIME_ZONE)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(DEFAULT_TIME_ZONE)
+
+
 # One topic level: the subscriber listens on ``{interface}/+/+/+/state`` and the like. No
 # space at either end: "uagv " is a typo that no vehicle's topic matches.
 _MQTT_INTERFACE = re.compile(r"(?!\s)[^/+#\x00]{1,100}(?<!\s)")

@@ -13,7 +13,7 @@ from fleetscope.analytics.core.param_rules import ALL_SHIFTS, PeriodFields, chec
 from fleetscope.analytics.core.relative_ranges import resolve_relative_range
 from fleetscope.appstore.errors import InvalidInputError
 from fleetscope.appstore.models import User, UserSettings
-from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
+from fleetscope.appstore.organizations import zone_or_default
 from fleetscope.appstore.schemas import (
     AppSettingsOut,
     AppSettingsPatch,
@@ -92,7 +92,7 @@ def _home_zone(session: Session, *, user: User) -> ZoneInfo:
     """The time zone most of the user's sites keep (Berlin without any): on a Sunday evening
     in New York, Berlin's calendar has begun a week that lies wholly in the future there."""
     zones = Counter(site.time_zone for site in visible_sites(session, user=user))
-    return ZoneInfo(zones.most_common(1)[0][0] if zones else DEFAULT_TIME_ZONE)
+    return zone_or_default(zones.most_common(1)[0][0] if zones else None)
 
 
 def _saved_relative_range(row: UserSettings) -> RelativeRange | None:

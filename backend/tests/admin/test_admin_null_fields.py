@@ -58,10 +58,7 @@ def test_null_for_a_field_that_cannot_be_empty_is_refused_naming_it(
 
 
 def test_null_empties_a_field_that_may_be_empty(
-    client: TestClient,
-    seeded: DemoData,
-    login: Callable[..., Any],
-    session_factory: SessionFactory,
+    client: TestClient, seeded: DemoData, login: Callable[..., Any]
 ) -> None:
     login(client, SUPERUSER)
     paths = _paths(seeded)

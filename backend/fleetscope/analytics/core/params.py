@@ -6,7 +6,7 @@ found" (404), never a hint that it exists.
 
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from sqlalchemy import select
@@ -27,7 +27,7 @@ from fleetscope.analytics.core.periods import DaySpan, Shift, rolling_span
 from fleetscope.analytics.core.relative_ranges import resolve_relative_range
 from fleetscope.appstore.errors import InvalidInputError, NotFoundError
 from fleetscope.appstore.models import Organization, Site, User
-from fleetscope.appstore.organizations import DEFAULT_TIME_ZONE
+from fleetscope.appstore.organizations import zone_or_default
 from fleetscope.appstore.settings_service import read_settings
 from fleetscope.appstore.tenants import visible_vehicle_rows
 from fleetscope.i18n.messages import (
@@ -146,13 +146,6 @@ def parse_vehicle_ids(text: str) -> list[int]:
     return list(dict.fromkeys(ids))
 
 
-def _zone(site: Site | None) -> ZoneInfo:
-    try:
-        return ZoneInfo((site and site.time_zone) or DEFAULT_TIME_ZONE)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo(DEFAULT_TIME_ZONE)
-
-
 def _site_shifts(site: Site | None) -> dict[str, Shift]:
     entries = (site and site.shifts) or []
     return {
@@ -205,7 +198,10 @@ def resolve_scope(
         # The site in scope is the first of the sites listed (as the frontend picks it).
         site = next(iter(sites_of.values()), None)
         relative = resolve_relative_range(
-            relative_range, now=now, zone=_zone(site), shifts=list(_site_shifts(site).values())
+            relative_range,
+            now=now,
+            zone=zone_or_default(site.time_zone if site else None),
+            shifts=list(_site_shifts(site).values()),
         )
         span = DaySpan(relative.first, relative.last)
         if relative.hours is not None:
@@ -241,7 +237,7 @@ def _site_groups(
             site = sites_of[vehicle.site_id]
             shift = None if shift_id == ALL_SHIFTS else _site_shifts(site).get(shift_id)
             excluded = shift_id != ALL_SHIFTS and shift is None
-            groups[site.id] = SiteGroup(site.id, _zone(site), shift, excluded)
+            groups[site.id] = SiteGroup(site.id, zone_or_default(site.time_zone), shift, excluded)
         groups[vehicle.site_id].vehicle_ids.append(vehicle.id)
     result = list(groups.values())
     if not result or not all(group.excluded for group in result):

@@ -1,5 +1,6 @@
 import {
   ERROR_LEVELS,
+  type ErrorLevel,
   type FailuresResult,
   type ParetoItem,
   type ReliabilityEntry,
@@ -17,6 +18,9 @@ import {
 } from '../../components/charts/chartParts';
 import { formatShare } from '../../lib/format';
 import { LEVEL_COLORS } from './levels';
+
+/** A level's key in the answer's level counts (`levels.fatal`) and the table's column. */
+const levelKey = (level: ErrorLevel) => level.toLowerCase() as Lowercase<ErrorLevel>;
 
 /** Pure transforms of failures/analysis. */
 
@@ -39,12 +43,13 @@ export function paretoChart(
     typeof value === 'number' ? formatShare(value, ctx.language) : '–';
   const bars =
     measure === 'count'
-      ? (['warning', 'urgent', 'critical', 'fatal'] as const).map((level) => ({
-          name: ctx.t(`failures.level.${level.toUpperCase()}`),
+      ? // Stacked in ERROR_LEVELS order: a segment's series index names its level (drill-down).
+        ERROR_LEVELS.map((level) => ({
+          name: ctx.t(`failures.level.${level}`),
           type: 'bar',
           stack: 'count',
-          data: items.map((item) => item.levels[level]),
-          itemStyle: { color: LEVEL_COLORS[level.toUpperCase() as keyof typeof LEVEL_COLORS] },
+          data: items.map((item) => item.levels[levelKey(level)]),
+          itemStyle: { color: LEVEL_COLORS[level] },
           tooltip: { valueFormatter: numberFormatter(ctx) },
         }))
       : [
@@ -96,7 +101,7 @@ export function paretoChart(
         { key: 'downtime', label: ctx.t('failures.downtime'), format: 'duration' },
         // Every level, most severe first: the levels add up to the count.
         ...[...ERROR_LEVELS].reverse().map((level) => ({
-          key: level.toLowerCase(),
+          key: levelKey(level),
           label: ctx.t(`failures.level.${level}`),
           format: 'integer' as const,
         })),
