@@ -5,12 +5,17 @@ export const CACHE_TTL_MS = 3 * 60 * 1000;
 
 /**
  * Routes and patterns skipped by the cache and the error handling of the request chain.
- * Login and logout manage the session themselves, analytics events must never surface
- * errors to the user, and live streams are long-lived and never cacheable.
+ * Login and logout manage the session themselves; the password dialog and the
+ * Administration app show their failures themselves (at the form field or in a toast, not
+ * in the error overlay), read what is stored now, and apply the session rule themselves
+ * (`followSessionRule`); analytics events must never surface errors to the user; and live
+ * streams are long-lived and never cacheable.
  */
 export const EXCLUDED_ROUTE_PATTERNS: readonly RegExp[] = [
   /^\/v2\/User\/login(?:[/?]|$)/,
   /^\/v2\/User\/logout(?:[/?]|$)/,
+  /^\/v2\/User\/password(?:[/?]|$)/,
+  /^\/v2\/Admin(?:[/?]|$)/,
   /^\/v2\/Events(?:[/?]|$)/,
   /^\/v2\/Live(?:[/?]|$)/,
   /\/stream(?:[/?]|$)/i,

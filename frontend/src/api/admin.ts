@@ -1,9 +1,10 @@
 /**
- * The Administration API (`/v2/Admin/...`) through the one request chain. Every call shows
- * its failure itself (a toast or the form field), so the chain keeps it out of the error
- * overlay; reads skip the response cache (an admin sees what is stored now), and a change
- * empties the cache, because names, sites and workflows of the analytics pages follow it;
- * so does the end of a re-derivation this tab followed, which changes the facts themselves.
+ * The Administration API (`/v2/Admin/...`) through the one request chain, as an excluded
+ * route: every call shows its failure itself (a toast or the form field), not in the error
+ * overlay, and reads what is stored now (no response cache). A lost session still leads to
+ * login (`followSessionRule`). A change empties the response cache, because names, sites
+ * and workflows of the analytics pages follow it; so does the end of a re-derivation this
+ * tab followed, which changes the facts themselves.
  */
 import type {
   AdminPage,
@@ -32,7 +33,14 @@ import type {
   VehicleUpdated,
   WorkflowPreview,
 } from './adminTypes';
-import { callApi, clearResponseCache, type HttpMethod } from './client';
+import {
+  ApiFailure,
+  callApi,
+  clearResponseCache,
+  followSessionRule,
+  type HttpMethod,
+  type RequestOptions,
+} from './client';
 import type { Schemas } from './schema';
 import { resetLoadedVehicles } from './vehicles';
 
@@ -50,12 +58,20 @@ export function queryString(params: Record<string, string | number | null | unde
   return text ? `?${text}` : '';
 }
 
+/** A call of the Administration API; a lost session ends here as on every other route. */
+async function adminCall<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  try {
+    return await callApi<T>(`${BASE}${path}`, options);
+  } catch (error) {
+    if (error instanceof ApiFailure) {
+      followSessionRule(error.serverMessage);
+    }
+    throw error;
+  }
+}
+
 function read<T>(path: string, signal?: AbortSignal): Promise<T> {
-  return callApi<T>(`${BASE}${path}`, {
-    cache: false,
-    reportErrors: false,
-    ...(signal ? { signal } : {}),
-  });
+  return adminCall<T>(path, signal ? { signal } : {});
 }
 
 const storedDataListeners = new Set<() => void>();
@@ -98,11 +114,7 @@ function noteJobs(jobs: readonly (Job | null | undefined)[]): void {
 }
 
 async function change<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
-  const result = await callApi<T>(`${BASE}${path}`, {
-    method,
-    reportErrors: false,
-    ...(body === undefined ? {} : { body }),
-  });
+  const result = await adminCall<T>(path, { method, ...(body === undefined ? {} : { body }) });
   storedDataChanged();
   return result;
 }
@@ -164,10 +176,9 @@ export function previewWorkflows(
   workflowRules: string[],
   signal?: AbortSignal,
 ): Promise<WorkflowPreview> {
-  return callApi<WorkflowPreview>(`${BASE}/Sites/${siteId}/WorkflowPreview`, {
+  return adminCall<WorkflowPreview>(`/Sites/${siteId}/WorkflowPreview`, {
     method: 'POST',
     body: { workflowRules } satisfies Schemas['WorkflowPreviewBody'],
-    reportErrors: false,
     ...(signal ? { signal } : {}),
   });
 }

@@ -1,15 +1,19 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { chainHarness } from '../test/chainHarness';
 import { failed, fakeFetch, jsonResponse, ok } from '../test/fakeServer';
-import { ApiFailure, callApi, isExcludedRoute, request } from './client';
+import { deleteOrganization, listOrganizations } from './admin';
+import { ApiFailure, callApi, isExcludedRoute, request, responseCacheSize } from './client';
 
 const { recorded, reset, setup } = chainHarness();
 beforeEach(reset);
 
 describe('excluded routes', () => {
-  it('lists login, logout, events and live streams', () => {
+  it('lists login, logout, password, administration, events and live streams', () => {
     expect(isExcludedRoute('/v2/User/login')).toBe(true);
     expect(isExcludedRoute('/v2/User/logout')).toBe(true);
+    expect(isExcludedRoute('/v2/User/password')).toBe(true);
+    expect(isExcludedRoute('/v2/Admin/Users?page=1')).toBe(true);
+    expect(isExcludedRoute('/v2/Administration')).toBe(false);
     expect(isExcludedRoute('/v2/Events')).toBe(true);
     expect(isExcludedRoute('/v2/Live/stream')).toBe(true);
     expect(isExcludedRoute('/v2/Statusboard/stream?x=1')).toBe(true);
@@ -160,17 +164,36 @@ describe('request details', () => {
   });
 });
 
-describe('errors the caller shows itself (reportErrors: false)', () => {
+describe('excluded routes inside a session (password dialog, Administration app)', () => {
   it('stay out of the error overlay, the message reaches the caller', async () => {
     setup(fakeFetch(() => jsonResponse(failed("organization 'X' still has 2 sites"), 409)));
-    const call = callApi('/v2/Admin/Organizations/1', { method: 'DELETE', reportErrors: false });
-    await expect(call).rejects.toThrow("organization 'X' still has 2 sites");
+    await expect(deleteOrganization(1)).rejects.toThrow("organization 'X' still has 2 sites");
     expect(recorded.errors).toEqual([]);
   });
 
-  it('an authentication failure still logs out', async () => {
+  it('read what is stored now, never the cache', async () => {
+    const fetchMock = setup(
+      fakeFetch(
+        () => jsonResponse(ok([])),
+        () => jsonResponse(ok([])),
+      ),
+    );
+    await listOrganizations();
+    await listOrganizations();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(responseCacheSize()).toBe(0);
+  });
+
+  it('an authentication failure still logs out, once', async () => {
     setup(fakeFetch(() => jsonResponse(failed('authentication failed'), 401)));
-    await request('/v2/Admin/Users', { reportErrors: false });
+    await expect(listOrganizations()).rejects.toBeInstanceOf(ApiFailure);
     expect(recorded.authFailures).toBe(1);
+    expect(recorded.errors).toEqual([]);
+  });
+
+  it('other failures leave the session alone', async () => {
+    setup(fakeFetch(() => jsonResponse(failed('forbidden'), 403)));
+    await expect(listOrganizations()).rejects.toThrow('forbidden');
+    expect(recorded.authFailures).toBe(0);
   });
 });

@@ -38,12 +38,6 @@ export interface RequestOptions {
    * opt out (`cache: false`: a job's progress, administration lists read after a change).
    */
   cache?: boolean;
-  /**
-   * `false`: a failed answer is not put into the error overlay, because the caller shows the
-   * server's message itself (next to the form field or in a toast). Authentication failures
-   * are still handled by the chain.
-   */
-  reportErrors?: boolean;
   signal?: AbortSignal;
 }
 
@@ -94,6 +88,21 @@ export function responseCacheSize(): number {
 
 export function isExcludedRoute(url: string): boolean {
   return EXCLUDED_ROUTE_PATTERNS.some((pattern) => pattern.test(url));
+}
+
+/**
+ * The session rule of spec section 4: an 'authentication failed' message ends the session
+ * (the cache is cleared). The chain applies it on every non-excluded route; the callers of
+ * excluded routes that run inside a session (the password dialog, the Administration app)
+ * apply it themselves with the message of their failed answer. True if it applied.
+ */
+export function followSessionRule(message: string | null | undefined): boolean {
+  if (message?.trim().toLowerCase() !== AUTHENTICATION_FAILED_MESSAGE) {
+    return false;
+  }
+  cache.clear();
+  hooks.onAuthenticationFailed();
+  return true;
 }
 
 const WRITE_METHODS: ReadonlySet<HttpMethod> = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -221,15 +230,10 @@ export async function request(url: string, options: RequestOptions = {}): Promis
   if (excluded) {
     return result;
   }
-  if (envelope.msg?.trim().toLowerCase() === AUTHENTICATION_FAILED_MESSAGE) {
-    cache.clear();
-    hooks.onAuthenticationFailed();
+  if (followSessionRule(envelope.msg)) {
     return result;
   }
   if (!envelope.status) {
-    if (options.reportErrors === false) {
-      return result;
-    }
     hooks.reportError(
       makeError({
         type: 'NETWORK',

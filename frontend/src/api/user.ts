@@ -1,5 +1,5 @@
 import type { Language } from '../constants';
-import { callApi, clearResponseCache, request } from './client';
+import { callApi, clearResponseCache, followSessionRule, request } from './client';
 import { dataOf, messageOf } from './envelope';
 import type { Schemas } from './schema';
 import type { User } from './types';
@@ -72,9 +72,9 @@ export type PasswordChangeOutcome =
     };
 
 /**
- * POST /v2/User/password. Not an excluded route but `reportErrors: false`: the dialog shows
- * the server's message itself (no error overlay), while an 'authentication failed' answer
- * still ends the session and leads to login like on every other route.
+ * POST /v2/User/password, an excluded route: the dialog shows the server's message itself
+ * (no error overlay), while an 'authentication failed' answer still ends the session and
+ * leads to login like on every other route.
  */
 export async function changePassword({
   currentPassword,
@@ -86,12 +86,12 @@ export async function changePassword({
   const result = await request('/v2/User/password', {
     method: 'POST',
     body: { currentPassword, newPassword } satisfies Schemas['PasswordChange'],
-    reportErrors: false,
   });
   if (result.ok) {
     return { ok: true, user: dataOf<User>(result.body) };
   }
   const message = messageOf(result.body);
+  followSessionRule(message);
   if (result.httpStatus === 429) {
     return { ok: false, reason: 'rate_limited', message };
   }
