@@ -195,7 +195,7 @@ test("a workflow bar opens that workflow's orders", async ({ app, page }) => {
   );
 });
 
-test("a vehicle's time-in-state bar opens that vehicle's errors and orders (table row and chart bar)", async ({
+test("a vehicle's time-in-state row opens its errors and orders, a bar's segment what filled it", async ({
   app,
   page,
 }) => {
@@ -239,13 +239,18 @@ test("a vehicle's time-in-state bar opens that vehicle's errors and orders (tabl
   const canvas = chart.locator('canvas').first();
   await expect(canvas).toBeVisible();
   // The bar's height is a few pixels of the card: try the middle rows until one hits it.
-  await clickUntilRoute(page, canvas, /^#\/failures\/history/, (box) =>
-    Array.from({ length: Math.floor((box.height * 0.5) / 4) }, (_, step) => ({
-      x: box.width * 0.4,
-      y: box.height * 0.3 + 4 * step,
-    })),
+  // Whichever state's segment is hit opens that vehicle's list of it: its orders (working),
+  // charge sessions (charging) or errors (the other states).
+  await clickUntilRoute(
+    page,
+    canvas,
+    /^#\/(failures\/history|processes\/workflows|battery)\?/,
+    (box) =>
+      Array.from({ length: Math.floor((box.height * 0.5) / 4) }, (_, step) => ({
+        x: box.width * 0.4,
+        y: box.height * 0.3 + 4 * step,
+      })),
   );
-  await expectRoute(page, /^\/failures\/history\?/);
   expect(routeParams(page).get('vehicles')).toBe(String(vehicle?.id));
   expectSamePeriod(page);
 });

@@ -32,6 +32,7 @@ import {
   vehicleErrorsTarget,
   vehicleOrdersTarget,
   vehicleOutcomeTarget,
+  vehicleStateTarget,
   vehicleStopsTarget,
   withErrorFilter,
   withoutDrillParams,
@@ -140,7 +141,44 @@ describe('drill-down targets', () => {
     expect(target).toEqual({ path: '/processes/actions', params: { actionType: 'drop' } });
   });
 
-  it("leads a vehicle's time-in-state bar to its errors and its distance bar to its orders", () => {
+  it("leads a vehicle's time-in-state segment to what filled that time", () => {
+    // VEHICLE_STATES order: error, offline, manual, charging, idle, working.
+    expect(vehicleStateTarget(ENTRIES, { seriesIndex: 5, dataIndex: 1 })).toEqual({
+      path: '/processes/workflows',
+      view: { vehicles: [5] },
+      params: {},
+    });
+    expect(vehicleStateTarget(ENTRIES, { seriesIndex: 3, dataIndex: 0 })).toEqual({
+      path: '/battery',
+      view: { vehicles: [3] },
+      params: { sessions: 'all' },
+    });
+    expect(vehicleStateTarget(ENTRIES, { seriesIndex: 0, dataIndex: 1 })).toEqual({
+      path: '/failures/history',
+      view: { vehicles: [5] },
+      params: { level: ['CRITICAL', 'FATAL'] },
+    });
+    // Idle, offline and manual time have no list: the vehicle's errors (and from there its
+    // orders); so has the whole bar (its table row).
+    for (const element of [
+      { seriesIndex: 4, dataIndex: 1 },
+      { seriesIndex: 1, dataIndex: 1 },
+      { dataIndex: 1 },
+    ]) {
+      expect(vehicleStateTarget(ENTRIES, element)).toEqual({
+        path: '/failures/history',
+        view: { vehicles: [5] },
+        params: {},
+      });
+    }
+    // The combined bar: the whole selection's.
+    expect(vehicleStateTarget([{ vehicleId: null }], { seriesIndex: 3, dataIndex: 0 })).toEqual({
+      path: '/battery',
+      params: { sessions: 'all' },
+    });
+  });
+
+  it("leads a vehicle's error bar to its errors and its distance bar to its orders", () => {
     const errors = vehicleErrorsTarget(ENTRIES, { seriesIndex: 4, dataIndex: 1 });
     const errorsAt = drillLocation(must(errors), VIEW);
     expect(errorsAt.pathname).toBe('/failures/history');

@@ -2,5 +2,6 @@
 export * from './battery';
 export * from './errors';
 export * from './orders';
+export * from './states';
 export * from './summaries';
 export * from './targets';

@@ -25,8 +25,8 @@ import {
   itemAt,
   paretoTarget,
   statusboardTarget,
-  vehicleErrorsTarget,
   vehicleOutcomeTarget,
+  vehicleStateTarget,
 } from '../../lib/drillDown';
 import { chargeChart } from '../battery/batteryCharts';
 import { failuresReported, paretoChart } from '../failures/analysisCharts';
@@ -157,7 +157,7 @@ const DASHBOARD_CHARTS: Record<DashboardChartKey, ChartRender> = {
     load: loadProductivity,
     isEmpty: hasNoData,
     model: timeInStateChart,
-    drill: (data) => ({ element: (e: ChartElement) => vehicleErrorsTarget(data.entries, e) }),
+    drill: (data) => ({ element: (e: ChartElement) => vehicleStateTarget(data.entries, e) }),
   }),
   ordersHeatmap: chartWidget({
     query: 'productivity',

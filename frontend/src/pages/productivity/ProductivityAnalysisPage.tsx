@@ -16,8 +16,8 @@ import {
   heatmapCellTarget,
   heatmapTarget,
   pageTileTarget,
-  vehicleErrorsTarget,
   vehicleOrdersTarget,
+  vehicleStateTarget,
 } from '../../lib/drillDown';
 import {
   distanceLoadsChart,
@@ -47,13 +47,13 @@ export default function ProductivityAnalysisPage() {
       },
     [data, ctx],
   );
-  // Drill-down: a vehicle's time in state to its errors, its distance and loads to its
-  // orders, a heatmap cell (or weekday) to the orders ended there.
+  // Drill-down: a vehicle's time in a state to what filled it (`vehicleStateTarget`), its
+  // distance and loads to its orders, a heatmap cell (or weekday) to the orders ended there.
   const { from, to } = filters;
   const drills = useMemo(
     () =>
       data && {
-        timeInState: { element: (e: ChartElement) => vehicleErrorsTarget(data.entries, e) },
+        timeInState: { element: (e: ChartElement) => vehicleStateTarget(data.entries, e) },
         distanceLoads: { element: (e: ChartElement) => vehicleOrdersTarget(data.entries, e) },
         heatmap: {
           element: heatmapCellTarget,
