@@ -1,7 +1,8 @@
 """The KPI glossary's settled definitions (product.md section 3) against hand-computed cases:
 time-weighted mean charge, equivalent full cycles in a shift, time below 20 % to the second,
-loads handled with load and unload, a night shift counted on the day it starts, and the
-dashboard's cycle-time median equal to the Processes page's.
+loads handled with load and unload, a night shift counted on the day it starts, the
+dashboard's cycle-time median equal to the Processes page's, and the fleet's throughput per
+calendar hour across sites in different time zones.
 
 The battery cases run VDA 5050 state messages through the derivation into a fact store, as
 ingestion does; the others write facts by hand. Monday 2 March 2026 in Berlin (CET, UTC+1).
@@ -339,3 +340,55 @@ def test_night_shift_is_counted_on_the_day_it_starts() -> None:
     assert (totals.kpis.orders_finished, totals.kpis.period_seconds) == (16, 16 * 3600)
     orders = next(tile for tile in board.tiles if tile.key == "orders")
     assert [point.value for point in orders.series] == [8, 8]
+
+
+# --- the fleet's throughput per calendar hour across time zones ---------------------------
+
+
+def test_fleet_throughput_counts_each_calendar_hour_once_across_zones() -> None:
+    """Monday and Tuesday (2-3 March) at a Berlin site (UTC+1) and a New York site (UTC-5):
+    T is Sun 23:00 to Tue 23:00 UTC and Mon 05:00 to Wed 05:00 UTC, whose union lasts 54 h
+    (each day's own union 30 h: 60 h added up would count Monday evening's overlap with New
+    York's Tuesday twice). 12 + 15 finished orders: 0.5 per calendar hour, on the dashboard
+    as on Productivity."""
+    newark = ZoneInfo("America/New_York")
+    orders_ending = {
+        1: [datetime(2026, 3, 2, 10 + hour, tzinfo=UTC) for hour in range(12)],
+        2: [datetime(2026, 3, 3, 6 + hour, tzinfo=UTC) for hour in range(15)],
+    }
+    facts: list[Fact] = []
+    for vehicle, ends in orders_ending.items():
+        working = (datetime(2026, 3, 1, 22, tzinfo=UTC), datetime(2026, 3, 4, 6, tzinfo=UTC))
+        facts.append(StateInterval(vehicle, VehicleState.WORKING, *working))
+        facts += [
+            OrderRun(vehicle, f"O-{end:%d%H}", "W", end - timedelta(minutes=10), end,
+                     OrderOutcome.FINISHED, 0.0, 1, 1, 0, 0, 0)
+            for end in ends
+        ]  # fmt: skip
+    two_days = DaySpan(date(2026, 3, 2), date(2026, 3, 3))
+    scope = AnalyticsScope(
+        span=two_days,
+        combined=True,
+        shift_id="all",
+        vehicles=[VehicleRef(1, "V1", 1), VehicleRef(2, "V2", 2)],
+        sites=[
+            SiteGroup(1, BERLIN, None, excluded=False, vehicle_ids=[1]),
+            SiteGroup(2, newark, None, excluded=False, vehicle_ids=[2]),
+        ],
+    )
+    store = FactStore(":memory:")
+    store.write_batch(
+        StoreBatch(facts=facts, zones={1: (1, "Europe/Berlin"), 2: (2, "America/New_York")})
+    )
+    with store, reading(store) as cursor:
+        for use_rollups in (True, False):
+            board = dashboard(
+                cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, use_rollups=use_rollups
+            )
+            tiles = {tile.key: tile for tile in board.tiles}
+            assert tiles["orders"].value == 27
+            assert tiles["throughput"].value == pytest.approx(27 / 54)
+            page = productivity(
+                cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, use_rollups=use_rollups
+            )
+            assert page.fleet.kpis.throughput_per_hour == pytest.approx(27 / 54)

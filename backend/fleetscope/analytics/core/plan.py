@@ -77,9 +77,10 @@ class Collected:
         """T of all selected vehicles together in ``bucket`` (vehicle seconds)."""
         return sum(site.seconds(bucket) * len(site.group.vehicle_ids) for site in self.sites)
 
-    def calendar_seconds(self, bucket: int) -> float:
-        """Length of the union of the sites' T: the fleet's calendar time."""
-        windows = [w for site in self.sites for w in site.windows.get(bucket, ())]
+    def calendar_seconds(self, *buckets: int) -> float:
+        """Length of the union of the sites' T in ``buckets``: the fleet's calendar time (an
+        hour two sites' days share, in different zones, counts once)."""
+        windows = [w for site in self.sites for b in buckets for w in site.windows.get(b, ())]
         return sum(window.seconds for window in merge_windows(windows))
 
     def figures(self, bucket: int, vehicle_ids: Sequence[int]) -> tuple[Matrix, list[Kpis]]:

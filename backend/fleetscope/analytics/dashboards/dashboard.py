@@ -72,7 +72,7 @@ def _total_kpis(collected: Collected, spans: list[BucketSpan]) -> Kpis:
     return kpis_of_rows(
         collected.measures.total([(FLEET, item.bucket) for item in spans]),
         period_s=np.array([sum(collected.fleet_seconds(item.bucket) for item in spans)]),
-        calendar_s=np.array([sum(collected.calendar_seconds(item.bucket) for item in spans)]),
+        calendar_s=np.array([collected.calendar_seconds(*(item.bucket for item in spans))]),
     )[0]
 
 
