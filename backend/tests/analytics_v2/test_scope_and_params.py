@@ -113,6 +113,10 @@ def test_second_organization_sees_only_its_own_rows(world: World, customer2: Tes
         ("Workflows/TRANSPORT_A/Orders", {"hour": 24}, 422, "hour"),
         ("Workflows/TRANSPORT_A/Histogram", {"hour": "noon"}, 422, "hour"),
         ("Actions/teleport/Failures", {}, 404, "action type"),
+        # VDA 5050's ids are free text: a "/" (sent as %2F) is part of the name, not a path.
+        ("Workflows/NO%2FSUCH/Orders", {}, 404, "workflow 'NO/SUCH' not found"),
+        ("Workflows/NO%2FSUCH/Histogram", {}, 404, "workflow 'NO/SUCH' not found"),
+        ("Actions/tele%2Fport/Failures", {}, 404, "action type 'tele/port' not found"),
         ("Processes", {"from": "2016-01-01", "to": "2026-01-01"}, 422, "to"),
         ("Battery", {"from": "2026-10-26", "to": "2026-10-24"}, 422, "from"),
         ("Battery/Sessions", {"depth": 15}, 422, "depth"),

@@ -127,7 +127,7 @@ def get_workflows(
         )
 
 
-@router.get("/Workflows/{workflow}/Orders", response_model=Envelope[Page[WorkflowOrder]])
+@router.get("/Workflows/{workflow:path}/Orders", response_model=Envelope[Page[WorkflowOrder]])
 def get_workflow_orders(
     workflow: WorkflowPath,
     scope: ScopeDep,
@@ -154,7 +154,7 @@ def get_workflow_orders(
     return json_ok(result)
 
 
-@router.get("/Workflows/{workflow}/Histogram", response_model=Envelope[WorkflowHistogramOut])
+@router.get("/Workflows/{workflow:path}/Histogram", response_model=Envelope[WorkflowHistogramOut])
 def get_workflow_histogram(
     workflow: WorkflowPath, scope: ScopeDep, store: FactStoreDep, cell: CellDep
 ) -> Response:
@@ -171,7 +171,7 @@ def get_actions(scope: ScopeDep, store: FactStoreDep) -> Response:
         return json_ok(actions(cursor, scope, now=datetime.now(UTC)))
 
 
-@router.get("/Actions/{actionType}/Failures", response_model=Envelope[Page[FailedAction]])
+@router.get("/Actions/{actionType:path}/Failures", response_model=Envelope[Page[FailedAction]])
 def get_failed_actions(
     action_type: ActionTypePath,
     scope: ScopeDep,
