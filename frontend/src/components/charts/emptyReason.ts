@@ -48,7 +48,8 @@ export function shiftRunsIn({
 }
 
 /**
- * The reason for an empty result: no vehicle selected; the selected shift has no time in
+ * The reason for an empty result: no vehicles (the user sees none: an empty selection means
+ * all of them, lib/filters.ts `effectiveVehicles`); the selected shift has no time in
  * the period at the vehicles' sites (`shiftRuns` false: choosing another shift helps);
  * otherwise the period holds no data (a day before the fleet reported, or in the future).
  */

@@ -16,4 +16,12 @@ describe('dashboard without data', () => {
     expect(empty).toHaveTextContent('Keine Daten in diesem Zeitraum');
     expect(screen.getByTestId('dashboard-widgets')).toBeInTheDocument();
   });
+
+  it('a user without vehicles reads why, and the tiles do not wait for figures', async () => {
+    renderApp('/dashboards/dashboard', { user: demoUser('customer', 'de'), vehicles: [] }, 'de');
+    const empty = await screen.findByTestId('dashboard-empty', {}, { timeout: 10_000 });
+    expect(empty).toHaveAttribute('data-reason', 'noVehicles');
+    expect(empty).toHaveTextContent('Noch keine Fahrzeuge');
+    expect(await screen.findByTestId('kpi-availability')).not.toHaveTextContent('…');
+  });
 });

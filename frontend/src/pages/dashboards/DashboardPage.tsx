@@ -220,7 +220,7 @@ export default function DashboardPage() {
                         tile={widget.tile}
                         label={labelOf(choiceOf(widget))}
                         model={models(widget.tile)}
-                        pending={query.isPending}
+                        pending={status.kind === 'loading'}
                         editing={editing}
                         actions={actions}
                       />
