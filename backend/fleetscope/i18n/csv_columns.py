@@ -13,6 +13,10 @@ ERROR_HISTORY_COLUMNS = {
         "Ende ({zone})", "Dauer (s)", "Auftrag", "x (m)", "y (m)", "Karte",
     ],
 }  # fmt: skip
+# The error levels in German, as the pages name them; English keeps VDA 5050's own words.
+LEVEL_NAMES = {
+    "de": {"WARNING": "Warnung", "URGENT": "Dringend", "CRITICAL": "Kritisch", "FATAL": "Fatal"}
+}
 # Vehicles of sites in different zones: each time in its site's zone, named in this column.
 ZONE_COLUMN = {"en": "time zone", "de": "Zeitzone"}
 # The title's zone then.

@@ -288,6 +288,17 @@ def test_history_csv_separators_and_site_times_per_language(
             headers={CSRF_HEADER: customer.cookies[CSRF_COOKIE]},
         )
     assert german[0][5:8] == ["Beginn (Europe/Berlin)", "Ende (Europe/Berlin)", "Dauer (s)"]
+    # The levels as the German pages name them (English keeps VDA 5050's words).
+    german_levels = {
+        "WARNING": "Warnung",
+        "URGENT": "Dringend",
+        "CRITICAL": "Kritisch",
+        "FATAL": "Fatal",
+    }
+    assert [row[3] for row in german[1:]] == [
+        german_levels.get(item["level"], item["level"]) for item in items
+    ]
+    assert {row[3] for row in german[1:]} >= {"Warnung", "Fatal"}
     assert german[1][5] == berlin and german[1][7] == seconds.replace(".", ",")
     assert all(len(row) == 12 for row in german)
     # Every number in the German file with the decimal comma, none with a point.

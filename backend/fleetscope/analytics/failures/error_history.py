@@ -17,7 +17,12 @@ from fleetscope.analytics.core.facts import select_periods
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.analytics.failures.failures import SEVERITY, ErrorFilter, episodes
 from fleetscope.appstore.schemas import CamelModel
-from fleetscope.i18n.csv_columns import ERROR_HISTORY_COLUMNS, LOCAL_TIME, ZONE_COLUMN
+from fleetscope.i18n.csv_columns import (
+    ERROR_HISTORY_COLUMNS,
+    LEVEL_NAMES,
+    LOCAL_TIME,
+    ZONE_COLUMN,
+)
 
 HISTORY_SORTS = {
     "start": "start_at", "end": "end_at", "duration": "duration_s", "vehicle": "vehicle_id",
@@ -136,6 +141,7 @@ def error_history_csv(
     zone_of = {vid: group.zone for group in scope.sites for vid in group.vehicle_ids}
     zones = {zone.key for zone in zone_of.values()}
     convention = CsvConvention.of(language)
+    level_names = LEVEL_NAMES.get(language, {})
     buffer = io.StringIO()
     buffer.write("\ufeff")  # the byte order mark: Excel reads UTF-8 (umlauts) right, as in charts
     writer = csv.writer(buffer, delimiter=convention.separator, lineterminator="\r\n")
@@ -147,7 +153,17 @@ def error_history_csv(
             for row in rows:
                 zone = zone_of.get(row[0], ZoneInfo("UTC"))
                 start, end = (t.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S") for t in row[4:6])
-                values = (row[0], names.get(row[0], ""), *row[1:4], start, end, *row[6:])
+                level = level_names.get(row[2], row[2])
+                values = (
+                    row[0],
+                    names.get(row[0], ""),
+                    row[1],
+                    level,
+                    row[3],
+                    start,
+                    end,
+                    *row[6:],
+                )
                 cells = [convention.cell(value) for value in values]
                 writer.writerow([*cells, zone.key] if len(zones) > 1 else cells)
             yield buffer.getvalue()
