@@ -25,6 +25,7 @@ import {
   LoadFailed,
   notifyFailure,
   notifySuccess,
+  refusedField,
 } from './common';
 import { DeleteAction } from './DeleteAction';
 import { useOrganizations } from './OrganizationsPage';
@@ -119,6 +120,10 @@ export function SitesPage() {
     },
   });
 
+  // A refusal shows at the field it names (an interface in use or not a topic level).
+  const errorAt = refusedField(error, ['organizationId', 'mqttInterface'] as const);
+  const errorOf = (field: typeof errorAt) => (errorAt === field ? error : null);
+
   return (
     <section data-testid="page-admin-sites">
       <AdminHeader title={t('admin.menu.sites')} description={t('admin.sites.description')} />
@@ -142,6 +147,7 @@ export function SitesPage() {
                 searchable
                 required
                 w={240}
+                error={errorOf('organizationId')}
                 data-testid="site-organization"
               />
               <TextInput
@@ -150,7 +156,7 @@ export function SitesPage() {
                 onChange={(event) => setName(event.currentTarget.value)}
                 required
                 w={240}
-                error={error}
+                error={errorOf(null)}
                 data-testid="site-name"
               />
               <div style={{ width: 240 }}>
@@ -163,6 +169,7 @@ export function SitesPage() {
                 value={mqttInterface}
                 onChange={(event) => setMqttInterface(event.currentTarget.value)}
                 w={240}
+                error={errorOf('mqttInterface')}
                 data-testid="site-mqtt-interface"
               />
               <Button

@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoUser } from '../../test/fakeApi';
 import { jsonResponse } from '../../test/fakeServer';
@@ -19,6 +20,7 @@ const ORGANIZATIONS = [
 ];
 const CONFLICT = "organization 'Nordlicht Logistik' still has sites (2) and users (3)";
 const SITE_CONFLICT = "site 'Hamburg DC' still has vehicles (8); move them to another site first";
+const INTERFACE_TAKEN = "mqttInterface: 'uagv' already belongs to 'Hamburg DC'";
 const SITE = {
   organizationId: 1,
   organizationName: 'Nordlicht Logistik',
@@ -93,6 +95,9 @@ function renderAdmin(path: string, role: 'superuser' | 'customer' = 'superuser')
     }
     if (url === '/v2/Admin/Sites/1' && method === 'DELETE') {
       return jsonResponse({ status: false, msg: SITE_CONFLICT, data: null }, 409);
+    }
+    if (url === '/v2/Admin/Sites' && method === 'POST') {
+      return jsonResponse({ status: false, msg: INTERFACE_TAKEN, data: null }, 409);
     }
     if ((url === '/v2/Admin/Sites/2' || url === '/v2/Admin/Users/5') && method === 'DELETE') {
       return ok(null);
@@ -194,6 +199,26 @@ describe('the Administration app', () => {
     expect(screen.getByTestId('confirm-dialog')).toBeInTheDocument(); // open, with the reason
     expect(screen.queryByTestId('error-overlay')).toBeNull();
   }, 60_000);
+
+  it('a refused new site shows the refusal at the field it names', async () => {
+    renderAdmin('/admin/sites');
+    const page = await screen.findByTestId('page-admin-sites', {}, { timeout: 20_000 });
+    const user = userEvent.setup();
+    await user.click(await within(page).findByTestId('site-organization'));
+    await user.keyboard('{ArrowDown}{Enter}');
+    await waitFor(() =>
+      expect(within(page).getByTestId('site-organization')).toHaveValue('Nordlicht Logistik'),
+    );
+    fireEvent.change(within(page).getByTestId('site-name'), { target: { value: 'Kiel 2' } });
+    fireEvent.change(within(page).getByTestId('site-mqtt-interface'), {
+      target: { value: 'uagv' },
+    });
+    fireEvent.click(within(page).getByTestId('site-create'));
+    const mqtt = within(page).getByTestId('site-mqtt-interface');
+    await waitFor(() => expect(mqtt).toHaveAttribute('aria-invalid', 'true'));
+    expect(page).toHaveTextContent(INTERFACE_TAKEN);
+    expect(within(page).getByTestId('site-name')).not.toHaveAttribute('aria-invalid', 'true');
+  });
 
   it('a user is deleted from their dialog after confirming, and the dialog closes', async () => {
     const { calls } = renderAdmin('/admin/users');

@@ -50,6 +50,18 @@ export function AdminModal({ closeButtonProps, ...props }: ModalProps) {
 }
 
 /** A toast for a result: green for success, red with the server's message for a failure. */
+/**
+ * The field of a form a server refusal names: its message starts with the body field
+ * ("mqttInterface: ..."); null when it names none of `fields` (shown at the form's main field).
+ */
+export function refusedField<F extends string>(
+  message: string | null,
+  fields: readonly F[],
+): F | null {
+  const named = message?.split(':', 1)[0]?.trim();
+  return fields.find((field) => field === named) ?? null;
+}
+
 export function notifySuccess(message: string): void {
   notifications.show({ color: 'green', message, withBorder: true });
 }
