@@ -76,6 +76,13 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
 
   const saved = settings.data?.dateSelector ?? defaultDateSelector();
   const urlView = useMemo(() => decodeView(location.search), [location.search]);
+  // A shift the link names that no site of the user keeps: as if the link named none (the
+  // saved one applies), and the user is told (useLinkRepair).
+  const unknownShift =
+    sitesQuery.data !== undefined &&
+    urlView.shift !== undefined &&
+    urlView.shift !== 'all' &&
+    validShift(urlView.shift, sitesQuery.data) === 'all';
   const view: ViewState = {
     relativeRange:
       urlView.relativeRange !== undefined ? urlView.relativeRange : (saved.relativeRange ?? null),
@@ -83,7 +90,7 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
     from: urlView.from ?? saved.from,
     to: urlView.to ?? saved.to,
     vehicles: urlView.vehicles ?? settings.data?.selectedMachines ?? [],
-    shift: urlView.shift ?? saved.workflowShift,
+    shift: (unknownShift ? undefined : urlView.shift) ?? saved.workflowShift,
     combined: urlView.combined ?? saved.combined,
   };
   const viewKey = JSON.stringify(view);
@@ -92,6 +99,8 @@ export function AnalysisFiltersProvider({ children }: { children: ReactNode }) {
   useLinkRepair({
     vehicles: vehiclesQuery.data,
     settingsRead: settings.data !== undefined,
+    sitesRead: sitesQuery.data !== undefined || sitesQuery.isError,
+    unknownShift,
     viewKey,
   });
   const vehicles = useMemo(

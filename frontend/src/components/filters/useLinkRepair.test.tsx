@@ -1,3 +1,4 @@
+import { notifications } from '@mantine/notifications';
 import { waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoUser } from '../../test/fakeApi';
@@ -5,6 +6,8 @@ import { renderApp } from '../../test/renderApp';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  // The notices live in a store of the module, beyond one rendered app.
+  notifications.clean();
 });
 
 // Not the default second: the lazy pages load slowly on two busy cores.
@@ -39,5 +42,28 @@ describe('a link with a period that cannot be read', () => {
       const view = new URLSearchParams(router.state.location.search);
       expect([view.get('from'), view.get('to')]).toEqual(['2026-03-02', '2026-03-08']);
     }, SLOW);
+  });
+});
+
+describe('a link naming a shift no site of the user keeps', () => {
+  it('names the shift as unreadable, and the address then shows the saved shift', async () => {
+    const link = '/productivity/analysis?mode=week&from=2026-03-02&to=2026-03-08&shift=bogus';
+    const { router } = renderApp(link, { user: demoUser('customer') }, 'en');
+    await waitFor(() => {
+      expect(document.body).toHaveTextContent('Not readable in this link: shift.');
+    }, SLOW);
+    await waitFor(() => {
+      expect(new URLSearchParams(router.state.location.search).get('shift')).toBe('all');
+    }, SLOW);
+  });
+
+  it('keeps a shift the sites keep', async () => {
+    const link = '/productivity/analysis?mode=week&from=2026-03-02&to=2026-03-08&shift=early';
+    const { router } = renderApp(link, { user: demoUser('customer') }, 'en');
+    await waitFor(() => {
+      expect(document.querySelector('[data-testid="chart-timeInState"]')).not.toBeNull();
+    }, SLOW);
+    expect(new URLSearchParams(router.state.location.search).get('shift')).toBe('early');
+    expect(document.body).not.toHaveTextContent('Not readable in this link');
   });
 });

@@ -13,29 +13,39 @@ import {
 } from '../../lib/viewUrl';
 
 /**
- * A link with parts that cannot be read, or naming vehicles the user cannot see: the user is
- * told which, and the address then shows the view the page shows (`viewKey`: that view as
- * JSON), so it is a link to what is on the screen. Only once the vehicles and the saved
- * settings are read: before, the view shown is the default one, which would take the place
- * of the saved period.
+ * A link with parts that cannot be read (`unknownShift`: a shift no site of the user keeps),
+ * or naming vehicles the user cannot see: the user is told which, and the address then
+ * shows the view the page shows (`viewKey`: that view as JSON), so it is a link to what is
+ * on the screen. Only once the vehicles, the sites and the saved settings are read: before,
+ * the view shown is the default one, which would take the place of the saved period.
  */
 export function useLinkRepair({
   vehicles,
   settingsRead,
+  sitesRead,
+  unknownShift,
   viewKey,
 }: {
   vehicles: Vehicle[] | undefined;
   settingsRead: boolean;
+  sitesRead: boolean;
+  unknownShift: boolean;
   viewKey: string;
 }): void {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
-    if (vehicles === undefined || !settingsRead || !addressShows(location.pathname)) {
+    if (vehicles === undefined || !settingsRead || !sitesRead) {
       return;
     }
-    const unreadable = unreadableViewParams(location.search);
+    if (!addressShows(location.pathname)) {
+      return;
+    }
+    const unreadable = [
+      ...unreadableViewParams(location.search),
+      ...(unknownShift ? ['shift'] : []),
+    ];
     const named = decodeView(location.search).vehicles ?? [];
     const { visible, hidden } = linkVehicles(named, vehicles);
     if (unreadable.length > 0) {
@@ -60,5 +70,15 @@ export function useLinkRepair({
       );
       navigate({ pathname: location.pathname, search }, { replace: true });
     }
-  }, [location.pathname, location.search, vehicles, settingsRead, viewKey, navigate, t]);
+  }, [
+    location.pathname,
+    location.search,
+    vehicles,
+    settingsRead,
+    sitesRead,
+    unknownShift,
+    viewKey,
+    navigate,
+    t,
+  ]);
 }
