@@ -16,6 +16,11 @@ export function ErrorFilterControls({
   onChange: (filter: Partial<ErrorFilter>) => void;
 }) {
   const { t } = useTranslation();
+  // A type a link names that the period does not hold (the list is then empty) is shown
+  // too, so the user sees what filters the list and can clear it.
+  const { errorType } = filter;
+  const types =
+    errorType && !errorTypes.includes(errorType) ? [errorType, ...errorTypes] : errorTypes;
   return (
     <Group gap="xs" wrap="wrap" data-testid="error-filters">
       <Select
@@ -23,7 +28,7 @@ export function ErrorFilterControls({
         w={{ base: '100%', xs: 220 }}
         label={t('failures.errorType')}
         placeholder={t('failures.allTypes')}
-        data={errorTypes}
+        data={types}
         value={filter.errorType}
         onChange={(value) => onChange({ errorType: value })}
         searchable
