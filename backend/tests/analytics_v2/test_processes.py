@@ -283,6 +283,26 @@ def test_a_heatmap_cell_compares_the_same_cell_before(world: World, customer: Te
     )
 
 
+def test_a_heatmap_cells_comparison_needs_that_cell_recorded_before(
+    world: World, customer: TestClient
+) -> None:
+    """The week of Monday 26 October against the one before, whose data begin on Saturday
+    the 24th: as a whole it was recorded, but its Monday (the 19th) was not, so Mondays have
+    no comparison; its Sunday (the 25th) was, so Sundays have one."""
+    week = {"from": "2026-10-26", "to": "2026-11-01", "shift": "all", "vehicles": ham_ids(world)}
+    assert get_data(customer, "Workflows", **week)["previousRecorded"] is True
+    mondays = get_data(customer, "Workflows", **week, weekday=0)
+    assert sum(row["orders"] for row in mondays["workflows"]) > 0
+    assert mondays["previousRecorded"] is False
+    assert (
+        mondays["previousCoverage"]["noDataSeconds"] == mondays["previousCoverage"]["periodSeconds"]
+    )
+    assert get_data(customer, "Workflows", **week, weekday=6)["previousRecorded"] is True
+    # One day against a day that holds no Monday at all: nothing to compare either.
+    day = {**week, "to": "2026-10-26"}
+    assert get_data(customer, "Workflows", **day, weekday=0, hour=10)["previousRecorded"] is False
+
+
 def test_actions_match_truth(world: World, customer: TestClient) -> None:
     data = get_data(customer, "Actions", **PERIOD, vehicles=ham_ids(world))
     rows = {row["actionType"]: row for row in data["actions"]}

@@ -3667,7 +3667,7 @@ export interface components {
             histogramEdges: number[];
             /**
              * Previousrecorded
-             * @description the previous period has time after the vehicles' first message; without (before the fleet was connected) its figures are no comparison
+             * @description the previous period (in the heatmap cell, with one) has time after the vehicles' first message; without (before the fleet was connected) its figures are no comparison
              */
             previousRecorded: boolean;
             coverage: components["schemas"]["Coverage"];

@@ -20,7 +20,13 @@ from fleetscope.analytics.core.kpis import kpis_of_rows
 from fleetscope.analytics.core.measure_table import Matrix, MeasureTable, total_of
 from fleetscope.analytics.core.models import Kpis, PeriodOut
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup
-from fleetscope.analytics.core.periods import DaySpan, Window, merge_windows, period_windows
+from fleetscope.analytics.core.periods import (
+    DaySpan,
+    TimeCell,
+    Window,
+    merge_windows,
+    period_windows,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,17 +138,18 @@ def read_buckets(
     offline_after: timedelta,
     use_rollups: bool = True,
     only: frozenset[str] | None = None,
+    cell: TimeCell | None = None,
 ) -> Collected:
     """``only``: the measures the caller uses (names of ``measure_table.COLUMNS``); the
-    others may come back as zero."""
+    others may come back as zero. ``cell``: T narrowed to a cell of the orders heatmap."""
     collected = Collected(measures=MeasureTable(), sites=[], by_vehicle=by_vehicle, tail_until=now)
     for group in scope.sites:
-        windows = {
-            item.bucket: period_windows(
-                span=item.span, zone=group.zone, shift=group.shift, now=item.until(group, now=now)
-            )
-            for item in ([] if group.excluded else spans)
-        }
+        windows = {}
+        for item in [] if group.excluded else spans:
+            until = item.until(group, now=now)
+            own = period_windows(span=item.span, zone=group.zone, shift=group.shift, now=until)
+            narrowed = own if cell is None else cell.narrow(own, zone=group.zone, shift=group.shift)
+            windows[item.bucket] = narrowed
         collected.sites.append(SiteWindows(group=group, windows=windows))
         tagged = [Tagged(w, bucket) for bucket, ws in windows.items() for w in ws]
         request = site_request(

@@ -50,8 +50,9 @@ class WorkflowsOut(CamelModel):
         "(cycleBucket is an index of this list); the last is open above"
     )
     previous_recorded: bool = Field(
-        description="the previous period has time after the vehicles' first message; "
-        "without (before the fleet was connected) its figures are no comparison"
+        description="the previous period (in the heatmap cell, with one) has time after the "
+        "vehicles' first message; without (before the fleet was connected) its figures are no "
+        "comparison"
     )
     coverage: Coverage
     previous_coverage: Coverage
@@ -161,7 +162,8 @@ def workflows(
     sql = _WORKFLOWS.format(rows=rows_sql, cycle=cycle, join=join, order=order)
     found = cursor.execute(sql, parameters).fetchall()
     rows = [WorkflowRow(**dict(zip(WorkflowRow.model_fields, row, strict=True))) for row in found]
-    # Both periods' recorded time (the state rollups): their order counts compare only as far.
+    # Both periods' recorded time (the state rollups; in the heatmap cell the rows count):
+    # their order counts compare only as far.
     spans = period_spans(scope, current=CURRENT, previous=PREVIOUS)
     collected = read_buckets(
         cursor,
@@ -171,6 +173,7 @@ def workflows(
         now=now,
         offline_after=offline_after,
         only=STATE_MEASURES,
+        cell=cell,
     )
     current, previous = (
         collected.figures(b, scope.vehicle_ids)[1][-1] for b in (CURRENT, PREVIOUS)
