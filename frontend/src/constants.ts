@@ -21,6 +21,9 @@ export const EXCLUDED_ROUTE_PATTERNS: readonly RegExp[] = [
   /\/stream(?:[/?]|$)/i,
 ];
 
+/** The longest period the analytics answer (days): the server's limit, kept by the picker and links. */
+export const MAX_PERIOD_DAYS = 400;
+
 /** The shortest password the server accepts (checked in the form before asking it). */
 export const MIN_PASSWORD_LENGTH = 8;
 

@@ -70,6 +70,13 @@ describe('view in the URL', () => {
     expect(unreadableViewParams('?mode=week&from=2026-11-16&to=2026-11-22&vehicles=all')).toEqual(
       [],
     );
+    // Longer than the 400 days the analytics answer: not a period either (the notice names it).
+    expect(decodeView('?mode=custom&from=2025-10-26&to=2026-11-29').to).toBe('2026-11-29');
+    expect(decodeView('?mode=custom&from=2025-10-25&to=2026-11-29')).toEqual({});
+    expect(unreadableViewParams('?mode=custom&from=2000-01-01&to=2026-11-29')).toEqual([
+      'from',
+      'to',
+    ]);
     expect(hasViewParams('?displayMode=true')).toBe(false);
     expect(hasViewParams('?displayMode=true&range=today')).toBe(true);
   });

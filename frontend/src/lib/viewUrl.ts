@@ -1,6 +1,7 @@
 import type { DateMode, Id, WorkflowShift } from '../api/types';
 import { DATE_MODES } from '../api/types';
-import { isIsoDate } from './dateRange';
+import { MAX_PERIOD_DAYS } from '../constants';
+import { isIsoDate, rangeLengthDays } from './dateRange';
 import { isRelativeRange, type RelativeRange } from './relativeRange';
 
 /**
@@ -53,7 +54,12 @@ export function decodeView(search: string): UrlView {
   const to = params.get('to');
   if (isRelativeRange(range)) {
     view.relativeRange = range;
-  } else if (isIsoDate(from) && isIsoDate(to) && from <= to) {
+  } else if (
+    isIsoDate(from) &&
+    isIsoDate(to) &&
+    from <= to &&
+    rangeLengthDays({ from, to }) <= MAX_PERIOD_DAYS
+  ) {
     view.relativeRange = null;
     view.mode = DATE_MODES.includes(mode as DateMode) ? (mode as DateMode) : 'custom';
     view.from = from;

@@ -3,7 +3,8 @@ import { DatePicker, DatesProvider, MonthPicker, YearPicker } from '@mantine/dat
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DateMode } from '../../api/types';
-import { type DateRange, rangeFor } from '../../lib/dateRange';
+import { MAX_PERIOD_DAYS } from '../../constants';
+import { addDays, type DateRange, rangeFor } from '../../lib/dateRange';
 import { calendarAriaLabels, dayAriaLabel, pickerFormat } from './calendarLanguage';
 
 interface DatePickerPanelProps {
@@ -36,6 +37,11 @@ export default function DatePickerPanel({
   onPick,
 }: DatePickerPanelProps) {
   const [range, setRange] = useState<[string | null, string | null]>([from, to]);
+  // Once a range's first day is picked, its last lies at most MAX_PERIOD_DAYS away.
+  const first = range[0] !== null && range[1] === null ? range[0] : null;
+  const reach = MAX_PERIOD_DAYS - 1;
+  const rangeMin = first ? addDays(first, -reach) : undefined;
+  const rangeMax = first && addDays(first, reach) < maxDate ? addDays(first, reach) : maxDate;
   const { locale } = pickerFormat(language);
   const { t } = useTranslation();
   const ariaLabels = calendarAriaLabels(t);
@@ -81,7 +87,8 @@ export default function DatePickerPanel({
             type="range"
             allowSingleDateInRange
             value={range}
-            maxDate={maxDate}
+            minDate={rangeMin}
+            maxDate={rangeMax}
             defaultDate={from}
             ariaLabels={ariaLabels}
             getDayAriaLabel={dayLabel}
