@@ -23,7 +23,7 @@ export function MachineSelector() {
       onChange={(values) => setMachines(idsFromValues(values, allVehicles))}
       searchable
       clearable
-      nothingFoundMessage={t('state.noVehiclesTitle')}
+      nothingFoundMessage={t('filters.noMachineMatches')}
       comboboxProps={{ withinPortal: true }}
       styles={{ inputField: { minWidth: 24, flexBasis: 24 } }}
       data-testid="machine-selector"

@@ -31,7 +31,7 @@ export function PayloadDialog({ letter, onClose }: { letter: DeadLetter; onClose
         notifySuccess(t('admin.deadLetters.reingested'));
         void client.invalidateQueries({ queryKey: ['admin', 'deadLetters'] });
       } else {
-        notifyFailure(new Error(answer.reason ?? t('admin.deadLetters.refused')));
+        notifyFailure(t('admin.deadLetters.refusedBecause', { reason: answer.reason ?? '' }));
       }
     },
     onError: notifyFailure,

@@ -66,11 +66,12 @@ export function notifySuccess(message: string): void {
   notifications.show({ color: 'green', message, withBorder: true });
 }
 
+/** A failed call's message as a toast; a text: that text (a refusal the answer carries). */
 export function notifyFailure(error: unknown): void {
   notifications.show({
     color: 'red',
     // Called from event handlers: the app's one i18next instance, in the user's language.
-    message: failureText(error, i18next.t),
+    message: typeof error === 'string' ? error : failureText(error, i18next.t),
     withBorder: true,
     autoClose: 8_000,
   });
