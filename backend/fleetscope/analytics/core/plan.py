@@ -144,7 +144,7 @@ def read_buckets(
     others may come back as zero. ``cell``: T narrowed to a cell of the orders heatmap."""
     collected = Collected(measures=MeasureTable(), sites=[], by_vehicle=by_vehicle, tail_until=now)
     for group in scope.sites:
-        windows = {}
+        windows: dict[int, list[Window]] = {}
         for item in [] if group.excluded else spans:
             until = item.until(group, now=now)
             own = period_windows(span=item.span, zone=group.zone, shift=group.shift, now=until)

@@ -36,10 +36,7 @@ export function useLinkRepair({
   const location = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
-    if (vehicles === undefined || !settingsRead || !sitesRead) {
-      return;
-    }
-    if (!addressShows(location.pathname)) {
+    if (vehicles === undefined || !settingsRead || !sitesRead || !addressShows(location.pathname)) {
       return;
     }
     const unreadable = [
