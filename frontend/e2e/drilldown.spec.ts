@@ -395,6 +395,9 @@ test('a density cell opens the episodes it counts, with a way back to every posi
 }) => {
   await app.open(`/failures/visualization?${view()}`);
   const card = await expectChartWithData(page, 'error-density');
+  // The map above draws its canvas last; only then does the table below stand still for a
+  // click (a layout shift between aiming and clicking makes the click miss the link).
+  await expect(page.getByTestId('chart-error-map').locator('canvas').first()).toBeVisible();
   const rows = await tableRows(card);
   const first = rows.first();
   const count = Number((await first.locator('td').nth(2).textContent())?.replace(/\D/g, ''));
