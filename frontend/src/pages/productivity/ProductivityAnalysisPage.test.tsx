@@ -49,5 +49,13 @@ describe('an empty chart says why', () => {
       () => expect(within(heatmap()).getByText('Keine Daten in diesem Zeitraum')).toBeVisible(),
       SLOW,
     );
+    // The tiles say so too, with no count of zero and no comparison.
+    const tiles = screen.getByTestId('kpi-tiles');
+    await waitFor(() =>
+      expect(within(tiles).getAllByText('keine Daten').length).toBeGreaterThan(0),
+    );
+    for (const name of ['availability', 'orders', 'distance']) {
+      expect(within(tiles).getByTestId(`kpi-${name}`)).toHaveTextContent('keine Daten');
+    }
   });
 });

@@ -27,6 +27,7 @@ import {
   productivityTiles,
   timeInStateChart,
   timeInStateHeight,
+  withoutFigure,
 } from './analysisCharts';
 
 const PAGE = 'productivityAnalysis';
@@ -65,25 +66,29 @@ export default function ProductivityAnalysisPage() {
   const exportScope = { page: PAGE, from, to };
   const emptyStatus = statusFor(hasNoData);
   const tilesReady = emptyStatus.kind === 'ready' && models;
+  // A period without data: the tiles say so, as on the other pages (no zero counts).
+  const tiles = tilesReady
+    ? models.tiles
+    : emptyStatus.kind === 'empty' && models
+      ? models.tiles.map((tile) => withoutFigure(tile, t('charts.noValue')))
+      : [];
 
   return (
     <AnalysisPage topic={PAGE}>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" data-testid="kpi-tiles">
-          {tilesReady
-            ? models.tiles.map((tile) => (
-                <KpiTile
-                  key={tile.key}
-                  name={tile.key}
-                  label={tile.label}
-                  value={tile.value}
-                  trend={tile.trend}
-                  deltaText={tile.deltaText}
-                  previousText={tile.previousText}
-                  drill={pageTileTarget(tile.key)}
-                />
-              ))
-            : null}
+          {tiles.map((tile) => (
+            <KpiTile
+              key={tile.key}
+              name={tile.key}
+              label={tile.label}
+              value={tile.value}
+              trend={tile.trend}
+              deltaText={tile.deltaText}
+              previousText={tile.previousText}
+              drill={pageTileTarget(tile.key)}
+            />
+          ))}
         </SimpleGrid>
         {tilesReady && data && (
           <PartlyRecordedNote current={data.fleet.kpis} previous={data.fleet.previous} />

@@ -124,6 +124,11 @@ export function productivityTiles(data: Productivity, ctx: ChartContext): KpiTil
   });
 }
 
+/** A tile of a period without data: no value, no trend, no comparison. */
+export function withoutFigure(tile: KpiTileModel, noValue: string): KpiTileModel {
+  return { ...tile, value: noValue, previousText: noValue, trend: null, deltaText: undefined };
+}
+
 /** Finished orders per hour of day (x) and weekday (y), site-local. */
 export function ordersHeatmapChart(heatmap: number[][], ctx: ChartContext): ChartModel {
   const { language, theme, t } = ctx;
