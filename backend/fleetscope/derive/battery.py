@@ -2,8 +2,9 @@
 
 Samples: the first report (also after an offline gap), then whenever the charge moved by 1
 percentage point or more from the last sample, crossed ``LOW_CHARGE`` (20 %: time below it
-is counted to the report that crosses back), the charging flag changed, or 60 s passed since
-the last sample.
+is counted to the report that crosses back), the charging flag changed, a reported state of
+health differs from the last one sampled (a battery may report it only now and then), or
+60 s passed since the last sample.
 
 Each sample also carries what the reports since the previous sample held (product.md
 section 3, "mean charge" and "equivalent full cycles"): the seconds from each report to the
@@ -64,6 +65,7 @@ class BatteryTracker:
         "sample_at",
         "sample_charge",
         "sample_charging",
+        "sample_health",
         "session",
         "vehicle_id",
     )
@@ -73,6 +75,7 @@ class BatteryTracker:
         self.sample_at: datetime | None = None
         self.sample_charge = 0.0
         self.sample_charging = False
+        self.sample_health: float | None = None
         self.last_charge: float | None = None
         self.peak: float | None = None  # highest charge since the previous session ended
         self.session: _Session | None = None
@@ -97,6 +100,7 @@ class BatteryTracker:
             or charging is not self.sample_charging
             or abs(charge - self.sample_charge) >= SAMPLE_STEP - _STEP_TOLERANCE
             or (charge < LOW_CHARGE) is not (self.sample_charge < LOW_CHARGE)
+            or (battery.health is not None and battery.health != self.sample_health)
             or at - sample_at >= SAMPLE_EVERY
         ):
             facts.append(self._sample(at, charge, charging, battery))
@@ -104,6 +108,8 @@ class BatteryTracker:
             self.sample_at = at
             self.sample_charge = charge
             self.sample_charging = charging
+            if battery.health is not None:
+                self.sample_health = battery.health
         self.last_charge = charge
         session = self.session
         if session is None:
@@ -183,6 +189,7 @@ class BatteryTracker:
         session = self.session
         return {
             "sample": [dump_time(self.sample_at), self.sample_charge, self.sample_charging],
+            "sample_health": self.sample_health,
             "last_charge": self.last_charge,
             "peak": self.peak,
             "held": [
@@ -199,6 +206,8 @@ class BatteryTracker:
     def load(self, data: dict[str, Any]) -> None:
         sample_at, self.sample_charge, self.sample_charging = data["sample"]
         self.sample_at = load_time(sample_at)
+        # Snapshots written before health was tracked: the next reported health is sampled.
+        self.sample_health = data.get("sample_health")
         self.last_charge = data["last_charge"]
         self.peak = data["peak"]
         # Snapshots written before the hold was recorded start one at the next report.

@@ -70,6 +70,30 @@ def test_samples_keep_voltage_and_health() -> None:
     assert (sample.charge, sample.voltage, sample.health) == (70.0, 47.9, 93.0)
 
 
+def test_a_state_of_health_reported_now_and_then_is_sampled_when_it_changes() -> None:
+    """Health on some reports only, between samples of an unchanged charge: each new value
+    is sampled; the same value again, or a report without it, adds no sample."""
+    v = Vehicle()
+
+    def report(second: int, health: float | None) -> object:
+        return replace(v.state(second), battery=Battery(70.0, False, health=health))
+
+    facts = feed_all(
+        deriver(),
+        [
+            report(0, None),
+            report(30, 96.0),  # the first health: sampled
+            report(45, None),
+            report(50, 96.0),  # the same again: no
+            report(55, 95.5),  # changed: sampled
+        ],
+    )
+    assert [
+        ((sample.at - at(0)).total_seconds(), sample.health)
+        for sample in only(facts, BatterySample)
+    ] == [(0, None), (30, 96.0), (55, 95.5)]
+
+
 def test_charge_sessions_with_peak_before() -> None:
     v = Vehicle()
     facts = feed_all(
