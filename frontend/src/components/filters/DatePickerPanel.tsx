@@ -41,7 +41,8 @@ export default function DatePickerPanel({
   const first = range[0] !== null && range[1] === null ? range[0] : null;
   const reach = MAX_PERIOD_DAYS - 1;
   const rangeMin = first ? addDays(first, -reach) : undefined;
-  const rangeMax = first && addDays(first, reach) < maxDate ? addDays(first, reach) : maxDate;
+  const farthest = first ? addDays(first, reach) : maxDate;
+  const rangeMax = farthest < maxDate ? farthest : maxDate;
   const { locale } = pickerFormat(language);
   const { t } = useTranslation();
   const ariaLabels = calendarAriaLabels(t);

@@ -27,7 +27,6 @@ import {
   productivityTiles,
   timeInStateChart,
   timeInStateHeight,
-  withoutFigure,
 } from './analysisCharts';
 
 const PAGE = 'productivityAnalysis';
@@ -41,7 +40,7 @@ export default function ProductivityAnalysisPage() {
   const models = useMemo(
     () =>
       data && {
-        tiles: productivityTiles(data, ctx),
+        tiles: productivityTiles(data, ctx, { periodWithoutData: hasNoData(data) }),
         timeInState: timeInStateChart(data, ctx),
         heatmap: ordersHeatmapChart(data.heatmap, ctx),
         distanceLoads: distanceLoadsChart(data, ctx),
@@ -66,12 +65,8 @@ export default function ProductivityAnalysisPage() {
   const exportScope = { page: PAGE, from, to };
   const emptyStatus = statusFor(hasNoData);
   const tilesReady = emptyStatus.kind === 'ready' && models;
-  // A period without data: the tiles say so, as on the other pages (no zero counts).
-  const tiles = tilesReady
-    ? models.tiles
-    : emptyStatus.kind === 'empty' && models
-      ? models.tiles.map((tile) => withoutFigure(tile, t('charts.noValue')))
-      : [];
+  // A period without data shows its tiles too, reading "no data" (`productivityTiles`).
+  const tiles = tilesReady || emptyStatus.kind === 'empty' ? (models?.tiles ?? []) : [];
 
   return (
     <AnalysisPage topic={PAGE}>

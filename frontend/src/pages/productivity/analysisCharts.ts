@@ -98,12 +98,18 @@ export interface KpiTileModel {
 }
 
 /** The KPI tiles of the selection (always the fleet: the selected vehicles combined). */
-export function productivityTiles(data: Productivity, ctx: ChartContext): KpiTileModel[] {
+export function productivityTiles(
+  data: Productivity,
+  ctx: ChartContext,
+  { periodWithoutData = false }: { periodWithoutData?: boolean } = {},
+): KpiTileModel[] {
   const { language, t } = ctx;
   const noData = t('charts.noValue');
-  const compared = comparableFigures(data.fleet.previous);
+  // Nothing sent in the period (the charts say so): counts read "no data" like the ratios,
+  // not 0, and there is no comparison (as `dashboardTileModel` does).
+  const compared = periodWithoutData ? null : comparableFigures(data.fleet.previous);
   return PRODUCTIVITY_KPIS.map((kpi) => {
-    const value = data.fleet.kpis[kpi.field];
+    const value = periodWithoutData ? null : data.fleet.kpis[kpi.field];
     const previous = compared ? compared[kpi.field] : null;
     const trend = trendOf({ value, previous, higherIsBetter: kpi.higherIsBetter });
     return {
@@ -122,11 +128,6 @@ export function productivityTiles(data: Productivity, ctx: ChartContext): KpiTil
         : undefined,
     };
   });
-}
-
-/** A tile of a period without data: no value, no trend, no comparison. */
-export function withoutFigure(tile: KpiTileModel, noValue: string): KpiTileModel {
-  return { ...tile, value: noValue, previousText: noValue, trend: null, deltaText: undefined };
 }
 
 /** Finished orders per hour of day (x) and weekday (y), site-local. */
