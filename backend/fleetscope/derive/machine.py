@@ -288,6 +288,8 @@ class VehicleDeriver:
             held_until=held.report_at,
             held_s=held.seconds,
             held_charge_s=held.charge_seconds,
+            held_low=held.lowest,
+            held_discharged=held.discharged,
         )
 
     def open_facts(self, *, at: datetime) -> list[Fact]:

@@ -16,7 +16,10 @@ period reads those and only the samples of partial hours. Per hour and vehicle:
   report that crosses back, to the report. A closing sample (the instant the vehicle went
   offline) ends the step before it uncapped, to the second, and starts none;
 - the percentage points the charge fell from report to report (``discharged`` of the
-  samples: equivalent full cycles count the discharge inside T).
+  samples: equivalent full cycles count the discharge inside T). A fall happened while the
+  charge before it held, so it counts where that hold lies: a sample on a whole minute with
+  a hold (it closes the minute before, derive/battery.py) gives its falls to the sample
+  before it.
 
 The rows are one ``GROUP BY`` over the samples (``unit_aggregates``): the migration that
 adds the table and the fleet generator fill it with it, the fact store's writer recomputes
@@ -94,13 +97,22 @@ def reach_us(cap_us: int) -> int:
 DEFAULT_CAP_US = cap_us(DerivationConfig().offline_after)
 
 _HEALTH = "WHERE health IS NOT NULL"
+_MINUTE_US = 60_000_000
+# The falls counted with a sample (module text): its own, unless it closes a whole minute,
+# and those of the next sample when that one does.
+_DISCHARGED = (
+    f"coalesce(sum(CASE WHEN held_s > 0 AND t % {_MINUTE_US} = 0 THEN 0 ELSE discharged END "
+    f"+ CASE WHEN next_held_s > 0 AND next_t % {_MINUTE_US} = 0 THEN next_discharged ELSE 0 END)"
+    ", 0) AS discharged"
+)
 
 
 def unit_aggregates(*, cap_us: int, discharge: bool = True, until_us: int | None = None) -> str:
     """The measures of a group of samples, over columns ``t`` (epoch microseconds),
     ``x`` (seconds after the start of the group's unit: its hour, or a time slot),
-    ``charge``, ``health``, ``closes``, and ``next_t`` and ``next_closes`` (the vehicle's
-    next sample, NULL for none);
+    ``charge``, ``health``, ``closes``, ``held_s``, ``discharged``, and ``next_t``,
+    ``next_closes``, ``next_held_s`` and ``next_discharged`` (the vehicle's next sample,
+    NULL for none);
     named as ``MEASURE_COLUMNS``. Ties: the earliest instant (a struct orders by charge,
     then by time), the largest SoH among samples at one instant. ``cap_us``: the cap of a
     step under 20 % (an integer, formatted into the SQL). ``until_us``: now, where a step
@@ -121,18 +133,20 @@ def unit_aggregates(*, cap_us: int, discharge: bool = True, until_us: int | None
         f"max(t) FILTER ({_HEALTH}) AS health_last_at, "
         f"arg_max(health, (t, health)) FILTER ({_HEALTH}) AS health_last, "
         f"coalesce(sum({step}) FILTER (WHERE charge < {LOW_CHARGE}), 0) / 1e6 AS low_s"
-        + (", coalesce(sum(discharged), 0) AS discharged" if discharge else "")
+        + (f", {_DISCHARGED}" if discharge else "")
     )
 
 
 def with_next(samples: str, following: str) -> str:
-    """The rows of ``samples`` (vehicle_id, t, ...) with ``next_t`` and ``next_closes``:
-    the vehicle's next later sample among ``following`` (vehicle_id, t, closes), NULL for
-    none (an ASOF join; the battery page's reading of partial hours uses the same, so both
-    agree on samples that share an instant: each counts its step)."""
+    """The rows of ``samples`` (vehicle_id, t, ...) with ``next_t``, ``next_closes``,
+    ``next_held_s`` and ``next_discharged``: the vehicle's next later sample among
+    ``following`` (vehicle_id, t, closes, held_s, discharged), NULL for none (an ASOF
+    join; the battery page's reading of partial hours uses the same, so both agree on
+    samples that share an instant: each counts its step)."""
     return (
-        f"SELECT s.*, n.t AS next_t, n.closes AS next_closes FROM ({samples}) s ASOF LEFT JOIN "  # noqa: S608 - constants only
-        f"(SELECT vehicle_id, t, closes FROM ({following})) n "
+        "SELECT s.*, n.t AS next_t, n.closes AS next_closes, n.held_s AS next_held_s, "  # noqa: S608 - constants only
+        f"n.discharged AS next_discharged FROM ({samples}) s ASOF LEFT JOIN "
+        f"(SELECT vehicle_id, t, closes, held_s, discharged FROM ({following})) n "
         "ON s.vehicle_id = n.vehicle_id AND n.t > s.t"
     )
 
@@ -145,14 +159,14 @@ def _hourly_rows(samples: str, *, cap_us: int, discharge: bool = True) -> str:
     nor ``closes``, which closes nothing)."""
     hour = f"t // {MICROS_PER_HOUR} * {MICROS_PER_HOUR}"
     timed = "SELECT * FROM timed"
-    fallen = ", discharged" if discharge else ""
+    fallen = ", held_s, discharged" if discharge else ", 0.0 AS held_s, 0.0 AS discharged"
     closes = "closes" if discharge else "false AS closes"
     return (
         f"WITH timed AS (SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health{fallen}, "  # noqa: S608 - constants only
         f"{closes} FROM ({samples})) SELECT vehicle_id, make_timestamptz(hour_us) AS hour_utc, "
         f"{unit_aggregates(cap_us=cap_us, discharge=discharge)} FROM (SELECT vehicle_id, t, "
         f"{hour} AS hour_us, (t - {hour}) / 1e6 AS x, charge, health{fallen}, closes, next_t, "
-        "next_closes "
+        "next_closes, next_held_s, next_discharged "
         f"FROM ({with_next(timed, timed)})) "
         "GROUP BY vehicle_id, hour_us ORDER BY hour_us, vehicle_id"
     )

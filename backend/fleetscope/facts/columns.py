@@ -95,6 +95,7 @@ FACT_COLUMNS: dict[type, tuple[tuple[str, str], ...]] = {
         ("held_charge_s", "float"),
         ("discharged", "float"),
         ("closes", "bool"),
+        ("held_low", "float"),
     ),
     ChargeSession: (
         ("vehicle_id", "int64"),

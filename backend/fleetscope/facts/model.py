@@ -94,6 +94,8 @@ class BatterySample:
     # A closing sample: at the instant the vehicle went offline, carrying the last report's
     # hold up to it; no report (the step of time below 20 % ends here, none starts).
     closes: bool = False
+    # The lowest charge that held in the hold (None: none held).
+    held_low: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +146,11 @@ class LiveStatus:
     x: float | None
     y: float | None
     map_id: str
-    # The battery reports' hold since the last sample (stored with the next one): up to the
-    # last report at ``held_until``, whose charge (``charge``) holds on from there.
+    # The battery reports' hold since the last sample (stored with the next one): up to
+    # ``held_until`` (the last report, or a whole minute's sample after it), from where the
+    # last report's charge (``charge``) holds on; and the points the charge fell in it.
     held_until: datetime | None = None
     held_s: float = 0.0
     held_charge_s: float = 0.0
+    held_low: float | None = None
+    held_discharged: float = 0.0

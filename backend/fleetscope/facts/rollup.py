@@ -49,7 +49,8 @@ LOAD_HANDLING_ACTIONS = LOAD_HANDLING_TYPES
 # The time-weighted mean charge (product.md section 3): ``battery_samples`` sums the
 # microseconds the reported charges held (``BatterySample.held_s``, whole microseconds: the
 # same in SQL), ``battery_charge_sum`` the charge integrated over them in percent-seconds;
-# both count where the hold starts (``held_start``), the minimum where the sample lies.
+# both count where the hold starts (``held_start``); the minimum is the sample's charge where
+# it lies and its hold's lowest (``held_low``) where the hold starts.
 MICROS = 1_000_000
 
 
@@ -154,10 +155,13 @@ class RollupAccumulator:
             elif isinstance(fact, BatterySample):
                 charge = fact.charge
                 if fact.held_s:
-                    held_us = round(fact.held_s * MICROS)
+                    held_us, held_low = round(fact.held_s * MICROS), fact.held_low
                     for row in rows_for(fact.vehicle_id, held_start(fact)):
                         row[samples] += held_us
                         row[charge_sum] += fact.held_charge_s
+                        lowest = row[charge_min]
+                        if held_low is not None and (lowest is None or held_low < lowest):
+                            row[charge_min] = held_low
                 for row in rows_for(fact.vehicle_id, fact.at):
                     lowest = row[charge_min]
                     if lowest is None or charge < lowest:
@@ -176,6 +180,8 @@ class RollupAccumulator:
                 start = held_start(fact)
                 self._add(fact.vehicle_id, start, "battery_samples", round(fact.held_s * MICROS))
                 self._add(fact.vehicle_id, start, "battery_charge_sum", fact.held_charge_s)
+                if fact.held_low is not None:
+                    self._extreme(fact.vehicle_id, start, "battery_charge_min", fact.held_low, min)
             self._extreme(fact.vehicle_id, fact.at, "battery_charge_min", fact.charge, min)
         elif isinstance(fact, OrderRun):
             self._add_order(fact)

@@ -45,6 +45,7 @@ def fact_row(fact: Fact) -> Row:
             fact.held_charge_s,
             fact.discharged,
             fact.closes,
+            fact.held_low,
         )
     if isinstance(fact, OrderRun):
         return (
@@ -114,4 +115,6 @@ def live_row(status: LiveStatus) -> Row:
         status.held_until,
         status.held_s,
         status.held_charge_s,
+        status.held_low,
+        status.held_discharged,
     )

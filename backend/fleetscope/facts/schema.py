@@ -402,6 +402,19 @@ def _live_battery_holds(connection: duckdb.DuckDBPyConnection) -> None:
         connection.execute(f"ALTER TABLE live_status ADD COLUMN {column}{default}")
 
 
+def _battery_hold_lows_and_falls(connection: duckdb.DuckDBPyConnection) -> None:
+    """The lowest charge that held in a sample's hold (``BatterySample.held_low``: a report
+    that is no sample counts for the minimum), and the lowest charge and the points the
+    charge fell in a vehicle's open hold (``LiveStatus``), which an answer up to now counts.
+    Samples stored before have none (``fleetscope rebuild`` derives them again); live rows
+    have none until the vehicle's next report."""
+    connection.execute("ALTER TABLE battery_samples ADD COLUMN held_low DOUBLE")
+    connection.execute("ALTER TABLE live_status ADD COLUMN held_low DOUBLE")
+    connection.execute(
+        "ALTER TABLE live_status ADD COLUMN held_discharged DOUBLE NOT NULL DEFAULT 0"
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _initial,
     _cycle_buckets_as_columns,
@@ -417,6 +430,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _dead_letter_ids,
     _closing_battery_samples,
     _live_battery_holds,
+    _battery_hold_lows_and_falls,
 )
 
 

@@ -244,6 +244,85 @@ def test_time_below_20_percent_to_the_second() -> None:
     assert out.fleet["current"]["below_low_seconds"] == 90.0
 
 
+# --- the bounds of T split the battery's holds exactly -----------------------------------
+
+
+def _across_the_late_shifts_end() -> list[tuple[datetime, float, bool]]:
+    """Around the end of the late shift (22:00): 22 % at 21:59:00, 19.8 % at 21:59:30,
+    19.2 % at 22:00:20, 18.9 % at 22:00:50, charging at 20.5 % from 22:01:10, then silence
+    (offline from 22:02:15); back the next morning."""
+    return [
+        (local(2, 21, 59), 22.0, False),
+        (local(2, 21, 59, 30), 19.8, False),
+        (local(2, 22, 0, 20), 19.2, False),
+        (local(2, 22, 0, 50), 18.9, False),
+        (local(2, 22, 1, 10), 20.5, True),
+        (local(3, 7), 60.0, False),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("shift", "mean", "below_s", "cycles", "lowest"),
+    [
+        # 22 % for 30 s, 19.8 % for 30 s; below 20 % from 21:59:30; the fall of 2.2 points.
+        (LATE, (22 * 30 + 19.8 * 30) / 60, 30.0, 0.022, 19.8),
+        # 19.8 % for 20 s, 19.2 % for 30 s, 18.9 % for 20 s, 20.5 % for 65 s (to offline);
+        # below 20 % from 22:00:00 to 22:01:10; the falls of 0.6 and 0.3 points.
+        (NIGHT, (19.8 * 20 + 19.2 * 30 + 18.9 * 20 + 20.5 * 65) / 135, 70.0, 0.009, 18.9),
+        # A shift ending at 22:01 (off the full hour: read from the samples).
+        (
+            Shift("to 22:01", time(14), time(22, 1), frozenset(range(7))),
+            (22 * 30 + 19.8 * 50 + 19.2 * 30 + 18.9 * 10) / 120,
+            90.0,
+            0.031,
+            18.9,
+        ),
+    ],
+)
+def test_the_battery_figures_of_a_shift_end_at_its_bound_to_the_second(
+    shift: Shift, mean: float, below_s: float, cycles: float, lowest: float
+) -> None:
+    """Mean charge, time below 20 %, equivalent full cycles and minimum charge of the
+    shift, though no report falls on its bound (without a sample at each whole minute, the
+    hold from 21:59:30 to 22:00:50 counted wholly in the late shift)."""
+    with (
+        _store(_derived(6, _across_the_late_shifts_end()), [6]) as store,
+        reading(store) as cursor,
+    ):
+        scope = _scope(MONDAY, shift, [6])
+        out = battery(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, capacities={})
+        kpis = productivity(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER).fleet.kpis
+    figures = out.fleet["current"]
+    assert figures["mean_charge"] == pytest.approx(mean, abs=1e-9)
+    assert kpis.mean_charge == pytest.approx(mean, abs=1e-9)
+    assert figures["below_low_seconds"] == pytest.approx(below_s, abs=1e-6)
+    assert figures["sessions"]["equivalent_full_cycles"] == pytest.approx(cycles, abs=1e-12)
+    assert figures["min_charge"] == lowest
+
+
+def test_a_fall_shown_on_the_bound_counts_while_the_charge_before_it_held() -> None:
+    """50 % at 21:59:30, 48 % at 22:00:00 (on the late shift's end), 47.5 % at 22:00:30:
+    the battery lost the 2 points while 50 % held, in the late shift; the 0.5 points in the
+    night shift, with the hold of 48 %."""
+    reports = [(local(2, 21, 59, 30), 50.0, False), (local(2, 22), 48.0, False)]
+    reports += [(local(2, 22, 0, 30), 47.5, False), (local(3, 7), 60.0, False)]
+    with _store(_derived(7, reports), [7]) as store, reading(store) as cursor:
+        figures = {
+            shift.id: battery(
+                cursor,
+                _scope(MONDAY, shift, [7]),
+                now=NOW,
+                offline_after=OFFLINE_AFTER,
+                capacities={},
+            ).fleet["current"]
+            for shift in (LATE, NIGHT)
+        }
+    assert figures["late"]["sessions"]["equivalent_full_cycles"] == pytest.approx(0.02)
+    assert figures["late"]["mean_charge"] == 50.0
+    assert figures["night"]["sessions"]["equivalent_full_cycles"] == pytest.approx(0.005)
+    assert figures["night"]["mean_charge"] == pytest.approx((48 * 30 + 47.5 * 65) / 95)
+
+
 # --- loads handled ----------------------------------------------------------------------
 
 

@@ -31,7 +31,9 @@ def sessions(facts: Sequence[object]) -> list[tuple[float, float, float, float, 
     ]
 
 
-def test_samples_on_one_point_change_every_60_s_and_flag_change() -> None:
+def test_samples_on_one_point_change_each_whole_minute_and_flag_change() -> None:
+    """``at(0)`` is a whole minute. The minute at 60 s passes between the reports at 50 s
+    and 80 s: a sample there has the charge that holds then (78.7 %, reported at 50 s)."""
     v = Vehicle()
     facts = feed_all(
         deriver(),
@@ -40,18 +42,20 @@ def test_samples_on_one_point_change_every_60_s_and_flag_change() -> None:
             v.state(10, charge=79.5),  # 0.5 points: no
             v.state(20, charge=79.0),  # 1 point from the last sample: yes
             v.state(50, charge=78.7),  # no
-            v.state(80, charge=78.6),  # 60 s since the last sample: yes
+            v.state(80, charge=78.6),  # no (0.1 from the minute's sample)
             v.state(85, charge=78.6, charging=True),  # flag: yes
             v.state(86, charge=78.7, charging=True),  # no
             v.state(87, charge=78.7, charging=False),  # flag: yes
+            v.state(120, charge=78.7),  # on a whole minute: yes
         ],
     )
     assert samples(facts) == [
         (0, 80.0, False),
         (20, 79.0, False),
-        (80, 78.6, False),
+        (60, 78.7, False),
         (85, 78.6, True),
         (87, 78.7, False),
+        (120, 78.7, False),
     ]
 
 
@@ -175,7 +179,7 @@ def test_every_crossing_of_20_percent_is_sampled() -> None:
             v.state(30, charge=19.5),  # no
             v.state(40, charge=19.9, charging=True),  # flag: yes
             v.state(50, charge=20.0, charging=True),  # back at 20 %: yes
-            v.state(60, charge=20.1, charging=True),  # no
+            v.state(55, charge=20.1, charging=True),  # no
         ],
     )
     assert samples(facts) == [
@@ -188,8 +192,9 @@ def test_every_crossing_of_20_percent_is_sampled() -> None:
 
 def test_samples_carry_the_reports_hold_and_discharge() -> None:
     """Each reported charge holds until the next report: the sample at 20 s closes 80 % for
-    10 s and 79.5 % for 10 s; the one at 80 s 79 % for 30 s, 78.7 % for 30 s; a rise is
-    no discharge."""
+    10 s and 79.5 % for 10 s; the minute's at 60 s 79 % for 30 s, 78.7 % for 10 s; the one
+    at 120 s 78.7 % for 20 s and 78.9 % for 40 s; a rise is no discharge. The lowest charge
+    that held counts though no sample reported it (79.5 %)."""
     v = Vehicle()
     facts = feed_all(
         deriver(),
@@ -199,16 +204,18 @@ def test_samples_carry_the_reports_hold_and_discharge() -> None:
             v.state(20, charge=79.0),
             v.state(50, charge=78.7),
             v.state(80, charge=78.9),
+            v.state(120, charge=78.9),
         ],
     )
     holds = [
-        (sample.held_s, sample.held_charge_s, sample.discharged)
+        (sample.held_s, sample.held_charge_s, sample.discharged, sample.held_low)
         for sample in only(facts, BatterySample)
     ]
     assert holds == [
-        (0.0, 0.0, 0.0),
-        (20.0, 80.0 * 10 + 79.5 * 10, 1.0),
-        (60.0, 79.0 * 30 + 78.7 * 30, pytest.approx(0.3)),
+        (0.0, 0.0, 0.0, None),
+        (20.0, 80.0 * 10 + 79.5 * 10, 1.0, 79.5),
+        (40.0, 79.0 * 30 + 78.7 * 10, pytest.approx(0.3), 78.7),
+        (60.0, 78.7 * 20 + 78.9 * 40, 0.0, 78.7),
     ]
 
 
@@ -241,9 +248,9 @@ def test_no_charge_holds_across_an_offline_gap() -> None:
 
 def test_the_last_reports_hold_until_silence_turns_offline() -> None:
     """Reports at 0 s (50 %), 10 s (49.5 %, not sampled) and 20 s (49.2 %), then silence:
-    offline from 85 s (20 s + offline_after). The closing sample at 85 s carries 50 % for
-    10 s, 49.5 % for 10 s and 49.2 % for 65 s; the first report after the gap is a sample
-    although it moved less than a point and came less than 60 s after the closing one."""
+    offline from 85 s (20 s + offline_after). The minute's sample at 60 s carries 50 % for
+    10 s, 49.5 % for 10 s and 49.2 % for 40 s, the closing one at 85 s 49.2 % for 25 s; the
+    first report after the gap is a sample although it moved less than a point."""
     v = Vehicle()
     target = deriver()
     facts = feed_all(
@@ -254,10 +261,17 @@ def test_the_last_reports_hold_until_silence_turns_offline() -> None:
     closing = [sample for sample in only(facts, BatterySample) if sample.closes]
     assert [(s.at - at(0)).total_seconds() for s in closing] == [85.0]
     assert closing[0].charge == 49.2
-    assert closing[0].held_s == 85.0
-    assert closing[0].held_charge_s == pytest.approx(50.0 * 10 + 49.5 * 10 + 49.2 * 65)
-    assert closing[0].discharged == pytest.approx(0.8)
-    assert samples(facts) == [(0, 50.0, False), (85, 49.2, False), (120, 49.0, False)]
+    assert closing[0].held_s == 25.0
+    assert closing[0].held_charge_s == pytest.approx(49.2 * 25)
+    minute = only(facts, BatterySample)[1]
+    assert (minute.held_s, minute.discharged) == (60.0, pytest.approx(0.8))
+    assert minute.held_charge_s == pytest.approx(50.0 * 10 + 49.5 * 10 + 49.2 * 40)
+    assert samples(facts) == [
+        (0, 50.0, False),
+        (60, 49.2, False),
+        (85, 49.2, False),
+        (120, 49.0, False),
+    ]
 
 
 def test_a_sampled_last_report_at_the_offline_instant_closes_nothing() -> None:
@@ -266,3 +280,48 @@ def test_a_sampled_last_report_at_the_offline_instant_closes_nothing() -> None:
     v = Vehicle()
     facts = feed_all(deriver(), [v.state(0, charge=50.0), v.connection(0, "OFFLINE")])
     assert [sample.closes for sample in only(facts, BatterySample)] == [False]
+
+
+def test_no_hold_crosses_a_whole_minute() -> None:
+    """Reports at 59 s (70 %) and 121 s (69.9 %, 62 s later, not offline yet): samples at
+    the minutes 60 s and 120 s carry 70 % for 1 s and for 60 s; the hold from 120 s on is
+    the next sample's. Whole minutes are UTC's, and every zone's midnight and shift bound
+    is one."""
+    v = Vehicle()
+    target = deriver()
+    facts = feed_all(
+        target,
+        [v.state(-1, charge=70.5), v.state(59, charge=70.0), v.state(121, charge=69.9)],
+    )
+    held = [
+        ((sample.at - at(0)).total_seconds(), sample.charge, sample.held_s, sample.held_charge_s)
+        for sample in only(facts, BatterySample)
+    ]
+    assert held == [
+        (-1.0, 70.5, 0.0, 0.0),
+        (0.0, 70.5, 1.0, 70.5),
+        (60.0, 70.0, 60.0, pytest.approx(70.5 * 59 + 70.0 * 1)),
+        (120.0, 70.0, 60.0, pytest.approx(70.0 * 60)),
+    ]
+    live = target.live()
+    assert (live.held_until, live.held_s, live.held_discharged) == (
+        at(121),
+        1.0,
+        pytest.approx(0.1),
+    )
+
+
+def test_a_report_on_a_whole_minute_is_its_sample_and_carries_its_own_fall() -> None:
+    """The report at 60 s ends the hold of 50 % since 30 s and shows a fall of 0.5 points:
+    the battery discharged while 50 % held, so the fall is carried with that hold (it counts
+    in the minute before, ``facts.battery_hours``)."""
+    v = Vehicle()
+    facts = feed_all(
+        deriver(),
+        [v.state(30, charge=50.0), v.state(60, charge=49.5), v.state(90, charge=49.4)],
+    )
+    held = [
+        ((sample.at - at(0)).total_seconds(), sample.held_s, sample.discharged)
+        for sample in only(facts, BatterySample)
+    ]
+    assert held == [(30.0, 0.0, 0.0), (60.0, 30.0, 0.5)]

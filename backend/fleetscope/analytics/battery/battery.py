@@ -219,6 +219,7 @@ def battery(
     else:
         series = battery_series(scope, samples, lines, grid=grid)
     sessions = session_sums(cursor, selection)
+    open_falls = scan.open_falls(cursor, selection)
     collected = read_buckets(
         cursor,
         scope,
@@ -240,7 +241,9 @@ def battery(
         figures = []
         for bucket in (CURRENT, PREVIOUS):
             items = [samples[(v, bucket)] for v in vehicle_ids if (v, bucket) in samples]
-            cycles = sum(item.discharged for item in items) / 100
+            fallen = sum(item.discharged for item in items)
+            fallen += sum(open_falls.get((v, bucket), 0.0) for v in vehicle_ids)
+            cycles = fallen / 100
             sessions_of = session_figures(sessions, bucket, capacities=own, cycles=cycles)
             figures.append(_figures(items, kpis[bucket][vehicle_id], sessions_of))
         return BatteryEntry(

@@ -24,7 +24,8 @@ MILLIS = 1_000
 _EMPTY = {"low": np.inf, "low_at": np.inf, "high": -np.inf, "high_at": np.inf}
 _EMPTY |= {"health_last_at": -np.inf, "health_last": np.nan}
 _SAMPLE_COLUMNS = (
-    "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.discharged, f.closes"
+    "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.held_s, f.discharged, "
+    "f.closes"
 )
 
 
@@ -134,7 +135,7 @@ def _sample_units(
     parameters += [*rows_parameters, *next_parameters]
     slotted = (
         "SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, (t - u) / 1e6 AS x, charge, health, "  # noqa: S608 - constants only
-        f"discharged, closes FROM ({rows_sql})"
+        f"held_s, discharged, closes FROM ({rows_sql})"
     )
     measures = battery_hours.unit_aggregates(cap_us=cap_us, until_us=to_micros(now))
     return (
@@ -261,6 +262,26 @@ def in_bucket(selection: Selection, bucket: int) -> Selection:
             for p in selection.slices
         ]
     )
+
+
+# Each vehicle's open battery hold (``LiveStatus``), from where it starts (its last sample).
+_OPEN_HOLDS = (
+    "(SELECT vehicle_id, held_discharged, "  # noqa: S608 - constants only
+    f"held_until - to_microseconds(round(held_s * {MICROS})::BIGINT) AS held_from "
+    "FROM live_status WHERE held_discharged > 0)"
+)
+
+
+def open_falls(
+    cursor: duckdb.DuckDBPyConnection, selection: Selection
+) -> dict[tuple[int, int], float]:
+    """The points the charge fell in each vehicle's open hold, which no sample carries yet,
+    per vehicle and bucket where the hold starts (as a sample's falls count)."""
+    sql, parameters = rows_in_periods(
+        selection, table=_OPEN_HOLDS, at="held_from", columns="f.vehicle_id, f.held_discharged"
+    )
+    rows = cursor.execute(sql, parameters).fetchall()
+    return {(vehicle, bucket): fallen for vehicle, fallen, bucket in rows}
 
 
 class Scanned(NamedTuple):

@@ -39,6 +39,7 @@ class LiveRow(NamedTuple):
     held_until: datetime | None
     held_s: float
     held_charge_s: float
+    held_low: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +72,12 @@ def vehicle_status(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -
     windows = [tagged.window for tagged in request.windows]
     rows = cursor.execute(
         "SELECT 'live', vehicle_id, state, epoch_us(since), epoch_us(last_message_at), charge, "  # noqa: S608 - constants only
-        "epoch_us(held_until), held_s, held_charge_s "
+        "epoch_us(held_until), held_s, held_charge_s, held_low "
         "FROM live_status WHERE list_contains($1::INTEGER[], vehicle_id) "
-        "UNION ALL SELECT 'zone', vehicle_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL "
+        "UNION ALL SELECT 'zone', vehicle_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL "
         "FROM vehicle_zones WHERE list_contains($1::INTEGER[], vehicle_id) AND time_zone = $2 "
         "UNION ALL SELECT 'span', vehicle_id, 'offline', epoch_us(start_at), epoch_us(end_at), "
-        f"NULL, NULL, NULL, NULL FROM {rollup_spans.TABLE} "
+        f"NULL, NULL, NULL, NULL, NULL FROM {rollup_spans.TABLE} "
         "WHERE list_contains($1::INTEGER[], vehicle_id) AND end_at > $3 AND start_at < $4",
         [
             request.vehicle_ids,
@@ -88,9 +89,17 @@ def vehicle_status(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -
     return VehicleStatus(
         live=[
             LiveRow(
-                v, state, from_micros(a), utc_from_us(b), c, utc_from_us(h), hs or 0.0, hc or 0.0
+                v,
+                state,
+                from_micros(a),
+                utc_from_us(b),
+                c,
+                utc_from_us(h),
+                hs or 0.0,
+                hc or 0.0,
+                lo,
             )
-            for k, v, state, a, b, c, h, hs, hc in rows
+            for k, v, state, a, b, c, h, hs, hc, lo in rows
             if k == "live"
         ],
         cut_in=frozenset(v for kind, v, *_ in rows if kind == "zone"),
@@ -238,6 +247,8 @@ def _add_open_holds(
         key = (row.vehicle_id if by_vehicle else FLEET, ordered[index].bucket)
         result.add(key, "battery_samples", round((row.held_s + running_s) * MICROS))
         result.add(key, "battery_charge_sum", row.held_charge_s + row.charge * running_s)
+        result.add_minimum(key, "battery_charge_min", row.held_low)
+        result.add_minimum(key, "battery_charge_min", row.charge if running_s > 0 else None)
 
 
 def _split(

@@ -83,15 +83,15 @@ _PARTS: tuple[tuple[str, str, str, str, frozenset[str]], ...] = (
         frozenset({"battery_charge_min"}),
     ),
     # The charge's hold as the rollups sum it (``facts.rollup``): where it starts, in
-    # microseconds, and the charge integrated over it.
+    # microseconds, the charge integrated over it, and its lowest charge.
     (
         "battery_samples",
         f"{HELD_START_SQL} >= p.lo AND {HELD_START_SQL} < p.hi AND f.held_s > 0 "
         "AND f.sampled_at >= $5 "
         f"AND f.sampled_at < $6::TIMESTAMPTZ + INTERVAL '{_HOLD_REACH_S} seconds'",
-        "['battery_samples', 'battery_charge_sum']",
-        f"[sum(round(f.held_s * {MICROS})), sum(f.held_charge_s)]",
-        frozenset({"battery_samples", "battery_charge_sum"}),
+        "['battery_samples', 'battery_charge_sum', 'battery_charge_min']",
+        f"[sum(round(f.held_s * {MICROS})), sum(f.held_charge_s), min(f.held_low)]",
+        frozenset({"battery_samples", "battery_charge_sum", "battery_charge_min"}),
     ),
 )
 
