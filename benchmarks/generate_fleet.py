@@ -111,14 +111,15 @@ _FACTS = {
         SELECT vehicle_id, end_at, rnd(vehicle_id, order_id, 'x', 100000) / 1000.0,
                rnd(vehicle_id, order_id, 'y', 60000) / 1000.0, 'hall-1', distance_m
         FROM orders""",
-    # Each sample after the first closes the previous one's hold: 600 s at its charge.
+    # Each sample after the first closes the previous one's hold: 600 s at its charge (also
+    # the hold's lowest).
     "battery_samples": """
         SELECT v, $1 + to_seconds(k * 600), 20 + (k * 7 + v * 13) % 80, (k / 6) % 8 = 0, 48.0, 97.0,
                CASE WHEN k > 0 THEN 600.0 ELSE 0.0 END,
                CASE WHEN k > 0 THEN 600.0 * (20 + ((k - 1) * 7 + v * 13) % 80) ELSE 0.0 END,
                CASE WHEN k > 0 THEN greatest(0, ((k - 1) * 7 + v * 13) % 80 - (k * 7 + v * 13) % 80)
                     ELSE 0.0 END,
-               false
+               false, CASE WHEN k > 0 THEN 20 + ((k - 1) * 7 + v * 13) % 80 END
         FROM range(1, {n} + 1) a(v), range(0, {samples}) b(k)
         WHERE $1 + to_seconds(k * 600) < $2""",
     "error_episodes": """
@@ -403,7 +404,9 @@ def generate(
     )
     # Each vehicle's last state is still open: it lives in live_status, not in the facts.
     connection.execute(
-        "INSERT INTO live_status SELECT vehicle_id, state, start_at, ?::TIMESTAMPTZ, "
+        "INSERT INTO live_status (vehicle_id, state, since, last_message_at, order_id, "
+        "workflow, charge, charging, active_errors, x, y, map_id) "
+        "SELECT vehicle_id, state, start_at, ?::TIMESTAMPTZ, "
         "'', '', 60.0, state = 'charging', '[]', 1.0, 2.0, 'hall-1' FROM state_intervals "
         "QUALIFY row_number() OVER (PARTITION BY vehicle_id ORDER BY start_at DESC) = 1",
         [now - timedelta(seconds=5)],
