@@ -99,7 +99,8 @@ class BatteryTracker:
         held = self.held
         if held.report_at is None or at > held.report_at:
             held.report_at = at
-        fall = previous - charge if previous is not None and charge < previous else 0.0
+        if previous is not None and charge < previous:
+            held.discharged += previous - charge
         sample_at = self.sample_at
         on_minute = at.second == 0 and at.microsecond == 0
         if (
@@ -110,11 +111,8 @@ class BatteryTracker:
             or (charge < LOW_CHARGE) is not (self.sample_charge < LOW_CHARGE)
             or (battery.health is not None and battery.health != self.sample_health)
         ):
-            held.discharged += fall
             facts.append(self._sample(at, charge, charging, battery))
             self._restart(at, charge=charge, charging=charging, health=battery.health)
-        else:
-            held.discharged += fall
         self.last_charge = charge
         session = self.session
         if session is None:
