@@ -264,26 +264,6 @@ def in_bucket(selection: Selection, bucket: int) -> Selection:
     )
 
 
-# Each vehicle's open battery hold (``LiveStatus``), from where it starts (its last sample).
-_OPEN_HOLDS = (
-    "(SELECT vehicle_id, held_discharged, "  # noqa: S608 - constants only
-    f"held_until - to_microseconds(round(held_s * {MICROS})::BIGINT) AS held_from "
-    "FROM live_status WHERE held_discharged > 0)"
-)
-
-
-def open_falls(
-    cursor: duckdb.DuckDBPyConnection, selection: Selection
-) -> dict[tuple[int, int], float]:
-    """The points the charge fell in each vehicle's open hold, which no sample carries yet,
-    per vehicle and bucket where the hold starts (as a sample's falls count)."""
-    sql, parameters = rows_in_periods(
-        selection, table=_OPEN_HOLDS, at="held_from", columns="f.vehicle_id, f.held_discharged"
-    )
-    rows = cursor.execute(sql, parameters).fetchall()
-    return {(vehicle, bucket): fallen for vehicle, fallen, bucket in rows}
-
-
 class Scanned(NamedTuple):
     figures: dict[tuple[int, int], SampleFigures]  # per vehicle and bucket with samples
     lines: Units | None  # the period's slots (``slot_columns``); None: no samples in it

@@ -4,7 +4,7 @@ state, long offline intervals); docs/analytics.md, "Speed". ``use_rollups=False`
 raw: the benchmark's baseline and the tests' reference."""
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
@@ -89,17 +89,9 @@ def vehicle_status(cursor: duckdb.DuckDBPyConnection, request: CollectRequest) -
     return VehicleStatus(
         live=[
             LiveRow(
-                v,
-                state,
-                from_micros(a),
-                utc_from_us(b),
-                c,
-                utc_from_us(h),
-                hs or 0.0,
-                hc or 0.0,
-                lo,
+                v, s, from_micros(a), utc_from_us(b), c, utc_from_us(h), hs or 0.0, hc or 0.0, lo
             )
-            for k, v, state, a, b, c, h, hs, hc, lo in rows
+            for k, v, s, a, b, c, h, hs, hc, lo in rows
             if k == "live"
         ],
         cut_in=frozenset(v for kind, v, *_ in rows if kind == "zone"),
@@ -204,32 +196,24 @@ def collect(
         )
     ]
     _add_state_time(open_states, request.windows, by_vehicle=by_vehicle, result=result)
-    if request.only is None or "battery_samples" in request.only:
-        _add_open_holds(
-            status.live,
-            request.windows,
-            now=now,
-            offline_after=offline_after,
-            by_vehicle=by_vehicle,
-            result=result,
-        )
+    if request.only is None or request.only & {"battery_samples", "battery_charge_min"}:
+        _add_open_holds(status.live, request, now=now, offline_after=offline_after, result=result)
     return result
 
 
 def _add_open_holds(
     live: Iterable[LiveRow],
-    windows: Sequence[Tagged],
+    request: CollectRequest,
     *,
     now: datetime,
     offline_after: timedelta,
-    by_vehicle: bool,
     result: MeasureTable,
 ) -> None:
     """The battery hold no sample carries yet (the reports since the last one, the last
-    report's charge holding on until now or until silence turns offline), counted where it
-    starts as a sample's hold is (``facts.rollup.held_start``). Offline, a closing sample
-    carries it (derive/README.md, Battery)."""
-    ordered, ends = _by_start(windows)
+    report's charge holding on until now or until silence turns offline), and its lowest
+    charge, counted where it starts as a sample's hold is (``facts.rollup.held_start``).
+    Offline, a closing sample carries it (derive/README.md, Battery)."""
+    ordered, ends = _by_start(request.windows)
     for row in live:
         if row.state == "offline" or row.charge is None or row.held_until is None:
             continue
@@ -244,7 +228,7 @@ def _add_open_holds(
             continue  # not in T
         if row.held_s + running_s <= 0:
             continue
-        key = (row.vehicle_id if by_vehicle else FLEET, ordered[index].bucket)
+        key = (row.vehicle_id if request.by_vehicle else FLEET, ordered[index].bucket)
         result.add(key, "battery_samples", round((row.held_s + running_s) * MICROS))
         result.add(key, "battery_charge_sum", row.held_charge_s + row.charge * running_s)
         result.add_minimum(key, "battery_charge_min", row.held_low)
