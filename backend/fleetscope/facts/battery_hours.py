@@ -8,13 +8,15 @@ period reads those and only the samples of partial hours. Per hour and vehicle:
   the start of the hour (small, so the sums lose nothing to cancellation) and y the SoH:
   the least-squares moments of any set of hours follow from them exactly;
 - the latest SoH sample and its instant;
-- the time below 20 %: for each sample under 20 %, the step to the vehicle's next sample,
-  capped at ``offline_after`` (longer silence is no data, not time at low charge; the cap
-  is the one the derivation uses for offline time, applied when written like it: a changed
-  setting applies with a rebuild). The step belongs to the sample's hour. The derivation
-  samples every report that crosses 20 % (derive/battery.py), so the steps end at the
-  report that crosses back, to the report. A closing sample (the instant the vehicle went
-  offline) ends the step before it uncapped, to the second, and starts none;
+- the time below 20 %: for each sample under 20 %, the step to the vehicle's next sample
+  within ``reach_us`` (none without one: the latest sample's step is still open, and an
+  answer up to now reads it from the live status), capped at ``offline_after`` (longer
+  silence is no data, not time at low charge; the cap is the one the derivation uses for
+  offline time, applied when written like it: a changed setting applies with a rebuild).
+  The step belongs to the sample's hour. The derivation samples every report that crosses
+  20 % (derive/battery.py), so the steps end at the report that crosses back, to the
+  report. A closing sample (the instant the vehicle went offline) ends the step before it
+  uncapped, to the second, and starts none;
 - the percentage points the charge fell from report to report (``discharged`` of the
   samples: equivalent full cycles count the discharge inside T). A fall happened while the
   charge before it held, so it counts where that hold lies: a sample on a whole minute with
@@ -107,7 +109,7 @@ _DISCHARGED = (
 )
 
 
-def unit_aggregates(*, cap_us: int, discharge: bool = True, until_us: int | None = None) -> str:
+def unit_aggregates(*, cap_us: int, discharge: bool = True) -> str:
     """The measures of a group of samples, over columns ``t`` (epoch microseconds),
     ``x`` (seconds after the start of the group's unit: its hour, or a time slot),
     ``charge``, ``health``, ``closes``, ``held_s``, ``discharged``, and ``next_t``,
@@ -115,13 +117,15 @@ def unit_aggregates(*, cap_us: int, discharge: bool = True, until_us: int | None
     NULL for none);
     named as ``MEASURE_COLUMNS``. Ties: the earliest instant (a struct orders by charge,
     then by time), the largest SoH among samples at one instant. ``cap_us``: the cap of a
-    step under 20 % (an integer, formatted into the SQL). ``until_us``: now, where a step
-    without a next sample ends at the latest (it is still running). Without ``discharge``:
-    the columns before migration 7 (no ``discharged``; migration 4 fills those)."""
-    running = f"{int(cap_us)}" if until_us is None else f"least({int(until_us)} - t, {int(cap_us)})"
-    capped = f"least(coalesce(next_t - t, {running}), {int(cap_us)})"
-    closing = f"next_closes AND next_t - t <= {reach_us(int(cap_us))}"
-    step = f"CASE WHEN closes THEN 0 WHEN {closing} THEN next_t - t ELSE {capped} END"
+    step under 20 % (an integer, formatted into the SQL). A step ends at the next sample
+    within ``reach_us``; without one it is the latest sample's, still open: it counts from
+    the live status (``analytics.battery.open_hold``), not here. Without ``discharge``: the
+    columns before migration 7 (no ``discharged``; migration 4 fills those)."""
+    cap, reach = int(cap_us), reach_us(int(cap_us))
+    step = (
+        f"CASE WHEN closes OR next_t IS NULL OR next_t - t > {reach} THEN 0 "
+        f"WHEN next_closes THEN next_t - t ELSE least(next_t - t, {cap}) END"
+    )
     return (
         "min(charge) AS low, arg_min(t, (charge, t)) AS low_at, "
         "max(charge) AS high, arg_max(t, (charge, -t)) AS high_at, "

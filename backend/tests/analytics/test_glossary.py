@@ -10,6 +10,7 @@ ingestion does; the others write facts by hand. Monday 2 March 2026 in Berlin (C
 
 from collections.abc import Iterator, Sequence
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -229,6 +230,51 @@ def test_a_running_period_counts_the_lowest_charge_and_the_falls_of_reports_not_
     assert figures["min_charge"] == 29.2
     assert figures["sessions"]["equivalent_full_cycles"] == pytest.approx(0.008)
     assert figures["mean_charge"] == pytest.approx((30 * 20 + 29.6 * 10 + 29.2 * 15) / 45)
+
+
+def _running(
+    vehicle_id: int, reports: list[tuple[datetime, float, bool]], span: DaySpan, now: datetime
+) -> dict[str, Any]:
+    """The battery figures of ``span`` up to ``now``, the vehicle still online (its open
+    hold in the live status)."""
+    deriver = VehicleDeriver(vehicle_id=vehicle_id, config=DerivationConfig())
+    facts = _derived(vehicle_id, reports, deriver)
+    store = FactStore(":memory:")
+    zones = {vehicle_id: (1, BERLIN.key)}
+    store.write_batch(StoreBatch(facts=facts, zones=zones, live={vehicle_id: deriver.live()}))
+    with store, reading(store) as cursor:
+        out = battery(
+            cursor,
+            _scope(span, None, [vehicle_id]),
+            now=now,
+            offline_after=OFFLINE_AFTER,
+            capacities={},
+        )
+    figures: dict[str, Any] = out.fleet["current"]
+    return figures
+
+
+def test_the_charge_held_up_to_now_is_split_at_midnight() -> None:
+    """Mon 23:59:20 25 %, 23:59:50 19.5 %, now Tue 00:00:20, no report since: 19.5 % holds
+    10 s on Monday and 20 s on Tuesday, below 20 % on both."""
+    reports = [(local(2, 23, 59, 20), 25.0, False), (local(2, 23, 59, 50), 19.5, False)]
+    now = local(3, 0, 0, 20)
+    monday = _running(9, reports, MONDAY, now)
+    assert monday["mean_charge"] == pytest.approx((25 * 30 + 19.5 * 10) / 40)
+    assert monday["below_low_seconds"] == pytest.approx(10.0)
+    tuesday = _running(9, reports, DaySpan(date(2026, 3, 3), date(2026, 3, 3)), now)
+    assert (tuesday["mean_charge"], tuesday["min_charge"]) == (19.5, 19.5)
+    assert tuesday["below_low_seconds"] == pytest.approx(20.0)
+
+
+def test_time_below_20_percent_runs_until_now_while_the_vehicle_reports() -> None:
+    """10:00:00 19 %, 10:00:50 18.9 %, 10:01:40 18.9 %, now 10:02:20: below 20 % for all
+    140 s (the vehicle is online until 10:02:45), though the last sample is 10:01:00's."""
+    reports = [(local(2, 10), 19.0, False), (local(2, 10, 0, 50), 18.9, False)]
+    reports.append((local(2, 10, 1, 40), 18.9, False))
+    figures = _running(10, reports, MONDAY, local(2, 10, 2, 20))
+    assert figures["below_low_seconds"] == pytest.approx(140.0)
+    assert figures["mean_charge"] == pytest.approx((19 * 50 + 18.9 * 50 + 18.9 * 40) / 140)
 
 
 # --- time below 20 % --------------------------------------------------------------------

@@ -123,17 +123,16 @@ def _check(
     moment = to_micros(ordered[-1][1])
     expected = intercept + slope * moment / 1e6
     assert figures.health_line.at(moment) == pytest.approx(expected, abs=1e-9)
-    # Each low sample counts until the vehicle's next sample, in T or not, at most the cap;
-    # to a closing one within the reach uncapped; a closing one counts nothing; without a
-    # next sample at most until now.
+    # Each low sample counts until the vehicle's next sample within the reach, in T or not,
+    # at most the cap, to a closing one uncapped; a closing one counts nothing; without a
+    # next sample within the reach nothing (the latest sample's step is open: the live
+    # status has it, ``open_hold``).
     instants = sorted(at for _, at, _, _ in every)
     below = 0.0
     for _, at, charge, _ in ordered:
-        if charge < LOW_CHARGE and not _closes(at):
-            later = [t for t in instants if t > at]
-            step = min(later[0] - at if later else NOW - at, OFFLINE_AFTER)
-            if later and _closes(later[0]) and later[0] - at <= REACH:
-                step = later[0] - at
+        later = [t for t in instants if at < t <= at + REACH]
+        if charge < LOW_CHARGE and not _closes(at) and later:
+            step = later[0] - at if _closes(later[0]) else min(later[0] - at, OFFLINE_AFTER)
             below += step.total_seconds()
     assert figures.below_low_seconds == pytest.approx(below, abs=1e-6)
 

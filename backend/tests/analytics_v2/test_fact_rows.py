@@ -150,13 +150,21 @@ def _instant(epoch_millis: int) -> datetime:
     return datetime.fromtimestamp(epoch_millis / 1000, UTC)
 
 
-def test_time_below_twenty_percent_caps_silence(cursor: duckdb.DuckDBPyConnection) -> None:
+def test_time_below_twenty_percent_ends_where_the_vehicle_went_offline(
+    cursor: duckdb.DuckDBPyConnection,
+) -> None:
     start = datetime.combine(DAY, time(8), UTC)
     samples = [(0, 25.0), (60, 19.0), (120, 18.0), (720, 17.0), (780, 30.0)]
     cursor.executemany(
         "INSERT INTO battery_samples (vehicle_id, sampled_at, charge, charging, voltage, health) "
         "VALUES (1, ?, ?, false, 48.0, ?)",
         [(start + timedelta(seconds=s), c, 90.0 - s / 7800) for s, c in samples],
+    )
+    # Silent after the report at 120 s: offline 65 s later, where a closing sample lies.
+    cursor.execute(
+        "INSERT INTO battery_samples (vehicle_id, sampled_at, charge, charging, closes) "
+        "VALUES (1, ?, 18.0, false, true)",
+        [start + timedelta(seconds=185)],
     )
     result = battery(
         cursor,
@@ -166,7 +174,7 @@ def test_time_below_twenty_percent_caps_silence(cursor: duckdb.DuckDBPyConnectio
         capacities={1: 2000.0, 2: None},
     )
     first = result.entries[0]["current"]
-    # 60 s at 19 %, the 600 s silence after 18 % counts 65 s, 60 s at 17 %.
+    # 60 s at 19 %, 18 % until the vehicle went offline 65 s later, 60 s at 17 %.
     assert first["below_low_seconds"] == 60 + 65 + 60
     assert first["health_latest"] == pytest.approx(90.0 - 780 / 7800)
     slope = -(30 * 86400) / 7800  # health falls 1 point per 7800 s

@@ -90,8 +90,8 @@ def test_a_new_sample_ends_the_step_under_20_percent_of_the_hour_before(
         store.write_batch(StoreBatch(facts=[low], zones=ZONES))
         connection = store.cursor()
         query = f"SELECT hour_utc, low_s FROM {battery_hours.TABLE} ORDER BY 1"  # noqa: S608 - constants only
-        cap = battery_hours.DEFAULT_CAP_US / 1e6  # no next sample yet: the step is capped
-        assert connection.execute(query).fetchall() == [(T0 - timedelta(hours=1), cap)]
+        # No next sample yet: the step is open (the live status has it), none stored.
+        assert connection.execute(query).fetchall() == [(T0 - timedelta(hours=1), 0.0)]
         store.write_batch(StoreBatch(facts=[later], zones=ZONES))
         assert connection.execute(query).fetchall() == [
             (T0 - timedelta(hours=1), 30.0),

@@ -14,12 +14,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from fleetscope.analytics.battery import combined, scan
-from fleetscope.analytics.battery.sessions import (
-    SessionFigures,
-    open_falls,
-    session_figures,
-    session_sums,
-)
+from fleetscope.analytics.battery.sessions import SessionFigures, session_figures, session_sums
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, select_periods
 from fleetscope.analytics.core.measure_table import STATE_MEASURES
 from fleetscope.analytics.core.models import EpochMillis, Kpis, PeriodOut, epoch_millis
@@ -224,7 +219,6 @@ def battery(
     else:
         series = battery_series(scope, samples, lines, grid=grid)
     sessions = session_sums(cursor, selection)
-    falls = open_falls(cursor, selection)
     collected = read_buckets(
         cursor,
         scope,
@@ -246,9 +240,7 @@ def battery(
         figures = []
         for bucket in (CURRENT, PREVIOUS):
             items = [samples[(v, bucket)] for v in vehicle_ids if (v, bucket) in samples]
-            fallen = sum(item.discharged for item in items)
-            fallen += sum(falls.get((v, bucket), 0.0) for v in vehicle_ids)
-            cycles = fallen / 100
+            cycles = sum(item.discharged for item in items) / 100
             sessions_of = session_figures(sessions, bucket, capacities=own, cycles=cycles)
             figures.append(_figures(items, kpis[bucket][vehicle_id], sessions_of))
         return BatteryEntry(

@@ -10,6 +10,7 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
+from fleetscope.analytics.battery.open_hold import open_holds
 from fleetscope.analytics.core.facts import CURRENT, PREVIOUS, Selection, SiteSlice, rows_in_periods
 from fleetscope.analytics.core.periods import Window, merge_windows, split_hour_ranges
 from fleetscope.analytics.core.rollups import HOURS_OF_RANGES, range_parameters
@@ -113,13 +114,11 @@ def _hour_rows(part: SiteSlice, parameters: list[Any]) -> tuple[str, list[Window
     return sql, split.pieces
 
 
-def _sample_units(
-    samples: Selection, *, grid: SlotGrid, cap_us: int, now: datetime, parameters: list[Any]
-) -> str:
+def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters: list[Any]) -> str:
     """The samples of ``samples`` grouped by slot of ``grid``. Each sample's next one (the
     end of a step under 20 %) may lie outside them: it is looked up (ASOF join) among the
-    samples of the same windows extended by the longest step (``reach_us``); without one,
-    the step runs until now at the latest."""
+    samples of the same windows extended by the longest step (``reach_us``); a step without
+    one is still open (``open_hold``)."""
     rows_sql, rows_parameters = rows_in_periods(
         samples, table="battery_samples", at="sampled_at", columns=_SAMPLE_COLUMNS
     )
@@ -137,7 +136,7 @@ def _sample_units(
         "SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, (t - u) / 1e6 AS x, charge, health, "  # noqa: S608 - constants only
         f"held_s, discharged, closes FROM ({rows_sql})"
     )
-    measures = battery_hours.unit_aggregates(cap_us=cap_us, until_us=to_micros(now))
+    measures = battery_hours.unit_aggregates(cap_us=cap_us)
     return (
         f"SELECT vehicle_id, u, {measures} "  # noqa: S608 - constants only
         f"FROM ({battery_hours.with_next(slotted, next_sql)}) GROUP BY vehicle_id, u"
@@ -150,7 +149,6 @@ def slot_columns(
     *,
     grid: SlotGrid,
     offline_after: timedelta,
-    now: datetime,
     use_hours: bool,
 ) -> Units | None:
     """The measures per vehicle and slot of ``grid`` with samples, ascending (None: none):
@@ -171,7 +169,7 @@ def slot_columns(
         raw.append(part)
     if not Selection(raw).empty:
         cap = battery_hours.cap_us(offline_after)
-        units = _sample_units(Selection(raw), grid=grid, cap_us=cap, now=now, parameters=parameters)
+        units = _sample_units(Selection(raw), grid=grid, cap_us=cap, parameters=parameters)
         sqls.append(units)
     if not sqls:
         return None
@@ -278,8 +276,8 @@ def scan(
     now: datetime,
     use_hours: bool = True,
 ) -> Scanned:
-    """The figures of each vehicle and bucket, and the period's lines in the slots of
-    ``grid``; the previous period is one slot."""
+    """The figures of each vehicle and bucket (the open hold's included), and the period's
+    lines in the slots of ``grid``; the previous period is one slot."""
     parts = [(CURRENT, in_bucket(selection, CURRENT), grid)]
     previous = in_bucket(selection, PREVIOUS)
     if (bounds := previous.bounds) is not None:
@@ -288,10 +286,14 @@ def scan(
     lines = None
     for bucket, part, part_grid in parts:
         c = slot_columns(
-            cursor, part, grid=part_grid, offline_after=offline_after, now=now, use_hours=use_hours
+            cursor, part, grid=part_grid, offline_after=offline_after, use_hours=use_hours
         )
         if c is not None:
             figures |= _figures(c, part_grid, bucket)
         if bucket == CURRENT:
             lines = c
+    for key, hold in open_holds(cursor, selection, now=now, offline_after=offline_after).items():
+        item = figures.setdefault(key, SampleFigures())
+        item.below_low_seconds += hold.below_low_seconds
+        item.discharged += hold.fallen
     return Scanned(figures, lines)

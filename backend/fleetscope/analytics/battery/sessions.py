@@ -13,7 +13,6 @@ from fleetscope.analytics.core.facts import Selection, rows_in_periods, select_p
 from fleetscope.analytics.core.paging import Page, PageRequest, page_fields, parse_sort, read_page
 from fleetscope.analytics.core.params import AnalyticsScope
 from fleetscope.appstore.schemas import CamelModel, camel_case
-from fleetscope.facts.rollup import MICROS
 
 DOD_BIN = 10
 DOD_BINS = 10
@@ -99,26 +98,6 @@ def session_sums(cursor: duckdb.DuckDBPyConnection, selection: Selection) -> Ses
         parameters,
     ).fetchall()
     return {(b, v): Sums(c, d, a, x, tuple(h)) for b, v, c, d, a, x, h in found}
-
-
-# Each vehicle's open battery hold (``LiveStatus``), from where it starts (its last sample).
-_OPEN_HOLDS = (
-    "(SELECT vehicle_id, held_discharged, "  # noqa: S608 - constants only
-    f"held_until - to_microseconds(round(held_s * {MICROS})::BIGINT) AS held_from "
-    "FROM live_status WHERE held_discharged > 0)"
-)
-
-
-def open_falls(
-    cursor: duckdb.DuckDBPyConnection, selection: Selection
-) -> dict[tuple[int, int], float]:
-    """The points the charge fell in each vehicle's open hold, which no sample carries yet,
-    per vehicle and bucket where the hold starts (as a sample's falls count)."""
-    sql, parameters = rows_in_periods(
-        selection, table=_OPEN_HOLDS, at="held_from", columns="f.vehicle_id, f.held_discharged"
-    )
-    rows = cursor.execute(sql, parameters).fetchall()
-    return {(vehicle, bucket): fallen for vehicle, fallen, bucket in rows}
 
 
 def session_figures(

@@ -4,7 +4,7 @@ state, long offline intervals); docs/analytics.md, "Speed". ``use_rollups=False`
 raw: the benchmark's baseline and the tests' reference."""
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
@@ -25,6 +25,7 @@ from fleetscope.facts.rollup import MICROS
 __all__ = ["FLEET", "Tagged"]
 
 StateTime = tuple[int, str, datetime, datetime]  # vehicle, state, start, end
+_INSTANT = timedelta(microseconds=1)  # [t, t + 1 µs): the window holding instant t
 
 
 class LiveRow(NamedTuple):
@@ -209,30 +210,28 @@ def _add_open_holds(
     offline_after: timedelta,
     result: MeasureTable,
 ) -> None:
-    """The battery hold no sample carries yet (the reports since the last one, the last
-    report's charge holding on until now or until silence turns offline), and its lowest
-    charge, counted where it starts as a sample's hold is (``facts.rollup.held_start``).
-    Offline, a closing sample carries it (derive/README.md, Battery)."""
-    ordered, ends = _by_start(request.windows)
+    """The battery hold no sample carries yet: the reports' since the last sample (within
+    one whole minute, where it starts, as a sample's hold counts: ``facts.rollup``), and the
+    last report's charge holding on from there until now or until silence turns offline,
+    split among the windows it overlaps. Offline, a closing sample carries it."""
+    ordered, ends = by_start(request.windows)
     for row in live:
         if row.state == "offline" or row.charge is None or row.held_until is None:
             continue
         if row.last_message_at is None or now < row.held_until:
             continue  # a moment before the stored hold: none of it known then
-        running_s = max(
-            0.0, (min(now, row.last_message_at + offline_after) - row.held_until).total_seconds()
-        )
-        start = row.held_until - timedelta(seconds=row.held_s)
-        index = bisect.bisect_right(ends, start)  # the first window ending after it
-        if index == len(ordered) or start < ordered[index].window.start:
-            continue  # not in T
-        if row.held_s + running_s <= 0:
-            continue
-        key = (row.vehicle_id if request.by_vehicle else FLEET, ordered[index].bucket)
-        result.add(key, "battery_samples", round((row.held_s + running_s) * MICROS))
-        result.add(key, "battery_charge_sum", row.held_charge_s + row.charge * running_s)
-        result.add_minimum(key, "battery_charge_min", row.held_low)
-        result.add_minimum(key, "battery_charge_min", row.charge if running_s > 0 else None)
+        vehicle = row.vehicle_id if request.by_vehicle else FLEET
+        if row.held_s > 0:
+            start = row.held_until - timedelta(seconds=row.held_s)
+            for bucket, _ in overlaps(ordered, ends, start, start + _INSTANT):
+                result.add((vehicle, bucket), "battery_samples", round(row.held_s * MICROS))
+                result.add((vehicle, bucket), "battery_charge_sum", row.held_charge_s)
+                result.add_minimum((vehicle, bucket), "battery_charge_min", row.held_low)
+        until = min(now, row.last_message_at + offline_after)
+        for bucket, seconds in overlaps(ordered, ends, row.held_until, until):
+            result.add((vehicle, bucket), "battery_samples", round(seconds * MICROS))
+            result.add((vehicle, bucket), "battery_charge_sum", row.charge * seconds)
+            result.add_minimum((vehicle, bucket), "battery_charge_min", row.charge)
 
 
 def _split(
@@ -274,19 +273,26 @@ def _add_state_time(
     result: MeasureTable,
 ) -> None:
     """Add each interval's overlap with each of ``windows`` (disjoint) to its bucket."""
-    ordered, ends = _by_start(windows)
+    ordered, ends = by_start(windows)
     for vehicle_id, state, start, end in intervals:
-        index = bisect.bisect_right(ends, start)
-        while index < len(ordered) and ordered[index].window.start < end:
-            window, bucket = ordered[index].window, ordered[index].bucket
-            overlap = min(end, window.end) - max(start, window.start)
-            if overlap > timedelta(0):
-                key = (vehicle_id if by_vehicle else FLEET, bucket)
-                result.add(key, f"{state}_s", overlap.total_seconds())
-            index += 1
+        for bucket, seconds in overlaps(ordered, ends, start, end):
+            result.add((vehicle_id if by_vehicle else FLEET, bucket), f"{state}_s", seconds)
 
 
-def _by_start(windows: Iterable[Tagged]) -> tuple[list[Tagged], list[datetime]]:
+def by_start(windows: Iterable[Tagged]) -> tuple[list[Tagged], list[datetime]]:
     """``windows`` (disjoint) in time order, and their ends, to bisect."""
     ordered = sorted(windows, key=lambda tagged: tagged.window.start)
     return ordered, [tagged.window.end for tagged in ordered]
+
+
+def overlaps(
+    ordered: list[Tagged], ends: list[datetime], start: datetime, end: datetime
+) -> Iterator[tuple[int, float]]:
+    """The bucket and seconds of [start, end) in each window of ``ordered`` it overlaps."""
+    index = bisect.bisect_right(ends, start)  # the first window ending after ``start``
+    while index < len(ordered) and ordered[index].window.start < end:
+        window = ordered[index].window
+        overlap = min(end, window.end) - max(start, window.start)
+        if overlap > timedelta(0):
+            yield ordered[index].bucket, overlap.total_seconds()
+        index += 1

@@ -17,6 +17,14 @@ from fleetscope.facts.rollup import HELD_START_SQL, LOAD_HANDLING_ACTIONS, MICRO
 # since the previous sample (taken at least every 60 s), each step shorter than the offline
 # timeout (a longer silence is offline, and no charge holds across it).
 _HOLD_REACH_S = 3600
+_HELD_US = f"round(f.held_s * {MICROS})"
+# A hold's microseconds inside its piece. A hold lies within a whole minute, so it is inside
+# or outside a piece that starts and ends on whole minutes (days, shifts); a rolling period's
+# instant (``since``) may cut it: the part inside counts, at the hold's mean charge.
+_HELD_INSIDE_US = (
+    f"(least(epoch_us(f.sampled_at), epoch_us(p.hi)) "
+    f"- greatest(epoch_us(f.sampled_at) - {_HELD_US}, epoch_us(p.lo)))"
+)
 _STOP = "upper(f.level) IN ('CRITICAL', 'FATAL')"
 
 
@@ -82,15 +90,16 @@ _PARTS: tuple[tuple[str, str, str, str, frozenset[str]], ...] = (
         "[min(f.charge)]",
         frozenset({"battery_charge_min"}),
     ),
-    # The charge's hold as the rollups sum it (``facts.rollup``): where it starts, in
+    # The charge's hold as the rollups sum it (``facts.rollup``), clipped to the piece: in
     # microseconds, the charge integrated over it, and its lowest charge.
     (
         "battery_samples",
-        f"{HELD_START_SQL} >= p.lo AND {HELD_START_SQL} < p.hi AND f.held_s > 0 "
+        f"{HELD_START_SQL} < p.hi AND f.sampled_at > p.lo AND f.held_s > 0 "
         "AND f.sampled_at >= $5 "
         f"AND f.sampled_at < $6::TIMESTAMPTZ + INTERVAL '{_HOLD_REACH_S} seconds'",
         "['battery_samples', 'battery_charge_sum', 'battery_charge_min']",
-        f"[sum(round(f.held_s * {MICROS})), sum(f.held_charge_s), min(f.held_low)]",
+        f"[sum({_HELD_INSIDE_US}), sum(f.held_charge_s * {_HELD_INSIDE_US} / {_HELD_US}), "
+        "min(f.held_low)]",
         frozenset({"battery_samples", "battery_charge_sum", "battery_charge_min"}),
     ),
 )
