@@ -17,7 +17,7 @@ import pytest
 
 from fleetscope.analytics.battery.battery import battery
 from fleetscope.analytics.core.params import AnalyticsScope, SiteGroup, VehicleRef
-from fleetscope.analytics.core.periods import DaySpan, Shift
+from fleetscope.analytics.core.periods import DaySpan, Shift, Window, rolling_span
 from fleetscope.analytics.dashboards.dashboard import dashboard
 from fleetscope.analytics.processes.orders import processes
 from fleetscope.analytics.productivity.history import productivity_history
@@ -275,6 +275,26 @@ def test_time_below_20_percent_runs_until_now_while_the_vehicle_reports() -> Non
     figures = _running(10, reports, MONDAY, local(2, 10, 2, 20))
     assert figures["below_low_seconds"] == pytest.approx(140.0)
     assert figures["mean_charge"] == pytest.approx((19 * 50 + 18.9 * 50 + 18.9 * 40) / 140)
+
+
+@pytest.mark.parametrize("use_rollups", [True, False])
+def test_a_rolling_period_inside_a_minute_reads_the_charge_held_in_it(use_rollups: bool) -> None:
+    """50 % reported at 10:00:00 and at 10:01:30: a rolling period from 10:00:30 to
+    10:00:50 (off the whole minute, where holds are cut) holds 50 % for its 20 s."""
+    reports = [(local(2, 10), 50.0, False), (local(2, 10, 1, 30), 50.0, False)]
+    clip = Window(local(2, 10, 0, 30), local(2, 10, 0, 50))
+    scope = AnalyticsScope(
+        span=rolling_span(clip, sites=[(BERLIN, None)]),
+        combined=True,
+        shift_id="all",
+        vehicles=[VehicleRef(11, "V11", 1)],
+        sites=[SiteGroup(1, BERLIN, None, excluded=False, vehicle_ids=[11])],
+    )
+    with _store(_derived(11, reports), [11]) as store, reading(store) as cursor:
+        kpis = productivity(
+            cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, use_rollups=use_rollups
+        ).fleet.kpis
+    assert (kpis.mean_charge, kpis.min_charge) == (50.0, 50.0)
 
 
 # --- time below 20 % --------------------------------------------------------------------
