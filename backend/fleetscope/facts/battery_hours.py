@@ -3,7 +3,9 @@
 The battery page draws lines and fits health over a year of samples (100 vehicles: 5.3 M
 rows, six per hour); its figures compose exactly from these hourly rows (900 k), so a long
 period reads those and only the samples of partial hours. Per hour and vehicle:
-- the lowest and the highest charge, each at its earliest instant (epoch microseconds);
+- the lowest and the highest charge, each at its earliest instant (epoch microseconds); the
+  lowest also of the samples' holds (``held_low``: a report that is no sample, at its
+  sample's instant), as the minimum charge counts it;
 - the health (SoH) samples' count and the sums of x, y, x², x·y, with x the seconds after
   the start of the hour (small, so the sums lose nothing to cancellation) and y the SoH:
   the least-squares moments of any set of hours follow from them exactly;
@@ -100,21 +102,27 @@ DEFAULT_CAP_US = cap_us(DerivationConfig().offline_after)
 
 _HEALTH = "WHERE health IS NOT NULL"
 _MINUTE_US = 60_000_000
-# The falls counted with a sample (module text): its own, unless it closes a whole minute,
-# and those of the next sample when that one does.
+# What a sample's hold carries counts with it (module text), unless it closes a whole minute:
+# then with the sample before, whose next it is.
+_OWN_HOLD = f"NOT (held_s > 0 AND t % {_MINUTE_US} = 0)"
+_NEXT_HOLD = f"next_held_s > 0 AND next_t % {_MINUTE_US} = 0"
 _DISCHARGED = (
-    f"coalesce(sum(CASE WHEN held_s > 0 AND t % {_MINUTE_US} = 0 THEN 0 ELSE discharged END "
-    f"+ CASE WHEN next_held_s > 0 AND next_t % {_MINUTE_US} = 0 THEN next_discharged ELSE 0 END)"
-    ", 0) AS discharged"
+    f"coalesce(sum(CASE WHEN {_OWN_HOLD} THEN discharged ELSE 0 END "
+    f"+ CASE WHEN {_NEXT_HOLD} THEN next_discharged ELSE 0 END), 0) AS discharged"
+)
+# The lowest charge at a sample: its own, and its hold's lowest (a report that is no sample).
+_LOWEST = (
+    f"least(charge, CASE WHEN {_OWN_HOLD} THEN held_low END, "
+    f"CASE WHEN {_NEXT_HOLD} THEN next_held_low END)"
 )
 
 
 def unit_aggregates(*, cap_us: int, discharge: bool = True) -> str:
     """The measures of a group of samples, over columns ``t`` (epoch microseconds),
     ``x`` (seconds after the start of the group's unit: its hour, or a time slot),
-    ``charge``, ``health``, ``closes``, ``held_s``, ``discharged``, and ``next_t``,
-    ``next_closes``, ``next_held_s`` and ``next_discharged`` (the vehicle's next sample,
-    NULL for none);
+    ``charge``, ``health``, ``closes``, ``held_s``, ``held_low``, ``discharged``, and
+    ``next_t``, ``next_closes``, ``next_held_s``, ``next_held_low`` and ``next_discharged``
+    (the vehicle's next sample, NULL for none);
     named as ``MEASURE_COLUMNS``. Ties: the earliest instant (a struct orders by charge,
     then by time), the largest SoH among samples at one instant. ``cap_us``: the cap of a
     step under 20 % (an integer, formatted into the SQL). A step ends at the next sample
@@ -127,7 +135,7 @@ def unit_aggregates(*, cap_us: int, discharge: bool = True) -> str:
         f"WHEN next_closes THEN next_t - t ELSE least(next_t - t, {cap}) END"
     )
     return (
-        "min(charge) AS low, arg_min(t, (charge, t)) AS low_at, "
+        f"min({_LOWEST}) AS low, arg_min(t, ({_LOWEST}, t)) AS low_at, "
         "max(charge) AS high, arg_max(t, (charge, -t)) AS high_at, "
         "count(health) AS health_n, "
         f"coalesce(sum(x) FILTER ({_HEALTH}), 0) AS health_x, "
@@ -143,14 +151,16 @@ def unit_aggregates(*, cap_us: int, discharge: bool = True) -> str:
 
 def with_next(samples: str, following: str) -> str:
     """The rows of ``samples`` (vehicle_id, t, ...) with ``next_t``, ``next_closes``,
-    ``next_held_s`` and ``next_discharged``: the vehicle's next later sample among
-    ``following`` (vehicle_id, t, closes, held_s, discharged), NULL for none (an ASOF
+    ``next_held_s``, ``next_held_low`` and ``next_discharged``: the vehicle's next later
+    sample among ``following`` (vehicle_id, t, closes, held_s, held_low, discharged), NULL
+    for none (an ASOF
     join; the battery page's reading of partial hours uses the same, so both agree on
     samples that share an instant: each counts its step)."""
     return (
         "SELECT s.*, n.t AS next_t, n.closes AS next_closes, n.held_s AS next_held_s, "  # noqa: S608 - constants only
-        f"n.discharged AS next_discharged FROM ({samples}) s ASOF LEFT JOIN "
-        f"(SELECT vehicle_id, t, closes, held_s, discharged FROM ({following})) n "
+        "n.held_low AS next_held_low, n.discharged AS next_discharged FROM "
+        f"({samples}) s ASOF LEFT JOIN "
+        f"(SELECT vehicle_id, t, closes, held_s, held_low, discharged FROM ({following})) n "
         "ON s.vehicle_id = n.vehicle_id AND n.t > s.t"
     )
 
@@ -163,14 +173,16 @@ def _hourly_rows(samples: str, *, cap_us: int, discharge: bool = True) -> str:
     nor ``closes``, which closes nothing)."""
     hour = f"t // {MICROS_PER_HOUR} * {MICROS_PER_HOUR}"
     timed = "SELECT * FROM timed"
-    fallen = ", held_s, discharged" if discharge else ", 0.0 AS held_s, 0.0 AS discharged"
+    fallen = ", held_s, held_low, discharged"
+    if not discharge:
+        fallen = ", 0.0 AS held_s, NULL::DOUBLE AS held_low, 0.0 AS discharged"
     closes = "closes" if discharge else "false AS closes"
     return (
         f"WITH timed AS (SELECT vehicle_id, epoch_us(sampled_at) AS t, charge, health{fallen}, "  # noqa: S608 - constants only
         f"{closes} FROM ({samples})) SELECT vehicle_id, make_timestamptz(hour_us) AS hour_utc, "
         f"{unit_aggregates(cap_us=cap_us, discharge=discharge)} FROM (SELECT vehicle_id, t, "
         f"{hour} AS hour_us, (t - {hour}) / 1e6 AS x, charge, health{fallen}, closes, next_t, "
-        "next_closes, next_held_s, next_discharged "
+        "next_closes, next_held_s, next_held_low, next_discharged "
         f"FROM ({with_next(timed, timed)})) "
         "GROUP BY vehicle_id, hour_us ORDER BY hour_us, vehicle_id"
     )

@@ -9,6 +9,7 @@ ingestion does; the others write facts by hand. Monday 2 March 2026 in Berlin (C
 """
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -295,6 +296,18 @@ def test_a_rolling_period_inside_a_minute_reads_the_charge_held_in_it(use_rollup
             cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, use_rollups=use_rollups
         ).fleet.kpis
     assert (kpis.mean_charge, kpis.min_charge) == (50.0, 50.0)
+
+
+def test_the_charge_line_reaches_the_minimum_charge() -> None:
+    """50 % at 10:00:00, 49.2 % at 10:00:20 (less than a point: no sample), 49.9 % at
+    10:00:40 and 10:01:30: the minimum is 49.2 %, and the vehicle's line dips to it."""
+    reports = [(local(2, 10), 50.0, False), (local(2, 10, 0, 20), 49.2, False)]
+    reports += [(local(2, 10, 0, 40), 49.9, False), (local(2, 10, 1, 30), 49.9, False)]
+    scope = replace(_scope(MONDAY, None, [12]), combined=False)
+    with _store(_derived(12, reports), [12]) as store, reading(store) as cursor:
+        out = battery(cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, capacities={})
+    assert out.entries[0]["current"]["min_charge"] == 49.2
+    assert min(charge for _, charge in out.series[0]["points"]) == 49.2
 
 
 # --- time below 20 % --------------------------------------------------------------------

@@ -26,7 +26,7 @@ _EMPTY = {"low": np.inf, "low_at": np.inf, "high": -np.inf, "high_at": np.inf}
 _EMPTY |= {"health_last_at": -np.inf, "health_last": np.nan}
 _SAMPLE_COLUMNS = (
     "f.vehicle_id, epoch_us(f.sampled_at) AS t, f.charge, f.health, f.held_s, f.discharged, "
-    "f.closes"
+    "f.closes, f.held_low"
 )
 
 
@@ -134,7 +134,7 @@ def _sample_units(samples: Selection, *, grid: SlotGrid, cap_us: int, parameters
     parameters += [*rows_parameters, *next_parameters]
     slotted = (
         "SELECT vehicle_id, t, ? + (t - ?) // ? * ? AS u, (t - u) / 1e6 AS x, charge, health, "  # noqa: S608 - constants only
-        f"held_s, discharged, closes FROM ({rows_sql})"
+        f"held_s, held_low, discharged, closes FROM ({rows_sql})"
     )
     measures = battery_hours.unit_aggregates(cap_us=cap_us)
     return (
