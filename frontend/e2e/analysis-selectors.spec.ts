@@ -34,7 +34,8 @@ function isAnalyticsCall(url: string, api: string, params: Record<string, string
 /**
  * Runs `action` (one selector change) and checks the three effects: the settings PATCH
  * succeeds, the analytics call carries `params` and answers, and the card then shows other
- * data than `before`. Returns the PATCH body and what the card shows now.
+ * data than `before`, the same in two reads in a row (not a render on the way). Returns the
+ * PATCH body and what the card shows now.
  */
 async function changeSelector(
   page: Page,
@@ -48,10 +49,11 @@ async function changeSelector(
   let shown = before;
   await expect
     .poll(async () => {
+      const earlier = shown;
       shown = await shownData(card);
-      return shown;
+      return shown !== before && shown === earlier;
     })
-    .not.toBe(before);
+    .toBe(true);
   return { saved, shown };
 }
 

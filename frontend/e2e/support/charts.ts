@@ -43,11 +43,16 @@ export async function tableRowCount(card: Locator): Promise<number> {
  */
 export async function shownData(card: Locator): Promise<string> {
   await expect(card).not.toHaveAttribute('data-status', 'loading', { timeout: 1_000 });
-  const status = await card.getAttribute('data-status');
+  // The status and the toggle in one read: a render between two reads would mix two states
+  // (a card turning from `ready` to `empty` read as ready without rows).
+  const { status, withRows } = await card.evaluate((element) => ({
+    status: element.getAttribute('data-status'),
+    withRows: element.querySelector('[data-testid="chart-table-toggle"]:not(:disabled)') !== null,
+  }));
   if (status !== 'ready') {
     return `(${status})`;
   }
-  if (await card.getByTestId('chart-table-toggle').isDisabled()) {
+  if (!withRows) {
     return '(no rows)';
   }
   await showTable(card);
