@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 import duckdb
 
-from fleetscope.analytics.core.collect import by_start, overlaps
+from fleetscope.analytics.core.collect import INSTANT, by_start, overlaps
 from fleetscope.analytics.core.facts import Selection
 from fleetscope.analytics.core.raw_pieces import Tagged
 from fleetscope.analytics.core.sql import utc_from_us
@@ -50,7 +50,7 @@ def open_holds(
             continue  # a moment before the stored hold: none of it known then
         ordered, ends = windows[vehicle]
         start = held_until - timedelta(seconds=held_s)  # the last sample
-        for bucket, _ in overlaps(ordered, ends, start, start + timedelta(microseconds=1)):
+        for bucket, _ in overlaps(ordered, ends, start, start + INSTANT):
             result.setdefault((vehicle, bucket), OpenHold()).fallen += fallen
         if charge is not None and charge < LOW_CHARGE:
             until = min(now, last + offline_after)

@@ -25,7 +25,7 @@ from fleetscope.facts.rollup import MICROS
 __all__ = ["FLEET", "Tagged"]
 
 StateTime = tuple[int, str, datetime, datetime]  # vehicle, state, start, end
-_INSTANT = timedelta(microseconds=1)  # [t, t + 1 µs): the window holding instant t
+INSTANT = timedelta(microseconds=1)  # overlaps of [t, t + INSTANT): the window holding t
 
 
 class LiveRow(NamedTuple):
@@ -210,10 +210,10 @@ def _add_open_holds(
     offline_after: timedelta,
     result: MeasureTable,
 ) -> None:
-    """The battery hold no sample carries yet: the reports' since the last sample (within
-    one whole minute, where it starts, as a sample's hold counts: ``facts.rollup``), and the
-    last report's charge holding on from there until now or until silence turns offline,
-    split among the windows it overlaps. Offline, a closing sample carries it."""
+    """The battery hold no sample carries yet: that of the reports since the last sample
+    (within one whole minute; where it starts, as a sample's hold counts: ``facts.rollup``),
+    and the last report's charge holding on from there until now or until silence turns
+    offline, split among the windows it overlaps. Offline, a closing sample carries it."""
     ordered, ends = by_start(request.windows)
     for row in live:
         if row.state == "offline" or row.charge is None or row.held_until is None:
@@ -223,7 +223,7 @@ def _add_open_holds(
         vehicle = row.vehicle_id if request.by_vehicle else FLEET
         if row.held_s > 0:
             start = row.held_until - timedelta(seconds=row.held_s)
-            for bucket, _ in overlaps(ordered, ends, start, start + _INSTANT):
+            for bucket, _ in overlaps(ordered, ends, start, start + INSTANT):
                 result.add((vehicle, bucket), "battery_samples", round(row.held_s * MICROS))
                 result.add((vehicle, bucket), "battery_charge_sum", row.held_charge_s)
                 result.add_minimum((vehicle, bucket), "battery_charge_min", row.held_low)
