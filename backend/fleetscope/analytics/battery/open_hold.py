@@ -31,24 +31,25 @@ def open_holds(
     offline_after: timedelta,
 ) -> dict[tuple[int, int], OpenHold]:
     """The open hold's figures per vehicle and bucket of ``selection``."""
-    windows = {
-        vehicle: by_start(Tagged(window, bucket) for window, bucket in part.windows)
-        for part in selection.slices
-        for vehicle in part.vehicle_ids
-    }
+    parts = selection.slices
+    slice_of = {vehicle: index for index, part in enumerate(parts) for vehicle in part.vehicle_ids}
     rows = cursor.execute(
         "SELECT vehicle_id, epoch_us(held_until), held_s, held_discharged, charge, "
         "epoch_us(last_message_at) FROM live_status WHERE state <> 'offline' "
         "AND held_until IS NOT NULL AND (held_discharged > 0 OR charge < ?) "
         "AND list_contains(?::INTEGER[], vehicle_id)",
-        [LOW_CHARGE, list(windows)],
+        [LOW_CHARGE, list(slice_of)],
     ).fetchall()
     result: dict[tuple[int, int], OpenHold] = {}
+    windows: dict[int, tuple[list[Tagged], list[datetime]]] = {}  # per slice, as needed
     for vehicle, held_until_us, held_s, fallen, charge, last_us in rows:
         held_until, last = utc_from_us(held_until_us), utc_from_us(last_us)
         if held_until is None or last is None or now < held_until:
             continue  # a moment before the stored hold: none of it known then
-        ordered, ends = windows[vehicle]
+        index = slice_of[vehicle]
+        if index not in windows:
+            windows[index] = by_start(Tagged(w, bucket) for w, bucket in parts[index].windows)
+        ordered, ends = windows[index]
         start = held_until - timedelta(seconds=held_s)  # the last sample
         for bucket, _ in overlaps(ordered, ends, start, start + INSTANT):
             result.setdefault((vehicle, bucket), OpenHold()).fallen += fallen
