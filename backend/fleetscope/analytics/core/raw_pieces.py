@@ -94,7 +94,10 @@ _PARTS: tuple[tuple[str, str, str, str, frozenset[str]], ...] = (
     # microseconds, the charge integrated over it, and its lowest charge.
     (
         "battery_samples",
-        f"{HELD_START_SQL} < p.hi AND f.sampled_at > p.lo AND f.held_s > 0 "
+        # A range on the hold's start as well: DuckDB joins on it faster than on the overlap
+        # alone (Productivity per vehicle, 365 days: 5 ms of 35 per call).
+        f"{HELD_START_SQL} >= p.lo - INTERVAL '{_HOLD_REACH_S} seconds' "
+        f"AND {HELD_START_SQL} < p.hi AND f.sampled_at > p.lo AND f.held_s > 0 "
         "AND f.sampled_at >= $5 "
         f"AND f.sampled_at < $6::TIMESTAMPTZ + INTERVAL '{_HOLD_REACH_S} seconds'",
         "['battery_samples', 'battery_charge_sum', 'battery_charge_min']",
