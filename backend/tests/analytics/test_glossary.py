@@ -212,27 +212,6 @@ def test_a_running_period_counts_the_charge_held_up_to_now(use_rollups: bool) ->
     assert out.fleet["current"]["below_low_seconds"] == 15.0
 
 
-def test_a_running_period_counts_the_lowest_charge_and_the_falls_of_reports_not_sampled() -> None:
-    """Today so far: 10:00:00 30 %, 10:00:20 29.6 %, 10:00:30 29.2 %, now 10:00:45. Only the
-    first report is a sample; the others' hold is open (``live_status``), the last report's
-    charge holding until now: minimum 29.2 %, 0.8 points discharged, mean
-    (30 x 20 + 29.6 x 10 + 29.2 x 15) / 45."""
-    reports = [(local(2, 10), 30.0, False), (local(2, 10, 0, 20), 29.6, False)]
-    reports.append((local(2, 10, 0, 30), 29.2, False))
-    deriver = VehicleDeriver(vehicle_id=8, config=DerivationConfig())
-    facts = _derived(8, reports, deriver)
-    store = FactStore(":memory:")
-    store.write_batch(StoreBatch(facts=facts, zones={8: (1, BERLIN.key)}, live={8: deriver.live()}))
-    now = local(2, 10, 0, 45)
-    with store, reading(store) as cursor:
-        figures = battery(
-            cursor, _scope(MONDAY, None, [8]), now=now, offline_after=OFFLINE_AFTER, capacities={}
-        ).fleet["current"]
-    assert figures["min_charge"] == 29.2
-    assert figures["sessions"]["equivalent_full_cycles"] == pytest.approx(0.008)
-    assert figures["mean_charge"] == pytest.approx((30 * 20 + 29.6 * 10 + 29.2 * 15) / 45)
-
-
 def _running(
     vehicle_id: int, reports: list[tuple[datetime, float, bool]], span: DaySpan, now: datetime
 ) -> dict[str, Any]:
@@ -253,6 +232,19 @@ def _running(
         )
     figures: dict[str, Any] = out.fleet["current"]
     return figures
+
+
+def test_a_running_period_counts_the_lowest_charge_and_the_falls_of_reports_not_sampled() -> None:
+    """Today so far: 10:00:00 30 %, 10:00:20 29.6 %, 10:00:30 29.2 %, now 10:00:45. Only the
+    first report is a sample; the others' hold is open (``live_status``), the last report's
+    charge holding until now: minimum 29.2 %, 0.8 points discharged, mean
+    (30 x 20 + 29.6 x 10 + 29.2 x 15) / 45."""
+    reports = [(local(2, 10), 30.0, False), (local(2, 10, 0, 20), 29.6, False)]
+    reports.append((local(2, 10, 0, 30), 29.2, False))
+    figures = _running(8, reports, MONDAY, local(2, 10, 0, 45))
+    assert figures["min_charge"] == 29.2
+    assert figures["sessions"]["equivalent_full_cycles"] == pytest.approx(0.008)
+    assert figures["mean_charge"] == pytest.approx((30 * 20 + 29.6 * 10 + 29.2 * 15) / 45)
 
 
 def test_the_charge_held_up_to_now_is_split_at_midnight() -> None:
