@@ -283,10 +283,10 @@ def test_a_sampled_last_report_at_the_offline_instant_closes_nothing() -> None:
 
 
 def test_no_hold_crosses_a_whole_minute() -> None:
-    """Reports at 59 s (70 %) and 121 s (69.9 %, 62 s later, not offline yet): samples at
-    the minutes 60 s and 120 s carry 70 % for 1 s and for 60 s; the hold from 120 s on is
-    the next sample's. Whole minutes are UTC's, and every zone's midnight and shift bound
-    is one."""
+    """Reports at -1 s (70.5 %), 59 s (70 %) and 121 s (69.9 %, 62 s later, not offline
+    yet): the minutes at 0, 60 and 120 s are sampled at the charge that holds then, each
+    carrying the hold up to it; the hold from 120 s on is the next sample's. Whole minutes
+    are UTC's, and every zone's midnight and shift bound is one."""
     v = Vehicle()
     target = deriver()
     facts = feed_all(
