@@ -153,9 +153,8 @@ def with_next(samples: str, following: str) -> str:
     """The rows of ``samples`` (vehicle_id, t, ...) with ``next_t``, ``next_closes``,
     ``next_held_s``, ``next_held_low`` and ``next_discharged``: the vehicle's next later
     sample among ``following`` (vehicle_id, t, closes, held_s, held_low, discharged), NULL
-    for none (an ASOF
-    join; the battery page's reading of partial hours uses the same, so both agree on
-    samples that share an instant: each counts its step)."""
+    for none (an ASOF join; the battery page's reading of partial hours uses the same, so
+    both agree on samples that share an instant: each counts its step)."""
     return (
         "SELECT s.*, n.t AS next_t, n.closes AS next_closes, n.held_s AS next_held_s, "  # noqa: S608 - constants only
         "n.held_low AS next_held_low, n.discharged AS next_discharged FROM "
