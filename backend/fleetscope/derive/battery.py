@@ -46,6 +46,25 @@ SAMPLE_EVERY = timedelta(minutes=1)  # the whole minutes at which a sample falls
 LOW_CHARGE = 20.0  # percent; the KPI "time below 20 %"
 
 
+def open_hold_span(
+    held_until: datetime | None,
+    held_s: float,
+    last_message_at: datetime | None,
+    /,
+    *,
+    now: datetime,
+    offline_after: timedelta,
+) -> tuple[datetime, datetime, datetime] | None:
+    """The hold no sample carries yet, as the live status keeps it (``LiveStatus``): its
+    start (the last sample, ``held_s`` before ``held_until``), ``held_until`` (from where the
+    last report's charge holds on), and where that ends: now, or where silence turns
+    offline. None when nothing of it is known at ``now``."""
+    if held_until is None or last_message_at is None or now < held_until:
+        return None
+    start = held_until - timedelta(seconds=held_s)
+    return start, held_until, min(now, last_message_at + offline_after)
+
+
 @dataclass(slots=True)
 class _Session:
     start: datetime

@@ -276,13 +276,7 @@ def test_a_rolling_period_inside_a_minute_reads_the_charge_held_in_it(use_rollup
     10:00:50 (off the whole minute, where holds are cut) holds 50 % for its 20 s."""
     reports = [(local(2, 10), 50.0, False), (local(2, 10, 1, 30), 50.0, False)]
     clip = Window(local(2, 10, 0, 30), local(2, 10, 0, 50))
-    scope = AnalyticsScope(
-        span=rolling_span(clip, sites=[(BERLIN, None)]),
-        combined=True,
-        shift_id="all",
-        vehicles=[VehicleRef(11, "V11", 1)],
-        sites=[SiteGroup(1, BERLIN, None, excluded=False, vehicle_ids=[11])],
-    )
+    scope = _scope(rolling_span(clip, sites=[(BERLIN, None)]), None, [11])
     with _store(_derived(11, reports), [11]) as store, reading(store) as cursor:
         kpis = productivity(
             cursor, scope, now=NOW, offline_after=OFFLINE_AFTER, use_rollups=use_rollups

@@ -14,7 +14,7 @@ from fleetscope.analytics.core.collect import INSTANT, by_start, overlaps
 from fleetscope.analytics.core.facts import Selection
 from fleetscope.analytics.core.raw_pieces import Tagged
 from fleetscope.analytics.core.sql import utc_from_us
-from fleetscope.derive.battery import LOW_CHARGE
+from fleetscope.derive.battery import LOW_CHARGE, open_hold_span
 
 
 @dataclass(slots=True)
@@ -44,17 +44,17 @@ def open_holds(
     windows: dict[int, tuple[list[Tagged], list[datetime]]] = {}  # per slice, as needed
     for vehicle, held_until_us, held_s, fallen, charge, last_us in rows:
         held_until, last = utc_from_us(held_until_us), utc_from_us(last_us)
-        if held_until is None or last is None or now < held_until:
+        span = open_hold_span(held_until, held_s, last, now=now, offline_after=offline_after)
+        if span is None:
             continue  # a moment before the stored hold: none of it known then
         index = slice_of[vehicle]
         if index not in windows:
             windows[index] = by_start(Tagged(w, bucket) for w, bucket in parts[index].windows)
         ordered, ends = windows[index]
-        start = held_until - timedelta(seconds=held_s)  # the last sample
+        start, _, until = span
         for bucket, _ in overlaps(ordered, ends, start, start + INSTANT):
             result.setdefault((vehicle, bucket), OpenHold()).fallen += fallen
         if charge is not None and charge < LOW_CHARGE:
-            until = min(now, last + offline_after)
             for bucket, seconds in overlaps(ordered, ends, start, until):
                 result.setdefault((vehicle, bucket), OpenHold()).below_low_seconds += seconds
     return result

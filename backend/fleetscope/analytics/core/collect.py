@@ -18,6 +18,7 @@ from fleetscope.analytics.core.periods import Window, midnight, split_hour_range
 from fleetscope.analytics.core.raw_pieces import Tagged, add_raw_pieces
 from fleetscope.analytics.core.rollups import FLEET, Days, Hours, whole_days
 from fleetscope.analytics.core.sql import utc_from_us
+from fleetscope.derive.battery import open_hold_span
 from fleetscope.facts import rollup_spans
 from fleetscope.facts.rawlog import from_micros
 from fleetscope.facts.rollup import MICROS
@@ -216,19 +217,19 @@ def _add_open_holds(
     offline, split among the windows it overlaps. Offline, a closing sample carries it."""
     ordered, ends = by_start(request.windows)
     for row in live:
-        if row.state == "offline" or row.charge is None or row.held_until is None:
+        span = open_hold_span(
+            row.held_until, row.held_s, row.last_message_at, now=now, offline_after=offline_after
+        )
+        if row.state == "offline" or row.charge is None or span is None:
             continue
-        if row.last_message_at is None or now < row.held_until:
-            continue  # a moment before the stored hold: none of it known then
         vehicle = row.vehicle_id if request.by_vehicle else FLEET
+        start, reported, until = span
         if row.held_s > 0:
-            start = row.held_until - timedelta(seconds=row.held_s)
             for bucket, _ in overlaps(ordered, ends, start, start + INSTANT):
                 result.add((vehicle, bucket), "battery_samples", round(row.held_s * MICROS))
                 result.add((vehicle, bucket), "battery_charge_sum", row.held_charge_s)
                 result.add_minimum((vehicle, bucket), "battery_charge_min", row.held_low)
-        until = min(now, row.last_message_at + offline_after)
-        for bucket, seconds in overlaps(ordered, ends, row.held_until, until):
+        for bucket, seconds in overlaps(ordered, ends, reported, until):
             result.add((vehicle, bucket), "battery_samples", round(seconds * MICROS))
             result.add((vehicle, bucket), "battery_charge_sum", row.charge * seconds)
             result.add_minimum((vehicle, bucket), "battery_charge_min", row.charge)

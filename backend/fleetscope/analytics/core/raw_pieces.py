@@ -23,7 +23,7 @@ _HELD_US = f"round(f.held_s * {MICROS})"
 # instant (``since``) may cut it: the part inside counts, at the hold's mean charge.
 _HELD_INSIDE_US = (
     f"(least(epoch_us(f.sampled_at), epoch_us(p.hi)) "
-    f"- greatest(epoch_us(f.sampled_at) - {_HELD_US}, epoch_us(p.lo)))"
+    f"- greatest(epoch_us({HELD_START_SQL}), epoch_us(p.lo)))"
 )
 _STOP = "upper(f.level) IN ('CRITICAL', 'FATAL')"
 
